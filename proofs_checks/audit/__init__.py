@@ -1,0 +1,1 @@
+"""DP auditing: exact audits of finite-output mechanisms and statistical audits."""

@@ -1,0 +1,35 @@
+"""``python -m proofs_checks list``: every algorithm and claim id known."""
+
+from __future__ import annotations
+
+import json
+
+from ..claims import default_registry
+
+NAME = "list"
+HELP = "list every algorithm and claim id"
+
+
+def add_arguments(parser):
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--kind", help="only claims of this kind (privacy, formula, inequality, sensitivity, rate)")
+
+
+def run(args):
+    reg = default_registry()
+    claims = [c for c in reg.claims if args.kind is None or c.kind == args.kind]
+    if args.json:
+        print(json.dumps({
+            "algorithms": [{"id": a.id, "source": a.source, "summary": a.summary, "variants": list(a.variants)}
+                           for a in reg.algorithms],
+            "claims": [{"id": c.id, "source": c.source, "statement": c.statement, "kind": c.kind,
+                        "algorithm": c.algorithm, "variant": c.variant} for c in claims],
+        }, indent=2))
+        return 0
+    print("Algorithms")
+    for a in reg.algorithms:
+        print(f"  {a.id:<24} {a.source:<44} {a.summary}")
+    print("\nClaims")
+    for c in claims:
+        print(f"  {c.id:<52} {c.kind:<12} {c.source}")
+    return 0

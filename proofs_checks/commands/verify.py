@@ -1,0 +1,50 @@
+"""``python -m proofs_checks verify``: run every registered check and write the report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..claims import CheckContext, default_registry, run_claim
+from ..report import claim_record, write_report
+
+NAME = "verify"
+HELP = "run every registered check and write a Markdown + JSON report"
+
+
+def add_arguments(parser):
+    parser.add_argument("--out", default="verification-report", help="report folder (default: %(default)s)")
+    parser.add_argument("--profile", choices=("quick", "full"), default="quick",
+                        help="quick (default, minutes) or full (long statistical suites)")
+    parser.add_argument("--seed", type=int, default=20261121, help="run seed (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for parallel checks")
+    parser.add_argument("--only", nargs="*", metavar="PREFIX", help="only claims whose id starts with PREFIX")
+    parser.add_argument("--json", action="store_true", help="print the report's JSON to stdout")
+
+
+def run(args):
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    reg = default_registry()
+    claims = reg.select(args.only)
+    if not claims:
+        raise ValueError(f"no claim id starts with any of {args.only}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=args.jobs, out_dir=out)
+    records = []
+    for i, claim in enumerate(claims, 1):
+        print(f"[{i}/{len(claims)}] {claim.id} ...", file=sys.stderr, end=" ", flush=True)
+        result = run_claim(claim, ctx)
+        print(f"{result.verdict} ({result.seconds:.1f} s)", file=sys.stderr, flush=True)
+        records.append(claim_record(claim, result))
+    json_path, md_path = write_report(records, out, profile=args.profile, seed=args.seed,
+                                      algorithms=reg.algorithms)
+    if args.json:
+        print(json_path.read_text(), end="")
+    else:
+        width = max(len(r["id"]) for r in records)
+        for r in records:
+            print(f"{r['id']:<{width}}  {r['kind']:<11}  {r['verdict']}")
+        print(f"report: {md_path} and {json_path}", file=sys.stderr)
+    return 0

@@ -1,0 +1,36 @@
+"""Differential-privacy building blocks.
+
+Every mechanism with a finite output set exposes both a vectorised sampler
+and its exact output distribution (log-probabilities).  The adapter classes
+follow the mechanism protocol used by the auditor in :mod:`proofs_checks`:
+
+``sample(data, size, rng)``
+    ``size`` outputs as rows (first axis of length ``size``).
+``log_prob(data)``
+    ``(outputs, log_probabilities)`` for a finite output set.
+``log_density(data, outputs)``
+    (continuous mechanisms) log-density of each output row.
+"""
+
+from .composition import CompositionSplit, advanced_composition_epsilon, advanced_composition_split
+from .exponential import ExponentialMechanism, exponential_log_prob, exponential_sample, gumbel_max_sample
+from .gaussian import (GaussianMechanism, gaussian_exact_delta, gaussian_log_density, gaussian_mechanism,
+                       gaussian_sigma)
+from .gem import (GeneralizedExponentialMechanism, gem_log_prob, gem_normalized_scores, gem_sample,
+                  gem_threshold)
+from .laplace import LaplaceMechanism, laplace_log_density, laplace_mechanism, laplace_scale
+from .peeling import Peeling, peeling, peeling_scale, peeling_selection_log_prob, peeling_support_log_prob
+from .report_noisy_max import (ReportNoisyMax, report_noisy_max, report_noisy_max_log_prob,
+                               report_noisy_max_scale)
+
+__all__ = [
+    "CompositionSplit", "advanced_composition_epsilon", "advanced_composition_split",
+    "ExponentialMechanism", "exponential_log_prob", "exponential_sample", "gumbel_max_sample",
+    "GaussianMechanism", "gaussian_exact_delta", "gaussian_log_density", "gaussian_mechanism",
+    "gaussian_sigma",
+    "GeneralizedExponentialMechanism", "gem_log_prob", "gem_normalized_scores", "gem_sample",
+    "gem_threshold",
+    "LaplaceMechanism", "laplace_log_density", "laplace_mechanism", "laplace_scale",
+    "Peeling", "peeling", "peeling_scale", "peeling_selection_log_prob", "peeling_support_log_prob",
+    "ReportNoisyMax", "report_noisy_max", "report_noisy_max_log_prob", "report_noisy_max_scale",
+]
