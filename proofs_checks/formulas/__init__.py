@@ -1,0 +1,2 @@
+"""Formula and proof checks: closed forms against high-precision references, the inequalities and
+sensitivity bounds the proofs rest on.  One module per subject."""
