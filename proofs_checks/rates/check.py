@@ -1,0 +1,69 @@
+"""Build rate claims' checks from a trial function, a grid per profile and a stated exponent."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..claims import Result
+from .fit import RATE_VERDICT_TO_CLAIM, fit_rate
+from .plot import plot_rate
+from .sweep import run_sweep
+
+__all__ = ["make_rate_check"]
+
+
+def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, repetitions,
+                    zeta=0.1, confidence=0.95, xlabel="n * epsilon", paper_values=None):
+    """Return ``check(ctx)`` sweeping ``grids[ctx.profile]`` and fitting the ``1 - zeta`` quantile.
+
+    Parameters
+    ----------
+    claim_id : str
+        Used for the seed and the figure's file name.
+    trial : callable
+        ``trial(point, rng) -> float`` excess risk of one run (picklable for ``jobs > 1``).
+    grids : dict
+        ``{"quick": [...], "full": [...]}`` grid points.
+    rate_variable : callable
+        ``point -> x`` (e.g. ``n * epsilon``).
+    stated_exponent : float
+        ``a`` in the stated rate ``x^(-a)``.
+    repetitions : dict
+        ``{"quick": r, "full": R}``.
+    zeta : float
+        The theorem's failure probability; the ``1 - zeta`` quantile is judged.
+    paper_values : list of dict, optional
+        Numbers the paper reports, put beside ours in the evidence.
+
+    The evidence holds ``stated_exponent``, ``observed_exponent``, ``ci_low``,
+    ``ci_high`` of the quantile fit (the verdict) and the mean fit for reference.
+    """
+
+    def check(ctx):
+        grid = grids[ctx.profile]
+        reps = repetitions[ctx.profile]
+        sweep = run_sweep(trial, grid, reps, seed=ctx.seed_sequence(claim_id), jobs=ctx.jobs)
+        x = np.array([rate_variable(p) for p in grid], dtype=float)
+        q_fit = fit_rate(x, sweep.errors, stated_exponent, confidence=confidence, quantile=1 - zeta)
+        m_fit = fit_rate(x, sweep.errors, stated_exponent, confidence=confidence)
+        figures = []
+        if ctx.out_dir is not None:
+            name = re.sub(r"[^A-Za-z0-9_.-]", "_", claim_id) + ".png"
+            plot_rate(ctx.out_dir / "figures" / name, x, sweep.errors, stated_exponent,
+                      quantile=1 - zeta, xlabel=xlabel, title=claim_id)
+            figures.append(f"figures/{name}")
+        evidence = {
+            "stated_exponent": stated_exponent, "observed_exponent": q_fit.observed_exponent,
+            "ci_low": q_fit.ci_low, "ci_high": q_fit.ci_high, "rate_verdict": q_fit.verdict,
+            "confidence": confidence, "quantile": 1 - zeta, "method": q_fit.method,
+            "mean_fit": m_fit.as_dict(), "rate_variable": xlabel, "x": x,
+            "quantile_errors": sweep.quantile(1 - zeta), "mean_errors": sweep.errors.mean(axis=1),
+            "repetitions": reps, "grid": grid,
+        }
+        if paper_values:
+            evidence["paper_values"] = paper_values
+        return Result(RATE_VERDICT_TO_CLAIM[q_fit.verdict], evidence, figures=figures)
+
+    return check

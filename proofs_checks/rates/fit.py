@@ -1,0 +1,118 @@
+"""Log-log fits of error against a rate variable, compared with a stated exponent.
+
+The stated rate is ``error ~ C * x^(-a)`` (x = n*epsilon, n, ...), i.e. a
+slope of ``-a`` on log axes.  We fit the slope of the mean log-error by OLS
+with heteroscedasticity-robust (HC3) standard errors, and the slope of the
+``1 - zeta`` quantile by quantile regression (statsmodels ``QuantReg``), and
+compare each confidence interval with ``-a``.
+
+Verdicts
+--------
+``consistent``
+    the interval reaches ``-a`` or below (decay at least as fast as stated is
+    not excluded) and is narrower than ``max_ci_width``;
+``slower``
+    the whole interval lies above ``-a``: decay slower than stated, which
+    refutes the rate at this confidence;
+``inconclusive``
+    otherwise (interval too wide).
+
+References
+----------
+.. [1] J. G. MacKinnon and H. White, "Some heteroskedasticity-consistent covariance matrix
+       estimators with improved finite sample properties", J. Econometrics 29 (1985).
+.. [2] R. Koenker, "Quantile Regression", Cambridge University Press (2005).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import statsmodels.api as sm
+from statsmodels.regression.quantile_regression import QuantReg
+
+from reference.validation import check_finite_array, check_probability
+
+__all__ = ["RateFit", "fit_rate", "RATE_VERDICT_TO_CLAIM"]
+
+RATE_VERDICT_TO_CLAIM = {"consistent": "confirmed", "slower": "refuted", "inconclusive": "inconclusive"}
+
+
+@dataclass
+class RateFit:
+    """Observed exponent (``-slope``) with its confidence interval and verdict."""
+
+    stated_exponent: float
+    observed_exponent: float
+    ci_low: float
+    ci_high: float
+    confidence: float
+    verdict: str
+    method: str
+    points: int
+    observations: int
+
+    def as_dict(self):
+        return asdict(self)
+
+
+def _verdict(slope_lo, slope_hi, stated, max_ci_width):
+    if slope_lo > -stated:
+        return "slower"
+    if slope_hi - slope_lo <= max_ci_width:
+        return "consistent"
+    return "inconclusive"
+
+
+def fit_rate(x, errors, stated_exponent, *, confidence=0.95, quantile=None, max_ci_width=None):
+    """Fit ``log error = c + slope * log x`` and judge it against ``slope = -stated_exponent``.
+
+    Parameters
+    ----------
+    x : array_like, shape (p,)
+        Rate variable at each grid point (positive).
+    errors : array_like, shape (p, r)
+        Positive errors, ``r`` repetitions per point.
+    stated_exponent : float
+        ``a`` in the stated rate ``x^(-a)``.
+    confidence : float
+        Two-sided level of the interval.
+    quantile : float or None
+        Fit the ``quantile`` of the errors by quantile regression (e.g. ``1 - zeta``);
+        ``None`` fits the mean log-error by OLS with HC3 standard errors.
+    max_ci_width : float or None
+        Widest interval still called conclusive (default ``max(0.25, a/2)``).
+
+    Returns
+    -------
+    RateFit
+        ``observed_exponent = -slope``; ``ci_low``/``ci_high`` bound the exponent.
+    """
+    x = check_finite_array("x", x, ndim=1)
+    err = check_finite_array("errors", errors, ndim=2)
+    check_probability("confidence", confidence)
+    if err.shape[0] != x.size:
+        raise ValueError(f"errors must have one row per x value, got {err.shape[0]} rows for {x.size} values")
+    if np.any(x <= 0) or np.any(err <= 0):
+        raise ValueError("x and errors must be positive for a log-log fit")
+    if x.size < 3:
+        raise ValueError(f"a rate fit needs at least 3 grid points, got {x.size}")
+    lx = np.repeat(np.log(x), err.shape[1])
+    ly = np.log(err).ravel()
+    design = sm.add_constant(lx)
+    alpha = 1 - confidence
+    if quantile is None:
+        res = sm.OLS(ly, design).fit(cov_type="HC3")
+        method = "OLS of log error, HC3 robust standard errors"
+    else:
+        check_probability("quantile", quantile)
+        res = QuantReg(ly, design).fit(q=quantile)
+        method = f"quantile regression of log error at q={quantile}"
+    slope = float(res.params[1])
+    lo, hi = (float(v) for v in res.conf_int(alpha=alpha)[1])
+    width = max(0.25, stated_exponent / 2) if max_ci_width is None else max_ci_width
+    verdict = _verdict(lo, hi, stated_exponent, width)
+    return RateFit(stated_exponent=float(stated_exponent), observed_exponent=-slope, ci_low=-hi, ci_high=-lo,
+                   confidence=confidence, verdict=verdict, method=method, points=int(x.size),
+                   observations=int(ly.size))
