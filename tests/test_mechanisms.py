@@ -36,8 +36,11 @@ def test_exponential_known_values():
     np.testing.assert_allclose(p, [1 / (1 + math.e), math.e / (1 + math.e)], rtol=1e-15)
 
 
-@given(st.lists(st.floats(-1e300, 1e300), min_size=1, max_size=20),
-       st.floats(1e-300, 1e300), st.floats(1e-300, 1e300))
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+POSITIVE = st.floats(min_value=5e-324, max_value=1.7976931348623157e308)
+
+
+@given(st.lists(FINITE, min_size=1, max_size=20), POSITIVE, POSITIVE)
 def test_exponential_log_prob_never_nan_or_overflows(scores, eps, sens):
     logp = m.exponential_log_prob(scores, eps, sens)
     assert not np.any(np.isnan(logp)) and not np.any(logp == np.inf)

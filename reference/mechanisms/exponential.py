@@ -64,21 +64,30 @@ def exponential_log_prob(scores, epsilon, sensitivity, *, weight_factor=0.5):
     eps = check_epsilon(epsilon)
     delta_u = check_positive("sensitivity", sensitivity)
     factor = check_positive("weight_factor", weight_factor)
-    # Divide before multiplying: (eps/Delta)*u may overflow where u*(eps/Delta)
-    # in a different order would not; scaling u by its maximum keeps it exact.
-    logits = _scaled_logits(u, factor * eps / delta_u)
+    logits = _scaled_logits(u, factor, eps, delta_u)
     return logits - logsumexp(logits)
 
 
-def _scaled_logits(u: np.ndarray, scale: float) -> np.ndarray:
-    """``scale * (u - max u)`` without overflow; entries that underflow to -inf stay -inf."""
-    shifted = u - u.max()
-    with np.errstate(over="ignore", invalid="ignore"):
-        logits = scale * shifted
-    # shifted <= 0 and scale > 0, so the only non-finite results are -inf (an
-    # honest float64 probability of 0) and, when scale itself overflowed to inf,
-    # inf * 0 = NaN at the maxima, which are the outputs of log-weight 0.
-    return np.where(shifted == 0.0, 0.0, logits)
+def _scaled_logits(u: np.ndarray, factor: float, epsilon: float, sensitivity: float) -> np.ndarray:
+    """``factor * epsilon / sensitivity * (u - max u)`` with no NaN for any finite inputs.
+
+    The direct product is exact to an ulp and is used whenever the scale and
+    the gaps are finite and non-zero.  Otherwise (the scale over- or
+    underflows, or a gap ``max u - u`` exceeds the float64 range) the product is
+    formed in log space, ``-exp(log gap + log scale)``, whose only non-finite
+    value is ``-inf``: an honest float64 probability of 0.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        scale = factor * epsilon / sensitivity
+        half_gap = u.max() / 2.0 - u / 2.0          # never overflows
+        gap = 2.0 * half_gap                         # may overflow to inf
+    if 0.0 < scale < np.inf and np.all(np.isfinite(gap)):
+        with np.errstate(over="ignore", under="ignore"):  # overflow to -inf is the exact float64 answer
+            return np.where(gap == 0.0, 0.0, -(scale * gap))
+    log_scale = np.log(factor) + np.log(epsilon) - np.log(sensitivity)
+    with np.errstate(divide="ignore", over="ignore"):
+        log_gap = np.log(half_gap) + np.log(2.0)
+        return np.where(half_gap == 0.0, 0.0, -np.exp(log_gap + log_scale))
 
 
 def gumbel_max_sample(log_weights, size, rng):
