@@ -87,7 +87,7 @@ def test_report_noisy_max_exact_matches_sampler():
 
 def test_report_noisy_max_two_candidates_closed_form():
     # The difference of two Lap(1) variables has tail P[D > c] = (2 + c) e^{-c} / 4 (c >= 0).
-    for c in (0.5, 3.0, 40.0, 200.0):
+    for c in (0.5, 3.0, 40.0, 79.0, 81.0, 200.0, 1e3, 1e5):
         logp = m.report_noisy_max_log_prob([0.0, c], 1.0)
         assert logp[0] == pytest.approx(math.log((2 + c) / 4) - c, rel=1e-9, abs=1e-9)
 
@@ -157,3 +157,10 @@ def test_protocol_adapters():
         out = mech.sample(data, 30, rng=0)
         assert out.shape == (30, 2)
         assert mech.log_density(data, out).shape == (30,)
+
+
+@given(st.lists(FINITE, min_size=2, max_size=4), POSITIVE)
+def test_report_noisy_max_log_prob_extreme_inputs(scores, scale):
+    logp = m.report_noisy_max_log_prob(scores, scale)
+    assert not np.any(np.isnan(logp)) and np.all(logp <= 1e-12)
+    assert math.isclose(np.exp(logp).sum(), 1.0, rel_tol=1e-9)
