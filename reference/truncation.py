@@ -45,27 +45,26 @@ def _as_float_array(x, name="x"):
 
 
 def _psi_nonneg(t: np.ndarray, theta: float) -> np.ndarray:
-    """psi on ``t >= 0`` (``t`` may be ``+inf``); values in ``[0, log theta]``."""
-    out = np.full(t.shape, math.log(theta))
-    inside = t < 1.0
-    s = t[inside]
+    """psi on ``t >= 0`` (``t`` may be ``+inf``); values in ``[0, log theta]``.  Elementwise, no loops."""
+    s = np.minimum(t, 1.0)                     # psi is constant (log theta) on [1, inf]
     if theta == 2.0:
-        # 1 - s + s^2/2 = (1 + (1 - s)^2) / 2.  Near 0 use log1p(s (s/2 - 1)) (relative accuracy
-        # for tiny s, subnormals included); near 1, log 2 - log1p((1-s)^2), where 1 - s is exact
-        # (Sterbenz) and every step is a monotone rounding, so psi stays non-decreasing.
+        # 1 - s + s^2/2 = (1 + (1 - s)^2) / 2.  Near 1: log 2 - log1p((1-s)^2), where 1 - s is exact
+        # (Sterbenz) and every step is a monotone rounding, so psi stays non-decreasing; at s = 1 it
+        # is exactly log 2.  Near 0 (s < 1/2): -log1p(s (s/2 - 1)), accurate for tiny s (subnormals).
+        b = 1.0 - s
+        out = np.log1p(b * b)
+        np.subtract(math.log(2.0), out, out=out)
         small = s < 0.5
-        val = np.empty_like(s)
-        a = s[small]
-        val[small] = -np.log1p(a * (0.5 * a - 1.0))
-        b = 1.0 - s[~small]
-        val[~small] = math.log(2.0) - np.log1p(b * b)
-    else:
-        # 1 - s + s^theta/theta; s^theta underflows harmlessly to 0 for tiny s.
-        val = -np.log1p(np.power(s, theta) / theta - s)
-        # Mathematically val <= log theta on [0, 1); near s = 1 one rounding of the log argument
-        # could exceed it by an ulp, so the exact bound is imposed (the value is not otherwise altered).
-        val = np.minimum(val, math.log(theta))
-    out[inside] = val
+        if small.any():
+            a = s[small]
+            out[small] = -np.log1p(a * (0.5 * a - 1.0))
+        return out
+    # 1 - s + s^theta/theta; s^theta underflows harmlessly to 0 for tiny s.
+    out = -np.log1p(np.power(s, theta) / theta - s)
+    # Mathematically out <= log theta with equality at s = 1; one rounding of the log argument could
+    # exceed it by an ulp near s = 1, so the exact bound is imposed (and exact equality for t >= 1).
+    np.minimum(out, math.log(theta), out=out)
+    out[s >= 1.0] = math.log(theta)
     return out
 
 
