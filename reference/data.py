@@ -182,21 +182,25 @@ class LinearModel:
         raise ValueError(f"assumption must be 1, 2, 3 or 4, got {assumption!r}")
 
 
-def population_risk(model: LinearModel, w, *, mc_samples=2_000_000, rng=None, chunk=1 << 18):
+def population_risk(model: LinearModel, w, *, mc_samples=2_000_000, rng=None, chunk=1 << 18, method="auto"):
     """``L_D(w) = E |y - <x, w>|`` for the model; returns ``(value, standard_error, method)``.
 
     ``method`` is ``"closed form"`` at ``w = w*`` (``E|noise|``, standard error 0),
     ``"quadrature"`` when ``w - w*`` has one non-zero coordinate (``E_x[E|noise - v x|]`` with the
     inner expectation in closed form, adaptive quadrature to 1e-12), otherwise ``"monte carlo"``
     with ``mc_samples`` draws in chunks (no Python loop over draws inside a chunk).
+    ``method="monte carlo"`` forces the Monte Carlo estimate (to cross-check the others).
+    The standard error is only meaningful when the noise and ``<x, v>`` have finite variance.
     """
+    if method not in ("auto", "monte carlo"):
+        raise ValueError(f"method must be 'auto' or 'monte carlo', got {method!r}")
     w = check_finite_array("w", w, ndim=1, shape=(model.dim,))
     v = w - np.asarray(model.w_star)
     nz = np.flatnonzero(v)
     noise = model.noise_law
-    if nz.size == 0:
+    if method == "auto" and nz.size == 0:
         return noise.abs_moment(1), 0.0, "closed form"
-    if nz.size == 1 and noise.tail_index() > 1:
+    if method == "auto" and nz.size == 1 and noise.tail_index() > 1:
         a = float(v[nz[0]])
         law = model.x_law
 
