@@ -28,7 +28,7 @@ Numerics.  Residuals are computed on records rescaled by a power of two per reco
 residual is multiplied back after the ``iota |.|`` step, where an overflow to ``inf`` is
 harmless (``psi(inf) = log theta``).  Scoring a block of net points is one matrix product
 plus elementwise psi; large nets are scored block by block with a streaming log-sum-exp
-and sampled with a streaming Gumbel-max, in memory ``O(n * block + size * block)``.
+and sampled with a streaming (block-level) Gumbel-max, in memory ``O(n * block + size)``.
 
 References
 ----------
@@ -291,13 +291,19 @@ def streaming_log_prob_chunks(X, y, net, epsilon, iota, theta=2.0, variant="prin
 
 def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="printed", size=1, rng=None, *,
                                 block_elements=DEFAULT_BLOCK_ELEMENTS, return_index=False):
-    """``size`` independent outputs of Algorithm 1/2 by a streaming Gumbel-max over the net.
+    """``size`` independent outputs of Algorithm 1/2 by a streaming (two-level) Gumbel-max over the net.
 
-    For every block of net points the Gumbel keys ``log-weight + G`` of all draws are
-    formed (in sub-blocks of at most ``block_elements`` keys) and the running best key and
-    point of each draw are updated.  The maximum over the whole net of i.i.d. Gumbel-perturbed
-    log-weights is distributed as the normalised exponential mechanism, so no normaliser is
-    needed and memory stays ``O((n + size) * block)``.
+    The net is scored block by block in one pass.  For block ``b`` with log-mass
+    ``l_b = logsumexp(log-weights in b)``, every draw gets the key ``l_b + G`` (``G`` standard
+    Gumbel); a draw whose key beats its running best moves to block ``b`` and picks a point
+    inside ``b`` from the block's normalised weights (inverse CDF, fresh uniforms).
+
+    Exactness.  ``max_{w in b} (lw(w) + G_w)`` has the law of ``l_b + G``, and the arg-max inside
+    the block is independent of that maximum and has law ``softmax`` over ``b`` (Gumbel-max
+    trick).  Hence the final block of a draw is ``b`` with probability ``Z_b / Z`` and its point
+    is ``w`` with probability ``exp(lw(w)) / Z_b``: the product is the exponential mechanism.
+    No normaliser is needed; memory is ``O(n * block + size)`` and time ``O(N n d)`` plus
+    ``O(size log N)`` for the (expected ``O(log #blocks)``) moves of each draw.
 
     Returns
     -------
@@ -313,17 +319,18 @@ def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="pr
     best_pts = np.zeros((size, d))
     best_idx = np.full(size, -1, dtype=np.int64)
     for start, pts, lw in _stream(sc, net, block_elements):
-        k = lw.size
-        draws_per = max(1, block_elements // k)
-        for a in range(0, size, draws_per):
-            b = min(size, a + draws_per)
-            keys = lw[None, :] + gen.gumbel(size=(b - a, k))
-            j = np.argmax(keys, axis=1)
-            kbest = keys[np.arange(b - a), j]
-            better = kbest > best_key[a:b]
-            best_key[a:b] = np.where(better, kbest, best_key[a:b])
-            best_pts[a:b][better] = pts[j[better]]
-            best_idx[a:b][better] = start + j[better]
+        lse = logsumexp(lw)
+        keys = lse + gen.gumbel(size=size)
+        better = keys > best_key
+        m = int(np.count_nonzero(better))
+        if m == 0:
+            continue
+        best_key[better] = keys[better]
+        cdf = np.cumsum(np.exp(lw - lse))
+        j = np.searchsorted(cdf, gen.random(m) * cdf[-1], side="right")
+        j = np.minimum(j, lw.size - 1)
+        best_pts[better] = pts[j]
+        best_idx[better] = start + j
     return (best_pts, best_idx) if return_index else best_pts
 
 

@@ -40,10 +40,11 @@ def test_exact_distribution_matches_sampler(theta, variant):
     net = L2BallNet(1.0, 0.3, 2)
     pts, logp = wang_xu_log_prob(X, Y, net, 2.0, 0.5, theta, variant)
     assert math.isclose(logsumexp(logp), 0.0, abs_tol=1e-12)
-    draws, idx = streaming_gumbel_max_sample(X, Y, net, 2.0, 0.5, theta, variant, size=20000, rng=11,
-                                             block_elements=400, return_index=True)
-    np.testing.assert_array_equal(draws, pts[idx])
-    assert chisquare_pvalue(idx, logp) > GOF_ALPHA
+    for block in (400, 1 << 20):       # many blocks of 10 points / one block
+        draws, idx = streaming_gumbel_max_sample(X, Y, net, 2.0, 0.5, theta, variant, size=20000, rng=11,
+                                                 block_elements=block, return_index=True)
+        np.testing.assert_array_equal(draws, pts[idx])
+        assert chisquare_pvalue(idx, logp) > GOF_ALPHA
 
 
 def test_exponents_printed_and_standard():
