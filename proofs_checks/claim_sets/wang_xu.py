@@ -178,7 +178,8 @@ def sensitivity_check(stated, thetas=(2.0,), psi_terms=record_psi_terms, claim_i
                     i, c, k = np.unravel_index(np.argmax(diff), diff.shape)
                     D2 = D.copy()
                     D2[i] = cands[c]
-                    direct = abs(float(psi_terms(pts[[k]], D2[:, :-1], D2[:, -1], iota, th).sum() / (n * iota))
+                    # Same code path (same matrix shapes) as for D, so both risks are rounded alike.
+                    direct = abs(float(psi_terms(pts, D2[:, :-1], D2[:, -1], iota, th).sum(axis=0)[k] / (n * iota))
                                  - float(base[k]))
                     bound = stated(n, iota, th)
                     ratio = max(float(diff[i, c, k]), direct) / bound
