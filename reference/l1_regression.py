@@ -170,8 +170,10 @@ def l1_loss(W, X, y):
     W = np.atleast_2d(check_finite_array("W", W))
     if W.shape[1] != X.shape[1]:
         raise ValueError(f"W must have shape (K, {X.shape[1]}), got {W.shape}")
+    Xs, ys, s = _scaled(X, y)
+    # Scaled residuals are finite; weights s_i / n keep the sum finite unless the true mean overflows.
     with np.errstate(over="ignore"):
-        risk = np.mean(np.abs(y[:, None] - X @ W.T), axis=0)
+        risk = (s / X.shape[0]) @ np.abs(ys[:, None] - Xs @ W.T)
     return float(risk[0]) if single else risk
 
 

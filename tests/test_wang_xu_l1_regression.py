@@ -195,3 +195,28 @@ def test_bad_epsilon_variant_algorithm():
     with pytest.raises(ValueError, match="theta must be 2"):
         make_mechanism(1, theta=1.5)
     assert isinstance(make_mechanism(1, delta=1e-6), WangXuMechanism)
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=100)
+@given(rec=arrays(np.float64, (4, 3), elements=finite), iota=st.floats(1e-300, 1e300),
+       theta=st.sampled_from([2.0, 1.5, 1.01]))
+def test_psi_terms_finite_for_any_finite_records(rec, iota, theta):
+    pts = L2BallNet(2.0, 1.0, 2).points()
+    T = record_psi_terms(pts, rec[:, :2], rec[:, 2], iota, theta)
+    assert np.all(np.isfinite(T)) and np.all(T >= 0) and np.all(T <= math.log(theta))
+    lw = log_weights(pts, rec[:, :2], rec[:, 2], 1.0, iota, theta)
+    assert np.all(np.isfinite(lw))
+    assert not np.any(np.isnan(l1_loss(pts, rec[:, :2], rec[:, 2])))
+
+
+def test_l1_loss_with_huge_records_is_finite():
+    X = np.array([[1.7e308, -1.7e308], [1e-300, 5e-324]])
+    y = np.array([-1.7e308, 0.0])
+    assert np.isfinite(l1_loss(np.array([0.25, 0.25]), X, y))
