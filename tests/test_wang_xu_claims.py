@@ -10,7 +10,6 @@ import pytest
 
 from proofs_checks.claim_sets import wang_xu as W
 from proofs_checks.claims import CheckContext, default_registry, run_claim
-from reference.l1_regression import record_psi_terms
 from reference.nets import covering_bound
 from reference.truncation import psi
 

@@ -4,6 +4,9 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy.special import logsumexp
 
 from reference.data import LinearModel, lomax, student_t
@@ -196,10 +199,6 @@ def test_bad_epsilon_variant_algorithm():
         make_mechanism(1, theta=1.5)
     assert isinstance(make_mechanism(1, delta=1e-6), WangXuMechanism)
 
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 
