@@ -1,0 +1,127 @@
+"""Claims of Wang & Xu (000): registered verdicts, and every check rejects a deliberately broken variant."""
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from proofs_checks.claim_sets import wang_xu as W
+from proofs_checks.claims import CheckContext, default_registry, run_claim
+from reference.nets import covering_bound
+from reference.truncation import psi
+
+CTX = CheckContext(profile="quick", seed=1)
+
+EXPECTED = {
+    "wang-xu.alg1.privacy.printed": "refuted",
+    "wang-xu.alg1.privacy.standard": "confirmed",
+    "wang-xu.alg2.privacy.printed": "refuted",
+    "wang-xu.alg2.privacy.standard": "confirmed",
+    "wang-xu.sensitivity.eq6": "confirmed",
+    "wang-xu.sensitivity.eq16.text": "confirmed",
+    "wang-xu.sensitivity.eq16.proof": "confirmed",
+    "wang-xu.psi.eq6.inequality-3": "confirmed",
+    "wang-xu.psi.eq6.non-decreasing": "confirmed",
+    "wang-xu.psi.eq6.bounded": "confirmed",
+    "wang-xu.psi.eq16.inequality-15": "confirmed",
+    "wang-xu.psi.eq16.non-decreasing": "confirmed",
+    "wang-xu.psi.eq16.bounded": "confirmed",
+    "wang-xu.lemma2.covering-number": "confirmed",
+}
+
+
+def test_registered_claims_have_expected_verdicts():
+    reg = default_registry()
+    for cid, verdict in EXPECTED.items():
+        assert run_claim(reg.claim(cid), CTX).verdict == verdict, cid
+
+
+def test_printed_variant_loses_almost_twice_epsilon_standard_at_most_half():
+    printed = W.privacy_check(1, "printed")(CTX).evidence
+    standard = W.privacy_check(1, "standard")(CTX).evidence
+    assert 1.5 < printed["loss_over_epsilon"] <= 2.0          # analytic: <= 2 eps, approached
+    assert standard["loss_over_epsilon"] <= 0.5 + 1e-12        # analytic: <= eps / 2
+
+
+def _flipped_psi(x, theta=2.0):
+    return -psi(x, theta)
+
+
+def _untruncated_psi(x, theta=2.0):
+    x = np.asarray(x, dtype=float)
+    t = np.minimum(np.abs(x), 1e100)
+    v = np.log(1 + t + t ** theta / theta)       # the upper envelope: satisfies (3) but is unbounded
+    return np.sign(x) * v
+
+
+def _untruncated_terms(Wp, X, y, iota, theta):
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = np.abs(y[:, None] - X @ np.atleast_2d(Wp).T)
+        t = np.nan_to_num(iota * r, nan=0.0, posinf=1e300)
+    return np.abs(_untruncated_psi(t, theta))
+
+
+@pytest.mark.parametrize("broken", [
+    W.privacy_check(1, "standard", exponent_scale=4.0),                         # exponent x4: 2 eps
+    W.privacy_check(2, "standard", exponent_scale=4.0),
+    W.sensitivity_check(lambda n, i, t: 0.45 * W.stated_sensitivity_eq6(n, i, t), (2.0,)),   # halved and then some
+    W.sensitivity_check(lambda n, i, t: 0.5 * W.stated_sensitivity_eq16_text(n, i, t), (1.5,)),  # halved
+    W.sensitivity_check(W.stated_sensitivity_eq6, (2.0,), psi_terms=_untruncated_terms),      # psi not truncated
+    W.psi_inequality_check((2.0,), psi_fn=_flipped_psi),                         # flipped sign
+    W.psi_inequality_check((1.5,), psi_fn=lambda x, th: 1.5 * psi(x, th)),       # scaled: breaks (15) near 0
+    W.psi_monotone_check((2.0,), psi_fn=_flipped_psi),
+    W.psi_monotone_check((1.5,), psi_fn=lambda x, th: np.where(np.abs(x) > 2, 0.0, psi(x, th))),
+    W.psi_bounded_check((2.0,), psi_fn=_untruncated_psi),
+    W.psi_bounded_check((1.5,), stated_bound=lambda th: 0.5 * math.log(th)),
+    W.covering_check(bound=lambda diam, zeta, d: (diam / (3 * zeta)) ** d),     # bound below the volume bound
+])
+def test_checks_reject_broken_variants(broken):
+    assert broken(CTX).verdict == "refuted"
+
+
+def test_covering_check_not_confirmed_for_a_net_that_does_not_cover():
+    from reference.nets import L2BallNet
+
+    class Coarse(L2BallNet):
+        def __init__(self):
+            super().__init__(1.0, 0.2, 2)
+            self.spacing *= 3          # grid three times too coarse for its stated zeta
+            self.half = int(1.0 // self.spacing)
+            self._size = None
+
+    assert W.covering_check(nets=[Coarse()])(CTX).verdict == "inconclusive"
+    assert W.covering_check(nets=[L2BallNet(1.0, 0.2, 2)])(CTX).verdict == "confirmed"
+    assert covering_bound(2.0, 0.2, 2) >= L2BallNet(1.0, 0.2, 2).size
+
+
+def test_results_are_reproducible():
+    a = W.privacy_check(2, "printed")(CheckContext(seed=7)).evidence
+    b = W.privacy_check(2, "printed")(CheckContext(seed=7)).evidence
+    assert a == b
+
+
+def test_list_shows_algorithms_and_claims():
+    out = subprocess.run([sys.executable, "-m", "proofs_checks", "list", "--json"], capture_output=True, text=True,
+                         check=True).stdout
+    listing = json.loads(out)
+    algs = {a["id"]: a for a in listing["algorithms"]}
+    assert set(algs["wang-xu-1"]["variants"]) == {"printed", "standard"}
+    assert set(algs["wang-xu-2"]["variants"]) == {"printed", "standard"}
+    ids = {c["id"] for c in listing["claims"]}
+    assert set(EXPECTED) <= ids
+
+
+def test_registered_factories_follow_the_protocol():
+    reg = default_registry()
+    data = np.array([[0.5, 0.1], [-1.0, 0.3], [2.0, -0.7]])
+    for alg in ("wang-xu-1", "wang-xu-2"):
+        for variant in ("printed", "standard"):
+            mech = reg.algorithm(alg).mechanism(variant=variant, epsilon=1.0, delta=None, zeta=0.5)
+            outputs, logp = mech.log_prob(data)
+            assert outputs.shape[0] == logp.shape[0]
+            np.testing.assert_allclose(mech.log_prob_from_terms(mech.score_terms(data).sum(axis=0)), logp,
+                                       atol=1e-12)
+            assert mech.sample(data, 4, rng=0).shape == (4, 1)
