@@ -16,10 +16,11 @@ import math
 
 import numpy as np
 
+from reference import catoni
 from reference.mechanisms import advanced_composition_split
 
 from ..claims import Claim, Result
-from ..formulas import composition, kl_identity
+from ..formulas import composition, kl_identity, sensitivity
 
 #: Relative slack for float64 rounding when comparing an exact delta with the claimed one
 #: (the log-space binomial sum is accurate to about 1e-11 relative at T = 1e6).
@@ -161,6 +162,61 @@ def lemma2_exact_laplace_check(variant="printed", split=None):
     return check
 
 
+def clipped_mean(data, bound=1.0):
+    """Coordinate-wise mean of records clipped to ``[-bound, bound]`` (float64, as code computes it)."""
+    return np.mean(np.clip(data, -bound, bound), axis=0)
+
+
+def _clipped_mean_base(rng, n=50, width=3, bound=1.0):
+    base = rng.standard_t(1.5, size=(n, width))
+    base[0] = -10.0 * bound  # one record clipped in every coordinate: the stated bound is attained
+    return base
+
+
+def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500):
+    """Run :func:`~proofs_checks.formulas.sensitivity.search_sensitivity` on each case.
+
+    ``cases``: list of ``(label, f, make_base(rng), stated, norm, vectorized)``; the stated
+    sensitivity is multiplied by ``stated_factor`` (tests pass 0.5: a halved
+    sensitivity must be refuted).  Verdict: ``refuted`` if any case is.
+    """
+
+    def check(ctx):
+        rng = ctx.rng(claim_id)
+        budget = quick_budget if ctx.profile == "quick" else 20000
+        per_case, verdicts = {}, []
+        for label, f, make_base, stated, norm, vectorized in cases:
+            res = sensitivity.search_sensitivity(f, make_base(rng), stated * stated_factor, norm=norm,
+                                                 rng=rng, budget=budget, vectorized=vectorized)
+            per_case[label] = res.as_evidence()
+            verdicts.append(res.verdict)
+        verdict = "refuted" if "refuted" in verdicts else "confirmed"
+        ratios = [c["observed_over_stated"] for c in per_case.values()]
+        return Result(verdict, {"method": "adversarial neighbour search (candidates, random, hill-climbing), "
+                                          "float64 as computed", "budget_per_case": budget,
+                                "max_observed_over_stated": max(ratios, key=lambda r: float(r)),
+                                "cases": per_case})
+
+    return check
+
+
+def _clipped_mean_cases(bound=1.0, n=50, width=3):
+    f = lambda d: clipped_mean(d, bound)  # noqa: E731
+    make = lambda rng: _clipped_mean_base(rng, n, width, bound)  # noqa: E731
+    return [("sup", f, make, 2 * bound / n, "sup", False), ("l1", f, make, 2 * bound * width / n, "l1", False),
+            ("l2", f, make, 2 * bound * math.sqrt(width) / n, "l2", False)]
+
+
+def _robust_mean_cases(n=40, width=3):
+    cases = []
+    for s, beta in ((1.0, 1.0), (0.5, 2.0), (10.0, 0.1)):
+        # vectorised over a stack of neighbouring datasets (k, n, width): the mean runs along axis -2
+        f = lambda d, s=s, beta=beta: catoni.robust_mean(d, s, beta, axis=-2)  # noqa: E731
+        make = lambda rng, n=n, width=width: rng.standard_t(1.5, size=(n, width))  # noqa: E731
+        cases.append((f"s={s},beta={beta}", f, make, 4 * math.sqrt(2) * s / (3 * n), "sup", True))
+    return cases
+
+
 def register(registry):
     claim = registry.add_claim
     claim(Claim("proofs.002.kl-identity-18", "002, appendix, proof of Lemma 4, eq. (18)",
@@ -178,3 +234,13 @@ def register(registry):
                 "T Laplace rounds at the printed per-round budget compose within the claimed total delta.",
                 "privacy", lemma2_exact_laplace_check("printed"), algorithm="advanced-composition",
                 variant="printed"))
+    claim(Claim("proofs.sensitivity.clipped-mean", "standard (clipping); demonstration of the sensitivity search",
+                "The coordinate-wise mean of records clipped to [-C, C] changes by at most 2C/n (sup), "
+                "2Cd/n (l1), 2C sqrt(d)/n (l2) when one record is replaced.",
+                "sensitivity", sensitivity_check("proofs.sensitivity.clipped-mean", _clipped_mean_cases())))
+    claim(Claim("proofs.sensitivity.robust-mean", "002, proof of Theorem 1 (sensitivity of (4)/(5))",
+                "The robust mean x-hat(s, beta) of eq. (4) (reference.catoni.robust_mean) over n records "
+                "changes by at most 4 sqrt(2) s / (3n) when one record is replaced.",
+                "sensitivity", sensitivity_check("proofs.sensitivity.robust-mean", _robust_mean_cases(),
+                                                 quick_budget=800),
+                variant="standard"))
