@@ -105,8 +105,11 @@ def _times(factor):
     return split
 
 
-@pytest.mark.parametrize("broken", [PI.lemma2_exact_rr_check(split=_no_sqrt_t),
-                                    PI.lemma2_exact_rr_check(split=_times(4.0)),
+SMALL_GRID = ((0.1, 0.999), (1e-3, 1e-9), (1, 10, 1000, 10**4))
+
+
+@pytest.mark.parametrize("broken", [PI.lemma2_exact_rr_check(split=_no_sqrt_t, grid=SMALL_GRID),
+                                    PI.lemma2_exact_rr_check(split=_times(4.0), grid=SMALL_GRID),
                                     PI.lemma2_exact_laplace_check(split=_no_sqrt_t)])
 def test_checks_reject_wrong_splits(broken):
     assert broken(CTX).verdict == "refuted"
@@ -115,7 +118,7 @@ def test_checks_reject_wrong_splits(broken):
 def test_dropping_the_factor_two_is_within_the_exact_composition():
     # Measured finding, not a bug of the checker: the printed split is ~2.4x conservative in
     # epsilon, so a split without the factor 2 still meets the claimed total exactly.
-    assert PI.lemma2_exact_rr_check(split=_times(2.0))(CTX).verdict == "confirmed"
+    assert PI.lemma2_exact_rr_check(split=_times(2.0), grid=SMALL_GRID)(CTX).verdict == "confirmed"
 
 
 @pytest.mark.parametrize("call, name", [

@@ -47,7 +47,7 @@ def kl_identity_check(closed_form=None, dps=kl_identity.DEFAULT_DPS, betas=None)
         grid = [float(b) for b in list(grid) + list(extra)]
         rep = kl_identity.check_identity18(grid, closed_form, dps=dps)
         return Result(rep.verdict, {
-            "method": f"mpmath quad at {dps} digits, split at 0 +- 2^k/sqrt(beta), vs KL by definition (14)",
+            "method": f"mpmath quad at {dps} digits, split at 0 +- 4^k/sqrt(beta), vs KL by definition (14)",
             "beta_range": [min(grid), max(grid)], "points": rep.points,
             "max_rel_error_per_line": rep.max_rel_error, "worst_beta_per_line": rep.worst_beta,
             "tolerance": rep.tolerance,
@@ -66,7 +66,7 @@ def _split_of(variant):
     return split
 
 
-def lemma2_exact_rr_check(variant="printed", split=None):
+def lemma2_exact_rr_check(variant="printed", split=None, grid=None):
     """Lemma 2 of 002 against the optimal (KOV) composition: randomized response is the worst case.
 
     ``split(eps, delta, T) -> (eps_step, delta_step, claimed_total_delta)``;
@@ -74,6 +74,7 @@ def lemma2_exact_rr_check(variant="printed", split=None):
     For every grid point the exact worst-case total delta at the target eps is
     compared with the claimed total; the slack is reported as the ratio and as
     the smallest total eps that the same rounds reach at the claimed delta.
+    ``grid = (eps_values, delta_values, rounds_values)`` overrides the profile's grid.
     """
     if split is None:
         split = _split_of(variant)
@@ -83,6 +84,8 @@ def lemma2_exact_rr_check(variant="printed", split=None):
         eps_grid = (0.01, 0.1, 0.25, 0.5, 0.75, 0.999) if quick else tuple(np.linspace(0.01, 0.999, 25))
         delta_grid = (1e-1, 1e-3, 1e-6, 1e-9, 1e-12)
         rounds_grid = (1, 2, 3, 5, 10, 30, 100, 1000, 10**4) + (() if quick else (10**5, 10**6))
+        if grid is not None:
+            eps_grid, delta_grid, rounds_grid = grid
         worst_ratio, worst_at = -1.0, None
         worst_pure, worst_eps_used, eps_at = 0.0, 0.0, None
         n = 0
@@ -106,7 +109,7 @@ def lemma2_exact_rr_check(variant="printed", split=None):
         factors = {}
         for eps in (0.1, 0.999):
             for delta in (1e-3, 1e-9):
-                for t in (1, 10, 1000):
+                for t in ((1, 10, 1000) if grid is None else (10,)):
                     e_step, d_step, claimed = split(eps, delta, t)
                     if claimed < 1:
                         factors[f"eps={eps},delta={delta},T={t}"] = composition.largest_step_factor(
