@@ -114,8 +114,16 @@ def lemma2_exact_rr_check(variant="printed", split=None, grid=None):
                     if claimed < 1:
                         factors[f"eps={eps},delta={delta},T={t}"] = composition.largest_step_factor(
                             e_step, d_step, t, eps, claimed)
+        beyond = {}
+        if grid is None:  # informative only: the lemma assumes eps < 1
+            for eps in (1.0, 2.0, 5.0, 10.0):
+                for t in (1, 10, 1000):
+                    e_step, d_step, claimed = split(eps, 1e-6, t)
+                    beyond[f"eps={eps},delta=1e-06,T={t}"] = composition.exact_composition_delta(
+                        e_step, d_step, t, eps) / claimed
         verdict = "confirmed" if worst_ratio <= 1 + DELTA_RTOL else "refuted"
         return Result(verdict, {
+            "outside_stated_range_exact_over_claimed": beyond,
             "largest_per_round_epsilon_factor": factors,
             "min_largest_per_round_epsilon_factor": min(factors.values()) if factors else None,
             "method": "exact: optimal composition (Kairouz-Oh-Viswanath) = T-fold randomized response, "
