@@ -136,3 +136,17 @@ def test_bad_input_raises_naming_parameter(kwargs, exc, name):
 def test_abs_norm_needs_scalar():
     with pytest.raises(ValueError, match="abs"):
         search_sensitivity(clipped, _base(), 1.0, norm="abs")
+
+
+@pytest.mark.parametrize("budget", [1, 5, 37])
+def test_budget_is_respected_even_with_extra_records(budget):
+    res = search_sensitivity(clipped, _base(), 0.1, rng=0, budget=budget, extra_records=np.full((20, 3), 5.0))
+    assert 1 <= res.evaluations <= budget
+
+
+def test_extra_records_known_worst_case_first():
+    base = _base()
+    base[7] = -10.0
+    res = search_sensitivity(clipped, base, 2 * C / 30, rng=0, budget=8, indices=[7],
+                             extra_records=[[10.0, 10.0, 10.0]])
+    assert abs(res.ratio - 1) < 1e-12 and res.index == 7

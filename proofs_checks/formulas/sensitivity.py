@@ -330,6 +330,8 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
 
     def run_pool(records, share):
         """Try every record at the chosen indices (random subset when over ``share`` evaluations)."""
+        if share <= 0:
+            return
         pairs_i = np.repeat(idx, len(records))
         pairs_r = np.tile(records, (len(idx), 1))
         if pairs_i.size > share:
