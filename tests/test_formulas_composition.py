@@ -3,7 +3,6 @@
 import math
 
 import mpmath
-import numpy as np
 import pytest
 
 from proofs_checks.claim_sets import proof_identities as PI

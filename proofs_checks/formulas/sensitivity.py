@@ -49,7 +49,7 @@ import numpy as np
 
 from reference.validation import as_generator, check_finite_array, check_integer, check_positive
 
-from ..adversarial import EXTREME_MAGNITUDES, candidate_records
+from ..adversarial import candidate_records
 
 __all__ = ["NORMS", "SensitivityResult", "norm_of_difference", "search_sensitivity", "hypothesis_search"]
 
