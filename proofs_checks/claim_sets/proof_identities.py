@@ -245,10 +245,12 @@ def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500):
     """
 
     def check(ctx):
-        rng = ctx.rng(claim_id)
+        # one independent stream per case: the base datasets do not depend on the profile's budget
+        streams = ctx.seed_sequence(claim_id).spawn(len(cases))
         budget = quick_budget if ctx.profile == "quick" else 20000
         per_case, verdicts = {}, []
-        for label, f, make_base, stated, norm, vectorized in cases:
+        for (label, f, make_base, stated, norm, vectorized), seq in zip(cases, streams):
+            rng = np.random.default_rng(seq)
             res = sensitivity.search_sensitivity(f, make_base(rng), stated * stated_factor, norm=norm,
                                                  rng=rng, budget=budget, vectorized=vectorized)
             per_case[label] = res.as_evidence()
