@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
 from proofs_checks.claims import CheckContext, default_registry, run_claim
-from proofs_checks.formulas.sensitivity import hypothesis_search, norm_of_difference, search_sensitivity
+from proofs_checks.formulas.sensitivity import (hypothesis_search, norm_of_difference, search_sensitivity,
+                                                 sensitivity_check)
 
 CTX = CheckContext(profile="quick", seed=11)
 C = 1.0
@@ -31,7 +32,7 @@ def test_clipped_mean_claim_confirmed_at_the_bound():
 
 
 def test_halved_sensitivity_is_refuted():
-    check = PI.sensitivity_check("t", PI._clipped_mean_cases(), stated_factor=0.5)
+    check = sensitivity_check("t", PI._clipped_mean_cases(), stated_factor=0.5)
     res = check(CTX)
     assert res.verdict == "refuted"
     assert all(abs(c["observed_over_stated"] - 2) < 1e-12 for c in res.evidence["cases"].values())

@@ -236,40 +236,12 @@ def _clipped_mean_base(rng, n=50, width=3, bound=1.0):
     return base
 
 
-def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500):
-    """Run :func:`~proofs_checks.formulas.sensitivity.search_sensitivity` on each case.
-
-    ``cases``: list of ``(label, f, make_base(rng), stated, norm, vectorized)``; the stated
-    sensitivity is multiplied by ``stated_factor`` (tests pass 0.5: a halved
-    sensitivity must be refuted).  Verdict: ``refuted`` if any case is.
-    """
-
-    def check(ctx):
-        # one independent stream per case: the base datasets do not depend on the profile's budget
-        streams = ctx.seed_sequence(claim_id).spawn(len(cases))
-        budget = quick_budget if ctx.profile == "quick" else 20000
-        per_case, verdicts = {}, []
-        for (label, f, make_base, stated, norm, vectorized), seq in zip(cases, streams):
-            rng = np.random.default_rng(seq)
-            res = sensitivity.search_sensitivity(f, make_base(rng), stated * stated_factor, norm=norm,
-                                                 rng=rng, budget=budget, vectorized=vectorized)
-            per_case[label] = res.as_evidence()
-            verdicts.append(res.verdict)
-        verdict = "refuted" if "refuted" in verdicts else "confirmed"
-        ratios = [c["observed_over_stated"] for c in per_case.values()]
-        return Result(verdict, {"method": "adversarial neighbour search (candidates, random, hill-climbing), "
-                                          "float64 as computed", "budget_per_case": budget,
-                                "max_observed_over_stated": max(ratios, key=lambda r: float(r)),
-                                "cases": per_case})
-
-    return check
-
-
 def _clipped_mean_cases(bound=1.0, n=50, width=3):
     f = lambda d: clipped_mean(d, bound)  # noqa: E731
     make = lambda rng: _clipped_mean_base(rng, n, width, bound)  # noqa: E731
-    return [("sup", f, make, 2 * bound / n, "sup", False), ("l1", f, make, 2 * bound * width / n, "l1", False),
-            ("l2", f, make, 2 * bound * math.sqrt(width) / n, "l2", False)]
+    case = sensitivity.SensitivityCase
+    return [case("sup", f, make, 2 * bound / n, "sup"), case("l1", f, make, 2 * bound * width / n, "l1"),
+            case("l2", f, make, 2 * bound * math.sqrt(width) / n, "l2")]
 
 
 def _robust_mean_cases(n=40, width=3):
@@ -278,7 +250,8 @@ def _robust_mean_cases(n=40, width=3):
         # vectorised over a stack of neighbouring datasets (k, n, width): the mean runs along axis -2
         f = lambda d, s=s, beta=beta: catoni.robust_mean(d, s, beta, axis=-2)  # noqa: E731
         make = lambda rng, n=n, width=width: rng.standard_t(1.5, size=(n, width))  # noqa: E731
-        cases.append((f"s={s},beta={beta}", f, make, 4 * math.sqrt(2) * s / (3 * n), "sup", True))
+        cases.append(sensitivity.SensitivityCase(f"s={s},beta={beta}", f, make, 4 * math.sqrt(2) * s / (3 * n),
+                                                 "sup", vectorized=True))
     return cases
 
 
@@ -302,10 +275,10 @@ def register(registry):
     claim(Claim("proofs.sensitivity.clipped-mean", "standard (clipping); demonstration of the sensitivity search",
                 "The coordinate-wise mean of records clipped to [-C, C] changes by at most 2C/n (sup), "
                 "2Cd/n (l1), 2C sqrt(d)/n (l2) when one record is replaced.",
-                "sensitivity", sensitivity_check("proofs.sensitivity.clipped-mean", _clipped_mean_cases())))
+                "sensitivity", sensitivity.sensitivity_check("proofs.sensitivity.clipped-mean", _clipped_mean_cases())))
     claim(Claim("proofs.sensitivity.robust-mean", "002, proof of Theorem 1 (sensitivity of (4)/(5))",
                 "The robust mean x-hat(s, beta) of eq. (4) (reference.catoni.robust_mean) over n records "
                 "changes by at most 4 sqrt(2) s / (3n) when one record is replaced.",
-                "sensitivity", sensitivity_check("proofs.sensitivity.robust-mean", _robust_mean_cases(),
+                "sensitivity", sensitivity.sensitivity_check("proofs.sensitivity.robust-mean", _robust_mean_cases(),
                                                  quick_budget=800),
                 variant="standard"))

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -51,7 +51,8 @@ from reference.validation import as_generator, check_finite_array, check_integer
 
 from ..adversarial import candidate_records
 
-__all__ = ["NORMS", "SensitivityResult", "norm_of_difference", "search_sensitivity", "hypothesis_search"]
+__all__ = ["NORMS", "SensitivityResult", "SensitivityCase", "norm_of_difference", "search_sensitivity",
+           "sensitivity_check", "hypothesis_search"]
 
 NORMS = ("l1", "l2", "sup", "abs")
 
@@ -376,6 +377,58 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     i_best, r_best = s.best_pair
     return SensitivityResult(observed, stated, observed / stated, i_best, r_best, s.evaluations, verdict, norm,
                              tolerance, s.nonfinite, phases)
+
+
+class SensitivityCase(NamedTuple):
+    """One function to search, for :func:`sensitivity_check`.
+
+    ``make_base(rng) -> (n, width) array`` draws the base dataset; ``stated`` is the
+    sensitivity the proof claims; ``vectorized`` as in :func:`search_sensitivity`.
+    """
+
+    label: str
+    f: Callable
+    make_base: Callable
+    stated: float
+    norm: str = "sup"
+    vectorized: bool = False
+
+
+def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500, full_budget=20000):
+    """A claim check (``check(ctx) -> Result``) running :func:`search_sensitivity` on each case.
+
+    The ready-made way to register a sensitivity claim::
+
+        registry.add_claim(Claim("...", "002, proof of Theorem 1", "...", "sensitivity",
+                                 sensitivity_check("...", [SensitivityCase("d=3", f, make, stated)])))
+
+    Each case gets its own random stream (from ``ctx.seed_sequence(claim_id)``),
+    so its base dataset does not depend on the profile.  ``stated_factor``
+    multiplies every stated value (tests pass 0.5: a halved sensitivity must be
+    refuted).  Verdict: ``refuted`` if any case is.
+    """
+    from ..claims import Result
+
+    cases = [c if isinstance(c, SensitivityCase) else SensitivityCase(*c) for c in cases]
+
+    def check(ctx):
+        streams = ctx.seed_sequence(claim_id).spawn(len(cases))
+        budget = quick_budget if ctx.profile == "quick" else full_budget
+        per_case, verdicts = {}, []
+        for case, seq in zip(cases, streams):
+            rng = np.random.default_rng(seq)
+            res = search_sensitivity(case.f, case.make_base(rng), case.stated * stated_factor, norm=case.norm,
+                                     rng=rng, budget=budget, vectorized=case.vectorized)
+            per_case[case.label] = res.as_evidence()
+            verdicts.append(res.verdict)
+        verdict = "refuted" if "refuted" in verdicts else "confirmed"
+        ratios = [c["observed_over_stated"] for c in per_case.values()]
+        return Result(verdict, {"method": "adversarial neighbour search (candidates, random, hill-climbing), "
+                                          "float64 as computed", "budget_per_case": budget,
+                                "max_observed_over_stated": max(ratios, key=lambda r: float(r)),
+                                "cases": per_case})
+
+    return check
 
 
 def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=1e-8, atol=0.0, index=None):
