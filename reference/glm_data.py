@@ -85,10 +85,10 @@ def project_to_domain(records, x_bound, y_bound):
     x, y = z[:, :-1], z[:, -1]
     amax = np.max(np.abs(x), axis=1, keepdims=True)
     safe = np.where(amax > 0, amax, 1.0)
-    nrm = safe[:, 0] * np.linalg.norm(x / safe, axis=1)
-    factor = np.where(nrm > X, X / np.where(nrm > 0, nrm, 1.0), 1.0)
-    # scale in two steps so that 1e300 * (X/1e300) never overflows
-    xs = (x / safe) * (safe * factor[:, None])
+    u = x / safe                                   # max-abs entry is 1: no overflow below
+    r = np.linalg.norm(u, axis=1, keepdims=True)   # ||x|| = safe * r
+    # new max-abs magnitude: min(safe, X / r), i.e. radial projection onto the ball
+    xs = u * np.minimum(safe, X / np.where(r > 0, r, 1.0))
     return np.column_stack([xs, np.clip(y, -Y, Y)])
 
 

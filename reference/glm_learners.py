@@ -80,10 +80,11 @@ def check_domain(data, loss, x_bound, y_bound, *, name="data"):
     x, y = z[:, :-1], z[:, -1]
     amax = np.max(np.abs(x), axis=1)
     safe = np.where(amax > 0, amax, 1.0)
-    nrm = safe * np.linalg.norm(x / safe[:, None], axis=1)
-    bad = np.flatnonzero(nrm > X * (1 + 1e-12))
+    r = np.linalg.norm(x / safe[:, None], axis=1)          # ||x|| = safe * r, no overflow
+    bad = np.flatnonzero(r > (X / safe) * (1 + 1e-12))
     if bad.size:
-        raise ValueError(f"{name} row {int(bad[0])} has ||x|| = {nrm[bad[0]]!r} > x_bound = {X!r}")
+        k = int(bad[0])
+        raise ValueError(f"{name} row {k} has ||x|| = {float(safe[k]) * float(r[k])!r} > x_bound = {X!r}")
     if loss == "logistic":
         bady = np.flatnonzero(np.abs(y) != 1.0)
         if bady.size:
