@@ -462,12 +462,13 @@ def subgaussian_mgf_estimate(samples, gamma, *, directions=64, rng=None):
     g = check_positive("gamma", gamma)
     gen = as_generator(rng)
     d = A.shape[1]
-    U = np.vstack([np.eye(d), A.mean(axis=0, keepdims=True), gen.normal(size=(directions, d))])
+    # scale first so that 1e300 entries overflow neither the mean direction nor the dot products
+    amax = float(np.max(np.abs(A))) or 1.0
+    As = A / amax
+    U = np.vstack([np.eye(d), As.mean(axis=0, keepdims=True), gen.normal(size=(directions, d))])
     nrm = np.linalg.norm(U, axis=1)
     U = U[nrm > 0] / nrm[nrm > 0, None]
-    # scale before projecting so that 1e300 entries do not overflow the dot product
-    amax = float(np.max(np.abs(A))) or 1.0
-    proj = (A / amax) @ U.T
+    proj = As @ U.T
     with np.errstate(over="ignore"):
         expo = (proj * (amax / g)) ** 2                      # (n, dirs), may be inf
         top = expo.max(axis=0)

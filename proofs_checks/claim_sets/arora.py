@@ -236,6 +236,7 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
             H = smoothness(loss)
             Y = 2.0 if loss == "squared" else 1.0
             for d in (1, 3, 10):
+                cand = _domain_candidates(d, loss, X, Y, rng, 4)
                 for B in (0.5, 2.0, 8.0):
                     for sigma in (0.05, 0.5, 5.0):
                         Dl = delta_fn(B, X, Y, H, sigma, K, delta, beta=beta, dim=d, variant=variant)
@@ -250,10 +251,9 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
                             worst, at = r, {"loss": loss, "d": d, "B": B, "sigma": sigma,
                                             "failure_probability": p_fail, "target": target, "Delta": Dl}
                         # pointwise inequality of the standard proof on random draws
-                        b = rng.normal(0, sigma, size=(2000, d))
+                        b = rng.normal(0, sigma, size=(500 if ctx.profile == "quick" else 20000, d))
                         w_hat = np.zeros(d)
                         w_hat[0] = B
-                        cand = _domain_candidates(d, loss, X, Y, rng, 4)
                         lossv = glm_loss(w_hat + b, cand, loss).max(axis=1)
                         rhs = 2 * Y * Y + 2 * H * B * B * X * X + 2 * H * X * X * np.sum(b * b, axis=1)
                         if variant == "standard":
@@ -312,6 +312,8 @@ def thm1_gem_step_privacy_check(variant="standard", sens_factor=1.0, epsilon=1.0
             d = z.shape[1] - 1
             u = np.eye(d)[0]
             signs = np.array(np.meshgrid(*[[1.0, -1.0]] * K)).reshape(K, -1).T      # (2^K, K)
+            if ctx.profile == "quick":
+                signs = signs[[0, -1]]
             adv_sets = [(sg * grid_guesses(K))[:, None, None] * u for sg in signs]   # ||w_j|| = B_j, +-u
             low = np.append(u * 1.0, 1.0) if loss == "logistic" else np.zeros(d + 1)
             adv_recs = np.vstack([recs, np.append(u, -1.0 if loss == "logistic" else -L.y_bound),
