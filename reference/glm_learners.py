@@ -36,7 +36,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from .glm_data import LOSSES, glm_loss
+from .glm_data import LOSSES
 from .mechanisms import gaussian_sigma
 from .validation import (as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)

@@ -72,7 +72,7 @@ def _half(fn):
     A.noisy_gd_calibration_check(sigma_factor=0.7),
     A.thm1_composition_check(sigma_factor=0.7),
     # gradient sensitivity halved
-    A.gradient_sensitivity_check("squared", factor=0.5),
+    A.gradient_sensitivity_check(factor=0.5),
     # GEM run at twice its budget; GEM utility bound 8x too tight
     A.gem_privacy_004_check(weight_scale=2.0),
     A.gem_utility_004_check(bound_factor=0.5),
