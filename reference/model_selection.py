@@ -420,11 +420,12 @@ def subgaussian_mgf(mean, sigma, gamma):
     s = check_positive("sigma", sigma)
     g = check_positive("gamma", gamma)
     mu = np.asarray(mean, dtype=np.float64)
-    gap = g * g - 2 * s * s
-    if gap <= 0:
+    rs = s / g                                   # ratios keep 1e300 / subnormal inputs finite
+    if 2 * rs * rs >= 1:
         return np.full(mu.shape, np.inf)[()]
     with np.errstate(over="ignore"):
-        return (np.exp(-0.5 * math.log1p(-2 * s * s / (g * g)) + mu * mu / gap))[()]
+        rm = mu / g
+        return (np.exp(-0.5 * math.log1p(-2 * rs * rs) + rm * rm / (1 - 2 * rs * rs)))[()]
 
 
 def gaussian_output_subgaussian_constant(mean_bound, sigma):
@@ -438,16 +439,25 @@ def gaussian_output_subgaussian_constant(mean_bound, sigma):
     if not math.isfinite(mb) or mb < 0:
         raise ValueError(f"mean_bound must be finite and >= 0, got {mean_bound!r}")
     s = check_positive("sigma", sigma)
+    # gamma is homogeneous: gamma(c mb, c s) = c gamma(mb, s); solve at scale c = max(mb, s) so
+    # that 1e300 and subnormal inputs neither overflow nor divide by zero
+    c = max(mb, s)
+    mb, s = mb / c, s / c
 
     def f(g):
-        gap = g * g - 2 * s * s
-        return -0.5 * math.log1p(-2 * s * s / (g * g)) + mb * mb / gap - math.log(2.0)
+        gap = (g - math.sqrt(2) * s) * (g + math.sqrt(2) * s)
+        return -0.5 * math.log1p(-2 * (s / g) ** 2) + mb * mb / gap - math.log(2.0)
 
-    lo = math.sqrt(2) * s * (1 + 1e-12)
-    hi = max(2 * s, 2 * mb) + 10 * s
+    # at both lower end points f >= 0: the first term blows up at sqrt(2) s, the second
+    # is >= log 2 at mb / sqrt(log 2)
+    lo = max(math.sqrt(2) * s * (1 + 1e-9), mb / math.sqrt(math.log(2.0)) * (1 - 1e-9))
+    hi = 2.0 * max(lo, 1.0) + 10.0
     while f(hi) > 0:
         hi *= 2
-    return optimize.brentq(f, lo, hi, xtol=1e-14 * hi, rtol=1e-14)
+    root = lo if f(lo) <= 0 else optimize.brentq(f, lo, hi, xtol=1e-15, rtol=1e-14)
+    if not math.isfinite(c * root):
+        raise ValueError(f"gamma for mean_bound={mean_bound!r}, sigma={sigma!r} exceeds the float64 range")
+    return c * root
 
 
 def subgaussian_mgf_estimate(samples, gamma, *, directions=64, rng=None):

@@ -256,3 +256,21 @@ def test_out_of_domain_records_rejected(sq_data):
         noisy_gd(lab, "logistic", 1.0, 0.5, 1e-5, x_bound=1.0, y_bound=1.0)
     with pytest.raises(ValueError, match="loss must be"):
         output_perturbation(sq_data[:10], "hinge", 1.0, 0.5, 1e-5, x_bound=1.0, y_bound=SQ.y_bound)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(min_value=0.0, max_value=1e300, allow_nan=False),
+       st.floats(min_value=5e-324, max_value=1e300, allow_nan=False))
+def test_subgaussian_constant_whole_float_range(mean_bound, sigma):
+    g = gaussian_output_subgaussian_constant(mean_bound, sigma)
+    assert math.isfinite(g) and g > 0
+    if min(sigma, mean_bound if mean_bound > 0 else sigma) > 1e-290:
+        # normal range: gamma is the root to ~1e-12 (subnormal gamma loses digits, checked finite only)
+        assert subgaussian_mgf(mean_bound, sigma, g) == pytest.approx(2.0, rel=1e-6)
+
+
+def test_subgaussian_constant_overflow_is_an_error():
+    with pytest.raises(ValueError, match="exceeds the float64 range"):
+        gaussian_output_subgaussian_constant(1.7e308, 1.0)
+    with pytest.raises(ValueError, match="mean_bound"):
+        gaussian_output_subgaussian_constant(-1.0, 1.0)
