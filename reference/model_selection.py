@@ -42,7 +42,8 @@ __all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidat
            "GridSearchMechanism", "GridSearchSelection",
            "boosting_sigma_tilde", "boosting_laplace_scale", "boosting_n0", "boosting_scores",
            "boosting", "BoostingMechanism", "BoostingSelection",
-           "gaussian_output_subgaussian_constant", "subgaussian_mgf", "subgaussian_mgf_estimate"]
+           "gaussian_output_subgaussian_constant", "bounded_output_subgaussian_constant", "subgaussian_mgf",
+           "subgaussian_mgf_estimate"]
 
 VARIANTS = ("printed", "standard")
 
@@ -458,6 +459,14 @@ def gaussian_output_subgaussian_constant(mean_bound, sigma):
     if not math.isfinite(c * root):
         raise ValueError(f"gamma for mean_bound={mean_bound!r}, sigma={sigma!r} exceeds the float64 range")
     return c * root
+
+
+def bounded_output_subgaussian_constant(norm_bound):
+    """``gamma = R / sqrt(log 2)`` for outputs with ``||A|| <= R`` (e.g. noisy projected GD, ``R = B``).
+
+    ``<A, u>^2 <= R^2`` for unit ``u``, so ``E exp(<A, u>^2/gamma^2) <= exp(R^2/gamma^2) = 2``.
+    """
+    return check_positive("norm_bound", norm_bound) / math.sqrt(math.log(2.0))
 
 
 def subgaussian_mgf_estimate(samples, gamma, *, directions=64, rng=None):

@@ -274,3 +274,15 @@ def test_subgaussian_constant_overflow_is_an_error():
         gaussian_output_subgaussian_constant(1.7e308, 1.0)
     with pytest.raises(ValueError, match="mean_bound"):
         gaussian_output_subgaussian_constant(-1.0, 1.0)
+
+
+def test_noisy_gd_output_meets_bounded_subgaussian_condition(sq_data):
+    from reference.model_selection import bounded_output_subgaussian_constant
+
+    W = noisy_gd(sq_data[:400], "squared", 2.0, 0.5, 1e-5, x_bound=1.0, y_bound=SQ.y_bound, steps=5,
+                 size=2000, rng=3)
+    g = bounded_output_subgaussian_constant(2.0)
+    est, _ = subgaussian_mgf_estimate(W, g, rng=1)
+    assert est <= 2.0
+    with pytest.raises(ValueError, match="norm_bound"):
+        bounded_output_subgaussian_constant(0.0)

@@ -139,3 +139,9 @@ def test_mechanism_factories(registry):
         assert mech.sample(z, 2, rng=0).shape == (2, 2)
     with pytest.raises(ValueError, match="learner must be"):
         registry.algorithm("arora-grid-search").mechanism(learner="svm")
+
+
+def test_check_results_are_reproducible():
+    a = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
+    b = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
+    assert a == b
