@@ -556,7 +556,7 @@ def _boost_privacy_one(variant, scale_fn, n, epsilon, delta, rng, profile):
         recs = np.vstack([recs, extreme])
         worst = 0.0
         if profile == "full":
-            olds, news = np.vstack([V[:1], extreme]), np.vstack([recs, extreme])
+            olds, news = np.vstack([V[:1], extreme]), np.vstack([recs[::3], extreme])
         else:
             olds, news = np.vstack([V[:1], extreme[:m]]), extreme
         for old in olds:
