@@ -224,7 +224,7 @@ def output_perturbation_sigma(loss, B, x_bound, y_bound, n, lam, epsilon, delta)
 
 
 def default_lambda(loss, B, x_bound, y_bound, n, epsilon):
-    """A standard rate-balancing choice ``lam = G / (B sqrt(n)) + G sqrt(d-free) / (B n epsilon)``.
+    """A rate-balancing default ``lam = G / (B sqrt(n)) + G / (B n epsilon)``.
 
     Any ``lam > 0`` is private; this one balances regularisation bias ``lam B^2`` against the
     statistical and noise terms (as in [BST14]).  It is a default, not part of any claim.

@@ -119,7 +119,7 @@ def test_gem_distribution_matches_sampler_for_grid_search_scores(sq_data):
 def test_full_grid_search_selection_frequencies_match_gem(sq_data):
     # the vectorised end-to-end sampler draws index j* with GEM's exact probabilities (per run)
     L = OutputPerturbation("squared", 1.0, SQ.y_bound)
-    _, det = private_grid_search(sq_data, L, 3, 1.0, 1e-5, 0.1, size=3000, rng=9, return_details=True)
+    _, det = private_grid_search(sq_data, L, 3, 1.0, 1e-5, 0.1, size=1500, rng=9, return_details=True)
     # output perturbation: the candidates differ per run but GEM's probabilities are nearly
     # constant, so compare the draws with the average exact distribution
     p = np.exp(det["log_prob"]).mean(axis=0)
@@ -168,7 +168,7 @@ def test_subgaussian_constant_and_estimate():
     g = gaussian_output_subgaussian_constant(1.5, 0.4)
     assert subgaussian_mgf(1.5, 0.4, g) == pytest.approx(2.0, rel=1e-10)
     assert subgaussian_mgf(0.0, 0.4, g) < 2.0
-    A = np.array([1.5, 0.0]) + np.random.default_rng(0).normal(0, 0.4, size=(200_000, 2))
+    A = np.array([1.5, 0.0]) + np.random.default_rng(0).normal(0, 0.4, size=(50_000, 2))
     est, _ = subgaussian_mgf_estimate(A, 1.3 * g, rng=0)
     assert est < 2.0
     est_bad, _ = subgaussian_mgf_estimate(A, 0.8 * g, rng=0)
