@@ -47,6 +47,14 @@ __all__ = ["smoothness", "lipschitz_constant", "check_domain", "regularized_erm"
            "delta_output_perturbation", "OutputPerturbation", "NoisyGD"]
 
 
+def _finite(name, value, **inputs):
+    """Return ``value`` if finite, else raise: a bound that overflows float64 is an error, not inf."""
+    if not math.isfinite(value):
+        args = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+        raise ValueError(f"{name} overflows float64 for {args}")
+    return value
+
+
 def _check_loss(loss):
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
@@ -67,7 +75,8 @@ def lipschitz_constant(loss, B, x_bound, y_bound):
     B = check_positive("B", B)
     X = check_positive("x_bound", x_bound)
     Y = check_positive("y_bound", y_bound)
-    return 2.0 * (B * X + Y) * X if loss == "squared" else X
+    return _finite("lipschitz_constant", 2.0 * (B * X + Y) * X if loss == "squared" else X,
+                   B=B, x_bound=X, y_bound=Y)
 
 
 def check_domain(data, loss, x_bound, y_bound, *, name="data"):
@@ -207,7 +216,8 @@ def output_perturbation_sensitivity(loss, B, x_bound, y_bound, n, lam):
     ``||w - w'|| <= 2 G / (n lam)``.
     """
     n = check_integer("n", n, minimum=1)
-    return 2.0 * lipschitz_constant(loss, B, x_bound, y_bound) / (n * check_positive("lam", lam))
+    lam = check_positive("lam", lam)
+    return _finite("sensitivity", 2.0 * lipschitz_constant(loss, B, x_bound, y_bound) / n / lam, n=n, lam=lam)
 
 
 def output_perturbation_sigma(loss, B, x_bound, y_bound, n, lam, epsilon, delta):
@@ -220,7 +230,7 @@ def output_perturbation_sigma(loss, B, x_bound, y_bound, n, lam, epsilon, delta)
     sens = output_perturbation_sensitivity(loss, B, x_bound, y_bound, n, lam)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        return gaussian_sigma(sens, epsilon, delta)
+        return _finite("sigma", gaussian_sigma(sens, epsilon, delta), sensitivity=sens, epsilon=epsilon)
 
 
 def default_lambda(loss, B, x_bound, y_bound, n, epsilon):
@@ -299,7 +309,8 @@ def noisy_gd_sigma(loss, B, x_bound, y_bound, n, steps, epsilon, delta):
     n = check_integer("n", n, minimum=1)
     T = check_integer("steps", steps, minimum=1)
     sens = 2.0 * lipschitz_constant(loss, B, x_bound, y_bound) / n
-    return sens * math.sqrt(T / (2.0 * noisy_gd_rho(epsilon, delta)))
+    rho = noisy_gd_rho(epsilon, delta)
+    return _finite("sigma", sens * math.sqrt(T / 2.0) / math.sqrt(rho), sensitivity=sens, rho=rho)
 
 
 def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, size=None, rng=None):
@@ -349,9 +360,9 @@ def delta_noisy_gd(B, x_bound, y_bound, H, variant="standard"):
     B = check_positive("B", B)
     X, Y, H = (check_positive(k, v) for k, v in (("x_bound", x_bound), ("y_bound", y_bound), ("H", H)))
     if variant == "printed":
-        return Y * Y + H * B * B * X * X
+        return _finite("Delta(B)", Y * Y + H * B * B * X * X, B=B, x_bound=X, y_bound=Y)
     if variant == "standard":
-        return 2 * Y * Y + H * B * B * X * X
+        return _finite("Delta(B)", 2 * Y * Y + H * B * B * X * X, B=B, x_bound=X, y_bound=Y)
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
 
 
@@ -377,14 +388,15 @@ def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=N
     K = check_integer("K", K, minimum=1)
     dl = check_delta(delta)
     if variant == "printed":
-        return Y * Y + H * X * X * s * s * math.log(K / dl) + H * B * B * X * X
+        return _finite("Delta(B)", Y * Y + H * X * X * s * s * math.log(K / dl) + H * B * B * X * X,
+                       B=B, sigma=s)
     if variant == "standard":
         if beta is None or dim is None:
             raise ValueError("the standard Delta(B) needs beta and dim")
         bt = check_probability("beta", beta)
         d = check_integer("dim", dim, minimum=1)
         q = stats.chi2.isf(min(dl, bt) / (4 * K), d)
-        return 2 * Y * Y + 2 * H * B * B * X * X + 2 * H * X * X * s * s * q
+        return _finite("Delta(B)", 2 * Y * Y + 2 * H * B * B * X * X + 2 * H * X * X * s * s * q, B=B, sigma=s)
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
 
 

@@ -275,7 +275,11 @@ def boosting_sigma_tilde(n, epsilon, y_bound, smoothness, gamma, x_bound):
     eps = check_epsilon(epsilon)
     Y, H, g, X = (check_positive(k, v) for k, v in (("y_bound", y_bound), ("smoothness", smoothness),
                                                      ("gamma", gamma), ("x_bound", x_bound)))
-    return math.sqrt(4 * (Y * Y + H * g * g * X * X) / (n * eps))
+    # 2 sqrt(Y^2 + H g^2 X^2) / sqrt(n eps), with hypot so that 1e300 inputs do not overflow early
+    val = 2.0 * math.hypot(Y, math.sqrt(H) * g * X) / math.sqrt(n * eps)
+    if not math.isfinite(val):
+        raise ValueError(f"sigma_tilde overflows float64 for y_bound={Y!r}, gamma={g!r}, x_bound={X!r}")
+    return val
 
 
 def boosting_laplace_scale(sigma_tilde, variant="printed"):
@@ -288,7 +292,11 @@ def boosting_n0(gamma, beta, smoothness, y_bound):
     """``n_0 = 16 gamma^2 log^8(4/beta) H~ / Y^2`` (Appendix E theorem)."""
     g, H, Y = (check_positive(k, v) for k, v in (("gamma", gamma), ("smoothness", smoothness),
                                                   ("y_bound", y_bound)))
-    return 16 * g * g * math.log(4 / check_probability("beta", beta)) ** 8 * H / (Y * Y)
+    r = g / Y
+    val = 16 * r * r * math.log(4 / check_probability("beta", beta)) ** 8 * H
+    if not math.isfinite(val):
+        raise ValueError(f"n0 overflows float64 for gamma={g!r}, y_bound={Y!r}, smoothness={H!r}")
+    return val
 
 
 def boosting_scores(models, validation, loss):

@@ -286,3 +286,33 @@ def test_noisy_gd_output_meets_bounded_subgaussian_condition(sq_data):
     assert est <= 2.0
     with pytest.raises(ValueError, match="norm_bound"):
         bounded_output_subgaussian_constant(0.0)
+
+
+_POS = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_POS, _POS, _POS, _POS, st.sampled_from(["squared", "logistic"]))
+def test_calibrations_finite_or_named_error_over_float_range(B, X, Y, sigma, loss):
+    from reference.glm_learners import lipschitz_constant, noisy_gd_sigma, output_perturbation_sigma
+    from reference.model_selection import boosting_n0
+
+    calls = [
+        lambda: lipschitz_constant(loss, B, X, Y),
+        lambda: output_perturbation_sigma(loss, B, X, Y, 100, 0.1, 0.5, 1e-5),
+        lambda: noisy_gd_sigma(loss, B, X, Y, 100, 10, 0.5, 1e-5),
+        lambda: delta_noisy_gd(B, X, Y, 2.0, "printed"),
+        lambda: delta_noisy_gd(B, X, Y, 2.0, "standard"),
+        lambda: delta_output_perturbation(B, X, Y, 2.0, sigma, 4, 1e-5, variant="printed"),
+        lambda: delta_output_perturbation(B, X, Y, 2.0, sigma, 4, 1e-5, beta=0.1, dim=3),
+        lambda: boosting_sigma_tilde(100, 1.0, Y, 2.0, sigma, X),
+        lambda: boosting_n0(sigma, 0.1, 2.0, Y),
+    ]
+    for call in calls:
+        try:
+            v = call()
+        except ValueError as exc:
+            # overflow of a bound, or an underflow to 0 rejected by the Gaussian calibration
+            assert "overflows float64" in str(exc) or "must be a positive finite number" in str(exc)
+        else:
+            assert math.isfinite(v) and v >= 0
