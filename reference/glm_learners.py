@@ -404,7 +404,7 @@ class _Learner:
     """Base-learner protocol used by :mod:`reference.model_selection`.
 
     ``fit(data, B, epsilon, delta, size, rng) -> (size, d)`` and
-    ``loss_bound(B, n, epsilon, delta, K, beta, variant) -> Delta(B)``.
+    ``loss_bound(B, n, epsilon, delta, K, beta, dim, variant, *, delta_total) -> Delta(B)``.
     """
 
     def __init__(self, loss, x_bound, y_bound):
@@ -435,9 +435,15 @@ class OutputPerturbation(_Learner):
         return output_perturbation(data, self.loss, B, epsilon, delta, x_bound=self.x_bound,
                                    y_bound=self.y_bound, lam=self._lam(B, n, epsilon), size=size, rng=rng)
 
-    def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard"):
+    def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard", *, delta_total=None):
+        """``Delta(B)`` for the noise of a run at ``(epsilon, delta)`` on ``n`` records.
+
+        ``delta_total`` is the ``delta`` of Assumption 1 / Lemma D.4 (Algorithm 1's overall
+        delta); it defaults to ``delta``.
+        """
         s = self.sigma(B, n, epsilon, delta)
-        return delta_output_perturbation(B, self.x_bound, self.y_bound, self.H, s, K, delta,
+        return delta_output_perturbation(B, self.x_bound, self.y_bound, self.H, s, K,
+                                         delta if delta_total is None else delta_total,
                                          beta=beta, dim=dim, variant=variant)
 
 
@@ -454,5 +460,6 @@ class NoisyGD(_Learner):
         return noisy_gd(data, self.loss, B, epsilon, delta, x_bound=self.x_bound, y_bound=self.y_bound,
                         steps=self.steps, size=size, rng=rng)
 
-    def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard"):
+    def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard", *, delta_total=None):
+        """``Delta(B)`` of Lemma D.4 (first lemma); the output always lies in the ball."""
         return delta_noisy_gd(B, self.x_bound, self.y_bound, self.H, variant)

@@ -125,7 +125,7 @@ def grid_search_pairs(candidates, S2, learner, *, n, epsilon, delta, beta, varia
     Y = learner.y_bound
     logt = math.log(K / beta) if variant == "printed" else math.log(4 * K / beta)
     deltas = np.array([learner.loss_bound(B, n - n2, epsilon / (2 * K), delta / (2 * K), K, beta, d,
-                                          variant=variant) for B in grid_guesses(K)])
+                                          variant=variant, delta_total=delta) for B in grid_guesses(K)])
     emp = glm_loss(candidates.reshape(K * size, d), S2, learner.loss).mean(axis=1).reshape(K, size)
     pen = deltas * logt / n + math.sqrt(4 * Y * Y * logt / n)
     scores = np.column_stack([np.full(size, Y * Y), (emp + pen[:, None]).T])

@@ -478,7 +478,8 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
                                          return_details=True)
             ex_out = p.excess_risk(w)
             ex_ref = p.excess_risk(det["candidates"][jprime])
-            Dl = L.loss_bound(Bp, n // 2, epsilon / (2 * K), delta / (2 * K), K, beta, 3, variant=variant)
+            Dl = L.loss_bound(Bp, n // 2, epsilon / (2 * K), delta / (2 * K), K, beta, 3, variant=variant,
+                              delta_total=delta)
             extra = math.sqrt(4 * Y2 * math.log(4 * K / beta) / n) + 5 * Dl / (n * epsilon)
             bound = np.minimum(Y2, slack * (ex_ref + extra))
             viol += int(np.sum(ex_out > bound))
