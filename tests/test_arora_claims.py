@@ -1,0 +1,147 @@
+"""004 claims: registered verdicts, and every check rejects a deliberately broken variant."""
+
+import pytest
+
+from proofs_checks.claim_sets import arora as A
+from proofs_checks.claims import CheckContext, default_registry, run_claim
+from reference.glm_learners import delta_output_perturbation, output_perturbation_sensitivity
+
+CTX = CheckContext(profile="quick", seed=1)
+
+#: Verdicts measured with the quick profile (seed 1 and the default seed agree).
+EXPECTED = {
+    "arora.thm1.privacy.gem-step": "confirmed",
+    "arora.thm1.privacy.gem-step.printed": "confirmed",
+    "arora.thm1.privacy.composition": "confirmed",
+    "arora.thm1.excess-risk": "confirmed",
+    "arora.thm1.excess-risk.printed": "refuted",
+    "arora.gem.privacy": "confirmed",
+    "arora.gem.utility": "confirmed",
+    "arora.lemma-d4.noisy-gd": "refuted",
+    "arora.lemma-d4.noisy-gd.standard": "confirmed",
+    "arora.lemma-d4.output-perturbation": "refuted",
+    "arora.lemma-d4.output-perturbation.standard": "confirmed",
+    "arora.learners.output-perturbation.sensitivity.squared": "confirmed",
+    "arora.learners.output-perturbation.sensitivity.logistic": "confirmed",
+    "arora.learners.output-perturbation.gaussian-calibration": "confirmed",
+    "arora.learners.noisy-gd.gradient-sensitivity": "confirmed",
+    "arora.learners.noisy-gd.calibration": "confirmed",
+    "arora.boosting.privacy": "refuted",
+    "arora.boosting.privacy.standard": "refuted",
+    "arora.boosting.laplace-reading": "refuted",
+    "arora.boosting.subgaussian": "confirmed",
+    "arora.boosting.excess-risk": "inconclusive",
+    "arora.lemma-e.concentration": "confirmed",
+}
+
+FAST = [k for k in EXPECTED if not k.startswith(("arora.boosting.privacy", "arora.thm1.privacy.gem-step"))]
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return default_registry()
+
+
+def test_all_claims_and_algorithms_registered(registry):
+    ids = {c.id for c in registry.claims if c.id.startswith("arora.")}
+    assert ids == set(EXPECTED)
+    algos = {a.id for a in registry.algorithms}
+    assert {"arora-grid-search", "arora-boosting", "arora-output-perturbation", "arora-noisy-gd"} <= algos
+
+
+@pytest.mark.parametrize("claim_id", FAST)
+def test_registered_verdicts(registry, claim_id):
+    assert run_claim(registry.claim(claim_id), CTX).verdict == EXPECTED[claim_id]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id", sorted(set(EXPECTED) - set(FAST)))
+def test_registered_verdicts_slow(registry, claim_id):
+    assert run_claim(registry.claim(claim_id), CTX).verdict == EXPECTED[claim_id]
+
+
+def _half(fn):
+    return lambda *a, **k: 0.5 * fn(*a, **k)
+
+
+@pytest.mark.parametrize("broken", [
+    # sensitivity of the regularised minimiser halved (squared loss: the search reaches 0.83 of 2G/(n lam))
+    A.erm_sensitivity_check("squared", sensitivity_fn=_half(output_perturbation_sensitivity)),
+    # output-perturbation / noisy-GD noise 30% too small
+    A.output_perturbation_calibration_check(sigma_factor=0.7),
+    A.noisy_gd_calibration_check(sigma_factor=0.7),
+    A.thm1_composition_check(sigma_factor=0.7),
+    # gradient sensitivity halved
+    A.gradient_sensitivity_check(factor=0.5),
+    # GEM run at twice its budget; GEM utility bound 8x too tight
+    A.gem_privacy_004_check(weight_scale=2.0),
+    A.gem_utility_004_check(bound_factor=0.5),
+    # Theorem 1 bound without its slack terms (slack 0)
+    A.thm1_excess_risk_check("standard", slack=0.0),
+    # Lemma D.4: Delta with 1.5 Y^2 instead of 2 Y^2; output-perturbation Delta 30% too small
+    A.lemma_d4_noisy_gd_check("standard", delta_fn=lambda B, X, Y, H, v: 1.5 * Y * Y + H * B * B * X * X),
+    A.lemma_d4_output_perturbation_check("standard", delta_fn=lambda *a, **k: 0.7 * delta_output_perturbation(*a, **k)),
+    # sub-Gaussian constant 10% too small
+    A.subgaussian_check(gamma_factor=0.9),
+    # concentration lemma with T, U, V shrunk 100x
+    A.concentration_lemma_check(slack=0.01),
+])
+def test_checks_reject_broken_variants(broken):
+    assert broken(CTX).verdict == "refuted"
+
+
+def test_gem_step_check_rejects_understated_sensitivity():
+    # the search reaches 0.99 of eps/4 with the right sensitivities; 2.5x understated -> refuted
+    assert A.thm1_gem_step_privacy_check("standard", sens_factor=0.4)(CTX).verdict == "refuted"
+
+
+def test_boosting_privacy_check_confirms_correct_and_rejects_small_scale():
+    correct = A.boosting_privacy_check(scale_fn=lambda st, s, eps: 4 * s / eps, sizes=(400,))
+    assert correct(CTX).verdict == "confirmed"
+    broken = A.boosting_privacy_check(scale_fn=lambda st, s, eps: 0.3 * 4 * s / eps, sizes=(400,))
+    assert broken(CTX).verdict == "refuted"
+
+
+def test_laplace_reading_standard_is_consistent():
+    assert A.laplace_reading_check("standard")(CTX).verdict == "confirmed"
+
+
+def test_boosting_excess_check_never_confirms_broken_bound():
+    # an O~ statement cannot be refuted numerically: the broken bound (slack 0) is not confirmed
+    assert A.boosting_excess_risk_check(slack=0.0)(CTX).verdict != "confirmed"
+
+
+def test_logistic_sensitivity_bound_has_slack_two():
+    # measured: the logistic search reaches < 0.5 of 2G/(n lam), so halving is not detectable there
+    r = A.erm_sensitivity_check("logistic")(CTX)
+    assert r.evidence["ratio"] < 0.5
+
+
+def test_mechanism_factories(registry):
+    import numpy as np
+    from reference.glm_data import make_problem, sample_records
+
+    p = make_problem("squared", (1.2, -0.6))
+    z = sample_records(p, 400, 1)
+    gs = registry.algorithm("arora-grid-search").mechanism(variant="standard", epsilon=1.0, delta=1e-5,
+                                                          y_bound=p.y_bound, steps=5)
+    assert gs.sample(z, 3, rng=1).shape == (3, 2)
+    sel = registry.algorithm("arora-grid-search").mechanism(variant="standard", epsilon=1.0, delta=1e-5,
+                                                           y_bound=p.y_bound, steps=5, step="gem")
+    outs, logp = sel.log_prob(z)
+    assert np.isclose(np.exp(logp).sum(), 1.0) and sel.sample(z, 5, rng=2).shape == (5,)
+    bs = registry.algorithm("arora-boosting").mechanism(variant="printed", epsilon=1.0, delta=1e-5,
+                                                       y_bound=p.y_bound, step="selection", lam=0.5)
+    outs, logp = bs.log_prob(z)
+    assert outs.tolist() == [0, 1, 2, 3]
+    for name in ("arora-output-perturbation", "arora-noisy-gd"):
+        mech = registry.algorithm(name).mechanism(epsilon=0.5, delta=1e-5, y_bound=p.y_bound)
+        assert mech.sample(z, 2, rng=0).shape == (2, 2)
+    with pytest.raises(ValueError, match="learner must be"):
+        registry.algorithm("arora-grid-search").mechanism(learner="svm")
+
+
+def test_check_results_are_reproducible():
+    a = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
+    b = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
+    assert a == b
