@@ -139,9 +139,7 @@ def grid_search_selection_log_prob(sens, scores, epsilon, beta):
     ``scores`` (K+1,) or (size, K+1); returns log-probabilities of the same shape over
     indices ``0..K`` (index 0 is ``w_0 = 0``).
     """
-    s = np.atleast_2d(scores)
-    out = np.stack([gem_log_prob(sens, row, epsilon / 2, beta / 4) for row in s])
-    return out[0] if np.ndim(scores) == 1 else out
+    return gem_log_prob(sens, scores, epsilon / 2, beta / 4)
 
 
 def _check_common(K, epsilon, delta, beta):
@@ -199,8 +197,7 @@ def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="stan
     sens, scores = grid_search_pairs(cand, S2, learner, n=z.shape[0], epsilon=eps, delta=dl, beta=bt,
                                      variant=variant)
     logp = grid_search_selection_log_prob(sens, scores, eps, bt)
-    # one GEM draw per run (K+1 candidates each)
-    jstar = np.array([gem_sample(sens, scores[r], eps / 2, bt / 4, rng=gen) for r in range(m)])
+    jstar = np.atleast_1d(gem_sample(sens, np.atleast_2d(scores), eps / 2, bt / 4, rng=gen))  # one per run
     allw = np.concatenate([np.zeros((1, m, cand.shape[2])), cand])
     out = allw[jstar, np.arange(m)]
     w = out[0] if size is None else out
@@ -359,7 +356,7 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="print
     models = np.stack([check_learner_output(learner.fit(chunks[i], B, eps / 2, dl, k, gen), k, d)
                        for i in range(m)], axis=1)                        # (k, m, d)
     scores = boosting_scores(models, chunks[m], learner.loss)             # (k, m)
-    istar = np.array([report_noisy_max(scores[r], scale, rng=gen) for r in range(k)])
+    istar = report_noisy_max(np.atleast_2d(scores), scale, rng=gen)  # one draw per run, vectorised
     out = models[np.arange(k), istar]
     w = out[0] if size is None else out
     if return_details:

@@ -164,3 +164,18 @@ def test_report_noisy_max_log_prob_extreme_inputs(scores, scale):
     logp = m.report_noisy_max_log_prob(scores, scale)
     assert not np.any(np.isnan(logp)) and np.all(logp <= 1e-12)
     assert math.isclose(np.exp(logp).sum(), 1.0, rel_tol=1e-9)
+
+
+def test_gem_and_report_noisy_max_one_draw_per_row():
+    g = np.array([0.0, 0.5, 1.0])
+    rows = np.array([[1.0, 0.2, 0.1], [0.0, 5.0, 9.0]])
+    logp = m.gem_log_prob(g, rows, 1.0, 0.1)
+    for r in range(2):  # rows agree with the 1-d computation (same threshold t = 2 log(k/beta)/eps)
+        np.testing.assert_allclose(logp[r], m.gem_log_prob(g, rows[r], 1.0, 0.1), rtol=1e-14)
+    draws = m.gem_sample(g, np.repeat(rows[:1], N_DRAWS, axis=0), 1.0, 0.1, rng=8)
+    assert draws.shape == (N_DRAWS,) and chisquare_pvalue(draws, logp[0]) > GOF_ALPHA
+    u = np.array([0.0, 1.0, 3.0])
+    rnm = m.report_noisy_max(np.repeat(u[None], N_DRAWS, axis=0), 1.0, rng=9)
+    assert chisquare_pvalue(rnm, m.report_noisy_max_log_prob(u, 1.0)) > GOF_ALPHA
+    with pytest.raises(ValueError, match="size"):
+        m.report_noisy_max(rows, 1.0, size=3)

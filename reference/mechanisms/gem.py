@@ -14,11 +14,10 @@ import math
 
 import numpy as np
 
-from ..validation import (as_generator, check_epsilon, check_finite_array, check_probability,
-                          check_same_length, check_scores)
+from ..validation import as_generator, check_epsilon, check_finite_array, check_probability
 from .exponential import exponential_log_prob, gumbel_max_sample
 
-__all__ = ["gem_threshold", "gem_normalized_scores", "gem_log_prob", "gem_sample",
+__all__ = ["gem_threshold", "gem_normalized_scores", "gem_log_prob", "gem_log_prob_from_normalized", "gem_sample",
            "GeneralizedExponentialMechanism"]
 
 
@@ -28,9 +27,12 @@ def gem_threshold(epsilon, beta, k):
 
 
 def _check_pairs(sensitivities, scores):
-    q = check_scores(scores)
+    q = check_finite_array("scores", scores)
+    if q.ndim not in (1, 2):
+        raise ValueError(f"scores must be 1-dimensional (or 2-dimensional: one row per run), got shape {q.shape}")
     g = check_finite_array("sensitivities", sensitivities, ndim=1)
-    check_same_length("sensitivities", g, "scores", q)
+    if q.shape[-1] != g.size:
+        raise ValueError(f"sensitivities and scores must have the same length, got {g.size} and {q.shape[-1]}")
     if np.any(g < 0):
         j = int(np.flatnonzero(g < 0)[0])
         raise ValueError(f"sensitivities must be >= 0; entry {j} is {g[j]!r}")
@@ -47,15 +49,15 @@ def gem_normalized_scores(sensitivities, scores, epsilon, beta):
     ratio is ``+inf`` when the difference is positive and 0 otherwise.
     """
     g, q = _check_pairs(sensitivities, scores)
-    t = gem_threshold(epsilon, beta, q.size)
+    t = gem_threshold(epsilon, beta, q.shape[-1])
     pen = q + t * g
-    diff = pen[:, None] - pen[None, :]
+    diff = pen[..., :, None] - pen[..., None, :]
     den = g[:, None] + g[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(den > 0, diff / np.where(den > 0, den, 1.0),
                          np.where(diff > 0, np.inf, 0.0))
-    np.fill_diagonal(ratio, 0.0)
-    return ratio.max(axis=1)
+    ratio[..., np.arange(g.size), np.arange(g.size)] = 0.0
+    return ratio.max(axis=-1)
 
 
 def gem_log_prob(sensitivities, scores, epsilon, beta):
@@ -68,6 +70,14 @@ def gem_log_prob(sensitivities, scores, epsilon, beta):
     for every ``j``, the bound printed in 004.
     """
     s = gem_normalized_scores(sensitivities, scores, epsilon, beta)
+    if s.ndim == 2:
+        return np.array([gem_log_prob_from_normalized(row, epsilon) for row in s])
+    return gem_log_prob_from_normalized(s, epsilon)
+
+
+def gem_log_prob_from_normalized(normalized_scores, epsilon):
+    """Exponential mechanism (sensitivity 1) on ``-s`` for one vector of normalised scores."""
+    s = np.asarray(normalized_scores, dtype=np.float64)
     finite = np.isfinite(s)
     logp = np.full(s.size, -np.inf)
     logp[finite] = exponential_log_prob(-s[finite], epsilon, 1.0)
@@ -75,9 +85,19 @@ def gem_log_prob(sensitivities, scores, epsilon, beta):
 
 
 def gem_sample(sensitivities, scores, epsilon, beta, size=None, rng=None):
-    """Sample GEM (vectorised over ``size`` draws)."""
+    """Sample GEM (vectorised over ``size`` draws).
+
+    With 2-D ``scores`` (one row per run) one index is drawn per row, in one
+    vectorised Gumbel-max step, and ``size`` must be ``None``.
+    """
     logp = gem_log_prob(sensitivities, scores, epsilon, beta)
-    draws = gumbel_max_sample(logp, 1 if size is None else size, as_generator(rng))
+    gen = as_generator(rng)
+    if logp.ndim == 2:
+        if size is not None:
+            raise ValueError(f"size must be None when scores has one row per run, got {size!r}")
+        keys = np.where(np.isfinite(logp), logp + gen.gumbel(size=logp.shape), -np.inf)
+        return np.argmax(keys, axis=1)
+    draws = gumbel_max_sample(logp, 1 if size is None else size, gen)
     return int(draws[0]) if size is None else draws
 
 

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 from scipy import integrate
 
-from ..validation import as_generator, check_epsilon, check_integer, check_positive, check_scores
+from ..validation import as_generator, check_epsilon, check_finite_array, check_integer, check_positive, check_scores
 
 __all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob",
            "ReportNoisyMax"]
@@ -48,10 +48,19 @@ def report_noisy_max_scale(sensitivity, epsilon, *, monotone=False):
 
 
 def report_noisy_max(scores, scale, size=None, rng=None):
-    """Return ``argmax_j (scores_j + Lap(scale))``; ``size`` independent draws in one call."""
-    u = check_scores(scores)
+    """Return ``argmax_j (scores_j + Lap(scale))``; ``size`` independent draws in one call.
+
+    With 2-D ``scores`` (one row per independent run) one index is drawn per
+    row, vectorised, and ``size`` must be ``None``.
+    """
     b = check_positive("scale", scale)
     gen = as_generator(rng)
+    if np.ndim(scores) == 2:
+        rows = check_finite_array("scores", scores, ndim=2)
+        if size is not None:
+            raise ValueError(f"size must be None when scores has one row per run, got {size!r}")
+        return np.argmax(rows + gen.laplace(0.0, b, size=rows.shape), axis=1)
+    u = check_scores(scores)
     n = 1 if size is None else check_integer("size", size, minimum=0)
     out = np.empty(n, dtype=np.int64)
     chunk = max(1, int(2**22 // u.size))
