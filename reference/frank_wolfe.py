@@ -38,8 +38,8 @@ from .validation import (as_generator, check_delta, check_epsilon, check_finite_
 
 __all__ = [
     "l1_ball_vertices", "polytope_l1_radius", "fw_step_sizes", "data_split", "shrink_records",
-    "em_log_prob_rows", "dp_fw_sensitivity", "dp_fw_robust_gradients", "dp_fw_selection_log_prob",
-    "heavy_tailed_dp_fw", "dp_fw_output_log_prob", "lasso_epsilon_step", "lasso_sensitivity",
+    "em_log_prob_rows", "dp_fw_sensitivity", "dp_fw_robust_gradients", "robust_gradient_matrix", "GRAD_CAP", "dp_fw_selection_log_prob",
+    "heavy_tailed_dp_fw", "dp_fw_output_log_prob", "dp_fw_output_log_prob_batch", "private_lasso_output_log_prob_batch", "lasso_epsilon_step", "lasso_sensitivity",
     "lasso_gradients", "lasso_selection_log_prob", "heavy_tailed_private_lasso",
     "private_lasso_output_log_prob", "HeavyTailedDPFW", "HeavyTailedPrivateLasso", "DPFWStep",
     "PrivateLassoStep", "MAX_PATHS",
@@ -47,7 +47,6 @@ __all__ = [
 
 #: Largest number of selection paths ``|V|^T`` the exact enumerations accept.
 MAX_PATHS = 200_000
-_DBL_MAX = np.finfo(np.float64).max
 
 STEP_SCHEDULES = ("theorem2", "section6")
 LASSO_VARIANTS = ("printed", "lemma2", "standard")
@@ -195,6 +194,43 @@ def _fw_enumerate(w0, etas, V, step_logp):
     return paths, W, logp
 
 
+def _fw_enumerate_batch(w0, etas, V, step_logp_batch):
+    """Like :func:`_fw_enumerate` for B datasets at once: ``step_logp_batch(t, W) -> (B, P, k)``.
+
+    The prefix iterates do not depend on the data, only their probabilities do.
+    Returns ``paths (k^T, T)``, ``W (k^T, d)``, ``logp (B, k^T)``.
+    """
+    k, T = V.shape[0], etas.size
+    if k**T > MAX_PATHS:
+        raise ValueError(f"|V|^T = {k}^{T} = {k**T} selection paths exceeds MAX_PATHS = {MAX_PATHS}")
+    W = w0[None, :].copy()
+    paths = np.empty((1, 0), dtype=np.int64)
+    logp = None
+    for t in range(1, T + 1):
+        lp = step_logp_batch(t, W)                            # (B, P, k)
+        B, P = lp.shape[0], W.shape[0]
+        logp = (lp if logp is None else logp[:, :, None] + lp).reshape(B, P * k)
+        paths = np.hstack([np.repeat(paths, k, axis=0), np.tile(np.arange(k), P)[:, None]])
+        W = ((1.0 - etas[t - 1]) * W[:, None, :] + etas[t - 1] * V[None, :, :]).reshape(P * k, -1)
+    return paths, W, logp
+
+
+def _merge_outputs_batch(W, logp):
+    """Group identical output rows once and merge each dataset's path law: ``(outputs, logp (B, M))``."""
+    outputs, inverse = np.unique(W, axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+    order = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[order], np.arange(outputs.shape[0]))
+    lp = logp[:, order]
+    top = np.maximum.reduceat(lp, starts, axis=1)
+    counts = np.diff(np.append(starts, lp.shape[1]))
+    with np.errstate(invalid="ignore"):
+        rel = np.exp(lp - np.repeat(top, counts, axis=1))
+    with np.errstate(divide="ignore"):
+        merged = top + np.log(np.add.reduceat(np.nan_to_num(rel), starts, axis=1))
+    return outputs, np.where(np.isfinite(top), merged, -np.inf)
+
+
 def _merge_outputs(W, logp):
     """Group identical output rows (exact float equality, as the sampler would output them)."""
     outputs, inverse = np.unique(W, axis=0, return_inverse=True)
@@ -217,16 +253,47 @@ def dp_fw_sensitivity(vertices, s, m):
     return 4.0 * polytope_l1_radius(vertices) * math.sqrt(2.0) * s / (3.0 * m)
 
 
+#: Per-example gradient entries are evaluated at most at ``GRAD_CAP * s * min(1, sqrt(beta))`` in absolute value.
+GRAD_CAP = 1e300
+
+
+def robust_gradient_matrix(G, s, beta, variant="standard"):
+    """Algorithm 1 step 4 on a matrix of per-example gradients ``G`` (m, q): the robust estimate of each column.
+
+    The estimator sees a per-example gradient ``g`` only through ``(g/s, |g|/(s sqrt(beta)))``.
+    Entries with ``|g| > 1e300 * s * min(1, sqrt(beta))`` (and overflowed ``+-inf``) are
+    evaluated at that magnitude, so both arguments stay finite and <= 1e300 (the range on which
+    :func:`reference.catoni.expected_phi` is specified); the per-sample contribution is then
+    within ~1e-300 of its limit, and every contribution stays inside the bound the privacy proof uses.
+
+    Returns
+    -------
+    numpy.ndarray, shape (q,)
+
+    Raises
+    ------
+    ValueError
+        If ``G`` contains NaN, or the estimator returns a non-finite value.
+    """
+    G = np.asarray(G, dtype=np.float64)
+    if np.any(np.isnan(G)):
+        raise ValueError("per-example gradients contain NaN")
+    s = check_positive("s", s)
+    beta = check_positive("beta", beta)
+    cap = GRAD_CAP * s * min(1.0, math.sqrt(beta))
+    G = np.where(np.abs(G) > cap, np.sign(G) * cap, G)
+    g = np.asarray(catoni.robust_gradient(G, s, beta, variant=variant), dtype=np.float64)
+    if not np.all(np.isfinite(g)):
+        raise ValueError(f"robust_gradient (variant {variant!r}) returned non-finite values")
+    return g
+
+
 def dp_fw_robust_gradients(W, X, y, loss, s, beta, variant="standard"):
     """Algorithm 1 steps 4-5 at several points: the robust gradients ``g~(w, D_t)`` for each row of ``W``.
 
     Per-example gradients ``grad l(w, x_i)`` (P, m, d) go through
-    :func:`reference.catoni.robust_gradient`, which works coordinate by
-    coordinate, so all P points are estimated in one call on an (m, P*d) array.
-    A per-example gradient entry that overflows float64 (only for records
-    beyond ~1e154 under the squared loss) is evaluated at ``+-DBL_MAX``: the
-    per-sample contribution of the estimator saturates long before that, and
-    the privacy proof only uses that each contribution is bounded.
+    :func:`robust_gradient_matrix`, which works coordinate by coordinate, so all
+    P points are estimated in one call on an (m, P*d) array.
 
     Returns
     -------
@@ -234,13 +301,8 @@ def dp_fw_robust_gradients(W, X, y, loss, s, beta, variant="standard"):
     """
     W = np.atleast_2d(W)
     G = get_loss(loss).gradient_batch(W, X, y)                # (P, m, d)
-    if np.any(np.isnan(G)):
-        raise ValueError("per-example gradients contain NaN")
-    G = np.where(np.isinf(G), np.sign(G) * _DBL_MAX, G)
     P, m, d = G.shape
-    flat = G.transpose(1, 0, 2).reshape(m, P * d)
-    g = np.asarray(catoni.robust_gradient(flat, s, beta, variant=variant), dtype=np.float64)
-    return g.reshape(P, d)
+    return robust_gradient_matrix(G.transpose(1, 0, 2).reshape(m, P * d), s, beta, variant).reshape(P, d)
 
 
 def dp_fw_selection_log_prob(W, X, y, loss, vertices, s, beta, epsilon, *, variant="standard",
@@ -362,6 +424,38 @@ def heavy_tailed_dp_fw(data, loss, w0, s, T, beta, epsilon, vertices=None, rng=N
     if size is None:
         W, path = W[0], path[0]
     return (W, path) if return_path else W
+
+
+def dp_fw_output_log_prob_batch(datasets, loss, w0, s, T, beta, epsilon, vertices=None, *, variant="standard",
+                                step_size="theorem2", sensitivity=None):
+    """Exact laws of the output of Algorithm 1 on B datasets of equal shape (e.g. a dataset and its neighbours).
+
+    All datasets share the enumerated outputs; the robust gradients of every
+    dataset at every prefix iterate are computed in one call per iteration.
+
+    Returns
+    -------
+    outputs : ndarray (M, d)
+    log_prob : ndarray (B, M)
+    """
+    Dsets = check_finite_array("datasets", datasets, ndim=3)
+    B, n, width = Dsets.shape
+    d = width - 1
+    X0, y0, w0, V, parts, loss = _dp_fw_setup(Dsets[0], loss, w0, s, T, beta, epsilon, vertices)
+    etas = fw_step_sizes(len(parts), step_size)
+
+    def step(t, W):
+        idx = parts[t - 1]
+        m = idx.size
+        G = np.stack([loss.gradient_batch(W, Dsets[b, idx, :-1], Dsets[b, idx, -1]) for b in range(B)])
+        P = W.shape[0]
+        g = robust_gradient_matrix(G.transpose(2, 0, 1, 3).reshape(m, B * P * d), s, beta, variant)
+        g = g.reshape(B * P, d)
+        delta_u = dp_fw_sensitivity(V, s, m) if sensitivity is None else check_positive("sensitivity", sensitivity)
+        return em_log_prob_rows(-(g @ V.T), epsilon, delta_u).reshape(B, P, V.shape[0])
+
+    _, W, logp = _fw_enumerate_batch(w0, etas, V, step)
+    return _merge_outputs_batch(W, logp)
 
 
 def dp_fw_output_log_prob(data, loss, w0, s, T, beta, epsilon, vertices=None, *, variant="standard",
@@ -506,6 +600,27 @@ def heavy_tailed_private_lasso(data, w0, K, T, epsilon, delta, vertices=None, rn
     return (W, path) if return_path else W
 
 
+def private_lasso_output_log_prob_batch(datasets, w0, K, T, epsilon, delta, vertices=None, *, variant="printed",
+                                       step_size="theorem2", sensitivity=None):
+    """Exact laws of the output of Algorithm 2 on B datasets of equal shape: ``(outputs (M, d), log_prob (B, M))``."""
+    Dsets = check_finite_array("datasets", datasets, ndim=3)
+    B, n, _ = Dsets.shape
+    _, _, w0, V, e_step = _lasso_setup(Dsets[0], w0, K, T, epsilon, delta, vertices, variant)
+    sh = shrink_records(Dsets.reshape(B * n, -1), K).reshape(Dsets.shape)
+    Xs, ys = sh[:, :, :-1], sh[:, :, -1]
+    etas = fw_step_sizes(T, step_size)
+    delta_u = lasso_sensitivity(V, K, n) if sensitivity is None else check_positive("sensitivity", sensitivity)
+
+    def step(t, W):
+        R = np.einsum("pd,bnd->bpn", W, Xs) - ys[:, None, :]
+        G = (2.0 / n) * np.einsum("bpn,bnd->bpd", R, Xs)
+        P = W.shape[0]
+        return em_log_prob_rows(-(G.reshape(B * P, -1) @ V.T), e_step, delta_u).reshape(B, P, V.shape[0])
+
+    _, W, logp = _fw_enumerate_batch(w0, etas, V, step)
+    return _merge_outputs_batch(W, logp)
+
+
 def private_lasso_output_log_prob(data, w0, K, T, epsilon, delta, vertices=None, *, variant="printed",
                                   step_size="theorem2", sensitivity=None, return_paths=False):
     """Exact law of the output of Algorithm 2 by enumerating the ``|V|^T`` selection paths."""
@@ -585,10 +700,9 @@ class DPFWStep:
         """Each record's additive contribution to the log-weight of each vertex, shape (m, |V|)."""
         X, y = split_records(records, self.algo.d)
         G = self.algo.loss.gradient(self.w, X, y)
-        G = np.where(np.isinf(G), np.sign(G) * _DBL_MAX, G)
         # Each record's own contribution s*E[phi(.)] to the robust mean, divided by m.
-        per = np.asarray(catoni.robust_gradient(G.reshape(1, -1), self.algo.s, self.algo.beta,
-                                                variant=self.algo.variant)).reshape(G.shape) / self.m
+        per = robust_gradient_matrix(G.reshape(1, -1), self.algo.s, self.algo.beta,
+                                     self.algo.variant).reshape(G.shape) / self.m
         return (0.5 * self.algo.epsilon / self.delta_u) * -(per @ self.algo.vertices.T)
 
     def log_prob_from_terms(self, total):

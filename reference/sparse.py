@@ -40,7 +40,6 @@ __all__ = ["project_l2_ball", "peeling_rows", "iht_lambda", "iht_half_step",
            "heavy_tailed_sparse_optimization", "check_sparse_start", "SparseLinearRegression",
            "SparseOptimization", "IHTPeelingStep", "SparseOptPeelingStep"]
 
-_DBL_MAX = np.finfo(np.float64).max
 
 
 def project_l2_ball(W, radius=1.0):
