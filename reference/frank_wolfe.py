@@ -170,7 +170,9 @@ def _fw_run(w0, etas, V, step_logp, size, rng):
     W = np.repeat(w0[None, :], size, axis=0)
     path = np.empty((size, etas.size), dtype=np.int64)
     for t in range(1, etas.size + 1):  # loop over iterations only; vectorised over runs
-        logp = step_logp(t, W)
+        # Runs share at most |V|^(t-1) distinct iterates: score each distinct one once.
+        Wu, inv = np.unique(W, axis=0, return_inverse=True)
+        logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
         j = _sample_rows(logp, rng)
         path[:, t - 1] = j
         W = (1.0 - etas[t - 1]) * W + etas[t - 1] * V[j]
