@@ -29,6 +29,17 @@ def _iters(x):
     return max(1, int(math.floor(x)))
 
 
+def _floor_pow(x, a, b):
+    """Largest integer ``T >= 1`` with ``T <= x^(a/b)``, i.e. ``T^b <= x^a`` (exact where float powers are not:
+    ``1000^(1/3)`` evaluates to 9.999..., whose floor would be 9)."""
+    t = max(1, int(math.floor(x ** (a / b))))
+    while (t + 1) ** b <= x ** a:
+        t += 1
+    while t > 1 and t ** b > x ** a:
+        t -= 1
+    return t
+
+
 def fw_step_size(t):
     """``eta_{t-1} = 2 / (t + 2)`` for iteration ``t >= 1`` (Theorems 2 and 5)."""
     t = check_integer("t", t, minimum=1)
@@ -173,10 +184,10 @@ def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=
     eps = check_epsilon(epsilon)
     ne = n * eps
     if algorithm == 1:
-        return {"T": _iters(ne ** (1 / 3)), "s": float(max(1, math.floor(ne))), "beta": check_positive("beta", beta),
+        return {"T": _floor_pow(ne, 1, 3), "s": float(max(1, math.floor(ne))), "beta": check_positive("beta", beta),
                 "step_size": "section6"}
     if algorithm == 2:
-        T = _iters(ne ** 0.4)
+        T = _floor_pow(ne, 2, 5)
         return {"T": T, "K": ne ** 0.25 / T ** 0.125, "step_size": "section6", "delta": section62_delta(n)}
     if s_star is None:
         raise ValueError(f"s_star is required for algorithm {algorithm}")
