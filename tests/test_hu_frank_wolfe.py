@@ -165,3 +165,24 @@ def test_extreme_records_run():
     assert np.all(np.isfinite(w))
     out, lp = fw.dp_fw_output_log_prob(data, "squared", np.zeros(2), 0.5, 2, 0.25, 1.0)
     assert np.all(np.isfinite(lp))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_any_float = st.floats(min_value=-1.7e308, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=40)
+@given(st.lists(_any_float, min_size=3, max_size=3), st.sampled_from(["squared", "biweight", "logistic_l2"]))
+def test_selection_laws_finite_on_any_record(rec, loss):
+    data = _data(n=4)
+    data[0] = rec
+    if loss == "logistic_l2":
+        data[:, -1] = np.where(data[:, -1] >= 0, 1.0, -1.0)
+    lp = fw.dp_fw_selection_log_prob(np.zeros((1, 2)), data[:, :-1], data[:, -1], loss, fw.l1_ball_vertices(2),
+                                     0.5, 2.0, 1.0)
+    assert np.all(np.isfinite(lp)) and abs(np.exp(lp).sum() - 1) < 1e-12
+    sh = fw.shrink_records(data, 3.0)
+    lp2 = fw.lasso_selection_log_prob(np.zeros((1, 2)), sh[:, :-1], sh[:, -1], fw.l1_ball_vertices(2), 3.0, 0.1)
+    assert np.all(np.isfinite(lp2)) and abs(np.exp(lp2).sum() - 1) < 1e-12
