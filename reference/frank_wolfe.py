@@ -31,7 +31,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from . import catoni
-from .losses import Loss, get_loss, split_records
+from .losses import get_loss, split_records
 from .mechanisms import advanced_composition_split
 from .validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive)

@@ -83,7 +83,11 @@ class Loss:
         raise NotImplementedError
 
     def gradient_batch(self, W, X, y):
-        """Per-example gradients at several points: ``W`` (P, d) -> (P, n, d)."""
+        """Per-example gradients at several points: ``W`` (P, d) -> (P, n, d).
+
+        Every loss of this module overrides it with a vectorised version; this
+        fallback (for user-defined losses) evaluates the points one by one.
+        """
         W = check_finite_array("W", W, ndim=2)
         return np.stack([self.gradient(w, X, y) for w in W]) if W.shape[0] else \
             np.empty((0, X.shape[0], X.shape[1]))
@@ -166,6 +170,19 @@ class BiweightLoss(Loss):
             return X * dpsi[:, None]
 
 
+    def gradient_batch(self, W, X, y):
+        W = check_finite_array("W", W, ndim=2)
+        _, X, y = self._check(W[0] if W.shape[0] else np.zeros(X.shape[1]), X, y)
+        S, Xs, ys = _scaled(X, y)
+        with np.errstate(over="ignore", invalid="ignore"):
+            res = (W @ Xs.T - ys[None, :]) * S[None, :]                  # (P, n)
+        inside = np.abs(res) <= self.c
+        r_in = np.where(inside, res, 0.0)
+        dpsi = r_in * (1.0 - (r_in / self.c) ** 2) ** 2
+        with np.errstate(over="ignore"):
+            return X[None] * dpsi[:, :, None]
+
+
 class LogisticLoss(Loss):
     """``l(w, (x, y)) = log(1 + exp(-y <x, w>))`` with labels ``y`` in {-1, +1} (002, Section 6.1).
 
@@ -192,6 +209,18 @@ class LogisticLoss(Loss):
             return X * coef[:, None]
 
 
+    def gradient_batch(self, W, X, y):
+        W = check_finite_array("W", W, ndim=2)
+        _, X, y = self._check(W[0] if W.shape[0] else np.zeros(X.shape[1]), X, y)
+        S, Xs, _ = _scaled(X, np.zeros_like(y))
+        with np.errstate(over="ignore", invalid="ignore"):
+            m = y[None, :] * ((W @ Xs.T) * S[None, :])
+        m = np.where(y[None, :] == 0.0, 0.0, m)
+        coef = -y[None, :] * expit(-m)
+        with np.errstate(over="ignore"):
+            return X[None] * coef[:, :, None]
+
+
 class RegularizedLogisticLoss(LogisticLoss):
     """Logistic loss plus ``lam/2 ||w||_2^2`` (002, Section 5.2, the l2-regularised GLM loss).
 
@@ -213,6 +242,10 @@ class RegularizedLogisticLoss(LogisticLoss):
     def gradient(self, w, X, y):
         w, X, y = self._check(w, X, y)
         return super().gradient(w, X, y) + self.lam * w[None, :]
+
+    def gradient_batch(self, W, X, y):
+        W = check_finite_array("W", W, ndim=2)
+        return super().gradient_batch(W, X, y) + self.lam * W[:, None, :]
 
 
 LOSS_NAMES = ("squared", "biweight", "logistic", "logistic_l2")

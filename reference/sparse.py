@@ -28,8 +28,7 @@ import math
 
 import numpy as np
 
-from . import catoni
-from .frank_wolfe import data_split, shrink_records
+from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
 from .losses import get_loss, split_records
 from .mechanisms import peeling_scale, peeling_support_log_prob
 from .validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
@@ -221,8 +220,6 @@ def sparse_opt_half_step(W, X, y, loss, k, beta, eta, variant="standard"):
     all rows in one call.  Overflowed per-example gradient entries are evaluated
     at ``+-DBL_MAX`` (see :func:`reference.frank_wolfe.dp_fw_robust_gradients`).
     """
-    from .frank_wolfe import dp_fw_robust_gradients
-
     W = np.atleast_2d(W)
     return W - eta * dp_fw_robust_gradients(W, X, y, loss, k, beta, variant)
 

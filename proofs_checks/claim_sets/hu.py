@@ -20,9 +20,9 @@ import math
 import numpy as np
 
 from reference.frank_wolfe import (HeavyTailedDPFW, HeavyTailedPrivateLasso, dp_fw_output_log_prob_batch,
-                                   dp_fw_robust_gradients, dp_fw_sensitivity, fw_step_sizes, l1_ball_vertices,
-                                   lasso_sensitivity, private_lasso_output_log_prob_batch, robust_gradient_matrix,
-                                   shrink_records)
+                                   dp_fw_sensitivity, fw_step_sizes, l1_ball_vertices,
+                                   lasso_gradients, lasso_sensitivity, private_lasso_output_log_prob_batch,
+                                   robust_gradient_matrix, shrink_records)
 from reference.losses import get_loss
 from reference.mechanisms import report_noisy_max_log_prob
 from reference.sparse import (IHTPeelingStep, SparseLinearRegression, SparseOptimization,
@@ -505,7 +505,6 @@ def lasso_sensitivity_check(radius=1.0, stated=lasso_sensitivity, claim_id="hu.a
                 # confirm through the implementation's own score on the two neighbouring datasets
                 base = np.vstack([sh[p], np.zeros((n - 1, d + 1))])
                 nb = np.vstack([sh[q], np.zeros((n - 1, d + 1))])
-                from reference.frank_wolfe import lasso_gradients
                 g1 = lasso_gradients(w[None], base[:, :-1], base[:, -1])[0]
                 g2 = lasso_gradients(w[None], nb[:, :-1], nb[:, -1])[0]
                 score = float(np.max(np.abs(V @ (g1 - g2))))
