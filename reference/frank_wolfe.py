@@ -509,7 +509,13 @@ def lasso_sensitivity(vertices, K, n):
     """Algorithm 2 step 4: ``Delta = 8 ||W||_1 K^2 / n``."""
     K = check_positive("K", K)
     n = check_integer("n", n, minimum=1)
-    return 8.0 * polytope_l1_radius(vertices) * K * K / n
+    with np.errstate(over="ignore"):
+        value = 8.0 * polytope_l1_radius(vertices) * K * K / n
+    if not math.isfinite(value):
+        raise ValueError(f"K={K!r} is too large: the sensitivity 8 ||W||_1 K^2 / n overflows float64")
+    if value == 0.0:
+        raise ValueError(f"K={K!r} is too small: the sensitivity 8 ||W||_1 K^2 / n underflows to 0")
+    return value
 
 
 def lasso_gradients(W, Xs, ys, n=None):

@@ -119,7 +119,12 @@ def iht_lambda(K, eta0, s, m):
     K, eta0 = check_positive("K", K), check_positive("eta0", eta0)
     s = check_integer("s", s, minimum=1)
     m = check_integer("m", m, minimum=1)
-    return 2.0 * K * K * eta0 * (math.sqrt(s) + 1.0) / m
+    value = 2.0 * K * K * eta0 * (math.sqrt(s) + 1.0) / m
+    if not math.isfinite(value):
+        raise ValueError(f"K={K!r}, eta0={eta0!r} are too large: lambda = 2 K^2 eta0 (sqrt(s)+1)/m overflows float64")
+    if value == 0.0:
+        raise ValueError(f"K={K!r}, eta0={eta0!r} are too small: lambda = 2 K^2 eta0 (sqrt(s)+1)/m underflows to 0")
+    return value
 
 
 def iht_half_step(W, Xs, ys, eta0):

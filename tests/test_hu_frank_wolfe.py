@@ -186,3 +186,10 @@ def test_selection_laws_finite_on_any_record(rec, loss):
     sh = fw.shrink_records(data, 3.0)
     lp2 = fw.lasso_selection_log_prob(np.zeros((1, 2)), sh[:, :-1], sh[:, -1], fw.l1_ball_vertices(2), 3.0, 0.1)
     assert np.all(np.isfinite(lp2)) and abs(np.exp(lp2).sum() - 1) < 1e-12
+
+
+def test_lasso_huge_K_is_a_clear_error():
+    with pytest.raises(ValueError, match="too large"):
+        fw.lasso_sensitivity(fw.l1_ball_vertices(2), 1e200, 3)
+    with pytest.raises(ValueError, match="too small"):
+        fw.lasso_sensitivity(fw.l1_ball_vertices(2), 1e-300, 3)

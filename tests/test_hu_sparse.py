@@ -108,3 +108,27 @@ def test_mechanism_objects_sample_rows():
     assert m3.sample(data, 5, rng=0).shape == (5, 4)
     m5 = sp.SparseOptimization(epsilon=1.0, delta=0.1, d=4, T=2, s=2, k=1.0, loss="squared")
     assert m5.sample(data, 5, rng=0).shape == (5, 4)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_any_float = st.floats(min_value=-1.7e308, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=40)
+@given(st.lists(_any_float, min_size=4, max_size=4), st.floats(1e-100, 1e150))
+def test_alg3_and_alg5_finite_on_any_record(rec, K):
+    data = _data(n=4, d=3)
+    data[1] = rec
+    w = sp.heavy_tailed_sparse_linear_regression(data, np.zeros(3), K, 2, 0.5, 1, 1.0, 0.1, rng=0)
+    assert np.all(np.isfinite(w)) and np.linalg.norm(w) <= 1 + 1e-12
+    w5 = sp.heavy_tailed_sparse_optimization(data, "biweight", np.zeros(3), 1, 1.0, 1.0, 2, 0.5, 1.0, 0.1, rng=0)
+    assert np.all(np.isfinite(w5))
+
+
+def test_huge_K_is_a_clear_error():
+    with pytest.raises(ValueError, match="too large"):
+        sp.iht_lambda(1e200, 0.5, 2, 3)
+    with pytest.raises(ValueError, match="too small"):
+        sp.iht_lambda(1e-300, 0.5, 2, 3)
