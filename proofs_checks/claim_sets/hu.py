@@ -119,18 +119,22 @@ def dp_fw_privacy_check(variant="standard", sensitivity_factor=1.0, claim_id="hu
         rng = ctx.rng(claim_id)
         quick = ctx.profile == "quick"
         # (T, m, s, beta, epsilon, loss)
-        configs = [(2, 2, 1.0, 1.0, 1.0, "squared"), (2, 4, 4.0, 4.0, 2.0, "logistic"),
-                   (2, 3, 0.5, 16.0, 4.0, "squared"), (1, 6, 2.0, 9.0, 8.0, "squared")]
+        # (T, m, s, beta, epsilon, loss, vertex set)
+        configs = [(2, 2, 1.0, 1.0, 1.0, "squared", "l1"), (2, 4, 4.0, 4.0, 2.0, "logistic", "l1"),
+                   (2, 3, 0.5, 16.0, 4.0, "squared", "l1"), (1, 6, 2.0, 9.0, 8.0, "squared", "l1"),
+                   (2, 2, 1.0, 4.0, 2.0, "squared", "random")]
         if not quick:
-            configs += [(3, 2, 2.0, 2.0, 1.0, "biweight"), (2, 8, 1.0, 9.0, 3.0, "squared")]
+            configs += [(3, 2, 2.0, 2.0, 1.0, "biweight", "l1"), (2, 8, 1.0, 9.0, 3.0, "squared", "l1"),
+                        (2, 3, 3.0, 16.0, 4.0, "logistic_l2", "random")]
         worst, worst_at, tested = 0.0, None, 0
         try:
-            for T, m, s, beta, eps, loss in configs:
+            for T, m, s, beta, eps, loss, vkind in configs:
                 d, n = 2, T * m
-                V = l1_ball_vertices(d)
+                # a general polytope: 5 random vertices (||W||_1 = the largest ||v||_1)
+                V = l1_ball_vertices(d) if vkind == "l1" else rng.normal(size=(5, d)) * 2.0
                 data = _base_data(rng, n, d)
                 pool = _pool(d + 1, rng, quick)
-                if loss == "logistic":
+                if loss.startswith("logistic"):
                     data[:, -1] = np.where(data[:, -1] >= 0, 1.0, -1.0)
                     pool = pool.copy()
                     pool[:, -1] = np.where(pool[:, -1] >= 0, 1.0, -1.0)
@@ -145,7 +149,7 @@ def dp_fw_privacy_check(variant="standard", sensitivity_factor=1.0, claim_id="hu
                 if losses[j] / eps > worst:
                     i, c = meta[j]
                     worst, worst_at = losses[j] / eps, {"T": T, "m": m, "s": s, "beta": beta, "epsilon": eps,
-                                                        "loss": loss, "row": i, "original": data[i].tolist(),
+                                                        "loss": loss, "vertices": V.tolist(), "row": i, "original": data[i].tolist(),
                                                         "replacement": c.tolist()}
         except NotImplementedError as exc:
             return _not_implemented(exc, f"robust_gradient variant {variant!r}")
