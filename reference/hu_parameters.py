@@ -1,0 +1,219 @@
+"""Parameter settings of 002 (Hu, Ni, Xiao & Wang): Theorems 2, 3, 5, 7, 8, Section 6.2, Theorem 9.
+
+The theorems state their settings up to ``O(.)`` / ``O~(.)``: each helper
+here evaluates the displayed expression with every hidden constant set by an
+explicit argument (``c=1`` by default) and the ``O~`` logarithmic factors
+dropped, then rounds iteration counts down to an integer >= 1.  Section 6.2
+states concrete values; :func:`section62_parameters` returns them as printed.
+None of these helpers checks a rate; the rates belong to the rate claims.
+
+References
+----------
+.. [1] ``002_6c597657f27a60c9.txt``: Theorems 2, 3, 5, 7, 8, 9 and Section 6.2.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .validation import check_delta, check_epsilon, check_integer, check_positive, check_probability
+
+__all__ = ["theorem2_parameters", "theorem3_parameters", "theorem5_parameters", "theorem7_parameters",
+           "theorem8_parameters", "section62_parameters", "section62_delta", "theorem9_lower_bound",
+           "fw_step_size"]
+
+
+def _iters(x):
+    return max(1, int(math.floor(x)))
+
+
+def _floor_pow(x, a, b):
+    """Largest integer ``T >= 1`` with ``T <= x^(a/b)``, i.e. ``T^b <= x^a`` (exact where float powers are not:
+    ``1000^(1/3)`` evaluates to 9.999..., whose floor would be 9)."""
+    t = max(1, int(math.floor(x ** (a / b))))
+    while (t + 1) ** b <= x ** a:
+        t += 1
+    while t > 1 and t ** b > x ** a:
+        t -= 1
+    return t
+
+
+def fw_step_size(t):
+    """``eta_{t-1} = 2 / (t + 2)`` for iteration ``t >= 1`` (Theorems 2 and 5)."""
+    t = check_integer("t", t, minimum=1)
+    return 2.0 / (t + 2.0)
+
+
+def theorem2_parameters(n, epsilon, d, n_vertices, alpha, tau, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
+    """Algorithm 1 settings of Theorem 2 (smooth convex loss over ``conv(V)``).
+
+    ``T = c_T (n eps alpha^2 / (tau log(|V| d / zeta)))^(1/3)``,
+    ``s = c_s sqrt(n eps tau / (T log(|V| d T / zeta)))``, ``beta = O(1)``,
+    ``eta_{t-1} = 2/(t+2)``.
+
+    Returns
+    -------
+    dict with keys ``T, s, beta, step_size``.
+    """
+    n = check_integer("n", n, minimum=1)
+    eps = check_epsilon(epsilon)
+    d = check_integer("d", d, minimum=1)
+    k = check_integer("n_vertices", n_vertices, minimum=1)
+    alpha, tau = check_positive("alpha", alpha), check_positive("tau", tau)
+    zeta = check_probability("zeta", zeta)
+    T = _iters(check_positive("c_T", c_T) * (n * eps * alpha**2 / (tau * math.log(k * d / zeta))) ** (1 / 3))
+    s = check_positive("c_s", c_s) * math.sqrt(n * eps * tau / (T * math.log(k * d * T / zeta)))
+    return {"T": T, "s": s, "beta": check_positive("beta", beta), "step_size": "theorem2"}
+
+
+def theorem3_parameters(n, epsilon, d, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
+    """Algorithm 1 settings of Theorem 3 (robust regression with a biweight-type loss).
+
+    ``T = c_T sqrt(n eps / log(d / zeta))``, ``s = c_s sqrt(n eps) / sqrt(T log(d T / zeta))``,
+    ``eta = 1/sqrt(T)`` (constant), ``beta = O(1)``.
+
+    Returns
+    -------
+    dict with keys ``T, s, beta, eta`` (``eta`` is the constant step; pass
+    ``[eta] * T`` as ``step_size``).
+    """
+    n = check_integer("n", n, minimum=1)
+    eps = check_epsilon(epsilon)
+    d = check_integer("d", d, minimum=1)
+    zeta = check_probability("zeta", zeta)
+    T = _iters(check_positive("c_T", c_T) * math.sqrt(n * eps / math.log(d / zeta)))
+    s = check_positive("c_s", c_s) * math.sqrt(n * eps) / math.sqrt(T * math.log(d * T / zeta))
+    return {"T": T, "s": s, "beta": check_positive("beta", beta), "eta": 1.0 / math.sqrt(T)}
+
+
+def theorem5_parameters(n, epsilon, delta, d, lambda_max, zeta, *, c_T=1.0, iterations=50):
+    """Algorithm 2 settings of Theorem 5 (heavy-tailed private LASSO).
+
+    ``T = c_T (sqrt(n eps) lambda_max / (sqrt(log(1/delta)) log(d T / zeta)))^(4/5)`` -- ``T``
+    appears on both sides, so the equation is solved by fixed-point iteration from
+    ``T = 1`` -- and ``K = (n eps)^(1/4) / T^(1/8)``, ``eta_{t-1} = 2/(t+2)``.
+
+    Returns
+    -------
+    dict with keys ``T, K, step_size``.
+    """
+    n = check_integer("n", n, minimum=1)
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    d = check_integer("d", d, minimum=1)
+    lam = check_positive("lambda_max", lambda_max)
+    zeta = check_probability("zeta", zeta)
+    c = check_positive("c_T", c_T)
+    T = 1.0
+    for _ in range(check_integer("iterations", iterations, minimum=1)):
+        T = max(1.0, c * (math.sqrt(n * eps) * lam / (math.sqrt(math.log(1 / dlt)) * math.log(d * T / zeta)))
+                ** 0.8)
+    T = _iters(T)
+    return {"T": T, "K": (n * eps) ** 0.25 / T ** 0.125, "step_size": "theorem2"}
+
+
+def theorem7_parameters(n, epsilon, s_star, gamma, mu, *, c_T=1.0, c_s=72.0):
+    """Algorithm 3 settings of Theorem 7 (heavy-tailed private sparse linear regression).
+
+    ``T = c_T (gamma/mu) log n``, ``s = ceil(c_s (gamma/mu)^2 s*)`` (the theorem asks
+    ``s >= 72 (gamma/mu)^2 s*``), ``K = (n eps)^(1/4) / (s T)^(1/4)``, ``eta = 2/(3 gamma)``
+    and the step of Algorithm 3 ``eta0 = eta / gamma`` (proof of Theorem 7).
+
+    Returns
+    -------
+    dict with keys ``T, s, K, eta, eta0``.
+    """
+    n = check_integer("n", n, minimum=2)
+    eps = check_epsilon(epsilon)
+    s_star = check_integer("s_star", s_star, minimum=1)
+    gamma, mu = check_positive("gamma", gamma), check_positive("mu", mu)
+    if mu > gamma:
+        raise ValueError(f"mu must be <= gamma (smallest <= largest eigenvalue), got mu={mu}, gamma={gamma}")
+    T = _iters(check_positive("c_T", c_T) * gamma / mu * math.log(n))
+    s = int(math.ceil(check_positive("c_s", c_s) * (gamma / mu) ** 2 * s_star))
+    eta = 2.0 / (3.0 * gamma)
+    return {"T": T, "s": s, "K": (n * eps) ** 0.25 / (s * T) ** 0.25, "eta": eta, "eta0": eta / gamma}
+
+
+def theorem8_parameters(n, epsilon, s_star, gamma_r, mu_r, tau, *, c_T=1.0, c_s=1.0, c_k=1.0, beta=1.0):
+    """Algorithm 5 settings of Theorem 8 (heavy-tailed private sparse optimisation).
+
+    ``T = c_T (gamma_r/mu_r) log n``, ``s = ceil(c_s (gamma_r/mu_r)^2 s*)``, ``beta = O(1)``,
+    ``eta = 2/(3 gamma_r)``, ``k = c_k sqrt(n eps tau)``.
+
+    Returns
+    -------
+    dict with keys ``T, s, beta, eta, k``.
+    """
+    n = check_integer("n", n, minimum=2)
+    eps = check_epsilon(epsilon)
+    s_star = check_integer("s_star", s_star, minimum=1)
+    g, m_ = check_positive("gamma_r", gamma_r), check_positive("mu_r", mu_r)
+    tau = check_positive("tau", tau)
+    T = _iters(check_positive("c_T", c_T) * g / m_ * math.log(n))
+    s = int(math.ceil(check_positive("c_s", c_s) * (g / m_) ** 2 * s_star))
+    return {"T": T, "s": s, "beta": check_positive("beta", beta), "eta": 2.0 / (3.0 * g),
+            "k": check_positive("c_k", c_k) * math.sqrt(n * eps * tau)}
+
+
+def section62_delta(n):
+    """``delta = 1 / n^1.1`` (Section 6.2)."""
+    n = check_integer("n", n, minimum=2)
+    return float(n) ** -1.1
+
+
+def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=1.0):
+    """Parameters of Section 6.2 for Algorithm 1, 2, 3 or 5, as printed.
+
+    * Algorithm 1: ``T = floor((n eps)^(1/3))``, ``eta_t = 2/(t+2)``, ``s = floor(n eps)`` (as
+      printed; Theorem 2 would give ``s ~ sqrt(n eps / T)`` instead).
+    * Algorithm 2: ``T = (n eps)^(2/5)`` (rounded down: an iteration count),
+      ``K = (n eps)^(1/4) / T^(1/8)`` (with the rounded ``T``), ``eta_t = 2/(t+2)``.
+    * Algorithm 3: ``s = c s*``, ``T = floor(log n)``, ``K = (n eps / (s T))^(1/4)``, ``eta = 0.5``.
+    * Algorithm 5: ``s = 2 s*``, ``T = floor(log n)``, ``k = c2 n eps``, ``eta = 0.5`` (Theorem 8
+      would give ``k ~ sqrt(n eps tau)``).
+    * ``delta = 1/n^1.1`` for Algorithms 2, 3, 5.
+
+    Section 6.2 writes ``eta_t = 2/(t+2)`` while Theorem 2 writes ``eta_{t-1} = 2/(t+2)``;
+    the Section 6.2 schedule is returned as ``step_size="section6"``
+    (see :func:`reference.frank_wolfe.fw_step_sizes`).  ``beta`` is not given in
+    Section 6.2; the theorems say ``beta = O(1)`` and ``beta`` is returned as passed.
+    """
+    n = check_integer("n", n, minimum=2)
+    eps = check_epsilon(epsilon)
+    ne = n * eps
+    if algorithm == 1:
+        return {"T": _floor_pow(ne, 1, 3), "s": float(max(1, math.floor(ne))), "beta": check_positive("beta", beta),
+                "step_size": "section6"}
+    if algorithm == 2:
+        T = _floor_pow(ne, 2, 5)
+        return {"T": T, "K": ne ** 0.25 / T ** 0.125, "step_size": "section6", "delta": section62_delta(n)}
+    if s_star is None:
+        raise ValueError(f"s_star is required for algorithm {algorithm}")
+    s_star = check_integer("s_star", s_star, minimum=1)
+    T = _iters(math.log(n))
+    if algorithm == 3:
+        s = check_integer("c", c, minimum=1) * s_star
+        return {"T": T, "s": s, "K": (ne / (s * T)) ** 0.25, "eta0": 0.5, "delta": section62_delta(n)}
+    if algorithm == 5:
+        return {"T": T, "s": 2 * s_star, "k": check_positive("c2", c2) * ne, "eta": 0.5,
+                "beta": check_positive("beta", beta), "delta": section62_delta(n)}
+    raise ValueError(f"algorithm must be 1, 2, 3 or 5, got {algorithm!r}")
+
+
+def theorem9_lower_bound(n, epsilon, delta, d, s_star, tau, *, c=1.0):
+    """Theorem 9: ``c * tau * min(s* log d, log(1/delta)) / (n eps)``, the (eps, delta)-private minimax
+    lower bound for s*-sparse mean estimation with ``E X_j^2 <= tau`` (``c`` the unknown constant).
+
+    Vectorised over array arguments.
+    """
+    n_, eps = np.asarray(n, dtype=np.float64), np.asarray(epsilon, dtype=np.float64)
+    dlt, d_ = np.asarray(delta, dtype=np.float64), np.asarray(d, dtype=np.float64)
+    s_, tau_ = np.asarray(s_star, dtype=np.float64), np.asarray(tau, dtype=np.float64)
+    for name, v, ok in (("n", n_, n_ >= 1), ("epsilon", eps, eps > 0), ("delta", dlt, (dlt > 0) & (dlt < 1)),
+                        ("d", d_, d_ >= 1), ("s_star", s_, (s_ >= 1) & (s_ <= d_)), ("tau", tau_, tau_ > 0)):
+        if not np.all(ok & np.isfinite(v)):
+            raise ValueError(f"{name} out of range: {v!r}")
+    out = check_positive("c", c) * tau_ * np.minimum(s_ * np.log(d_), np.log(1.0 / dlt)) / (n_ * eps)
+    return float(out) if out.ndim == 0 else out

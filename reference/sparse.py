@@ -1,0 +1,422 @@
+"""Algorithms 3 and 5 of 002 (Hu, Ni, Xiao & Wang): private sparse learning by noisy hard thresholding.
+
+Algorithm 3 (heavy-tailed private sparse linear regression) shrinks every
+entry at ``K``, splits the data into ``T`` disjoint parts and runs iterative
+hard thresholding where the thresholding is Peeling (Algorithm 4,
+:func:`reference.mechanisms.peeling`), followed by the projection onto the
+unit l2 ball.  Algorithm 5 (heavy-tailed private sparse optimisation) replaces
+the shrunken gradient by the coordinate-wise robust (smoothed Catoni)
+gradient and has no projection.
+
+Outputs are continuous (Laplace noise on the selected coordinates).  What is
+finite and exact is the law of the *selection* of one iteration:
+:class:`IHTPeelingStep` / :class:`SparseOptPeelingStep` expose it through
+:func:`reference.mechanisms.peeling_support_log_prob`.
+
+A dataset is a 2-D array of records ``[x_1, ..., x_d, y]``.
+
+References
+----------
+.. [1] L. Hu, S. Ni, H. Xiao and D. Wang, ``002_6c597657f27a60c9.txt``: Algorithms 3-5,
+       Theorems 6 and 8 and their proofs, Lemma 10 (Lemma 3.3 of Cai, Wang and Zhang), Section 6.2.
+.. [2] T. T. Cai, Y. Wang and L. Zhang, "The cost of privacy", Ann. Statist. 2021 (ref. [13] of 002).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
+from .losses import get_loss, split_records
+from .mechanisms import peeling_scale, peeling_support_log_prob
+from .validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+                         check_positive)
+
+__all__ = ["project_l2_ball", "peeling_rows", "iht_lambda", "iht_half_step",
+           "heavy_tailed_sparse_linear_regression", "sparse_opt_lambda", "sparse_opt_half_step",
+           "heavy_tailed_sparse_optimization", "check_sparse_start", "SparseLinearRegression",
+           "SparseOptimization", "IHTPeelingStep", "SparseOptPeelingStep"]
+
+
+
+def project_l2_ball(W, radius=1.0):
+    """Euclidean projection of each row of ``W`` onto the l2 ball (Algorithm 3 step 7).
+
+    The norm is computed after dividing by the largest entry, so rows with
+    entries near 1e308 are projected without overflow.
+    """
+    W = np.asarray(W, dtype=np.float64)
+    r = check_positive("radius", radius)
+    single = W.ndim == 1
+    W2 = np.atleast_2d(W)
+    big = np.max(np.abs(W2), axis=1)
+    safe = np.where(big > 0, big, 1.0)
+    U = W2 / safe[:, None]                      # largest entry +-1, so no overflow below
+    unorm = np.linalg.norm(U, axis=1)
+    with np.errstate(over="ignore"):
+        norm = safe * unorm
+    out = np.where((norm > r)[:, None], U * (r / np.where(unorm > 0, unorm, 1.0))[:, None], W2)
+    return out[0] if single else out
+
+
+def peeling_rows(V, s, epsilon, delta, lam, rng=None):
+    """Algorithm 4 (Peeling) applied independently to each row of ``V`` (P, d), vectorised over rows.
+
+    Same steps and noise scale as :func:`reference.mechanisms.peeling` (scale from
+    :func:`reference.mechanisms.peeling_scale`): (2) ``S = {}``; (3-6) ``s`` rounds of
+    ``argmax_{j not in S} |v_j| + Lap(b)``; (7) fresh ``Lap(b)^d``; (8) ``v_S + w~_S``.
+    Each row is one run; rows differ because the iterates of parallel runs differ.
+
+    Returns
+    -------
+    values : ndarray (P, d)
+    selected : ndarray of int (P, s)
+    """
+    V = check_finite_array("v", V, ndim=2)
+    s = check_integer("s", s, minimum=1, maximum=V.shape[1])
+    b = peeling_scale(s, epsilon, delta, lam)
+    gen = as_generator(rng)
+    P, d = V.shape
+    absv = np.abs(V)
+    taken = np.zeros((P, d), dtype=bool)
+    selected = np.empty((P, s), dtype=np.int64)
+    rows = np.arange(P)
+    for i in range(s):  # s rounds, vectorised over rows
+        keys = np.where(taken, -np.inf, absv + gen.laplace(0.0, b, size=(P, d)))
+        j = np.argmax(keys, axis=1)
+        selected[:, i] = j
+        taken[rows, j] = True
+    noise = gen.laplace(0.0, b, size=(P, d))
+    return np.where(taken, V + noise, 0.0), selected
+
+
+def check_sparse_start(w1, d, s, *, l2_radius=None):
+    """Check that ``w1`` has length ``d``, at most ``s`` non-zeros and (optionally) ``||w1||_2 <= l2_radius``."""
+    w1 = check_finite_array("w1", w1, ndim=1, shape=(d,))
+    nnz = int(np.count_nonzero(w1))
+    if nnz > s:
+        raise ValueError(f"w1 must be s-sparse (s={s}), got {nnz} non-zero entries")
+    if l2_radius is not None:
+        norm = float(project_norm(w1))
+        if norm > l2_radius * (1 + 1e-12):
+            raise ValueError(f"w1 must satisfy ||w1||_2 <= {l2_radius}, got {norm!r}")
+    return w1
+
+
+def project_norm(w):
+    """Overflow-safe l2 norm of a vector."""
+    w = np.asarray(w, dtype=np.float64)
+    big = float(np.max(np.abs(w))) if w.size else 0.0
+    return 0.0 if big == 0 else big * float(np.linalg.norm(w / big))
+
+
+# --------------------------------------------------------------------------- Algorithm 3
+
+def iht_lambda(K, eta0, s, m):
+    """Algorithm 3 step 6: Peeling noise parameter ``lambda = 2 K^2 eta0 (sqrt(s) + 1) / m``."""
+    K, eta0 = check_positive("K", K), check_positive("eta0", eta0)
+    s = check_integer("s", s, minimum=1)
+    m = check_integer("m", m, minimum=1)
+    value = 2.0 * K * K * eta0 * (math.sqrt(s) + 1.0) / m
+    if not math.isfinite(value):
+        raise ValueError(f"K={K!r}, eta0={eta0!r} are too large: lambda = 2 K^2 eta0 (sqrt(s)+1)/m overflows float64")
+    if value == 0.0:
+        raise ValueError(f"K={K!r}, eta0={eta0!r} are too small: lambda = 2 K^2 eta0 (sqrt(s)+1)/m underflows to 0")
+    return value
+
+
+def iht_half_step(W, Xs, ys, eta0):
+    """Algorithm 3 step 5: ``w^{t+0.5} = w^t - (eta0/m) sum_{D~_t} x~(<x~, w^t> - y~)`` for each row of ``W``."""
+    W = np.atleast_2d(W)
+    m = Xs.shape[0]
+    r = W @ Xs.T - ys[None, :]
+    return W - (eta0 / m) * (r @ Xs)
+
+
+def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
+    X, y = split_records(data)
+    n, d = X.shape
+    K = check_positive("K", K)
+    eta0 = check_positive("eta0", eta0)
+    s = check_integer("s", s, minimum=1, maximum=d)
+    check_epsilon(epsilon)
+    check_delta(delta)
+    parts = data_split(n, T)
+    w1 = check_sparse_start(w1, d, s, l2_radius=1.0)
+    sh = shrink_records(data, K)
+    return sh[:, :-1], sh[:, -1], w1, parts, K, eta0, s
+
+
+def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, rng=None, *,
+                                          lam=None, size=None):
+    """Algorithm 3 of 002 (heavy-tailed private sparse linear regression); (eps, delta)-DP by Theorem 6.
+
+    Steps
+    -----
+    (1) input records, squared loss, ``w^1`` s-sparse with ``||w^1||_2 <= 1``, ``K, T, eta0, s``, ``eps, delta``.
+    (2) shrink every entry at ``K`` (:func:`reference.frank_wolfe.shrink_records`).
+    (3) split into ``T`` disjoint parts of ``m ~ n/T`` records (:func:`reference.frank_wolfe.data_split`).
+    (4) for ``t = 1..T``:
+    (5) ``w^{t+0.5} = w^t - (eta0/m) sum x~(<x~, w^t> - y~)`` (:func:`iht_half_step`);
+    (6) ``w^{t+0.75} = Peeling(w^{t+0.5}, s, eps, delta, 2 K^2 eta0 (sqrt(s)+1)/m)`` (:func:`iht_lambda`);
+    (7) ``w^{t+1} = Pi_W(w^{t+0.75})``, the projection onto the unit l2 ball.
+    (9) return ``w^{T+1}``.
+
+    Parameters
+    ----------
+    data : array_like (n, d + 1)
+    w1 : array_like (d,)
+        s-sparse, ``||w1||_2 <= 1``.
+    K : float
+        Shrinkage threshold, > 0.
+    T : int
+        ``1 <= T <= n``.
+    eta0 : float
+        Step size, > 0 (Section 6.2 uses 0.5; Theorem 7 uses ``eta/gamma`` with ``eta = 2/(3 gamma)``).
+    s : int
+        Sparsity of the iterates, ``1 <= s <= d``.
+    epsilon, delta : float
+        Privacy of each Peeling call (and of the whole algorithm, Theorem 6), ``delta`` in (0, 1).
+    lam : float, optional
+        Override of the step-6 noise parameter (audits only).
+    size : int, optional
+        Independent runs, vectorised.
+
+    Notes
+    -----
+    Proof note (Theorem 6).  Given ``w^t`` (s-sparse, ``||w^t||_2 <= 1``, so
+    ``|<x~, w^t>| <= sqrt(s) K``), replacing one record of ``D_t`` moves
+    ``w^{t+0.5}`` by ``(eta0/m)`` times a difference of two vectors with entries
+    bounded by ``K^2 (sqrt(s) + 1)``: the l_inf sensitivity is ``lambda`` of step 6,
+    so Peeling is (eps, delta)-DP (Lemma 10); the other parts are untouched
+    (parallel composition), and the projection is post-processing.
+    """
+    Xs, ys, w1, parts, K, eta0, s = _check_iht(data, w1, K, T, eta0, s, epsilon, delta)
+    gen = as_generator(rng)
+    runs = 1 if size is None else check_integer("size", size, minimum=1)
+    W = np.repeat(w1[None, :], runs, axis=0)
+    for idx in parts:  # loop over iterations only
+        half = iht_half_step(W, Xs[idx], ys[idx], eta0)
+        lam_t = iht_lambda(K, eta0, s, idx.size) if lam is None else check_positive("lam", lam)
+        W = project_l2_ball(peeling_rows(half, s, epsilon, delta, lam_t, gen)[0])
+    return W[0] if size is None else W
+
+
+# --------------------------------------------------------------------------- Algorithm 5
+
+def sparse_opt_lambda(k, eta, m):
+    """Algorithm 5 step 7: Peeling noise parameter ``lambda = 4 k sqrt(2) eta / m``.
+
+    (The proof of Theorem 8 bounds the sensitivity by ``4 sqrt(2) eta k / (3m)``, three
+    times smaller; the box's value is used.)
+    """
+    k, eta = check_positive("k", k), check_positive("eta", eta)
+    m = check_integer("m", m, minimum=1)
+    return 4.0 * k * math.sqrt(2.0) * eta / m
+
+
+def sparse_opt_half_step(W, X, y, loss, k, beta, eta, variant="standard"):
+    """Algorithm 5 steps 4-6: ``w^{t+0.5} = w^t - eta g~(w^t, D_t)`` for each row of ``W`` (P, d).
+
+    ``g~`` is the coordinate-wise robust gradient with scale ``k`` and smoothing
+    ``beta`` (:func:`reference.catoni.robust_gradient`, ``variant``), computed for
+    all rows in one call.  Overflowed per-example gradient entries are evaluated
+    at ``+-DBL_MAX`` (see :func:`reference.frank_wolfe.dp_fw_robust_gradients`).
+    """
+    W = np.atleast_2d(W)
+    return W - eta * dp_fw_robust_gradients(W, X, y, loss, k, beta, variant)
+
+
+def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon, delta, rng=None, *,
+                                     variant="standard", lam=None, size=None):
+    """Algorithm 5 of 002 (heavy-tailed private sparse optimisation); (eps, delta)-DP by Theorem 8.
+
+    Steps
+    -----
+    (1) input records, loss, ``w^1`` s-sparse, ``s, beta, k, T, eta``, ``eps, delta``.
+    (2) split into ``T`` disjoint parts of ``m ~ n/T`` records.
+    (3) for ``t = 1..T``:
+    (4-5) robust gradient ``g~`` of the part ``D_t`` coordinate-wise by eqs. (2)-(5) with scale ``k``;
+    (6) ``w^{t+0.5} = w^t - eta g~`` (:func:`sparse_opt_half_step`);
+    (7) ``w^{t+1} = Peeling(w^{t+0.5}, s, eps, delta, 4 k sqrt(2) eta / m)`` (:func:`sparse_opt_lambda`).
+    (9) return ``w^{T+1}``.
+
+    The box evaluates the gradient at ``w^{t-1}`` but updates ``w^t``; with
+    ``w^1`` the input, ``w^0`` is undefined, so the gradient is taken at the
+    current iterate ``w^t`` (as in the proof of Theorem 8, which writes ``g~^t``
+    for the gradient used to form ``w^{t+0.5}``).
+
+    Parameters
+    ----------
+    data : array_like (n, d + 1)
+    loss : str or Loss
+    w1 : array_like (d,)
+        s-sparse start.
+    s : int
+        ``1 <= s <= d``.
+    beta : float
+        > 0.
+    k : float
+        Scale of the robust estimator, > 0.
+    T : int
+        ``1 <= T <= n``.
+    eta : float
+        Step size, > 0 (Section 6.2: 0.5; Theorem 8: ``2/(3 gamma_r)``).
+    epsilon, delta, rng, lam, size
+        As in :func:`heavy_tailed_sparse_linear_regression`.
+    variant : {"standard", "printed"}
+        Robust-gradient variant.
+
+    Notes
+    -----
+    Proof note (Theorem 8).  Given ``w^t``, replacing a record of ``D_t`` moves
+    each coordinate of ``g~`` by at most the range of one per-sample
+    contribution, ``4 sqrt(2) k / (3 m)`` (a property of the Catoni estimator),
+    so ``w^{t+0.5}`` moves by at most ``eta`` times that in l_inf, which is below
+    the step-7 ``lambda``; Peeling is then (eps, delta)-DP (Lemma 10) and the
+    parts are disjoint.
+    """
+    X, y = split_records(data)
+    n, d = X.shape
+    s = check_integer("s", s, minimum=1, maximum=d)
+    check_positive("beta", beta)
+    check_positive("k", k)
+    eta = check_positive("eta", eta)
+    check_epsilon(epsilon)
+    check_delta(delta)
+    parts = data_split(n, T)
+    w1 = check_sparse_start(w1, d, s)
+    loss = get_loss(loss)
+    gen = as_generator(rng)
+    runs = 1 if size is None else check_integer("size", size, minimum=1)
+    W = np.repeat(w1[None, :], runs, axis=0)
+    for idx in parts:  # loop over iterations only
+        half = sparse_opt_half_step(W, X[idx], y[idx], loss, k, beta, eta, variant)
+        lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
+        W = peeling_rows(half, s, epsilon, delta, lam_t, gen)[0]
+    return W[0] if size is None else W
+
+
+# --------------------------------------------------------------------------- mechanism-protocol objects
+
+class SparseLinearRegression:
+    """Mechanism-protocol object for Algorithm 3: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows.
+
+    The output is continuous; the exact law of one iteration's Peeling selection
+    is :class:`IHTPeelingStep` (``step``).
+    """
+
+    finite_output = False
+
+    def __init__(self, *, epsilon, delta, d, T, K, s, eta0=0.5, w1=None, lam=None, **_ignored):
+        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
+        self.d = check_integer("d", d, minimum=1)
+        self.T = check_integer("T", T, minimum=1)
+        self.K, self.eta0 = check_positive("K", K), check_positive("eta0", eta0)
+        self.s = check_integer("s", s, minimum=1, maximum=self.d)
+        self.w1 = np.zeros(self.d) if w1 is None else check_sparse_start(w1, self.d, self.s, l2_radius=1.0)
+        self.lam = lam
+
+    def sample(self, data, size, rng=None):
+        return heavy_tailed_sparse_linear_regression(data, self.w1, self.K, self.T, self.eta0, self.s,
+                                                     self.epsilon, self.delta, rng, lam=self.lam, size=size)
+
+    def step(self, w, m):
+        """Peeling selection of one iteration at iterate ``w`` for parts of ``m`` records."""
+        return IHTPeelingStep(w=w, m=m, epsilon=self.epsilon, delta=self.delta, K=self.K, s=self.s,
+                              eta0=self.eta0, lam=self.lam)
+
+
+class IHTPeelingStep:
+    """Algorithm 3 steps 5-6 at a fixed iterate ``w`` as a finite mechanism: the ordered Peeling selection.
+
+    ``data`` is the part ``D_t`` (raw records; shrinkage at ``K`` is applied here).
+    ``v(data)`` is ``w^{t+0.5}``; ``log_prob(data)`` is the exact law of the ordered
+    selection (:func:`reference.mechanisms.peeling_support_log_prob`); ``sample``
+    returns selections.  ``noise_scale`` is the Laplace scale of the released values.
+    """
+
+    finite_output = True
+
+    def __init__(self, *, w, m, epsilon, delta, K, s, eta0=0.5, lam=None, **_ignored):
+        self.K, self.eta0 = check_positive("K", K), check_positive("eta0", eta0)
+        self.w = check_finite_array("w", w, ndim=1)
+        self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
+        self.m = check_integer("m", m, minimum=1)
+        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
+        self.lam = iht_lambda(self.K, self.eta0, self.s, self.m) if lam is None else check_positive("lam", lam)
+        self.noise_scale = peeling_scale(self.s, self.epsilon, self.delta, self.lam)
+
+    def v(self, data):
+        sh = shrink_records(data, self.K)
+        if sh.shape[0] != self.m:
+            raise ValueError(f"data must have m = {self.m} records, got {sh.shape[0]}")
+        return iht_half_step(self.w[None], sh[:, :-1], sh[:, -1], self.eta0)[0]
+
+    def log_prob(self, data):
+        return peeling_support_log_prob(self.v(data), self.s, self.epsilon, self.delta, self.lam)
+
+    def sample(self, data, size, rng=None):
+        size = check_integer("size", size, minimum=0)
+        v = np.broadcast_to(self.v(data), (size, self.w.size))
+        return peeling_rows(v, self.s, self.epsilon, self.delta, self.lam, rng)[1]
+
+
+class SparseOptimization:
+    """Mechanism-protocol object for Algorithm 5: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows."""
+
+    finite_output = False
+
+    def __init__(self, *, epsilon, delta, d, T, s, k, beta=1.0, eta=0.5, loss="logistic_l2", w1=None,
+                 variant="standard", lam=None, loss_params=None, **_ignored):
+        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
+        self.d = check_integer("d", d, minimum=1)
+        self.T = check_integer("T", T, minimum=1)
+        self.s = check_integer("s", s, minimum=1, maximum=self.d)
+        self.k, self.beta, self.eta = check_positive("k", k), check_positive("beta", beta), check_positive("eta", eta)
+        self.loss = get_loss(loss, **(loss_params or {}))
+        self.w1 = np.zeros(self.d) if w1 is None else check_sparse_start(w1, self.d, self.s)
+        self.variant, self.lam = variant, lam
+
+    def sample(self, data, size, rng=None):
+        return heavy_tailed_sparse_optimization(data, self.loss, self.w1, self.s, self.beta, self.k, self.T,
+                                                self.eta, self.epsilon, self.delta, rng, variant=self.variant,
+                                                lam=self.lam, size=size)
+
+    def step(self, w, m):
+        return SparseOptPeelingStep(w=w, m=m, epsilon=self.epsilon, delta=self.delta, s=self.s, k=self.k,
+                                    beta=self.beta, eta=self.eta, loss=self.loss, variant=self.variant,
+                                    lam=self.lam)
+
+
+class SparseOptPeelingStep:
+    """Algorithm 5 steps 4-7 at a fixed iterate ``w``: the ordered Peeling selection as a finite mechanism."""
+
+    finite_output = True
+
+    def __init__(self, *, w, m, epsilon, delta, s, k, beta=1.0, eta=0.5, loss="logistic_l2",
+                 variant="standard", lam=None, **_ignored):
+        self.w = check_finite_array("w", w, ndim=1)
+        self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
+        self.m = check_integer("m", m, minimum=1)
+        self.k, self.beta, self.eta = check_positive("k", k), check_positive("beta", beta), check_positive("eta", eta)
+        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
+        self.loss, self.variant = get_loss(loss), variant
+        self.lam = sparse_opt_lambda(self.k, self.eta, self.m) if lam is None else check_positive("lam", lam)
+        self.noise_scale = peeling_scale(self.s, self.epsilon, self.delta, self.lam)
+
+    def v(self, data):
+        X, y = split_records(data, self.w.size)
+        if X.shape[0] != self.m:
+            raise ValueError(f"data must have m = {self.m} records, got {X.shape[0]}")
+        return sparse_opt_half_step(self.w[None], X, y, self.loss, self.k, self.beta, self.eta, self.variant)[0]
+
+    def log_prob(self, data):
+        return peeling_support_log_prob(self.v(data), self.s, self.epsilon, self.delta, self.lam)
+
+    def sample(self, data, size, rng=None):
+        size = check_integer("size", size, minimum=0)
+        v = np.broadcast_to(self.v(data), (size, self.w.size))
+        return peeling_rows(v, self.s, self.epsilon, self.delta, self.lam, rng)[1]

@@ -1,0 +1,102 @@
+"""Claims of 002 about Algorithms 1-5 (proofs_checks/claim_sets/hu.py): each check confirms the
+implementation and rejects a deliberately broken variant."""
+
+import numpy as np
+import pytest
+
+from proofs_checks.claim_sets import hu
+from proofs_checks.claims import CheckContext, default_registry
+from reference.frank_wolfe import dp_fw_sensitivity, lasso_sensitivity
+from reference.sparse import iht_lambda, sparse_opt_lambda
+
+CTX = CheckContext(profile="quick", seed=7)
+
+
+def test_registered_and_listed():
+    reg = default_registry()
+    ids = {a.id for a in reg.algorithms}
+    assert {"hu-1", "hu-2", "hu-3", "hu-4", "hu-5"} <= ids
+    claims = {c.id for c in reg.claims}
+    for cid in ("hu.thm1.privacy.standard", "hu.thm4.privacy.printed", "hu.thm6.privacy", "hu.thm8.privacy.standard",
+                "hu.alg1.step6.sensitivity.standard", "hu.alg2.step4.sensitivity", "hu.alg3.step6.sensitivity",
+                "hu.alg5.step7.sensitivity.standard"):
+        assert cid in claims
+    assert not any(c.kind == "rate" for c in reg.claims if c.id.startswith("hu."))
+
+
+def test_mechanism_factories_follow_protocol():
+    reg = default_registry()
+    data = np.random.default_rng(0).standard_t(3, size=(4, 3))
+    m1 = reg.algorithm("hu-1").mechanism(variant="standard", epsilon=1.0)
+    out, lp = m1.log_prob(data)
+    assert out.shape[1] == 2 and abs(np.exp(lp).sum() - 1) < 1e-12
+    assert m1.sample(data, 3, np.random.default_rng(1)).shape == (3, 2)
+    m2 = reg.algorithm("hu-2").mechanism(variant="printed", epsilon=0.5, delta=0.1)
+    out, lp = m2.log_prob(data)
+    assert abs(np.exp(lp).sum() - 1) < 1e-12
+    data4 = np.random.default_rng(0).standard_t(3, size=(4, 5))
+    m4 = reg.algorithm("hu-4").mechanism(epsilon=1.0, delta=0.1, d=4, s=1)
+    seqs, lp = m4.log_prob(data4)
+    assert abs(np.exp(lp).sum() - 1) < 1e-9 and m4.sample(data4, 5, 0).shape == (5, 1)
+    for aid in ("hu-3", "hu-5"):
+        assert reg.algorithm(aid).mechanism(epsilon=1.0, delta=0.1).sample(data4, 2, 0).shape == (2, 4)
+
+
+def test_thm1_privacy_confirmed_and_rejects_small_sensitivity():
+    assert hu.dp_fw_privacy_check()(CTX).verdict == "confirmed"
+    assert hu.dp_fw_privacy_check(sensitivity_factor=0.25)(CTX).verdict == "refuted"
+
+
+@pytest.mark.parametrize("variant", ["printed", "lemma2", "standard"])
+def test_thm4_privacy_confirmed(variant):
+    assert hu.lasso_privacy_check(variant)(CTX).verdict == "confirmed"
+
+
+def test_thm4_rejects_small_sensitivity():
+    assert hu.lasso_privacy_check(sensitivity_factor=0.01)(CTX).verdict == "refuted"
+
+
+def test_thm6_privacy_confirmed_and_rejects_small_lambda():
+    assert hu.iht_privacy_check()(CTX).verdict == "confirmed"
+    assert hu.iht_privacy_check(lam_factor=0.05)(CTX).verdict == "refuted"
+
+
+def test_thm8_privacy_confirmed_and_rejects_small_lambda():
+    assert hu.sparse_opt_privacy_check()(CTX).verdict == "confirmed"
+    assert hu.sparse_opt_privacy_check(lam_factor=0.01)(CTX).verdict == "refuted"
+
+
+def test_alg1_sensitivity_confirmed_and_rejects_halved_bound():
+    r = hu.dp_fw_sensitivity_check()(CTX)
+    assert r.verdict == "confirmed" and 0.5 < r.evidence["max_change_over_stated"] <= 1 + 1e-9
+    broken = hu.dp_fw_sensitivity_check(stated=lambda V, s, m: 0.5 * dp_fw_sensitivity(V, s, m))(CTX)
+    assert broken.verdict == "refuted" and broken.evidence["worst_at"]["pair"]
+
+
+def test_alg2_sensitivity_tight_on_unit_ball_refuted_at_radius_2():
+    r = hu.lasso_sensitivity_check(1.0)(CTX)
+    # analytic worst case 4 r (r + 1) K^2 / n = 8 K^2 / n at r = 1: the printed bound is attained
+    assert r.verdict == "confirmed" and r.evidence["max_change_over_stated"] == pytest.approx(1.0)
+    r2 = hu.lasso_sensitivity_check(2.0)(CTX)
+    assert r2.verdict == "refuted" and r2.evidence["max_change_over_stated"] == pytest.approx(1.5)
+    broken = hu.lasso_sensitivity_check(1.0, stated=lambda V, K, n: 0.5 * lasso_sensitivity(V, K, n))(CTX)
+    assert broken.verdict == "refuted"
+
+
+def test_alg3_sensitivity_tight_and_rejects_halved_bound():
+    r = hu.iht_sensitivity_check()(CTX)
+    assert r.verdict == "confirmed" and r.evidence["max_change_over_stated"] == pytest.approx(1.0)
+    assert hu.iht_sensitivity_check(stated=lambda K, e, s, m: 0.5 * iht_lambda(K, e, s, m))(CTX).verdict == "refuted"
+
+
+def test_alg5_sensitivity_loose_and_rejects_small_bound():
+    r = hu.sparse_opt_sensitivity_check()(CTX)
+    assert r.verdict == "confirmed" and r.evidence["max_change_over_stated"] <= 1 / 3 + 1e-9
+    broken = hu.sparse_opt_sensitivity_check(stated=lambda k, e, m: sparse_opt_lambda(k, e, m) / 6)(CTX)
+    assert broken.verdict == "refuted"
+
+
+def test_formula_claims():
+    assert hu.step_schedule_check()(CTX).verdict == "refuted"
+    assert hu.alg5_lambda_vs_proof_check()(CTX).verdict == "refuted"
+    assert hu.alg5_lambda_vs_proof_check(lam=lambda k, e, m: sparse_opt_lambda(k, e, m) / 3)(CTX).verdict == "confirmed"

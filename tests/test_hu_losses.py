@@ -1,0 +1,88 @@
+"""Losses of 002 (reference/losses.py): gradients, extreme inputs, bad input."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.losses import (BiweightLoss, LogisticLoss, RegularizedLogisticLoss, SquaredLoss, get_loss,
+                              split_records)
+
+LOSSES = [SquaredLoss(), BiweightLoss(c=2.0), LogisticLoss(), RegularizedLogisticLoss(lam=0.3)]
+
+
+@pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
+def test_gradient_matches_central_differences(loss):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(7, 4))
+    y = np.sign(rng.normal(size=7)) if "logistic" in loss.name else rng.normal(size=7)
+    w = rng.normal(size=4) * 0.3
+    G = loss.gradient(w, X, y)
+    h = 1e-6
+    for j in range(4):
+        e = np.zeros(4)
+        e[j] = h
+        fd = (loss.value(w + e, X, y) - loss.value(w - e, X, y)) / (2 * h)
+        np.testing.assert_allclose(G[:, j], fd, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
+def test_gradient_batch_equals_rowwise(loss):
+    rng = np.random.default_rng(2)
+    X, y, W = rng.normal(size=(5, 3)), np.sign(rng.normal(size=5)), rng.normal(size=(4, 3))
+    B = loss.gradient_batch(W, X, y)
+    for p in range(4):
+        np.testing.assert_allclose(B[p], loss.gradient(W[p], X, y), rtol=1e-13, atol=1e-15)
+
+
+def test_biweight_values():
+    # psi(r) = c^2/6 (1 - (1 - (r/c)^2)^3) inside, c^2/6 outside (002, footnote to Theorem 3); hand values.
+    loss = BiweightLoss(c=2.0)
+    X = np.array([[1.0], [1.0], [1.0]])
+    y = np.array([0.0, -1.0, -5.0])
+    v = loss.value(np.array([0.0]), X, y)
+    np.testing.assert_allclose(v, [0.0, 4 / 6 * (1 - (1 - 0.25) ** 3), 4 / 6])
+    g = loss.gradient(np.array([0.0]), X, y)[:, 0]
+    np.testing.assert_allclose(g, [0.0, 1.0 * (1 - 0.25) ** 2, 0.0])
+
+
+finite = st.floats(min_value=-1.7e308, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+
+
+@given(st.lists(finite, min_size=3, max_size=3), st.lists(st.floats(-1, 1), min_size=2, max_size=2))
+def test_no_nan_on_extreme_records(rec, w):
+    X = np.array([rec[:2]])
+    w = np.array(w)
+    for loss in LOSSES:
+        y = np.array([np.sign(rec[2])]) if "logistic" in loss.name else np.array([rec[2]])
+        g = loss.gradient(w, X, y)
+        v = loss.value(w, X, y)
+        assert not np.any(np.isnan(g)) and not np.any(np.isnan(v))
+        if loss.name in ("biweight", "logistic", "logistic_l2"):
+            assert np.all(np.isfinite(g))  # bounded psi' / sigmoid times a finite x
+
+
+def test_zero_feature_times_overflowed_residual_is_zero():
+    X = np.array([[0.0, 1.7e308]])
+    g = SquaredLoss().gradient(np.array([1.0, 1.0]), X, np.array([-1.7e308]))
+    assert g[0, 0] == 0.0 and np.isinf(g[0, 1])
+
+
+def test_logistic_label_zero_gives_zero_gradient():
+    g = LogisticLoss().gradient(np.array([1.0]), np.array([[1e308]]), np.array([0.0]))
+    assert g[0, 0] == 0.0
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="loss"):
+        get_loss("hinge")
+    with pytest.raises(ValueError, match="c"):
+        BiweightLoss(c=0.0)
+    with pytest.raises(ValueError, match="lam"):
+        RegularizedLogisticLoss(lam=-1.0)
+    with pytest.raises(ValueError, match="w"):
+        SquaredLoss().gradient(np.zeros(3), np.zeros((2, 2)), np.zeros(2))
+    with pytest.raises(ValueError, match="data"):
+        split_records(np.zeros((3, 1)))
+    with pytest.raises(ValueError, match="finite"):
+        split_records(np.array([[1.0, np.nan]]))
