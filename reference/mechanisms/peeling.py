@@ -98,8 +98,20 @@ def peeling_support_log_prob(v, s, epsilon, delta, lam):
     v, s = _check_v_s(v, s)
     if math.perm(v.size, s) > 200_000:
         raise ValueError(f"d={v.size}, s={s} gives {math.perm(v.size, s)} sequences; too many to enumerate")
+    b = peeling_scale(s, epsilon, delta, lam)
+    absv = np.abs(v)
     seqs = np.array(list(itertools.permutations(range(v.size), s)), dtype=np.int64)
-    logp = np.array([peeling_selection_log_prob(v, q, epsilon, delta, lam, s=s) for q in seqs])
+    # Each round is report-noisy-max over the coordinates not yet taken; its law depends only
+    # on that set, so it is computed once per set (sum_i C(d, i) sets instead of d!/(d-s)! paths).
+    round_law = {}
+
+    def law(taken):
+        if taken not in round_law:
+            remaining = [j for j in range(v.size) if j not in taken]
+            round_law[taken] = dict(zip(remaining, report_noisy_max_log_prob(absv[remaining], b)))
+        return round_law[taken]
+
+    logp = np.array([sum(law(frozenset(q[:i]))[q[i]] for i in range(s)) for q in seqs])
     return seqs, logp
 
 
