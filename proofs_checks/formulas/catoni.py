@@ -276,6 +276,8 @@ def random_points(rng, n):
 
 @functools.lru_cache(maxsize=200_000)
 def _ref_quad(a, b):
+    if a < 0:
+        return -_ref_quad(-a, b)
     return expected_phi_mp(a, b)
 
 
