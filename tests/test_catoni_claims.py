@@ -1,7 +1,10 @@
 """Every Catoni claim check gives the expected verdict and rejects a deliberately wrong variant."""
 
+import mpmath as mp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.claim_sets import catoni as C
 from proofs_checks.claims import CheckContext, default_registry, run_claim
@@ -94,3 +97,14 @@ def test_checks_are_reproducible():
 def test_robust_gradient_used_by_the_claim_is_the_reference():
     assert C.sensitivity_check.__defaults__[-1] is robust_gradient
     assert PHI_BOUND == pytest.approx(2 * np.sqrt(2) / 3)
+
+
+@given(st.floats(-1e6, 1e6, allow_nan=False))
+@settings(max_examples=200)
+def test_sandwich_inequality_16_hypothesis(u):
+    # appendix (16) of 002 at 50 digits for the printed phi
+    with mp.workdps(50):
+        x = mp.mpf(u)
+        v = F.phi_mp(x)
+        assert -mp.log(1 - x + x * x / 2) <= v + mp.mpf(10) ** -45
+        assert v <= mp.log(1 + x + x * x / 2) + mp.mpf(10) ** -45
