@@ -125,3 +125,24 @@ def test_cli_table_lists_formula_checks(capsys):
 def test_expected_phi_accurate_against_quadrature_on_the_default_grid():
     rep = F.accuracy_report(expected_phi, rng=1, grid_step=25, n_random=200, reference="quad")
     assert rep["verdict"] == "accurate" and rep["max_abs_error"] < 1e-15
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.floats(-10, 10), st.floats(-150, 1).map(lambda e: 10.0 ** e))
+@settings(max_examples=150)
+def test_printed_c_hat_accurate_inside_the_measured_region(a, b):
+    # the region reported by catoni.identity5.float64: |a| <= 10, 1e-150 <= b <= 10
+    plugged = a * (1 - b**2 / 2) - a**3 / 6 + c_hat(a, b)
+    ref = F.expected_phi_closed_mp(a, b)
+    err = abs(mp.mpf(float(plugged)) - ref)
+    assert err <= 1e-12 or err <= 1e-12 * abs(ref)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False), st.floats(0, 1e300) | st.sampled_from([0.0, 5e-324]))
+@settings(max_examples=100)
+def test_expected_phi_against_the_quadrature_reference_anywhere(a, b):
+    ref = F.expected_phi_mp(a, b)
+    assert abs(mp.mpf(float(expected_phi(a, b))) - ref) <= 1e-15
