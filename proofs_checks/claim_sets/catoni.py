@@ -282,7 +282,7 @@ def lemma4_check(bound_factor=1.0, estimator=None, reps=None):
     def check(ctx):
         rng = ctx.rng("catoni.lemma4")
         n, beta, zeta = 100, 1.0, 0.05
-        n_reps = reps if reps is not None else (2000 if ctx.profile == "quick" else 40000)
+        n_reps = reps if reps is not None else (1000 if ctx.profile == "quick" else 40000)
         rows, refuted = [], False
         for name, (sampler, mean, tau) in _LAWS.items():
             s_star = math.sqrt(tau * (1 / beta + 1) * n / (2 * (beta / 2 + math.log(2 / zeta))))
