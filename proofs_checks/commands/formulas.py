@@ -107,6 +107,9 @@ def _run_target(args):
     box = public["accurate_region"]["box"]
     print("\naccurate region:", box["description"] if box else "none found on the grid",
           f"; b = 0 accurate: {public['accurate_region']['b=0 accurate']}")
+    for row in public["accurate_region"]["b_range_for_abs_a_up_to"]:
+        rng_txt = f"{row['b_min']:.3g} <= b <= {row['b_max']:.3g}" if row["b_min"] is not None else "none"
+        print(f"  |a| <= {row['max_abs_a']:<8.3g}: {rng_txt}")
     if "figure" in public:
         print(f"figure: {public['figure']}", file=sys.stderr)
     return 0

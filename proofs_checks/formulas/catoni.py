@@ -470,7 +470,25 @@ def accurate_region(a, b, ok):
         out["box"] = {"max_abs_a": float(best[1]), "min_b": float(best[2]), "max_b": float(best[3]),
                       "description": f"every tested point with |a| <= {best[1]:.3g} and "
                                      f"{best[2]:.3g} <= b <= {best[3]:.3g} is within {TOLERANCE:g}"}
+    out["b_range_for_abs_a_up_to"] = _b_ranges(absa, b, ok, cand)
     out["frontier"] = frontier
+    return out
+
+
+def _b_ranges(absa, b, ok, cand):
+    """For |a| <= A (A in a few magnitudes), the widest grid range [b_lo, b_hi] (log scale) of b > 0
+    free of inaccurate points, i.e. the largest gap between the b values of inaccurate points."""
+    out = []
+    for big_a in (1e-10, 1e-3, 1.0, 10.0, 10.0 ** 1.5, 100.0):
+        bad_b = np.unique(b[(~ok) & (b > 0) & (absa <= big_a)])
+        edges = np.concatenate([[0.0], bad_b, [np.inf]])
+        best = None
+        for lo_bad, hi_bad in zip(edges[:-1], edges[1:]):
+            inside = cand[(cand > lo_bad) & (cand < hi_bad)]
+            if inside.size and (best is None or inside.max() / inside.min() > best[1] / best[0]):
+                best = (inside.min(), inside.max())
+        out.append({"max_abs_a": big_a, "b_min": float(best[0]) if best else None,
+                    "b_max": float(best[1]) if best else None})
     return out
 
 
