@@ -485,7 +485,8 @@ def _b_ranges(absa, b, ok, cand):
         best = None
         for lo_bad, hi_bad in zip(edges[:-1], edges[1:]):
             inside = cand[(cand > lo_bad) & (cand < hi_bad)]
-            if inside.size and (best is None or inside.max() / inside.min() > best[1] / best[0]):
+            if inside.size and (best is None or math.log10(inside.max()) - math.log10(inside.min())
+                                > math.log10(best[1]) - math.log10(best[0])):
                 best = (inside.min(), inside.max())
         out.append({"max_abs_a": big_a, "b_min": float(best[0]) if best else None,
                     "b_max": float(best[1]) if best else None})
