@@ -233,6 +233,18 @@ def audit(mechanism=None, *, algorithm=None, variant=None, epsilon=None, delta=N
                        res.p_value, details)
 
 
+class _SingleRegistry:
+    """A registry holding one algorithm (lets :func:`audit_algorithm` take an Algorithm object)."""
+
+    def __init__(self, alg):
+        self.algorithms = [alg]
+
+    def algorithm(self, algorithm_id):
+        if algorithm_id != self.algorithms[0].id:
+            raise KeyError(f"unknown algorithm id {algorithm_id!r}")
+        return self.algorithms[0]
+
+
 def audit_algorithm(algorithm, variant=None, epsilon=None, delta=None, *, profile="quick", seed=0, jobs=1,
                     confidence=0.95, **params):
     """Audit a registered :class:`~proofs_checks.claims.Algorithm` (or id) with the sizes of a verify profile.
@@ -251,13 +263,7 @@ def audit_algorithm(algorithm, variant=None, epsilon=None, delta=None, *, profil
         if factory is None:
             raise ValueError(f"algorithm {alg_id!r} registers no mechanism factory; nothing to audit")
 
-        class _One:
-            def algorithm(self, _id, alg=algorithm):
-                return alg
-
-            algorithms = [algorithm]
-
-        registry = _One()
+        registry = _SingleRegistry(algorithm)
     else:
         registry = None
     mech, alg, variant, epsilon, delta = resolve_mechanism(alg_id, variant, epsilon, delta, registry, **params)
