@@ -23,8 +23,8 @@ def test_registry_factory_used_and_variants_checked():
     reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
                                 mechanism=lambda variant, epsilon, delta, **kw:
                                 AdditiveExp(epsilon / 2 if variant == "standard" else epsilon)))
-    ok = audit(algorithm="toy", variant="standard", epsilon=1.0, registry=reg, seed=0)
-    bad = audit(algorithm="toy", variant="printed", epsilon=1.0, registry=reg, seed=0)
+    ok = audit(algorithm="toy", variant="standard", epsilon=1.0, registry=reg, seed=0, search_evaluations=400)
+    bad = audit(algorithm="toy", variant="printed", epsilon=1.0, registry=reg, seed=0, search_evaluations=400)
     assert ok.method == "exact" and ok.verdict == "not refuted"
     assert bad.verdict == "refuted" and bad.epsilon_lower > 1.0
     with pytest.raises(ValueError, match="variant"):

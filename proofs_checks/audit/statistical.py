@@ -79,6 +79,8 @@ DEFAULT_CHUNK = 1 << 16
 SELECTION_CAP = 1_000_000
 #: Distinct output rows up to which outputs are treated as categories.
 MAX_CATEGORIES = 512
+#: The selection split scores thresholds at error gamma * this factor (more conservative than the final bound).
+SELECTION_GAMMA_FACTOR = 1.0
 
 
 # --------------------------------------------------------------------------- checks
@@ -247,18 +249,21 @@ class ExactLogRatio:
         if not hasattr(mechanism, "log_density"):
             outs, lp = mechanism.log_prob(data)
             outs2, lq = mechanism.log_prob(data_prime)
-            keys = _row_keys(np.asarray(outs).reshape(len(lp), -1))
-            keys2 = _row_keys(np.asarray(outs2).reshape(len(lq), -1))
-            table = {}
-            for key, v in zip(keys, lp):
-                table[key] = [float(v), -np.inf]
-            for key, v in zip(keys2, lq):
-                table.setdefault(key, [-np.inf, -np.inf])[1] = float(v)
-            self._table = {k: _diff(a, b) for k, (a, b) in table.items()}
+            lp, lq = np.asarray(lp, dtype=np.float64), np.asarray(lq, dtype=np.float64)
+            rows = np.vstack([np.asarray(outs, dtype=np.float64).reshape(len(lp), -1),
+                              np.asarray(outs2, dtype=np.float64).reshape(len(lq), -1)])
+            keys, inv = np.unique(_void_rows(rows), return_inverse=True)
+            a = np.full(keys.size, -np.inf)
+            b = np.full(keys.size, -np.inf)
+            a[inv[:lp.size]] = lp
+            b[inv[lp.size:]] = lq
+            with np.errstate(invalid="ignore"):
+                diff = np.where((a == -np.inf) & (b == -np.inf), 0.0, a - b)
+            self._table = RowTable(keys, diff)
 
     def __call__(self, outputs):
         if self._table is not None:
-            return _quantise(np.array([self._table.get(k, 0.0) for k in _row_keys(outputs)]))
+            return _quantise(self._table(outputs))
         a = np.asarray(self.mechanism.log_density(self.data, outputs), dtype=np.float64)
         b = np.asarray(self.mechanism.log_density(self.data_prime, outputs), dtype=np.float64)
         with np.errstate(invalid="ignore"):
@@ -278,15 +283,35 @@ def _quantise(s):
     return np.where(np.isfinite(s), q, s)
 
 
-def _diff(a, b):
-    if a == -np.inf and b == -np.inf:
-        return 0.0
-    return a - b
+def _void_rows(rows):
+    """Rows as one opaque (void) key each; -0.0 is folded into 0.0 so equal values give equal keys."""
+    r = np.ascontiguousarray(np.asarray(rows, dtype=np.float64).reshape(len(rows), -1) + 0.0)
+    return r.view(np.dtype((np.void, r.dtype.itemsize * r.shape[1]))).ravel()
 
 
-def _row_keys(rows):
-    rows = np.ascontiguousarray(np.asarray(rows, dtype=np.float64).reshape(len(rows), -1))
-    return [r.tobytes() for r in rows]
+class RowTable:
+    """Vectorised lookup of a value per distinct output row (``default`` for unseen rows)."""
+
+    def __init__(self, keys, values, default=0.0):
+        self.keys, self.values, self.default = keys, np.asarray(values, dtype=np.float64), default
+        self.scalar = keys.dtype.itemsize == 8
+        if self.scalar:                 # one column: plain float keys, fast to search
+            self.keys = np.sort(keys.view(np.float64))
+            order = np.argsort(keys.view(np.float64), kind="stable")
+            self.values = self.values[order]
+
+    def __call__(self, outputs):
+        if self.scalar:
+            v = np.asarray(outputs, dtype=np.float64).reshape(len(outputs), -1)
+            if v.shape[1] != 1:
+                raise ValueError(f"outputs have {v.shape[1]} columns, the table has 1")
+            v = v[:, 0] + 0.0
+        else:
+            v = _void_rows(outputs)
+        idx = np.searchsorted(self.keys, v)
+        idx = np.minimum(idx, self.keys.size - 1)
+        hit = self.keys[idx] == v
+        return np.where(hit, self.values[idx], self.default)
 
 
 class Projection:
@@ -339,16 +364,10 @@ class BinnedLogRatio:
         return self.llr[np.searchsorted(self.edges, z, side="right")]
 
 
-class CategoryLogRatio:
+class CategoryLogRatio(RowTable):
     """Estimated log-ratio per distinct output row (discrete outputs)."""
 
     name = "empirical log-ratio per output value"
-
-    def __init__(self, table):
-        self.table = table
-
-    def __call__(self, outputs):
-        return np.array([self.table.get(k, 0.0) for k in _row_keys(outputs)])
 
 
 def _binned(projection, za, zb, bins):
@@ -361,12 +380,11 @@ def _binned(projection, za, zb, bins):
 
 
 def _category_table(a, b):
-    ka, kb = _row_keys(a), _row_keys(b)
-    ua, ca = np.unique(np.array(ka, dtype=object), return_counts=True)
-    ub, cb = np.unique(np.array(kb, dtype=object), return_counts=True)
-    da, db = dict(zip(ua, ca)), dict(zip(ub, cb))
-    return {k: math.log((da.get(k, 0) + 0.5) / (len(ka) + 0.5)) - math.log((db.get(k, 0) + 0.5) / (len(kb) + 0.5))
-            for k in set(da) | set(db)}
+    keys, inv = np.unique(np.concatenate([_void_rows(a), _void_rows(b)]), return_inverse=True)
+    ca = np.bincount(inv[:len(a)], minlength=keys.size)
+    cb = np.bincount(inv[len(a):], minlength=keys.size)
+    llr = np.log((ca + 0.5) / (len(a) + 0.5)) - np.log((cb + 0.5) / (len(b) + 0.5))
+    return CategoryLogRatio(keys, llr)
 
 
 def candidate_statistics(a, b, mechanism=None, pair=None, statistic="auto", fit_rows=None):
@@ -387,10 +405,10 @@ def candidate_statistics(a, b, mechanism=None, pair=None, statistic="auto", fit_
         a, b = a[:fit_rows], b[:fit_rows]
     discrete = not np.issubdtype(a.dtype, np.floating)
     if not discrete:
-        nuniq = len(set(_row_keys(a[:4096])) | set(_row_keys(b[:4096])))
+        nuniq = np.unique(np.concatenate([_void_rows(a[:4096]), _void_rows(b[:4096])])).size
         discrete = nuniq <= MAX_CATEGORIES and a.shape[0] > 4 * nuniq
     if discrete:
-        return [CategoryLogRatio(_category_table(a, b))]
+        return [_category_table(a, b)]
     proj = Projection() if a.shape[1] == 1 else fit_logistic(a, b)
     bins = int(np.clip(a.shape[0] ** (1 / 3), 8, 64))
     za, zb = proj(a), proj(b)
@@ -538,7 +556,7 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         for stat in cands:
             s_a, s_b = stat(a), stat(b)
             for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
-                t, bound = best_threshold(num, den, n_est, n_est, delta, gamma)
+                t, bound = best_threshold(num, den, n_est, n_est, delta, gamma * SELECTION_GAMMA_FACTOR)
                 if best is None or bound > best[0]:
                     best = (bound, j, stat, direction, sign, t)
         t_aud += time.perf_counter() - ta
