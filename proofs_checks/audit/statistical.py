@@ -81,6 +81,8 @@ SELECTION_CAP = 1_000_000
 MAX_CATEGORIES = 512
 #: The selection split scores thresholds at error gamma * this factor (more conservative than the final bound).
 SELECTION_GAMMA_FACTOR = 1.0
+#: Exact log-ratio statistics choose their threshold from pooled, importance-weighted estimates.
+POOLED_SELECTION = True
 
 
 # --------------------------------------------------------------------------- checks
@@ -447,6 +449,32 @@ def best_threshold(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=4096
     return float(cand[i]), float(bound[i])
 
 
+def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma):
+    """Threshold of ``S = {s > t}`` for an exact log-likelihood ratio ``s = log dN/dO``.
+
+    Both samples together are a sample of the mixture ``(N + O)/2``, under which
+    ``dN/dmix = 2 sigmoid(s)`` and ``dO/dmix = 2 sigmoid(-s)``; so
+    ``N(s > t) = E_mix[1{s > t} 2 sigmoid(s)]`` and likewise for O.  These pooled,
+    importance-weighted estimates use every selection output for both
+    probabilities and vary much less than the two raw counts, which steadies
+    the choice of t in the tails (where (eps, delta) audits find their events).
+    The estimates are rescaled to the estimation sizes ``n_num, n_den``.
+    """
+    pooled = np.concatenate([s_num, s_den])
+    m = pooled.size / 2.0
+    order = np.argsort(-pooled, kind="stable")
+    z = pooled[order]
+    wn = special.expit(z) / m
+    wo = special.expit(-z) / m
+    cum_n, cum_o = np.cumsum(wn), np.cumsum(wo)
+    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))    # end of each block of equal values
+    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
+    bound = _cp_eps_vector(P * n_num, n_num, Q * n_den, n_den, delta, gamma)
+    i = int(np.argmax(bound))
+    t = float(np.nextafter(z[last[i]], -np.inf))
+    return t, float(bound[i])
+
+
 # --------------------------------------------------------------------------- result
 
 @dataclass
@@ -556,7 +584,10 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         for stat in cands:
             s_a, s_b = stat(a), stat(b)
             for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
-                t, bound = best_threshold(num, den, n_est, n_est, delta, gamma * SELECTION_GAMMA_FACTOR)
+                if isinstance(stat, ExactLogRatio) and POOLED_SELECTION:
+                    t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
+                else:
+                    t, bound = best_threshold(num, den, n_est, n_est, delta, gamma * SELECTION_GAMMA_FACTOR)
                 if best is None or bound > best[0]:
                     best = (bound, j, stat, direction, sign, t)
         t_aud += time.perf_counter() - ta
