@@ -70,11 +70,20 @@ class AuditResult:
     details: dict = field(default_factory=dict)
 
     def as_dict(self):
-        d = asdict(self)
-        for k, v in list(d.items()):
-            if isinstance(v, float) and math.isinf(v):
-                d[k] = "inf" if v > 0 else "-inf"
-        return d
+        """Plain JSON types; infinite floats become the strings "inf" / "-inf" (strict JSON)."""
+        return _jsonable(asdict(self))
+
+
+def _jsonable(v):
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    return v
 
 
 def resolve_mechanism(algorithm_id, variant=None, epsilon=None, delta=None, registry=None, **params):

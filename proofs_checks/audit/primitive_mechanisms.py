@@ -57,8 +57,10 @@ def _ball_clip(rows, radius, order):
     """Scale each row into the l_order ball of ``radius`` (overflow-safe for entries near 1e308)."""
     top = np.max(np.abs(rows), axis=1, keepdims=True)
     safe = np.where(top > 0, top, 1.0)
-    norm = np.linalg.norm(rows / safe, ord=order, axis=1, keepdims=True) * safe
-    factor = np.where(norm > radius, radius / np.where(norm > 0, norm, 1.0), 1.0)
+    unit = np.linalg.norm(rows / safe, ord=order, axis=1, keepdims=True)   # in [1, width]
+    with np.errstate(over="ignore"):   # overflow only where the value is discarded or compared
+        outside = unit * safe > radius                                     # inf compares correctly
+        factor = np.where(outside, (radius / safe) / np.where(unit > 0, unit, 1.0), 1.0)
     return rows * factor
 
 

@@ -83,10 +83,8 @@ def run(args):
         if args.epsilon is None:
             raise ValueError("--epsilon is required with --mechanism")
         mech = _load(args.mechanism, "--mechanism")
-        if not hasattr(mech, "sample") and callable(mech) and isinstance(mech, type) is False:
-            mech = mech()
-        elif isinstance(mech, type):
-            mech = mech()
+        if isinstance(mech, type) or (callable(mech) and not hasattr(mech, "sample")):
+            mech = mech()           # a class or a zero-argument factory
         res = audit(mech, epsilon=args.epsilon, delta=args.delta, variant=args.variant,
                     name=args.mechanism, **common)
     else:
@@ -94,7 +92,7 @@ def run(args):
                     **common)
     out = res.as_dict()
     if args.json:
-        print(json.dumps(out, indent=2, default=float))
+        print(json.dumps(out, indent=2, allow_nan=False))
     else:
         conf = f" at confidence {res.confidence}" if res.confidence is not None else ""
         print(f"{res.algorithm} [{res.variant}] claim ({res.claimed_epsilon}, {res.claimed_delta})-DP: "
