@@ -449,7 +449,7 @@ def best_threshold(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=4096
     return float(cand[i]), float(bound[i])
 
 
-def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma):
+def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=2048):
     """Threshold of ``S = {s > t}`` for an exact log-likelihood ratio ``s = log dN/dO``.
 
     Both samples together are a sample of the mixture ``(N + O)/2``, under which
@@ -469,10 +469,23 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma):
     cum_n, cum_o = np.cumsum(wn), np.cumsum(wo)
     last = np.flatnonzero(np.append(z[1:] != z[:-1], True))    # end of each block of equal values
     P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
-    bound = _cp_eps_vector(P * n_num, n_num, Q * n_den, n_den, delta, gamma)
-    i = int(np.argmax(bound))
+
+    def score(idx):
+        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
+
+    # coarse grid of at most max_thresholds candidates (in rank), then every candidate around the best
+    idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
+    b = score(idx)
+    j = int(np.argmax(b))
+    lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
+    fine = np.arange(lo, hi + 1)
+    if fine.size > max_thresholds:
+        fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
+    bf = score(fine)
+    k = int(np.argmax(bf))
+    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
     t = float(np.nextafter(z[last[i]], -np.inf))
-    return t, float(bound[i])
+    return t, best
 
 
 # --------------------------------------------------------------------------- result
