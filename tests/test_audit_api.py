@@ -128,3 +128,22 @@ def test_cli_bad_input(capsys, argv, msg):
 
 def test_every_primitive_has_a_factory():
     assert set(PRIMITIVE_FACTORIES) == {"laplace", "gaussian", "exponential", "report-noisy-max", "gem", "peeling"}
+
+
+def test_algorithm_audit_claims_cover_variants():
+    from proofs_checks.audit.api import algorithm_audit_claims
+
+    reg = Registry()
+    reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
+                                mechanism=lambda variant, epsilon, delta, **kw:
+                                _Wide(epsilon / 2 if variant == "standard" else epsilon)))
+    reg.add_algorithm(Algorithm("no-mech", "test", "nothing to audit"))
+    claims = algorithm_audit_claims(reg)
+    assert [c.id for c in claims] == ["audit.toy.printed", "audit.toy.standard"]
+    verdicts = {c.variant: c.check(CheckContext(seed=3)).verdict for c in claims}
+    assert verdicts == {"printed": "refuted", "standard": "confirmed"}
+
+
+class _Wide(AdditiveExp):
+    def __init__(self, factor):
+        super().__init__(factor, k=3)

@@ -29,7 +29,7 @@ from .neighbours import (black_box_pairs, check_neighbouring, default_dataset, d
                          exact_pair_epsilon, search_exact)
 from .statistical import check_confidence, check_samples, statistical_audit
 
-__all__ = ["AuditResult", "audit", "resolve_mechanism", "audit_algorithm", "privacy_audit_check",
+__all__ = ["AuditResult", "audit", "resolve_mechanism", "audit_algorithm", "privacy_audit_check", "algorithm_audit_claims",
            "QUICK", "FULL", "EXACT_SLACK"]
 
 #: Relative slack for float64 rounding when an exact loss is compared with the claim.
@@ -298,3 +298,34 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, claim
         return Result(verdict, res.as_dict(), seed=seed)
 
     return check
+
+
+def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
+    """One privacy claim per (auditable algorithm, variant) of ``registry``, judged by the auditor.
+
+    An algorithm is auditable when it registers a ``mechanism`` factory (or is a
+    primitive of :data:`~proofs_checks.audit.primitive_mechanisms.PRIMITIVE_FACTORIES`).
+    Claim ids are ``audit.<algorithm id>.<variant>``; ids in ``skip`` (or already
+    registered) are left out.  Meant to be called after every claim set has
+    registered, e.g. by ``verify``::
+
+        for claim in algorithm_audit_claims(reg):
+            reg.add_claim(claim)
+    """
+    from ..claims import Claim
+    from .primitive_mechanisms import PRIMITIVE_FACTORIES
+
+    existing = {c.id for c in getattr(registry, "claims", [])}
+    out = []
+    for alg in registry.algorithms:
+        if alg.mechanism is None and alg.id not in PRIMITIVE_FACTORIES:
+            continue
+        for variant in alg.variants:
+            cid = f"audit.{alg.id}.{variant}"
+            if cid in skip or cid in existing:
+                continue
+            out.append(Claim(cid, alg.source,
+                             f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, adversarial neighbours).",
+                             "privacy", privacy_audit_check(alg, variant, epsilon, delta, claim_id=cid),
+                             algorithm=alg.id, variant=variant))
+    return out
