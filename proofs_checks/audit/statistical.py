@@ -20,8 +20,12 @@ recipe of empirical DP auditing [1]_ [2]_:
    projection itself, its negative, and a quantile-histogram estimate of the
    log-ratio).  For each candidate statistic and both directions
    (``D`` vs ``D'`` and ``D'`` vs ``D``) the threshold ``t`` of the rejection
-   region ``S = {s > t}`` that maximises the Clopper-Pearson epsilon bound
-   expected at the estimation-split size is chosen.
+   region ``S = {s > t}`` that maximises a Clopper-Pearson epsilon bound is
+   chosen: for the exact log-ratio from pooled importance-weighted estimates of
+   ``P(S)`` and ``P'(S)`` rescaled to the estimation size
+   (:func:`best_threshold_exact`), otherwise from the raw selection counts
+   (:func:`best_threshold`; estimated statistics are fitted on the first half
+   of the selection split and judged on the second).
 3. **Estimation split** (fresh calls, never seen by step 2).  Counts
    ``k = #{o_i in S}`` among ``n`` outputs of the numerator dataset and ``k'``
    among ``n`` of the other; exact one-sided Clopper-Pearson bounds
