@@ -9,7 +9,7 @@ from proofs_checks.audit.exact import privacy_profile
 from proofs_checks.audit.statistical import statistical_audit
 from proofs_checks.claim_sets.audit_calibration import (exact_calibration_check, power_calibration_check,
                                                         verdict_calibration_check)
-from proofs_checks.claims import CheckContext, Result
+from proofs_checks.claims import CheckContext
 
 CTX = CheckContext(profile="quick", seed=11)
 

@@ -26,7 +26,6 @@ once, and only the replaced row's terms change.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np

@@ -33,7 +33,6 @@ Registration: ``proofs_checks/claim_sets/primitives.py`` may pass
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from scipy import special

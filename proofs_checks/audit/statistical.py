@@ -66,7 +66,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import optimize, special
 from statsmodels.stats.proportion import proportion_confint
 
 from reference.validation import check_integer, check_probability
