@@ -1,0 +1,640 @@
+"""Black-box statistical audit of a DP claim by a likelihood-ratio test on one neighbouring pair.
+
+The audit follows the "search an event, then certify it on fresh samples"
+recipe of empirical DP auditing [1]_ [2]_:
+
+1. **Sampling.**  ``N`` mechanism calls in total, half on ``D`` and half on
+   ``D'``, drawn in fixed-size chunks.  Chunk ``i`` of each (phase, dataset)
+   draws from its own child of a :class:`numpy.random.SeedSequence` made by
+   ``spawn``; the chunking depends only on ``N`` and ``chunk_size``, never on
+   the number of workers, so a result is identical whatever ``jobs`` is.
+   Chunks run in parallel with :mod:`joblib`.
+2. **Selection split** (a fraction of the calls, capped so memory is
+   bounded).  A statistic ``s(o)`` is built: the exact log-likelihood ratio
+   ``log p_D(o) - log p_D'(o)`` when the mechanism gives densities
+   (``log_density(data, outputs)``) or probabilities (``log_prob``);
+   otherwise an estimate (the empirical log-ratio on categories for discrete
+   outputs; for continuous outputs a one-dimensional projection -- the output
+   itself, or the linear predictor of an L2-penalised logistic regression on
+   robustly scaled output features and their squares -- followed by the
+   projection itself, its negative, and a quantile-histogram estimate of the
+   log-ratio).  For each candidate statistic and both directions
+   (``D`` vs ``D'`` and ``D'`` vs ``D``) the threshold ``t`` of the rejection
+   region ``S = {s > t}`` that maximises a Clopper-Pearson epsilon bound is
+   chosen: for the exact log-ratio from pooled importance-weighted estimates of
+   ``P(S)`` and ``P'(S)`` rescaled to the estimation size
+   (:func:`best_threshold_exact`), otherwise from the raw selection counts
+   (:func:`best_threshold`; estimated statistics are fitted on the first half
+   of the selection split and judged on the second).
+3. **Estimation split** (fresh calls, never seen by step 2).  Counts
+   ``k = #{o_i in S}`` among ``n`` outputs of the numerator dataset and ``k'``
+   among ``n`` of the other; exact one-sided Clopper-Pearson bounds
+   ``p_low`` and ``p'_high`` (:func:`statsmodels.stats.proportion.proportion_confint`,
+   ``method="beta"``) each at error ``(1 - confidence)/2``, and
+
+   ``epsilon_lower = log((p_low - delta) / p'_high)``,
+
+   which is a lower confidence bound on the epsilon of any (eps, delta)-DP
+   guarantee the mechanism can have, at the stated confidence: if M were
+   (eps, delta)-DP then ``P(S) <= e^eps P'(S) + delta`` for the fixed event S,
+   and with probability at least ``confidence`` both bounds hold, so
+   ``eps >= epsilon_lower``.
+4. **p-value** of H0 "M is (eps, delta)-DP": the smallest error level
+   ``alpha`` at which the procedure of step 3 with error ``alpha`` would give
+   ``epsilon_lower > eps`` (monotone in alpha, found by bisection).  The
+   verdict is ``refuted`` exactly when ``epsilon_lower > eps``, i.e. when the
+   p-value is below ``1 - confidence``.
+
+Both directions and all candidate statistics compete on the selection split
+only; the estimation split tests one event, so no multiplicity correction is
+needed beyond the split of the error over the two binomial bounds.
+
+References
+----------
+.. [1] Z. Ding, Y. Wang, G. Wang, D. Zhang and D. Kifer, "Detecting violations of differential
+       privacy", CCS 2018.
+.. [2] M. Jagielski, J. Ullman and A. Oprea, "Auditing differentially private machine learning:
+       how private is private SGD?", NeurIPS 2020.
+.. [3] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits illustrated in
+       the case of the binomial", Biometrika 26 (1934).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from scipy import optimize, special
+from statsmodels.stats.proportion import proportion_confint
+
+from reference.validation import check_integer, check_probability
+
+__all__ = ["StatisticalAuditResult", "statistical_audit", "clopper_pearson_bounds",
+           "clopper_pearson_epsilon", "dp_p_value", "draw_outputs", "check_samples",
+           "check_confidence", "MIN_SAMPLES"]
+
+#: Smallest total number of mechanism calls accepted.
+MIN_SAMPLES = 100
+#: Outputs per chunk (per worker task); fixes the seed layout.
+DEFAULT_CHUNK = 1 << 16
+#: Cap of the selection split per dataset and pair (bounded memory for any N).
+SELECTION_CAP = 1_000_000
+#: Distinct output rows up to which outputs are treated as categories.
+MAX_CATEGORIES = 512
+#: The selection split scores thresholds at error gamma * this factor (more conservative than the final bound).
+SELECTION_GAMMA_FACTOR = 1.0
+#: Exact log-ratio statistics choose their threshold from pooled, importance-weighted estimates.
+POOLED_SELECTION = True
+
+
+# --------------------------------------------------------------------------- checks
+
+def check_samples(samples):
+    """``samples`` is an int >= MIN_SAMPLES (total mechanism calls)."""
+    if isinstance(samples, (bool, np.bool_)) or not isinstance(samples, (int, np.integer)):
+        raise TypeError(f"samples must be an integer, got {samples!r}")
+    if samples < MIN_SAMPLES:
+        raise ValueError(f"samples must be >= {MIN_SAMPLES} (total mechanism calls), got {samples}")
+    return int(samples)
+
+
+def check_confidence(confidence):
+    """``confidence`` is a float in the open interval (0, 1)."""
+    return check_probability("confidence", confidence)
+
+
+def _check_eps_delta(epsilon, delta):
+    try:
+        e, d = float(epsilon), float(delta)
+    except (TypeError, ValueError):
+        raise TypeError(f"epsilon and delta must be numbers, got {epsilon!r}, {delta!r}") from None
+    if not (e >= 0) or math.isinf(e):
+        raise ValueError(f"epsilon must be finite and >= 0, got {epsilon!r}")
+    if not (0 <= d < 1):
+        raise ValueError(f"delta must be in [0, 1), got {delta!r}")
+    return e, d
+
+
+# --------------------------------------------------------------------------- Clopper-Pearson
+
+def clopper_pearson_bounds(k, n, k2, n2, confidence):
+    """One-sided exact bounds ``(p_low, q_high)``, each at error ``(1 - confidence)/2``.
+
+    ``p_low`` bounds ``P(S)`` from below from ``k`` of ``n``; ``q_high`` bounds
+    ``P'(S)`` from above from ``k2`` of ``n2``.  Computed with statsmodels'
+    two-sided Clopper-Pearson interval at level ``alpha = 1 - confidence``,
+    whose lower (upper) end is the one-sided bound at error ``alpha/2``.
+    """
+    alpha = 1.0 - confidence
+    p_low = proportion_confint(int(k), int(n), alpha=alpha, method="beta")[0]
+    q_high = proportion_confint(int(k2), int(n2), alpha=alpha, method="beta")[1]
+    return float(p_low), float(q_high)
+
+
+def _eps_from_bounds(p_low, q_high, delta):
+    if p_low - delta <= 0:
+        return 0.0
+    if q_high <= 0:
+        return math.inf
+    return max(0.0, math.log(p_low - delta) - math.log(q_high))
+
+
+def clopper_pearson_epsilon(k, n, k2, n2, delta, confidence):
+    """``max(0, log((p_low - delta)/q_high))`` with the bounds of :func:`clopper_pearson_bounds`."""
+    return _eps_from_bounds(*clopper_pearson_bounds(k, n, k2, n2, confidence), delta)
+
+
+def _cp_eps_vector(k, n, k2, n2, delta, gamma):
+    """Vectorised CP epsilon bound (real-valued counts allowed), each bound at error ``gamma``."""
+    k = np.asarray(k, dtype=np.float64)
+    k2 = np.asarray(k2, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        p_low = np.where(k > 0, special.betaincinv(np.maximum(k, 1e-300), n - k + 1, gamma), 0.0)
+        q_high = np.where(k2 < n2, special.betainccinv(k2 + 1, np.maximum(n2 - k2, 1e-300), gamma), 1.0)
+        val = np.log(p_low - delta) - np.log(q_high)
+    return np.where(p_low > delta, val, -np.inf)
+
+
+def dp_p_value(k, n, k2, n2, epsilon, delta):
+    """p-value of H0 "(epsilon, delta)-DP" for the event with counts ``k/n`` and ``k2/n2``.
+
+    The smallest ``alpha`` at which the Clopper-Pearson bound with error
+    ``alpha/2`` on each side exceeds ``epsilon``; 1 when no alpha < 1 does.
+    """
+    def exceeds(alpha):
+        return _cp_eps_vector(k, n, k2, n2, delta, alpha / 2.0)[()] > epsilon
+
+    if not exceeds(1.0 - 1e-15):
+        return 1.0
+    lo, hi = -700.0, math.log(1.0 - 1e-15)   # log alpha; exceeds(hi) is True
+    if exceeds(math.exp(lo)):
+        return 0.0
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        if exceeds(math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return float(math.exp(hi))
+
+
+# --------------------------------------------------------------------------- sampling
+
+def _as_rows(out, size, where):
+    arr = np.asarray(out)
+    if arr.ndim == 0 or arr.shape[0] != size:
+        raise ValueError(f"mechanism.sample({where}, size={size}) returned shape {arr.shape}; "
+                         f"its first axis must have length size={size}")
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise TypeError(f"mechanism.sample({where}) returned dtype {arr.dtype}; outputs must be numeric")
+    arr = arr.reshape(size, -1)
+    if np.issubdtype(arr.dtype, np.floating) and np.isnan(arr).any():
+        raise ValueError(f"mechanism.sample({where}) returned NaN outputs")
+    return arr
+
+
+def _chunk_sizes(n, chunk):
+    full, rest = divmod(n, chunk)
+    return [chunk] * full + ([rest] if rest else [])
+
+
+def _draw_task(mechanism, data, size, seed_seq, where, statistic=None, regions=None):
+    """One chunk: draw ``size`` outputs; return them, or (with ``statistic``) region counts."""
+    gen = np.random.default_rng(seed_seq)
+    t0 = time.perf_counter()
+    out = _as_rows(mechanism.sample(data, size, gen), size, where)
+    t1 = time.perf_counter()
+    if statistic is None:
+        return out, t1 - t0, 0.0
+    s = statistic(out)
+    counts = np.array([np.count_nonzero(sign * s > thr) for sign, thr in regions], dtype=np.int64)
+    return counts, t1 - t0, time.perf_counter() - t1
+
+
+def _run_tasks(tasks, jobs):
+    if jobs == 1 or len(tasks) <= 1:
+        return [f(*a) for f, a in tasks]
+    from joblib import Parallel, delayed
+
+    return Parallel(n_jobs=jobs)(delayed(f)(*a) for f, a in tasks)
+
+
+def draw_outputs(mechanism, data, size, seed, *, jobs=1, chunk_size=DEFAULT_CHUNK, where="D"):
+    """``size`` outputs of ``mechanism`` on ``data`` as rows, reproducible whatever ``jobs``.
+
+    ``seed`` is an int or a SeedSequence; chunk ``i`` uses child ``i`` of
+    ``seed.spawn(number_of_chunks)``.
+    """
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    sizes = _chunk_sizes(check_integer("size", size, minimum=1), chunk_size)
+    children = ss.spawn(len(sizes))
+    res = _run_tasks([(_draw_task, (mechanism, data, m, c, where)) for m, c in zip(sizes, children)], jobs)
+    return _concat([r[0] for r in res], where)
+
+
+def _concat(parts, where):
+    shapes = {p.shape[1:] for p in parts}
+    if len(shapes) > 1:
+        raise ValueError(f"mechanism.sample({where}) returned outputs of inconsistent shape across calls: "
+                         f"{sorted(shapes)}")
+    return np.concatenate(parts)
+
+
+# --------------------------------------------------------------------------- statistics
+
+class ExactLogRatio:
+    """``log p_D(o) - log p_D'(o)`` from the mechanism's ``log_density`` or ``log_prob``."""
+
+    name = "exact log-likelihood ratio"
+
+    def __init__(self, mechanism, data, data_prime):
+        self.mechanism, self.data, self.data_prime = mechanism, data, data_prime
+        self._table = None
+        if not hasattr(mechanism, "log_density"):
+            outs, lp = mechanism.log_prob(data)
+            outs2, lq = mechanism.log_prob(data_prime)
+            lp, lq = np.asarray(lp, dtype=np.float64), np.asarray(lq, dtype=np.float64)
+            rows = np.vstack([np.asarray(outs, dtype=np.float64).reshape(len(lp), -1),
+                              np.asarray(outs2, dtype=np.float64).reshape(len(lq), -1)])
+            keys, inv = np.unique(_void_rows(rows), return_inverse=True)
+            a = np.full(keys.size, -np.inf)
+            b = np.full(keys.size, -np.inf)
+            a[inv[:lp.size]] = lp
+            b[inv[lp.size:]] = lq
+            with np.errstate(invalid="ignore"):
+                diff = np.where((a == -np.inf) & (b == -np.inf), 0.0, a - b)
+            self._table = RowTable(keys, diff)
+
+    def __call__(self, outputs):
+        if self._table is not None:
+            return _quantise(self._table(outputs))
+        a = np.asarray(self.mechanism.log_density(self.data, outputs), dtype=np.float64)
+        b = np.asarray(self.mechanism.log_density(self.data_prime, outputs), dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            d = a - b
+        return _quantise(np.where(np.isnan(d), 0.0, d))
+
+
+def _quantise(s):
+    """Round log-ratios to a grid of 2**-30 (about 1e-9).
+
+    Without it the selection split can pick an event made of float64 rounding
+    noise of the log-ratio itself (e.g. ``|x - 1| - |x|`` evaluating to 1 + 1 ulp),
+    which is an artefact of the statistic, not of the mechanism.
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.round(s * 2.0**30) / 2.0**30
+    return np.where(np.isfinite(s), q, s)
+
+
+def _void_rows(rows):
+    """Rows as one opaque (void) key each; -0.0 is folded into 0.0 so equal values give equal keys."""
+    r = np.ascontiguousarray(np.asarray(rows, dtype=np.float64).reshape(len(rows), -1) + 0.0)
+    return r.view(np.dtype((np.void, r.dtype.itemsize * r.shape[1]))).ravel()
+
+
+class RowTable:
+    """Vectorised lookup of a value per distinct output row (``default`` for unseen rows)."""
+
+    def __init__(self, keys, values, default=0.0):
+        self.keys, self.values, self.default = keys, np.asarray(values, dtype=np.float64), default
+        self.scalar = keys.dtype.itemsize == 8
+        if self.scalar:                 # one column: plain float keys, fast to search
+            self.keys = np.sort(keys.view(np.float64))
+            order = np.argsort(keys.view(np.float64), kind="stable")
+            self.values = self.values[order]
+
+    def __call__(self, outputs):
+        if self.scalar:
+            v = np.asarray(outputs, dtype=np.float64).reshape(len(outputs), -1)
+            if v.shape[1] != 1:
+                raise ValueError(f"outputs have {v.shape[1]} columns, the table has 1")
+            v = v[:, 0] + 0.0
+        else:
+            v = _void_rows(outputs)
+        idx = np.searchsorted(self.keys, v)
+        idx = np.minimum(idx, self.keys.size - 1)
+        hit = self.keys[idx] == v
+        return np.where(hit, self.values[idx], self.default)
+
+
+class Projection:
+    """A one-dimensional projection ``z(o)``: a coordinate, or a logistic-regression predictor."""
+
+    def __init__(self, weights=None, center=None, scale=None, name="output"):
+        self.weights, self.center, self.scale, self.name = weights, center, scale, name
+
+    def __call__(self, outputs):
+        x = np.asarray(outputs, dtype=np.float64)
+        if self.weights is None:
+            return x[:, 0]
+        return _features(x, self.center, self.scale) @ self.weights[1:] + self.weights[0]
+
+
+def _features(x, center, scale):
+    z = np.arcsinh((x - center) / scale)     # robust to heavy tails: log-like growth
+    return np.hstack([z, z * z])
+
+
+def fit_logistic(a, b, penalty=1e-3):
+    """L2-penalised logistic regression separating rows ``a`` (label 1) from ``b`` (label 0)."""
+    x = np.vstack([a, b]).astype(np.float64)
+    center = np.median(x, axis=0)
+    scale = np.subtract(*np.percentile(x, [75, 25], axis=0))
+    scale = np.where(scale > 0, scale, 1.0)
+    f = _features(x, center, scale)
+    y = np.concatenate([np.ones(len(a)), np.zeros(len(b))])
+    X = np.hstack([np.ones((len(f), 1)), f])
+
+    def loss(w):
+        eta = X @ w
+        val = np.sum(np.logaddexp(0.0, eta) - y * eta) / len(y) + penalty * np.dot(w[1:], w[1:])
+        grad = X.T @ (special.expit(eta) - y) / len(y)
+        grad[1:] += 2 * penalty * w[1:]
+        return val, grad
+
+    w = optimize.minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B").x
+    return Projection(w, center, scale, name="logistic regression")
+
+
+class BinnedLogRatio:
+    """Estimated log-ratio of a projection on quantile bins (or on categories)."""
+
+    def __init__(self, projection, edges, llr, name):
+        self.projection, self.edges, self.llr, self.name = projection, edges, llr, name
+
+    def __call__(self, outputs):
+        z = self.projection(outputs)
+        return self.llr[np.searchsorted(self.edges, z, side="right")]
+
+
+class CategoryLogRatio(RowTable):
+    """Estimated log-ratio per distinct output row (discrete outputs)."""
+
+    name = "empirical log-ratio per output value"
+
+
+def _binned(projection, za, zb, bins):
+    pooled = np.concatenate([za, zb])
+    edges = np.unique(np.quantile(pooled, np.linspace(0, 1, bins + 1)[1:-1], method="inverted_cdf"))
+    ia = np.bincount(np.searchsorted(edges, za, side="right"), minlength=edges.size + 1)
+    ib = np.bincount(np.searchsorted(edges, zb, side="right"), minlength=edges.size + 1)
+    llr = np.log((ia + 0.5) / (za.size + 0.5)) - np.log((ib + 0.5) / (zb.size + 0.5))
+    return BinnedLogRatio(projection, edges, llr, f"histogram log-ratio of {projection.name}")
+
+
+def _category_table(a, b):
+    keys, inv = np.unique(np.concatenate([_void_rows(a), _void_rows(b)]), return_inverse=True)
+    ca = np.bincount(inv[:len(a)], minlength=keys.size)
+    cb = np.bincount(inv[len(a):], minlength=keys.size)
+    llr = np.log((ca + 0.5) / (len(a) + 0.5)) - np.log((cb + 0.5) / (len(b) + 0.5))
+    return CategoryLogRatio(keys, llr)
+
+
+def candidate_statistics(a, b, mechanism=None, pair=None, statistic="auto", fit_rows=None):
+    """Statistics to try on the selection split ``a`` (outputs on D) and ``b`` (on D').
+
+    Estimated statistics are fitted on the first ``fit_rows`` rows of each
+    (all when None); the caller then chooses among them on the remaining rows,
+    so the choice is not biased towards over-fitted estimates.
+    """
+    if statistic not in ("auto", "exact", "estimate"):
+        raise ValueError(f"statistic must be 'auto', 'exact' or 'estimate', got {statistic!r}")
+    has_density = mechanism is not None and (hasattr(mechanism, "log_density") or hasattr(mechanism, "log_prob"))
+    if statistic == "exact" and not has_density:
+        raise ValueError("statistic='exact' needs a mechanism with log_density or log_prob")
+    if statistic in ("auto", "exact") and has_density:
+        return [ExactLogRatio(mechanism, *pair)]
+    if fit_rows is not None and fit_rows >= 1:
+        a, b = a[:fit_rows], b[:fit_rows]
+    discrete = not np.issubdtype(a.dtype, np.floating)
+    if not discrete:
+        nuniq = np.unique(np.concatenate([_void_rows(a[:4096]), _void_rows(b[:4096])])).size
+        discrete = nuniq <= MAX_CATEGORIES and a.shape[0] > 4 * nuniq
+    if discrete:
+        return [_category_table(a, b)]
+    proj = Projection() if a.shape[1] == 1 else fit_logistic(a, b)
+    bins = int(np.clip(a.shape[0] ** (1 / 3), 8, 64))
+    za, zb = proj(a), proj(b)
+    neg = _Negated(proj)
+    return [proj, neg, _binned(proj, za, zb, bins)]
+
+
+class _Negated:
+    def __init__(self, inner):
+        self.inner, self.name = inner, f"minus {inner.name}"
+
+    def __call__(self, outputs):
+        return -self.inner(outputs)
+
+
+def best_threshold(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=4096, rescale=False):
+    """Threshold t maximising the CP bound for ``S = {s > t}`` expected at sizes ``n_num, n_den``.
+
+    ``s_num`` are statistic values on the selection split of the numerator
+    dataset, ``s_den`` on the other.  Counts are rescaled to the estimation
+    sizes before the bound is evaluated.  Returns ``(t, bound)``.
+    """
+    sa, sb = np.sort(s_num), np.sort(s_den)
+    pooled = np.unique(np.concatenate([sa, sb]))
+    pooled = pooled[np.isfinite(pooled)] if np.isfinite(pooled).any() else pooled
+    if pooled.size > max_thresholds:
+        idx = np.unique(np.linspace(0, pooled.size - 1, max_thresholds).round().astype(int))
+        pooled = pooled[idx]
+    # thresholds just below each candidate value: S = {s > t} includes the value itself
+    cand = np.concatenate([[-np.inf], np.nextafter(pooled, -np.inf)])
+    ka = sa.size - np.searchsorted(sa, cand, side="right")
+    kb = sb.size - np.searchsorted(sb, cand, side="right")
+    bound = _cp_eps_vector(ka * (n_num / sa.size), n_num, kb * (n_den / sb.size), n_den, delta, gamma) if rescale \
+        else _cp_eps_vector(ka, sa.size, kb, sb.size, delta, gamma)
+    i = int(np.argmax(bound))
+    return float(cand[i]), float(bound[i])
+
+
+def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=2048):
+    """Threshold of ``S = {s > t}`` for an exact log-likelihood ratio ``s = log dN/dO``.
+
+    Both samples together are a sample of the mixture ``(N + O)/2``, under which
+    ``dN/dmix = 2 sigmoid(s)`` and ``dO/dmix = 2 sigmoid(-s)``; so
+    ``N(s > t) = E_mix[1{s > t} 2 sigmoid(s)]`` and likewise for O.  These pooled,
+    importance-weighted estimates use every selection output for both
+    probabilities and vary much less than the two raw counts, which steadies
+    the choice of t in the tails (where (eps, delta) audits find their events).
+    The estimates are rescaled to the estimation sizes ``n_num, n_den``.
+    """
+    pooled = np.concatenate([s_num, s_den])
+    m = pooled.size / 2.0
+    order = np.argsort(-pooled, kind="stable")
+    z = pooled[order]
+    wn = special.expit(z) / m
+    wo = special.expit(-z) / m
+    cum_n, cum_o = np.cumsum(wn), np.cumsum(wo)
+    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))    # end of each block of equal values
+    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
+
+    def score(idx):
+        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
+
+    # coarse grid of at most max_thresholds candidates (in rank), then every candidate around the best
+    idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
+    b = score(idx)
+    j = int(np.argmax(b))
+    lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
+    fine = np.arange(lo, hi + 1)
+    if fine.size > max_thresholds:
+        fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
+    bf = score(fine)
+    k = int(np.argmax(bf))
+    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
+    t = float(np.nextafter(z[last[i]], -np.inf))
+    return t, best
+
+
+# --------------------------------------------------------------------------- result
+
+@dataclass
+class StatisticalAuditResult:
+    """Outcome of :func:`statistical_audit` (all fields JSON-serialisable via :meth:`as_dict`)."""
+
+    method: str
+    claimed_epsilon: float
+    claimed_delta: float
+    epsilon_lower: float
+    p_value: float
+    verdict: str
+    confidence: float
+    samples: int
+    direction: str
+    statistic: str
+    threshold: float
+    counts: dict
+    p_low: float
+    q_high: float
+    selection_samples: int
+    estimation_samples: int
+    pair_index: int
+    seed: int | None
+    jobs: int
+    seconds: float
+    seconds_mechanism: float
+    seconds_auditor: float
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self):
+        return asdict(self)
+
+
+def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=0.95,
+                      seed=0, jobs=1, statistic="auto", selection_fraction=None,
+                      chunk_size=DEFAULT_CHUNK):
+    """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
+
+    Parameters
+    ----------
+    mechanism : object with ``sample(data, size, rng)``
+        Optionally ``log_density(data, outputs)`` or ``log_prob(data)`` (exact log-ratio statistic).
+    pairs : list of (D, D_prime)
+        Candidate neighbouring pairs; the selection split is shared among them
+        and the estimation split spent on the best one.
+    epsilon, delta : float
+        The claim under audit.
+    samples : int
+        Total mechanism calls, both datasets and both splits (>= 100).
+    confidence : float in (0, 1)
+    seed : int or SeedSequence
+    jobs : int
+        joblib workers; the result does not depend on it.
+    statistic : {"auto", "exact", "estimate"}
+        ``"estimate"`` ignores any density the mechanism gives (black box).
+    selection_fraction : float or None
+        Share of each dataset's calls used for selection (default 0.1 with an
+        exact statistic, 0.25 otherwise).
+    chunk_size : int
+        Outputs per chunk (part of the seed layout).
+
+    Returns
+    -------
+    StatisticalAuditResult
+    """
+    start = time.perf_counter()
+    if not hasattr(mechanism, "sample") or not callable(getattr(mechanism, "sample")):
+        raise TypeError(f"mechanism {mechanism!r} has no callable sample(data, size, rng)")
+    epsilon, delta = _check_eps_delta(epsilon, delta)
+    samples = check_samples(samples)
+    confidence = check_confidence(confidence)
+    jobs = check_integer("jobs", jobs, minimum=1)
+    chunk_size = check_integer("chunk_size", chunk_size, minimum=1)
+    pairs = list(pairs)
+    if not pairs:
+        raise ValueError("pairs must contain at least one (D, D_prime) pair")
+    exact_stat = statistic != "estimate" and (hasattr(mechanism, "log_density") or hasattr(mechanism, "log_prob"))
+    if selection_fraction is None:
+        selection_fraction = 0.1 if exact_stat else 0.25
+    selection_fraction = check_probability("selection_fraction", selection_fraction)
+    per_side = samples // 2
+    n_sel = max(1, min(SELECTION_CAP, int(per_side * selection_fraction) // len(pairs)))
+    n_est = per_side - n_sel * len(pairs)
+    if n_est < 1:
+        raise ValueError(f"samples={samples} too small for {len(pairs)} pairs; give more samples or fewer pairs")
+    gamma = (1.0 - confidence) / 2.0
+    root = np.random.SeedSequence(seed) if not isinstance(seed, np.random.SeedSequence) else seed
+    sel_root, est_root = root.spawn(2)
+    sel_seeds = sel_root.spawn(len(pairs))
+
+    t_mech = t_aud = 0.0
+    best = None
+    for j, (D, Dp) in enumerate(pairs):
+        sa, sb = sel_seeds[j].spawn(2)
+        ta = time.perf_counter()
+        a = draw_outputs(mechanism, D, n_sel, sa, jobs=jobs, chunk_size=chunk_size, where="D")
+        b = draw_outputs(mechanism, Dp, n_sel, sb, jobs=jobs, chunk_size=chunk_size, where="D_prime")
+        t_mech += time.perf_counter() - ta
+        if a.shape[1:] != b.shape[1:]:
+            raise ValueError(f"outputs of inconsistent shape: {a.shape[1:]} on D, {b.shape[1:]} on D_prime")
+        ta = time.perf_counter()
+        cands = candidate_statistics(a, b, mechanism, (D, Dp), statistic, fit_rows=n_sel // 2)
+        if not isinstance(cands[0], ExactLogRatio):
+            # estimated statistics were fitted on the first half: judge them on the second
+            a, b = a[n_sel // 2:], b[n_sel // 2:]
+        for stat in cands:
+            s_a, s_b = stat(a), stat(b)
+            for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
+                if isinstance(stat, ExactLogRatio) and POOLED_SELECTION:
+                    t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
+                else:
+                    t, bound = best_threshold(num, den, n_est, n_est, delta, gamma * SELECTION_GAMMA_FACTOR)
+                if best is None or bound > best[0]:
+                    best = (bound, j, stat, direction, sign, t)
+        t_aud += time.perf_counter() - ta
+    sel_bound, j, stat, direction, sign, thr = best
+    D, Dp = pairs[j]
+
+    # Estimation split: fresh calls on the chosen pair, scored in chunks (bounded memory).
+    ea, eb = est_root.spawn(2)
+    counts = []
+    for data, ss, where in ((D, ea, "D"), (Dp, eb, "D_prime")):
+        sizes = _chunk_sizes(n_est, chunk_size)
+        tasks = [(_draw_task, (mechanism, data, m, c, where, stat, [(sign, thr)]))
+                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
+        res = _run_tasks(tasks, jobs)
+        counts.append(int(sum(r[0][0] for r in res)))
+        t_mech += sum(r[1] for r in res)
+        t_aud += sum(r[2] for r in res)
+    k_num, k_den = (counts[0], counts[1]) if sign > 0 else (counts[1], counts[0])
+    p_low, q_high = clopper_pearson_bounds(k_num, n_est, k_den, n_est, confidence)
+    eps_lower = _eps_from_bounds(p_low, q_high, delta)
+    pval = dp_p_value(k_num, n_est, k_den, n_est, epsilon, delta)
+    verdict = "refuted" if eps_lower > epsilon else "not refuted"
+    return StatisticalAuditResult(
+        method="statistical", claimed_epsilon=epsilon, claimed_delta=delta, epsilon_lower=eps_lower,
+        p_value=pval, verdict=verdict, confidence=confidence, samples=2 * (n_sel * len(pairs) + n_est),
+        direction=direction, statistic=getattr(stat, "name", type(stat).__name__),
+        threshold=float(sign * thr), counts={"in_S_numerator": k_num, "in_S_other": k_den, "n_each": n_est},
+        p_low=p_low, q_high=q_high, selection_samples=2 * n_sel * len(pairs), estimation_samples=2 * n_est,
+        pair_index=j, seed=seed if isinstance(seed, (int, np.integer)) else None, jobs=jobs,
+        seconds=time.perf_counter() - start, seconds_mechanism=t_mech, seconds_auditor=t_aud,
+        extra={"selection_bound": sel_bound,
+               "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: "
+                         f"{'D' if sign > 0 else 'D_prime'})"})

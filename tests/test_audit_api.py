@@ -1,0 +1,149 @@
+import json
+
+import numpy as np
+import pytest
+
+from proofs_checks.audit.api import audit, audit_algorithm, privacy_audit_check, resolve_mechanism
+from proofs_checks.audit.primitive_mechanisms import PRIMITIVE_FACTORIES, RecordExponential
+from proofs_checks.claims import Algorithm, CheckContext, Registry
+from proofs_checks.cli import main
+from tests._audit_helpers import COIN, MECH, AdditiveExp, NoSample, coin_pairs
+
+JSON_FIELDS = {"algorithm", "variant", "claimed_epsilon", "claimed_delta", "method", "epsilon_lower",
+               "confidence", "samples", "pair", "verdict", "seed", "seconds"}
+
+
+def test_unknown_algorithm_id():
+    with pytest.raises(KeyError, match="unknown algorithm id 'wang-xu-9'.*laplace"):
+        resolve_mechanism("wang-xu-9")
+
+
+def test_registry_factory_used_and_variants_checked():
+    reg = Registry()
+    reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
+                                mechanism=lambda variant, epsilon, delta, **kw:
+                                AdditiveExp(epsilon / 2 if variant == "standard" else epsilon)))
+    ok = audit(algorithm="toy", variant="standard", epsilon=1.0, registry=reg, seed=0, search_evaluations=400)
+    bad = audit(algorithm="toy", variant="printed", epsilon=1.0, registry=reg, seed=0, search_evaluations=400)
+    assert ok.method == "exact" and ok.verdict == "not refuted"
+    assert bad.verdict == "refuted" and bad.epsilon_lower > 1.0
+    with pytest.raises(ValueError, match="variant"):
+        audit(algorithm="toy", variant="other", epsilon=1.0, registry=reg)
+
+
+def test_exact_user_pair_matches_analytic():
+    # FiniteCoin: p0 = 0.3, p1 = 0.6 -> loss max(log 2, log(0.7/0.4)) = log 2.
+    r = audit(COIN, epsilon=0.5, pairs=coin_pairs()[0])
+    assert r.method == "exact" and r.epsilon_lower == pytest.approx(np.log(2), abs=1e-12) and r.verdict == "refuted"
+
+
+def test_statistical_user_pair_and_errors():
+    D = np.zeros((3, 1))
+    Dp = D.copy()
+    Dp[0] = 1
+    r = audit(MECH, epsilon=1.0, pairs=[(D, Dp)], samples=20_000, seed=3)
+    assert r.method == "statistical" and r.verdict == "refuted" and JSON_FIELDS <= set(r.as_dict())
+    Dp[1] = 1
+    with pytest.raises(ValueError, match="not neighbouring"):
+        audit(MECH, epsilon=1.0, pairs=[(D, Dp)], samples=1000)
+    r2 = audit(MECH, epsilon=1.0, pairs=[(D, Dp)], samples=20_000, any_pair=True)
+    assert "taken as given" in r2.pair
+    with pytest.raises(TypeError, match="sample"):
+        audit(NoSample(), epsilon=1.0)
+    with pytest.raises(ValueError, match="samples"):
+        audit(MECH, epsilon=1.0, samples=50)
+    with pytest.raises(ValueError, match="confidence"):
+        audit(MECH, epsilon=1.0, confidence=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        audit(MECH)
+
+
+@pytest.mark.parametrize("alg_id", ["laplace", "gaussian", "exponential", "report-noisy-max", "gem"])
+def test_primitives_not_refuted(alg_id):
+    r = audit_algorithm(alg_id, profile="quick", seed=1)
+    assert r.verdict == "not refuted", r.as_dict()
+
+
+def test_privacy_check_rejects_broken_primitive():
+    reg = Registry()
+    reg.add_algorithm(Algorithm("exponential", "x", "broken",
+                                mechanism=lambda variant, epsilon, delta, **kw: RecordExponential(epsilon, 4, 1.0)))
+    check = privacy_audit_check(reg.algorithm("exponential"), epsilon=1.0)
+    assert check(CheckContext(seed=1)).verdict == "refuted"
+    good = privacy_audit_check("exponential")
+    assert good(CheckContext(seed=1)).verdict == "confirmed"
+
+
+def _cli(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_json_and_jobs_invariance(capsys):
+    args = ["audit", "laplace", "--samples", "20000", "--seed", "4", "--json"]
+    code, out, _ = _cli(capsys, *args)
+    assert code == 0
+    a = json.loads(out)
+    assert JSON_FIELDS <= set(a) and a["method"] == "statistical" and a["verdict"] in ("refuted", "not refuted")
+    code, out, _ = _cli(capsys, *args, "--jobs", "2")
+    b = json.loads(out)
+    assert a["epsilon_lower"] == b["epsilon_lower"] and a["pair"] == b["pair"]
+
+
+def test_cli_user_mechanism(capsys, tmp_path):
+    D = np.zeros((3, 1))
+    Dp = D.copy()
+    Dp[0] = 1
+    np.savez(tmp_path / "pair.npz", D=D, D_prime=Dp)
+    code, out, _ = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:MECH", "--pair",
+                        str(tmp_path / "pair.npz"), "--epsilon", "1", "--samples", "20000", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "refuted"
+    code, out, _ = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:COIN", "--neighbours",
+                        "tests._audit_helpers:coin_pairs", "--epsilon", "1", "--json")
+    assert code == 0 and json.loads(out)["method"] == "exact"
+    Dp[1] = 1
+    np.savez(tmp_path / "far.npz", D=D, D_prime=Dp)
+    code, _, err = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:MECH", "--pair",
+                        str(tmp_path / "far.npz"), "--epsilon", "1", "--samples", "2000")
+    assert code == 2 and "any-pair" in err
+    code, _, _ = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:MECH", "--pair",
+                      str(tmp_path / "far.npz"), "--epsilon", "1", "--samples", "2000", "--any-pair")
+    assert code == 0
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["audit", "no-such-id"], "unknown algorithm id"),
+    (["audit", "laplace", "--samples", "10"], "samples"),
+    (["audit", "laplace", "--confidence", "1.2"], "confidence"),
+    (["audit", "--mechanism", "tests._audit_helpers:NoSample", "--epsilon", "1"], "sample"),
+    (["audit", "--mechanism", "tests._audit_helpers:MECH"], "--epsilon"),
+    (["audit", "--mechanism", "nomodule_xyz:M", "--epsilon", "1"], "cannot import"),
+    (["audit"], "exactly one"),
+])
+def test_cli_bad_input(capsys, argv, msg):
+    code, _, err = _cli(capsys, *argv)
+    assert code == 2 and msg in err
+
+
+def test_every_primitive_has_a_factory():
+    assert set(PRIMITIVE_FACTORIES) == {"laplace", "gaussian", "exponential", "report-noisy-max", "gem", "peeling"}
+
+
+def test_algorithm_audit_claims_cover_variants():
+    from proofs_checks.audit.api import algorithm_audit_claims
+
+    reg = Registry()
+    reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
+                                mechanism=lambda variant, epsilon, delta, **kw:
+                                _Wide(epsilon / 2 if variant == "standard" else epsilon)))
+    reg.add_algorithm(Algorithm("no-mech", "test", "nothing to audit"))
+    claims = algorithm_audit_claims(reg)
+    assert [c.id for c in claims] == ["audit.toy.printed", "audit.toy.standard"]
+    verdicts = {c.variant: c.check(CheckContext(seed=3)).verdict for c in claims}
+    assert verdicts == {"printed": "refuted", "standard": "confirmed"}
+
+
+class _Wide(AdditiveExp):
+    def __init__(self, factor):
+        super().__init__(factor, k=3)

@@ -1,0 +1,84 @@
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from proofs_checks.audit import statistical as st
+from proofs_checks.audit.statistical import (clopper_pearson_epsilon, dp_p_value, draw_outputs,
+                                             statistical_audit)
+from tests._audit_helpers import MECH, BadShape, ShiftLaplace, WrongLength
+
+D = np.zeros((4, 1))
+DP = D.copy()
+DP[0, 0] = 1.0
+
+
+def test_vectorised_cp_matches_statsmodels():
+    for k, n, k2, n2 in [(30, 100, 10, 100), (0, 50, 3, 50), (50, 50, 0, 50), (7, 1000, 2, 900)]:
+        lo = proportion_confint(k, n, alpha=0.1, method="beta")[0]
+        hi = proportion_confint(k2, n2, alpha=0.1, method="beta")[1]
+        want = np.log(lo) - np.log(hi) if lo > 0 else -np.inf
+        got = st._cp_eps_vector(k, n, k2, n2, 0.0, 0.05)[()]
+        assert got == pytest.approx(want, rel=1e-9) or (want == -np.inf and got == -np.inf)
+
+
+def test_p_value_consistent_with_bound():
+    k, n, k2, n2 = 400, 1000, 100, 1000
+    eps_l = clopper_pearson_epsilon(k, n, k2, n2, 0.0, 0.95)
+    assert dp_p_value(k, n, k2, n2, eps_l * 0.99, 0.0) < 0.05
+    assert dp_p_value(k, n, k2, n2, eps_l * 1.01, 0.0) > 0.05
+
+
+def test_refutes_violating_and_not_correct():
+    # Laplace scale 0.5 on a sensitivity-1 query: true epsilon 2.
+    bad = statistical_audit(MECH, [(D, DP)], 1.0, samples=40_000, seed=1, statistic="estimate")
+    assert bad.verdict == "refuted" and bad.p_value < 0.05 and 1.0 < bad.epsilon_lower < 2.0
+    ok = statistical_audit(MECH, [(D, DP)], 2.0, samples=40_000, seed=1, statistic="estimate")
+    assert ok.verdict == "not refuted" and ok.epsilon_lower < 2.0
+
+
+def test_identical_whatever_jobs():
+    kw = dict(samples=20_000, seed=7, chunk_size=3000, statistic="estimate")
+    a = statistical_audit(ShiftLaplace(1.0), [(D, DP)], 1.0, jobs=1, **kw)
+    b = statistical_audit(ShiftLaplace(1.0), [(D, DP)], 1.0, jobs=2, **kw)
+    assert a.epsilon_lower == b.epsilon_lower and a.counts == b.counts and a.threshold == b.threshold
+    x1 = draw_outputs(MECH, D, 5000, 3, jobs=1, chunk_size=700)
+    x2 = draw_outputs(MECH, D, 5000, 3, jobs=2, chunk_size=700)
+    assert np.array_equal(x1, x2)
+
+
+def test_same_seed_same_result_other_seed_differs():
+    a = statistical_audit(MECH, [(D, DP)], 1.0, samples=10_000, seed=5)
+    b = statistical_audit(MECH, [(D, DP)], 1.0, samples=10_000, seed=5)
+    c = statistical_audit(MECH, [(D, DP)], 1.0, samples=10_000, seed=6)
+    assert a.epsilon_lower == b.epsilon_lower and a.counts != c.counts
+
+
+@pytest.mark.parametrize("samples", [99, 0, -5])
+def test_too_few_samples(samples):
+    with pytest.raises(ValueError, match="samples"):
+        statistical_audit(MECH, [(D, DP)], 1.0, samples=samples)
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.0, 1.5, -0.1, float("nan")])
+def test_bad_confidence(confidence):
+    with pytest.raises(ValueError, match="confidence"):
+        statistical_audit(MECH, [(D, DP)], 1.0, samples=1000, confidence=confidence)
+
+
+def test_bad_mechanisms():
+    with pytest.raises(TypeError, match="sample"):
+        statistical_audit(object(), [(D, DP)], 1.0, samples=1000)
+    with pytest.raises(ValueError, match="inconsistent shape"):
+        statistical_audit(BadShape(), [(D, DP)], 1.0, samples=1000, chunk_size=100)
+    with pytest.raises(ValueError, match="first axis"):
+        statistical_audit(WrongLength(), [(D, DP)], 1.0, samples=1000)
+
+
+def test_estimated_statistic_cannot_be_fooled_by_float_noise():
+    # A correct mechanism with an exact density must not be refuted through rounding noise of the log-ratio.
+    from proofs_checks.audit.calibration import LaplaceCount
+
+    m = LaplaceCount(1.0)
+    for seed in range(3):
+        r = statistical_audit(m, [m.pair()], 1.0, samples=200_000, seed=seed)
+        assert r.verdict == "not refuted"
