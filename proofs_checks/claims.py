@@ -118,7 +118,8 @@ class Algorithm:
     """An algorithm (or primitive) the project implements, listed by ``proofs_checks list``.
 
     ``mechanism`` optionally builds a mechanism-protocol object for the auditor:
-    ``mechanism(variant=..., epsilon=..., delta=...)``.
+    ``mechanism(variant=..., epsilon=..., delta=...)``.  ``default_delta`` is the
+    delta the auditor uses when none is given: ``None`` for pure-DP algorithms.
     """
 
     id: str
@@ -126,6 +127,7 @@ class Algorithm:
     summary: str
     variants: tuple = ("standard",)
     mechanism: Callable[..., Any] | None = None
+    default_delta: float | None = None
 
 
 class Registry:
@@ -176,8 +178,14 @@ class Registry:
 
 
 def default_registry() -> Registry:
-    """Import every module of :mod:`proofs_checks.claim_sets` and let it register its claims."""
+    """Import every module of :mod:`proofs_checks.claim_sets`, let it register, then add the audits.
+
+    The audits are one claim ``audit.<algorithm id>.<variant>`` per algorithm
+    with a mechanism factory and per variant, judged by :mod:`proofs_checks.audit`.
+    """
     from . import claim_sets
+
+    from .audit.api import algorithm_audit_claims
 
     reg = Registry()
     for info in sorted(pkgutil.iter_modules(claim_sets.__path__), key=lambda m: m.name):
@@ -185,6 +193,10 @@ def default_registry() -> Registry:
             continue
         module = importlib.import_module(f"{claim_sets.__name__}.{info.name}")
         module.register(reg)
+    # Every algorithm with a mechanism factory gets an auditor-judged privacy claim per
+    # variant; this runs last so that it sees the algorithms of every claim set.
+    for claim in algorithm_audit_claims(reg):
+        reg.add_claim(claim)
     return reg
 
 

@@ -371,6 +371,11 @@ class WangXuMechanism:
         self._points = None
 
     @property
+    def record_width(self):
+        """Length of one record ``[x_1, ..., x_d, y]`` (used by the auditor to build datasets)."""
+        return self.dim + 1
+
+    @property
     def outputs(self):
         if self._points is None:
             self._points = self.net.points()

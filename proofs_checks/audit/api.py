@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..claims import Result
-from .neighbours import (black_box_pairs, check_neighbouring, default_dataset, differing_rows,
+from .neighbours import (black_box_pairs, check_neighbouring, default_dataset, differing_rows, domain_projector,
                          exact_pair_epsilon, search_exact)
 from .statistical import check_confidence, check_samples, statistical_audit
 
@@ -109,7 +109,7 @@ def resolve_mechanism(algorithm_id, variant=None, epsilon=None, delta=None, regi
         variant = "standard" if "standard" in alg.variants else alg.variants[0]
     if variant not in alg.variants:
         raise ValueError(f"variant {variant!r} not available for {algorithm_id!r}; choose from {alg.variants}")
-    d_eps, d_delta = PRIMITIVE_DEFAULTS.get(alg.id, (1.0, 0.0))
+    d_eps, d_delta = PRIMITIVE_DEFAULTS.get(alg.id, (1.0, alg.default_delta or 0.0))
     epsilon = d_eps if epsilon is None else epsilon
     delta = d_delta if delta is None else delta
     mech = factory(variant=variant, epsilon=epsilon, delta=delta, **params)
@@ -228,7 +228,7 @@ def audit(mechanism=None, *, algorithm=None, variant=None, epsilon=None, delta=N
         descs = [d for _, _, d in given]
     else:
         D = default_dataset(mechanism, rng) if data is None else np.asarray(data, dtype=np.float64)
-        made = black_box_pairs(D)
+        made = black_box_pairs(D, project=domain_projector(mechanism))
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
     res = statistical_audit(mechanism, plist, epsilon, delta, samples=samples, confidence=confidence,
@@ -285,16 +285,27 @@ def audit_algorithm(algorithm, variant=None, epsilon=None, delta=None, *, profil
 def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, claim_id=None, **params):
     """A claim check ``check(ctx) -> Result`` running :func:`audit_algorithm` with the context's profile.
 
-    ``confirmed`` when the audit does not refute the claim (no violation found;
-    for exact audits the worst pair found is within epsilon), ``refuted``
-    otherwise.  The evidence is the audit's JSON object.
+    ``refuted`` when the audit refutes the claim.  Otherwise an exact audit
+    gives ``confirmed`` (the exact privacy loss of every neighbouring pair the
+    adversarial search visited is within epsilon, the standard of the other
+    exact checks), and a statistical audit gives ``inconclusive``: a lower
+    confidence bound can refute a claim, never establish it.  A mechanism that
+    raises ``ValueError`` on an audited dataset (e.g. a printed formula that
+    yields NaN) gives ``inconclusive`` with the error in the evidence.
     """
     def check(ctx):
         key = claim_id or f"audit.{algorithm if isinstance(algorithm, str) else algorithm.id}.{variant}"
         seed = int(ctx.seed_sequence(key).generate_state(1)[0])
-        res = audit_algorithm(algorithm, variant, epsilon, delta, profile=ctx.profile, seed=seed,
-                              jobs=ctx.jobs, **params)
-        verdict = "refuted" if res.verdict == "refuted" else "confirmed"
+        try:
+            res = audit_algorithm(algorithm, variant, epsilon, delta, profile=ctx.profile, seed=seed,
+                                  jobs=ctx.jobs, **params)
+        except (ValueError, FloatingPointError) as exc:
+            return Result("inconclusive", {"error": f"{type(exc).__name__}: {exc}",
+                                           "note": "the mechanism raised on an audited dataset"}, seed=seed)
+        if res.verdict == "refuted":
+            verdict = "refuted"
+        else:
+            verdict = "confirmed" if res.method == "exact" else "inconclusive"
         return Result(verdict, res.as_dict(), seed=seed)
 
     return check

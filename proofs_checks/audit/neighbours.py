@@ -89,6 +89,20 @@ def replace_row(D, row, record):
     return out
 
 
+def domain_projector(mechanism):
+    """The mechanism's ``project_records(records)`` hook, or the identity.
+
+    A mechanism whose data domain is bounded (e.g. ``||x|| <= X, |y| <= Y`` in 004)
+    defines ``project_records`` to map arbitrary candidate records into it; the
+    auditor applies it to every replacement it builds, so adversarial search
+    stays inside the domain on which the privacy claim is made.
+    """
+    project = getattr(mechanism, "project_records", None)
+    if project is None:
+        return lambda records: records
+    return lambda records: np.asarray(project(np.atleast_2d(records)), dtype=np.float64).reshape(np.shape(records))
+
+
 def default_dataset(mechanism, rng=None, n=8, max_width=16):
     """A small heavy-tailed dataset the mechanism accepts.
 
@@ -99,13 +113,15 @@ def default_dataset(mechanism, rng=None, n=8, max_width=16):
     gen = as_generator(rng)
     if hasattr(mechanism, "example_data"):
         return np.asarray(mechanism.example_data(gen), dtype=np.float64)
+    project = domain_projector(mechanism)
     width = getattr(mechanism, "record_width", None) or getattr(mechanism, "dim", None)
     if width:
-        return gen.standard_t(1.5, size=(n, int(width)))
+        return project(gen.standard_t(1.5, size=(n, int(width))))
     errors = []
     for w in range(1, max_width + 1):
         data = gen.standard_t(1.5, size=(n, w))
         try:
+            data = project(data)
             mechanism.sample(data, 1, np.random.default_rng(0))
             return data
         except (ValueError, TypeError, IndexError) as exc:
@@ -227,9 +243,10 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
     D = np.array(D, dtype=np.float64, copy=True)
     if D.ndim != 2:
         raise ValueError(f"D must be a 2-D array of records, got shape {D.shape}")
+    project = domain_projector(mechanism)
     if candidates is None:
         candidates = replacement_candidates(D.shape[1], gen)
-    cands = np.asarray(candidates, dtype=np.float64)
+    cands = project(np.asarray(candidates, dtype=np.float64))
     if cands.shape[0] > max_candidates:
         keep = np.concatenate([np.arange(min(max_candidates // 2, cands.shape[0])),
                                gen.choice(np.arange(max_candidates // 2, cands.shape[0]),
@@ -279,7 +296,7 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
                 improved = False
                 for which in (0, 1):
                     base = ra if which == 0 else rb
-                    moves = _mutations(base, gen, moves_per_step)
+                    moves = project(_mutations(base, gen, moves_per_step))
                     Lm = logs_of(moves)
                     evaluated += len(moves)
                     for m, lm in zip(moves, Lm):
@@ -303,13 +320,15 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
                              {"incremental": incremental, "candidates": int(len(cands))})
 
 
-def black_box_pairs(D, *, magnitudes=(1e300, 1e3)):
+def black_box_pairs(D, *, magnitudes=(1e300, 1e3), project=None):
     """A few one-row replacement pairs for a black-box audit: opposite extremes of row 0.
 
     For each magnitude ``B``: ``(+B, -B)`` on every coordinate, alternating signs
     against their mirror, and ``+B`` on the first / last coordinate against 0.
-    Returned with a description of each.
+    ``project`` (see :func:`domain_projector`) maps the records into the
+    mechanism's domain.  Returned with a description of each.
     """
+    project = project or (lambda records: records)
     D = np.array(D, dtype=np.float64, copy=True)
     w = D.shape[1]
     out = []
@@ -321,6 +340,7 @@ def black_box_pairs(D, *, magnitudes=(1e300, 1e3)):
                            (alt, -alt, f"alternating +-{B:g} vs its mirror"),
                            (e0, np.zeros(w), f"+{B:g} on coordinate 0 vs zeros"),
                            (e1, -e1, f"+{B:g} vs -{B:g} on the last coordinate")):
+            a, b = project(a[None])[0], project(b[None])[0]
             out.append((replace_row(D, 0, a), replace_row(D, 0, b), f"row 0: {what}"))
     return out
 

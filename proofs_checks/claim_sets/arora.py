@@ -8,6 +8,7 @@ sensitivity halved, ...) and show each check refutes them.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -717,15 +718,22 @@ def _learner(loss, learner, x_bound, y_bound, **kw):
     raise ValueError(f"learner must be 'output-perturbation' or 'noisy-gd', got {learner!r}")
 
 
+def _in_domain(mechanism, learner):
+    """Give the mechanism the auditor's ``project_records`` hook for the learner's domain."""
+    mechanism.project_records = functools.partial(project_to_domain, x_bound=learner.x_bound,
+                                                  y_bound=learner.y_bound)
+    return mechanism
+
+
 def grid_search_factory(variant="standard", epsilon=1.0, delta=1e-5, *, beta=0.1, K=3, loss="squared",
                         learner="noisy-gd", x_bound=1.0, y_bound=None, step="full", candidate_seed=0, **kw):
     """Mechanism factory: ``step="full"`` (continuous) or ``step="gem"`` (finite, exact ``log_prob``)."""
     y_bound = (3.0 if loss == "squared" else 1.0) if y_bound is None else y_bound
     L = _learner(loss, learner, x_bound, y_bound, **kw)
     if step == "gem":
-        return GridSearchSelection(L, K, epsilon, delta, beta, variant, candidate_seed)
+        return _in_domain(GridSearchSelection(L, K, epsilon, delta, beta, variant, candidate_seed), L)
     if step == "full":
-        return GridSearchMechanism(L, K, epsilon, delta, beta, variant)
+        return _in_domain(GridSearchMechanism(L, K, epsilon, delta, beta, variant), L)
     raise ValueError(f"step must be 'full' or 'gem', got {step!r}")
 
 
@@ -738,9 +746,9 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
     y_bound = (3.0 if loss == "squared" else 1.0) if y_bound is None else y_bound
     L = _learner(loss, learner, x_bound, y_bound, **kw)
     if step == "selection":
-        return BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed)
+        return _in_domain(BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed), L)
     if step == "full":
-        return BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant)
+        return _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant), L)
     raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
 
 
@@ -758,7 +766,8 @@ def learner_factory(name):
     def factory(variant="standard", epsilon=0.5, delta=1e-5, *, B=1.0, loss="squared", x_bound=1.0,
                 y_bound=None, **kw):
         y_bound = (3.0 if loss == "squared" else 1.0) if y_bound is None else y_bound
-        return _LearnerMechanism(_learner(loss, name, x_bound, y_bound, **kw), B, epsilon, delta)
+        L = _learner(loss, name, x_bound, y_bound, **kw)
+        return _in_domain(_LearnerMechanism(L, B, epsilon, delta), L)
     return factory
 
 
@@ -766,15 +775,16 @@ def register(registry):
     add = registry.add_algorithm
     add(Algorithm("arora-grid-search", "004, Algorithm 1 (Private Grid Search)",
                   "K base DP learners at B_j = 2^j on S1, GEM on penalised validation scores",
-                  variants=("printed", "standard"), mechanism=grid_search_factory))
+                  variants=("printed", "standard"), mechanism=grid_search_factory, default_delta=1e-5))
     add(Algorithm("arora-boosting", "004, Appendix E (Boosting)",
                   "m private models on disjoint chunks, report-noisy-max on the last chunk",
-                  variants=("printed", "standard"), mechanism=boosting_factory))
+                  variants=("printed", "standard"), mechanism=boosting_factory, default_delta=1e-5))
     add(Algorithm("arora-output-perturbation", "004, Lemma D.4; Chaudhuri et al. 2011",
-                  "regularised ERM on ||w|| <= B plus Gaussian noise", mechanism=learner_factory("output-perturbation")))
+                  "regularised ERM on ||w|| <= B plus Gaussian noise", mechanism=learner_factory("output-perturbation"),
+                  default_delta=1e-5))
     add(Algorithm("arora-noisy-gd", "004, Lemma D.4; Bassily et al. 2014",
                   "noisy projected gradient descent on ||w|| <= B (zCDP calibration)",
-                  mechanism=learner_factory("noisy-gd")))
+                  mechanism=learner_factory("noisy-gd"), default_delta=1e-5))
 
     def claim(*a, **k):
         registry.add_claim(Claim(*a, **k))

@@ -9,8 +9,9 @@
   log-ratio statistic and black box: the mean over 10 seeds for every case in
   the full profile; in the quick profile one seed on the five violating cases,
   judged by the mean ratio (>= 0.9) and each ratio (>= 0.8).
-* ``audit.primitives.<id>``: the auditor (exact or statistical, by what the
-  mechanism exposes) does not refute the primitive's privacy claim.
+The per-algorithm audits (``audit.<algorithm id>.<variant>``, primitives
+included) are generated for every registered algorithm with a mechanism factory
+by :func:`proofs_checks.claims.default_registry`.
 
 Each check is built by a factory whose arguments default to the real auditor;
 tests pass broken variants (an auditor that over-states its bound, a
@@ -136,9 +137,3 @@ def register(registry):
     claim(Claim("audit.calibration.power", "auditor calibration (issue 6)",
                 "The statistical audit reaches at least 0.9 of the oracle Clopper-Pearson bound.",
                 "inequality", power_calibration_check()))
-    for alg_id, source in _PRIMITIVE_SOURCES.items():
-        claim(Claim(f"audit.primitives.{alg_id}", source,
-                    f"The {alg_id} primitive on a bounded-contribution query is DP at its claimed parameters "
-                    "(judged by the auditor on adversarial neighbouring datasets).",
-                    "privacy", privacy_audit_check(alg_id, claim_id=f"audit.primitives.{alg_id}"),
-                    algorithm=alg_id, variant="standard"))

@@ -643,6 +643,8 @@ def _peeling_step_factory(variant=None, epsilon=1.0, delta=1e-3, *, w=None, m=No
         """Peeling of Algorithm 3 at iterate ``w``; ``m`` is taken from the data when not given."""
 
         finite_output = True
+        # log_prob enumerates ordered supports by quadrature: the auditor keeps its search small.
+        expensive_log_prob = True
 
         def _step(self, data):
             rows = np.asarray(data).shape[0] if m is None else m
@@ -664,16 +666,18 @@ def register(registry):
                   mechanism=_factory(HeavyTailedDPFW, {"d": 2, "T": 2, "s": 1.0, "beta": 1.0, "loss": "squared"})))
     add(Algorithm("hu-2", "002, Algorithm 2", "Heavy-tailed private LASSO: shrink at K, exponential-mechanism FW, "
                   "per-step budget by advanced composition", variants=("printed", "lemma2", "standard"),
-                  mechanism=_factory(HeavyTailedPrivateLasso, {"d": 2, "T": 2, "K": 1.0})))
+                  mechanism=_factory(HeavyTailedPrivateLasso, {"d": 2, "T": 2, "K": 1.0}), default_delta=1e-5))
     add(Algorithm("hu-3", "002, Algorithm 3", "Heavy-tailed private sparse linear regression: shrink, DP-IHT with "
                   "Peeling, l2 projection", mechanism=_factory(SparseLinearRegression,
-                                                               {"d": 4, "T": 2, "K": 1.0, "s": 2, "eta0": 0.5})))
+                                                               {"d": 4, "T": 2, "K": 1.0, "s": 2, "eta0": 0.5}),
+                  default_delta=1e-5))
     add(Algorithm("hu-4", "002, Algorithm 4 as called by Algorithm 3 step 6",
                   "Peeling selection of one IHT iteration on shrunken records (exact law of the ordered support)",
-                  mechanism=_peeling_step_factory))
+                  mechanism=_peeling_step_factory, default_delta=1e-5))
     add(Algorithm("hu-5", "002, Algorithm 5", "Heavy-tailed private sparse optimisation: robust gradient + Peeling",
                   variants=("standard", "printed"),
-                  mechanism=_factory(SparseOptimization, {"d": 4, "T": 2, "s": 2, "k": 1.0, "beta": 1.0, "eta": 0.5})))
+                  mechanism=_factory(SparseOptimization, {"d": 4, "T": 2, "s": 2, "k": 1.0, "beta": 1.0, "eta": 0.5}),
+                  default_delta=1e-5))
 
     claim = registry.add_claim
     for v in ("standard", "printed"):

@@ -19,6 +19,7 @@ from reference.mechanisms import (advanced_composition_epsilon, advanced_composi
 from reference.mechanisms.gaussian import gaussian_sigma
 
 from ..audit.exact import max_privacy_loss
+from ..audit.primitive_mechanisms import PRIMITIVE_FACTORIES
 from ..claims import Algorithm, Claim, Result
 
 #: Relative slack for float64 rounding when comparing an exact loss with epsilon.
@@ -237,15 +238,21 @@ def composition_split_check(split=None):
 
 def register(registry):
     add = registry.add_algorithm
-    add(Algorithm("laplace", "002, Definition 2", "Laplace mechanism q(D) + Lap(Delta_1/eps)^d"))
-    add(Algorithm("gaussian", "Dwork & Roth, Theorem 3.22", "Gaussian mechanism, classic calibration"))
+    add(Algorithm("laplace", "002, Definition 2", "Laplace mechanism q(D) + Lap(Delta_1/eps)^d",
+                  mechanism=PRIMITIVE_FACTORIES["laplace"]))
+    add(Algorithm("gaussian", "Dwork & Roth, Theorem 3.22", "Gaussian mechanism, classic calibration",
+                  mechanism=PRIMITIVE_FACTORIES["gaussian"]))
     add(Algorithm("exponential", "000, Definition 2; 002, Definition 3",
-                  "exponential mechanism, P[r] ∝ exp(eps u(D,r) / (2 Delta)), in log space"))
+                  "exponential mechanism, P[r] ∝ exp(eps u(D,r) / (2 Delta)), in log space",
+                  mechanism=PRIMITIVE_FACTORIES["exponential"]))
     add(Algorithm("report-noisy-max", "Dwork & Roth, Section 3.3; 004, Appendix E",
-                  "argmax of scores plus i.i.d. Laplace noise"))
+                  "argmax of scores plus i.i.d. Laplace noise",
+                  mechanism=PRIMITIVE_FACTORIES["report-noisy-max"]))
     add(Algorithm("gem", "004, Appendix D.1 (Raskhodnikova & Smith)",
-                  "Generalized Exponential Mechanism over (sensitivity, score) pairs"))
-    add(Algorithm("peeling", "002, Algorithm 4", "private top-s selection by repeated noisy max"))
+                  "Generalized Exponential Mechanism over (sensitivity, score) pairs",
+                  mechanism=PRIMITIVE_FACTORIES["gem"]))
+    add(Algorithm("peeling", "002, Algorithm 4", "private top-s selection by repeated noisy max",
+                  mechanism=PRIMITIVE_FACTORIES["peeling"]))
     add(Algorithm("advanced-composition", "002, Lemma 2", "per-round budget split for T mechanisms",
                   variants=("printed", "standard")))
 

@@ -1,0 +1,72 @@
+"""verify's audit claims: generated per algorithm and variant, honest verdict mapping, domain hook."""
+
+import numpy as np
+
+from proofs_checks.audit.api import privacy_audit_check
+from proofs_checks.audit.neighbours import black_box_pairs, domain_projector, search_exact
+from proofs_checks.claims import Algorithm, CheckContext, default_registry
+
+CTX = CheckContext(seed=4)
+
+
+def test_every_algorithm_with_a_factory_gets_one_audit_claim_per_variant():
+    reg = default_registry()
+    ids = {c.id for c in reg.claims}
+    for alg in reg.algorithms:
+        if alg.mechanism is not None:
+            for v in alg.variants:
+                assert f"audit.{alg.id}.{v}" in ids
+
+
+def test_exact_audit_refutes_the_printed_wang_xu_exponent():
+    reg = default_registry()
+    assert reg.claim("audit.wang-xu-1.printed").check(CTX).verdict == "refuted"
+    assert reg.claim("audit.wang-xu-1.standard").check(CTX).verdict == "confirmed"
+
+
+class _Raises:
+    def sample(self, data, size, rng=None):
+        raise ValueError("printed formula gave NaN")
+
+
+class _Bounded:
+    """Releases the mean of records clipped to [-1, 1]: only in-domain records are allowed."""
+
+    record_width = 1
+
+    def project_records(self, records):
+        return np.clip(records, -1.0, 1.0)
+
+    def sample(self, data, size, rng=None):
+        data = np.asarray(data)
+        assert np.all(np.abs(data) <= 1.0), "out-of-domain record reached the mechanism"
+        return np.random.default_rng(rng).laplace(data.mean(), 2.0 / len(data), size=(size, 1))
+
+    def log_prob(self, data):
+        data = np.asarray(data)
+        assert np.all(np.abs(data) <= 1.0), "out-of-domain record reached the mechanism"
+        outputs = np.array([0, 1])
+        p = 1 / (1 + np.exp(-data.mean()))
+        return outputs, np.log([1 - p, p])
+
+
+def test_mechanism_error_is_inconclusive_not_a_crash():
+    alg = Algorithm("raises", "test", "raises", mechanism=lambda **kw: _Raises())
+    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX)
+    assert res.verdict == "inconclusive" and "NaN" in res.evidence["error"]
+
+
+def test_domain_hook_keeps_every_candidate_in_the_domain():
+    mech = _Bounded()
+    D = np.zeros((5, 1))
+    search_exact(mech, D, 0.0, rng=0, max_evaluations=50)  # asserts inside the mechanism
+    project = domain_projector(mech)
+    for a, b, _ in black_box_pairs(D, project=project):
+        assert np.all(np.abs(a) <= 1) and np.all(np.abs(b) <= 1)
+
+
+def test_statistical_non_refutation_is_inconclusive():
+    alg = Algorithm("bounded", "test", "bounded", mechanism=lambda **kw: type("M", (), {
+        "record_width": 1, "project_records": _Bounded.project_records, "sample": _Bounded.sample})())
+    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX)
+    assert res.verdict == "inconclusive" and res.evidence["method"] == "statistical"
