@@ -26,11 +26,14 @@ References
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
 import statsmodels.api as sm
 from statsmodels.regression.quantile_regression import QuantReg
+from statsmodels.tools.sm_exceptions import IterationLimitWarning
 
 from reference.validation import check_finite_array, check_probability
 
@@ -107,10 +110,25 @@ def fit_rate(x, errors, stated_exponent, *, confidence=0.95, quantile=None, max_
         method = "OLS of log error, HC3 robust standard errors"
     else:
         check_probability("quantile", quantile)
-        res = QuantReg(ly, design).fit(q=quantile)
+        with warnings.catch_warnings():
+            # A degenerate (exact) fit makes statsmodels' sparsity estimate divide by zero.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", IterationLimitWarning)
+            res = QuantReg(ly, design).fit(q=quantile)
         method = f"quantile regression of log error at q={quantile}"
     slope = float(res.params[1])
     lo, hi = (float(v) for v in res.conf_int(alpha=alpha)[1])
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        # Quantile regression's interval is undefined when the residuals vanish (errors exactly on a
+        # line in log-log, e.g. an exact, data-independent error).  The fitted line is then exact:
+        # the interval is the point itself.  Any other non-finite interval stays inconclusive.
+        resid = np.abs(ly - design @ np.asarray(res.params))
+        if np.all(resid <= 1e-9 * max(1.0, float(np.max(np.abs(ly))))):
+            lo = hi = slope
+            method += " (exact fit: zero residuals, interval = point)"
+        else:
+            lo, hi = -math.inf, math.inf
+            method += " (interval undefined)"
     width = max(0.25, stated_exponent / 2) if max_ci_width is None else max_ci_width
     verdict = _verdict(lo, hi, stated_exponent, width)
     return RateFit(stated_exponent=float(stated_exponent), observed_exponent=-slope, ci_low=-hi, ci_high=-lo,
