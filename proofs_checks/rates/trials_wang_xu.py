@@ -37,7 +37,8 @@ from scipy import integrate
 from scipy.special import logsumexp
 
 from reference.data import LinearModel, lomax, student_t
-from reference.l1_regression import theorem1_parameters, theorem2_parameters, wang_xu_log_prob
+from reference.l1_regression import (theorem1_parameters, theorem2_parameters, truncated_empirical_risk,
+                                     wang_xu_log_prob)
 from reference.nets import L2BallNet
 
 __all__ = ["WangXuRateSetup", "excess_risk_1d", "conditional_law", "excess_risk_trial",
@@ -190,18 +191,18 @@ def em_utility_gap_tail(setup: WangXuRateSetup, n, epsilon, rng, etas):
     """Exact ``P[L-hat(w~) - min_net L-hat > (4 log theta / (n iota eps)) log(N / eta)]`` for each eta.
 
     The bound is the one the proofs of Theorems 1-2 take from Lemma 1 (eqs. (9), (20)).
-    Returns (probabilities, gaps scaled by the bound at eta = etas[0] of the mass centre) as arrays.
+    Returns ``(probabilities, bounds, max_gap)``: the exact tail probabilities, the bounds, and the
+    largest gap over the net (a bound above it is vacuous: its tail probability is 0 for any law).
     """
-    from reference.l1_regression import truncated_empirical_risk
-
     data = setup.model.sample(n, rng)
     pts, lp, p = _log_prob(setup, data, n, epsilon)
     Lhat = truncated_empirical_risk(pts, data[:, :1], data[:, 1], p["iota"], setup.theta)
     gap = Lhat - Lhat.min()
     N = pts.shape[0]
-    out = []
+    probs, bounds = [], []
     for eta in np.atleast_1d(etas):
         bound = 4 * math.log(setup.theta) / (n * p["iota"] * epsilon) * math.log(N / eta)
         tail = gap > bound
-        out.append(float(np.exp(logsumexp(lp[tail]))) if tail.any() else 0.0)
-    return np.array(out)
+        probs.append(float(np.exp(logsumexp(lp[tail]))) if tail.any() else 0.0)
+        bounds.append(bound)
+    return np.array(probs), np.array(bounds), float(gap.max())
