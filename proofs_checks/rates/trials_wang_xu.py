@@ -5,12 +5,11 @@ computes, **exactly**, the law of the excess population risk of the output of Al
 given that dataset:
 
 1. the output distribution over the zeta-net is exact (:func:`reference.l1_regression.wang_xu_log_prob`);
-2. the excess risk ``L_D(w) - L_D(w*)`` of every net point carrying probability is computed in one
-   vectorised adaptive quadrature (:func:`excess_risk_1d`, ``scipy.integrate.quad_vec``) of the
-   closed form ``E|xi - c| - E|xi|`` (:meth:`reference.data.SymmetricLaw.mean_abs_deviation`)
-   against the density of ``x``;
-   The net does not depend on the data, so the table of excess risks over the net is computed
-   once per grid point and process (:func:`net_excess_risk`);
+2. the excess risk ``L_D(w) - L_D(w*)`` of every net point is computed in one vectorised adaptive
+   quadrature (:func:`excess_risk_1d`, ``scipy.integrate.quad_vec``) of the closed form
+   ``E|xi - c| - E|xi|`` (:meth:`reference.data.SymmetricLaw.mean_abs_deviation`) against the
+   density of ``x``.  The net does not depend on the data, so this table is computed once per
+   grid point and process (:func:`net_excess_risk`);
 3. the trial returns the ``1 - eta`` quantile of that discrete law (exact), or its mean
    (``statistic="mean"``).
 
@@ -41,8 +40,8 @@ from reference.l1_regression import (theorem1_parameters, theorem2_parameters, t
                                      wang_xu_log_prob)
 from reference.nets import L2BallNet
 
-__all__ = ["WangXuRateSetup", "excess_risk_1d", "conditional_law", "excess_risk_trial",
-           "THEOREM1_MODEL", "THEOREM2_MODEL", "em_utility_gap_tail"]
+__all__ = ["WangXuRateSetup", "excess_risk_1d", "net_excess_risk", "conditional_law", "weighted_quantile",
+           "excess_risk_trial", "em_utility_gap_tail", "THEOREM1_MODEL", "THEOREM2_MODEL"]
 
 #: Assumption 1 (d = 1): x ~ Student t(3) (E x^2 = 3, every moment of order < 3), noise ~ Lomax(3).
 THEOREM1_MODEL = LinearModel((0.5,), student_t(3.0), lomax(3.0))
