@@ -10,7 +10,8 @@ Verdicts
 --------
 ``consistent``
     the interval reaches ``-a`` or below (decay at least as fast as stated is
-    not excluded) and is narrower than ``max_ci_width``;
+    not excluded) and is narrower than ``max_ci_width``, or the whole interval
+    lies at or below ``-a`` (decay at least as fast as stated, at this confidence);
 ``slower``
     the whole interval lies above ``-a``: decay slower than stated, which
     refutes the rate at this confidence;
@@ -26,11 +27,14 @@ References
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
 import statsmodels.api as sm
 from statsmodels.regression.quantile_regression import QuantReg
+from statsmodels.tools.sm_exceptions import IterationLimitWarning
 
 from reference.validation import check_finite_array, check_probability
 
@@ -60,7 +64,8 @@ class RateFit:
 def _verdict(slope_lo, slope_hi, stated, max_ci_width):
     if slope_lo > -stated:
         return "slower"
-    if slope_hi - slope_lo <= max_ci_width:
+    # The whole interval at or below -a: decay at least as fast as stated, whatever its width.
+    if slope_hi <= -stated or slope_hi - slope_lo <= max_ci_width:
         return "consistent"
     return "inconclusive"
 
@@ -107,10 +112,28 @@ def fit_rate(x, errors, stated_exponent, *, confidence=0.95, quantile=None, max_
         method = "OLS of log error, HC3 robust standard errors"
     else:
         check_probability("quantile", quantile)
-        res = QuantReg(ly, design).fit(q=quantile)
         method = f"quantile regression of log error at q={quantile}"
+        with warnings.catch_warnings():
+            # A degenerate (exact) fit makes statsmodels' sparsity estimate divide by zero.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", IterationLimitWarning)
+            res = QuantReg(ly, design).fit(q=quantile)
     slope = float(res.params[1])
     lo, hi = (float(v) for v in res.conf_int(alpha=alpha)[1])
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        # Quantile regression's interval is undefined when the residuals vanish (errors exactly on a
+        # line in log-log, e.g. an exact, data-independent error).  The fitted line is then exact:
+        # the interval is the point itself.  Any other non-finite interval stays inconclusive.
+        resid = np.abs(ly - design @ np.asarray(res.params))
+        if np.all(resid <= 1e-9 * max(1.0, float(np.max(np.abs(ly))))):
+            lo = hi = slope
+            method += " (exact fit: zero residuals, interval = point)"
+        else:
+            # statsmodels' Hall-Sheather bandwidth h gives a NaN interval when q + h > 1, i.e. with few
+            # observations at a high quantile (at q = 0.9, fewer than about 50).  No silent fallback:
+            # other bandwidths are anti-conservative there.  The fit is then inconclusive.
+            lo, hi = -math.inf, math.inf
+            method += " (interval undefined: too few observations for this quantile)"
     width = max(0.25, stated_exponent / 2) if max_ci_width is None else max_ci_width
     verdict = _verdict(lo, hi, stated_exponent, width)
     return RateFit(stated_exponent=float(stated_exponent), observed_exponent=-slope, ci_low=-hi, ci_high=-lo,

@@ -10,7 +10,7 @@ __all__ = ["plot_rate"]
 
 
 def plot_rate(path, x, errors, stated_exponent, *, quantile=None, xlabel="n * epsilon", title=""):
-    """Write a PNG: mean (and quantile) error against ``x`` with the line ``C x^(-a)`` through the first point."""
+    """Write a PNG: mean (and quantile) error against ``x`` with the line ``C x^(-a)`` through the smallest x."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -18,6 +18,8 @@ def plot_rate(path, x, errors, stated_exponent, *, quantile=None, xlabel="n * ep
 
     x = np.asarray(x, dtype=float)
     err = np.asarray(errors, dtype=float)
+    order = np.argsort(x, kind="stable")  # grids may mix n and eps: draw in increasing x
+    x, err = x[order], err[order]
     mean = err.mean(axis=1)
     fig, ax = plt.subplots(figsize=(5, 3.6), dpi=110)
     ax.loglog(x, mean, "o-", label="mean error")

@@ -1,0 +1,207 @@
+"""Picklable trials for the rate checks of Wang & Xu (000), Theorems 1 and 2.
+
+One trial draws one dataset from a :class:`reference.data.LinearModel` with ``d = 1`` and
+computes, **exactly**, the law of the excess population risk of the output of Algorithm 1/2
+given that dataset:
+
+1. the output distribution over the zeta-net is exact (:func:`reference.l1_regression.wang_xu_log_prob`);
+2. the excess risk ``L_D(w) - L_D(w*)`` of every net point is computed in one vectorised adaptive
+   quadrature (:func:`excess_risk_1d`, ``scipy.integrate.quad_vec``) of the closed form
+   ``E|xi - c| - E|xi|`` (:meth:`reference.data.SymmetricLaw.mean_abs_deviation`) against the
+   density of ``x``.  The net does not depend on the data, so this table is computed once per
+   grid point and process (:func:`net_excess_risk`);
+3. the trial returns the ``1 - eta`` quantile of that discrete law (exact), or its mean
+   (``statistic="mean"``).
+
+So the randomness of the mechanism is integrated out exactly and the sweep's repetitions are
+over datasets only.  The quantile regression of the rate engine at level ``1 - eta`` over datasets
+of the conditional ``1 - eta`` quantile bounds the joint ``1 - 2 eta`` quantile of the excess risk
+from above (union bound): a conservative statistic for a "with probability ``1 - eta``" rate.
+
+Deliberately broken variants (for the tests; ``broken=``):
+``"ignore-data"``   the output is uniform over the net (ignores the data);
+``"fixed-temperature"``  the exponent ``n iota eps / log theta`` is frozen at its value for
+``n = 64``, i.e. the mechanism's temperature does not shrink with ``n`` (nor with ``eps``);
+``"hot"``  the exponent is 20 times too small (temperature 20x too high).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import integrate
+from scipy.special import logsumexp
+
+from reference.data import LinearModel, lomax, student_t
+from reference.l1_regression import (theorem1_parameters, theorem2_parameters, truncated_empirical_risk,
+                                     wang_xu_log_prob)
+from reference.nets import L2BallNet
+
+__all__ = ["WangXuRateSetup", "excess_risk_1d", "net_excess_risk", "conditional_law", "weighted_quantile",
+           "excess_risk_trial", "em_utility_gap_tail", "THEOREM1_MODEL", "THEOREM2_MODEL"]
+
+#: Assumption 1 (d = 1): x ~ Student t(3) (E x^2 = 3, every moment of order < 3), noise ~ Lomax(3).
+THEOREM1_MODEL = LinearModel((0.5,), student_t(3.0), lomax(3.0))
+#: Assumption 3 with theta = 1.5 (d = 1): x ~ Student t(1.8) (infinite variance), noise ~ Lomax(2.5).
+THEOREM2_MODEL = LinearModel((0.5,), student_t(1.8), lomax(2.5))
+
+BROKEN = (None, "ignore-data", "fixed-temperature", "hot")
+
+
+@dataclass(frozen=True)
+class WangXuRateSetup:
+    """Everything a trial needs besides ``n`` and ``epsilon`` (frozen, hence picklable and hashable).
+
+    algorithm : 1 or 2;  theta : 2 for Algorithm 1, in (1, 2) for Algorithm 2;
+    assumption : 1 (Theorem 1, eq. (7)) or 3 (Theorem 2, eq. (18));
+    eta : failure probability (the quantile level is ``1 - eta``);
+    radius : W is the l2 ball (interval) of this radius;
+    net_constant : zeta = net_constant / n (the theorems' ``zeta = O(1/n)``);
+    statistic : "quantile" or "mean" of the conditional law.
+    """
+
+    algorithm: int = 1
+    model: LinearModel = THEOREM1_MODEL
+    theta: float = 2.0
+    assumption: int = 1
+    variant: str = "printed"
+    eta: float = 0.1
+    radius: float = 1.0
+    net_constant: float = 1.0
+    statistic: str = "quantile"
+    broken: str | None = None
+
+    def __post_init__(self):
+        if self.model.dim != 1:
+            raise ValueError(f"the exact excess-risk trial needs d = 1, got d = {self.model.dim}")
+        if self.broken not in BROKEN:
+            raise ValueError(f"broken must be one of {BROKEN}, got {self.broken!r}")
+        if self.statistic not in ("quantile", "mean"):
+            raise ValueError(f"statistic must be 'quantile' or 'mean', got {self.statistic!r}")
+
+    @property
+    def tau(self) -> float:
+        return self.model.tau(self.assumption, self.theta)
+
+    def parameters(self, n, epsilon):
+        """zeta (net) and iota of the theorem at ``(n, epsilon)`` (O-constants 1, net constant aside)."""
+        if self.algorithm == 1:
+            p = theorem1_parameters(n, 1, epsilon, self.eta, self.tau, self.assumption)
+        else:
+            p = theorem2_parameters(n, 1, epsilon, self.eta, self.tau, self.theta, self.assumption)
+        p = dict(p)
+        p["zeta"] = self.net_constant / n
+        return p
+
+    def net(self, n):
+        return L2BallNet(self.radius, self.net_constant / n, 1)
+
+
+def excess_risk_1d(model: LinearModel, w, *, epsabs=1e-13, epsrel=1e-10):
+    """``L_D(w) - L_D(w*)`` for many scalar ``w`` at once (d = 1), by vectorised adaptive quadrature.
+
+    ``L_D(w) - L_D(w*) = 2 int_0^inf [E|xi - v x| - E|xi|] p_x(x) dx`` with ``v = w - w*``, both laws
+    symmetric, the inner expectation in closed form.  Returns ``(excess, abs_error_estimate)``.
+    """
+    w = np.asarray(w, dtype=float).ravel()
+    v = w - model.w_star[0]
+    noise, law = model.noise_law, model.x_law
+    m0 = noise.abs_moment(1)
+
+    def f(x):
+        return (noise.mean_abs_deviation(v * x) - m0) * law.pdf(x)
+
+    val, err = integrate.quad_vec(f, 0, np.inf, epsabs=epsabs, epsrel=epsrel, limit=2000)
+    return 2 * np.asarray(val), 2 * float(err)
+
+
+def _log_prob(setup: WangXuRateSetup, data, n, epsilon):
+    p = setup.parameters(n, epsilon)
+    net = setup.net(n)
+    X, y = data[:, :1], data[:, 1]
+    if setup.broken == "ignore-data":
+        pts = net.points()
+        return pts, np.full(pts.shape[0], -math.log(pts.shape[0])), p
+    if setup.broken == "fixed-temperature":
+        # exponent n iota eps / log theta frozen at n = 64: rescale eps so that n iota eps = const
+        p64 = setup.parameters(64, 1.0)
+        eps_eff = 64 * p64["iota"] / (n * p["iota"])
+        pts, lp = wang_xu_log_prob(X, y, net, eps_eff, p["iota"], setup.theta, setup.variant)
+        return pts, lp, p
+    if setup.broken == "hot":
+        epsilon = epsilon / 20.0  # temperature 20x too high for the stated utility (and for eps)
+    pts, lp = wang_xu_log_prob(X, y, net, epsilon, p["iota"], setup.theta, setup.variant)
+    return pts, lp, p
+
+
+@functools.lru_cache(maxsize=16)
+def net_excess_risk(model: LinearModel, radius: float, zeta: float):
+    """Excess risk of every point of the 1-d zeta-net of ``[-radius, radius]`` (cached per process).
+
+    The net does not depend on the data, so one vectorised quadrature serves every dataset of a
+    grid point.  Returns ``(points (N,), excess (N,), abs_error_estimate)``.
+    """
+    pts = L2BallNet(radius, zeta, 1).points()[:, 0]
+    excess, err = excess_risk_1d(model, pts)
+    return pts, excess, err
+
+
+def conditional_law(setup: WangXuRateSetup, n, epsilon, rng):
+    """Draw one dataset; return the exact law of the output's excess risk given it.
+
+    Returns dict with ``excess`` (N,) and ``prob`` (N,) over the whole net, ``quad_error``
+    (absolute error estimate of the excess risks), ``data``, ``log_prob``, ``points`` and the
+    theorem parameters.
+    """
+    data = setup.model.sample(n, rng)
+    pts, lp, p = _log_prob(setup, data, n, epsilon)
+    grid, excess, err = net_excess_risk(setup.model, float(setup.radius), float(setup.net_constant / n))
+    if not np.array_equal(grid, pts[:, 0]):  # same net object, same enumeration order
+        raise RuntimeError("net enumeration changed between the mechanism and the risk table")
+    return {"excess": excess, "prob": np.exp(lp), "quad_error": err, "data": data, "log_prob": lp,
+            "points": pts, "params": p}
+
+
+def weighted_quantile(values, prob, q):
+    """``q`` quantile of the discrete law ``prob`` on ``values``: the smallest v with ``P[X <= v] >= q``."""
+    values = np.asarray(values, dtype=float)
+    order = np.argsort(values, kind="stable")
+    cdf = np.cumsum(np.asarray(prob, dtype=float)[order])
+    k = min(int(np.searchsorted(cdf, q * cdf[-1], side="left")), values.size - 1)
+    return float(values[order][k])
+
+
+def excess_risk_trial(point, rng, setup: WangXuRateSetup):
+    """Rate-engine trial: the exact ``1 - eta`` quantile (or mean) of the output's excess risk given one dataset.
+
+    ``point = {"n": int, "epsilon": float}``.  Use ``functools.partial(excess_risk_trial, setup=...)``.
+    """
+    law = conditional_law(setup, int(point["n"]), float(point["epsilon"]), rng)
+    ex = np.maximum(law["excess"], 0.0)
+    if setup.statistic == "mean":
+        return float(ex @ law["prob"] / law["prob"].sum())
+    return weighted_quantile(ex, law["prob"], 1.0 - setup.eta)
+
+
+def em_utility_gap_tail(setup: WangXuRateSetup, n, epsilon, rng, etas):
+    """Exact ``P[L-hat(w~) - min_net L-hat > (4 log theta / (n iota eps)) log(N / eta)]`` for each eta.
+
+    The bound is the one the proofs of Theorems 1-2 take from Lemma 1 (eqs. (9), (20)).
+    Returns ``(probabilities, bounds, max_gap)``: the exact tail probabilities, the bounds, and the
+    largest gap over the net (a bound above it is vacuous: its tail probability is 0 for any law).
+    """
+    data = setup.model.sample(n, rng)
+    pts, lp, p = _log_prob(setup, data, n, epsilon)
+    Lhat = truncated_empirical_risk(pts, data[:, :1], data[:, 1], p["iota"], setup.theta)
+    gap = Lhat - Lhat.min()
+    N = pts.shape[0]
+    probs, bounds = [], []
+    for eta in np.atleast_1d(etas):
+        bound = 4 * math.log(setup.theta) / (n * p["iota"] * epsilon) * math.log(N / eta)
+        tail = gap > bound
+        probs.append(float(np.exp(logsumexp(lp[tail]))) if tail.any() else 0.0)
+        bounds.append(bound)
+    return np.array(probs), np.array(bounds), float(gap.max())
