@@ -41,7 +41,7 @@ import numbers
 import numpy as np
 from scipy import special
 
-from .validation import check_finite_array, check_positive
+from .validation import check_finite_array, check_positive, check_choice
 
 __all__ = ["PHI_BOUND", "VARIANTS", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]
 
@@ -80,9 +80,7 @@ def _check_ab(a, b):
 
 
 def _check_variant(variant):
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    return variant
+    return check_choice("variant", variant, VARIANTS)
 
 
 # --------------------------------------------------------------------------- phi

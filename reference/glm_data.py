@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, stats
 
-from .validation import as_generator, check_finite_array, check_integer, check_positive
+from .validation import as_generator, check_finite_array, check_integer, check_positive, check_choice
 
 __all__ = ["GLMProblem", "make_problem", "sample_records", "split_records", "glm_loss",
            "project_to_domain"]
@@ -36,9 +36,7 @@ LOSSES = ("squared", "logistic")
 
 
 def _check_loss(loss):
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    return loss
+    return check_choice("loss", loss, LOSSES)
 
 
 def glm_loss(w, records, loss):

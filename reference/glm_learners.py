@@ -38,7 +38,7 @@ from scipy import stats
 
 from .glm_data import LOSSES
 from .mechanisms import gaussian_sigma
-from .validation import (as_generator, check_delta, check_epsilon, check_finite_array,
+from .validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
 __all__ = ["smoothness", "lipschitz_constant", "check_domain", "regularized_erm", "glm_gradient",
@@ -56,9 +56,7 @@ def _finite(name, value, **inputs):
 
 
 def _check_loss(loss):
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    return loss
+    return check_choice("loss", loss, LOSSES)
 
 
 def smoothness(loss):

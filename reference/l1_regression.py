@@ -46,7 +46,7 @@ from scipy.special import logsumexp
 
 from .nets import L2BallNet, as_net
 from .truncation import _psi_nonneg, check_theta
-from .validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+from .validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive, check_probability, check_same_length)
 
 __all__ = ["VARIANTS", "check_iota", "split_records", "check_regression_data", "l1_loss",
@@ -67,9 +67,7 @@ def check_iota(iota, name: str = "iota") -> float:
 
 
 def _check_variant(variant):
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    return variant
+    return check_choice("variant", variant, VARIANTS)
 
 
 def check_regression_data(X, y):

@@ -34,7 +34,7 @@ from scipy import optimize
 
 from .glm_data import glm_loss
 from .mechanisms import gem_log_prob, gem_sample, report_noisy_max, report_noisy_max_log_prob
-from .validation import (as_generator, check_delta, check_epsilon, check_finite_array,
+from .validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
 __all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidates",
@@ -49,9 +49,7 @@ VARIANTS = ("printed", "standard")
 
 
 def _check_variant(variant):
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    return variant
+    return check_choice("variant", variant, VARIANTS)
 
 
 def grid_guesses(K):

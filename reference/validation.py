@@ -22,6 +22,7 @@ __all__ = [
     "check_finite_array",
     "check_scores",
     "check_same_length",
+    "check_choice",
     "as_generator",
 ]
 
@@ -111,6 +112,13 @@ def check_same_length(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) ->
         raise ValueError(
             f"{name_a} and {name_b} must have the same length, got {a.shape[0]} and {b.shape[0]}"
         )
+
+
+def check_choice(name: str, value, choices):
+    """``value`` if it is one of ``choices`` (e.g. a variant name), else ValueError naming both."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
 
 
 def as_generator(rng=None) -> np.random.Generator:

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ..report import to_jsonable
 from ..claims import Result
 from .neighbours import (black_box_pairs, check_neighbouring, default_dataset, differing_rows, domain_projector,
                          exact_pair_epsilon, search_exact)
@@ -71,19 +72,7 @@ class AuditResult:
 
     def as_dict(self):
         """Plain JSON types; infinite floats become the strings "inf" / "-inf" (strict JSON)."""
-        return _jsonable(asdict(self))
-
-
-def _jsonable(v):
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, float) and not math.isfinite(v):
-        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-    return v
+        return to_jsonable(asdict(self))
 
 
 def resolve_mechanism(algorithm_id, variant=None, epsilon=None, delta=None, registry=None, **params):
