@@ -95,18 +95,18 @@ SETTINGS = {
         statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): excess population risk "
                   "O~(s*^2 / (n eps)) with probability 1 - zeta",
         trial=trials_hu.trial_theorem7, exponent=1.0, x=_ne_over_T, xlabel="n eps / T  (T = floor(log n))",
-        grids={"quick": _grid([2000, 4000, 8000, 16000, 32000], [400.0], d=20, s_star=2, c_s=2.0, delta=1e-5),
+        grids={"quick": _grid([1000, 2000, 4000, 8000, 16000, 32000], [1600.0], d=20, s_star=2, c_s=2.0, delta=1e-5),
                "full": _grid([4000, 16000, 64000, 256000], [100.0, 400.0], d=50, s_star=2, c_s=2.0,
                              delta=1e-5)},
-        repetitions={"quick": 24, "full": 30}),
+        repetitions={"quick": 64, "full": 40}),
     "hu.thm8.rate": dict(
         algorithm="hu-5", source="002, Theorem 8, Assumption 4 (sparse mean estimation, the problem of Theorem 9)",
         statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): excess population risk "
                   "O~(s*^(3/2) / (n eps)) with probability 1 - zeta",
         trial=trials_hu.trial_theorem8, exponent=1.0, x=_ne_over_T2, xlabel="n eps / T^2  (T = floor(log n))",
-        grids={"quick": _grid([1000], [0.5, 2.0, 8.0, 32.0, 128.0], d=8, s_star=2, delta=1e-5),
+        grids={"quick": _grid([600], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=6, s_star=2, delta=1e-5),
                "full": _grid([1000, 2000, 4000, 8000, 16000, 32000], [1.0], d=20, s_star=2, delta=1e-5)},
-        repetitions={"quick": 16, "full": 30}),
+        repetitions={"quick": 24, "full": 30}),
 }
 
 #: Numbers 002 reports that bear on a rate (Section 6.3, about Figure 1(b)).
