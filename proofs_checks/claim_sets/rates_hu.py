@@ -12,9 +12,13 @@ Where the grid sits.  With every hidden constant of the theorems set to 1, the p
 noise of Algorithms 2, 3 and 5 exceeds the trivial error (``||w*||^2``) until
 ``n epsilon`` is of order ``10^6``-``10^7`` (see ``docs/section6.md``).  The rates are
 statements in ``n epsilon``; to reach the regime where the bound is not vacuous at
-sizes a sweep can afford, the checks of Theorems 5, 7, 8 use a large ``epsilon``
-(outside the ``0 < epsilon < 1`` of the privacy theorems, which the utility
-arguments do not use).  Theorems 2 and 3 run at ``epsilon <= 1``.
+sizes a sweep can afford, the quick checks of Theorems 5 and 8 sweep ``epsilon`` at fixed
+``n`` and Theorem 7 sweeps ``n`` at ``epsilon = 1600`` (outside the ``0 < epsilon < 1`` of
+the privacy theorems, which the utility arguments do not use).  Theorems 2 and 3 sweep
+``epsilon`` in [1/16, 4] at ``n = 2000`` (quick) and ``n`` at ``epsilon = 1`` (full).
+Theorems 7 and 8 are fitted against ``n eps / T`` and ``n eps / T^2`` (``T = floor(log n)``):
+the ``log n`` the bound displays, and for Algorithm 5 the second ``log n`` its noise variance
+carries (an "other log term" of its ``O``).
 
 Factories take the trial as an argument (default: the real algorithm), so the tests
 pass a deliberately broken variant (output ignoring the data, noise not shrinking
