@@ -50,9 +50,9 @@ def test_trials_are_deterministic_and_positive():
 
 def test_rate_claims_registered_per_algorithm():
     reg = default_registry()
-    rate = {c.id: c.algorithm for c in reg.claims if c.kind == "rate" and c.id.startswith("hu.")}
-    assert rate == {"hu.thm2.rate": "hu-1", "hu.thm3.rate": "hu-1", "hu.thm5.rate": "hu-2",
-                    "hu.thm7.rate": "hu-3", "hu.thm8.rate": "hu-5"}
+    rate = {c.id: c.algorithm for c in reg.claims if c.kind == "rate" and c.id.startswith("rates.hu.")}
+    assert rate == {"rates.hu.thm2": "hu-1", "rates.hu.thm3": "hu-1", "rates.hu.thm5": "hu-2",
+                    "rates.hu.thm7": "hu-3", "rates.hu.thm8": "hu-5"}
 
 
 def _tiny(cid, ns=None, eps=None, reps=None, **over):
@@ -68,9 +68,9 @@ def _tiny(cid, ns=None, eps=None, reps=None, **over):
 
 
 @pytest.mark.parametrize("cid,kind,tiny", [
-    ("hu.thm5.rate", "ignore_data", {}),
-    ("hu.thm7.rate", "ignore_data", {"ns": [1000, 4000, 16000]}),
-    ("hu.thm8.rate", "fixed_noise", {"eps": [0.25, 4.0, 64.0, 256.0], "reps": 32}),
+    ("rates.hu.thm5", "ignore_data", {}),
+    ("rates.hu.thm7", "ignore_data", {"ns": [1000, 4000, 16000]}),
+    ("rates.hu.thm8", "fixed_noise", {"eps": [0.25, 4.0, 64.0, 256.0], "reps": 32}),
 ])
 def test_real_confirmed_broken_refuted(cid, kind, tiny):
     grids, reps = _tiny(cid, **tiny)
@@ -83,18 +83,18 @@ def test_real_confirmed_broken_refuted(cid, kind, tiny):
 
 
 def test_algorithm1_tiny_grid_confirmed_and_fixed_noise_refuted():
-    grids, reps = _tiny("hu.thm2.rate", ns=[600], eps=[0.0625, 0.25, 1.0, 4.0], reps=12)
+    grids, reps = _tiny("rates.hu.thm2", ns=[600], eps=[0.0625, 0.25, 1.0, 4.0], reps=12)
     ctx = CheckContext(seed=5)
-    ok = rates_hu.rate_check("hu.thm2.rate", grids=grids, repetitions=reps)(ctx)
+    ok = rates_hu.rate_check("rates.hu.thm2", grids=grids, repetitions=reps)(ctx)
     assert ok.evidence["rate_verdict"] in ("consistent", "inconclusive") and ok.verdict != "refuted"
-    bad = rates_hu.rate_check("hu.thm2.rate", trial=rates_hu.broken_trial("hu.thm2.rate", "fixed_noise"),
+    bad = rates_hu.rate_check("rates.hu.thm2", trial=rates_hu.broken_trial("rates.hu.thm2", "fixed_noise"),
                               grids=grids, repetitions=reps)(ctx)
     assert bad.verdict == "refuted", bad.evidence
 
 
 def test_results_identical_whatever_the_workers():
-    grids, reps = _tiny("hu.thm7.rate", ns=[2000, 4000, 8000], reps=8)
-    check = rates_hu.rate_check("hu.thm7.rate", grids=grids, repetitions=reps)
+    grids, reps = _tiny("rates.hu.thm7", ns=[2000, 4000, 8000], reps=8)
+    check = rates_hu.rate_check("rates.hu.thm7", grids=grids, repetitions=reps)
     a = check(CheckContext(seed=2, jobs=1)).evidence
     b = check(CheckContext(seed=2, jobs=2)).evidence
     assert np.array_equal(a["quantile_errors"], b["quantile_errors"])

@@ -70,7 +70,7 @@ def _grid(ns, eps, **common):
 
 #: Settings: claim id -> (algorithm, source, statement, trial, stated exponent, grids, repetitions).
 SETTINGS = {
-    "hu.thm2.rate": dict(
+    "rates.hu.thm2": dict(
         algorithm="hu-1", source="002, Theorem 2 (eq. (6)); Corollary 1",
         statement="Algorithm 1 (squared loss, unit l1 ball, Theorem 2 parameters): excess population risk "
                   "O~((n eps)^(-1/3)) with probability 1 - zeta",
@@ -78,7 +78,7 @@ SETTINGS = {
         grids={"quick": _grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
                "full": _grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
         repetitions={"quick": 24, "full": 30}),
-    "hu.thm3.rate": dict(
+    "rates.hu.thm3": dict(
         algorithm="hu-1", source="002, Theorem 3 (eq. (8)), Assumption 2",
         statement="Algorithm 1 (biweight loss, Theorem 3 parameters, constant step 1/sqrt(T)): excess "
                   "population risk O~((n eps)^(-1/4)) with probability 1 - zeta",
@@ -86,7 +86,7 @@ SETTINGS = {
         grids={"quick": _grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
                "full": _grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
         repetitions={"quick": 48, "full": 30}),
-    "hu.thm5.rate": dict(
+    "rates.hu.thm5": dict(
         algorithm="hu-2", source="002, Theorem 5 (eq. (9)), Assumption 3",
         statement="Algorithm 2 (Theorem 5 parameters, printed budget, delta = 1e-5): excess population "
                   "risk O~((n eps)^(-2/5)) with probability 1 - zeta",
@@ -94,7 +94,7 @@ SETTINGS = {
         grids={"quick": _grid([4000], [64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5),
                "full": _grid([2000, 8000, 32000, 128000, 512000], [1.0, 16.0], d=10, delta=1e-5)},
         repetitions={"quick": 16, "full": 30}),
-    "hu.thm7.rate": dict(
+    "rates.hu.thm7": dict(
         algorithm="hu-3", source="002, Theorem 7, Assumption 3",
         statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): excess population risk "
                   "O~(s*^2 / (n eps)) with probability 1 - zeta",
@@ -103,7 +103,7 @@ SETTINGS = {
                "full": _grid([4000, 16000, 64000, 256000], [100.0, 400.0], d=50, s_star=2, c_s=2.0,
                              delta=1e-5)},
         repetitions={"quick": 64, "full": 40}),
-    "hu.thm8.rate": dict(
+    "rates.hu.thm8": dict(
         algorithm="hu-5", source="002, Theorem 8, Assumption 4 (sparse mean estimation, the problem of Theorem 9)",
         statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): excess population risk "
                   "O~(s*^(3/2) / (n eps)) with probability 1 - zeta",
@@ -115,7 +115,7 @@ SETTINGS = {
 
 #: Numbers 002 reports that bear on a rate (Section 6.3, about Figure 1(b)).
 PAPER_VALUES = {
-    "hu.thm2.rate": [{"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 10_000, "value": 0.14},
+    "rates.hu.thm2": [{"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 10_000, "value": 0.14},
                      {"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 90_000, "value": 0.03,
                       "implied_exponent": math.log(0.14 / 0.03) / math.log(9.0)}],
 }
