@@ -92,7 +92,7 @@ SETTINGS = {
                   "risk O~((n eps)^(-2/5)) with probability 1 - zeta",
         trial=trials_hu.trial_theorem5, exponent=2 / 5,
         grids={"quick": _grid([4000], [64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5),
-               "full": _grid([2000, 8000, 32000, 128000, 512000], [1.0, 16.0], d=10, delta=1e-5)},
+               "full": _grid([16000], [16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5)},
         repetitions={"quick": 16, "full": 30}),
     "rates.hu.thm7": dict(
         algorithm="hu-3", source="002, Theorem 7, Assumption 3",
@@ -109,7 +109,7 @@ SETTINGS = {
                   "O~(s*^(3/2) / (n eps)) with probability 1 - zeta",
         trial=trials_hu.trial_theorem8, exponent=1.0, x=_ne_over_T2, xlabel="n eps / T^2  (T = floor(log n))",
         grids={"quick": _grid([600], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=6, s_star=2, delta=1e-5),
-               "full": _grid([1000, 2000, 4000, 8000, 16000, 32000], [1.0], d=20, s_star=2, delta=1e-5)},
+               "full": _grid([2000], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=20, s_star=2, delta=1e-5)},
         repetitions={"quick": 24, "full": 30}),
 }
 
