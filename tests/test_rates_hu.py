@@ -112,3 +112,12 @@ def test_lemma1_utility_confirmed_and_noisier_selection_refuted():
 
     bad = rates_hu.em_utility_check(selection_log_prob=noisy)(ctx)
     assert bad.verdict == "refuted" and bad.evidence["max_probability_over_bound"] > 1
+
+
+def test_section62_noise_does_not_shrink_but_the_theorems_does():
+    ctx = CheckContext(seed=1)
+    for printed, theorem in ((rates_hu._sec62_alg1_noise, rates_hu._thm2_alg1_noise),
+                             (rates_hu._sec62_alg5_noise, rates_hu._thm8_alg5_noise)):
+        bad = rates_hu.noise_shrinks_check(printed)(ctx)
+        assert bad.verdict == "refuted" and bad.evidence["ratio_last_first"] >= 1
+        assert rates_hu.noise_shrinks_check(theorem)(ctx).verdict == "confirmed"

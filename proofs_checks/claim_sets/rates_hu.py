@@ -187,6 +187,48 @@ def em_utility_check(selection_log_prob=None, t_values=(0.5, 1.0, 2.0, 4.0)):
     return check
 
 
+# --------------------------------------------------------------------------- Section 6.2 noise against n
+
+def _sec62_alg1_noise(n, eps):
+    from reference.hu_parameters import section62_parameters
+    p = section62_parameters(1, n, eps)
+    return dp_fw_sensitivity(l1_ball_vertices(2), p["s"], n // p["T"]) / eps
+
+
+def _sec62_alg5_noise(n, eps):
+    from reference.hu_parameters import section62_parameters
+    from reference.sparse import sparse_opt_lambda
+    p = section62_parameters(5, n, eps, s_star=20)
+    return sparse_opt_lambda(p["k"], p["eta"], n // p["T"]) / eps
+
+
+def _thm2_alg1_noise(n, eps):
+    from reference.hu_parameters import theorem2_parameters
+    p = theorem2_parameters(n, eps, 2, 4, 1.0, 1.0, ZETA)
+    return dp_fw_sensitivity(l1_ball_vertices(2), p["s"], n // p["T"]) / eps
+
+
+def _thm8_alg5_noise(n, eps):
+    from reference.hu_parameters import theorem8_parameters
+    from reference.sparse import sparse_opt_lambda
+    p = theorem8_parameters(n, eps, 20, 2.0, 2.0, 1.0)
+    return sparse_opt_lambda(p["k"], p["eta"], n // p["T"]) / eps
+
+
+def noise_shrinks_check(noise, ns=(10_000, 30_000, 50_000, 70_000, 90_000), eps=1.0):
+    """Formula check: the privacy-noise scale ``noise(n, eps)`` of a parameter setting decreases in ``n``
+    over the sample sizes of Section 6 (a decreasing error in ``n`` needs it)."""
+
+    def check(ctx):
+        vals = [float(noise(int(n), eps)) for n in ns]
+        ok = all(b < a for a, b in zip(vals, vals[1:]))
+        return Result("confirmed" if ok else "refuted",
+                      {"n": list(ns), "epsilon": eps, "noise_scale": vals,
+                       "ratio_last_first": vals[-1] / vals[0]})
+
+    return check
+
+
 def register(registry):
     for claim_id, st in SETTINGS.items():
         registry.add_claim(Claim(claim_id, st["source"], st["statement"], "rate", rate_check(claim_id),
@@ -195,3 +237,15 @@ def register(registry):
         "hu.lemma1.em-utility", "002, Lemma 1 (utility of the exponential mechanism), used in (24)",
         "at Algorithm 1 step 6, P{u(output) <= OPT - 2 Delta (ln|V| + t)/eps} <= e^{-t}",
         "inequality", em_utility_check(), algorithm="hu-1"))
+    registry.add_claim(Claim(
+        "hu.sec62.alg1-noise-shrinks", "002, Section 6.2 (Algorithm 1: s = floor(n eps), T = floor((n eps)^(1/3))) "
+        "with Section 6.3 / Figure 1(b)",
+        "with the Section 6.2 parameters the step-6 noise of Algorithm 1 (sensitivity / eps) decreases with n, as "
+        "the falling error of Figure 1(b) requires", "formula", noise_shrinks_check(_sec62_alg1_noise),
+        algorithm="hu-1"))
+    registry.add_claim(Claim(
+        "hu.sec62.alg5-noise-shrinks", "002, Section 6.2 (Algorithm 5: k = c2 n eps, T = floor(log n)) with "
+        "Section 6.5 / Figures 10-11",
+        "with the Section 6.2 parameters the Peeling noise of Algorithm 5 (lambda / eps) decreases with n, as the "
+        "falling errors of Figures 10-11 require", "formula", noise_shrinks_check(_sec62_alg5_noise),
+        algorithm="hu-5"))
