@@ -194,7 +194,7 @@ def run_cell(cell, rng):
         elif alg == 1:
             w = heavy_tailed_dp_fw(data, loss, w0, p["s"], p["T"], p["beta"], eps, rng=rng, step_size=p["step_size"])
         else:
-            w = heavy_tailed_private_lasso(data, w0, p["K"], p["T"], eps, min(p["delta"], 0.999), rng=rng,
+            w = heavy_tailed_private_lasso(data, w0, p["K"], p["T"], eps, p["delta"], rng=rng,
                                            step_size=p["step_size"])
     else:
         p = section62_parameters(alg, n, eps, s_star=s_star)
