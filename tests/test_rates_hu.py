@@ -52,7 +52,8 @@ def test_rate_claims_registered_per_algorithm():
     reg = default_registry()
     rate = {c.id: c.algorithm for c in reg.claims if c.kind == "rate" and c.id.startswith("rates.hu.")}
     assert rate == {"rates.hu.thm2": "hu-1", "rates.hu.thm3": "hu-1", "rates.hu.thm5": "hu-2",
-                    "rates.hu.thm7": "hu-3", "rates.hu.thm8": "hu-5"}
+                    "rates.hu.thm7": "hu-3", "rates.hu.thm8": "hu-5", "rates.hu.thm7.sparsity": "hu-3",
+                    "rates.hu.thm8.sparsity": "hu-5"}
 
 
 def _tiny(cid, ns=None, eps=None, reps=None, **over):
@@ -121,3 +122,14 @@ def test_section62_noise_does_not_shrink_but_the_theorems_does():
         bad = rates_hu.noise_shrinks_check(printed)(ctx)
         assert bad.verdict == "refuted" and bad.evidence["ratio_last_first"] >= 1
         assert rates_hu.noise_shrinks_check(theorem)(ctx).verdict == "confirmed"
+
+
+def test_sparsity_dependence_theorem7_confirmed_and_noise_growing_with_s_refuted():
+    cid = "rates.hu.thm7.sparsity"
+    grid = rates_hu._sgrid([1, 4, 16], n=8000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5)
+    grids, reps = {"quick": grid, "full": grid}, {"quick": 32, "full": 32}
+    ctx = CheckContext(seed=3)
+    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    assert ok.verdict != "refuted" and ok.evidence["ci_high"] >= -2.0
+    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, "s_noise"), grids=grids, repetitions=reps)(ctx)
+    assert bad.verdict == "refuted" and bad.evidence["ci_high"] < -2.0

@@ -20,6 +20,11 @@ Theorems 7 and 8 are fitted against ``n eps / T`` and ``n eps / T^2`` (``T = flo
 the ``log n`` the bound displays, and for Algorithm 5 the second ``log n`` its noise variance
 carries (an "other log term" of its ``O``).
 
+Sparsity.  ``rates.hu.thm7.sparsity`` and ``rates.hu.thm8.sparsity`` sweep ``s*`` at fixed
+``n eps`` and judge ``error ~ s*^b`` as a rate in ``x = s*`` with stated exponent ``-b``
+(``b = 2`` for Theorem 7, ``3/2`` for Theorem 8): ``slower`` means the error grows
+significantly faster than the theorem allows.
+
 Factories take the trial as an argument (default: the real algorithm), so the tests
 pass a deliberately broken variant (output ignoring the data, noise not shrinking
 with ``n epsilon``) and see it refuted.
@@ -112,6 +117,33 @@ SETTINGS = {
                "full": _grid([2000], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=20, s_star=2, delta=1e-5)},
         repetitions={"quick": 24, "full": 30}),
 }
+
+def _s_star(point):
+    return point["s_star"]
+
+
+def _sgrid(s_values, **common):
+    return [dict(common, s_star=int(v), ne_ref=common["n"] * common["epsilon"]) for v in s_values]
+
+
+#: Dependence on the sparsity: ``error ~ s*^b`` is judged as a "rate" in ``x = s*`` with stated
+#: exponent ``-b`` (``slower`` = grows significantly faster than ``s*^b``).
+SETTINGS.update({
+    "rates.hu.thm7.sparsity": dict(
+        algorithm="hu-3", source="002, Theorem 7 (the s*^2 of the bound), Remark 3",
+        statement="Algorithm 3 (Theorem 7 parameters, s = 2 s*): excess population risk grows at most like s*^2",
+        trial=trials_hu.trial_theorem7, exponent=-2.0, x=_s_star, xlabel="s*",
+        grids={"quick": _sgrid([1, 2, 4, 8, 16], n=16000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5),
+               "full": _sgrid([1, 2, 4, 8, 16, 32], n=64000, epsilon=400.0, d=100, c_s=2.0, delta=1e-5)},
+        repetitions={"quick": 48, "full": 60}),
+    "rates.hu.thm8.sparsity": dict(
+        algorithm="hu-5", source="002, Theorem 8 (the s*^(3/2) of the bound), Remark 4",
+        statement="Algorithm 5 (Theorem 8 parameters, s = s*): excess population risk grows at most like s*^(3/2)",
+        trial=trials_hu.trial_theorem8, exponent=-1.5, x=_s_star, xlabel="s*",
+        grids={"quick": _sgrid([1, 2, 4, 8], n=600, epsilon=16.0, d=16, delta=1e-5),
+               "full": _sgrid([1, 2, 4, 8, 16], n=2000, epsilon=16.0, d=32, delta=1e-5)},
+        repetitions={"quick": 96, "full": 100}),
+})
 
 #: Numbers 002 reports that bear on a rate (Section 6.3, about Figure 1(b)).
 PAPER_VALUES = {

@@ -60,7 +60,9 @@ def _t_moments(df):
 
 def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
-    smallest), so that the noise no longer shrinks as ``n eps`` grows."""
+    smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``."""
+    if point.get("broken") == "s_noise":
+        return float(point["s_star"])
     return point["n"] * point["epsilon"] / point["ne_ref"]
 
 
@@ -188,7 +190,7 @@ def trial_theorem7(point, rng):
     data = np.column_stack([X, y])
     p = theorem7_parameters(n, eps, s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0))
     lam = None
-    if point.get("broken") == "fixed_noise":
+    if point.get("broken") in ("fixed_noise", "s_noise"):
         lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_linear_regression(data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta,
                                               rng=rng, lam=lam)
@@ -235,7 +237,7 @@ def trial_theorem8(point, rng):
     p = theorem8_parameters(n, eps, s_star, 2.0, 2.0, theorem8_tau(), c_T=point.get("c_T", 1.0),
                             c_s=point.get("c_s", 1.0), c_k=point.get("c_k", 1.0))
     lam = None
-    if point.get("broken") == "fixed_noise":
+    if point.get("broken") in ("fixed_noise", "s_noise"):
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_optimization(data, MeanEstimationLoss(), np.zeros(d), p["s"], p["beta"], p["k"], p["T"],
                                          p["eta"], eps, delta, rng=rng, lam=lam)
