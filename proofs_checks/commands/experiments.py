@@ -1,0 +1,102 @@
+"""``python -m proofs_checks experiments``: the synthetic experiments of Section 6 of 002 (Figures 1, 2, 5-11)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from ..experiments.section6 import FIGURE_ALGORITHM, PAPER_NUMBERS, REAL_DATA_FIGURES, panels_for, run_panel
+from ..report import to_jsonable
+
+NAME = "experiments"
+HELP = "reproduce the synthetic experiments of Section 6 of 002 (Hu et al.): tables and figures"
+
+
+def add_arguments(parser):
+    parser.add_argument("--figure", type=int, help="only this figure (1, 2, 5-11; 3 and 4 need UCI data)")
+    parser.add_argument("--profile", choices=("quick", "full"), default="quick",
+                        help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--seed", type=int, default=20261121)
+    parser.add_argument("--out", default="experiments-report", help="folder for the figures (default: %(default)s)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def _label(panel):
+    return {"epsilon": "epsilon", "n": "n", "s_star": "s*", "n_private": "n"}[panel.vary]
+
+
+def plot_figure(path, figure, results):
+    """Write one PNG with the figure's three panels (mean excess risk, error bars one s.e.)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.4), dpi=100)
+    axes = list(axes) if len(results) > 1 else [axes]
+    for ax, (panel, rows) in zip(axes, results):
+        key = "n" if panel.vary == "n_private" else panel.vary
+        for d in panel.dims:
+            for priv in ((True, False) if panel.vary == "n_private" else (None,)):
+                sel = [r for r in rows if r["d"] == d and (priv is None or r["private"] == priv)]
+                lab = f"d={d}" + ("" if priv is None else (" private" if priv else " non-private"))
+                ax.errorbar([r[key] for r in sel], [r["mean"] for r in sel],
+                            yerr=[0 if math.isnan(r["se"]) else r["se"] for r in sel], marker="o", label=lab)
+        ax.set_xlabel(_label(panel))
+        ax.set_ylabel("excess population risk")
+        ax.set_title(f"Figure {figure}({panel.panel})", fontsize=9)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def run(args):
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    panels = panels_for(args.profile, args.figure)
+    figures = sorted({p.figure for p in panels})
+    out = Path(args.out)
+    report = {"profile": args.profile, "seed": args.seed, "figures": []}
+    start = time.perf_counter()
+    for f in figures:
+        results = []
+        t0 = time.perf_counter()
+        for panel in [p for p in panels if p.figure == f]:
+            print(f"figure {f}({panel.panel}) ...", file=sys.stderr, end=" ", flush=True)
+            t1 = time.perf_counter()
+            rows = run_panel(panel, seed=args.seed, jobs=args.jobs)
+            print(f"{time.perf_counter() - t1:.1f} s", file=sys.stderr, flush=True)
+            results.append((panel, rows))
+        png = plot_figure(out / "figures" / f"section6_figure{f}.png", f, results)
+        report["figures"].append({
+            "figure": f, "algorithm": FIGURE_ALGORITHM[f][0], "loss": FIGURE_ALGORITHM[f][1],
+            "seconds": round(time.perf_counter() - t0, 2), "png": str(png),
+            "paper": PAPER_NUMBERS.get(f, []),
+            "panels": [{"panel": p.panel, "vary": p.vary, "fixed": p.fixed, "repetitions": p.repetitions,
+                        "rows": rows} for p, rows in results]})
+    report["seconds"] = round(time.perf_counter() - start, 2)
+    report["not_run"] = {str(k): v + " (UCI data, not available offline)" for k, v in REAL_DATA_FIGURES.items()}
+    if args.json:
+        print(json.dumps(to_jsonable(report), indent=2))
+        return 0
+    for fig in report["figures"]:
+        print(f"Figure {fig['figure']} (Algorithm {fig['algorithm']}, {fig['loss']} loss), {fig['seconds']} s, "
+              f"{fig['png']}")
+        for p in fig["panels"]:
+            for r in p["rows"]:
+                tag = "" if "private" not in r else ("  private" if r["private"] else "  non-private")
+                var = {"n_private": "n"}.get(p["vary"], p["vary"])
+                print(f"  ({p['panel']}) d={r['d']:<4} {var}={r[var]:<8g} excess risk {r['mean']:.4g} "
+                      f"(s.e. {r['se']:.2g}, q90 {r['q90']:.4g}, {r['repetitions']} runs){tag}")
+        for item in fig["paper"]:
+            print(f"  paper: {item}")
+    print(f"total {report['seconds']} s; figures 3, 4 not run (UCI data)")
+    return 0

@@ -1,0 +1,1 @@
+"""Reproductions of the papers' experiments (``python -m proofs_checks experiments``)."""

@@ -1,0 +1,245 @@
+"""Module-level (picklable) trials of the rate checks of 002 (Hu, Ni, Xiao & Wang).
+
+Each ``trial_*(point, rng) -> float`` draws a dataset that satisfies the
+assumptions of one theorem with known constants, runs the algorithm with the
+theorem's parameter setting (:mod:`reference.hu_parameters`, hidden constants
+given explicitly in ``point``) and returns the *exact* excess population risk
+of the output (closed form, or an accurate deterministic quadrature):
+
+* Theorem 2 (Algorithm 1, squared loss, unit l1 ball) and Theorem 5 (Algorithm 2):
+  linear model ``y = <w*, x> + xi`` with i.i.d. zero-mean ``x_j`` (Student t, 10
+  degrees of freedom: heavy-tailed, finite fourth moment) and independent
+  zero-mean noise, ``||w*||_1 = 1``, so ``L(w) - L(w*) = (w - w*)^T Sigma (w - w*)``
+  with ``Sigma = var(x_j) I``; ``w*`` is in the domain, so it is the constrained minimiser.
+* Theorem 3 (Algorithm 1, biweight loss): ``x ~ N(0, I)``, symmetric Student-t(3)
+  noise; ``<x, w - w*>`` is ``N(0, ||w - w*||^2)``, so
+  ``L(w) - L(w*) = H(||w - w*||_2^2) - H(0)``, ``H(v) = E psi(sqrt(v) Z - xi)``,
+  evaluated by Gauss-Hermite (``Z``) times adaptive quadrature (``xi``) of the difference.
+* Theorem 7 (Algorithm 3): ``x ~ N(0, I)``, Student-t(5) noise (finite fourth moment,
+  Assumption 3), ``s*``-sparse ``w*`` with ``||w*||_2 = 1/2``, start ``w^1 = 0``
+  (``||w^1 - w*|| = 1/2 = O(gamma/mu)``): excess ``||w - w*||_2^2``.
+* Theorem 8 (Algorithm 5): sparse mean estimation, the problem of Theorem 9:
+  ``l(w, x) = ||x - w||_2^2`` (:class:`MeanEstimationLoss`), ``x = mu + t``
+  with Student-t(3) entries (finite variance only), ``mu`` ``s*``-sparse, ``||mu||_2 = 1``:
+  ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.
+
+``point`` holds ``n``, ``epsilon`` and the setting's constants; a ``broken``
+key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
+the output does not depend on the data; ``"fixed_noise"``: the privacy noise
+scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from reference.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
+from reference.hu_data import initial_polytope, linear_data, w_star_polytope
+from reference.hu_parameters import (theorem2_parameters, theorem3_parameters, theorem5_parameters,
+                                     theorem7_parameters, theorem8_parameters)
+from reference.losses import BiweightLoss, Loss
+from reference.sparse import (heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization,
+                              iht_lambda, sparse_opt_lambda)
+from reference.validation import check_finite_array
+
+__all__ = ["MeanEstimationLoss", "biweight_excess_risk", "trial_theorem2", "trial_theorem3", "trial_theorem5",
+           "trial_theorem7", "trial_theorem8", "T_DF_X", "T_DF_NOISE3", "T_DF_NOISE7", "T_DF_MEAN"]
+
+#: Degrees of freedom of the Student-t laws used (see the module docstring).
+T_DF_X, T_DF_NOISE3, T_DF_NOISE7, T_DF_MEAN = 10.0, 3.0, 5.0, 3.0
+NOISE_VAR = 0.1
+
+
+def _t_moments(df):
+    """Variance and fourth moment of a standard Student t (df > 4)."""
+    return df / (df - 2.0), 3.0 * df * df / ((df - 2.0) * (df - 4.0))
+
+
+def _noise_factor(point):
+    """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
+    smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``."""
+    if point.get("broken") == "s_noise":
+        return float(point["s_star"])
+    return point["n"] * point["epsilon"] / point["ne_ref"]
+
+
+def _sparse_unit(d, s_star, norm, rng):
+    w = np.zeros(d)
+    idx = rng.permutation(d)[:s_star]
+    u = rng.normal(size=s_star)
+    w[idx] = norm * u / np.linalg.norm(u)
+    return w
+
+
+# --------------------------------------------------------------------------- Theorems 2 and 5
+
+def _polytope_linear(point, rng):
+    n, d = int(point["n"]), int(point["d"])
+    w_star = w_star_polytope(d, rng)
+    data = linear_data(n, w_star, "student_t", "normal", rng, x_params={"df": T_DF_X},
+                       noise_params={"var": NOISE_VAR})
+    if point.get("broken") == "ignore_data":
+        data = linear_data(n, w_star_polytope(d, rng), "student_t", "normal", rng, x_params={"df": T_DF_X},
+                           noise_params={"var": NOISE_VAR})
+    return data, w_star
+
+
+def theorem2_constants(d):
+    """``alpha`` (smoothness of ``L``: ``2 lambda_max(Sigma)``) and ``tau`` (sup over the unit l1 ball
+    of ``E[(grad_j l)^2] = 4 E[x_j^2 (<x, w - w*> - xi)^2]``, bounded with ``||w - w*||_2 <= 2``)."""
+    var, m4 = _t_moments(T_DF_X)
+    return 2.0 * var, 4.0 * (max(m4, var * var) * 4.0 + var * NOISE_VAR)
+
+
+def trial_theorem2(point, rng):
+    """Algorithm 1, squared loss, Theorem 2 parameters; exact excess population risk."""
+    n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
+    data, w_star = _polytope_linear(point, rng)
+    alpha, tau = theorem2_constants(d)
+    p = theorem2_parameters(n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1),
+                            c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
+    sens = None
+    if point.get("broken") == "fixed_noise":  # noise of the smallest n at every n
+        sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
+    w = heavy_tailed_dp_fw(data, "squared", initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps, rng=rng,
+                           step_size=p["step_size"], sensitivity=sens)
+    var, _ = _t_moments(T_DF_X)
+    diff = w - w_star
+    return float(var * diff @ diff)
+
+
+def trial_theorem5(point, rng):
+    """Algorithm 2 (budget ``printed``), Theorem 5 parameters; exact excess population risk."""
+    n, eps, d, delta = int(point["n"]), float(point["epsilon"]), int(point["d"]), float(point["delta"])
+    data, w_star = _polytope_linear(point, rng)
+    var, _ = _t_moments(T_DF_X)
+    p = theorem5_parameters(n, eps, delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0))
+    sens = None
+    if point.get("broken") == "fixed_noise":
+        sens = 8.0 * p["K"] ** 2 / n * _noise_factor(point)
+    w = heavy_tailed_private_lasso(data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng,
+                                   step_size=p["step_size"], sensitivity=sens)
+    diff = w - w_star
+    return float(var * diff @ diff)
+
+
+# --------------------------------------------------------------------------- Theorem 3
+
+_GH_Z, _GH_W = np.polynomial.hermite_e.hermegauss(100)
+_GH_W = _GH_W / _GH_W.sum()
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(400)
+
+
+def biweight_psi(r, c=4.685):
+    """Tukey's biweight ``psi(r) = c^2/6 (1 - (1 - (r/c)^2)^3)`` for ``|r| <= c``, ``c^2/6`` outside."""
+    u2 = np.minimum((np.asarray(r, dtype=float) / c) ** 2, 1.0)
+    return c * c / 6.0 * (1.0 - (1.0 - u2) ** 3)
+
+
+def biweight_excess_risk(v, c=4.685, df=T_DF_NOISE3):
+    """``E psi(sqrt(v) Z - xi) - E psi(-xi)``, ``Z ~ N(0, 1)``, ``xi ~ t(df)``, ``psi`` the biweight.
+
+    With ``q`` the density of ``sqrt(v) Z - xi`` and ``p`` that of ``xi`` (symmetric), and ``psi``
+    constant ``c^2/6`` outside ``[-c, c]``, the difference is
+    ``int_{-c}^{c} (psi(r) - c^2/6) (q(r) - p(r)) dr``: a smooth integrand on a finite interval
+    (Gauss-Legendre, 400 nodes), with ``q(r) - p(r) = E_Z[p(r - sqrt(v) Z) - p(r)]`` by
+    Gauss-Hermite (100 nodes; ``p`` is analytic).  No cancellation between two risks.
+    """
+    v = float(v)
+    if v == 0.0:
+        return 0.0
+    r = c * _GL_X
+    dens = stats.t.pdf(r[:, None] - math.sqrt(v) * _GH_Z[None, :], df) - stats.t.pdf(r, df)[:, None]
+    return float(c * np.sum(_GL_W * (biweight_psi(r, c) - c * c / 6.0) * (dens @ _GH_W)))
+
+
+def trial_theorem3(point, rng):
+    """Algorithm 1, biweight loss, Theorem 3 parameters (constant step ``1/sqrt(T)``); exact excess risk."""
+    n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
+    w_star = w_star_polytope(d, rng) * point.get("w_norm", 0.5)
+    data = linear_data(n, w_star, "normal", "student_t", rng, x_params={"var": 1.0},
+                       noise_params={"df": T_DF_NOISE3})
+    if point.get("broken") == "ignore_data":
+        data = linear_data(n, -w_star, "normal", "student_t", rng, x_params={"var": 1.0},
+                           noise_params={"df": T_DF_NOISE3})
+    p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0),
+                            c_s=point.get("c_s", 1.0))
+    sens = None
+    if point.get("broken") == "fixed_noise":
+        sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
+    w = heavy_tailed_dp_fw(data, BiweightLoss(), initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps,
+                           rng=rng, step_size=[p["eta"]] * p["T"], sensitivity=sens)
+    diff = w - w_star
+    return biweight_excess_risk(float(diff @ diff))
+
+
+# --------------------------------------------------------------------------- Theorem 7
+
+def trial_theorem7(point, rng):
+    """Algorithm 3, Theorem 7 parameters (``gamma = mu = 1``), start 0; excess ``||w - w*||^2``."""
+    n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
+    delta = float(point["delta"])
+    w_star = _sparse_unit(d, s_star, 0.5, rng)
+    X = rng.normal(size=(n, d))
+    y = X @ w_star + rng.standard_t(T_DF_NOISE7, size=n)
+    if point.get("broken") == "ignore_data":
+        y = rng.standard_t(T_DF_NOISE7, size=n)
+    data = np.column_stack([X, y])
+    p = theorem7_parameters(n, eps, s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0))
+    lam = None
+    if point.get("broken") in ("fixed_noise", "s_noise"):
+        lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
+    w = heavy_tailed_sparse_linear_regression(data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta,
+                                              rng=rng, lam=lam)
+    diff = w - w_star
+    return float(diff @ diff)
+
+
+# --------------------------------------------------------------------------- Theorem 8
+
+class MeanEstimationLoss(Loss):
+    """``l(w, (x, y)) = ||x - w||_2^2`` (``y`` ignored): the sparse mean estimation problem of 002,
+    Section 5.2 (lower bound, Theorem 9).  Gradient ``2 (w - x)``; ``L`` is 2-RSC and 2-RSS."""
+
+    name = "mean_estimation"
+
+    def value(self, w, X, y):
+        w, X, y = self._check(w, X, y)
+        return np.sum((X - w[None, :]) ** 2, axis=1)
+
+    def gradient(self, w, X, y):
+        w, X, y = self._check(w, X, y)
+        return 2.0 * (w[None, :] - X)
+
+    def gradient_batch(self, W, X, y):
+        W = check_finite_array("W", W, ndim=2)
+        _, X, y = self._check(W[0] if W.shape[0] else np.zeros(X.shape[1]), X, y)
+        return 2.0 * (W[:, None, :] - X[None, :, :])
+
+
+def theorem8_tau():
+    """``E[(grad_j l(w, x))^2] = 4 (var(x_j) + (w_j - mu_j)^2)`` at ``w = mu`` (``tau`` known exactly there)."""
+    return 4.0 * T_DF_MEAN / (T_DF_MEAN - 2.0)
+
+
+def trial_theorem8(point, rng):
+    """Algorithm 5 on sparse mean estimation, Theorem 8 parameters; excess ``||w - mu||^2``."""
+    n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
+    delta = float(point["delta"])
+    mu = _sparse_unit(d, s_star, 1.0, rng)
+    X = mu[None, :] + rng.standard_t(T_DF_MEAN, size=(n, d))
+    if point.get("broken") == "ignore_data":
+        X = rng.standard_t(T_DF_MEAN, size=(n, d))
+    data = np.column_stack([X, np.zeros(n)])
+    p = theorem8_parameters(n, eps, s_star, 2.0, 2.0, theorem8_tau(), c_T=point.get("c_T", 1.0),
+                            c_s=point.get("c_s", 1.0), c_k=point.get("c_k", 1.0))
+    lam = None
+    if point.get("broken") in ("fixed_noise", "s_noise"):
+        lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
+    w = heavy_tailed_sparse_optimization(data, MeanEstimationLoss(), np.zeros(d), p["s"], p["beta"], p["k"], p["T"],
+                                         p["eta"], eps, delta, rng=rng, lam=lam)
+    diff = w - mu
+    return float(diff @ diff)

@@ -1,0 +1,135 @@
+"""Rate claims of 002 (Hu et al.): trials, exact risks, verdicts on real and deliberately broken algorithms."""
+
+import math
+
+import numpy as np
+import pytest
+
+from proofs_checks.claim_sets import rates_hu
+from proofs_checks.claims import CheckContext, default_registry
+from proofs_checks.rates import trials_hu
+from reference.frank_wolfe import em_log_prob_rows
+
+
+def test_biweight_excess_risk_matches_monte_carlo():
+    # Reference: Monte Carlo with 4e6 draws of (Z, xi ~ t3), seed 1: 0.28092 (s.e. 0.00039) at v = 1,
+    # 0.0031496 (s.e. 4.0e-5) at v = 0.01.
+    assert abs(trials_hu.biweight_excess_risk(1.0) - 0.28092) < 4 * 0.00039
+    assert abs(trials_hu.biweight_excess_risk(0.01) - 0.0031496) < 4 * 4.0e-5
+    assert trials_hu.biweight_excess_risk(0.0) == 0.0
+    # small v: second-order behaviour E psi''(xi) v / 2, no cancellation noise
+    r1, r2 = trials_hu.biweight_excess_risk(1e-6), trials_hu.biweight_excess_risk(1e-8)
+    assert r1 > 0 and r2 > 0 and abs(r1 / r2 - 100) < 0.1
+
+
+def test_biweight_risk_is_increasing_so_w_star_minimises():
+    v = np.linspace(1e-4, 16, 60)  # ||w - w*||^2 <= (||w||_1 + ||w*||_1)^2 <= 2.25 < 16
+    r = np.array([trials_hu.biweight_excess_risk(x) for x in v])
+    assert np.all(np.diff(r) > 0)
+
+
+def test_mean_estimation_loss_gradient():
+    rng = np.random.default_rng(0)
+    X, w = rng.normal(size=(5, 3)), rng.normal(size=3)
+    loss = trials_hu.MeanEstimationLoss()
+    g = loss.gradient(w, X, np.zeros(5))
+    h = 1e-6
+    num = np.stack([(loss.value(w + h * e, X, np.zeros(5)) - loss.value(w - h * e, X, np.zeros(5))) / (2 * h)
+                    for e in np.eye(3)], axis=1)
+    assert np.allclose(g, num, atol=1e-5)
+    assert np.allclose(loss.gradient_batch(w[None], X, np.zeros(5))[0], g)
+
+
+def test_trials_are_deterministic_and_positive():
+    for cid in rates_hu.SETTINGS:
+        p = rates_hu.SETTINGS[cid]["grids"]["quick"][0]
+        a = rates_hu.SETTINGS[cid]["trial"](p, np.random.default_rng(3))
+        b = rates_hu.SETTINGS[cid]["trial"](p, np.random.default_rng(3))
+        assert a == b and a > 0 and math.isfinite(a)
+
+
+def test_rate_claims_registered_per_algorithm():
+    reg = default_registry()
+    rate = {c.id: c.algorithm for c in reg.claims if c.kind == "rate" and c.id.startswith("rates.hu.")}
+    assert rate == {"rates.hu.thm2": "hu-1", "rates.hu.thm3": "hu-1", "rates.hu.thm5": "hu-2",
+                    "rates.hu.thm7": "hu-3", "rates.hu.thm8": "hu-5", "rates.hu.thm7.sparsity": "hu-3",
+                    "rates.hu.thm8.sparsity": "hu-5"}
+
+
+def _tiny(cid, ns=None, eps=None, reps=None, **over):
+    st = rates_hu.SETTINGS[cid]
+    reps = reps or st["repetitions"]["quick"]
+    base = {k: v for k, v in st["grids"]["quick"][0].items() if k not in ("n", "epsilon", "ne_ref")}
+    base.update(over)
+    q = st["grids"]["quick"]
+    ns = ns or sorted({p["n"] for p in q})
+    eps = eps or sorted({p["epsilon"] for p in q})
+    grid = rates_hu._grid(ns, eps, **base)
+    return {"quick": grid, "full": grid}, {"quick": reps, "full": reps}
+
+
+@pytest.mark.parametrize("cid,kind,tiny", [
+    ("rates.hu.thm5", "ignore_data", {}),
+    ("rates.hu.thm7", "ignore_data", {"ns": [1000, 4000, 16000]}),
+    ("rates.hu.thm8", "fixed_noise", {"eps": [0.25, 4.0, 64.0, 256.0], "reps": 32}),
+])
+def test_real_confirmed_broken_refuted(cid, kind, tiny):
+    grids, reps = _tiny(cid, **tiny)
+    ctx = CheckContext(seed=11)
+    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    assert ok.verdict == "confirmed", ok.evidence
+    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, kind), grids=grids, repetitions=reps)(ctx)
+    assert bad.verdict == "refuted", bad.evidence
+    assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
+
+
+def test_algorithm1_tiny_grid_confirmed_and_fixed_noise_refuted():
+    grids, reps = _tiny("rates.hu.thm2", ns=[600], eps=[0.0625, 0.25, 1.0, 4.0], reps=12)
+    ctx = CheckContext(seed=5)
+    ok = rates_hu.rate_check("rates.hu.thm2", grids=grids, repetitions=reps)(ctx)
+    assert ok.evidence["rate_verdict"] in ("consistent", "inconclusive") and ok.verdict != "refuted"
+    bad = rates_hu.rate_check("rates.hu.thm2", trial=rates_hu.broken_trial("rates.hu.thm2", "fixed_noise"),
+                              grids=grids, repetitions=reps)(ctx)
+    assert bad.verdict == "refuted", bad.evidence
+
+
+def test_results_identical_whatever_the_workers():
+    grids, reps = _tiny("rates.hu.thm7", ns=[2000, 4000, 8000], reps=8)
+    check = rates_hu.rate_check("rates.hu.thm7", grids=grids, repetitions=reps)
+    a = check(CheckContext(seed=2, jobs=1)).evidence
+    b = check(CheckContext(seed=2, jobs=2)).evidence
+    assert np.array_equal(a["quantile_errors"], b["quantile_errors"])
+    assert np.array_equal([a["observed_exponent"], a["ci_low"], a["ci_high"]],
+                          [b["observed_exponent"], b["ci_low"], b["ci_high"]], equal_nan=True)
+
+
+def test_lemma1_utility_confirmed_and_noisier_selection_refuted():
+    ctx = CheckContext(seed=1)
+    ok = rates_hu.em_utility_check()(ctx)
+    assert ok.verdict == "confirmed" and ok.evidence["max_probability_over_bound"] <= 1
+
+    def noisy(U, V, delta_u, eps):  # exponential mechanism with 8x the sensitivity: too little utility
+        return em_log_prob_rows(U, eps, 8 * delta_u)
+
+    bad = rates_hu.em_utility_check(selection_log_prob=noisy)(ctx)
+    assert bad.verdict == "refuted" and bad.evidence["max_probability_over_bound"] > 1
+
+
+def test_section62_noise_does_not_shrink_but_the_theorems_does():
+    ctx = CheckContext(seed=1)
+    for printed, theorem in ((rates_hu._sec62_alg1_noise, rates_hu._thm2_alg1_noise),
+                             (rates_hu._sec62_alg5_noise, rates_hu._thm8_alg5_noise)):
+        bad = rates_hu.noise_shrinks_check(printed)(ctx)
+        assert bad.verdict == "refuted" and bad.evidence["ratio_last_first"] >= 1
+        assert rates_hu.noise_shrinks_check(theorem)(ctx).verdict == "confirmed"
+
+
+def test_sparsity_dependence_theorem7_confirmed_and_noise_growing_with_s_refuted():
+    cid = "rates.hu.thm7.sparsity"
+    grid = rates_hu._sgrid([1, 4, 16], n=8000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5)
+    grids, reps = {"quick": grid, "full": grid}, {"quick": 32, "full": 32}
+    ctx = CheckContext(seed=3)
+    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    assert ok.verdict != "refuted" and ok.evidence["ci_high"] >= -2.0
+    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, "s_noise"), grids=grids, repetitions=reps)(ctx)
+    assert bad.verdict == "refuted" and bad.evidence["ci_high"] < -2.0

@@ -1,0 +1,99 @@
+"""Section 6 of 002: the experiment table, the exact excess risk, reproducibility, the CLI."""
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from proofs_checks.experiments import section6 as s6
+from reference.hu_data import figure_dataset, linear_data, w_star_polytope
+
+
+def test_every_synthetic_figure_has_its_three_panels():
+    for profile in ("quick", "full"):
+        for f in s6.FIGURE_ALGORITHM:
+            panels = s6.panels_for(profile, f)
+            assert [p.panel for p in panels] == ["a", "b", "c"]
+            assert all(len(p.values) >= 2 and p.repetitions >= 2 for p in panels)
+
+
+def test_full_profile_uses_the_settings_the_text_gives():
+    full = {(p.figure, p.panel): p for p in s6.PANELS["full"]}
+    assert full[1, "a"].fixed["n"] == 10_000 and full[5, "a"].fixed["n"] == 10_000
+    assert {10_000, 90_000} <= set(full[1, "b"].values) and full[1, "b"].fixed["epsilon"] == 1.0
+    assert full[1, "c"].dims == (400,) and full[5, "c"].dims == (200,)
+    assert {200, 800} <= set(full[1, "a"].dims)
+    for f in (7, 8, 9):
+        assert full[f, "a"].fixed == {"n": 50_000, "s_star": 20} and full[f, "c"].vary == "s_star"
+    for f in (10, 11):
+        assert full[f, "a"].fixed["n"] == 8000
+    assert all(p.repetitions >= 20 for p in s6.PANELS["full"])  # "repeated for at least 20 times"
+
+
+def test_real_data_figures_and_bad_arguments_are_errors():
+    with pytest.raises(ValueError, match="UCI"):
+        s6.panels_for("quick", 3)
+    with pytest.raises(ValueError, match="figure"):
+        s6.panels_for("quick", 12)
+    with pytest.raises(ValueError, match="profile"):
+        s6.panels_for("medium")
+
+
+def test_second_moment_of_the_lognormal_features():
+    # E x^2 = e^{2v}, E x_j x_k = e^{v} for Lognormal(0, v) with v the variance of the log; checked by Monte Carlo
+    diag, off = s6.second_moment(1, 3)
+    x = np.random.default_rng(0).lognormal(0.0, math.sqrt(0.6), size=(2_000_000, 2))
+    assert abs(np.mean(x[:, 0] ** 2) / diag - 1) < 0.01
+    assert abs(np.mean(x[:, 0] * x[:, 1]) / off - 1) < 0.01
+
+
+@pytest.mark.parametrize("figure", [1, 6, 7])
+def test_exact_excess_risk_matches_a_large_sample(figure):
+    rng = np.random.default_rng(1)
+    d = 5
+    data, w_star = figure_dataset(figure, 400_000, d, rng, s_star=2)
+    w = w_star + rng.normal(0, 0.2, size=d)
+    exact, se = s6.excess_risk(figure, w, w_star)
+    X, y = data[:, :-1], data[:, -1]
+    diff = (X @ w - y) ** 2 - (X @ w_star - y) ** 2
+    mc, mc_se = diff.mean(), diff.std() / math.sqrt(diff.size)
+    assert se == 0.0 and abs(mc - exact) < 5 * mc_se + 1e-3 * exact
+
+
+def test_logistic_excess_risk_has_a_standard_error():
+    rng = np.random.default_rng(2)
+    _, w_star = figure_dataset(2, 10, 4, rng)
+    val, se = s6.excess_risk(2, w_star, w_star, rng, test_size=1000)
+    assert val == 0.0 and se == 0.0
+    val, se = s6.excess_risk(2, -w_star, w_star, rng, test_size=1000)
+    assert val > 0 and se > 0
+
+
+def test_nonprivate_frank_wolfe_approaches_w_star():
+    rng = np.random.default_rng(3)
+    w_star = w_star_polytope(4, rng)
+    data = linear_data(5000, w_star, "student_t", "normal", rng, x_params={"df": 10.0}, noise_params={"var": 0.1})
+    w = s6.nonprivate_frank_wolfe(data, "squared", np.zeros(4), 200)
+    assert np.abs(w).sum() <= 1 + 1e-12 and np.linalg.norm(w - w_star) < 0.1
+
+
+def test_panel_results_identical_whatever_the_workers():
+    panel = s6.panels_for("quick", 5)[0]
+    a = s6.run_panel(panel, seed=4, jobs=1)
+    b = s6.run_panel(panel, seed=4, jobs=2)
+    assert [r["mean"] for r in a] == [r["mean"] for r in b]
+    assert all(np.isfinite(r["mean"]) for r in a)
+
+
+def test_cli_runs_one_figure(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "proofs_checks", "experiments", "--figure", "6", "--json",
+                          "--out", str(tmp_path)], capture_output=True, text=True, check=True)
+    rep = json.loads(out.stdout)
+    assert [f["figure"] for f in rep["figures"]] == [6]
+    assert (tmp_path / "figures" / "section6_figure6.png").exists()
+    assert "figure 6(a)" in out.stderr
+    rows = rep["figures"][0]["panels"][2]["rows"]
+    assert {r["private"] for r in rows} == {True, False}
