@@ -125,3 +125,16 @@ def test_registered_factories_follow_the_protocol():
             np.testing.assert_allclose(mech.log_prob_from_terms(mech.score_terms(data).sum(axis=0)), logp,
                                        atol=1e-12)
             assert mech.sample(data, 4, rng=0).shape == (4, 1)
+
+
+def test_psi_odd_check_confirms_and_rejects_a_shifted_psi():
+    import numpy as np
+
+    from proofs_checks.claim_sets.wang_xu import psi_odd_check
+    from proofs_checks.claims import CheckContext
+    from reference.truncation import psi
+
+    ctx = CheckContext(seed=1)
+    assert psi_odd_check((2.0, 1.5))(ctx).verdict == "confirmed"
+    shifted = lambda x, th: psi(x, th) + 1e-3 * np.tanh(np.asarray(x, dtype=float) ** 2)  # even part added
+    assert psi_odd_check((2.0,), psi_fn=shifted)(ctx).verdict == "refuted"

@@ -283,6 +283,25 @@ def psi_bounded_check(thetas=(2.0,), psi_fn=psi, stated_bound=math.log):
     return check
 
 
+def psi_odd_check(thetas=(2.0,), psi_fn=psi):
+    """``psi(-x) = -psi(x)`` exactly in float64 on the grid (the text calls psi odd; the proofs use it)."""
+
+    def check(ctx):
+        x = _psi_grid(ctx.profile)
+        x = x[x >= 0]
+        worst, at = 0.0, None
+        for th in thetas:
+            gap = np.abs(np.asarray(psi_fn(-x, th), dtype=float) + np.asarray(psi_fn(x, th), dtype=float))
+            j = int(np.argmax(gap))
+            if gap[j] > worst:
+                worst, at = float(gap[j]), {"theta": th, "x": float(x[j])}
+        return Result("confirmed" if worst == 0.0 else "refuted",
+                       {"grid_points": int(x.size), "thetas": list(thetas), "max_abs_psi(-x)+psi(x)": worst,
+                        "at": at})
+
+    return check
+
+
 # --------------------------------------------------------------------------- Lemma 2
 
 def _sample_in(net, m, rng):
@@ -374,6 +393,12 @@ def register(registry):
     claim(Claim("wang-xu.psi.eq6.bounded", "000, text below eq. (6)",
                 "psi of (6) is bounded by log 2 in absolute value.", "inequality", psi_bounded_check((2.0,)),
                 algorithm="wang-xu-1"))
+    claim(Claim("wang-xu.psi.eq6.odd", "000, eq. (6) and the text below it",
+                "psi of (6) is odd: psi(-x) = -psi(x).", "inequality", psi_odd_check((2.0,)),
+                algorithm="wang-xu-1"))
+    claim(Claim("wang-xu.psi.eq16.odd", "000, eq. (16) and the text around it",
+                "psi of (16) is odd: psi(-x) = -psi(x).", "inequality", psi_odd_check(THETAS_QUICK),
+                algorithm="wang-xu-2"))
     claim(Claim("wang-xu.psi.eq16.inequality-15", "000, eqs. (15) and (16)",
                 "psi of (16) satisfies -log(1 - x + |x|^theta/theta) <= psi(x) <= log(1 + x + |x|^theta/theta).",
                 "inequality", psi_inequality_check(THETAS_QUICK, claim_id="wang-xu.psi.eq16.inequality-15"),
