@@ -75,3 +75,10 @@ def test_sweep_bad_input():
         run_sweep(laplace_error, GRID, 0)
     with pytest.raises(ValueError, match="grid"):
         run_sweep(laplace_error, [], 3)
+
+
+def test_rates_cli_prints_value_judged_rate_claims(capsys):
+    from proofs_checks.cli import main
+
+    assert main(["rates", "--algorithm", "arora-boosting"]) == 0
+    assert "arora.boosting.excess-risk" in capsys.readouterr().out

@@ -22,6 +22,10 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true")
 
 
+def _num(value):
+    return f"{value:.3g}" if isinstance(value, (int, float)) else str(value)
+
+
 def run(args):
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
@@ -50,6 +54,9 @@ def run(args):
             print("no rate claims registered" + (f" for {args.algorithm}" if args.algorithm else ""),
                   file=sys.stderr)
         for e in entries:
-            print(f"{e['claim']:<48} stated {e['stated_exponent']:.3g}  observed {e['observed_exponent']:.3g} "
-                  f"[{e['ci_low']:.3g}, {e['ci_high']:.3g}]  {e['verdict']}")
+            if e["stated_exponent"] is None:  # a rate claim judged by value, not by a slope fit
+                print(f"{e['claim']:<48} (judged by value, see the report)  {e['claim_verdict']}")
+                continue
+            print(f"{e['claim']:<48} stated {e['stated_exponent']:.3g}  observed {_num(e['observed_exponent'])} "
+                  f"[{_num(e['ci_low'])}, {_num(e['ci_high'])}]  {e['verdict']}")
     return 0
