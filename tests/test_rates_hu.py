@@ -133,3 +133,20 @@ def test_sparsity_dependence_theorem7_confirmed_and_noise_growing_with_s_refuted
     assert ok.verdict != "refuted" and ok.evidence["ci_high"] >= -2.0
     bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, "s_noise"), grids=grids, repetitions=reps)(ctx)
     assert bad.verdict == "refuted" and bad.evidence["ci_high"] < -2.0
+
+
+def _grows_like_log_d_cubed(point, rng):
+    """A fake algorithm whose error grows like log(2d)^3: faster than Theorem 2's log d."""
+    import math
+
+    return math.log(2 * point["d"]) ** 3 * float(rng.lognormal(0.0, 0.1))
+
+
+def test_dimension_rate_check_refutes_growth_faster_than_log_d():
+    from proofs_checks.claim_sets.rates_hu import rate_check
+    from proofs_checks.claims import CheckContext
+
+    grid = [dict(n=100, epsilon=1.0, d=d, ne_ref=100.0) for d in (2, 8, 32, 128, 512)]
+    res = rate_check("rates.hu.thm2.dimension", trial=_grows_like_log_d_cubed,
+                     grids={"quick": grid, "full": grid}, repetitions={"quick": 30, "full": 30})(CheckContext(seed=3))
+    assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower"

@@ -20,6 +20,10 @@ Theorems 7 and 8 are fitted against ``n eps / T`` and ``n eps / T^2`` (``T = flo
 the ``log n`` the bound displays, and for Algorithm 5 the second ``log n`` its noise variance
 carries (an "other log term" of its ``O``).
 
+Dimension.  ``rates.hu.thm2.dimension`` sweeps ``d`` at fixed ``n eps`` and judges
+``error ~ log(2d)^b`` against the ``log d`` of Theorem 2 the same way (stated exponent ``-1``
+in ``x = log(2d)``).
+
 Sparsity.  ``rates.hu.thm7.sparsity`` and ``rates.hu.thm8.sparsity`` sweep ``s*`` at fixed
 ``n eps`` and judge ``error ~ s*^b`` as a rate in ``x = s*`` with stated exponent ``-b``
 (``b = 2`` for Theorem 7, ``3/2`` for Theorem 8): ``slower`` means the error grows
@@ -83,6 +87,14 @@ SETTINGS = {
         grids={"quick": _grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
                "full": _grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
         repetitions={"quick": 24, "full": 30}),
+    "rates.hu.thm2.dimension": dict(
+        algorithm="hu-1", source="002, Theorem 2 (eq. (6)); abstract (log d)",
+        statement="Algorithm 1 (Theorem 2 parameters): at fixed n eps the excess population risk grows at "
+                  "most like log d (the polytope's 2d vertices), i.e. error ~ log(2d)^b with b <= 1",
+        trial=trials_hu.trial_theorem2, exponent=-1.0, x=lambda p: math.log(2 * p["d"]), xlabel="log(2d)",
+        grids={"quick": [dict(n=2000, epsilon=1.0, d=d, ne_ref=2000.0) for d in (2, 4, 8, 16, 32, 64)],
+               "full": [dict(n=8000, epsilon=1.0, d=d, ne_ref=8000.0) for d in (2, 4, 16, 64, 256, 1024, 4096)]},
+        repetitions={"quick": 16, "full": 60}),
     "rates.hu.thm3": dict(
         algorithm="hu-1", source="002, Theorem 3 (eq. (8)), Assumption 2",
         statement="Algorithm 1 (biweight loss, Theorem 3 parameters, constant step 1/sqrt(T)): excess "
