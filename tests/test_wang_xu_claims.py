@@ -136,5 +136,5 @@ def test_psi_odd_check_confirms_and_rejects_a_shifted_psi():
 
     ctx = CheckContext(seed=1)
     assert psi_odd_check((2.0, 1.5))(ctx).verdict == "confirmed"
-    shifted = lambda x, th: psi(x, th) + 1e-3 * np.tanh(np.asarray(x, dtype=float) ** 2)  # even part added
+    shifted = lambda x, th: psi(x, th) + 1e-3 * np.tanh(np.abs(np.asarray(x, dtype=float)))  # even part added
     assert psi_odd_check((2.0,), psi_fn=shifted)(ctx).verdict == "refuted"
