@@ -329,7 +329,24 @@ class SparseLinearRegression:
                               eta0=self.eta0, lam=self.lam)
 
 
-class IHTPeelingStep:
+class _PeelingOfVector:
+    """Exact law and sampler of Peeling's ordered selection on the data-dependent vector ``v(data)``.
+
+    Subclasses define ``v(data)`` and the attributes ``w, s, epsilon, delta, lam``.
+    """
+
+    finite_output = True
+
+    def log_prob(self, data):
+        return peeling_support_log_prob(self.v(data), self.s, self.epsilon, self.delta, self.lam)
+
+    def sample(self, data, size, rng=None):
+        size = check_integer("size", size, minimum=0)
+        v = np.broadcast_to(self.v(data), (size, self.w.size))
+        return peeling_rows(v, self.s, self.epsilon, self.delta, self.lam, rng)[1]
+
+
+class IHTPeelingStep(_PeelingOfVector):
     """Algorithm 3 steps 5-6 at a fixed iterate ``w`` as a finite mechanism: the ordered Peeling selection.
 
     ``data`` is the part ``D_t`` (raw records; shrinkage at ``K`` is applied here).
@@ -355,13 +372,6 @@ class IHTPeelingStep:
             raise ValueError(f"data must have m = {self.m} records, got {sh.shape[0]}")
         return iht_half_step(self.w[None], sh[:, :-1], sh[:, -1], self.eta0)[0]
 
-    def log_prob(self, data):
-        return peeling_support_log_prob(self.v(data), self.s, self.epsilon, self.delta, self.lam)
-
-    def sample(self, data, size, rng=None):
-        size = check_integer("size", size, minimum=0)
-        v = np.broadcast_to(self.v(data), (size, self.w.size))
-        return peeling_rows(v, self.s, self.epsilon, self.delta, self.lam, rng)[1]
 
 
 class SparseOptimization:
@@ -391,7 +401,7 @@ class SparseOptimization:
                                     lam=self.lam)
 
 
-class SparseOptPeelingStep:
+class SparseOptPeelingStep(_PeelingOfVector):
     """Algorithm 5 steps 4-7 at a fixed iterate ``w``: the ordered Peeling selection as a finite mechanism."""
 
     finite_output = True
@@ -413,10 +423,3 @@ class SparseOptPeelingStep:
             raise ValueError(f"data must have m = {self.m} records, got {X.shape[0]}")
         return sparse_opt_half_step(self.w[None], X, y, self.loss, self.k, self.beta, self.eta, self.variant)[0]
 
-    def log_prob(self, data):
-        return peeling_support_log_prob(self.v(data), self.s, self.epsilon, self.delta, self.lam)
-
-    def sample(self, data, size, rng=None):
-        size = check_integer("size", size, minimum=0)
-        v = np.broadcast_to(self.v(data), (size, self.w.size))
-        return peeling_rows(v, self.s, self.epsilon, self.delta, self.lam, rng)[1]
