@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["KINDS", "VERDICTS", "Claim", "Algorithm", "Result", "CheckContext", "Registry",
-           "default_registry", "run_claim"]
+           "default_registry", "run_claim", "run_claims"]
 
 KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")
 VERDICTS = ("confirmed", "refuted", "inconclusive")
@@ -210,3 +210,20 @@ def run_claim(claim: Claim, ctx: CheckContext) -> Result:
     if result.seed is None:
         result.seed = ctx.seed
     return result
+
+
+def run_claims(claims, ctx: CheckContext, progress=None):
+    """Run ``claims`` in order; return ``[(claim, result), ...]``.
+
+    ``progress`` (a text stream such as ``sys.stderr``) receives one line per
+    claim, ``[i/N] id ... verdict (seconds)``; data never goes there.
+    """
+    out = []
+    for i, claim in enumerate(claims, 1):
+        if progress is not None:
+            print(f"[{i}/{len(claims)}] {claim.id} ...", file=progress, end=" ", flush=True)
+        result = run_claim(claim, ctx)
+        if progress is not None:
+            print(f"{result.verdict} ({result.seconds:.1f} s)", file=progress, flush=True)
+        out.append((claim, result))
+    return out

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from ..experiments.section6 import FIGURE_ALGORITHM, PAPER_NUMBERS, REAL_DATA_FIGURES, panels_for, run_panel
+from ..rates.plot import save_figure
 from ..report import to_jsonable
 
 NAME = "experiments"
@@ -51,11 +52,7 @@ def plot_figure(path, figure, results):
         ax.set_title(f"Figure {figure}({panel.panel})", fontsize=9)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def run(args):

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..claims import CheckContext, default_registry, run_claim
+from ..claims import CheckContext, default_registry, run_claims
 from ..report import to_jsonable
 
 NAME = "formulas"
@@ -50,12 +50,9 @@ def _run_table(args):
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     ctx = CheckContext(profile=args.profile, seed=args.seed, out_dir=out)
-    rows = []
-    for claim in claims:
-        print(f"{claim.id} ...", file=sys.stderr, flush=True)
-        res = run_claim(claim, ctx)
-        rows.append({"id": claim.id, "kind": claim.kind, "source": claim.source, "verdict": res.verdict,
-                     "seconds": round(res.seconds, 3), "evidence": res.evidence, "figures": res.figures})
+    rows = [{"id": claim.id, "kind": claim.kind, "source": claim.source, "verdict": res.verdict,
+             "seconds": round(res.seconds, 3), "evidence": res.evidence, "figures": res.figures}
+            for claim, res in run_claims(claims, ctx, progress=sys.stderr)]
     if args.json:
         print(json.dumps(to_jsonable({"checks": rows}), indent=2))
         return 0

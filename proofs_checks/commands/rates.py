@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..claims import CheckContext, default_registry, run_claim
+from ..claims import CheckContext, default_registry, run_claims
 from ..report import to_jsonable
 
 NAME = "rates"
@@ -36,10 +36,7 @@ def run(args):
     out = Path(args.out)
     ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=args.jobs, out_dir=out)
     entries = []
-    for i, claim in enumerate(claims, 1):
-        print(f"[{i}/{len(claims)}] {claim.id} ...", file=sys.stderr, end=" ", flush=True)
-        res = run_claim(claim, ctx)
-        print(f"{res.verdict} ({res.seconds:.1f} s)", file=sys.stderr, flush=True)
+    for claim, res in run_claims(claims, ctx, progress=sys.stderr):
         ev = res.evidence
         entries.append(to_jsonable({
             "algorithm": claim.algorithm, "claim": claim.id, "source": claim.source,

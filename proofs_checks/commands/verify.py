@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..claims import CheckContext, default_registry, run_claim
+from ..claims import CheckContext, default_registry, run_claims
 from ..report import claim_record, write_report
 
 NAME = "verify"
@@ -32,12 +32,7 @@ def run(args):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=args.jobs, out_dir=out)
-    records = []
-    for i, claim in enumerate(claims, 1):
-        print(f"[{i}/{len(claims)}] {claim.id} ...", file=sys.stderr, end=" ", flush=True)
-        result = run_claim(claim, ctx)
-        print(f"{result.verdict} ({result.seconds:.1f} s)", file=sys.stderr, flush=True)
-        records.append(claim_record(claim, result))
+    records = [claim_record(claim, result) for claim, result in run_claims(claims, ctx, progress=sys.stderr)]
     json_path, md_path = write_report(records, out, profile=args.profile, seed=args.seed,
                                       algorithms=reg.algorithms)
     if args.json:

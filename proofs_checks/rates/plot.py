@@ -6,7 +6,18 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["plot_rate"]
+__all__ = ["plot_rate", "save_figure"]
+
+
+def save_figure(fig, path):
+    """Write ``fig`` to ``path`` (parents created), close it, and return the path."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
 
 
 def plot_rate(path, x, errors, stated_exponent, *, quantile=None, xlabel="n * epsilon", title=""):
@@ -32,8 +43,4 @@ def plot_rate(path, x, errors, stated_exponent, *, quantile=None, xlabel="n * ep
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
