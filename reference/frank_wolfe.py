@@ -656,7 +656,7 @@ class HeavyTailedDPFW:
     finite_output = True
 
     def __init__(self, *, epsilon, d, T, s, beta, loss="squared", w0=None, vertices=None,
-                 variant="standard", step_size="theorem2", sensitivity=None, loss_params=None, **_ignored):
+                 variant="standard", step_size="theorem2", sensitivity=None, loss_params=None):
         self.epsilon = check_epsilon(epsilon)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -736,7 +736,7 @@ class HeavyTailedPrivateLasso:
     finite_output = True
 
     def __init__(self, *, epsilon, delta, d, T, K, w0=None, vertices=None, variant="printed",
-                 step_size="theorem2", sensitivity=None, **_ignored):
+                 step_size="theorem2", sensitivity=None):
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)

@@ -310,7 +310,7 @@ class SparseLinearRegression:
 
     finite_output = False
 
-    def __init__(self, *, epsilon, delta, d, T, K, s, eta0=0.5, w1=None, lam=None, **_ignored):
+    def __init__(self, *, epsilon, delta, d, T, K, s, eta0=0.5, w1=None, lam=None):
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -357,7 +357,7 @@ class IHTPeelingStep(_PeelingOfVector):
 
     finite_output = True
 
-    def __init__(self, *, w, m, epsilon, delta, K, s, eta0=0.5, lam=None, **_ignored):
+    def __init__(self, *, w, m, epsilon, delta, K, s, eta0=0.5, lam=None):
         self.K, self.eta0 = check_positive("K", K), check_positive("eta0", eta0)
         self.w = check_finite_array("w", w, ndim=1)
         self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
@@ -380,7 +380,7 @@ class SparseOptimization:
     finite_output = False
 
     def __init__(self, *, epsilon, delta, d, T, s, k, beta=1.0, eta=0.5, loss="logistic_l2", w1=None,
-                 variant="standard", lam=None, loss_params=None, **_ignored):
+                 variant="standard", lam=None, loss_params=None):
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -407,7 +407,7 @@ class SparseOptPeelingStep(_PeelingOfVector):
     finite_output = True
 
     def __init__(self, *, w, m, epsilon, delta, s, k, beta=1.0, eta=0.5, loss="logistic_l2",
-                 variant="standard", lam=None, **_ignored):
+                 variant="standard", lam=None):
         self.w = check_finite_array("w", w, ndim=1)
         self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
         self.m = check_integer("m", m, minimum=1)

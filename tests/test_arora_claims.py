@@ -145,3 +145,14 @@ def test_check_results_are_reproducible():
     a = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
     b = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
     assert a == b
+
+
+def test_mechanism_factories_reject_a_mistyped_parameter():
+    import pytest
+
+    from proofs_checks.claims import default_registry
+
+    reg = default_registry()
+    for alg_id in ("arora-grid-search", "arora-boosting", "arora-output-perturbation", "arora-noisy-gd"):
+        with pytest.raises(TypeError, match="unexpected keyword"):
+            reg.algorithm(alg_id).mechanism(epsilon=1.0, delta=1e-5, lamda=0.3)

@@ -100,3 +100,15 @@ def test_formula_claims():
     assert hu.step_schedule_check()(CTX).verdict == "refuted"
     assert hu.alg5_lambda_vs_proof_check()(CTX).verdict == "refuted"
     assert hu.alg5_lambda_vs_proof_check(lam=lambda k, e, m: sparse_opt_lambda(k, e, m) / 3)(CTX).verdict == "confirmed"
+
+
+def test_mechanism_factories_reject_a_mistyped_parameter():
+    import pytest
+
+    from proofs_checks.claims import default_registry
+
+    reg = default_registry()
+    for alg_id in ("hu-1", "hu-2", "hu-3", "hu-4", "hu-5"):
+        with pytest.raises(TypeError, match="unexpected keyword"):
+            reg.algorithm(alg_id).mechanism(variant=reg.algorithm(alg_id).variants[0], epsilon=1.0,
+                                            delta=1e-5, etaa0=0.3)

@@ -711,6 +711,10 @@ def concentration_lemma_check(slack=1.0, beta=0.1):
 # ------------------------------------------------------------------------------------ factories
 
 def _learner(loss, learner, x_bound, y_bound, **kw):
+    allowed = {"output-perturbation": {"lam"}, "noisy-gd": {"steps"}}.get(learner, set())
+    unknown = set(kw) - allowed
+    if unknown:  # a mistyped parameter must not be dropped silently
+        raise TypeError(f"unexpected keyword argument(s) {sorted(unknown)} for learner {learner!r}")
     if learner == "output-perturbation":
         return OutputPerturbation(loss, x_bound, y_bound, lam=kw.get("lam"))
     if learner == "noisy-gd":

@@ -636,7 +636,7 @@ def _factory(cls, defaults):
 
 
 def _peeling_step_factory(variant=None, epsilon=1.0, delta=1e-3, *, w=None, m=None, d=4, K=1.0, s=2,
-                          eta0=0.5, lam=None, **_ignored):
+                          eta0=0.5, lam=None):
     w = np.zeros(d) if w is None else np.asarray(w, dtype=np.float64)
 
     class _Lazy:
