@@ -211,16 +211,29 @@ def _gauss_mass(lo, hi, center, half):
     (entire) normal density; wide ones the CDF difference on the side of zero where it does not
     cancel.
     """
+    lo, hi, center, half = np.broadcast_arrays(lo, hi, center, half)
+    out = np.empty(lo.shape)
     with np.errstate(all="ignore"):
-        wide = np.where(hi <= 0, special.ndtr(hi) - special.ndtr(lo),
-                        np.where(lo >= 0, special.ndtr(-lo) - special.ndtr(-hi),
-                                 0.5 * (special.erf(hi / _SQRT2) - special.erf(lo / _SQRT2))))
         narrow_ok = np.isfinite(center) & np.isfinite(half) & (half * (np.abs(center) + half) <= 1.0)
-        nodes, weights = _GL_NARROW
-        c = np.where(narrow_ok, center, 0.0)[..., None]
-        h = np.where(narrow_ok, half, 0.0)[..., None]
-        narrow = (h * weights * _pdf(c + h * nodes)).sum(axis=-1)
-    return np.where(narrow_ok, narrow, np.maximum(np.nan_to_num(wide, nan=0.0), 0.0))
+        # each branch is evaluated only where it is used: the narrow rule costs 20 densities
+        if np.any(narrow_ok):
+            nodes, weights = _GL_NARROW
+            c = center[narrow_ok][:, None]
+            h = half[narrow_ok][:, None]
+            out[narrow_ok] = (h * weights * _pdf(c + h * nodes)).sum(axis=-1)
+        wide_at = ~narrow_ok
+        if np.any(wide_at):
+            # the CDF difference on the side of zero where it does not cancel
+            lo_w, hi_w = lo[wide_at], hi[wide_at]
+            wide = np.empty(lo_w.shape)
+            left = hi_w <= 0
+            right = ~left & (lo_w >= 0)
+            straddle = ~left & ~right
+            wide[left] = special.ndtr(hi_w[left]) - special.ndtr(lo_w[left])
+            wide[right] = special.ndtr(-lo_w[right]) - special.ndtr(-hi_w[right])
+            wide[straddle] = 0.5 * (special.erf(hi_w[straddle] / _SQRT2) - special.erf(lo_w[straddle] / _SQRT2))
+            out[wide_at] = np.maximum(np.nan_to_num(wide, nan=0.0), 0.0)
+    return out
 
 
 def _window_small_b(aa, b):

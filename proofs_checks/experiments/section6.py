@@ -59,6 +59,8 @@ PAPER_NUMBERS = {
                       "(Section 6.5, for Figures 7-11)"}],
 }
 
+_GRADIENT_BLOCK_ROWS = 4096
+
 REAL_DATA_FIGURES = {3: "Algorithm 1, linear regression on Blog Feedback, Twitter, Winnipeg, Year Prediction",
                      4: "Algorithm 1, logistic regression on the same UCI sets"}
 
@@ -171,8 +173,11 @@ def nonprivate_frank_wolfe(data, loss, w0, T, step_size="section6"):
     loss = get_loss(loss)
     V = l1_ball_vertices(X.shape[1])
     w = np.asarray(w0, dtype=float).copy()
+    # row blocks keep the (n, d) per-example gradients out of memory (n d = 3.6e7 at the full sizes)
+    starts = range(0, X.shape[0], _GRADIENT_BLOCK_ROWS)
     for eta in fw_step_sizes(T, step_size):
-        g = loss.gradient(w, X, y).mean(axis=0)
+        g = sum(loss.gradient(w, X[i:i + _GRADIENT_BLOCK_ROWS], y[i:i + _GRADIENT_BLOCK_ROWS]).sum(axis=0)
+                for i in starts) / X.shape[0]
         w = (1 - eta) * w + eta * V[int(np.argmin(V @ g))]
     return w
 
