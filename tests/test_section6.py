@@ -97,3 +97,5 @@ def test_cli_runs_one_figure(tmp_path):
     assert "figure 6(a)" in out.stderr
     rows = rep["figures"][0]["panels"][2]["rows"]
     assert {r["private"] for r in rows} == {True, False}
+    saved = json.loads((tmp_path / "section6_quick_figure6.json").read_text())
+    assert saved["finished"] is True and saved["figures"] == rep["figures"]

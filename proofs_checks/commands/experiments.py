@@ -22,7 +22,8 @@ def add_arguments(parser):
                         help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--seed", type=int, default=20261121)
-    parser.add_argument("--out", default="experiments-report", help="folder for the figures (default: %(default)s)")
+    parser.add_argument("--out", default="experiments-report", help="folder for the figures and section6_<profile>[_figureN].json, rewritten after each figure "
+                             "(default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -55,6 +56,11 @@ def plot_figure(path, figure, results):
     return save_figure(fig, path)
 
 
+def _write_json(path, report, *, finished):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(to_jsonable(dict(report, finished=finished)), indent=2) + "\n")
+
+
 def run(args):
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
@@ -62,6 +68,8 @@ def run(args):
     figures = sorted({p.figure for p in panels})
     out = Path(args.out)
     report = {"profile": args.profile, "seed": args.seed, "figures": []}
+    suffix = "" if args.figure is None else f"_figure{args.figure}"
+    report_path = out / f"section6_{args.profile}{suffix}.json"
     start = time.perf_counter()
     for f in figures:
         results = []
@@ -79,8 +87,12 @@ def run(args):
             "paper": PAPER_NUMBERS.get(f, []),
             "panels": [{"panel": p.panel, "vary": p.vary, "fixed": p.fixed, "repetitions": p.repetitions,
                         "rows": rows} for p, rows in results]})
+        # a full run takes hours: keep what is finished on disk after every figure
+        _write_json(report_path, report, finished=False)
     report["seconds"] = round(time.perf_counter() - start, 2)
     report["not_run"] = {str(k): v + " (UCI data, not available offline)" for k, v in REAL_DATA_FIGURES.items()}
+    _write_json(report_path, report, finished=True)
+    print(f"results written to {report_path}", file=sys.stderr)
     if args.json:
         print(json.dumps(to_jsonable(report), indent=2))
         return 0
