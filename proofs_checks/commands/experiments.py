@@ -22,8 +22,9 @@ def add_arguments(parser):
                         help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--seed", type=int, default=20261121)
-    parser.add_argument("--out", default="experiments-report", help="folder for the figures and section6_<profile>[_figureN].json, rewritten after each figure "
-                             "(default: %(default)s)")
+    parser.add_argument("--out", default="experiments-report",
+                        help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "
+                             "each figure (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
