@@ -99,3 +99,17 @@ def test_cli_runs_one_figure(tmp_path):
     assert {r["private"] for r in rows} == {True, False}
     saved = json.loads((tmp_path / "section6_quick_figure6.json").read_text())
     assert saved["finished"] is True and saved["figures"] == rep["figures"]
+
+
+@pytest.mark.parametrize("figure", [1, 2, 8])
+def test_mean_gradient_matches_the_per_example_gradients(figure):
+    # The matrix-vector shortcut (squared loss) and the row-block sum agree with the plain mean of
+    # reference.losses' per-example gradients, including Figure 8's log-logistic noise (|y| up to ~1e150).
+    data, _ = s6.figure_dataset(figure, 9000, 7, np.random.default_rng(figure), s_star=3)
+    X, y = data[:, :-1], data[:, -1]
+    loss = s6.get_loss(s6.FIGURE_ALGORITHM[figure][1])
+    w = np.random.default_rng(0).uniform(-0.2, 0.2, 7)
+    expected = loss.gradient(w, X, y).mean(axis=0)
+    got = s6._mean_gradient(loss, w, X, y)
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12 * np.abs(expected).max())
