@@ -157,6 +157,47 @@ SETTINGS.update({
         repetitions={"quick": 96, "full": 100}),
 })
 
+def _log_dn_over_zeta(point):
+    """``log(d n / zeta)``: the logarithm through which Theorems 3 and 5 (eqs. (8), (9)) name ``d``."""
+    return math.log(point["d"] * point["n"] / point.get("zeta", ZETA))
+
+
+def _dgrid(d_values, **common):
+    return [dict(common, d=int(v), ne_ref=common["n"] * common["epsilon"]) for v in d_values]
+
+
+#: Dependence on the dimension through ``log(d n / zeta)`` (Theorems 3 and 5).  At fixed ``n``,
+#: ``epsilon`` (``delta``) the bounds grow in ``d`` like ``log(d n / zeta)^b``, ``b = 1/4`` (eq. (8))
+#: and ``b = 4/5`` (eq. (9)); judged as a "rate" in ``x = log(d n / zeta)`` with stated exponent ``-b``
+#: (``slower`` = grows significantly faster than ``x^b``), as the sparsity claims do.
+#: ``rates.hu.thm2.dimension`` instead uses ``x = log(2d)`` with ``b = 1`` (the abstract's "log d"):
+#: from d = 2 to 1024 at n = 2000, zeta = 0.1 it allows the error to grow by the factor
+#: ``log(2048) / log(4) = 5.5``, whereas ``log(d n / zeta)^(1/4)`` allows ``(16.8 / 10.6)^(1/4) = 1.12``
+#: (``^(4/5)``: 1.44).  The ``log(d n / zeta)`` form is the stricter one (``log(n / zeta)`` dominates
+#: ``log d`` at fixed ``n``); the price is leverage: ``log x`` spans only ``log(16.8 / 10.6) = 0.46``
+#: over that range (``log(log 2048 / log 4) = 1.7`` for ``log(2d)``), so its interval on the exponent is
+#: about 3.7 times wider for the same data.
+SETTINGS.update({
+    "rates.hu.thm3.dimension": dict(
+        algorithm="hu-1", source="002, Theorem 3 (eq. (8): the log^(1/4)(d n / zeta) of the bound), Assumption 2",
+        statement="Algorithm 1 (biweight loss, Theorem 3 parameters at each d): at fixed n eps the excess "
+                  "population risk grows at most like log^(1/4)(d n / zeta)",
+        trial=trials_hu.trial_theorem3, exponent=-1 / 4, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
+        grids={"quick": _dgrid([2, 4, 8, 16, 32, 64, 128], n=2000, epsilon=1.0),
+               "full": _dgrid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=2000, epsilon=1.0)},
+        repetitions={"quick": 24, "full": 60}),
+    "rates.hu.thm5.dimension": dict(
+        algorithm="hu-2", source="002, Theorem 5 (eq. (9): the (sqrt(log 1/delta) log(d n / zeta))^(4/5) of "
+                                 "the bound), Assumption 3",
+        statement="Algorithm 2 (Theorem 5 parameters at each d, printed budget, delta = 1e-5): at fixed n eps "
+                  "the excess population risk grows at most like log^(4/5)(d n / zeta)",
+        trial=trials_hu.trial_theorem5, exponent=-4 / 5, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
+        grids={"quick": _dgrid([2, 4, 8, 16, 32, 64, 128], n=4000, epsilon=1024.0, delta=1e-5),
+               "full": _dgrid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=16000, epsilon=256.0,
+                              delta=1e-5)},
+        repetitions={"quick": 24, "full": 60}),
+})
+
 #: Numbers 002 reports that bear on a rate (Section 6.3, about Figure 1(b)).
 PAPER_VALUES = {
     "rates.hu.thm2": [{"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 10_000, "value": 0.14},
