@@ -183,19 +183,19 @@ SETTINGS.update({
         statement="Algorithm 1 (biweight loss, Theorem 3 parameters at each d): at fixed n eps the excess "
                   "population risk grows at most like log^(1/4)(d n / zeta)",
         trial=trials_hu.trial_theorem3, exponent=-1 / 4, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
-        grids={"quick": _dgrid([2, 4, 8, 16, 32, 64, 128], n=2000, epsilon=1.0),
+        grids={"quick": _dgrid([2, 8, 32, 128], n=2000, epsilon=1.0),
                "full": _dgrid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=2000, epsilon=1.0)},
-        repetitions={"quick": 24, "full": 60}),
+        repetitions={"quick": 32, "full": 60}),
     "rates.hu.thm5.dimension": dict(
         algorithm="hu-2", source="002, Theorem 5 (eq. (9): the (sqrt(log 1/delta) log(d n / zeta))^(4/5) of "
                                  "the bound), Assumption 3",
         statement="Algorithm 2 (Theorem 5 parameters at each d, printed budget, delta = 1e-5): at fixed n eps "
                   "the excess population risk grows at most like log^(4/5)(d n / zeta)",
         trial=trials_hu.trial_theorem5, exponent=-4 / 5, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
-        grids={"quick": _dgrid([2, 4, 8, 16, 32, 64, 128], n=4000, epsilon=1024.0, delta=1e-5),
+        grids={"quick": _dgrid([2, 8, 32, 128], n=4000, epsilon=1024.0, delta=1e-5),
                "full": _dgrid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=16000, epsilon=256.0,
                               delta=1e-5)},
-        repetitions={"quick": 24, "full": 60}),
+        repetitions={"quick": 32, "full": 60}),
 })
 
 #: Numbers 002 reports that bear on a rate (Section 6.3, about Figure 1(b)).
