@@ -76,3 +76,39 @@ def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
     assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
     assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
     assert bad.evidence["observed_exponent"] < -3.0  # grows like x^3 or faster, against x^(1/4), x^(4/5)
+    assert len(ok.evidence["blind_walk_error"]) == 3 and min(ok.evidence["blind_walk_error"]) > 0
+
+
+def _mc_blind_dist2(etas, d, r, rng, runs=40000):
+    """Monte Carlo of E||w^T - w*||^2 for a Frank-Wolfe walk over uniformly chosen vertices +-e_j."""
+    from reference.hu_data import initial_polytope
+
+    W = np.stack([initial_polytope(d, rng) for _ in range(runs)])
+    w_star = np.stack([w_star_polytope(d, rng) for _ in range(runs)]) * r
+    for eta in etas:
+        j = rng.integers(0, d, size=runs)
+        V = np.zeros((runs, d))
+        V[np.arange(runs), j] = rng.choice([-1.0, 1.0], size=runs)
+        W = (1 - eta) * W + eta * V
+    dist2 = np.sum((W - w_star) ** 2, axis=1)
+    return dist2.mean(), dist2.std() / np.sqrt(runs)
+
+
+def test_blind_walk_error_matches_monte_carlo():
+    from reference.frank_wolfe import fw_step_sizes
+    from reference.hu_parameters import theorem3_parameters, theorem5_parameters
+
+    rng = np.random.default_rng(9)
+    # Theorem 5 setting: risk = var * E||w - w*||^2 exactly.
+    point = dict(n=4000, epsilon=1024.0, delta=1e-5, d=8)
+    p = theorem5_parameters(4000, 1024.0, 1e-5, 8, 1.25, 0.1)
+    mean, se = _mc_blind_dist2(fw_step_sizes(p["T"], "theorem2"), 8, 1.0, rng)
+    assert abs(rates_hu.blind_walk_error("rates.hu.thm5.dimension", point) - 1.25 * mean) < 4 * 1.25 * se
+    # Theorem 3 setting: the risk is H at the expected squared distance.
+    point = dict(n=2000, epsilon=1.0, d=32)
+    p = theorem3_parameters(2000, 1.0, 32, 0.1)
+    mean, se = _mc_blind_dist2(np.full(p["T"], p["eta"]), 32, 0.5, rng)
+    lo, hi = trials_hu.biweight_excess_risk(mean - 4 * se), trials_hu.biweight_excess_risk(mean + 4 * se)
+    assert lo < rates_hu.blind_walk_error("rates.hu.thm3.dimension", point) < hi
+    with pytest.raises(ValueError, match="rates.hu.thm2"):
+        rates_hu.blind_walk_error("rates.hu.thm2", point)
