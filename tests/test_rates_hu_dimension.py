@@ -79,7 +79,7 @@ def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
     assert len(ok.evidence["blind_walk_error"]) == 3 and min(ok.evidence["blind_walk_error"]) > 0
 
 
-def _mc_blind_dist2(etas, d, r, rng, runs=40000):
+def _mc_blind_dist2(etas, d, r, rng, runs=12000):
     """Monte Carlo of E||w^T - w*||^2 for a Frank-Wolfe walk over uniformly chosen vertices +-e_j."""
     from reference.hu_data import initial_polytope
 
