@@ -163,6 +163,7 @@ SETTINGS.update({
         repetitions={"quick": 96, "full": 100}),
 })
 
+
 def _log_dn_over_zeta(point):
     """``log(d n / zeta)``: the logarithm through which Theorems 3 and 5 (eqs. (8), (9)) name ``d``."""
     return math.log(point["d"] * point["n"] / point.get("zeta", ZETA))
@@ -203,6 +204,7 @@ SETTINGS.update({
                               delta=1e-5)},
         repetitions={"quick": 32, "full": 60}),
 })
+
 
 def blind_walk_error(claim_id, point):
     """Excess risk of Frank-Wolfe with the setting of ``claim_id`` whose vertex choices are uniform over
