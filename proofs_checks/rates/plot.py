@@ -37,7 +37,7 @@ def plot_rate(path, x, errors, stated_exponent, *, quantile=None, xlabel="n * ep
     if quantile is not None:
         ax.loglog(x, np.quantile(err, quantile, axis=1), "s--", label=f"{quantile:g} quantile")
     ref = mean[0] * (x / x[0]) ** (-stated_exponent)
-    ax.loglog(x, ref, "k:", label=f"stated rate x^(-{stated_exponent:g})")
+    ax.loglog(x, ref, "k:", label=f"stated rate x^({-stated_exponent:g})")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("excess risk")
     ax.set_title(title, fontsize=9)

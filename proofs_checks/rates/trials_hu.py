@@ -26,7 +26,10 @@ of the output (closed form, or an accurate deterministic quadrature):
 ``point`` holds ``n``, ``epsilon`` and the setting's constants; a ``broken``
 key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
 the output does not depend on the data; ``"fixed_noise"``: the privacy noise
-scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows).
+scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows;
+``"s_noise"``: multiplied by ``s*``; ``"d_noise"`` (Theorems 2, 3, 5): multiplied by
+``d ** d_power``; ``"output_noise"`` (Theorems 3, 5): ``N(0, sigma^2)`` added to each
+coordinate of the output, an error growing linearly in ``d``).
 """
 
 from __future__ import annotations
@@ -60,10 +63,23 @@ def _t_moments(df):
 
 def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
-    smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``."""
+    smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
+    ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given)."""
     if point.get("broken") == "s_noise":
         return float(point["s_star"])
+    if point.get("broken") == "d_noise":
+        return float(point["d"]) ** float(point.get("d_power", 1.0))
     return point["n"] * point["epsilon"] / point["ne_ref"]
+
+
+def _output_noise(point, w, rng):
+    """Broken variant ``output_noise``: the output released with i.i.d. ``N(0, sigma^2)`` added to each
+    coordinate (``sigma = point["output_sigma"]``, 0.05 unless given, independent of ``d``), as a
+    coordinate-wise output perturbation would: its squared error grows like ``d sigma^2``, i.e.
+    polynomially in ``d``.  Any other ``point`` returns ``w`` unchanged (and draws nothing)."""
+    if point.get("broken") != "output_noise":
+        return w
+    return w + float(point.get("output_sigma", 0.05)) * rng.standard_normal(w.shape)
 
 
 def _sparse_unit(d, s_star, norm, rng):
@@ -102,7 +118,7 @@ def trial_theorem2(point, rng):
     p = theorem2_parameters(n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1),
                             c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
     sens = None
-    if point.get("broken") == "fixed_noise":  # noise of the smallest n at every n
+    if point.get("broken") in ("fixed_noise", "d_noise"):  # fixed_noise: noise of the smallest n at every n
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
     w = heavy_tailed_dp_fw(data, "squared", initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps, rng=rng,
                            step_size=p["step_size"], sensitivity=sens)
@@ -118,10 +134,11 @@ def trial_theorem5(point, rng):
     var, _ = _t_moments(T_DF_X)
     p = theorem5_parameters(n, eps, delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0))
     sens = None
-    if point.get("broken") == "fixed_noise":
+    if point.get("broken") in ("fixed_noise", "d_noise"):
         sens = 8.0 * p["K"] ** 2 / n * _noise_factor(point)
     w = heavy_tailed_private_lasso(data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng,
                                    step_size=p["step_size"], sensitivity=sens)
+    w = _output_noise(point, w, rng)
     diff = w - w_star
     return float(var * diff @ diff)
 
@@ -168,10 +185,11 @@ def trial_theorem3(point, rng):
     p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0),
                             c_s=point.get("c_s", 1.0))
     sens = None
-    if point.get("broken") == "fixed_noise":
+    if point.get("broken") in ("fixed_noise", "d_noise"):
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
     w = heavy_tailed_dp_fw(data, BiweightLoss(), initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps,
                            rng=rng, step_size=[p["eta"]] * p["T"], sensitivity=sens)
+    w = _output_noise(point, w, rng)
     diff = w - w_star
     return biweight_excess_risk(float(diff @ diff))
 

@@ -1,0 +1,114 @@
+"""d-dependence of Theorems 3 and 5 of 002 (rates.hu.thm3.dimension, rates.hu.thm5.dimension)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from proofs_checks.claim_sets import rates_hu
+from proofs_checks.claims import CheckContext
+from proofs_checks.rates import trials_hu
+from reference.hu_data import linear_data, w_star_polytope
+
+
+def test_rate_variable_is_log_d_n_over_zeta():
+    for cid in ("rates.hu.thm3.dimension", "rates.hu.thm5.dimension"):
+        x = rates_hu.SETTINGS[cid]["x"]
+        assert x(dict(d=2, n=2000, epsilon=1.0)) == pytest.approx(math.log(2 * 2000 / 0.1), rel=1e-15)
+        assert x(dict(d=64, n=100, epsilon=1.0, zeta=0.5)) == pytest.approx(math.log(64 * 100 / 0.5), rel=1e-15)
+    assert rates_hu.SETTINGS["rates.hu.thm3.dimension"]["exponent"] == -0.25
+    assert rates_hu.SETTINGS["rates.hu.thm5.dimension"]["exponent"] == -0.8
+
+
+def test_dimension_grids_vary_only_d():
+    for cid in ("rates.hu.thm3.dimension", "rates.hu.thm5.dimension"):
+        for grid in rates_hu.SETTINGS[cid]["grids"].values():
+            rest = {tuple(sorted((k, v) for k, v in p.items() if k != "d")) for p in grid}
+            ds = [p["d"] for p in grid]
+            assert len(rest) == 1 and ds == sorted(ds) and ds[-1] / ds[0] >= 64
+
+
+@pytest.mark.parametrize("draw,var", [
+    # Theorem 3 data: x ~ N(0, I); Theorem 5 data: i.i.d. Student t(10) coordinates, variance 10/8.
+    (lambda d, rng: linear_data(20000, w_star_polytope(d, rng) * 0.5, "normal", "student_t",
+                                rng, x_params={"var": 1.0}, noise_params={"df": trials_hu.T_DF_NOISE3}),
+     1.0),
+    (lambda d, rng: trials_hu._polytope_linear(dict(n=20000, d=d), rng)[0], 10.0 / 8.0),
+])
+def test_lambda_max_does_not_change_with_d(draw, var):
+    # E[x x^T] = var * I at every d (i.i.d. zero-mean coordinates), so lambda_max = var: checked entrywise
+    # on 20000 records (standard error of a diagonal entry <= sqrt(m4 - var^2) / sqrt(n) = 0.016 for
+    # t(10): m4 = 3 * 10^2 / (8 * 6); of an off-diagonal entry var / sqrt(n) <= 0.009).
+    rng = np.random.default_rng(4)
+    for d in (2, 64):
+        X = draw(d, rng)[:, :-1]
+        S = X.T @ X / X.shape[0]
+        assert np.max(np.abs(np.diag(S) - var)) < 6 * 0.016
+        assert np.max(np.abs(S - np.diag(np.diag(S)))) < 6 * 0.009
+
+
+def test_noise_factor_of_the_d_noise_variant():
+    assert trials_hu._noise_factor(dict(n=10, epsilon=1.0, ne_ref=10.0, d=64, broken="d_noise")) == 64.0
+    assert trials_hu._noise_factor(dict(n=10, epsilon=1.0, ne_ref=10.0, d=64, broken="d_noise", d_power=0.5)) == 8.0
+
+
+def test_output_noise_variant_changes_only_the_broken_path():
+    point = dict(n=300, epsilon=1.0, d=5, ne_ref=300.0)
+    real = trials_hu.trial_theorem3(point, np.random.default_rng(1))
+    again = trials_hu.trial_theorem3(dict(point, output_sigma=0.3), np.random.default_rng(1))
+    broken = trials_hu.trial_theorem3(dict(point, broken="output_noise", output_sigma=0.3), np.random.default_rng(1))
+    assert real == again and broken != real
+
+
+@pytest.mark.parametrize("cid,common", [
+    ("rates.hu.thm3.dimension", dict(n=1000, epsilon=1.0)),
+    ("rates.hu.thm5.dimension", dict(n=1000, epsilon=1024.0, delta=1e-5)),
+])
+def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
+    # Output perturbation N(0, 0.2^2) per coordinate: squared error + 0.04 d, i.e. linear growth in d.
+    grid = rates_hu._dgrid([2, 8, 32], output_sigma=0.2, **common)
+    grids, reps = {"quick": grid, "full": grid}, {"quick": 16, "full": 16}
+    ctx = CheckContext(seed=1)
+    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    assert ok.verdict != "refuted", ok.evidence
+    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, "output_noise"), grids=grids,
+                              repetitions=reps)(ctx)
+    assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
+    assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
+    assert bad.evidence["observed_exponent"] < -3.0  # grows like x^3 or faster, against x^(1/4), x^(4/5)
+    assert len(ok.evidence["blind_walk_error"]) == 3 and min(ok.evidence["blind_walk_error"]) > 0
+
+
+def _mc_blind_dist2(etas, d, r, rng, runs=12000):
+    """Monte Carlo of E||w^T - w*||^2 for a Frank-Wolfe walk over uniformly chosen vertices +-e_j."""
+    from reference.hu_data import initial_polytope
+
+    W = np.stack([initial_polytope(d, rng) for _ in range(runs)])
+    w_star = np.stack([w_star_polytope(d, rng) for _ in range(runs)]) * r
+    for eta in etas:
+        j = rng.integers(0, d, size=runs)
+        V = np.zeros((runs, d))
+        V[np.arange(runs), j] = rng.choice([-1.0, 1.0], size=runs)
+        W = (1 - eta) * W + eta * V
+    dist2 = np.sum((W - w_star) ** 2, axis=1)
+    return dist2.mean(), dist2.std() / np.sqrt(runs)
+
+
+def test_blind_walk_error_matches_monte_carlo():
+    from reference.frank_wolfe import fw_step_sizes
+    from reference.hu_parameters import theorem3_parameters, theorem5_parameters
+
+    rng = np.random.default_rng(9)
+    # Theorem 5 setting: risk = var * E||w - w*||^2 exactly.
+    point = dict(n=4000, epsilon=1024.0, delta=1e-5, d=8)
+    p = theorem5_parameters(4000, 1024.0, 1e-5, 8, 1.25, 0.1)
+    mean, se = _mc_blind_dist2(fw_step_sizes(p["T"], "theorem2"), 8, 1.0, rng)
+    assert abs(rates_hu.blind_walk_error("rates.hu.thm5.dimension", point) - 1.25 * mean) < 4 * 1.25 * se
+    # Theorem 3 setting: the risk is H at the expected squared distance.
+    point = dict(n=2000, epsilon=1.0, d=32)
+    p = theorem3_parameters(2000, 1.0, 32, 0.1)
+    mean, se = _mc_blind_dist2(np.full(p["T"], p["eta"]), 32, 0.5, rng)
+    lo, hi = trials_hu.biweight_excess_risk(mean - 4 * se), trials_hu.biweight_excess_risk(mean + 4 * se)
+    assert lo < rates_hu.blind_walk_error("rates.hu.thm3.dimension", point) < hi
+    with pytest.raises(ValueError, match="rates.hu.thm2"):
+        rates_hu.blind_walk_error("rates.hu.thm2", point)
