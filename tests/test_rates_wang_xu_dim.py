@@ -148,8 +148,8 @@ def test_dimension_rate_not_refuted_on_the_real_algorithm():
 
 
 def test_dimension_rate_refutes_a_temperature_growing_with_d():
-    # W large enough that the broken law is not truncated by it (its d = 3 spread is about 3 times wider).
-    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=2.0, broken="temperature-times-d"), grids=TINY_GRID,
+    # W large enough that the broken law is not truncated by it (its d = 3 spread is about twice as wide).
+    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.4, ratio=12, broken="temperature-times-d"), grids=TINY_GRID,
                                  repetitions=TINY_REPS, diagnostic_datasets=1, claim_id="broken")(CTX)
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower", res.evidence
 
