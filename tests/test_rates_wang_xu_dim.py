@@ -142,6 +142,7 @@ def test_dimension_rate_not_refuted_on_the_real_algorithm():
                                  diagnostic_datasets=1, claim_id="real")(CTX)
     ev = res.evidence
     assert ev["rate_verdict"] != "slower", ev
+    assert ev["net_adequate"], ev
     assert ev["stated_exponent"] == -0.5 and ev["stated_growth_exponent"] == 0.5
     assert max(ev["ratio_to_explicit_bound"]) < 1.0
     assert ev["quadrature_error_relative_to_smallest_quantile"] < 1e-6
@@ -149,9 +150,17 @@ def test_dimension_rate_not_refuted_on_the_real_algorithm():
 
 def test_dimension_rate_refutes_a_temperature_growing_with_d():
     # W large enough that the broken law is not truncated by it (its d = 3 spread is about twice as wide).
-    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.4, ratio=12, broken="temperature-times-d"), grids=TINY_GRID,
+    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.6, ratio=14, broken="temperature-times-d"), grids=TINY_GRID,
                                  repetitions=TINY_REPS, diagnostic_datasets=1, claim_id="broken")(CTX)
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower", res.evidence
+    assert res.evidence["net_adequate"]
+
+
+def test_inadequate_net_gives_no_verdict():
+    # W too small for the law (the quantile of ||w~ - w*|| near R): inconclusive whatever the slope.
+    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=0.4, ratio=12), grids=TINY_GRID,
+                                 repetitions=TINY_REPS, diagnostic_datasets=1, claim_id="small-ball")(CTX)
+    assert not res.evidence["net_adequate"] and res.verdict == "inconclusive", res.evidence
 
 
 def test_registered_dimension_claims():
