@@ -149,16 +149,19 @@ def test_dimension_rate_not_refuted_on_the_real_algorithm():
 
 
 def test_dimension_rate_refutes_a_temperature_growing_with_d():
-    # W large enough that the broken law is not truncated by it (its d = 3 spread is about twice as wide).
-    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.6, ratio=14, broken="temperature-times-d"), grids=TINY_GRID,
-                                 repetitions=TINY_REPS, diagnostic_datasets=1, claim_id="broken")(CTX)
+    # The temperature grows like d: the error / tau(d) grows about like d^1.2 instead of at most d^0.5.
+    # W large enough that the broken law is not truncated by it (its d = 3 spread is about twice as wide);
+    # 30 datasets per d: the q = 0.9 fit on 17 is too noisy to separate 1.2 from 0.5 reliably.
+    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.6, ratio=16, broken="temperature-times-d"),
+                                 grids=TINY_GRID, repetitions={"quick": 30}, diagnostic_datasets=1,
+                                 claim_id="broken")(CTX)
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower", res.evidence
-    assert res.evidence["net_adequate"]
+    assert res.evidence["net_adequate"] and res.evidence["growth_ci"][0] > 0.5
 
 
 def test_inadequate_net_gives_no_verdict():
     # W too small for the law (the quantile of ||w~ - w*|| near R): inconclusive whatever the slope.
-    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=0.4, ratio=12), grids=TINY_GRID,
+    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=0.4, ratio=8), grids=TINY_GRID,
                                  repetitions=TINY_REPS, diagnostic_datasets=1, claim_id="small-ball")(CTX)
     assert not res.evidence["net_adequate"] and res.verdict == "inconclusive", res.evidence
 
