@@ -37,6 +37,13 @@ Deliberately broken variants (for the tests; ``broken=``):
 ``"temperature-times-d"``  the exponent of the mechanism is divided by ``d`` (temperature ``d`` times
 too high), so the error grows about ``d`` times faster than stated;
 ``"iota-without-d"``  ``iota`` of the theorem computed with ``d = 1`` (the ``d`` factor dropped).
+
+References
+----------
+.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``: Assumptions 1 and 3, Algorithms 1-2, Theorem 1
+       (first display and eq. (7)), Theorem 2 (eqs. (17), (18)), eqs. (14) and (26) of the proofs.
+.. [2] S. Kotz and S. Nadarajah, *Multivariate t Distributions and Their Applications*, Cambridge
+       University Press, 2004, Chapter 1 (the representation ``z / sqrt(W/nu)``).
 """
 
 from __future__ import annotations
