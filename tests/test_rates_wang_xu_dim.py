@@ -171,3 +171,15 @@ def test_registered_dimension_claims():
     ids = {c.id: c for c in reg.claims if c.kind == "rate" and ".dimension." in c.id and c.id.startswith("wang-xu")}
     assert set(ids) == {f"wang-xu.alg{a}.rate.dimension.{v}" for a in (1, 2) for v in ("printed", "standard")}
     assert {c.algorithm for c in ids.values()} == {"wang-xu-1", "wang-xu-2"}
+
+
+def test_zero_conditional_quantiles_are_floored_below_the_fitted_line():
+    # t(1.8) design: a record of huge leverage can pin the output at the grid point w* = 0, so a conditional
+    # 0.9 quantile is exactly 0 (here one dataset at d = 1).  The fit records it as the net's smallest
+    # non-zero excess risk and checks it lies below the fitted 0.9 line (the quantile fit is then unaffected).
+    res = R.dimension_rate_check(2, setup=tiny_setup(2, radius=2.4, ratio=12, broken="temperature-times-d"),
+                                 grids=TINY_GRID, repetitions=TINY_REPS, diagnostic_datasets=1,
+                                 claim_id="zeros")(CTX)
+    ev = res.evidence
+    assert ev["zero_conditional_quantiles_per_d"][0] >= 1 and ev["zero_points_below_fitted_line"], ev
+    assert np.isfinite(ev["observed_exponent"]) and np.all(np.asarray(ev["quantile_errors"]) > 0)
