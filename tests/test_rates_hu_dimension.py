@@ -112,3 +112,81 @@ def test_blind_walk_error_matches_monte_carlo():
     assert lo < rates_hu.blind_walk_error("rates.hu.thm3.dimension", point) < hi
     with pytest.raises(ValueError, match="rates.hu.thm2"):
         rates_hu.blind_walk_error("rates.hu.thm2", point)
+
+
+# --------------------------------------------------------------------------- Theorems 7 and 8 (sparse algorithms)
+
+SPARSE_DIMENSION_CLAIMS = ("rates.hu.thm7.dimension", "rates.hu.thm8.dimension")
+
+
+def test_sparse_dimension_claims_rate_variable_and_exponents():
+    for cid in SPARSE_DIMENSION_CLAIMS:
+        x = rates_hu.SETTINGS[cid]["x"]
+        assert x(dict(d=8, n=4000, epsilon=1.0)) == pytest.approx(math.log(8 / 0.1), rel=1e-15)
+        assert x(dict(d=512, n=4000, epsilon=1.0, zeta=0.5)) == pytest.approx(math.log(512 / 0.5), rel=1e-15)
+    # Theorem 7: log^2(d / zeta); Theorem 8: log(d / zeta) (engine convention: minus the growth exponent).
+    assert rates_hu.SETTINGS["rates.hu.thm7.dimension"]["exponent"] == -2.0
+    assert rates_hu.SETTINGS["rates.hu.thm8.dimension"]["exponent"] == -1.0
+    # trivial errors: ||w*||_2^2 = 1/4 (Theorem 7 trial), ||mu||_2^2 = 1 (Theorem 8 trial), both started at 0
+    assert rates_hu.SETTINGS["rates.hu.thm7.dimension"]["trivial_error"] == 0.25
+    assert rates_hu.SETTINGS["rates.hu.thm8.dimension"]["trivial_error"] == 1.0
+
+
+def test_sparse_dimension_grids_vary_only_d():
+    for cid in SPARSE_DIMENSION_CLAIMS:
+        for grid in rates_hu.SETTINGS[cid]["grids"].values():
+            rest = {tuple(sorted((k, v) for k, v in p.items() if k != "d")) for p in grid}
+            ds = [p["d"] for p in grid]
+            assert len(rest) == 1 and ds == sorted(ds) and ds[-1] / ds[0] >= 64
+
+
+def test_sparse_trials_broken_paths_leave_the_real_path_unchanged():
+    point = dict(n=400, epsilon=1000.0, d=12, s_star=2, c_s=2.0, delta=1e-5, ne_ref=4e5)
+    for trial in (trials_hu.trial_theorem7, trials_hu.trial_theorem8):
+        real = trial(point, np.random.default_rng(3))
+        assert trial(dict(point, output_sigma=0.3, d_power=2.0), np.random.default_rng(3)) == real
+        assert trial(dict(point, broken="output_noise", output_sigma=0.3), np.random.default_rng(3)) != real
+        assert trial(dict(point, broken="d_noise", d_power=0.5), np.random.default_rng(3)) != real
+
+
+_SPARSE_TINY = {
+    # (n, eps) of the registered grids at a smaller n eps; d = 8, 32, 128; 16 runs per d.
+    "rates.hu.thm7.dimension": dict(n=2000, epsilon=6400.0, s_star=2, c_s=2.0, delta=1e-5),
+    "rates.hu.thm8.dimension": dict(n=2000, epsilon=65536.0, s_star=2, delta=1e-5),
+}
+
+
+def _tiny_check(cid, trial=None, **extra):
+    grid = rates_hu._dgrid([8, 32, 128], **dict(_SPARSE_TINY[cid], **extra))
+    return rates_hu.rate_check(cid, trial=trial, grids={"quick": grid, "full": grid},
+                               repetitions={"quick": 16, "full": 16})(CheckContext(seed=1))
+
+
+@pytest.mark.parametrize("cid", SPARSE_DIMENSION_CLAIMS)
+def test_sparse_dimension_real_not_refuted_and_broken_refuted(cid):
+    ok = _tiny_check(cid)
+    assert ok.verdict != "refuted", ok.evidence
+    assert ok.evidence["trivial_error"] == rates_hu.SETTINGS[cid]["trivial_error"]
+    # Output perturbation N(0, 0.2^2) per coordinate: squared error + 0.04 d, linear in d, i.e. exponential in x.
+    bad = _tiny_check(cid, rates_hu.broken_trial(cid, "output_noise"), output_sigma=0.2)
+    assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
+    assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
+
+
+def test_thm8_dimension_refutes_a_peeling_noise_growing_with_d():
+    # The Peeling noise scale lambda times sqrt(d) (a wrong noise calibration inside Algorithm 5, which has no
+    # projection to cap the error): the released coordinates' squared noise grows like d.
+    bad = _tiny_check("rates.hu.thm8.dimension", rates_hu.broken_trial("rates.hu.thm8.dimension", "d_noise"),
+                      d_power=0.5)
+    assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
+
+
+def test_saturation_rule_withholds_a_flat_verdict_at_the_trivial_level():
+    # Algorithm 3 fed responses that carry no signal: its error sits at ||w*||^2 = 1/4 at every d (flat, so
+    # the slope alone reads "consistent"); the rule must not let a saturated sweep confirm the claim.
+    cid = "rates.hu.thm7.dimension"
+    res = _tiny_check(cid, rates_hu.broken_trial(cid, "ignore_data"))
+    assert res.evidence["rate_verdict"] == "consistent"  # what the slope alone would have said
+    assert res.evidence["saturated"] and res.evidence["largest_quantile_over_trivial"] > 0.5
+    assert res.verdict == "inconclusive", res.evidence
+    assert "saturated" in res.evidence["method"]

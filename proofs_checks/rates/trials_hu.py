@@ -27,8 +27,8 @@ of the output (closed form, or an accurate deterministic quadrature):
 key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
 the output does not depend on the data; ``"fixed_noise"``: the privacy noise
 scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows;
-``"s_noise"``: multiplied by ``s*``; ``"d_noise"`` (Theorems 2, 3, 5): multiplied by
-``d ** d_power``; ``"output_noise"`` (Theorems 3, 5): ``N(0, sigma^2)`` added to each
+``"s_noise"``: multiplied by ``s*``; ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
+``d ** d_power``; ``"output_noise"`` (Theorems 3, 5, 7, 8): ``N(0, sigma^2)`` added to each
 coordinate of the output, an error growing linearly in ``d``).
 """
 
@@ -208,10 +208,11 @@ def trial_theorem7(point, rng):
     data = np.column_stack([X, y])
     p = theorem7_parameters(n, eps, s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0))
     lam = None
-    if point.get("broken") in ("fixed_noise", "s_noise"):
+    if point.get("broken") in ("fixed_noise", "s_noise", "d_noise"):
         lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_linear_regression(data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta,
                                               rng=rng, lam=lam)
+    w = _output_noise(point, w, rng)
     diff = w - w_star
     return float(diff @ diff)
 
@@ -255,9 +256,10 @@ def trial_theorem8(point, rng):
     p = theorem8_parameters(n, eps, s_star, 2.0, 2.0, theorem8_tau(), c_T=point.get("c_T", 1.0),
                             c_s=point.get("c_s", 1.0), c_k=point.get("c_k", 1.0))
     lam = None
-    if point.get("broken") in ("fixed_noise", "s_noise"):
+    if point.get("broken") in ("fixed_noise", "s_noise", "d_noise"):
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_optimization(data, MeanEstimationLoss(), np.zeros(d), p["s"], p["beta"], p["k"], p["T"],
                                          p["eta"], eps, delta, rng=rng, lam=lam)
+    w = _output_noise(point, w, rng)
     diff = w - mu
     return float(diff @ diff)
