@@ -156,3 +156,16 @@ def test_mechanism_factories_reject_a_mistyped_parameter():
     for alg_id in ("arora-grid-search", "arora-boosting", "arora-output-perturbation", "arora-noisy-gd"):
         with pytest.raises(TypeError, match="unexpected keyword"):
             reg.algorithm(alg_id).mechanism(epsilon=1.0, delta=1e-5, lamda=0.3)
+
+
+def test_thm1_excess_risk_is_judged_at_every_n_of_the_sweep():
+    # Theorem 1 of 004 has explicit constants: judged by value at each n, intervals Bonferroni-adjusted.
+    sweep = dict(ns=(500, 1000, 2000), K=3, reps=30, datasets=1)
+    ev = A.thm1_excess_risk_check("standard", sweep=sweep)(CheckContext(seed=3)).evidence
+    assert [r["n"] for r in ev["per_n"]] == [500, 1000, 2000]
+    assert ev["confidence_per_n"] == pytest.approx(1 - 0.05 / 3)
+    assert all(r["runs"] == 30 and 0 <= r["clopper_pearson"][0] <= r["clopper_pearson"][1] for r in ev["per_n"])
+    # the slack terms of the bound shrink with n (sqrt(log(4K/beta)/n) + 5 Delta/(n eps))
+    slack = [r["slack_terms"] for r in ev["per_n"]]
+    assert slack[0] > slack[1] > slack[2]
+    assert "q=0.8" in ev["excess_quantile_fit_against_n"]["method"]
