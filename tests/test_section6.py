@@ -113,3 +113,32 @@ def test_mean_gradient_matches_the_per_example_gradients(figure):
     got = s6._mean_gradient(loss, w, X, y)
     assert np.all(np.isfinite(got))
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12 * np.abs(expected).max())
+
+
+def test_resume_reuses_saved_panels_and_refuses_another_seed(tmp_path, monkeypatch):
+    from proofs_checks.cli import main
+    from proofs_checks.commands import experiments as cmd
+
+    args = ["experiments", "--figure", "7", "--out", str(tmp_path), "--json"]
+    assert main(args) == 0
+    path = tmp_path / "section6_quick_figure7.json"
+    first = json.loads(path.read_text())
+    # an interrupted run: only panel (a) on disk
+    partial = dict(first, finished=False)
+    partial["figures"] = [dict(first["figures"][0], panels=first["figures"][0]["panels"][:1])]
+    path.write_text(json.dumps(partial))
+    calls = []
+    real = cmd.run_panel
+
+    def counting(panel, **kw):
+        calls.append(panel.panel)
+        return real(panel, **kw)
+
+    monkeypatch.setattr(cmd, "run_panel", counting)
+    assert main(args + ["--resume"]) == 0
+    assert calls == ["b", "c"]  # panel (a) came from disk
+    again = json.loads(path.read_text())
+    assert again["finished"] is True and again["figures"][0]["resumed_panels"] == ["a"]
+    assert [p["rows"] for p in again["figures"][0]["panels"]] == [p["rows"] for p in first["figures"][0]["panels"]]
+    with pytest.raises(ValueError, match="seed=1"):
+        cmd.saved_panels(path, "quick", 1)

@@ -26,6 +26,9 @@ def add_arguments(parser):
                         help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "
                              "each figure (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--resume", action="store_true",
+                        help="reuse the panels already saved in --out by an interrupted run with the same "
+                             "profile, seed and figure selection (the JSON is rewritten after every panel)")
 
 
 def _label(panel):
@@ -59,7 +62,37 @@ def plot_figure(path, figure, results):
 
 def _write_json(path, report, *, finished):
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(to_jsonable(dict(report, finished=finished)), indent=2) + "\n")
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(to_jsonable(dict(report, finished=finished)), indent=2) + "\n")
+    tmp.replace(path)  # an interrupted write never leaves a truncated report behind
+
+
+_NUMERIC_ROW_FIELDS = ("mean", "se", "q90")
+
+
+def _panel_key(panel):
+    return {"panel": panel.panel, "vary": panel.vary, "fixed": to_jsonable(panel.fixed),
+            "repetitions": panel.repetitions}
+
+
+def saved_panels(path, profile, seed):
+    """Rows of the panels an earlier run saved in ``path``: ``{(figure, panel): (spec, rows)}``.
+
+    Raises ``ValueError`` when the saved run used another profile or seed (its rows would not be
+    those of this run).
+    """
+    saved = json.loads(path.read_text())
+    if saved.get("profile") != profile or saved.get("seed") != seed:
+        raise ValueError(f"--resume: {path} holds profile={saved.get('profile')!r}, seed={saved.get('seed')!r}, "
+                         f"this run has profile={profile!r}, seed={seed!r}")
+    out = {}
+    for fig in saved.get("figures", []):
+        for p in fig["panels"]:
+            # JSON keeps non-finite floats as strings ("nan"); float() restores them
+            rows = [dict(r, **{k: float(r[k]) for k in _NUMERIC_ROW_FIELDS}) for r in p["rows"]]
+            spec = {"panel": p["panel"], "vary": p["vary"], "fixed": p["fixed"], "repetitions": p["repetitions"]}
+            out[(fig["figure"], p["panel"])] = (spec, rows)
+    return out
 
 
 def run(args):
@@ -71,24 +104,30 @@ def run(args):
     report = {"profile": args.profile, "seed": args.seed, "figures": []}
     suffix = "" if args.figure is None else f"_figure{args.figure}"
     report_path = out / f"section6_{args.profile}{suffix}.json"
+    done = saved_panels(report_path, args.profile, args.seed) if args.resume and report_path.exists() else {}
     start = time.perf_counter()
     for f in figures:
         results = []
         t0 = time.perf_counter()
+        entry = {"figure": f, "algorithm": FIGURE_ALGORITHM[f][0], "loss": FIGURE_ALGORITHM[f][1],
+                 "paper": PAPER_NUMBERS.get(f, []), "panels": [], "resumed_panels": []}
+        report["figures"].append(entry)
         for panel in [p for p in panels if p.figure == f]:
+            spec, rows = done.get((f, panel.panel), (None, None))
             print(f"figure {f}({panel.panel}) ...", file=sys.stderr, end=" ", flush=True)
-            t1 = time.perf_counter()
-            rows = run_panel(panel, seed=args.seed, jobs=args.jobs)
-            print(f"{time.perf_counter() - t1:.1f} s", file=sys.stderr, flush=True)
+            if rows is not None and spec == _panel_key(panel):
+                entry["resumed_panels"].append(panel.panel)
+                print(f"saved in {report_path}", file=sys.stderr, flush=True)
+            else:
+                t1 = time.perf_counter()
+                rows = run_panel(panel, seed=args.seed, jobs=args.jobs)
+                print(f"{time.perf_counter() - t1:.1f} s", file=sys.stderr, flush=True)
             results.append((panel, rows))
-        png = plot_figure(out / "figures" / f"section6_figure{f}.png", f, results)
-        report["figures"].append({
-            "figure": f, "algorithm": FIGURE_ALGORITHM[f][0], "loss": FIGURE_ALGORITHM[f][1],
-            "seconds": round(time.perf_counter() - t0, 2), "png": str(png),
-            "paper": PAPER_NUMBERS.get(f, []),
-            "panels": [{"panel": p.panel, "vary": p.vary, "fixed": p.fixed, "repetitions": p.repetitions,
-                        "rows": rows} for p, rows in results]})
-        # a full run takes hours: keep what is finished on disk after every figure
+            entry["panels"].append(dict(_panel_key(panel), rows=rows))
+            # a full run takes hours: keep every finished panel on disk (see --resume)
+            _write_json(report_path, report, finished=False)
+        entry["png"] = str(plot_figure(out / "figures" / f"section6_figure{f}.png", f, results))
+        entry["seconds"] = round(time.perf_counter() - t0, 2)
         _write_json(report_path, report, finished=False)
     report["seconds"] = round(time.perf_counter() - start, 2)
     report["not_run"] = {str(k): v + " (UCI data, not available offline)" for k, v in REAL_DATA_FIGURES.items()}
