@@ -142,3 +142,51 @@ def test_resume_reuses_saved_panels_and_refuses_another_seed(tmp_path, monkeypat
     assert [p["rows"] for p in again["figures"][0]["panels"]] == [p["rows"] for p in first["figures"][0]["panels"]]
     with pytest.raises(ValueError, match="seed=1"):
         cmd.saved_panels(path, "quick", 1)
+
+
+@pytest.mark.parametrize("figure", [1, 5, 6])
+def test_blind_walk_level_matches_a_simulated_blind_walk(figure):
+    # Frank-Wolfe with the Section 6.2 steps and uniformly chosen vertices +-e_j, w^0 and w* drawn as in
+    # Section 6.2, excess risk by the module's own exact formula: 3000 simulated walks (Monte Carlo,
+    # 4 standard errors).
+    from reference.frank_wolfe import fw_step_sizes
+    from reference.hu_data import initial_polytope, w_star_polytope
+    from reference.hu_parameters import section62_parameters
+
+    cell = dict(figure=figure, n=2000, d=12, epsilon=1.0)
+    alg = s6.FIGURE_ALGORITHM[figure][0]
+    p = section62_parameters(alg, 2000, 1.0)
+    rng = np.random.default_rng(11)
+    vals = []
+    for _ in range(3000):
+        w, w_star = initial_polytope(12, rng), w_star_polytope(12, rng)
+        for eta in fw_step_sizes(p["T"], p["step_size"]):
+            v = np.zeros(12)
+            v[rng.integers(12)] = rng.choice([-1.0, 1.0])
+            w = (1 - eta) * w + eta * v
+        vals.append(s6.excess_risk(figure, w, w_star)[0])
+    vals = np.array(vals)
+    level = s6.blind_walk_level(cell)
+    assert abs(level - vals.mean()) < 4 * vals.std(ddof=1) / np.sqrt(vals.size)
+    assert s6.blind_walk_level(dict(cell, private=False)) is None
+    assert s6.blind_walk_level(dict(figure=7, n=2000, d=12, epsilon=1.0, s_star=2)) is None
+
+
+def test_blind_walk_level_is_wrong_for_a_walk_that_learns():
+    # power: a walk that always steps towards w*'s largest coordinate ends far below the blind level
+    from reference.frank_wolfe import fw_step_sizes
+    from reference.hu_data import initial_polytope, w_star_polytope
+    from reference.hu_parameters import section62_parameters
+
+    p = section62_parameters(1, 2000, 1.0)
+    rng = np.random.default_rng(12)
+    vals = []
+    for _ in range(500):
+        w, w_star = initial_polytope(12, rng), w_star_polytope(12, rng)
+        for eta in fw_step_sizes(p["T"], p["step_size"]):
+            j = int(np.argmax(np.abs(w_star - w)))
+            v = np.zeros(12)
+            v[j] = np.sign(w_star[j] - w[j])
+            w = (1 - eta) * w + eta * v
+        vals.append(s6.excess_risk(1, w, w_star)[0])
+    assert np.mean(vals) < 0.5 * s6.blind_walk_level(dict(figure=1, n=2000, d=12, epsilon=1.0))

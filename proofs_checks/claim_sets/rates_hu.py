@@ -55,6 +55,7 @@ from reference.hu_data import initial_polytope, linear_data, w_star_polytope
 
 from ..claims import Claim, Result
 from ..rates import trials_hu
+from ..rates.blind_walk import blind_walk_distance2
 from ..rates.check import make_rate_check
 
 SOURCE = "002"
@@ -279,11 +280,8 @@ def blind_walk_error(claim_id, point):
     the ``2d`` vertices of the unit l1 ball (no information from the data), at the expected
     ``||w^T - w*||^2`` of the trial's ``w^0``, ``w*``.
 
-    ``w^T = c_0 w^0 + sum_t a_t v_t`` with ``c_0 = prod_t (1 - eta_t)``, ``a_t = eta_t prod_{s > t} (1 - eta_s)``;
-    the ``v_t`` are independent with random signs, so every cross term has mean 0 and
-    ``E||w^T - w*||^2 = c_0^2 E||w^0||^2 + sum_t a_t^2 + E||w*||^2`` with ``E||w^0||^2 = 2d/((d+1)(d+2))``
-    (:func:`reference.hu_data.initial_polytope`) and ``E||w*||^2 = 2 r^2/(d+1)`` (``w*`` uniform on the l1
-    sphere of radius ``r``).  The ``sum_t a_t^2`` term does not depend on ``d`` except through ``T``:
+    ``E||w^T - w*||^2`` is :func:`proofs_checks.rates.blind_walk.blind_walk_distance2`.  Its
+    ``sum_t a_t^2`` term does not depend on ``d`` except through ``T``:
     a sweep whose errors sit at this level measures the walk, not the data.  Theorem 3 (biweight) is
     evaluated at that expected squared distance (``H`` is not linear: a reference level, not a mean).
     """
@@ -301,9 +299,7 @@ def blind_walk_error(claim_id, point):
         etas, r = fw_step_sizes(p["T"], p["step_size"]), 1.0
     else:
         raise ValueError(f"blind_walk_error covers the Theorem 3 and 5 settings, got {claim_id!r}")
-    keep = np.concatenate([np.cumprod((1.0 - etas)[::-1])[::-1][1:], [1.0]])  # prod_{s > t} (1 - eta_s)
-    dist2 = (float(np.prod(1.0 - etas)) ** 2 * 2.0 * d / ((d + 1.0) * (d + 2.0)) + float(np.sum((etas * keep) ** 2))
-             + 2.0 * r * r / (d + 1.0))
+    dist2 = blind_walk_distance2(etas, d, r)
     if claim_id.startswith("rates.hu.thm3"):
         return trials_hu.biweight_excess_risk(dist2)
     return var * dist2

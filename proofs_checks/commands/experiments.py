@@ -142,6 +142,8 @@ def run(args):
         for p in fig["panels"]:
             for r in p["rows"]:
                 tag = "" if "private" not in r else ("  private" if r["private"] else "  non-private")
+                if r.get("blind_walk_level") is not None:
+                    tag += f"  (blind walk {r['blind_walk_level']:.3g})"
                 var = {"n_private": "n"}.get(p["vary"], p["vary"])
                 print(f"  ({p['panel']}) d={r['d']:<4} {var}={r[var]:<8g} excess risk {r['mean']:.4g} "
                       f"(s.e. {r['se']:.2g}, q90 {r['q90']:.4g}, {r['repetitions']} runs){tag}")

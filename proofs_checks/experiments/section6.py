@@ -38,10 +38,11 @@ from reference.losses import get_loss, split_records
 from reference.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
 from reference.validation import as_generator
 
+from ..rates.blind_walk import blind_walk_distance2
 from ..rates.sweep import run_sweep
 
 __all__ = ["Panel", "PANELS", "FIGURE_ALGORITHM", "PAPER_NUMBERS", "panels_for", "second_moment",
-           "excess_risk", "nonprivate_frank_wolfe", "run_cell", "run_panel"]
+           "excess_risk", "nonprivate_frank_wolfe", "blind_walk_level", "run_cell", "run_panel"]
 
 #: Algorithm and loss of each synthetic figure (Figures 3 and 4 are real data, not run).
 FIGURE_ALGORITHM = {1: (1, "squared"), 2: (1, "logistic"), 5: (2, "squared"), 6: (2, "squared"),
@@ -221,6 +222,25 @@ def run_cell(cell, rng):
     return excess_risk(fig, w, w_star, rng, test_size=cell.get("test_size", 2000 if n <= 2000 else 20_000))[0]
 
 
+def blind_walk_level(cell):
+    """Mean excess risk of the Frank-Wolfe run of ``cell`` (Figures 1, 5, 6: Algorithms 1 and 2, linear model)
+    if its vertex choices were uniform over the ``2d`` vertices, i.e. if it learned nothing from the data.
+
+    ``E[x x^T] = a I + b 11^T`` with ``a + b`` the diagonal entry (:func:`second_moment`), ``w^0``, ``w*`` as
+    Section 6.2 draws them: :func:`proofs_checks.rates.blind_walk.blind_walk_distance2` times the diagonal
+    entry.  ``None`` for the other figures and for the non-private runs.
+    """
+    from reference.frank_wolfe import fw_step_sizes
+
+    fig = cell["figure"]
+    alg = FIGURE_ALGORITHM[fig][0]
+    if alg not in (1, 2) or FIGURES[fig][0] != "linear" or not cell.get("private", True):
+        return None
+    p = section62_parameters(alg, int(cell["n"]), float(cell["epsilon"]))
+    diag, _ = second_moment(fig, int(cell["d"]))
+    return diag * blind_walk_distance2(fw_step_sizes(p["T"], p["step_size"]), int(cell["d"]))
+
+
 def _cells(panel):
     cells = []
     for d in panel.dims:
@@ -239,7 +259,8 @@ def run_panel(panel, *, seed=20261121, jobs=1):
     Returns
     -------
     list of dict
-        One row per setting: the setting, ``mean``, ``se`` (over repetitions), ``q90``.
+        One row per setting: the setting, ``mean``, ``se`` (over repetitions), ``q90`` and
+        ``blind_walk_level`` (:func:`blind_walk_level`; ``None`` where it does not apply).
     """
     cells = _cells(panel)
     key = int.from_bytes(f"fig{panel.figure}{panel.panel}".encode(), "little")
@@ -248,5 +269,6 @@ def run_panel(panel, *, seed=20261121, jobs=1):
     for cell, errs in zip(cells, sweep.errors):
         rows.append(dict(cell, mean=float(errs.mean()),
                          se=float(errs.std(ddof=1) / math.sqrt(errs.size)) if errs.size > 1 else float("nan"),
-                         q90=float(np.quantile(errs, 0.9)), repetitions=int(errs.size)))
+                         q90=float(np.quantile(errs, 0.9)), repetitions=int(errs.size),
+                         blind_walk_level=blind_walk_level(cell)))
     return rows
