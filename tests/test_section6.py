@@ -190,3 +190,26 @@ def test_blind_walk_level_is_wrong_for_a_walk_that_learns():
             w = (1 - eta) * w + eta * v
         vals.append(s6.excess_risk(1, w, w_star)[0])
     assert np.mean(vals) < 0.5 * s6.blind_walk_level(dict(figure=1, n=2000, d=12, epsilon=1.0))
+
+
+def test_figure_plot_draws_blind_walk_and_paper_numbers(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from proofs_checks.commands import experiments as cmd
+
+    drawn = {}
+    real_save = cmd.save_figure
+
+    def spy(fig, path):
+        drawn["labels"] = [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
+        return real_save(fig, path)
+
+    panel = next(p for p in s6.panels_for("full", 1) if p.panel == "b")
+    rows = [dict(figure=1, d=200, n=n, epsilon=1.0, mean=0.2, se=0.01, q90=0.3, repetitions=20,
+                 blind_walk_level=s6.blind_walk_level(dict(figure=1, d=200, n=n, epsilon=1.0)))
+            for n in panel.values]
+    monkeypatch.setattr(cmd, "save_figure", spy)
+    path = cmd.plot_figure(tmp_path / "f1.png", 1, [(panel, rows)])
+    assert path.exists()
+    assert "d=200 blind walk" in drawn["labels"] and "paper (text)" in drawn["labels"]

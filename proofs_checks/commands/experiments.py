@@ -36,7 +36,8 @@ def _label(panel):
 
 
 def plot_figure(path, figure, results):
-    """Write one PNG with the figure's three panels (mean excess risk, error bars one s.e.)."""
+    """Write one PNG with the figure's three panels: mean excess risk with error bars of one s.e., the
+    blind-walk level (dotted, where it applies) and the numbers the text of 002 gives (black stars)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -50,8 +51,15 @@ def plot_figure(path, figure, results):
             for priv in ((True, False) if panel.vary == "n_private" else (None,)):
                 sel = [r for r in rows if r["d"] == d and (priv is None or r["private"] == priv)]
                 lab = f"d={d}" + ("" if priv is None else (" private" if priv else " non-private"))
-                ax.errorbar([r[key] for r in sel], [r["mean"] for r in sel],
-                            yerr=[0 if math.isnan(r["se"]) else r["se"] for r in sel], marker="o", label=lab)
+                line = ax.errorbar([r[key] for r in sel], [r["mean"] for r in sel],
+                                   yerr=[0 if math.isnan(r["se"]) else r["se"] for r in sel], marker="o", label=lab)
+                blind = [(r[key], r["blind_walk_level"]) for r in sel if r.get("blind_walk_level") is not None]
+                if blind:
+                    ax.plot(*zip(*blind), linestyle=":", color=line[0].get_color(), label=f"d={d} blind walk")
+        paper = [(item[key], item["excess_risk"]) for item in PAPER_NUMBERS.get(figure, [])
+                 if item.get("panel") == panel.panel and key in item and "excess_risk" in item]
+        if paper:
+            ax.plot(*zip(*paper), linestyle="none", marker="*", markersize=11, color="black", label="paper (text)")
         ax.set_xlabel(_label(panel))
         ax.set_ylabel("excess population risk")
         ax.set_title(f"Figure {figure}({panel.panel})", fontsize=9)
