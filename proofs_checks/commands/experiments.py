@@ -24,7 +24,7 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--out", default="experiments-report",
                         help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "
-                             "each figure (default: %(default)s)")
+                             "each panel (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--resume", action="store_true",
                         help="reuse the panels already saved in --out by an interrupted run with the same "
@@ -76,11 +76,11 @@ def _write_json(path, report, *, finished):
 
 
 _NUMERIC_ROW_FIELDS = ("mean", "se", "q90")
+_PANEL_SPEC_FIELDS = ("panel", "vary", "fixed", "repetitions")
 
 
 def _panel_key(panel):
-    return {"panel": panel.panel, "vary": panel.vary, "fixed": to_jsonable(panel.fixed),
-            "repetitions": panel.repetitions}
+    return {k: to_jsonable(getattr(panel, k)) for k in _PANEL_SPEC_FIELDS}
 
 
 def saved_panels(path, profile, seed):
@@ -98,7 +98,7 @@ def saved_panels(path, profile, seed):
         for p in fig["panels"]:
             # JSON keeps non-finite floats as strings ("nan"); float() restores them
             rows = [dict(r, **{k: float(r[k]) for k in _NUMERIC_ROW_FIELDS}) for r in p["rows"]]
-            spec = {"panel": p["panel"], "vary": p["vary"], "fixed": p["fixed"], "repetitions": p["repetitions"]}
+            spec = {k: p[k] for k in _PANEL_SPEC_FIELDS}
             out[(fig["figure"], p["panel"])] = (spec, rows)
     return out
 

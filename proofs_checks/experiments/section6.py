@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reference.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso, l1_ball_vertices
+from reference.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso, l1_ball_vertices
 from reference.hu_data import FIGURES, figure_dataset, initial_polytope, initial_sparse, linear_data, logistic_data
 from reference.hu_parameters import section62_parameters
 from reference.losses import get_loss, split_records
@@ -230,8 +230,6 @@ def blind_walk_level(cell):
     Section 6.2 draws them: :func:`proofs_checks.rates.blind_walk.blind_walk_distance2` times the diagonal
     entry.  ``None`` for the other figures and for the non-private runs.
     """
-    from reference.frank_wolfe import fw_step_sizes
-
     fig = cell["figure"]
     alg = FIGURE_ALGORITHM[fig][0]
     if alg not in (1, 2) or FIGURES[fig][0] != "linear" or not cell.get("private", True):

@@ -43,6 +43,12 @@ def blind_walk_distance2(etas, d, w_star_l1=1.0):
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        For step sizes outside (0, 1], ``d < 1``, ``w_star_l1 <= 0``, or a ``w_star_l1`` so large that the
+        value overflows float64.
     """
     etas = check_finite_array("etas", etas, ndim=1)
     if etas.size == 0 or np.any(etas <= 0) or np.any(etas > 1):
@@ -50,5 +56,9 @@ def blind_walk_distance2(etas, d, w_star_l1=1.0):
     d = check_integer("d", d, minimum=1)
     r = check_positive("w_star_l1", w_star_l1)
     keep = np.concatenate([np.cumprod((1.0 - etas)[::-1])[::-1][1:], [1.0]])  # prod_{s > t} (1 - eta_s)
-    return float(float(np.prod(1.0 - etas)) ** 2 * 2.0 * d / ((d + 1.0) * (d + 2.0))
-                 + float(np.sum((etas * keep) ** 2)) + 2.0 * r * r / (d + 1.0))
+    with np.errstate(over="ignore"):
+        value = (float(np.prod(1.0 - etas)) ** 2 * 2.0 * d / ((d + 1.0) * (d + 2.0))
+                 + float(np.sum((etas * keep) ** 2)) + 2.0 * r * (r / (d + 1.0)))
+    if not np.isfinite(value):
+        raise ValueError(f"w_star_l1={w_star_l1!r} is too large: E||w^T - w*||^2 overflows float64")
+    return float(value)
