@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.glm_data import glm_loss, make_problem, project_to_domain, sample_records, split_records
-from reference.glm_learners import (NoisyGD, OutputPerturbation, check_domain, delta_noisy_gd,
+from reference.arora.data import glm_loss, make_problem, project_to_domain, sample_records, split_records
+from reference.arora.learners import (NoisyGD, OutputPerturbation, check_domain, delta_noisy_gd,
                                     delta_output_perturbation, noisy_gd, output_perturbation, regularized_erm)
 from reference.mechanisms import gem_log_prob
-from reference.model_selection import (BoostingSelection, GridSearchSelection, boosting, boosting_laplace_scale,
+from reference.arora.model_selection import (BoostingSelection, GridSearchSelection, boosting, boosting_laplace_scale,
                                        boosting_sigma_tilde, gaussian_output_subgaussian_constant,
                                        grid_search_selection_log_prob, private_grid_search, subgaussian_mgf,
                                        subgaussian_mgf_estimate)
@@ -148,7 +148,7 @@ def test_regularized_erm_satisfies_kkt():
     for loss, data in (("logistic", z), ("squared", sample_records(SQ, 300, 2))):
         for B in (0.3, 50.0):
             w = regularized_erm(data, loss, B, 0.1)
-            from reference.glm_learners import glm_gradient
+            from reference.arora.learners import glm_gradient
             grad = glm_gradient(w[None], data, loss)[0] + 0.1 * w
             if np.linalg.norm(w) < B * (1 - 1e-9):
                 assert np.linalg.norm(grad) < 1e-8
@@ -277,7 +277,7 @@ def test_subgaussian_constant_overflow_is_an_error():
 
 
 def test_noisy_gd_output_meets_bounded_subgaussian_condition(sq_data):
-    from reference.model_selection import bounded_output_subgaussian_constant
+    from reference.arora.model_selection import bounded_output_subgaussian_constant
 
     W = noisy_gd(sq_data[:400], "squared", 2.0, 0.5, 1e-5, x_bound=1.0, y_bound=SQ.y_bound, steps=5,
                  size=2000, rng=3)
@@ -294,8 +294,8 @@ _POS = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_inf
 @settings(max_examples=100, deadline=None)
 @given(_POS, _POS, _POS, _POS, st.sampled_from(["squared", "logistic"]))
 def test_calibrations_finite_or_named_error_over_float_range(B, X, Y, sigma, loss):
-    from reference.glm_learners import lipschitz_constant, noisy_gd_sigma, output_perturbation_sigma
-    from reference.model_selection import boosting_n0
+    from reference.arora.learners import lipschitz_constant, noisy_gd_sigma, output_perturbation_sigma
+    from reference.arora.model_selection import boosting_n0
 
     calls = [
         lambda: lipschitz_constant(loss, B, X, Y),

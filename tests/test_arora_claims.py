@@ -4,7 +4,7 @@ import pytest
 
 from proofs_checks.claim_sets import arora as A
 from proofs_checks.claims import CheckContext, default_registry, run_claim
-from reference.glm_learners import delta_output_perturbation, output_perturbation_sensitivity
+from reference.arora.learners import delta_output_perturbation, output_perturbation_sensitivity
 
 CTX = CheckContext(profile="quick", seed=1)
 
@@ -119,7 +119,7 @@ def test_logistic_sensitivity_bound_has_slack_two():
 
 def test_mechanism_factories(registry):
     import numpy as np
-    from reference.glm_data import make_problem, sample_records
+    from reference.arora.data import make_problem, sample_records
 
     p = make_problem("squared", (1.2, -0.6))
     z = sample_records(p, 400, 1)

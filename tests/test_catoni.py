@@ -1,4 +1,4 @@
-"""reference.catoni: phi, printed C-hat, robust expected_phi, robust mean / gradient (002, eqs. (2)-(5))."""
+"""reference.hu.catoni: phi, printed C-hat, robust expected_phi, robust mean / gradient (002, eqs. (2)-(5))."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.catoni import (PHI_BOUND, c_hat, expected_phi, phi, robust_gradient, robust_mean)
+from reference.hu.catoni import (PHI_BOUND, c_hat, expected_phi, phi, robust_gradient, robust_mean)
 
 R2 = math.sqrt(2.0)
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)

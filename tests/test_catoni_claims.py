@@ -10,7 +10,7 @@ from proofs_checks.claim_sets import catoni as C
 from proofs_checks.claims import CheckContext, default_registry, run_claim
 from proofs_checks.formulas import catoni as F
 from proofs_checks.report import to_jsonable
-from reference.catoni import PHI_BOUND, expected_phi, phi, robust_gradient
+from reference.hu.catoni import PHI_BOUND, expected_phi, phi, robust_gradient
 
 CTX = CheckContext(profile="quick", seed=1)
 

@@ -8,7 +8,7 @@ import pytest
 
 from proofs_checks.cli import main
 from proofs_checks.formulas import catoni as F
-from reference.catoni import PHI_BOUND, c_hat, expected_phi
+from reference.hu.catoni import PHI_BOUND, c_hat, expected_phi
 
 
 def test_reference_does_not_silently_return_zero_for_small_b():
@@ -95,18 +95,18 @@ def test_cli_target_json(capsys, tmp_path):
 
 
 def test_cli_port(capsys):
-    code = main(["formulas", "--target", "expected-phi", "--port", "reference.catoni:expected_phi",
+    code = main(["formulas", "--target", "expected-phi", "--port", "reference.hu.catoni:expected_phi",
                  "--reference", "closed", "--grid-step", "100", "--random", "0"])
     assert code == 0
     out = capsys.readouterr().out
-    assert "verdict accurate" in out and "reference.catoni:expected_phi" in out
+    assert "verdict accurate" in out and "reference.hu.catoni:expected_phi" in out
 
 
 @pytest.mark.parametrize("argv,msg", [
     (["formulas", "--target", "c-hat", "--port", "no_such_module_xyz:f"], "cannot import module"),
-    (["formulas", "--target", "c-hat", "--port", "reference.catoni"], "MODULE:NAME"),
-    (["formulas", "--target", "c-hat", "--port", "reference.catoni:nope"], "has no attribute"),
-    (["formulas", "--port", "reference.catoni:c_hat"], "needs --target"),
+    (["formulas", "--target", "c-hat", "--port", "reference.hu.catoni"], "MODULE:NAME"),
+    (["formulas", "--target", "c-hat", "--port", "reference.hu.catoni:nope"], "has no attribute"),
+    (["formulas", "--port", "reference.hu.catoni:c_hat"], "needs --target"),
     (["formulas", "--target", "c-hat", "--grid-step", "0"], "--grid-step"),
 ])
 def test_cli_bad_arguments(argv, msg, capsys):

@@ -6,8 +6,8 @@ import pytest
 
 from proofs_checks.claim_sets import hu
 from proofs_checks.claims import CheckContext, default_registry
-from reference.frank_wolfe import dp_fw_sensitivity, lasso_sensitivity
-from reference.sparse import iht_lambda, sparse_opt_lambda
+from reference.hu.frank_wolfe import dp_fw_sensitivity, lasso_sensitivity
+from reference.hu.sparse import iht_lambda, sparse_opt_lambda
 
 CTX = CheckContext(profile="quick", seed=7)
 

@@ -1,13 +1,13 @@
-"""Algorithms 1 and 2 of 002 (reference/frank_wolfe.py)."""
+"""Algorithms 1 and 2 of 002 (reference/hu/frank_wolfe.py)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from reference import frank_wolfe as fw
-from reference.hu_data import figure_dataset, initial_polytope
-from reference.hu_parameters import section62_parameters
+from reference.hu import frank_wolfe as fw
+from reference.hu.data import figure_dataset, initial_polytope
+from reference.hu.parameters import section62_parameters
 from reference.mechanisms import advanced_composition_split, exponential_log_prob
 from tests._stats import GOF_ALPHA, chisquare_pvalue
 

@@ -1,4 +1,4 @@
-"""Parameter helpers and data of 002 (reference/hu_parameters.py, reference/hu_data.py)."""
+"""Parameter helpers and data of 002 (reference/hu/parameters.py, reference/hu/data.py)."""
 
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference import hu_data as hd
-from reference import hu_parameters as hp
+from reference.hu import data as hd
+from reference.hu import parameters as hp
 
 
 def test_section62_parameters_as_printed():

@@ -1,13 +1,13 @@
-"""Algorithms 3 and 5 of 002 (reference/sparse.py)."""
+"""Algorithms 3 and 5 of 002 (reference/hu/sparse.py)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from reference import sparse as sp
-from reference.hu_data import figure_dataset, initial_sparse
-from reference.hu_parameters import section62_parameters
+from reference.hu import sparse as sp
+from reference.hu.data import figure_dataset, initial_sparse
+from reference.hu.parameters import section62_parameters
 from reference.mechanisms import peeling_support_log_prob
 from tests._stats import GOF_ALPHA, chisquare_pvalue
 

@@ -8,7 +8,7 @@ import pytest
 from proofs_checks.claim_sets import rates_hu
 from proofs_checks.claims import CheckContext, default_registry
 from proofs_checks.rates import trials_hu
-from reference.frank_wolfe import em_log_prob_rows
+from reference.hu.frank_wolfe import em_log_prob_rows
 
 
 def test_biweight_excess_risk_matches_monte_carlo():

@@ -8,7 +8,7 @@ import pytest
 from proofs_checks.claim_sets import rates_hu
 from proofs_checks.claims import CheckContext
 from proofs_checks.rates import trials_hu
-from reference.hu_data import linear_data, w_star_polytope
+from reference.hu.data import linear_data, w_star_polytope
 
 
 def test_rate_variable_is_log_d_n_over_zeta():
@@ -81,7 +81,7 @@ def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
 
 def _mc_blind_dist2(etas, d, r, rng, runs=12000):
     """Monte Carlo of E||w^T - w*||^2 for a Frank-Wolfe walk over uniformly chosen vertices +-e_j."""
-    from reference.hu_data import initial_polytope
+    from reference.hu.data import initial_polytope
 
     W = np.stack([initial_polytope(d, rng) for _ in range(runs)])
     w_star = np.stack([w_star_polytope(d, rng) for _ in range(runs)]) * r
@@ -95,8 +95,8 @@ def _mc_blind_dist2(etas, d, r, rng, runs=12000):
 
 
 def test_blind_walk_error_matches_monte_carlo():
-    from reference.frank_wolfe import fw_step_sizes
-    from reference.hu_parameters import theorem3_parameters, theorem5_parameters
+    from reference.hu.frank_wolfe import fw_step_sizes
+    from reference.hu.parameters import theorem3_parameters, theorem5_parameters
 
     rng = np.random.default_rng(9)
     # Theorem 5 setting: risk = var * E||w - w*||^2 exactly.

@@ -11,7 +11,7 @@ from proofs_checks.claims import CheckContext, default_registry
 from proofs_checks.cli import main
 from proofs_checks.rates import fit_rate, run_sweep
 from proofs_checks.rates import trials_wang_xu as T
-from reference.data import LinearModel, population_risk, student_t
+from reference.wang_xu.data import LinearModel, population_risk, student_t
 
 # 5 points x 10 datasets = 50 observations: the fewest for which the q = 0.9 interval is defined.
 TINY = {"quick": [{"n": n, "epsilon": 1.0} for n in (40, 80, 160, 320, 640)],
@@ -24,7 +24,7 @@ CTX = CheckContext(profile="quick", seed=7)
 
 @pytest.mark.parametrize("model", [T.THEOREM1_MODEL, T.THEOREM2_MODEL])
 def test_vectorised_excess_risk_matches_population_risk(model):
-    # Reference: reference.data.population_risk (scipy quad of the closed form, error ~1e-13).
+    # Reference: reference.wang_xu.data.population_risk (scipy quad of the closed form, error ~1e-13).
     ws = np.array([0.5, 0.49, 0.4, 0.0, -1.0, 1.0])
     excess, err = T.excess_risk_1d(model, ws)
     base = population_risk(model, np.array([0.5]))[0]

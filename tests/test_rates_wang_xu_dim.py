@@ -12,9 +12,9 @@ from proofs_checks.claim_sets import rates_wang_xu as R
 from proofs_checks.claims import CheckContext, default_registry
 from proofs_checks.rates import trials_wang_xu_dim as D
 from proofs_checks.rates.trials_wang_xu import excess_risk_1d
-from reference.data import lomax, student_t
-from reference.l1_regression import wang_xu_log_prob
-from reference.nets import L2BallNet
+from reference.wang_xu.data import lomax, student_t
+from reference.wang_xu.l1_regression import wang_xu_log_prob
+from reference.wang_xu.nets import L2BallNet
 
 CTX = CheckContext(profile="quick", seed=11)
 # 3 values of d x 17 datasets = 51 observations: the fewest for which the q = 0.9 interval is defined.
@@ -30,7 +30,7 @@ def tiny_setup(alg, radius=None, ratio=10, **kw):
 # ------------------------------------------------------------------ the model and its constants
 
 def test_norm_moment_closed_form():
-    # Independent references: d = 1 is reference.data.student_t's |t|^p moment (its own closed form);
+    # Independent references: d = 1 is reference.wang_xu.data.student_t's |t|^p moment (its own closed form);
     # p = 2 is d nu / (nu - 2); d = 3 by scipy quadrature: the chi(3) expectation of r^p times the chi2(nu) expectation of (W/nu)^(-p/2).
     for nu, p in ((3.0, 2.0), (3.0, 1.5), (1.8, 1.5)):
         m1 = D.MultivariateTModel(1, nu, lomax(3.0)).norm_moment(p)

@@ -10,8 +10,8 @@ import pytest
 
 from proofs_checks.claim_sets import wang_xu as W
 from proofs_checks.claims import CheckContext, default_registry, run_claim
-from reference.nets import covering_bound
-from reference.truncation import psi
+from reference.wang_xu.nets import covering_bound
+from reference.wang_xu.truncation import psi
 
 CTX = CheckContext(profile="quick", seed=1)
 
@@ -83,7 +83,7 @@ def test_checks_reject_broken_variants(broken):
 
 
 def test_covering_check_not_confirmed_for_a_net_that_does_not_cover():
-    from reference.nets import L2BallNet
+    from reference.wang_xu.nets import L2BallNet
 
     class Coarse(L2BallNet):
         def __init__(self):
@@ -132,7 +132,7 @@ def test_psi_odd_check_confirms_and_rejects_a_shifted_psi():
 
     from proofs_checks.claim_sets.wang_xu import psi_odd_check
     from proofs_checks.claims import CheckContext
-    from reference.truncation import psi
+    from reference.wang_xu.truncation import psi
 
     ctx = CheckContext(seed=1)
     assert psi_odd_check((2.0, 1.5))(ctx).verdict == "confirmed"

@@ -6,10 +6,10 @@ import mpmath
 import numpy as np
 import pytest
 
-from reference.baselines import lad_regression, truncated_loss_minimiser
-from reference.data import LinearModel, lognormal, lomax, population_risk, student_t
-from reference.l1_regression import truncated_empirical_risk
-from reference.nets import L2BallNet
+from reference.wang_xu.baselines import lad_regression, truncated_loss_minimiser
+from reference.wang_xu.data import LinearModel, lognormal, lomax, population_risk, student_t
+from reference.wang_xu.l1_regression import truncated_empirical_risk
+from reference.wang_xu.nets import L2BallNet
 
 
 def _mp_abs_moment(pdf, p):

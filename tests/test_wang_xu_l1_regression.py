@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.special import logsumexp
 
-from reference.data import LinearModel, lomax, student_t
-from reference.l1_regression import (WangXuMechanism, algorithm1, algorithm2, exponent_factor, l1_loss,
+from reference.wang_xu.data import LinearModel, lomax, student_t
+from reference.wang_xu.l1_regression import (WangXuMechanism, algorithm1, algorithm2, exponent_factor, l1_loss,
                                      log_weights, make_mechanism, record_psi_terms, streaming_gumbel_max_sample,
                                      streaming_log_normaliser, streaming_log_prob_chunks, theorem1_parameters,
                                      theorem2_parameters, truncated_empirical_risk, wang_xu_log_prob)
-from reference.nets import BoxNet, L1BallNet, L2BallNet
-from reference.truncation import psi
+from reference.wang_xu.nets import BoxNet, L1BallNet, L2BallNet
+from reference.wang_xu.truncation import psi
 from tests._stats import GOF_ALPHA, chisquare_pvalue
 
 MODEL = LinearModel((0.3, -0.4), student_t(2.5), lomax(2.5))

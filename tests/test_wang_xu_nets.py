@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.spatial import cKDTree
 
-from reference.nets import (ArrayNet, BoxNet, L1BallNet, L2BallNet, as_net, covering_bound,
+from reference.wang_xu.nets import (ArrayNet, BoxNet, L1BallNet, L2BallNet, as_net, covering_bound,
                             volumetric_lower_bound)
 
 CASES = [(L2BallNet, (1.0,)), (L1BallNet, (1.0,)), (BoxNet, (-1.0, 1.0))]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.truncation import check_theta, psi, psi_bound, psi_lower_envelope, psi_upper_envelope
+from reference.wang_xu.truncation import check_theta, psi, psi_bound, psi_lower_envelope, psi_upper_envelope
 
 floats = st.floats(allow_nan=False, allow_infinity=True)
 thetas = st.sampled_from([2.0, 1.999, 1.9, 1.5, 1.1, 1.01, 1.0 + 1e-6])

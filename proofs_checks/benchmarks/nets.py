@@ -19,9 +19,9 @@ import tracemalloc
 
 import numpy as np
 
-from reference.data import LinearModel, lomax, student_t
-from reference.l1_regression import streaming_gumbel_max_sample, streaming_log_normaliser
-from reference.nets import L2BallNet
+from reference.wang_xu.data import LinearModel, lomax, student_t
+from reference.wang_xu.l1_regression import streaming_gumbel_max_sample, streaming_log_normaliser
+from reference.wang_xu.nets import L2BallNet
 
 
 def _measure(fn):

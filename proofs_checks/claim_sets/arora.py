@@ -15,13 +15,13 @@ import numpy as np
 from scipy import integrate, stats
 from statsmodels.stats.proportion import proportion_confint
 
-from reference.glm_data import glm_loss, make_problem, project_to_domain, sample_records
-from reference.glm_learners import (NoisyGD, OutputPerturbation, delta_noisy_gd, delta_output_perturbation,
+from reference.arora.data import glm_loss, make_problem, project_to_domain, sample_records
+from reference.arora.learners import (NoisyGD, OutputPerturbation, delta_noisy_gd, delta_output_perturbation,
                                     glm_gradient, lipschitz_constant, noisy_gd_sigma,
                                     output_perturbation_sensitivity, output_perturbation_sigma,
                                     regularized_erm, smoothness)
 from reference.mechanisms import gaussian_exact_delta, gem_log_prob, report_noisy_max_log_prob
-from reference.model_selection import (BoostingMechanism, GridSearchMechanism, GridSearchSelection,
+from reference.arora.model_selection import (BoostingMechanism, GridSearchMechanism, GridSearchSelection,
                                        boosting, boosting_laplace_scale, boosting_n0, boosting_scores,
                                        boosting_sigma_tilde, fit_candidates, gaussian_output_subgaussian_constant,
                                        grid_guesses, grid_search_pairs, private_grid_search, split_in_two,
@@ -775,7 +775,7 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
                      learner="output-perturbation", x_bound=1.0, y_bound=None, sigma_tilde=0.1, step="full",
                      model_seed=0, **kw):
     """Mechanism factory: ``step="full"`` or ``step="selection"`` (finite, exact ``log_prob``)."""
-    from reference.model_selection import BoostingSelection
+    from reference.arora.model_selection import BoostingSelection
 
     y_bound = (3.0 if loss == "squared" else 1.0) if y_bound is None else y_bound
     L = _learner(loss, learner, x_bound, y_bound, **kw)

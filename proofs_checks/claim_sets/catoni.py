@@ -1,7 +1,7 @@
 """Claims about the smoothed Catoni estimator of 002 (eqs. (2)-(5), appendix (16), C-hat, Lemma 4).
 
 Every check is built by a factory whose arguments default to the real implementation
-(:mod:`reference.catoni`, :mod:`proofs_checks.formulas.catoni`); the tests pass deliberately
+(:mod:`reference.hu.catoni`, :mod:`proofs_checks.formulas.catoni`); the tests pass deliberately
 wrong variants (a flipped sign in one of T1..T5, a phi that leaves its bound, a halved
 sensitivity, a tightened deviation bound) to show that every check can fail.
 """
@@ -14,7 +14,7 @@ import mpmath as mp
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
-from reference.catoni import PHI_BOUND, c_hat, expected_phi, phi, robust_gradient, robust_mean
+from reference.hu.catoni import PHI_BOUND, c_hat, expected_phi, phi, robust_gradient, robust_mean
 
 from ..adversarial import candidate_records
 from ..claims import Algorithm, Claim, Result
@@ -326,11 +326,11 @@ def register(registry):
                 "C-hat is 'easy to implement': identity (5) with the printed C-hat evaluated in float64 gives "
                 "E phi(a + bZ) (to 1e-12) over the float64 range.", "formula",
                 float64_accuracy_check(target="c-hat", claim_id="catoni.identity5.float64",
-                                       companion=("expected-phi: reference.catoni.expected_phi", expected_phi,
+                                       companion=("expected-phi: reference.hu.catoni.expected_phi", expected_phi,
                                                   "expected-phi")),
                 algorithm="catoni-robust-gradient", variant="printed"))
     claim(Claim("catoni.expected-phi.accuracy", f"{src}, eqs. (4)-(5) (this project's robust evaluation)",
-                "reference.catoni.expected_phi computes E phi(a + bZ) within 1e-12 for every finite a and b >= 0.",
+                "reference.hu.catoni.expected_phi computes E phi(a + bZ) within 1e-12 for every finite a and b >= 0.",
                 "formula", float64_accuracy_check(target="expected-phi"),
                 algorithm="catoni-robust-gradient", variant="standard"))
     for variant in ("printed", "standard"):

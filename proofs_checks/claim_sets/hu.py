@@ -2,7 +2,7 @@
 sensitivity statements their proofs use; two printed discrepancies as formula claims.
 
 Every check is built by a factory whose arguments default to the implementation in
-:mod:`reference.frank_wolfe` / :mod:`reference.sparse`; the tests pass deliberately broken
+:mod:`reference.hu.frank_wolfe` / :mod:`reference.hu.sparse`; the tests pass deliberately broken
 variants (sensitivity or noise parameter scaled down, stated bound halved) to show that each
 check can fail.
 
@@ -19,13 +19,13 @@ import math
 
 import numpy as np
 
-from reference.frank_wolfe import (HeavyTailedDPFW, HeavyTailedPrivateLasso, dp_fw_output_log_prob_batch,
+from reference.hu.frank_wolfe import (HeavyTailedDPFW, HeavyTailedPrivateLasso, dp_fw_output_log_prob_batch,
                                    dp_fw_sensitivity, fw_step_sizes, l1_ball_vertices,
                                    lasso_gradients, lasso_sensitivity, private_lasso_output_log_prob_batch,
                                    robust_gradient_matrix, shrink_records)
 from reference.losses import get_loss
 from reference.mechanisms import report_noisy_max_log_prob
-from reference.sparse import (IHTPeelingStep, SparseLinearRegression, SparseOptimization,
+from reference.hu.sparse import (IHTPeelingStep, SparseLinearRegression, SparseOptimization,
                               SparseOptPeelingStep, iht_lambda, sparse_opt_lambda)
 
 from ..adversarial import candidate_records, heavy_tailed_records
@@ -439,7 +439,7 @@ def dp_fw_sensitivity_check(variant="standard", stated=dp_fw_sensitivity, claim_
     """Search for the largest change of the Algorithm 1 score ``-<v, g~>`` between neighbours.
 
     For the vertex set of an l1 ball of radius r the largest score change is
-    ``r * max_j |g~_j - g~'_j|``; it is computed through :func:`reference.catoni.robust_gradient`
+    ``r * max_j |g~_j - g~'_j|``; it is computed through :func:`reference.hu.catoni.robust_gradient`
     both on a float64-wide grid of per-example gradient values and on records through losses.
     """
 

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from reference import catoni
+from reference.hu import catoni
 from reference.mechanisms import advanced_composition_split
 
 from ..claims import Claim, Result
@@ -277,7 +277,7 @@ def register(registry):
                 "2Cd/n (l1), 2C sqrt(d)/n (l2) when one record is replaced.",
                 "sensitivity", sensitivity.sensitivity_check("proofs.sensitivity.clipped-mean", _clipped_mean_cases())))
     claim(Claim("proofs.sensitivity.robust-mean", "002, proof of Theorem 1 (sensitivity of (4)/(5))",
-                "The robust mean x-hat(s, beta) of eq. (4) (reference.catoni.robust_mean) over n records "
+                "The robust mean x-hat(s, beta) of eq. (4) (reference.hu.catoni.robust_mean) over n records "
                 "changes by at most 4 sqrt(2) s / (3n) when one record is replaced.",
                 "sensitivity", sensitivity.sensitivity_check("proofs.sensitivity.robust-mean", _robust_mean_cases(),
                                                  quick_budget=800),

@@ -50,8 +50,8 @@ import math
 
 import numpy as np
 
-from reference.frank_wolfe import dp_fw_robust_gradients, dp_fw_sensitivity, l1_ball_vertices
-from reference.hu_data import initial_polytope, linear_data, w_star_polytope
+from reference.hu.frank_wolfe import dp_fw_robust_gradients, dp_fw_sensitivity, l1_ball_vertices
+from reference.hu.data import initial_polytope, linear_data, w_star_polytope
 
 from ..claims import Claim, Result
 from ..rates import trials_hu
@@ -285,8 +285,8 @@ def blind_walk_error(claim_id, point):
     a sweep whose errors sit at this level measures the walk, not the data.  Theorem 3 (biweight) is
     evaluated at that expected squared distance (``H`` is not linear: a reference level, not a mean).
     """
-    from reference.frank_wolfe import fw_step_sizes
-    from reference.hu_parameters import theorem3_parameters, theorem5_parameters
+    from reference.hu.frank_wolfe import fw_step_sizes
+    from reference.hu.parameters import theorem3_parameters, theorem5_parameters
 
     n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
     zeta = point.get("zeta", ZETA)
@@ -357,7 +357,7 @@ def em_utility_check(selection_log_prob=None, t_values=(0.5, 1.0, 2.0, 4.0)):
     at most ``e^{-t}``.  ``selection_log_prob(g, V, Delta, eps) -> (P, |V|)`` is the step's law
     (default: the exponential mechanism of the implementation, ``exp(eps u / (2 Delta))``).
     """
-    from reference.frank_wolfe import em_log_prob_rows
+    from reference.hu.frank_wolfe import em_log_prob_rows
 
     if selection_log_prob is None:
         def selection_log_prob(U, V, delta_u, eps):
@@ -398,27 +398,27 @@ def em_utility_check(selection_log_prob=None, t_values=(0.5, 1.0, 2.0, 4.0)):
 # --------------------------------------------------------------------------- Section 6.2 noise against n
 
 def _sec62_alg1_noise(n, eps):
-    from reference.hu_parameters import section62_parameters
+    from reference.hu.parameters import section62_parameters
     p = section62_parameters(1, n, eps)
     return dp_fw_sensitivity(l1_ball_vertices(2), p["s"], n // p["T"]) / eps
 
 
 def _sec62_alg5_noise(n, eps):
-    from reference.hu_parameters import section62_parameters
-    from reference.sparse import sparse_opt_lambda
+    from reference.hu.parameters import section62_parameters
+    from reference.hu.sparse import sparse_opt_lambda
     p = section62_parameters(5, n, eps, s_star=20)
     return sparse_opt_lambda(p["k"], p["eta"], n // p["T"]) / eps
 
 
 def _thm2_alg1_noise(n, eps):
-    from reference.hu_parameters import theorem2_parameters
+    from reference.hu.parameters import theorem2_parameters
     p = theorem2_parameters(n, eps, 2, 4, 1.0, 1.0, ZETA)
     return dp_fw_sensitivity(l1_ball_vertices(2), p["s"], n // p["T"]) / eps
 
 
 def _thm8_alg5_noise(n, eps):
-    from reference.hu_parameters import theorem8_parameters
-    from reference.sparse import sparse_opt_lambda
+    from reference.hu.parameters import theorem8_parameters
+    from reference.hu.sparse import sparse_opt_lambda
     p = theorem8_parameters(n, eps, 20, 2.0, 2.0, 1.0)
     return sparse_opt_lambda(p["k"], p["eta"], n // p["T"]) / eps
 

@@ -22,9 +22,9 @@ import math
 import numpy as np
 from scipy.spatial import cKDTree
 
-from reference.l1_regression import make_mechanism, record_psi_terms
-from reference.nets import BoxNet, L1BallNet, L2BallNet, covering_bound, volumetric_lower_bound
-from reference.truncation import psi, psi_lower_envelope, psi_upper_envelope
+from reference.wang_xu.l1_regression import make_mechanism, record_psi_terms
+from reference.wang_xu.nets import BoxNet, L1BallNet, L2BallNet, covering_bound, volumetric_lower_bound
+from reference.wang_xu.truncation import psi, psi_lower_envelope, psi_upper_envelope
 
 from ..adversarial import candidate_records
 from ..audit.exact import max_privacy_loss

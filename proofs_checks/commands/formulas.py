@@ -2,7 +2,7 @@
 
 Without ``--target`` it runs every registered claim of kind ``formula`` or ``inequality`` and
 prints the table (id, kind, verdict, seconds).  With ``--target expected-phi|c-hat`` it compares
-a callable (``reference.catoni.expected_phi`` / ``reference.catoni.c_hat`` by default, or a
+a callable (``reference.hu.catoni.expected_phi`` / ``reference.hu.catoni.c_hat`` by default, or a
 port's function given as ``--port MODULE:NAME``) with the mpmath reference of
 :mod:`proofs_checks.formulas.catoni` and prints the report (``--json``: a JSON object with at
 least ``target, points, max_abs_error, max_rel_error, worst_point, verdict``).
@@ -28,7 +28,7 @@ def add_arguments(parser):
                         help="report the accuracy of a callable computing E[phi(a+bZ)] (expected-phi) or "
                              "C-hat(a,b) plugged into identity (5) (c-hat)")
     parser.add_argument("--port", metavar="MODULE:NAME",
-                        help="the callable to test (default: reference.catoni.expected_phi / c_hat)")
+                        help="the callable to test (default: reference.hu.catoni.expected_phi / c_hat)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--reference", choices=("quad", "closed"), default="quad",
                         help="mpmath reference: split quadrature (default, slower) or identity (5) at "
@@ -64,7 +64,7 @@ def _run_table(args):
 
 
 def _run_target(args):
-    from reference import catoni
+    from reference.hu import catoni
 
     from ..formulas import catoni as F
 
@@ -77,7 +77,7 @@ def _run_target(args):
         name = args.port
     else:
         fn = catoni.expected_phi if args.target == "expected-phi" else catoni.c_hat
-        name = f"reference.catoni:{fn.__name__}"
+        name = f"reference.hu.catoni:{fn.__name__}"
     rep = F.accuracy_report(fn, target=args.target, rng=args.seed, grid_step=args.grid_step,
                             n_random=args.random, reference=args.reference)
     public = {k: v for k, v in rep.items() if not k.startswith("_")}

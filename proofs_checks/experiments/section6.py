@@ -3,9 +3,9 @@
 Each figure has three panels, as its caption says: (a) error against ``epsilon`` at
 fixed ``n``, one curve per dimension ``d``; (b) error against ``n`` at ``epsilon = 1``;
 (c) private against non-private (Figures 1, 2, 5, 6) or error against the sparsity
-``s*`` (Figures 7-11).  Data are those of Section 6.1 (:func:`reference.hu_data.figure_dataset`,
+``s*`` (Figures 7-11).  Data are those of Section 6.1 (:func:`reference.hu.data.figure_dataset`,
 the laws named in Sections 6.3-6.5), parameters those of Section 6.2
-(:func:`reference.hu_parameters.section62_parameters`, ``delta = n^-1.1``, Algorithm 3 with
+(:func:`reference.hu.parameters.section62_parameters`, ``delta = n^-1.1``, Algorithm 3 with
 ``c = 2``, Algorithm 5 with ``c2 = 1`` and the l2-regularised logistic loss).
 
 Measurement.  Section 6.2 measures ``L(w) - L(w*)`` with ``w*`` the generating vector.
@@ -15,7 +15,7 @@ For the linear models the excess population risk is computed exactly:
 whose mean is infinite, this is the excess risk of the noise-free part).  For the logistic
 models it is estimated on an independent test sample (the standard error is reported).
 Figures 3 and 4 use UCI data that cannot be downloaded here; they are listed but not run
-(:func:`reference.hu_data.load_dataset` reads a user's copy).
+(:func:`reference.hu.data.load_dataset` reads a user's copy).
 
 The axis values of the figures are not printed in 002; the values below follow the
 captions and the text (n = 10^4 for panel (a) of Figures 1, 5; ``n`` up to ``9 x 10^4`` in
@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reference.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso, l1_ball_vertices
-from reference.hu_data import FIGURES, figure_dataset, initial_polytope, initial_sparse, linear_data, logistic_data
-from reference.hu_parameters import section62_parameters
+from reference.hu.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso, l1_ball_vertices
+from reference.hu.data import FIGURES, figure_dataset, initial_polytope, initial_sparse, linear_data, logistic_data
+from reference.hu.parameters import section62_parameters
 from reference.losses import get_loss, split_records
-from reference.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
+from reference.hu.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
 from reference.validation import as_generator
 
 from ..rates.blind_walk import blind_walk_distance2
@@ -168,7 +168,7 @@ def excess_risk(figure, w, w_star, rng=None, *, test_size=20_000):
 def nonprivate_frank_wolfe(data, loss, w0, T, step_size="section6"):
     """Non-private Frank-Wolfe over the unit l1 ball: exact empirical gradient on all the data, the
     best vertex at every step, the Section 6.2 step sizes (the baseline of panels (c))."""
-    from reference.frank_wolfe import fw_step_sizes
+    from reference.hu.frank_wolfe import fw_step_sizes
 
     X, y = split_records(data)
     loss = get_loss(loss)

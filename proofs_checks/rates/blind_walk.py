@@ -23,9 +23,9 @@ def blind_walk_distance2(etas, d, w_star_l1=1.0):
     ``w^T = c_0 w^0 + sum_t a_t v_t`` with ``c_0 = prod_t (1 - eta_t)``, ``a_t = eta_t prod_{s > t} (1 - eta_s)``;
     the ``v_t`` are independent with random signs, so every cross term has mean 0 and
     ``E||w^T - w*||^2 = c_0^2 E||w^0||^2 + sum_t a_t^2 + E||w*||^2``, with ``E||w^0||^2 = 2d/((d+1)(d+2))``
-    (``w^0`` uniform in the unit l1 ball, :func:`reference.hu_data.initial_polytope`) and
+    (``w^0`` uniform in the unit l1 ball, :func:`reference.hu.data.initial_polytope`) and
     ``E||w*||^2 = 2 r^2/(d+1)`` (``w*`` uniform on the l1 sphere of radius ``r = w_star_l1``,
-    :func:`reference.hu_data.w_star_polytope`).
+    :func:`reference.hu.data.w_star_polytope`).
 
     Every coordinate of ``w^T - w*`` has a symmetric law independent of the others' signs, so
     ``E[(sum_j (w^T - w*)_j)^2]`` equals the same expression: for features with

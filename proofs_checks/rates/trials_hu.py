@@ -2,7 +2,7 @@
 
 Each ``trial_*(point, rng) -> float`` draws a dataset that satisfies the
 assumptions of one theorem with known constants, runs the algorithm with the
-theorem's parameter setting (:mod:`reference.hu_parameters`, hidden constants
+theorem's parameter setting (:mod:`reference.hu.parameters`, hidden constants
 given explicitly in ``point``) and returns the *exact* excess population risk
 of the output (closed form, or an accurate deterministic quadrature):
 
@@ -39,12 +39,12 @@ import math
 import numpy as np
 from scipy import stats
 
-from reference.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
-from reference.hu_data import initial_polytope, linear_data, w_star_polytope
-from reference.hu_parameters import (theorem2_parameters, theorem3_parameters, theorem5_parameters,
+from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
+from reference.hu.data import initial_polytope, linear_data, w_star_polytope
+from reference.hu.parameters import (theorem2_parameters, theorem3_parameters, theorem5_parameters,
                                      theorem7_parameters, theorem8_parameters)
 from reference.losses import BiweightLoss, Loss
-from reference.sparse import (heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization,
+from reference.hu.sparse import (heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization,
                               iht_lambda, sparse_opt_lambda)
 from reference.validation import check_finite_array
 

@@ -1,13 +1,13 @@
 """Picklable trials for the rate checks of Wang & Xu (000), Theorems 1 and 2.
 
-One trial draws one dataset from a :class:`reference.data.LinearModel` with ``d = 1`` and
+One trial draws one dataset from a :class:`reference.wang_xu.data.LinearModel` with ``d = 1`` and
 computes, **exactly**, the law of the excess population risk of the output of Algorithm 1/2
 given that dataset:
 
-1. the output distribution over the zeta-net is exact (:func:`reference.l1_regression.wang_xu_log_prob`);
+1. the output distribution over the zeta-net is exact (:func:`reference.wang_xu.l1_regression.wang_xu_log_prob`);
 2. the excess risk ``L_D(w) - L_D(w*)`` of every net point is computed in one vectorised adaptive
    quadrature (:func:`excess_risk_1d`, ``scipy.integrate.quad_vec``) of the closed form
-   ``E|xi - c| - E|xi|`` (:meth:`reference.data.SymmetricLaw.mean_abs_deviation`) against the
+   ``E|xi - c| - E|xi|`` (:meth:`reference.wang_xu.data.SymmetricLaw.mean_abs_deviation`) against the
    density of ``x``.  The net does not depend on the data, so this table is computed once per
    grid point and process (:func:`net_excess_risk`);
 3. the trial returns the ``1 - eta`` quantile of that discrete law (exact), or its mean
@@ -35,10 +35,10 @@ import numpy as np
 from scipy import integrate
 from scipy.special import logsumexp
 
-from reference.data import LinearModel, lomax, student_t
-from reference.l1_regression import (theorem1_parameters, theorem2_parameters, truncated_empirical_risk,
+from reference.wang_xu.data import LinearModel, lomax, student_t
+from reference.wang_xu.l1_regression import (theorem1_parameters, theorem2_parameters, truncated_empirical_risk,
                                      wang_xu_log_prob)
-from reference.nets import L2BallNet
+from reference.wang_xu.nets import L2BallNet
 
 __all__ = ["WangXuRateSetup", "excess_risk_1d", "net_excess_risk", "conditional_law", "weighted_quantile",
            "excess_risk_trial", "em_utility_gap_tail", "THEOREM1_MODEL", "THEOREM2_MODEL"]

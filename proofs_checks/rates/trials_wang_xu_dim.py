@@ -55,9 +55,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from reference.data import LinearModel, SymmetricLaw, lomax, student_t
-from reference.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
-from reference.nets import L2BallNet
+from reference.wang_xu.data import LinearModel, SymmetricLaw, lomax, student_t
+from reference.wang_xu.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
+from reference.wang_xu.nets import L2BallNet
 from reference.validation import as_generator, check_integer, check_positive
 
 from .trials_wang_xu import excess_risk_1d, weighted_quantile
@@ -82,7 +82,7 @@ class MultivariateTModel:
         Dimension ``d >= 1``.
     nu : float
         Degrees of freedom (> 0); ``E||x||^p`` is finite exactly for ``p < nu``.
-    noise_law : reference.data.SymmetricLaw
+    noise_law : reference.wang_xu.data.SymmetricLaw
         Law of the symmetric noise ``xi`` (independent of ``x``), with a finite mean.
     """
 
@@ -94,7 +94,7 @@ class MultivariateTModel:
         object.__setattr__(self, "dim", check_integer("dim", self.dim, minimum=1))
         object.__setattr__(self, "nu", check_positive("nu", self.nu))
         if not isinstance(self.noise_law, SymmetricLaw):
-            raise TypeError(f"noise_law must be a reference.data.SymmetricLaw, got {self.noise_law!r}")
+            raise TypeError(f"noise_law must be a reference.wang_xu.data.SymmetricLaw, got {self.noise_law!r}")
         if self.noise_law.tail_index() <= 1:
             raise ValueError(f"noise_law must have a finite mean, got {self.noise_law!r}")
 
@@ -222,7 +222,7 @@ def dimension_law(setup: DimensionSetup, d, n, epsilon, rng):
     """Draw one dataset in ``d`` dims; return the exact law of the output over the net.
 
     Returns dict with ``excess``, ``norms``, ``prob`` (N,), ``quad_error``, ``params`` and ``data``.
-    The log-weights are those of :func:`reference.l1_regression.log_weights` (Algorithm 1/2 step 2),
+    The log-weights are those of :func:`reference.wang_xu.l1_regression.log_weights` (Algorithm 1/2 step 2),
     computed block by block and normalised by log-sum-exp.
     """
     d = check_integer("d", d, minimum=1)

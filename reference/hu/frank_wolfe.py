@@ -31,9 +31,9 @@ import numpy as np
 from scipy.special import logsumexp
 
 from . import catoni
-from .losses import get_loss, split_records
-from .mechanisms import advanced_composition_split
-from .validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+from ..losses import get_loss, split_records
+from ..mechanisms import advanced_composition_split
+from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive)
 
 __all__ = [
@@ -265,7 +265,7 @@ def robust_gradient_matrix(G, s, beta, variant="standard"):
     The estimator sees a per-example gradient ``g`` only through ``(g/s, |g|/(s sqrt(beta)))``.
     Entries with ``|g| > 1e300 * s * min(1, sqrt(beta))`` (and overflowed ``+-inf``) are
     evaluated at that magnitude, so both arguments stay finite and <= 1e300 (the range on which
-    :func:`reference.catoni.expected_phi` is specified); the per-sample contribution is then
+    :func:`reference.hu.catoni.expected_phi` is specified); the per-sample contribution is then
     within ~1e-300 of its limit, and every contribution stays inside the bound the privacy proof uses.
 
     Returns
@@ -356,7 +356,7 @@ def heavy_tailed_dp_fw(data, loss, w0, s, T, beta, epsilon, vertices=None, rng=N
     (2) split the data into ``T`` disjoint parts :func:`data_split` (sizes ``m_t ~ n/T``).
     (3) for ``t = 1..T``:
     (4-5) robust gradient ``g~(w^{t-1}, D_t)`` coordinate-wise by eqs. (2)-(5)
-          (:func:`dp_fw_robust_gradients`, ``variant`` of :func:`reference.catoni.robust_gradient`);
+          (:func:`dp_fw_robust_gradients`, ``variant`` of :func:`reference.hu.catoni.robust_gradient`);
     (6) exponential mechanism over ``V`` with score ``-<v, g~>``, sensitivity
         ``4 ||W||_1 sqrt(2) s / (3 m_t)`` and budget ``epsilon`` (:func:`dp_fw_selection_log_prob`);
     (7) ``w^t = (1 - eta_{t-1}) w^{t-1} + eta_{t-1} w~^{t-1}`` (:func:`fw_step_sizes`).
@@ -382,7 +382,7 @@ def heavy_tailed_dp_fw(data, loss, w0, s, T, beta, epsilon, vertices=None, rng=N
         Vertex set ``V``; the unit l1 ball (:func:`l1_ball_vertices`) by default.
     rng : numpy.random.Generator, int or None
     variant : {"standard", "printed"}
-        Robust-gradient variant, passed to :func:`reference.catoni.robust_gradient`.
+        Robust-gradient variant, passed to :func:`reference.hu.catoni.robust_gradient`.
     step_size : {"theorem2", "section6"} or array_like
         See :func:`fw_step_sizes`.
     sensitivity : float, optional
@@ -407,7 +407,7 @@ def heavy_tailed_dp_fw(data, loss, w0, s, T, beta, epsilon, vertices=None, rng=N
     do not see the record (parallel composition + post-processing).  The bound on
     the per-sample contribution is a property of the Catoni estimator (claimed by
     its own module); the claim ``hu.alg1.step6.sensitivity`` measures the score
-    sensitivity through :func:`reference.catoni.robust_gradient`.
+    sensitivity through :func:`reference.hu.catoni.robust_gradient`.
 
     Examples
     --------

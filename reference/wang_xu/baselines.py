@@ -38,7 +38,7 @@ def truncated_loss_minimiser(X, y, iota, theta=2.0, *, net, polish=True, contain
     theta : float
         ``2`` for psi of eq. (6), ``(1, 2)`` for eq. (16).
     net : net object or array (N, d)
-        A zeta-net of ``W`` (e.g. :class:`reference.nets.L2BallNet`).
+        A zeta-net of ``W`` (e.g. :class:`reference.wang_xu.nets.L2BallNet`).
     polish : bool
         Refine the best net point by Nelder-Mead inside ``W``.
     contains : callable or None

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .validation import check_finite_array, check_integer, check_positive
+from ..validation import check_finite_array, check_integer, check_positive
 
 __all__ = ["GridNet", "BoxNet", "L2BallNet", "L1BallNet", "ArrayNet", "as_net", "covering_bound",
            "volumetric_lower_bound", "check_zeta"]

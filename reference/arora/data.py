@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, stats
 
-from .validation import as_generator, check_finite_array, check_integer, check_positive, check_choice
+from ..validation import as_generator, check_finite_array, check_integer, check_positive, check_choice
 
 __all__ = ["GLMProblem", "make_problem", "sample_records", "split_records", "glm_loss",
            "project_to_domain"]

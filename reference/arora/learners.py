@@ -3,7 +3,7 @@
 The fragment of 004 (``004_2b354816f00c2aef.txt``) refers to two base algorithms without printing
 their calibration: regularised ERM with *output perturbation* (its Lemma D.4, second lemma) and
 *noisy projected gradient descent* (Lemma D.4, first lemma).  Both are implemented here for the
-GLM losses of :func:`reference.glm_data.glm_loss` on the domain ``||x|| <= X``, ``|y| <= Y``
+GLM losses of :func:`reference.arora.data.glm_loss` on the domain ``||x|| <= X``, ``|y| <= Y``
 (squared loss) or ``y in {-1, +1}`` (logistic loss), with calibrations derived from standard
 results (see each function's Notes), and the ``Delta(B)`` functions of Lemma D.4 (Assumption 1,
 second condition of 004) in a ``"printed"`` and a ``"standard"`` variant.
@@ -36,9 +36,9 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from .glm_data import LOSSES
-from .mechanisms import gaussian_sigma
-from .validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
+from .data import LOSSES
+from ..mechanisms import gaussian_sigma
+from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
 __all__ = ["smoothness", "lipschitz_constant", "check_domain", "regularized_erm", "glm_gradient",
@@ -399,7 +399,7 @@ def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=N
 
 
 class _Learner:
-    """Base-learner protocol used by :mod:`reference.model_selection`.
+    """Base-learner protocol used by :mod:`reference.arora.model_selection`.
 
     ``fit(data, B, epsilon, delta, size, rng) -> (size, d)`` and
     ``loss_bound(B, n, epsilon, delta, K, beta, dim, variant, *, delta_total) -> Delta(B)``.

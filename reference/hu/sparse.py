@@ -29,9 +29,9 @@ import math
 import numpy as np
 
 from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
-from .losses import get_loss, split_records
-from .mechanisms import peeling_scale, peeling_support_log_prob
-from .validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+from ..losses import get_loss, split_records
+from ..mechanisms import peeling_scale, peeling_support_log_prob
+from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive)
 
 __all__ = ["project_l2_ball", "peeling_rows", "iht_lambda", "iht_half_step",
@@ -156,8 +156,8 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
     Steps
     -----
     (1) input records, squared loss, ``w^1`` s-sparse with ``||w^1||_2 <= 1``, ``K, T, eta0, s``, ``eps, delta``.
-    (2) shrink every entry at ``K`` (:func:`reference.frank_wolfe.shrink_records`).
-    (3) split into ``T`` disjoint parts of ``m ~ n/T`` records (:func:`reference.frank_wolfe.data_split`).
+    (2) shrink every entry at ``K`` (:func:`reference.hu.frank_wolfe.shrink_records`).
+    (3) split into ``T`` disjoint parts of ``m ~ n/T`` records (:func:`reference.hu.frank_wolfe.data_split`).
     (4) for ``t = 1..T``:
     (5) ``w^{t+0.5} = w^t - (eta0/m) sum x~(<x~, w^t> - y~)`` (:func:`iht_half_step`);
     (6) ``w^{t+0.75} = Peeling(w^{t+0.5}, s, eps, delta, 2 K^2 eta0 (sqrt(s)+1)/m)`` (:func:`iht_lambda`);
@@ -221,9 +221,9 @@ def sparse_opt_half_step(W, X, y, loss, k, beta, eta, variant="standard"):
     """Algorithm 5 steps 4-6: ``w^{t+0.5} = w^t - eta g~(w^t, D_t)`` for each row of ``W`` (P, d).
 
     ``g~`` is the coordinate-wise robust gradient with scale ``k`` and smoothing
-    ``beta`` (:func:`reference.catoni.robust_gradient`, ``variant``), computed for
+    ``beta`` (:func:`reference.hu.catoni.robust_gradient`, ``variant``), computed for
     all rows in one call.  Overflowed per-example gradient entries are evaluated
-    at ``+-DBL_MAX`` (see :func:`reference.frank_wolfe.dp_fw_robust_gradients`).
+    at ``+-DBL_MAX`` (see :func:`reference.hu.frank_wolfe.dp_fw_robust_gradients`).
     """
     W = np.atleast_2d(W)
     return W - eta * dp_fw_robust_gradients(W, X, y, loss, k, beta, variant)

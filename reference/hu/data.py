@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import expit
 
-from .validation import as_generator, check_finite_array, check_integer, check_positive
+from ..validation import as_generator, check_finite_array, check_integer, check_positive
 
 __all__ = ["DISTRIBUTIONS", "sample_distribution", "w_star_polytope", "w_star_sparse", "initial_polytope",
            "initial_sparse", "linear_data", "logistic_data", "FIGURES", "figure_dataset", "load_dataset"]

@@ -41,7 +41,7 @@ import numbers
 import numpy as np
 from scipy import special
 
-from .validation import check_finite_array, check_positive, check_choice
+from ..validation import check_finite_array, check_positive, check_choice
 
 __all__ = ["PHI_BOUND", "VARIANTS", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]
 

@@ -13,7 +13,7 @@ with probability proportional to ``exp(-c * S(w))`` where
   Theorems 1 and 2, ``Delta = 2 log theta / (n iota)``, i.e. ``c = eps / (4 log theta)``.
 
 Proof note (sensitivity and privacy).  For ``t >= 0``, ``0 <= psi(t) <= log theta``
-(:func:`reference.truncation.psi`).  Replacing one record changes exactly one term of
+(:func:`reference.wang_xu.truncation.psi`).  Replacing one record changes exactly one term of
 ``S(w)``, by at most ``log theta`` in absolute value, for every ``w`` simultaneously; so
 ``Delta(S) = log theta`` and ``Delta(L-hat) = log theta / (n iota)`` (the paper states
 ``2 log theta / (n iota)`` in the proofs of Theorems 1-2 -- twice the true value, a valid
@@ -46,7 +46,7 @@ from scipy.special import logsumexp
 
 from .nets import L2BallNet, as_net
 from .truncation import _psi_nonneg, check_theta
-from .validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive, check_probability, check_same_length)
 
 __all__ = ["VARIANTS", "check_iota", "split_records", "check_regression_data", "l1_loss",
@@ -231,7 +231,7 @@ def wang_xu_log_prob(X, y, net, epsilon, iota, theta=2.0, variant="printed"):
     ----------
     X : array_like, shape (n, d)
     y : array_like, shape (n,)
-    net : net object of :mod:`reference.nets` or array (N, d)
+    net : net object of :mod:`reference.wang_xu.nets` or array (N, d)
         The range ``W-tilde_zeta`` of step 1.
     epsilon : float
         Privacy parameter, > 0.

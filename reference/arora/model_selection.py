@@ -13,7 +13,7 @@ Private Grid Search, ``variant``:
     What the proof of Theorem 1 (Appendix D.2) uses: penalty ``tau_j`` with ``log(4K/beta)``, GEM
     sensitivity ``Delta(B_j)/|S_2|`` (the actual replace-one sensitivity of the validation
     average of a loss in ``[0, Delta(B_j)]``), and the corrected ``Delta`` functions of
-    :mod:`reference.glm_learners`.
+    :mod:`reference.arora.learners`.
 
 Boosting, ``variant`` (the theorem calls ``sigma_tilde^2`` a variance but writes
 ``Lap(0, sigma_tilde)``, whose usual second argument is the scale):
@@ -32,9 +32,9 @@ import math
 import numpy as np
 from scipy import optimize
 
-from .glm_data import glm_loss
-from .mechanisms import gem_log_prob, gem_sample, report_noisy_max, report_noisy_max_log_prob
-from .validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
+from .data import glm_loss
+from ..mechanisms import gem_log_prob, gem_sample, report_noisy_max, report_noisy_max_log_prob
+from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
 __all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidates",

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .validation import check_delta, check_epsilon, check_integer, check_positive, check_probability
+from ..validation import check_delta, check_epsilon, check_integer, check_positive, check_probability
 
 __all__ = ["theorem2_parameters", "theorem3_parameters", "theorem5_parameters", "theorem7_parameters",
            "theorem8_parameters", "section62_parameters", "section62_delta", "theorem9_lower_bound",
@@ -177,7 +177,7 @@ def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=
 
     Section 6.2 writes ``eta_t = 2/(t+2)`` while Theorem 2 writes ``eta_{t-1} = 2/(t+2)``;
     the Section 6.2 schedule is returned as ``step_size="section6"``
-    (see :func:`reference.frank_wolfe.fw_step_sizes`).  ``beta`` is not given in
+    (see :func:`reference.hu.frank_wolfe.fw_step_sizes`).  ``beta`` is not given in
     Section 6.2; the theorems say ``beta = O(1)`` and ``beta`` is returned as passed.
     """
     n = check_integer("n", n, minimum=2)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, special, stats
 
-from .validation import as_generator, check_finite_array, check_integer, check_positive
+from ..validation import as_generator, check_finite_array, check_integer, check_positive
 
 __all__ = ["SymmetricLaw", "student_t", "lomax", "lognormal", "LinearModel", "population_risk"]
 
