@@ -1,0 +1,216 @@
+"""The claim model: the data types every part of :mod:`proofs_checks` exchanges.
+
+A :class:`Claim` names a statement of one of the papers (its place, tagged
+``[002 Thm. 4]``), its kind, and the check that judges it.  A check takes a
+:class:`CheckContext` and returns a :class:`Result`: the verdict, the measured
+quantity against the paper's bound, the method and the reading of the paper the
+check used, and free evidence.
+
+This module imports nothing else from the project (a test keeps it so): the
+registry (:mod:`proofs_checks.registry`), the runner (:mod:`proofs_checks.runner`),
+the verdict rules (:mod:`proofs_checks.verdicts`) and every claim set build on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["KINDS", "VERDICTS", "PROFILES", "DIRECTIONS", "Claim", "Algorithm", "Result", "CheckContext",
+           "claim_key"]
+
+KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")
+#: The one set of verdict words.  Rates keep their detail (``consistent``, ``slower``) in the evidence.
+VERDICTS = ("confirmed", "refuted", "inconclusive")
+PROFILES = ("quick", "full")
+#: How ``observed`` must relate to ``bound`` for the claim to hold.
+#: ``at_most``: observed <= bound; ``at_least``: observed >= bound; ``equal``: observed == bound
+#: (within the tolerance the check names in ``method``); ``None``: no single number is compared.
+DIRECTIONS = ("at_most", "at_least", "equal", None)
+
+
+def claim_key(claim_id: str) -> int:
+    """64-bit key of a claim id: the second word of the claim's seed sequence."""
+    return int.from_bytes(hashlib.sha256(claim_id.encode()).digest()[:8], "little")
+
+
+def _finite_or_none(name, value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"Result.{name} must be a real number or None, got {type(value).__name__}")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"Result.{name} must not be NaN")
+    return value
+
+
+@dataclass
+class Result:
+    """Outcome of one check.
+
+    Attributes
+    ----------
+    verdict : {"confirmed", "refuted", "inconclusive"}
+    observed : float or None
+        The measured quantity (for example the largest privacy loss over epsilon found).
+    bound : float or None
+        What the paper states for it, or the reference value.
+    direction : {"at_most", "at_least", "equal", None}
+        How ``observed`` must compare with ``bound`` for the claim to hold.
+    margin : float or None
+        Signed distance to the bound, positive when the claim holds: ``bound - observed``
+        (``at_most``), ``observed - bound`` (``at_least``), ``-|observed - bound|`` (``equal``).
+        Filled in from ``observed``, ``bound`` and ``direction`` when not given.
+    method : str
+        How the number was obtained ("exact, all selection paths enumerated", "Clopper-Pearson
+        0.95 on 2000 simulations", ...).
+    reading : str
+        The place in the paper and the reading of it that the check used (definitions relied on,
+        the neighbouring relation for privacy claims).
+    evidence : dict
+        Free, JSON-serialisable detail: sample sizes, confidence, the worst instance.
+    figures : list of str
+        Paths (relative to the report folder) of figures the check wrote.
+    seed : list of int or None
+        The claim-scoped seed the check drew from: the entropy ``[run seed, claim key]`` of its
+        ``SeedSequence`` (filled in by the runner).
+    seconds : float
+        Wall time of the check (filled in by the runner).
+    """
+
+    verdict: str
+    observed: float | None = None
+    bound: float | None = None
+    direction: str | None = None
+    margin: float | None = None
+    method: str = ""
+    reading: str = ""
+    evidence: dict = field(default_factory=dict)
+    figures: list = field(default_factory=list)
+    seed: list | None = None
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"direction must be one of {DIRECTIONS}, got {self.direction!r}")
+        if not isinstance(self.evidence, dict):
+            raise TypeError(f"evidence must be a dict, got {type(self.evidence).__name__}")
+        self.observed = _finite_or_none("observed", self.observed)
+        self.bound = _finite_or_none("bound", self.bound)
+        self.margin = _finite_or_none("margin", self.margin)
+        if self.margin is None and None not in (self.observed, self.bound, self.direction):
+            o, b = self.observed, self.bound
+            if math.isfinite(o) and math.isfinite(b):
+                self.margin = {"at_most": b - o, "at_least": o - b, "equal": -abs(o - b)}[self.direction]
+            elif self.direction == "at_most":
+                self.margin = b - o if not (math.isinf(o) and math.isinf(b) and o == b) else 0.0
+            elif self.direction == "at_least":
+                self.margin = o - b if not (math.isinf(o) and math.isinf(b) and o == b) else 0.0
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """What a check may use: the profile, its claim-scoped randomness, workers and a folder for figures.
+
+    The runner hands each check a context whose ``claim_id`` is the claim's id, so
+    :meth:`rng` and :meth:`seed_sequence` without arguments give the claim's own stream:
+    a ``SeedSequence([seed, claim_key(claim_id)])``, the same whatever other claims run
+    and in whatever order.  ``rng("name")`` gives an independent named sub-stream
+    (``claim_id + "/" + name``).
+    """
+
+    profile: str = "quick"
+    seed: int = 20261121
+    jobs: int = 1
+    out_dir: Path | None = None
+    claim_id: str | None = None
+
+    def __post_init__(self):
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}, got {self.profile!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, (int, np.integer)) or self.jobs < 1:
+            raise ValueError(f"jobs must be a positive integer, got {self.jobs!r}")
+
+    def for_claim(self, claim_id: str) -> "CheckContext":
+        """This context scoped to ``claim_id`` (what the runner hands the claim's check)."""
+        return replace(self, claim_id=claim_id)
+
+    def stream_id(self, stream: str | None = None) -> str:
+        if self.claim_id is None:
+            raise RuntimeError("this CheckContext is not scoped to a claim; use ctx.for_claim(claim_id)")
+        return self.claim_id if stream is None else f"{self.claim_id}/{stream}"
+
+    def seed_entropy(self, stream: str | None = None) -> list:
+        """``[run seed, claim key]``: the entropy of the claim's (or sub-stream's) seed sequence."""
+        return [int(self.seed), claim_key(self.stream_id(stream))]
+
+    def seed_sequence(self, stream: str | None = None) -> np.random.SeedSequence:
+        """The claim's seed sequence, or that of its named sub-stream."""
+        return np.random.SeedSequence(self.seed_entropy(stream))
+
+    def rng(self, stream: str | None = None) -> np.random.Generator:
+        """A generator on the claim's seed sequence, or on that of its named sub-stream."""
+        return np.random.default_rng(self.seed_sequence(stream))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of a paper, and the check that judges it.
+
+    Attributes
+    ----------
+    id : str
+        Stable identifier, e.g. ``"primitives.exponential.privacy"``.
+    source : str
+        The place in the paper as a citation tag, e.g. ``"[002 Thm. 4]"``.
+    statement : str
+        One line: what the paper claims.
+    kind : {"privacy", "formula", "inequality", "sensitivity", "rate"}
+    check : callable
+        ``check(ctx: CheckContext) -> Result``.
+    algorithm : str or None
+        Algorithm id the claim is about (see :class:`Algorithm`).
+    variant : str or None
+        ``"printed"`` / ``"standard"`` where the claim concerns one variant.
+    """
+
+    id: str
+    source: str
+    statement: str
+    kind: str
+    check: Callable[[CheckContext], Result]
+    algorithm: str | None = None
+    variant: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r} (claim {self.id})")
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """An algorithm (or primitive) the project implements, listed by ``proofs_checks list``.
+
+    ``mechanism`` optionally builds a mechanism-protocol object for the auditor:
+    ``mechanism(variant=..., epsilon=..., delta=...)``.  ``default_delta`` is the
+    delta the auditor uses when none is given: ``None`` for pure-DP algorithms.
+    ``neighbouring`` names the neighbouring relation the paper's privacy claim uses.
+    """
+
+    id: str
+    source: str
+    summary: str
+    variants: tuple = ("standard",)
+    mechanism: Callable[..., Any] | None = None
+    default_delta: float | None = None
+    neighbouring: str = "replace-one"

@@ -1,0 +1,124 @@
+"""Tolerances and verdict rules: the one place where a measured number becomes a verdict.
+
+Every check compares what it measured with what the paper states through the rules
+here, so the same question ("is 1.0000000003 within the bound 1?") gets the same answer
+everywhere, and the report can show ``observed`` against ``bound`` with its margin.
+
+Tolerances
+----------
+ROUNDING_RTOL, ROUNDING_ATOL
+    Float64 rounding of an exact computation (log-sum-exp of an exact output law, a
+    closed form): relative 1e-9 plus absolute 1e-12.  Far below any error a check is
+    meant to catch (the smallest is a 10% change of a constant), far above the
+    accumulated rounding of the computations (about 1e-13 relative).
+QUADRATURE_RTOL
+    Numerical integration and root finding in float64 (scipy ``quad``, ``brentq``): 1e-6.
+IDENTITY_RTOL
+    An identity between two exact float64 expressions of the same number: 1e-12.
+FORMULA_TOL
+    Agreement of a float64 implementation with its high-precision (mpmath) reference,
+    absolute or relative: 1e-12.
+CONFIDENCE
+    Default confidence of statistical verdicts (Clopper-Pearson intervals): 0.95.
+"""
+
+from __future__ import annotations
+
+import math
+
+from statsmodels.stats.proportion import proportion_confint
+
+from .model import Result
+
+__all__ = ["ROUNDING_RTOL", "ROUNDING_ATOL", "QUADRATURE_RTOL", "IDENTITY_RTOL", "FORMULA_TOL", "CONFIDENCE",
+           "within", "at_least", "compare", "compare_result", "clopper_pearson", "coverage_verdict"]
+
+ROUNDING_RTOL = 1e-9
+ROUNDING_ATOL = 1e-12
+QUADRATURE_RTOL = 1e-6
+IDENTITY_RTOL = 1e-12
+FORMULA_TOL = 1e-12
+CONFIDENCE = 0.95
+
+
+def within(observed: float, bound: float, *, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL) -> bool:
+    """``observed <= bound`` up to float64 rounding: ``observed <= bound (1 + rtol) + atol``.
+
+    Examples
+    --------
+    >>> within(1.0 + 1e-12, 1.0)
+    True
+    >>> within(1.001, 1.0)
+    False
+    """
+    if math.isnan(observed) or math.isnan(bound):
+        raise ValueError(f"cannot compare NaN: observed={observed!r}, bound={bound!r}")
+    return observed <= bound * (1 + rtol) + atol if bound >= 0 else observed <= bound * (1 - rtol) + atol
+
+
+def at_least(observed: float, bound: float, *, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL) -> bool:
+    """``observed >= bound`` up to float64 rounding (the mirror of :func:`within`)."""
+    return within(-observed, -bound, rtol=rtol, atol=atol)
+
+
+def compare(observed: float, bound: float, direction: str = "at_most", *, rtol: float = ROUNDING_RTOL,
+            atol: float = ROUNDING_ATOL) -> str:
+    """Verdict of an exact (deterministic) comparison: ``"confirmed"`` when it holds, else ``"refuted"``.
+
+    ``direction="equal"`` holds when ``|observed - bound| <= rtol |bound| + atol``.
+    """
+    if direction == "at_most":
+        ok = within(observed, bound, rtol=rtol, atol=atol)
+    elif direction == "at_least":
+        ok = at_least(observed, bound, rtol=rtol, atol=atol)
+    elif direction == "equal":
+        ok = abs(observed - bound) <= rtol * abs(bound) + atol
+    else:
+        raise ValueError(f"direction must be 'at_most', 'at_least' or 'equal', got {direction!r}")
+    return "confirmed" if ok else "refuted"
+
+
+def compare_result(observed: float, bound: float, direction: str = "at_most", *, method: str, reading: str = "",
+                   evidence: dict | None = None, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL,
+                   figures=None) -> Result:
+    """A :class:`~proofs_checks.model.Result` of :func:`compare`, with observed, bound and margin filled in."""
+    return Result(compare(observed, bound, direction, rtol=rtol, atol=atol), observed=observed, bound=bound,
+                  direction=direction, method=method, reading=reading, evidence=dict(evidence or {}),
+                  figures=list(figures or []))
+
+
+def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Two-sided Clopper-Pearson interval for a binomial proportion (statsmodels ``method="beta"``).
+
+    Examples
+    --------
+    >>> lo, hi = clopper_pearson(0, 100)
+    >>> lo, round(hi, 4)
+    (0.0, 0.0362)
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if trials < 1 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes} of {trials}")
+    lo, hi = proportion_confint(successes, trials, alpha=1 - confidence, method="beta")
+    return float(lo), float(hi)
+
+
+def coverage_verdict(covered: int, trials: int, nominal: float, confidence: float = CONFIDENCE, *,
+                     confirm: str = "unless_refuted") -> str:
+    """Verdict of "the bound holds with probability at least ``nominal``" from ``covered`` of ``trials``.
+
+    ``"refuted"`` when the upper Clopper-Pearson limit of the coverage is below ``nominal``.
+    Otherwise ``confirm="unless_refuted"`` gives ``"confirmed"`` (a simulation can refute a
+    coverage claim, and a claim it does not refute is reported confirmed, with the interval in
+    the evidence), and ``confirm="lower_limit"`` gives ``"confirmed"`` only when the lower
+    limit is at least ``nominal``, ``"inconclusive"`` otherwise.
+    """
+    if confirm not in ("unless_refuted", "lower_limit"):
+        raise ValueError(f"confirm must be 'unless_refuted' or 'lower_limit', got {confirm!r}")
+    lo, hi = clopper_pearson(covered, trials, confidence)
+    if hi < nominal:
+        return "refuted"
+    if confirm == "unless_refuted":
+        return "confirmed"
+    return "confirmed" if lo >= nominal else "inconclusive"
