@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.arora.data import glm_loss, make_problem, project_to_domain, sample_records, split_records
+from reference.arora.data import glm_loss, make_problem, project_to_domain, sample_records
 from reference.arora.learners import (NoisyGD, OutputPerturbation, check_domain, delta_noisy_gd,
                                     delta_output_perturbation, noisy_gd, output_perturbation, regularized_erm)
 from reference.mechanisms import gem_log_prob
+from reference.records import partition_records
 from reference.arora.model_selection import (BoostingSelection, GridSearchSelection, boosting, boosting_laplace_scale,
                                        boosting_sigma_tilde, gaussian_output_subgaussian_constant,
                                        grid_search_selection_log_prob, private_grid_search, subgaussian_mgf,
@@ -229,10 +230,10 @@ def test_too_small_datasets(sq_data):
     L = NoisyGD("squared", 1.0, SQ.y_bound, steps=2)
     with pytest.raises(ValueError, match="data has 1 records, too few to split"):
         private_grid_search(sq_data[:1], L, 2, 1.0, 1e-5, 0.1)
-    with pytest.raises(ValueError, match="m \\+ 1 = 5 chunks"):
+    with pytest.raises(ValueError, match="data has 4 records, too few to split into 5 parts"):
         boosting(sq_data[:4], OutputPerturbation("squared", 1.0, SQ.y_bound), 1.0, 4, 1.0, 1e-5, sigma_tilde=1.0)
     with pytest.raises(ValueError, match="too few to split into 3 parts"):
-        split_records(sq_data[:2], 3)
+        partition_records(sq_data[:2], 3)
 
 
 @pytest.mark.parametrize("B", [0.0, -1.0, float("nan"), float("inf")])

@@ -43,11 +43,18 @@ def test_data_split():
         fw.data_split(3, 0)
 
 
-def test_em_rows_match_reference():
-    U = np.random.default_rng(3).normal(size=(4, 5)) * 10
-    lp = fw.em_log_prob_rows(U, 0.7, 2.0)
-    for p in range(4):
-        np.testing.assert_allclose(lp[p], exponential_log_prob(U[p], 0.7, 2.0), atol=1e-13)
+def test_selection_law_is_the_shared_exponential_mechanism():
+    # [002 Alg. 1 step 6]: exp(eps u / (2 Delta)) over the vertices, u = -<v, g~>, one row per iterate
+    data = _data()
+    W = np.array([[0.0, 0.0], [0.3, -0.1], [-0.2, 0.5]])
+    V = fw.l1_ball_vertices(2)
+    lp = fw.dp_fw_selection_log_prob(W, data[:, :-1], data[:, -1], "squared", V, 2.0, 1.0, 0.7)
+    g = fw.dp_fw_robust_gradients(W, data[:, :-1], data[:, -1], "squared", 2.0, 1.0)
+    delta_u = fw.dp_fw_sensitivity(V, 2.0, data.shape[0])
+    assert lp.shape == (3, 4)
+    for p in range(3):
+        assert np.array_equal(lp[p], exponential_log_prob(-(g[p] @ V.T), 0.7, delta_u))
+    assert not hasattr(fw, "em_log_prob_rows")  # the private copy is gone
 
 
 def test_dp_fw_exact_law_matches_sampler():

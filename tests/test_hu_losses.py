@@ -1,12 +1,14 @@
-"""Losses of 002 (reference/losses.py): gradients, extreme inputs, bad input."""
+"""Losses (reference/losses/) and records (reference/records.py): gradients, extreme inputs, bad input."""
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.losses import (BiweightLoss, LogisticLoss, RegularizedLogisticLoss, SquaredLoss, get_loss,
-                              split_records)
+from reference.arora.data import glm_loss
+from reference.losses import (LOSS_NAMES, BiweightLoss, LogisticLoss, Loss, RegularizedLogisticLoss, SquaredLoss,
+                              get_loss, logistic_of_margin, squared_of_residual)
+from reference.records import partition_records, split_records
 
 LOSSES = [SquaredLoss(), BiweightLoss(c=2.0), LogisticLoss(), RegularizedLogisticLoss(lam=0.3)]
 
@@ -36,7 +38,7 @@ def test_gradient_batch_equals_rowwise(loss):
 
 
 def test_biweight_values():
-    # psi(r) = c^2/6 (1 - (1 - (r/c)^2)^3) inside, c^2/6 outside (002, footnote to Theorem 3); hand values.
+    # psi(r) = c^2/6 (1 - (1 - (r/c)^2)^3) inside, c^2/6 outside ([002 Thm. 3] footnote); hand values.
     loss = BiweightLoss(c=2.0)
     X = np.array([[1.0], [1.0], [1.0]])
     y = np.array([0.0, -1.0, -5.0])
@@ -86,3 +88,67 @@ def test_bad_input():
         split_records(np.zeros((3, 1)))
     with pytest.raises(ValueError, match="finite"):
         split_records(np.array([[1.0, np.nan]]))
+    with pytest.raises(ValueError, match="d \\+ 1 = 4 columns"):
+        split_records(np.zeros((3, 3)), d=3)
+    with pytest.raises(ValueError, match="loss"):
+        get_loss(["squared"])
+    with pytest.raises(ValueError, match="W"):
+        SquaredLoss().gradient_batch(np.zeros((2, 3)), np.zeros((2, 2)), np.zeros(2))
+    with pytest.raises(ValueError, match="X and y"):
+        LogisticLoss().value(np.zeros(2), np.zeros((2, 2)), np.zeros(3))
+    with pytest.raises(TypeError, match="parts"):
+        partition_records(np.zeros((4, 2)), 2.0)
+
+
+def test_get_loss_names():
+    assert tuple(get_loss(name).name for name in LOSS_NAMES) == LOSS_NAMES
+    loss = BiweightLoss(c=3.0)
+    assert get_loss(loss) is loss
+
+
+def test_split_and_partition_records():
+    data = np.arange(15.0).reshape(5, 3)
+    X, y = split_records(data, d=2)
+    np.testing.assert_array_equal(X, data[:, :2])
+    np.testing.assert_array_equal(y, data[:, 2])
+    chunks = partition_records(data, 2)
+    assert len(chunks) == 2 and all(c.shape == (2, 3) for c in chunks)
+    np.testing.assert_array_equal(np.concatenate(chunks), data[:4])   # the remainder row is dropped
+
+
+def test_glm_loss_is_the_shared_elementwise_loss():
+    # 004's glm_loss and the losses package share one formula per family, bit for bit
+    rng = np.random.default_rng(3)
+    z = rng.standard_t(1.5, size=(30, 4)) * 1e100
+    z[:, -1] = np.sign(z[:, -1])
+    W = rng.normal(size=(3, 3))
+    m = W @ z[:, :-1].T
+    with np.errstate(over="ignore"):
+        assert glm_loss(W, z, "squared").tobytes() == squared_of_residual(m - z[:, -1]).tobytes()
+    assert glm_loss(W, z, "logistic").tobytes() == logistic_of_margin(z[:, -1] * m).tobytes()
+    X, y = z[:1, :-1] / 1e100, z[:1, -1]
+    np.testing.assert_allclose(glm_loss(W[0], z[:1] / [1e100, 1e100, 1e100, 1], "logistic"),
+                               LogisticLoss().value(W[0], X, y), rtol=1e-15)
+
+
+class _Absolute(Loss):
+    """A user-defined loss without a vectorised gradient_batch: |<w, x> - y|."""
+
+    name = "absolute"
+
+    def value(self, w, X, y):
+        w, X, y = self._check(w, X, y)
+        return np.abs(X @ w - y)
+
+    def gradient(self, w, X, y):
+        w, X, y = self._check(w, X, y)
+        return np.sign(X @ w - y)[:, None] * X
+
+
+def test_fallback_gradient_batch_for_user_losses():
+    rng = np.random.default_rng(4)
+    X, y, W = rng.normal(size=(5, 2)), rng.normal(size=5), rng.normal(size=(3, 2))
+    B = _Absolute().gradient_batch(W, X, y)
+    assert B.shape == (3, 5, 2)
+    np.testing.assert_array_equal(B[1], _Absolute().gradient(W[1], X, y))
+    assert _Absolute().empirical_risk(W[0], X, y) == pytest.approx(np.mean(np.abs(X @ W[0] - y)))

@@ -8,7 +8,7 @@ import pytest
 from reference.hu import sparse as sp
 from reference.hu.data import figure_dataset, initial_sparse
 from reference.hu.parameters import section62_parameters
-from reference.mechanisms import peeling_support_log_prob
+from reference.mechanisms import peeling, peeling_support_log_prob
 from tests._stats import GOF_ALPHA, chisquare_pvalue
 
 
@@ -25,10 +25,12 @@ def test_projection():
     assert np.all(np.isfinite(sp.project_l2_ball(np.array([5e-324, 1e-300]))))
 
 
-def test_peeling_rows_selection_law_matches_reference():
+def test_peeling_over_rows_selection_law_matches_reference():
+    # Algorithms 3 and 5 run [002 Alg. 4] on one row per run through the shared sampler
     v = np.array([0.3, -1.0, 0.8])
     seqs, lp = peeling_support_log_prob(v, 2, 1.0, 0.1, 0.2)
-    _, sel = sp.peeling_rows(np.broadcast_to(v, (20000, 3)), 2, 1.0, 0.1, 0.2, rng=5)
+    _, sel = peeling(np.broadcast_to(v, (20000, 3)), 2, 1.0, 0.1, 0.2, rng=5)
+    assert not hasattr(sp, "peeling_rows")  # the private copy is gone
     index = {tuple(q): i for i, q in enumerate(seqs.tolist())}
     draws = np.array([index[tuple(q)] for q in sel.tolist()])
     assert chisquare_pvalue(draws, lp) > GOF_ALPHA

@@ -177,5 +177,6 @@ def test_gem_and_report_noisy_max_one_draw_per_row():
     u = np.array([0.0, 1.0, 3.0])
     rnm = m.report_noisy_max(np.repeat(u[None], N_DRAWS, axis=0), 1.0, rng=9)
     assert chisquare_pvalue(rnm, m.report_noisy_max_log_prob(u, 1.0)) > GOF_ALPHA
+    assert m.report_noisy_max(rows, 1.0, size=3, rng=0).shape == (3, 2)  # size draws for every row
     with pytest.raises(ValueError, match="size"):
-        m.report_noisy_max(rows, 1.0, size=3)
+        m.report_noisy_max(rows, 1.0, size=-1)

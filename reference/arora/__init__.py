@@ -11,5 +11,5 @@ data
     Heavy-tailed GLM data with known w*.
 
 This package imports only the shared parts of :mod:`reference` (mechanisms, losses,
-records, validation).
+records, validation), never another paper's package.
 """

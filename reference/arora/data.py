@@ -1,7 +1,8 @@
 """Heavy-tailed synthetic GLM data with a known population minimiser ``w*`` (for 004).
 
 The paper 004 (Arora, Bassily, Guzman, Menart & Ullah, ``004_2b354816f00c2aef.txt``) works with
-bounded features ``||x|| <= X`` and a loss bounded at zero, ``l(0; (x, y)) <= Y^2``.  The
+bounded features ``||x|| <= X`` and a loss bounded at zero, ``l(0; (x, y)) <= Y^2`` (the
+quantities ``X`` and ``Y`` of [004 Alg. 1] and [004 Lemma D.4]).  The
 generators below respect those bounds while keeping heavy tails *inside* them:
 
 * features: i.i.d. Student-t(``df``) coordinates, radially projected onto the ball of radius
@@ -12,7 +13,7 @@ generators below respect those bounds while keeping heavy tails *inside* them:
 * logistic loss: ``y in {-1, +1}`` with ``P[y = 1 | x] = 1 / (1 + exp(-<w*, x>))`` (well
   specified, so ``w*`` minimises the population logistic risk).
 
-A dataset is an array of records ``[x_1, ..., x_d, y]`` (the project's mechanism protocol).
+A dataset is an array of records ``[x_1, ..., x_d, y]`` (see :mod:`reference.records`).
 
 The population risk of the squared loss is exact: with ``Sigma = E[x x^T] = s I`` (coordinates
 exchangeable and sign-symmetric) and ``xi`` independent of ``x`` with mean 0,
@@ -27,11 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, stats
 
+from ..losses import logistic_of_margin, squared_of_residual
 from ..validation import as_generator, check_finite_array, check_integer, check_positive, check_choice
 
-__all__ = ["GLMProblem", "make_problem", "sample_records", "split_records", "glm_loss",
-           "project_to_domain"]
+__all__ = ["LOSSES", "GLMProblem", "make_problem", "sample_records", "glm_loss", "project_to_domain"]
 
+#: The GLM losses of 004 handled here (names of :data:`reference.losses.LOSS_NAMES`).
 LOSSES = ("squared", "logistic")
 
 
@@ -50,7 +52,10 @@ def glm_loss(w, records, loss):
         Records ``[x, y]``.
     loss : {"squared", "logistic"}
         ``(<w, x> - y)^2`` (smoothness ``H = 2 ||x||^2``) or ``log(1 + exp(-y <w, x>))``
-        (smoothness ``||x||^2 / 4``).
+        (smoothness ``||x||^2 / 4``): the elementwise functions
+        :func:`reference.losses.squared_of_residual` and :func:`reference.losses.logistic_of_margin`
+        of the residual ``<w, x> - y`` and the margin ``y <w, x>``, without the per-record
+        rescaling of the :class:`reference.losses.Loss` classes (the records of 004 are bounded).
 
     Returns
     -------
@@ -64,8 +69,8 @@ def glm_loss(w, records, loss):
     x, y = z[:, :-1], z[:, -1]
     m = w @ x.T if w.ndim == 2 else x @ w
     if loss == "squared":
-        return (m - y) ** 2
-    return np.logaddexp(0.0, -y * m)
+        return squared_of_residual(m - y)
+    return logistic_of_margin(y * m)
 
 
 def project_to_domain(records, x_bound, y_bound):
@@ -202,17 +207,3 @@ def sample_records(problem, n, rng=None):
         p1 = 0.5 * (1 + np.tanh(0.5 * m))   # sigmoid without overflow
         y = np.where(gen.random(n) < p1, 1.0, -1.0)
     return np.column_stack([x, y])
-
-
-def split_records(records, parts, *, name="data"):
-    """Split records into ``parts`` equally sized consecutive chunks (a trailing remainder is dropped).
-
-    Raises ``ValueError`` naming ``name`` when fewer than one record per chunk is available.
-    """
-    z = check_finite_array(name, records, ndim=2)
-    parts = check_integer("parts", parts, minimum=1)
-    size = z.shape[0] // parts
-    if size < 1:
-        raise ValueError(f"{name} has {z.shape[0]} records, too few to split into {parts} parts")
-    return [z[i * size:(i + 1) * size] for i in range(parts)]
-

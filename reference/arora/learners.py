@@ -1,12 +1,12 @@
-"""Base DP learners for GLMs under ``||w|| <= B`` used by Private Grid Search (004).
+"""Base DP learners for GLMs under ``||w|| <= B`` used by Private Grid Search ([004 Alg. 1]).
 
 The fragment of 004 (``004_2b354816f00c2aef.txt``) refers to two base algorithms without printing
-their calibration: regularised ERM with *output perturbation* (its Lemma D.4, second lemma) and
-*noisy projected gradient descent* (Lemma D.4, first lemma).  Both are implemented here for the
+their calibration: regularised ERM with *output perturbation* ([004 Lemma D.4], second lemma) and
+*noisy projected gradient descent* ([004 Lemma D.4], first lemma).  Both are implemented here for the
 GLM losses of :func:`reference.arora.data.glm_loss` on the domain ``||x|| <= X``, ``|y| <= Y``
 (squared loss) or ``y in {-1, +1}`` (logistic loss), with calibrations derived from standard
-results (see each function's Notes), and the ``Delta(B)`` functions of Lemma D.4 (Assumption 1,
-second condition of 004) in a ``"printed"`` and a ``"standard"`` variant.
+results (see each function's Notes), and the ``Delta(B)`` functions of [004 Lemma D.4] ([004 Assumption 1],
+second condition) in a ``"printed"`` and a ``"standard"`` variant.
 
 Records outside the domain are rejected (``ValueError`` naming ``data``), never projected:
 the sensitivity bounds below hold only on the domain.
@@ -37,7 +37,7 @@ import numpy as np
 from scipy import stats
 
 from .data import LOSSES
-from ..mechanisms import gaussian_sigma
+from ..mechanisms import gaussian_release, gaussian_sigma
 from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
@@ -251,7 +251,7 @@ def output_perturbation(data, loss, B, epsilon, delta, *, x_bound, y_bound, lam=
         Domain records ``[x, y]`` (checked by :func:`check_domain`).
     loss : {"squared", "logistic"}
     B : float
-        Norm constraint (the guess of ``||w*||`` in Algorithm 1 of 004).
+        Norm constraint (the guess of ``||w*||`` in [004 Alg. 1]).
     epsilon, delta : float
         Privacy parameters; (epsilon, delta)-DP by the Gaussian mechanism on the minimiser.
     x_bound, y_bound : float
@@ -263,7 +263,7 @@ def output_perturbation(data, loss, B, epsilon, delta, *, x_bound, y_bound, lam=
 
     Returns
     -------
-    ndarray (d,) or (size, d).  May lie outside the ball (004, Lemma D.4 accounts for it).
+    ndarray (d,) or (size, d).  May lie outside the ball ([004 Lemma D.4] accounts for it).
     """
     z = check_domain(data, loss, x_bound, y_bound)
     eps = check_epsilon(epsilon)
@@ -272,11 +272,9 @@ def output_perturbation(data, loss, B, epsilon, delta, *, x_bound, y_bound, lam=
     lam = default_lambda(loss, B, x_bound, y_bound, n, eps) if lam is None else lam
     sigma = output_perturbation_sigma(loss, B, x_bound, y_bound, n, lam, eps, dl)
     w = regularized_erm(z, loss, B, lam)
-    gen = as_generator(rng)
-    if size is None:
-        return w + gen.normal(0.0, sigma, size=w.shape)
-    size = check_integer("size", size, minimum=0)
-    return w + gen.normal(0.0, sigma, size=(size, w.size))
+    if size is not None:
+        size = check_integer("size", size, minimum=0)
+    return gaussian_release(w, sigma, size=size, rng=rng)
 
 
 def noisy_gd_rho(epsilon, delta):
@@ -317,7 +315,7 @@ def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, siz
     ``w_{t+1} = Proj_B(w_t - eta (grad L_hat(w_t; S) + N(0, sigma^2 I)))``, ``w_0 = 0``,
     output the average iterate.  ``steps`` defaults to ``n`` (capped at 200);
     ``eta = B / (sqrt(G^2 + d sigma^2) sqrt(T))``, the standard step for convex Lipschitz losses.
-    The output always lies in the ball (Lemma D.4, first lemma, of 004).
+    The output always lies in the ball ([004 Lemma D.4], first lemma).
 
     Returns
     -------
@@ -335,7 +333,7 @@ def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, siz
     W = np.zeros((m, d))
     acc = np.zeros((m, d))
     for _ in range(T):                     # iterations, not data or draws
-        g = glm_gradient(W, z, loss) + gen.normal(0.0, sigma, size=(m, d))
+        g = gaussian_release(glm_gradient(W, z, loss), sigma, rng=gen)
         W = _project(W - eta * g, B)
         acc += W
     out = acc / T
@@ -343,7 +341,7 @@ def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, siz
 
 
 def delta_noisy_gd(B, x_bound, y_bound, H, variant="standard"):
-    """``Delta(B)`` of 004 Lemma D.4 (first lemma), a bound on ``l(w; z)`` for ``||w|| <= B``.
+    """``Delta(B)`` of [004 Lemma D.4] (first lemma), a bound on ``l(w; z)`` for ``||w|| <= B``.
 
     ``"printed"``: ``Y^2 + H B^2 X^2``.  ``"standard"``: ``2 Y^2 + H B^2 X^2``.
 
@@ -366,7 +364,7 @@ def delta_noisy_gd(B, x_bound, y_bound, H, variant="standard"):
 
 def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=None, dim=None,
                               variant="standard"):
-    """``Delta(B)`` of 004 Lemma D.4 (second lemma) for output ``w_hat + b``, ``b ~ N(0, sigma^2 I)``.
+    """``Delta(B)`` of [004 Lemma D.4] (second lemma) for output ``w_hat + b``, ``b ~ N(0, sigma^2 I)``.
 
     ``"printed"``: ``Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2``.
     ``"standard"``: ``2 Y^2 + 2 H B^2 X^2 + 2 H X^2 sigma^2 q`` with
@@ -376,7 +374,7 @@ def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=N
     -----
     Standard derivation: ``l(w_hat + b; z) <= 2 Y^2 + H <w_hat + b, x>^2
     <= 2 Y^2 + 2 H B^2 X^2 + 2 H X^2 ||b||^2`` for every domain record at once, and
-    ``P[||b||^2 >= sigma^2 q] = min(delta, beta)/(4K)`` exactly, which is Assumption 1 of 004.
+    ``P[||b||^2 >= sigma^2 q] = min(delta, beta)/(4K)`` exactly, which is [004 Assumption 1].
     The printed bound uses one Gaussian direction and ``log`` instead of a squared deviation;
     its failure probability is computed exactly in claim ``arora.lemma-d4.output-perturbation``.
     """
@@ -436,7 +434,7 @@ class OutputPerturbation(_Learner):
     def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard", *, delta_total=None):
         """``Delta(B)`` for the noise of a run at ``(epsilon, delta)`` on ``n`` records.
 
-        ``delta_total`` is the ``delta`` of Assumption 1 / Lemma D.4 (Algorithm 1's overall
+        ``delta_total`` is the ``delta`` of [004 Assumption 1] / [004 Lemma D.4] ([004 Alg. 1]'s overall
         delta); it defaults to ``delta``.
         """
         s = self.sigma(B, n, epsilon, delta)
@@ -459,5 +457,5 @@ class NoisyGD(_Learner):
                         steps=self.steps, size=size, rng=rng)
 
     def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard", *, delta_total=None):
-        """``Delta(B)`` of Lemma D.4 (first lemma); the output always lies in the ball."""
+        """``Delta(B)`` of [004 Lemma D.4] (first lemma); the output always lies in the ball."""
         return delta_noisy_gd(B, self.x_bound, self.y_bound, self.H, variant)

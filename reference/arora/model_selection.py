@@ -1,4 +1,4 @@
-"""Private model selection of 004: Private Grid Search (Algorithm 1) and Boosting (Appendix E).
+"""Private model selection of 004: Private Grid Search ([004 Alg. 1]) and Boosting ([004 App. E]).
 
 Paper: Arora, Bassily, Guzman, Menart & Ullah, ``004_2b354816f00c2aef.txt``.
 
@@ -8,9 +8,9 @@ Private Grid Search, ``variant``:
 
 ``"printed"``
     As the box reads: penalty ``Delta(B_j) log(K/beta)/n + sqrt(4 Y^2 log(K/beta)/n)``, GEM
-    sensitivities ``Delta(B_j)``, and the learner's ``Delta`` function as printed in Lemma D.4.
+    sensitivities ``Delta(B_j)``, and the learner's ``Delta`` function as printed in [004 Lemma D.4].
 ``"standard"``
-    What the proof of Theorem 1 (Appendix D.2) uses: penalty ``tau_j`` with ``log(4K/beta)``, GEM
+    What the proof of [004 Thm. 1] ([004 App. D.2]) uses: penalty ``tau_j`` with ``log(4K/beta)``, GEM
     sensitivity ``Delta(B_j)/|S_2|`` (the actual replace-one sensitivity of the validation
     average of a loss in ``[0, Delta(B_j)]``), and the corrected ``Delta`` functions of
     :mod:`reference.arora.learners`.
@@ -34,6 +34,7 @@ from scipy import optimize
 
 from .data import glm_loss
 from ..mechanisms import gem_log_prob, gem_sample, report_noisy_max, report_noisy_max_log_prob
+from ..records import partition_records
 from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
@@ -53,13 +54,13 @@ def _check_variant(variant):
 
 
 def grid_guesses(K):
-    """``B_j = 2^j``, ``j = 1..K`` (Algorithm 1, step 4)."""
+    """``B_j = 2^j``, ``j = 1..K`` ([004 Alg. 1 step 4])."""
     K = check_integer("K", K, minimum=1)
     return 2.0 ** np.arange(1, K + 1)
 
 
 def split_in_two(data):
-    """Algorithm 1, step 1: ``S_1`` = first ``floor(n/2)`` records, ``S_2`` = the rest.
+    """[004 Alg. 1 step 1]: ``S_1`` = first ``floor(n/2)`` records, ``S_2`` = the rest.
 
     A deterministic split keeps neighbouring datasets aligned (a replaced row stays in its half).
     For odd ``n`` the validation half has one record more.
@@ -86,7 +87,7 @@ def check_learner_output(W, size, dim, *, name="learner"):
 
 
 def fit_candidates(S1, learner, K, epsilon, delta, size, rng):
-    """Algorithm 1 steps 3-5: ``w_j = A(S_1, B_j)`` at ``(epsilon/(2K), delta/(2K))``; returns (K, size, d)."""
+    """[004 Alg. 1 step 3] to [004 Alg. 1 step 5]: ``w_j = A(S_1, B_j)`` at ``(epsilon/(2K), delta/(2K))``; returns (K, size, d)."""
     K = check_integer("K", K, minimum=1)
     gen = as_generator(rng)
     d = S1.shape[1] - 1
@@ -98,7 +99,7 @@ def fit_candidates(S1, learner, K, epsilon, delta, size, rng):
 
 
 def grid_search_pairs(candidates, S2, learner, *, n, epsilon, delta, beta, variant="standard"):
-    """Sensitivity/score pairs of Algorithm 1 step 8 for each draw.
+    """Sensitivity/score pairs of [004 Alg. 1 step 8] for each draw.
 
     Parameters
     ----------
@@ -115,7 +116,7 @@ def grid_search_pairs(candidates, S2, learner, *, n, epsilon, delta, beta, varia
     sens : ndarray (K+1,)
         ``(0, Delta(B_1), ..., Delta(B_K))`` (printed) or ``(0, Delta(B_j)/n2)`` (standard).
     scores : ndarray (size, K+1)
-        ``(Y^2, L~_1, ..., L~_K)`` per draw (Algorithm 1 step 6).
+        ``(Y^2, L~_1, ..., L~_K)`` per draw ([004 Alg. 1 step 6]).
     """
     _check_variant(variant)
     K, size, d = candidates.shape
@@ -132,7 +133,7 @@ def grid_search_pairs(candidates, S2, learner, *, n, epsilon, delta, beta, varia
 
 
 def grid_search_selection_log_prob(sens, scores, epsilon, beta):
-    """Exact GEM selection distribution of step 8 (privacy ``epsilon/2``, confidence ``beta/4``).
+    """Exact GEM selection distribution of [004 Alg. 1 step 8] (GEM of [004 App. D.1]; privacy ``epsilon/2``, confidence ``beta/4``).
 
     ``scores`` (K+1,) or (size, K+1); returns log-probabilities of the same shape over
     indices ``0..K`` (index 0 is ``w_0 = 0``).
@@ -147,7 +148,7 @@ def _check_common(K, epsilon, delta, beta):
 
 def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="standard", size=None,
                         rng=None, return_details=False):
-    """Algorithm 1 of 004 (Private Grid Search), vectorised over ``size`` independent runs.
+    """[004 Alg. 1] (Private Grid Search), vectorised over ``size`` independent runs.
 
     Parameters
     ----------
@@ -155,7 +156,7 @@ def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="stan
         Records ``[x, y]``; ``n >= 2``.
     learner : OutputPerturbation or NoisyGD (or any object with ``fit``, ``loss_bound``,
         ``loss``, ``y_bound``)
-        The base algorithm ``A``; it is run at ``(epsilon/(2K), delta/(2K))`` as Theorem 1 requires.
+        The base algorithm ``A``; it is run at ``(epsilon/(2K), delta/(2K))`` as [004 Thm. 1] requires.
     K : int >= 1
         Number of guesses ``B_j = 2^j``.
     epsilon, delta : float
@@ -178,11 +179,11 @@ def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="stan
 
     Notes
     -----
-    Proof note (Theorem 1, privacy): ``S_1`` and ``S_2`` are disjoint.  The ``K`` learner runs
+    Proof note ([004 Thm. 1], privacy): ``S_1`` and ``S_2`` are disjoint.  The ``K`` learner runs
     touch only ``S_1`` and compose to ``(epsilon/2, delta/2)``; GEM touches only ``S_2`` (given
     the candidates) and is ``epsilon/2``-DP whenever every score moves by at most its
-    sensitivity, which holds when every validation loss lies in ``[0, Delta(B_j)]`` (Assumption
-    1, failure probability ``<= K min(delta, beta)/(4K) <= delta/4``).  Total:
+    sensitivity, which holds when every validation loss lies in ``[0, Delta(B_j)]`` ([004 Assumption 1],
+    failure probability ``<= K min(delta, beta)/(4K) <= delta/4``).  Total:
     ``(epsilon, 3 delta / 4)``.  Claims ``arora.thm1.privacy.*`` check both parts.
     """
     K, eps, dl, bt = _check_common(K, epsilon, delta, beta)
@@ -195,7 +196,7 @@ def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="stan
     sens, scores = grid_search_pairs(cand, S2, learner, n=z.shape[0], epsilon=eps, delta=dl, beta=bt,
                                      variant=variant)
     logp = grid_search_selection_log_prob(sens, scores, eps, bt)
-    jstar = np.atleast_1d(gem_sample(sens, np.atleast_2d(scores), eps / 2, bt / 4, rng=gen))  # one per run
+    jstar = gem_sample(sens, scores, eps / 2, bt / 4, rng=gen)  # one draw per run (row of scores)
     allw = np.concatenate([np.zeros((1, m, cand.shape[2])), cand])
     out = allw[jstar, np.arange(m)]
     w = out[0] if size is None else out
@@ -206,7 +207,7 @@ def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="stan
 
 
 class GridSearchMechanism:
-    """Mechanism protocol for Algorithm 1 (continuous output): ``sample(data, size, rng)`` rows ``w``."""
+    """Mechanism protocol for [004 Alg. 1] (continuous output): ``sample(data, size, rng)`` rows ``w``."""
 
     finite_output = False
 
@@ -221,7 +222,7 @@ class GridSearchMechanism:
 
 
 class GridSearchSelection:
-    """The finite-output GEM step of Algorithm 1 with the candidates trained once on ``S_1``.
+    """The finite-output GEM step of [004 Alg. 1] with the candidates trained once on ``S_1``.
 
     ``candidate_seed`` fixes the learner's randomness, so neighbouring datasets that differ in
     ``S_2`` see the same candidates; ``log_prob(data)`` is the exact GEM distribution over
@@ -261,10 +262,10 @@ class GridSearchSelection:
 # ----------------------------------------------------------------------------- Boosting (App. E)
 
 def boosting_sigma_tilde(n, epsilon, y_bound, smoothness, gamma, x_bound):
-    """``sigma_tilde = sqrt(4 (Y^2 + H~ gamma~^2 X^2) / (n epsilon))`` (Appendix E theorem).
+    """``sigma_tilde = sqrt(4 (Y^2 + H~ gamma~^2 X^2) / (n epsilon))`` (the theorem of [004 App. E]).
 
     The theorem writes ``gamma~`` here and ``gamma`` in ``n_0``; both are taken to be the
-    sub-Gaussian constant ``gamma`` of condition 2.
+    sub-Gaussian constant ``gamma`` of condition 2 of that theorem.
     """
     n = check_integer("n", n, minimum=1)
     eps = check_epsilon(epsilon)
@@ -284,7 +285,7 @@ def boosting_laplace_scale(sigma_tilde, variant="printed"):
 
 
 def boosting_n0(gamma, beta, smoothness, y_bound):
-    """``n_0 = 16 gamma^2 log^8(4/beta) H~ / Y^2`` (Appendix E theorem)."""
+    """``n_0 = 16 gamma^2 log^8(4/beta) H~ / Y^2`` (the theorem of [004 App. E])."""
     g, H, Y = (check_positive(k, v) for k, v in (("gamma", gamma), ("smoothness", smoothness),
                                                   ("y_bound", y_bound)))
     r = g / Y
@@ -302,16 +303,13 @@ def boosting_scores(models, validation, loss):
 
 
 def _boost_chunks(z, m):
-    m = check_integer("m", m, minimum=1)
-    size = z.shape[0] // (m + 1)
-    if size < 1:
-        raise ValueError(f"data has {z.shape[0]} records, too few to split into m + 1 = {m + 1} chunks")
-    return [z[i * size:(i + 1) * size] for i in range(m + 1)]
+    """The ``m + 1`` disjoint consecutive chunks of [004 App. E] (a remainder is dropped)."""
+    return partition_records(z, check_integer("m", m, minimum=1) + 1)
 
 
 def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="printed", size=None, rng=None,
              return_details=False):
-    """Boosting of Appendix E: ``m + 1`` chunks, ``m`` private models, report-noisy-max on the last chunk.
+    """Boosting of [004 App. E]: ``m + 1`` chunks, ``m`` private models, report-noisy-max on the last chunk.
 
     Parameters
     ----------
@@ -322,7 +320,7 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="print
     m : int >= 1
         Number of models.
     epsilon, delta : float
-        Each model is trained at ``(epsilon/2, delta)`` (step 2); the chunks are disjoint.
+        Each model is trained at ``(epsilon/2, delta)`` (step 2 of the box in [004 App. E]); the chunks are disjoint.
     sigma_tilde : float
         See :func:`boosting_sigma_tilde`; read through :func:`boosting_laplace_scale`.
     variant : {"printed", "standard"}
@@ -354,7 +352,7 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="print
     models = np.stack([check_learner_output(learner.fit(chunks[i], B, eps / 2, dl, k, gen), k, d)
                        for i in range(m)], axis=1)                        # (k, m, d)
     scores = boosting_scores(models, chunks[m], learner.loss)             # (k, m)
-    istar = report_noisy_max(np.atleast_2d(scores), scale, rng=gen)  # one draw per run, vectorised
+    istar = report_noisy_max(scores, scale, rng=gen)  # one draw per run (row of scores)
     out = models[np.arange(k), istar]
     w = out[0] if size is None else out
     if return_details:
@@ -435,7 +433,7 @@ def subgaussian_mgf(mean, sigma, gamma):
 def gaussian_output_subgaussian_constant(mean_bound, sigma):
     """Smallest ``gamma`` with ``sup_{||u||=1} E exp(<A, u>^2/gamma^2) <= 2`` for ``A = w + N(0, sigma^2 I)``, ``||w|| <= mean_bound``.
 
-    Condition 2 of the Appendix E theorem for output perturbation: ``<A, u> ~ N(<w, u>, sigma^2)``
+    Condition 2 of the theorem of [004 App. E] for output perturbation: ``<A, u> ~ N(<w, u>, sigma^2)``
     and the sup over ``u`` puts ``|<w, u>| = mean_bound``; the MGF is increasing in the mean,
     decreasing in ``gamma``, so the root of ``mgf = 2`` is found by ``brentq`` in log space.
     """
@@ -475,7 +473,7 @@ def bounded_output_subgaussian_constant(norm_bound):
 def subgaussian_mgf_estimate(samples, gamma, *, directions=64, rng=None):
     """Monte Carlo estimate of ``sup_u E exp(<A, u>^2 / gamma^2)`` from output draws (rows).
 
-    Checks condition 2 of the Appendix E theorem for any learner: directions are the
+    Checks condition 2 of the theorem of [004 App. E] for any learner: directions are the
     coordinate axes, the mean direction and ``directions`` random unit vectors; the mean of
     ``exp`` is formed in log space, so huge draws give ``inf`` rather than ``NaN``.
     Returns ``(estimate, direction)``.

@@ -14,5 +14,5 @@ data
     The data of [002 Sec. 6.1] and a CSV/NPZ loader.
 
 This package imports only the shared parts of :mod:`reference` (mechanisms, losses,
-records, validation).
+records, validation), never another paper's package.
 """

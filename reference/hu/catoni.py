@@ -1,16 +1,16 @@
-"""Smoothed Catoni estimator of 002 (Hu, Ni, Xiao & Wang), eqs. (2)-(5) and Algorithm 1 step 4.
+"""Smoothed Catoni estimator of [002 eq. (2)] to [002 eq. (5)] and [002 Alg. 1 step 4].
 
 The estimator rescales each sample by ``s``, perturbs it multiplicatively with
 Gaussian noise ``eta ~ N(0, 1/beta)``, passes it through the bounded soft
-truncation ``phi`` of eq. (2) and averages the *expectation* over the noise
-(eq. (4)).  With ``a = x/s`` and ``b = |x|/(s sqrt(beta))`` each term is
+truncation ``phi`` of [002 eq. (2)] and averages the *expectation* over the noise
+([002 eq. (4)]).  With ``a = x/s`` and ``b = |x|/(s sqrt(beta))`` each term is
 ``E[phi(a + b Z)]``, ``Z ~ N(0, 1)``.
 
 Two evaluations of that expectation are provided:
 
 * :func:`c_hat` is the correction term ``C-hat(a, b)`` exactly as printed in
-  the appendix of 002 (section "Explicit Form of C-hat(a,b)", terms T1..T5).
-  Plugged into identity (5) it is mathematically exact for ``b > 0`` but its
+  [002 App. A] (section "Explicit Form of C-hat(a,b)", terms T1..T5).
+  Plugged into identity [002 eq. (5)] it is mathematically exact for ``b > 0`` but its
   float64 evaluation suffers catastrophic cancellation (the cubic polynomial
   ``a(1 - b^2/2) - a^3/6`` is cancelled by ``C-hat``), overflows for large
   ``|a|``/``b`` and gives NaN at ``b = 0``.  It is kept as printed on purpose.
@@ -19,10 +19,10 @@ Two evaluations of that expectation are provided:
   (see ``docs/catoni.md`` for the measured error).
 
 :func:`robust_mean` and :func:`robust_gradient` offer ``variant="printed"``
-(step 4 of Algorithm 1 evaluated as written, with :func:`c_hat`) and
+([002 Alg. 1 step 4] evaluated as written, with :func:`c_hat`) and
 ``variant="standard"`` (built on :func:`expected_phi`).
 
-Proof note (privacy).  Theorem 1 of 002 relies on the per-sample term
+Proof note (privacy).  [002 Thm. 1] relies on the per-sample term
 ``s * E[phi(a + b Z)]`` lying in ``[-s B, s B]`` with ``B = 2 sqrt(2)/3``;
 replacing one of ``m`` samples then moves each coordinate of the robust
 gradient by at most ``2 s B / m = 4 sqrt(2) s / (3 m)``.  The ``standard``
@@ -45,7 +45,7 @@ from ..validation import check_finite_array, check_positive, check_choice
 
 __all__ = ["PHI_BOUND", "VARIANTS", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]
 
-#: sup |phi| = 2*sqrt(2)/3 (002, text below eq. (2)).
+#: sup |phi| = 2*sqrt(2)/3 (text below [002 eq. (2)]).
 PHI_BOUND = 2.0 * math.sqrt(2.0) / 3.0
 
 #: The two evaluations of the estimator.
@@ -86,7 +86,7 @@ def _check_variant(variant):
 # --------------------------------------------------------------------------- phi
 
 def phi(x):
-    """Soft truncation function of 002, eq. (2).
+    """Soft truncation function of [002 eq. (2)].
 
     Parameters
     ----------
@@ -101,12 +101,12 @@ def phi(x):
     Notes
     -----
     ``phi`` is odd, non-decreasing, continuously differentiable (``phi'(+-sqrt 2) = 0``) and
-    bounded by ``2 sqrt(2)/3`` (002, text below eq. (2)); it satisfies the sandwich inequality
-    (16) of the appendix, ``-log(1 - u + u^2/2) <= phi(u) <= log(1 + u + u^2/2)``.
+    bounded by ``2 sqrt(2)/3`` (text below [002 eq. (2)]); it satisfies the sandwich inequality
+    [002 eq. (16)] of [002 App. A], ``-log(1 - u + u^2/2) <= phi(u) <= log(1 + u + u^2/2)``.
 
     References
     ----------
-    002_6c597657f27a60c9.txt, eq. (2) and appendix eq. (16).
+    [002 eq. (2)] and [002 eq. (16)] (``002_6c597657f27a60c9.txt``).
 
     Examples
     --------
@@ -122,7 +122,7 @@ def phi(x):
 # --------------------------------------------------------------------------- printed C-hat
 
 def c_hat(a, b):
-    """Correction term ``C-hat(a, b)`` of identity (5), exactly as printed in the appendix.
+    """Correction term ``C-hat(a, b)`` of identity [002 eq. (5)], exactly as printed in [002 App. A].
 
     Parameters
     ----------
@@ -148,14 +148,14 @@ def c_hat(a, b):
     - ``T4 = a b^2/2 (F+ + F- + (V+ E+ + V- E-)/sqrt(2 pi))``
     - ``T5 = b^3/(6 sqrt(2 pi)) ((2 + V-^2) E- - (2 + V+^2) E+)``
 
-    so that ``E[phi(a + b Z)] = a(1 - b^2/2) - a^3/6 + C-hat(a, b)`` (identity (5)).  The
+    so that ``E[phi(a + b Z)] = a(1 - b^2/2) - a^3/6 + C-hat(a, b)`` (identity [002 eq. (5)]).  The
     identity is exact mathematics (the claim ``catoni.identity5.math`` checks it at 50+
     digits); its float64 evaluation cancels catastrophically once the cubic polynomial is
     large (claim ``catoni.identity5.float64``).  Use :func:`expected_phi` for a robust value.
 
     References
     ----------
-    002_6c597657f27a60c9.txt, eq. (5) and appendix "Explicit Form of C-hat(a,b)".
+    [002 eq. (5)] and [002 App. A] ("Explicit Form of C-hat(a,b)").
 
     Examples
     --------
@@ -190,7 +190,7 @@ def _c_hat_raw(a, b):
 
 
 def _identity5_float64(a, b, c_hat_fn=None):
-    """Right-hand side of identity (5) in float64: ``a(1 - b^2/2) - a^3/6 + C-hat(a, b)``."""
+    """Right-hand side of identity [002 eq. (5)] in float64: ``a(1 - b^2/2) - a^3/6 + C-hat(a, b)``."""
     c = (_c_hat_raw if c_hat_fn is None else c_hat_fn)(a, b)
     with np.errstate(all="ignore"):
         return a * (1.0 - b**2 / 2.0) - a**3 / 6.0 + c
@@ -297,7 +297,7 @@ def _window_large_b(aa, b):
 
 
 def expected_phi(a, b):
-    """``E[phi(a + b Z)]`` for ``Z ~ N(0, 1)``: a numerically robust evaluation of identity (5).
+    """``E[phi(a + b Z)]`` for ``Z ~ N(0, 1)``: a numerically robust evaluation of identity [002 eq. (5)].
 
     Parameters
     ----------
@@ -329,7 +329,7 @@ def expected_phi(a, b):
 
     References
     ----------
-    002_6c597657f27a60c9.txt, eqs. (2), (4), (5); Catoni & Giulini (2017), ref. [17] of 002.
+    [002 eq. (2)], [002 eq. (4)], [002 eq. (5)]; Catoni & Giulini (2017), ref. [17] of 002.
 
     Examples
     --------
@@ -391,7 +391,7 @@ def _standard_terms(x, s, beta):
 
 
 def robust_mean(x, s, beta, *, variant="standard", axis=0):
-    """Noise-smoothed Catoni mean ``x-hat(s, beta)`` of 002 eq. (4), with ``chi = N(0, 1/beta)``.
+    """Noise-smoothed Catoni mean ``x-hat(s, beta)`` of [002 eq. (4)], with ``chi = N(0, 1/beta)``.
 
     Parameters
     ----------
@@ -403,7 +403,7 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
         Inverse noise variance ``beta > 0``.
     variant : {"standard", "printed"}
         ``"standard"``: ``s * mean(expected_phi(x/s, |x|/(s sqrt beta)))``.
-        ``"printed"``: ``s * mean(a(1 - b^2/2) - a^3/6 + c_hat(a, b))`` (identity (5) evaluated
+        ``"printed"``: ``s * mean(a(1 - b^2/2) - a^3/6 + c_hat(a, b))`` (identity [002 eq. (5)] evaluated
         in float64 as printed); may return NaN/inf or values far outside ``s B``.
     axis : int
         Axis of the samples.
@@ -422,7 +422,7 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
 
     References
     ----------
-    002_6c597657f27a60c9.txt, eqs. (3)-(5); Lemma 4 (deviation bound).
+    [002 eq. (3)] to [002 eq. (5)]; [002 Lemma 4] (deviation bound).
 
     Examples
     --------
@@ -434,9 +434,9 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
     x = check_finite_array("x", x)
     s = check_positive("s", s)
     beta = check_positive("beta", beta)
-    axis = _check_axis(axis, x.ndim) if x.ndim else axis
     if x.ndim == 0:
         raise ValueError("x must have at least one dimension (samples along axis)")
+    axis = _check_axis(axis, x.ndim)
     if variant == "standard":
         terms = _standard_terms(x, s, beta)
     else:
@@ -450,7 +450,7 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
 
 
 def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
-    """Coordinate-wise robust gradient of 002 Algorithm 1 step 4 (also Algorithm 5).
+    """Coordinate-wise robust gradient of [002 Alg. 1 step 4] (also [002 Alg. 5 step 7]).
 
     Parameters
     ----------
@@ -459,7 +459,7 @@ def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
     s, beta : float
         Scale and inverse noise variance of the estimator (both > 0).
     variant : {"standard", "printed"}
-        ``"printed"``: step 4 as written, in float64:
+        ``"printed"``: [002 Alg. 1 step 4] as written, in float64:
         ``(1/m) sum(g (1 - g^2/(2 s^2 beta)) - g^3/(6 s^2)) + (s/m) sum C-hat(g/s, |g|/(s sqrt beta))``.
         ``"standard"``: ``robust_mean(per_example_grads, s, beta, axis=0)`` built on
         :func:`expected_phi`.
@@ -470,7 +470,7 @@ def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
 
     Notes
     -----
-    Theorem 1's proof uses ``||g(D) - g(D')||_inf <= 4 sqrt(2) s / (3 m)`` for neighbouring data
+    The proof of [002 Thm. 1] uses ``||g(D) - g(D')||_inf <= 4 sqrt(2) s / (3 m)`` for neighbouring data
     parts.  The ``standard`` variant satisfies it for every float64 input (see the module proof
     note).  The ``printed`` one does not: its float64 value is NaN whenever a gradient entry is
     exactly 0 (``b = 0``) and leaves ``[-sB, sB]`` through cancellation for large entries
@@ -478,7 +478,7 @@ def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
 
     References
     ----------
-    002_6c597657f27a60c9.txt, Algorithm 1 steps 4-6, Theorem 1, Algorithm 5 step 7.
+    [002 Alg. 1 step 4] to [002 Alg. 1 step 6], [002 Thm. 1], [002 Alg. 5 step 7].
 
     Examples
     --------

@@ -1,13 +1,13 @@
-"""Data of the experiments of 002 (Hu, Ni, Xiao & Wang), Section 6.
+"""Data of the experiments of [002 Sec. 6]: laws, ``w*``, initial vectors, models and figure datasets.
 
-* :func:`sample_distribution`: the laws named in Sections 6.3-6.5 (normal, lognormal,
+* :func:`sample_distribution`: the laws named in [002 Sec. 6.3] to [002 Sec. 6.5] (normal, lognormal,
   Student t, log-logistic, log-gamma, logistic, Laplace).
-* :func:`w_star_polytope`, :func:`w_star_sparse`: the two ways of Section 6.1 to draw ``w*``.
-* :func:`initial_polytope`, :func:`initial_sparse`: the initial vectors of Section 6.2.
-* :func:`linear_data`, :func:`logistic_data`: the models of Section 6.1.
+* :func:`w_star_polytope`, :func:`w_star_sparse`: the two ways of [002 Sec. 6.1] to draw ``w*``.
+* :func:`initial_polytope`, :func:`initial_sparse`: the initial vectors of [002 Sec. 6.2].
+* :func:`linear_data`, :func:`logistic_data`: the models of [002 Sec. 6.1].
 * :func:`figure_dataset`: the synthetic setting of each figure (1, 2, 5-11).
 * :func:`load_dataset`: a user's own CSV / NPZ file as records ``[x, y]`` (the four UCI
-  sets of Section 6.1 cannot be downloaded here).
+  sets of [002 Sec. 6.1] cannot be downloaded here).
 
 Conventions (the paper leaves them implicit; fixed here and documented in ``docs/hu.md``):
 the second parameter of ``N(0, v)`` and ``Lognormal(0, v)`` is the *variance*
@@ -16,7 +16,7 @@ the second parameter of ``N(0, v)`` and ``Lognormal(0, v)`` is the *variance*
 
 References
 ----------
-.. [1] ``002_6c597657f27a60c9.txt``, Sections 6.1-6.5.
+.. [1] L. Hu, S. Ni, H. Xiao and D. Wang, ``002_6c597657f27a60c9.txt``: [002 Sec. 6.1] to [002 Sec. 6.5].
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ DISTRIBUTIONS = ("normal", "lognormal", "student_t", "loglogistic", "loggamma", 
 
 
 def sample_distribution(name, size, rng=None, **params):
-    """Draw i.i.d. samples of one of the laws of Sections 6.3-6.5.
+    """Draw i.i.d. samples of one of the laws of [002 Sec. 6.3] to [002 Sec. 6.5].
 
     Parameters
     ----------
@@ -78,7 +78,7 @@ def sample_distribution(name, size, rng=None, **params):
 
 
 def w_star_polytope(d, rng=None, *, l1_norm=1.0):
-    """Section 6.1, polytope case: a random ``w*`` with ``||w*||_1 = l1_norm`` (uniform on the l1 sphere).
+    """[002 Sec. 6.1], polytope case: a random ``w*`` with ``||w*||_1 = l1_norm`` (uniform on the l1 sphere).
 
     002 writes "such that ``||w*||_1``" with the relation lost; the unit l1 sphere is used
     (the domain is the unit l1 ball).
@@ -90,7 +90,7 @@ def w_star_polytope(d, rng=None, *, l1_norm=1.0):
 
 
 def w_star_sparse(d, s_star, rng=None, *, scale=100.0):
-    """Section 6.1, sparse case: ``N(0, scale^2)`` entries, ``d - s*`` random ones zeroed, projected on the unit l2 ball."""
+    """[002 Sec. 6.1], sparse case: ``N(0, scale^2)`` entries, ``d - s*`` random ones zeroed, projected on the unit l2 ball."""
     d = check_integer("d", d, minimum=1)
     s_star = check_integer("s_star", s_star, minimum=1, maximum=d)
     gen = as_generator(rng)
@@ -101,7 +101,7 @@ def w_star_sparse(d, s_star, rng=None, *, scale=100.0):
 
 
 def initial_polytope(d, rng=None):
-    """Section 6.2: a random initial vector in the unit l1 ball (uniform in the ball)."""
+    """[002 Sec. 6.2]: a random initial vector in the unit l1 ball (uniform in the ball)."""
     d = check_integer("d", d, minimum=1)
     gen = as_generator(rng)
     mags = gen.dirichlet(np.ones(d + 1))[:d]
@@ -109,7 +109,7 @@ def initial_polytope(d, rng=None):
 
 
 def initial_sparse(d, s_star, rng=None):
-    """Section 6.2: a random ``s*``-sparse initial vector in the unit l2 ball (uniform on its support's ball)."""
+    """[002 Sec. 6.2]: a random ``s*``-sparse initial vector in the unit l2 ball (uniform on its support's ball)."""
     d = check_integer("d", d, minimum=1)
     s_star = check_integer("s_star", s_star, minimum=1, maximum=d)
     gen = as_generator(rng)
@@ -121,7 +121,7 @@ def initial_sparse(d, s_star, rng=None):
 
 
 def linear_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise_params=None):
-    """Section 6.1: records ``[x, y]`` with ``y = <w*, x> + iota``, i.i.d. ``x_j`` and noise."""
+    """[002 Sec. 6.1]: records ``[x, y]`` with ``y = <w*, x> + iota``, i.i.d. ``x_j`` and noise."""
     n = check_integer("n", n, minimum=1)
     w = check_finite_array("w_star", w_star, ndim=1)
     gen = as_generator(rng)
@@ -131,7 +131,7 @@ def linear_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise_p
 
 
 def logistic_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise_params=None):
-    """Section 6.1: ``z = <x, w*> + zeta``, ``y = sign(sigmoid(z) - 0.5)`` (labels in {-1, 0, +1}; 0 has
+    """[002 Sec. 6.1]: ``z = <x, w*> + zeta``, ``y = sign(sigmoid(z) - 0.5)`` (labels in {-1, 0, +1}; 0 has
     probability zero in exact arithmetic and occurs only if ``sigmoid(z)`` rounds to 0.5)."""
     n = check_integer("n", n, minimum=1)
     w = check_finite_array("w_star", w_star, ndim=1)
@@ -142,8 +142,8 @@ def logistic_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise
 
 
 #: Synthetic setting of each figure: (model, w* kind, x law, x params, noise law, noise params).
-#: Figure 2 does not name its noise; N(0, 0.1) as in Figure 1 is used.
-#: Figure 10's caption says log-normal noise, its text logistic(0, 0.5); the text is followed.
+#: [002 Fig. 2] does not name its noise; N(0, 0.1) as in [002 Fig. 1] is used.
+#: [002 Fig. 10]'s caption says log-normal noise, its text logistic(0, 0.5); the text is followed.
 FIGURES = {
     1: ("linear", "polytope", "lognormal", {"var": 0.6}, "normal", {"var": 0.1}),
     2: ("logistic", "polytope", "lognormal", {"var": 0.6}, "normal", {"var": 0.1}),
@@ -158,7 +158,7 @@ FIGURES = {
 
 
 def figure_dataset(figure, n, d, rng=None, *, s_star=None):
-    """Synthetic data of one figure of Section 6 (1, 2, 5-11).
+    """Synthetic data of one figure of [002 Sec. 6] ([002 Fig. 1], [002 Fig. 2], [002 Fig. 5] to [002 Fig. 11]).
 
     Returns
     -------

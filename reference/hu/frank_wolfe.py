@@ -28,17 +28,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import logsumexp
 
 from . import catoni
-from ..losses import get_loss, split_records
-from ..mechanisms import advanced_composition_split
+from ..losses import get_loss
+from ..records import split_records
+from ..mechanisms import (advanced_composition_split, exponential_log_prob, gumbel_max_sample,
+                          normalize_log_weights)
 from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive)
 
 __all__ = [
     "l1_ball_vertices", "polytope_l1_radius", "fw_step_sizes", "data_split", "shrink_records",
-    "em_log_prob_rows", "dp_fw_sensitivity", "dp_fw_robust_gradients", "robust_gradient_matrix", "GRAD_CAP", "dp_fw_selection_log_prob",
+    "dp_fw_sensitivity", "dp_fw_robust_gradients", "robust_gradient_matrix", "GRAD_CAP", "dp_fw_selection_log_prob",
     "heavy_tailed_dp_fw", "dp_fw_output_log_prob", "dp_fw_output_log_prob_batch", "private_lasso_output_log_prob_batch", "lasso_epsilon_step", "lasso_sensitivity",
     "lasso_gradients", "lasso_selection_log_prob", "heavy_tailed_private_lasso",
     "private_lasso_output_log_prob", "HeavyTailedDPFW", "HeavyTailedPrivateLasso", "DPFWStep",
@@ -140,40 +141,21 @@ def shrink_records(data, K):
     return np.clip(arr, -K, K)
 
 
-def em_log_prob_rows(U, epsilon, sensitivity, *, weight_factor=0.5):
-    """Exponential mechanism log-probabilities for each row of scores ``U`` (P, k).
-
-    Row ``p`` equals :func:`reference.mechanisms.exponential_log_prob` of ``U[p]``:
-    ``exp(weight_factor * eps * u / Delta)`` normalised in log space.
-    """
-    U = check_finite_array("scores", U, ndim=2)
-    eps = check_epsilon(epsilon)
-    delta_u = check_positive("sensitivity", sensitivity)
-    factor = check_positive("weight_factor", weight_factor)
-    shifted = U - U.max(axis=1, keepdims=True)
-    with np.errstate(over="ignore", invalid="ignore"):
-        logits = (factor * eps / delta_u) * shifted
-    logits = np.where(shifted == 0.0, 0.0, logits)
-    return logits - logsumexp(logits, axis=1, keepdims=True)
-
-
-def _sample_rows(logp, rng):
-    """One index per row of ``logp`` (P, k) by Gumbel-max."""
-    g = rng.gumbel(size=logp.shape)
-    return np.argmax(np.where(np.isfinite(logp), logp + g, -np.inf), axis=1)
-
-
 # --------------------------------------------------------------------------- generic FW engine
 
 def _fw_run(w0, etas, V, step_logp, size, rng):
-    """Run ``size`` independent Frank-Wolfe chains; ``step_logp(t, W) -> (P, k)``."""
+    """Run ``size`` independent Frank-Wolfe chains; ``step_logp(t, W) -> (P, k)``.
+
+    Each iteration draws one vertex per chain from its row of exact
+    log-probabilities ([002 Def. 3] via :func:`reference.mechanisms.gumbel_max_sample`).
+    """
     W = np.repeat(w0[None, :], size, axis=0)
     path = np.empty((size, etas.size), dtype=np.int64)
     for t in range(1, etas.size + 1):  # loop over iterations only; vectorised over runs
         # Runs share at most |V|^(t-1) distinct iterates: score each distinct one once.
         Wu, inv = np.unique(W, axis=0, return_inverse=True)
         logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
-        j = _sample_rows(logp, rng)
+        j = gumbel_max_sample(logp, rng=rng)
         path[:, t - 1] = j
         W = (1.0 - etas[t - 1]) * W + etas[t - 1] * V[j]
     return W, path
@@ -309,20 +291,26 @@ def dp_fw_robust_gradients(W, X, y, loss, s, beta, variant="standard"):
 
 def dp_fw_selection_log_prob(W, X, y, loss, vertices, s, beta, epsilon, *, variant="standard",
                              sensitivity=None):
-    """Exact law of the vertex selected at Algorithm 1 step 6 for each current iterate (row of ``W``).
+    """Exact law of the vertex selected at [002 Alg. 1 step 6] for each current iterate (row of ``W``).
 
-    Scores ``u(D_t, v) = -<v, g~(w, D_t)>``; exponential mechanism with
-    ``exp(eps u / (2 Delta))``, ``Delta`` from :func:`dp_fw_sensitivity`
-    (or ``sensitivity`` when given, for audits of miscalibrated variants).
+    Scores ``u(D_t, v) = -<v, g~(w, D_t)>``; the exponential mechanism of
+    [002 Def. 3], ``exp(eps u / (2 Delta))`` (weight factor 1/2 of
+    :func:`reference.mechanisms.exponential_log_prob`), ``Delta`` from
+    :func:`dp_fw_sensitivity` (or ``sensitivity`` when given, for audits of
+    miscalibrated variants).
 
     Returns
     -------
     numpy.ndarray, shape (P, |V|)
+
+    References
+    ----------
+    .. [1] [002 Alg. 1 step 6], [002 Def. 3].
     """
     V = _check_vertices(vertices)
     g = dp_fw_robust_gradients(W, X, y, loss, s, beta, variant)
     delta_u = dp_fw_sensitivity(V, s, X.shape[0]) if sensitivity is None else check_positive("sensitivity", sensitivity)
-    return em_log_prob_rows(-(g @ V.T), epsilon, delta_u)
+    return exponential_log_prob(-(g @ V.T), epsilon, delta_u)
 
 
 def _dp_fw_setup(data, loss, w0, s, T, beta, epsilon, vertices):
@@ -454,7 +442,7 @@ def dp_fw_output_log_prob_batch(datasets, loss, w0, s, T, beta, epsilon, vertice
         g = robust_gradient_matrix(G.transpose(2, 0, 1, 3).reshape(m, B * P * d), s, beta, variant)
         g = g.reshape(B * P, d)
         delta_u = dp_fw_sensitivity(V, s, m) if sensitivity is None else check_positive("sensitivity", sensitivity)
-        return em_log_prob_rows(-(g @ V.T), epsilon, delta_u).reshape(B, P, V.shape[0])
+        return exponential_log_prob(-(g @ V.T).reshape(B, P, V.shape[0]), epsilon, delta_u)
 
     _, W, logp = _fw_enumerate_batch(w0, etas, V, step)
     return _merge_outputs_batch(W, logp)
@@ -530,11 +518,19 @@ def lasso_gradients(W, Xs, ys, n=None):
 
 
 def lasso_selection_log_prob(W, Xs, ys, vertices, K, epsilon_step, *, sensitivity=None, n=None):
-    """Exact law of the vertex selected at Algorithm 2 step 4, for each current iterate (row of ``W``)."""
+    """Exact law of the vertex selected at [002 Alg. 2 step 4], for each current iterate (row of ``W``).
+
+    The exponential mechanism of [002 Def. 3] (``exp(eps' u / (2 Delta))``) on the scores
+    ``-<v, g~(w, D~)>`` of :func:`lasso_gradients`; returns shape (P, |V|).
+
+    References
+    ----------
+    .. [1] [002 Alg. 2 step 4], [002 Def. 3].
+    """
     V = _check_vertices(vertices)
     n = Xs.shape[0] if n is None else n
     delta_u = lasso_sensitivity(V, K, n) if sensitivity is None else check_positive("sensitivity", sensitivity)
-    return em_log_prob_rows(-(lasso_gradients(W, Xs, ys, n) @ V.T), epsilon_step, delta_u)
+    return exponential_log_prob(-(lasso_gradients(W, Xs, ys, n) @ V.T), epsilon_step, delta_u)
 
 
 def _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant):
@@ -623,7 +619,7 @@ def private_lasso_output_log_prob_batch(datasets, w0, K, T, epsilon, delta, vert
         R = np.einsum("pd,bnd->bpn", W, Xs) - ys[:, None, :]
         G = (2.0 / n) * np.einsum("bpn,bnd->bpd", R, Xs)
         P = W.shape[0]
-        return em_log_prob_rows(-(G.reshape(B * P, -1) @ V.T), e_step, delta_u).reshape(B, P, V.shape[0])
+        return exponential_log_prob(-(G.reshape(B * P, -1) @ V.T).reshape(B, P, V.shape[0]), e_step, delta_u)
 
     _, W, logp = _fw_enumerate_batch(w0, etas, V, step)
     return _merge_outputs_batch(W, logp)
@@ -714,8 +710,7 @@ class DPFWStep:
         return (0.5 * self.algo.epsilon / self.delta_u) * -(per @ self.algo.vertices.T)
 
     def log_prob_from_terms(self, total):
-        total = np.asarray(total, dtype=np.float64)
-        return total - logsumexp(total)
+        return normalize_log_weights(total)
 
     def log_prob(self, data):
         X, y = split_records(data, self.algo.d)
@@ -726,8 +721,7 @@ class DPFWStep:
 
     def sample(self, data, size, rng=None):
         _, lp = self.log_prob(data)
-        gen = as_generator(rng)
-        return _sample_rows(np.broadcast_to(lp, (check_integer("size", size, minimum=0), lp.size)), gen)
+        return gumbel_max_sample(lp, check_integer("size", size, minimum=0), rng)
 
 
 class HeavyTailedPrivateLasso:
@@ -788,8 +782,7 @@ class PrivateLassoStep:
         return (0.5 * self.algo.epsilon_step / self.delta_u) * -(per @ self.algo.vertices.T)
 
     def log_prob_from_terms(self, total):
-        total = np.asarray(total, dtype=np.float64)
-        return total - logsumexp(total)
+        return normalize_log_weights(total)
 
     def log_prob(self, data):
         sh = shrink_records(data, self.algo.K)
@@ -799,6 +792,5 @@ class PrivateLassoStep:
 
     def sample(self, data, size, rng=None):
         _, lp = self.log_prob(data)
-        return _sample_rows(np.broadcast_to(lp, (check_integer("size", size, minimum=0), lp.size)),
-                            as_generator(rng))
+        return gumbel_max_sample(lp, check_integer("size", size, minimum=0), rng)
 

@@ -1,15 +1,17 @@
-"""Parameter settings of 002 (Hu, Ni, Xiao & Wang): Theorems 2, 3, 5, 7, 8, Section 6.2, Theorem 9.
+"""Parameter settings of 002: [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8],
+[002 Sec. 6.2], and the lower bound of [002 Thm. 9].
 
 The theorems state their settings up to ``O(.)`` / ``O~(.)``: each helper
 here evaluates the displayed expression with every hidden constant set by an
 explicit argument (``c=1`` by default) and the ``O~`` logarithmic factors
-dropped, then rounds iteration counts down to an integer >= 1.  Section 6.2
+dropped, then rounds iteration counts down to an integer >= 1.  [002 Sec. 6.2]
 states concrete values; :func:`section62_parameters` returns them as printed.
 None of these helpers checks a rate; the rates belong to the rate claims.
 
 References
 ----------
-.. [1] ``002_6c597657f27a60c9.txt``: Theorems 2, 3, 5, 7, 8, 9 and Section 6.2.
+.. [1] L. Hu, S. Ni, H. Xiao and D. Wang, ``002_6c597657f27a60c9.txt``: [002 Thm. 2], [002 Thm. 3],
+       [002 Thm. 5], [002 Thm. 7], [002 Thm. 8], [002 Thm. 9] and [002 Sec. 6.2].
 """
 
 from __future__ import annotations
@@ -41,13 +43,13 @@ def _floor_pow(x, a, b):
 
 
 def fw_step_size(t):
-    """``eta_{t-1} = 2 / (t + 2)`` for iteration ``t >= 1`` (Theorems 2 and 5)."""
+    """``eta_{t-1} = 2 / (t + 2)`` for iteration ``t >= 1`` ([002 Thm. 2] and [002 Thm. 5])."""
     t = check_integer("t", t, minimum=1)
     return 2.0 / (t + 2.0)
 
 
 def theorem2_parameters(n, epsilon, d, n_vertices, alpha, tau, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
-    """Algorithm 1 settings of Theorem 2 (smooth convex loss over ``conv(V)``).
+    """[002 Alg. 1] settings of [002 Thm. 2] (smooth convex loss over ``conv(V)``).
 
     ``T = c_T (n eps alpha^2 / (tau log(|V| d / zeta)))^(1/3)``,
     ``s = c_s sqrt(n eps tau / (T log(|V| d T / zeta)))``, ``beta = O(1)``,
@@ -69,7 +71,7 @@ def theorem2_parameters(n, epsilon, d, n_vertices, alpha, tau, zeta, *, c_T=1.0,
 
 
 def theorem3_parameters(n, epsilon, d, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
-    """Algorithm 1 settings of Theorem 3 (robust regression with a biweight-type loss).
+    """[002 Alg. 1] settings of [002 Thm. 3] (robust regression with a biweight-type loss).
 
     ``T = c_T sqrt(n eps / log(d / zeta))``, ``s = c_s sqrt(n eps) / sqrt(T log(d T / zeta))``,
     ``eta = 1/sqrt(T)`` (constant), ``beta = O(1)``.
@@ -89,7 +91,7 @@ def theorem3_parameters(n, epsilon, d, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
 
 
 def theorem5_parameters(n, epsilon, delta, d, lambda_max, zeta, *, c_T=1.0, iterations=50):
-    """Algorithm 2 settings of Theorem 5 (heavy-tailed private LASSO).
+    """[002 Alg. 2] settings of [002 Thm. 5] (heavy-tailed private LASSO).
 
     ``T = c_T (sqrt(n eps) lambda_max / (sqrt(log(1/delta)) log(d T / zeta)))^(4/5)`` -- ``T``
     appears on both sides, so the equation is solved by fixed-point iteration from
@@ -114,11 +116,11 @@ def theorem5_parameters(n, epsilon, delta, d, lambda_max, zeta, *, c_T=1.0, iter
 
 
 def theorem7_parameters(n, epsilon, s_star, gamma, mu, *, c_T=1.0, c_s=72.0):
-    """Algorithm 3 settings of Theorem 7 (heavy-tailed private sparse linear regression).
+    """[002 Alg. 3] settings of [002 Thm. 7] (heavy-tailed private sparse linear regression).
 
     ``T = c_T (gamma/mu) log n``, ``s = ceil(c_s (gamma/mu)^2 s*)`` (the theorem asks
     ``s >= 72 (gamma/mu)^2 s*``), ``K = (n eps)^(1/4) / (s T)^(1/4)``, ``eta = 2/(3 gamma)``
-    and the step of Algorithm 3 ``eta0 = eta / gamma`` (proof of Theorem 7).
+    and the step of [002 Alg. 3] ``eta0 = eta / gamma`` (proof of [002 Thm. 7]).
 
     Returns
     -------
@@ -137,7 +139,7 @@ def theorem7_parameters(n, epsilon, s_star, gamma, mu, *, c_T=1.0, c_s=72.0):
 
 
 def theorem8_parameters(n, epsilon, s_star, gamma_r, mu_r, tau, *, c_T=1.0, c_s=1.0, c_k=1.0, beta=1.0):
-    """Algorithm 5 settings of Theorem 8 (heavy-tailed private sparse optimisation).
+    """[002 Alg. 5] settings of [002 Thm. 8] (heavy-tailed private sparse optimisation).
 
     ``T = c_T (gamma_r/mu_r) log n``, ``s = ceil(c_s (gamma_r/mu_r)^2 s*)``, ``beta = O(1)``,
     ``eta = 2/(3 gamma_r)``, ``k = c_k sqrt(n eps tau)``.
@@ -158,27 +160,27 @@ def theorem8_parameters(n, epsilon, s_star, gamma_r, mu_r, tau, *, c_T=1.0, c_s=
 
 
 def section62_delta(n):
-    """``delta = 1 / n^1.1`` (Section 6.2)."""
+    """``delta = 1 / n^1.1`` ([002 Sec. 6.2])."""
     n = check_integer("n", n, minimum=2)
     return float(n) ** -1.1
 
 
 def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=1.0):
-    """Parameters of Section 6.2 for Algorithm 1, 2, 3 or 5, as printed.
+    """Parameters of [002 Sec. 6.2] for [002 Alg. 1], [002 Alg. 2], [002 Alg. 3] or [002 Alg. 5], as printed.
 
-    * Algorithm 1: ``T = floor((n eps)^(1/3))``, ``eta_t = 2/(t+2)``, ``s = floor(n eps)`` (as
-      printed; Theorem 2 would give ``s ~ sqrt(n eps / T)`` instead).
-    * Algorithm 2: ``T = (n eps)^(2/5)`` (rounded down: an iteration count),
+    * [002 Alg. 1]: ``T = floor((n eps)^(1/3))``, ``eta_t = 2/(t+2)``, ``s = floor(n eps)`` (as
+      printed; [002 Thm. 2] would give ``s ~ sqrt(n eps / T)`` instead).
+    * [002 Alg. 2]: ``T = (n eps)^(2/5)`` (rounded down: an iteration count),
       ``K = (n eps)^(1/4) / T^(1/8)`` (with the rounded ``T``), ``eta_t = 2/(t+2)``.
-    * Algorithm 3: ``s = c s*``, ``T = floor(log n)``, ``K = (n eps / (s T))^(1/4)``, ``eta = 0.5``.
-    * Algorithm 5: ``s = 2 s*``, ``T = floor(log n)``, ``k = c2 n eps``, ``eta = 0.5`` (Theorem 8
+    * [002 Alg. 3]: ``s = c s*``, ``T = floor(log n)``, ``K = (n eps / (s T))^(1/4)``, ``eta = 0.5``.
+    * [002 Alg. 5]: ``s = 2 s*``, ``T = floor(log n)``, ``k = c2 n eps``, ``eta = 0.5`` ([002 Thm. 8]
       would give ``k ~ sqrt(n eps tau)``).
-    * ``delta = 1/n^1.1`` for Algorithms 2, 3, 5.
+    * ``delta = 1/n^1.1`` for [002 Alg. 2], [002 Alg. 3] and [002 Alg. 5].
 
-    Section 6.2 writes ``eta_t = 2/(t+2)`` while Theorem 2 writes ``eta_{t-1} = 2/(t+2)``;
-    the Section 6.2 schedule is returned as ``step_size="section6"``
+    [002 Sec. 6.2] writes ``eta_t = 2/(t+2)`` while [002 Thm. 2] writes ``eta_{t-1} = 2/(t+2)``;
+    the [002 Sec. 6.2] schedule is returned as ``step_size="section6"``
     (see :func:`reference.hu.frank_wolfe.fw_step_sizes`).  ``beta`` is not given in
-    Section 6.2; the theorems say ``beta = O(1)`` and ``beta`` is returned as passed.
+    [002 Sec. 6.2]; the theorems say ``beta = O(1)`` and ``beta`` is returned as passed.
     """
     n = check_integer("n", n, minimum=2)
     eps = check_epsilon(epsilon)
@@ -203,7 +205,7 @@ def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=
 
 
 def theorem9_lower_bound(n, epsilon, delta, d, s_star, tau, *, c=1.0):
-    """Theorem 9: ``c * tau * min(s* log d, log(1/delta)) / (n eps)``, the (eps, delta)-private minimax
+    """[002 Thm. 9]: ``c * tau * min(s* log d, log(1/delta)) / (n eps)``, the (eps, delta)-private minimax
     lower bound for s*-sparse mean estimation with ``E X_j^2 <= tau`` (``c`` the unknown constant).
 
     Vectorised over array arguments.

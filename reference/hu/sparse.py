@@ -29,12 +29,13 @@ import math
 import numpy as np
 
 from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
-from ..losses import get_loss, split_records
-from ..mechanisms import peeling_scale, peeling_support_log_prob
+from ..losses import get_loss
+from ..records import split_records
+from ..mechanisms import peeling, peeling_scale, peeling_support_log_prob
 from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive)
 
-__all__ = ["project_l2_ball", "peeling_rows", "iht_lambda", "iht_half_step",
+__all__ = ["project_l2_ball", "iht_lambda", "iht_half_step",
            "heavy_tailed_sparse_linear_regression", "sparse_opt_lambda", "sparse_opt_half_step",
            "heavy_tailed_sparse_optimization", "check_sparse_start", "SparseLinearRegression",
            "SparseOptimization", "IHTPeelingStep", "SparseOptPeelingStep"]
@@ -59,37 +60,6 @@ def project_l2_ball(W, radius=1.0):
         norm = safe * unorm
     out = np.where((norm > r)[:, None], U * (r / np.where(unorm > 0, unorm, 1.0))[:, None], W2)
     return out[0] if single else out
-
-
-def peeling_rows(V, s, epsilon, delta, lam, rng=None):
-    """Algorithm 4 (Peeling) applied independently to each row of ``V`` (P, d), vectorised over rows.
-
-    Same steps and noise scale as :func:`reference.mechanisms.peeling` (scale from
-    :func:`reference.mechanisms.peeling_scale`): (2) ``S = {}``; (3-6) ``s`` rounds of
-    ``argmax_{j not in S} |v_j| + Lap(b)``; (7) fresh ``Lap(b)^d``; (8) ``v_S + w~_S``.
-    Each row is one run; rows differ because the iterates of parallel runs differ.
-
-    Returns
-    -------
-    values : ndarray (P, d)
-    selected : ndarray of int (P, s)
-    """
-    V = check_finite_array("v", V, ndim=2)
-    s = check_integer("s", s, minimum=1, maximum=V.shape[1])
-    b = peeling_scale(s, epsilon, delta, lam)
-    gen = as_generator(rng)
-    P, d = V.shape
-    absv = np.abs(V)
-    taken = np.zeros((P, d), dtype=bool)
-    selected = np.empty((P, s), dtype=np.int64)
-    rows = np.arange(P)
-    for i in range(s):  # s rounds, vectorised over rows
-        keys = np.where(taken, -np.inf, absv + gen.laplace(0.0, b, size=(P, d)))
-        j = np.argmax(keys, axis=1)
-        selected[:, i] = j
-        taken[rows, j] = True
-    noise = gen.laplace(0.0, b, size=(P, d))
-    return np.where(taken, V + noise, 0.0), selected
 
 
 def check_sparse_start(w1, d, s, *, l2_radius=None):
@@ -200,7 +170,8 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
     for idx in parts:  # loop over iterations only
         half = iht_half_step(W, Xs[idx], ys[idx], eta0)
         lam_t = iht_lambda(K, eta0, s, idx.size) if lam is None else check_positive("lam", lam)
-        W = project_l2_ball(peeling_rows(half, s, epsilon, delta, lam_t, gen)[0])
+        # [002 Alg. 4] on every run's iterate at once (one row per run)
+        W = project_l2_ball(peeling(half, s, epsilon, delta, lam_t, rng=gen)[0])
     return W[0] if size is None else W
 
 
@@ -295,7 +266,7 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
     for idx in parts:  # loop over iterations only
         half = sparse_opt_half_step(W, X[idx], y[idx], loss, k, beta, eta, variant)
         lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
-        W = peeling_rows(half, s, epsilon, delta, lam_t, gen)[0]
+        W = peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
     return W[0] if size is None else W
 
 
@@ -330,9 +301,15 @@ class SparseLinearRegression:
 
 
 class _PeelingOfVector:
-    """Exact law and sampler of Peeling's ordered selection on the data-dependent vector ``v(data)``.
+    """Exact law and sampler of Peeling's ordered selection ([002 Alg. 4]) on the vector ``v(data)``.
 
     Subclasses define ``v(data)`` and the attributes ``w, s, epsilon, delta, lam``.
+    Both methods are those of :func:`reference.mechanisms.peeling` and
+    :func:`reference.mechanisms.peeling_support_log_prob` on ``v(data)``.
+
+    References
+    ----------
+    .. [1] [002 Alg. 4], [002 Lemma 10].
     """
 
     finite_output = True
@@ -342,8 +319,7 @@ class _PeelingOfVector:
 
     def sample(self, data, size, rng=None):
         size = check_integer("size", size, minimum=0)
-        v = np.broadcast_to(self.v(data), (size, self.w.size))
-        return peeling_rows(v, self.s, self.epsilon, self.delta, self.lam, rng)[1]
+        return peeling(self.v(data), self.s, self.epsilon, self.delta, self.lam, size=size, rng=rng)[1]
 
 
 class IHTPeelingStep(_PeelingOfVector):

@@ -1,4 +1,10 @@
-"""Differential-privacy building blocks.
+"""Differential-privacy building blocks, shared by the three papers' packages.
+
+Each mechanism exists once, here.  Every function is batched over leading
+axes: per-candidate inputs have shape ``(..., K)`` (candidates on the last
+axis, a single vector being a batch of one), samplers return one draw per row
+(``size=None``) or ``(size, ...)`` draws, and exact laws come back with the
+shape of the input (see :mod:`reference.mechanisms._batch`).
 
 Every mechanism with a finite output set exposes both a vectorised sampler
 and its exact output distribution (log-probabilities).  The adapter classes
@@ -13,9 +19,10 @@ follow the mechanism protocol used by the auditor in :mod:`proofs_checks`:
 """
 
 from .composition import CompositionSplit, advanced_composition_epsilon, advanced_composition_split
-from .exponential import ExponentialMechanism, exponential_log_prob, exponential_sample, gumbel_max_sample
+from .exponential import (ExponentialMechanism, exponential_log_prob, exponential_sample, gumbel_max_sample,
+                          normalize_log_weights)
 from .gaussian import (GaussianMechanism, gaussian_exact_delta, gaussian_log_density, gaussian_mechanism,
-                       gaussian_sigma)
+                       gaussian_release, gaussian_sigma)
 from .gem import (GeneralizedExponentialMechanism, gem_log_prob, gem_normalized_scores, gem_sample,
                   gem_threshold)
 from .laplace import LaplaceMechanism, laplace_log_density, laplace_mechanism, laplace_scale
@@ -26,8 +33,9 @@ from .report_noisy_max import (ReportNoisyMax, report_noisy_max, report_noisy_ma
 __all__ = [
     "CompositionSplit", "advanced_composition_epsilon", "advanced_composition_split",
     "ExponentialMechanism", "exponential_log_prob", "exponential_sample", "gumbel_max_sample",
+    "normalize_log_weights",
     "GaussianMechanism", "gaussian_exact_delta", "gaussian_log_density", "gaussian_mechanism",
-    "gaussian_sigma",
+    "gaussian_release", "gaussian_sigma",
     "GeneralizedExponentialMechanism", "gem_log_prob", "gem_normalized_scores", "gem_sample",
     "gem_threshold",
     "LaplaceMechanism", "laplace_log_density", "laplace_mechanism", "laplace_scale",

@@ -1,11 +1,11 @@
-"""Advanced composition: the split of Lemma 2 of 002 and the theorem it rests on.
+"""Advanced composition: the split of [002 Lemma 2] and the theorem it rests on.
 
 References
 ----------
 .. [1] C. Dwork, G. N. Rothblum and S. Vadhan, "Boosting and differential privacy", FOCS 2010.
 .. [2] C. Dwork and A. Roth, "The algorithmic foundations of differential privacy",
        Theorem 3.20 (2014).
-.. [3] Hu, Ni, Xiao and Wang, Lemma 2 (``002_6c597657f27a60c9.txt``).
+.. [3] Hu, Ni, Xiao and Wang, [002 Lemma 2].
 """
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ def advanced_composition_split(epsilon, delta, rounds, variant="printed"):
     Parameters
     ----------
     epsilon, delta : float
-        Target privacy.  Lemma 2 of 002 assumes ``0 < epsilon < 1``.
+        Target privacy.  [002 Lemma 2] assumes ``0 < epsilon < 1``.
     rounds : int
         Number of mechanisms T.
     variant : {"printed", "standard"}
-        ``"printed"``: Lemma 2 of 002 as printed, ``eps' = eps / (2 sqrt(2 T ln(2/delta)))``,
+        ``"printed"``: [002 Lemma 2] as printed, ``eps' = eps / (2 sqrt(2 T ln(2/delta)))``,
         ``delta' = delta / T``, claimed total ``(eps, T delta' + delta) = (eps, 2 delta)``.
         ``"standard"``: the largest ``eps'`` with
         :func:`advanced_composition_epsilon` ``(eps', T, delta/2) = eps`` and

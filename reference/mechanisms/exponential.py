@@ -1,36 +1,42 @@
-"""The exponential mechanism, computed in log space.
+"""The exponential mechanism, computed in log space and batched over leading axes.
+
+A score array of shape ``(..., K)`` holds one score vector per row (the last
+axis runs over the ``K`` candidates); every function treats the rows
+independently, and a single vector is a batch of one.
 
 References
 ----------
 .. [1] F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007.
 .. [2] D. Wang and J. Xu, "Differentially private l1-norm linear regression with heavy-tailed
-       data", Definition 2 (``000_e64de114947d2122.txt``).
+       data", [000 Def. 2].
 .. [3] L. Hu, S. Ni, H. Xiao and D. Wang, "High dimensional differentially private stochastic
-       optimization with heavy-tailed data", Definition 3 (``002_6c597657f27a60c9.txt``).
+       optimization with heavy-tailed data", [002 Def. 3].
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
-from ..validation import as_generator, check_epsilon, check_integer, check_positive, check_scores
+from ..validation import as_generator, check_epsilon, check_positive
+from ._batch import check_candidate_array, chunked_rows, draw_shape, flat_batch, rows_of_draws
 
-__all__ = ["exponential_log_prob", "exponential_sample", "gumbel_max_sample", "ExponentialMechanism"]
+__all__ = ["exponential_log_prob", "exponential_sample", "gumbel_max_sample", "normalize_log_weights",
+           "ExponentialMechanism"]
 
 
 def exponential_log_prob(scores, epsilon, sensitivity, *, weight_factor=0.5):
-    """Exact log-probabilities of the exponential mechanism.
+    """Exact log-probabilities of the exponential mechanism, for every row of ``scores``.
 
     Output ``r`` has probability proportional to
     ``exp(weight_factor * epsilon * u(D, r) / sensitivity)``; the standard
-    mechanism (Definition 2 of 000, Definition 3 of 002) uses
-    ``weight_factor = 1/2``, i.e. ``exp(eps * u / (2 * Delta))``.
+    mechanism ([000 Def. 2], [002 Def. 3]) uses ``weight_factor = 1/2``, i.e.
+    ``exp(eps * u / (2 * Delta))``.
 
     Parameters
     ----------
-    scores : array_like, shape (k,)
-        Utility ``u(D, r)`` of each candidate (higher is better).
+    scores : array_like, shape (..., K)
+        Utility ``u(D, r)`` of each of the ``K`` candidates (higher is better); the
+        leading axes are a batch of independent score vectors.
     epsilon : float
         Privacy parameter, > 0.
     sensitivity : float
@@ -38,14 +44,22 @@ def exponential_log_prob(scores, epsilon, sensitivity, *, weight_factor=0.5):
     weight_factor : float, optional
         Multiplier of ``epsilon * u / Delta`` in the exponent.  Kept as a
         parameter so that the papers' printed exponents (e.g. ``n*iota*eps/log 2``
-        in Algorithm 1 of 000) can be expressed, and so tests can build a
+        in [000 Alg. 1]) can be expressed, and so tests can build a
         deliberately miscalibrated mechanism.
 
     Returns
     -------
-    numpy.ndarray, shape (k,)
-        ``log P[M(D) = r]``, normalised by log-sum-exp, so scores of size 1e6
-        or ``epsilon * n`` of size 1e300 cannot overflow.
+    numpy.ndarray, shape (..., K)
+        ``log P[M(D) = r]`` for each row, normalised by log-sum-exp, so scores of
+        size 1e6 or ``epsilon * n`` of size 1e300 cannot overflow.  Each row is
+        bit-for-bit the result for that row alone.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not numeric or a parameter is not a real number.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite, or a parameter is not positive.
 
     Notes
     -----
@@ -54,72 +68,152 @@ def exponential_log_prob(scores, epsilon, sensitivity, *, weight_factor=0.5):
     does the log-normaliser, giving privacy loss ``<= 2 * weight_factor * eps``;
     ``weight_factor = 1/2`` gives ``eps``.
 
+    References
+    ----------
+    .. [1] [000 Def. 2], [002 Def. 3].
+
     Examples
     --------
     >>> import numpy as np
     >>> np.exp(exponential_log_prob([0.0, 1.0], epsilon=2.0, sensitivity=1.0)).round(4)
     array([0.2689, 0.7311])
+    >>> exponential_log_prob([[0.0, 1.0], [3.0, 3.0]], epsilon=2.0, sensitivity=1.0).shape
+    (2, 2)
     """
-    u = check_scores(scores)
+    u = check_candidate_array("scores", scores)
     eps = check_epsilon(epsilon)
     delta_u = check_positive("sensitivity", sensitivity)
     factor = check_positive("weight_factor", weight_factor)
-    logits = _scaled_logits(u, factor, eps, delta_u)
-    return logits - logsumexp(logits)
+    return normalize_log_weights(_scaled_logits(u, factor, eps, delta_u))
 
 
-def _scaled_logits(u: np.ndarray, factor: float, epsilon: float, sensitivity: float) -> np.ndarray:
-    """``factor * epsilon / sensitivity * (u - max u)`` with no NaN for any finite inputs.
+def normalize_log_weights(log_weights):
+    """Log-probabilities from unnormalised log-weights: ``w - logsumexp(w)`` along the last axis.
 
-    The direct product is exact to an ulp and is used whenever the scale and
-    the gaps are finite and non-zero.  Otherwise (the scale over- or
-    underflows, or a gap ``max u - u`` exceeds the float64 range) the product is
-    formed in log space, ``-exp(log gap + log scale)``, whose only non-finite
-    value is ``-inf``: an honest float64 probability of 0.
+    Parameters
+    ----------
+    log_weights : array_like, shape (..., K)
+        Entries may be ``-inf`` (weight 0).
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., K)
     """
-    with np.errstate(over="ignore", under="ignore"):
-        scale = factor * epsilon / sensitivity
-        half_gap = u.max() / 2.0 - u / 2.0          # never overflows
-        gap = 2.0 * half_gap                         # may overflow to inf
-    if 0.0 < scale < np.inf and np.all(np.isfinite(gap)):
-        with np.errstate(over="ignore", under="ignore"):  # overflow to -inf is the exact float64 answer
-            return np.where(gap == 0.0, 0.0, -(scale * gap))
-    log_scale = np.log(factor) + np.log(epsilon) - np.log(sensitivity)
-    with np.errstate(divide="ignore", over="ignore"):
-        log_gap = np.log(half_gap) + np.log(2.0)
-        return np.where(half_gap == 0.0, 0.0, -np.exp(log_gap + log_scale))
+    # C order: NumPy sums a contiguous row pairwise, exactly as it sums that row alone
+    w = np.ascontiguousarray(log_weights, dtype=np.float64)
+    return w - _log_sum_exp(w)
 
 
-def gumbel_max_sample(log_weights, size, rng):
-    """Draw ``size`` indices with probabilities ``softmax(log_weights)`` by the Gumbel-max trick.
+def _log_sum_exp(w: np.ndarray) -> np.ndarray:
+    """``log sum_i exp(w_i)`` along the last axis (kept), in the arithmetic of ``scipy.special.logsumexp``.
 
-    Memory is ``O(size * k)``; callers with very large ``k`` should stream
-    (see the zeta-net samplers of 000).  Vectorised: one call for all draws.
+    With ``m`` the row maximum and ``c`` the number of entries equal to it, the
+    value is ``log1p(sum_{w_i < m} exp(w_i - m) / c) + log c + m``: the largest
+    terms are kept out of the sum, so a dominant candidate loses no precision.
+    This is the formula (and the order of operations) of SciPy 1.17's
+    ``logsumexp``, written out so that a batch of rows costs a few passes over
+    memory and each row's value is exactly the one SciPy gives for that row alone.
+    Rows whose maximum is infinite fall back to ``log(sum(exp(w)))`` as SciPy does.
     """
-    gen = as_generator(rng)
-    lw = np.asarray(log_weights, dtype=np.float64)
-    size = check_integer("size", size, minimum=0)
-    finite = np.isfinite(lw)
-    out = np.empty(size, dtype=np.int64)
-    # Chunk the draws so that a million samples over a few thousand outputs stays small.
-    chunk = max(1, int(2**22 // max(lw.size, 1)))
-    for start in range(0, size, chunk):
-        stop = min(size, start + chunk)
-        g = gen.gumbel(size=(stop - start, lw.size))
-        keys = np.where(finite, lw + g, -np.inf)
-        out[start:stop] = np.argmax(keys, axis=1)
+    top = w.max(axis=-1, keepdims=True)
+    at_top = w == top
+    count = at_top.sum(axis=-1, keepdims=True, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        rest = np.exp(np.where(at_top, -np.inf, w) - top).sum(axis=-1, keepdims=True)
+        out = np.log1p(rest / count) + np.log(count) + top
+        finite = np.isfinite(out)
+        if not np.all(finite):
+            out = np.where(finite, out, np.log(np.exp(w).sum(axis=-1, keepdims=True)))
     return out
 
 
+def _scaled_logits(u: np.ndarray, factor: float, epsilon: float, sensitivity: float) -> np.ndarray:
+    """``factor * epsilon / sensitivity * (u - max u)`` per row, with no NaN for any finite inputs.
+
+    The direct product is exact to an ulp and is used for a row whenever the
+    scale and that row's gaps are finite and non-zero.  Otherwise (the scale
+    over- or underflows, or a gap ``max u - u`` exceeds the float64 range) the
+    row's product is formed in log space, ``-exp(log gap + log scale)``, whose
+    only non-finite value is ``-inf``: an honest float64 probability of 0.  The
+    choice is made per row, so a row's result never depends on the other rows.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        scale = factor * epsilon / sensitivity
+        half_gap = u.max(axis=-1, keepdims=True) / 2.0 - u / 2.0   # never overflows
+        gap = 2.0 * half_gap                                         # may overflow to inf
+    direct_rows = np.all(np.isfinite(gap), axis=-1, keepdims=True) & (0.0 < scale < np.inf)
+    logits = np.empty(u.shape)
+    if np.any(direct_rows):
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            # overflow to -inf is the exact float64 answer
+            direct = np.where(gap == 0.0, 0.0, -(scale * gap))
+        np.copyto(logits, direct, where=direct_rows)
+    if not np.all(direct_rows):
+        log_scale = np.log(factor) + np.log(epsilon) - np.log(sensitivity)
+        with np.errstate(divide="ignore", over="ignore"):
+            log_gap = np.log(half_gap) + np.log(2.0)
+            in_log_space = np.where(half_gap == 0.0, 0.0, -np.exp(log_gap + log_scale))
+        np.copyto(logits, in_log_space, where=~direct_rows)
+    return logits
+
+
+def _check_log_weights(log_weights) -> np.ndarray:
+    lw = np.asarray(log_weights, dtype=np.float64)
+    if lw.ndim == 0 or lw.size == 0:
+        raise ValueError(f"log_weights must have shape (..., K) with K >= 1 candidates, got shape {lw.shape}")
+    if np.any(np.isnan(lw)) or np.any(lw == np.inf):
+        raise ValueError("log_weights must not contain NaN or +inf")
+    if np.any(np.all(lw == -np.inf, axis=-1)):
+        raise ValueError("log_weights must have a finite entry in every row (a row of zero weights has no law)")
+    return lw
+
+
+def gumbel_max_sample(log_weights, size=None, rng=None):
+    """Draw indices with probabilities ``softmax(log_weights)`` per row, by the Gumbel-max trick.
+
+    Parameters
+    ----------
+    log_weights : array_like, shape (..., K)
+        Unnormalised log-weights, one row per input; ``-inf`` marks weight 0.
+    size : int or None
+        ``None``: one draw per row, shape ``(...)``.  An int: ``size`` draws per row,
+        shape ``(size, ...)``.
+    rng : numpy.random.Generator, int or None
+
+    Returns
+    -------
+    numpy.ndarray of int64
+
+    Notes
+    -----
+    One standard Gumbel variable per (draw, candidate), drawn in C order of
+    ``(size, ..., K)``; the draws are chunked (memory ``O(K)`` per draw, at most
+    32 MiB at a time) without changing the stream.  ``argmax(log w + G)`` has the
+    law ``softmax(log w)``; entries of weight 0 never win.
+    """
+    lw = _check_log_weights(log_weights)
+    gen = as_generator(rng)
+    rows, batch_shape = flat_batch(lw)
+    shape = draw_shape(batch_shape, size)
+    n_draws = int(np.prod(shape, dtype=np.int64))
+    out = np.empty(n_draws, dtype=np.int64)
+    for start, stop in chunked_rows(n_draws, lw.shape[-1]):
+        chunk = rows_of_draws(rows, start, stop)
+        keys = np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf)
+        out[start:stop] = np.argmax(keys, axis=1)
+    return out.reshape(shape)
+
+
 def exponential_sample(scores, epsilon, sensitivity, size=None, rng=None, *, weight_factor=0.5):
-    """Sample the exponential mechanism (vectorised; ``size`` draws in one call).
+    """Sample the exponential mechanism for every row of ``scores`` (vectorised).
 
     Parameters
     ----------
     scores, epsilon, sensitivity, weight_factor
-        As in :func:`exponential_log_prob`.
+        As in :func:`exponential_log_prob`; ``scores`` has shape ``(..., K)``.
     size : int or None
-        Number of independent draws; ``None`` returns a single index.
+        ``None``: one draw per row (a Python ``int`` for a single score vector).
+        An int: ``size`` independent draws per row, shape ``(size, ...)``.
     rng : numpy.random.Generator, int or None
         Source of randomness (SPEC 7).
 
@@ -127,11 +221,14 @@ def exponential_sample(scores, epsilon, sensitivity, size=None, rng=None, *, wei
     -------
     int or numpy.ndarray of int
         Index (indices) of the selected candidates.
+
+    References
+    ----------
+    .. [1] [000 Def. 2], [002 Def. 3].
     """
     logp = exponential_log_prob(scores, epsilon, sensitivity, weight_factor=weight_factor)
-    if size is None:
-        return int(gumbel_max_sample(logp, 1, rng)[0])
-    return gumbel_max_sample(logp, size, rng)
+    draws = gumbel_max_sample(logp, size, rng)
+    return int(draws) if draws.ndim == 0 else draws
 
 
 class ExponentialMechanism:
@@ -150,7 +247,7 @@ class ExponentialMechanism:
 
     def log_prob(self, data):
         logp = exponential_log_prob(data, self.epsilon, self.sensitivity, weight_factor=self.weight_factor)
-        return np.arange(logp.size), logp
+        return np.arange(logp.shape[-1]), logp
 
     def sample(self, data, size, rng=None):
         return exponential_sample(data, self.epsilon, self.sensitivity, size, rng,

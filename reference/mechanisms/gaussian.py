@@ -1,4 +1,8 @@
-"""The Gaussian mechanism with its classic calibration.
+"""The Gaussian mechanism with its classic calibration, batched over leading axes.
+
+A query answer is a scalar or a vector on the last axis; leading axes of
+``value`` are a batch of independent answers, and every coordinate gets its own
+noise.
 
 References
 ----------
@@ -18,8 +22,9 @@ from scipy.special import log_ndtr
 
 from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array,
                           check_integer, check_positive)
+from ._batch import draw_shape
 
-__all__ = ["gaussian_sigma", "gaussian_mechanism", "gaussian_log_density",
+__all__ = ["gaussian_sigma", "gaussian_mechanism", "gaussian_release", "gaussian_log_density",
            "gaussian_exact_delta", "GaussianMechanism"]
 
 
@@ -40,25 +45,66 @@ def gaussian_sigma(sensitivity, epsilon, delta):
 
 
 def gaussian_mechanism(value, sensitivity, epsilon, delta, size=None, rng=None):
-    """Release ``q(D) + N(0, sigma^2 I)`` with the classic ``sigma`` (see :func:`gaussian_sigma`)."""
+    """Release ``q(D) + N(0, sigma^2 I)`` with the classic ``sigma`` (see :func:`gaussian_sigma`).
+
+    Parameters
+    ----------
+    value : array_like, scalar or shape (..., d)
+        The exact query answer(s).
+    sensitivity, epsilon, delta : float
+        l2-sensitivity and privacy parameters.
+    size : int or None
+        Number of independent releases; the result has shape ``(size,) + value.shape``.
+    rng : numpy.random.Generator, int or None
+    """
     q = check_finite_array("value", value)
-    sigma = gaussian_sigma(sensitivity, epsilon, delta)
-    gen = as_generator(rng)
-    if size is None:
-        return q + gen.normal(0.0, sigma, size=q.shape)
-    size = check_integer("size", size, minimum=0)
-    return q + gen.normal(0.0, sigma, size=(size,) + q.shape)
+    return gaussian_release(q, gaussian_sigma(sensitivity, epsilon, delta), size, rng)
+
+
+def gaussian_release(value, sigma, size=None, rng=None):
+    """Release ``value + N(0, sigma^2 I)`` for a noise level ``sigma`` calibrated by the caller.
+
+    The noise step of every Gaussian mechanism, whatever its calibration (the
+    classic one of :func:`gaussian_mechanism`, or a paper's own ``sigma``).
+
+    Parameters
+    ----------
+    value : array_like, scalar or shape (..., d)
+    sigma : float
+        Noise standard deviation, > 0.
+    size : int or None
+        Number of independent releases; the result has shape ``(size,) + value.shape``.
+    rng : numpy.random.Generator, int or None
+
+    Notes
+    -----
+    One ``normal(0, sigma)`` draw per entry, in C order of ``(size,) + value.shape``.
+    """
+    q = check_finite_array("value", value)
+    s = check_positive("sigma", sigma)
+    return q + as_generator(rng).normal(0.0, s, size=draw_shape(q.shape, size))
 
 
 def gaussian_log_density(outputs, value, sigma):
-    """Log-density of ``N(value, sigma^2 I)`` at the rows of ``outputs``."""
+    """Log-density of ``N(value, sigma^2 I)`` at ``outputs``.
+
+    Parameters
+    ----------
+    outputs : array_like, shape (..., d) (or (...) for a scalar query)
+        Releases; broadcast against ``value``.
+    value : array_like, scalar or shape (..., d)
+    sigma : float
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        The joint log-density of the ``d`` coordinates of each release.
+    """
     q = check_finite_array("value", value)
     s = check_positive("sigma", sigma)
     z = (np.asarray(outputs, dtype=np.float64) - q) / s
     per = -0.5 * z * z - math.log(s) - 0.5 * math.log(2 * math.pi)
-    if q.ndim == 0:
-        return per
-    return per.reshape(per.shape[: per.ndim - q.ndim] + (-1,)).sum(axis=-1)
+    return per if q.ndim == 0 else per.sum(axis=-1)
 
 
 def gaussian_exact_delta(epsilon, sigma, sensitivity):
@@ -92,10 +138,9 @@ class GaussianMechanism:
 
     def sample(self, data, size, rng=None):
         q = check_finite_array("data", data)
-        gen = as_generator(rng)
-        out = q + gen.normal(0.0, self.sigma, size=(check_integer("size", size, minimum=0),) + q.shape)
+        out = gaussian_release(q, self.sigma, check_integer("size", size, minimum=0), rng)
         return out.reshape(out.shape[0], -1)
 
     def log_density(self, data, outputs):
-        return gaussian_log_density(np.asarray(outputs).reshape(len(outputs), *np.shape(data)),
-                                    data, self.sigma)
+        q = np.ravel(check_finite_array("data", data))
+        return gaussian_log_density(np.asarray(outputs).reshape(len(outputs), q.size), q, self.sigma)

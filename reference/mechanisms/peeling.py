@@ -1,10 +1,15 @@
-"""Peeling (Algorithm 4 of 002): private top-s selection by repeated report-noisy-max.
+"""Peeling ([002 Alg. 4]): private top-s selection by repeated report-noisy-max.
+
+The vector ``v`` has shape ``(..., d)``: one vector per row, the leading axes a
+batch of independent inputs (a single vector is a batch of one).  The sampler
+runs the ``s`` rounds once for the whole batch; the exact laws are computed
+row by row.
 
 References
 ----------
 .. [1] T. T. Cai, Y. Wang and L. Zhang, "The cost of privacy: optimal rates of convergence for
        parameter estimation with differential privacy", Annals of Statistics 2021 (ref. [13] of 002).
-.. [2] Hu, Ni, Xiao and Wang, Algorithm 4 and Lemma 5 (``002_6c597657f27a60c9.txt``).
+.. [2] Hu, Ni, Xiao and Wang, [002 Alg. 4] and [002 Lemma 10].
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ import math
 
 import numpy as np
 
-from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array,
-                          check_integer, check_positive)
+from ..validation import as_generator, check_delta, check_epsilon, check_integer, check_positive
+from ._batch import check_candidate_array, draw_shape, flat_batch
 from .report_noisy_max import report_noisy_max_log_prob
 
 __all__ = ["peeling_scale", "peeling", "peeling_selection_log_prob", "peeling_support_log_prob",
@@ -23,37 +28,64 @@ __all__ = ["peeling_scale", "peeling", "peeling_selection_log_prob", "peeling_su
 
 
 def peeling_scale(s, epsilon, delta, lam):
-    """Laplace scale of Algorithm 4 steps 4 and 7: ``2 * lam * sqrt(3 s log(1/delta)) / epsilon``."""
+    """Laplace scale of [002 Alg. 4] steps 4 and 7: ``2 * lam * sqrt(3 s log(1/delta)) / epsilon``."""
     s = check_integer("s", s, minimum=1)
     return 2.0 * check_positive("lam", lam) * math.sqrt(3.0 * s * math.log(1.0 / check_delta(delta))) \
         / check_epsilon(epsilon)
 
 
 def _check_v_s(v, s):
-    v = check_finite_array("v", v, ndim=1)
-    s = check_integer("s", s, minimum=1, maximum=v.size)
+    v = check_candidate_array("v", v)
+    s = check_integer("s", s, minimum=1, maximum=v.shape[-1])
     return v, s
 
 
 def peeling(v, s, epsilon, delta, lam, size=None, rng=None):
-    """Run Algorithm 4 of 002; ``size`` independent runs in one vectorised call.
+    """Run [002 Alg. 4] on every row of ``v``; ``size`` independent runs per row, vectorised.
 
     Steps: (2) S = {}; (3-6) for i = 1..s draw ``w_i ~ Lap(b)^d`` and append
     ``argmax_{j not in S} |v_j| + w_{i,j}``; (7) draw ``w~ ~ Lap(b)^d``;
     (8) return ``v_S + w~_S`` (zero outside S), with ``b`` from :func:`peeling_scale`.
 
+    Parameters
+    ----------
+    v : array_like, shape (..., d)
+        One vector per row.
+    s : int
+        Number of coordinates to select, ``1 <= s <= d``.
+    epsilon, delta : float
+        Privacy of one run (given ``||v(D) - v(D')||_inf <= lam``, [002 Lemma 10]).
+    lam : float
+        The l_inf sensitivity bound ``lambda`` of ``v``, > 0.
+    size : int or None
+        ``None``: one run per row.  An int: ``size`` runs per row, leading axis ``size``.
+    rng : numpy.random.Generator, int or None
+
     Returns
     -------
-    values : ndarray, shape (d,) or (size, d)
-    selected : ndarray of int, shape (s,) or (size, s)
+    values : ndarray, shape (..., d) or (size, ..., d)
+    selected : ndarray of int, shape (..., s) or (size, ..., s)
         The indices in the order they were peeled.
+
+    Notes
+    -----
+    Runs are laid out as rows of an ``(R, d)`` array (``R`` = number of runs,
+    C order of ``(size, ...)``); each round draws one ``(R, d)`` block of Laplace
+    noise and the final release another, so one row and ``size = R`` runs of
+    that row consume the same stream.
+
+    References
+    ----------
+    .. [1] [002 Alg. 4], [002 Lemma 10].
     """
     v, s = _check_v_s(v, s)
     b = peeling_scale(s, epsilon, delta, lam)
     gen = as_generator(rng)
-    n = 1 if size is None else check_integer("size", size, minimum=0)
-    d = v.size
-    absv = np.abs(v)
+    d = v.shape[-1]
+    shape = draw_shape(v.shape[:-1], size)
+    runs = np.broadcast_to(v, shape + (d,)).reshape(-1, d)
+    n = runs.shape[0]
+    absv = np.abs(runs)
     taken = np.zeros((n, d), dtype=bool)
     selected = np.empty((n, s), dtype=np.int64)
     rows = np.arange(n)
@@ -63,22 +95,50 @@ def peeling(v, s, epsilon, delta, lam, size=None, rng=None):
         selected[:, i] = j
         taken[rows, j] = True
     noise = gen.laplace(0.0, b, size=(n, d))
-    values = np.where(taken, v + noise, 0.0)
-    if size is None:
-        return values[0], selected[0]
-    return values, selected
+    values = np.where(taken, runs + noise, 0.0)
+    return values.reshape(shape + (d,)), selected.reshape(shape + (s,))
 
 
 def peeling_selection_log_prob(v, selected, epsilon, delta, lam, s=None):
-    """Exact log-probability that Peeling picks ``selected`` in that order.
+    """Exact log-probability that Peeling picks ``selected`` in that order, for every row.
 
     The rounds use independent noise, so the probability is the product of the
     report-noisy-max probabilities of each pick among the remaining coordinates.
+
+    Parameters
+    ----------
+    v : array_like, shape (..., d)
+    selected : array_like of int, shape (..., r)
+        Distinct indices (a prefix of a run when ``r < s``); broadcast against ``v``.
+    epsilon, delta, lam : float
+        As in :func:`peeling`.
+    s : int, optional
+        Number of rounds of the run (sets the noise scale); ``r`` by default.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Shape of the broadcast leading axes (a float for one vector).
+
+    References
+    ----------
+    .. [1] [002 Alg. 4].
     """
-    sel = [int(j) for j in np.asarray(selected).ravel()]
-    v = check_finite_array("v", v, ndim=1)
-    s = len(sel) if s is None else s
+    v = check_candidate_array("v", v)
+    sel = np.asarray(selected)
+    if sel.ndim == 0 or sel.shape[-1] == 0 or not np.issubdtype(sel.dtype, np.integer):
+        raise ValueError(f"selected must be a non-empty integer array of indices, got {selected!r}")
+    s = sel.shape[-1] if s is None else check_integer("s", s, minimum=sel.shape[-1], maximum=v.shape[-1])
     b = peeling_scale(s, epsilon, delta, lam)
+    batch = np.broadcast_shapes(v.shape[:-1], sel.shape[:-1])
+    v_rows, _ = flat_batch(np.broadcast_to(v, batch + v.shape[-1:]))
+    sel_rows, _ = flat_batch(np.broadcast_to(sel, batch + sel.shape[-1:]))
+    out = np.array([_selection_log_prob_row(row, [int(j) for j in picks], b)
+                    for row, picks in zip(v_rows, sel_rows)]).reshape(batch)
+    return float(out) if out.ndim == 0 else out
+
+
+def _selection_log_prob_row(v, sel, b):
     if len(set(sel)) != len(sel) or any(j < 0 or j >= v.size for j in sel):
         raise ValueError(f"selected must be distinct indices in [0, {v.size}), got {sel}")
     remaining = list(range(v.size))
@@ -91,28 +151,47 @@ def peeling_selection_log_prob(v, selected, epsilon, delta, lam, s=None):
 
 
 def peeling_support_log_prob(v, s, epsilon, delta, lam):
-    """Exact distribution of the ordered selection over all ``d!/(d-s)!`` sequences (small d only).
+    """Exact law of the ordered selection over all ``d!/(d-s)!`` sequences, for every row (small d only).
 
-    Returns ``(sequences, log_probabilities)`` with ``sequences`` of shape (m, s).
+    Parameters
+    ----------
+    v : array_like, shape (..., d)
+    s, epsilon, delta, lam
+        As in :func:`peeling`.
+
+    Returns
+    -------
+    sequences : ndarray of int, shape (m, s)
+        Every ordered selection, shared by all rows.
+    log_probabilities : ndarray, shape (..., m)
+
+    References
+    ----------
+    .. [1] [002 Alg. 4].
     """
     v, s = _check_v_s(v, s)
-    if math.perm(v.size, s) > 200_000:
-        raise ValueError(f"d={v.size}, s={s} gives {math.perm(v.size, s)} sequences; too many to enumerate")
+    d = v.shape[-1]
+    if math.perm(d, s) > 200_000:
+        raise ValueError(f"d={d}, s={s} gives {math.perm(d, s)} sequences; too many to enumerate")
     b = peeling_scale(s, epsilon, delta, lam)
-    absv = np.abs(v)
-    seqs = np.array(list(itertools.permutations(range(v.size), s)), dtype=np.int64)
+    seqs = np.array(list(itertools.permutations(range(d), s)), dtype=np.int64)
+    rows, batch_shape = flat_batch(v)
+    logp = np.array([_support_log_prob_row(np.abs(row), seqs, b) for row in rows])
+    return seqs, logp.reshape(batch_shape + (seqs.shape[0],))
+
+
+def _support_log_prob_row(absv, seqs, b):
     # Each round is report-noisy-max over the coordinates not yet taken; its law depends only
     # on that set, so it is computed once per set (sum_i C(d, i) sets instead of d!/(d-s)! paths).
     round_law = {}
 
     def law(taken):
         if taken not in round_law:
-            remaining = [j for j in range(v.size) if j not in taken]
+            remaining = [j for j in range(absv.size) if j not in taken]
             round_law[taken] = dict(zip(remaining, report_noisy_max_log_prob(absv[remaining], b)))
         return round_law[taken]
 
-    logp = np.array([sum(law(frozenset(q[:i]))[q[i]] for i in range(s)) for q in seqs])
-    return seqs, logp
+    return np.array([sum(law(frozenset(q[:i]))[q[i]] for i in range(seqs.shape[1])) for q in seqs])
 
 
 class Peeling:

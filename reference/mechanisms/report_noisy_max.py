@@ -1,11 +1,14 @@
 """Report-noisy-max with Laplace noise, with its exact selection distribution.
 
+Scores have shape ``(..., K)``: one vector of ``K`` scores per row, the leading
+axes a batch of independent inputs (a single vector is a batch of one).
+
 References
 ----------
 .. [1] C. Dwork and A. Roth, "The algorithmic foundations of differential privacy",
        Section 3.3, Claim 3.9 (2014).
-.. [2] Arora et al., Appendix E, Boosting step 3 (``004_2b354816f00c2aef.txt``).
-.. [3] Hu, Ni, Xiao and Wang, Algorithm 4 (Peeling) step 5 (``002_6c597657f27a60c9.txt``).
+.. [2] Arora et al., the Boosting step 3 of [004 App. E].
+.. [3] Hu, Ni, Xiao and Wang, Peeling step 5 of [002 Alg. 4].
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import warnings
 import numpy as np
 from scipy import integrate
 
-from ..validation import as_generator, check_epsilon, check_finite_array, check_integer, check_positive, check_scores
+from ..validation import as_generator, check_epsilon, check_positive
+from ._batch import check_candidate_array, chunked_rows, draw_shape, flat_batch, rows_of_draws
 
 __all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob",
            "ReportNoisyMax"]
@@ -48,26 +52,44 @@ def report_noisy_max_scale(sensitivity, epsilon, *, monotone=False):
 
 
 def report_noisy_max(scores, scale, size=None, rng=None):
-    """Return ``argmax_j (scores_j + Lap(scale))``; ``size`` independent draws in one call.
+    """Return ``argmax_j (scores_j + Lap(scale))`` for every row of ``scores`` (vectorised).
 
-    With 2-D ``scores`` (one row per independent run) one index is drawn per
-    row, vectorised, and ``size`` must be ``None``.
+    Parameters
+    ----------
+    scores : array_like, shape (..., K)
+        One score vector per row.
+    scale : float
+        Laplace noise scale, > 0 (see :func:`report_noisy_max_scale`).
+    size : int or None
+        ``None``: one draw per row (a Python ``int`` for a single score vector).
+        An int: ``size`` independent draws per row, shape ``(size, ...)``.
+    rng : numpy.random.Generator, int or None
+
+    Returns
+    -------
+    int or numpy.ndarray of int
+
+    Notes
+    -----
+    One ``Lap(scale)`` variable per (draw, candidate), drawn in C order of
+    ``(size, ..., K)`` and chunked without changing the stream.
+
+    References
+    ----------
+    .. [1] [004 App. E] (Boosting step 3), [002 Alg. 4] (step 5).
     """
     b = check_positive("scale", scale)
+    u = check_candidate_array("scores", scores)
     gen = as_generator(rng)
-    if np.ndim(scores) == 2:
-        rows = check_finite_array("scores", scores, ndim=2)
-        if size is not None:
-            raise ValueError(f"size must be None when scores has one row per run, got {size!r}")
-        return np.argmax(rows + gen.laplace(0.0, b, size=rows.shape), axis=1)
-    u = check_scores(scores)
-    n = 1 if size is None else check_integer("size", size, minimum=0)
-    out = np.empty(n, dtype=np.int64)
-    chunk = max(1, int(2**22 // u.size))
-    for start in range(0, n, chunk):
-        stop = min(n, start + chunk)
-        out[start:stop] = np.argmax(u + gen.laplace(0.0, b, size=(stop - start, u.size)), axis=1)
-    return int(out[0]) if size is None else out
+    rows, batch_shape = flat_batch(u)
+    shape = draw_shape(batch_shape, size)
+    n_draws = int(np.prod(shape, dtype=np.int64))
+    out = np.empty(n_draws, dtype=np.int64)
+    for start, stop in chunked_rows(n_draws, u.shape[-1]):
+        chunk = rows_of_draws(rows, start, stop)
+        out[start:stop] = np.argmax(chunk + gen.laplace(0.0, b, size=chunk.shape), axis=1)
+    out = out.reshape(shape)
+    return int(out) if out.ndim == 0 else out
 
 
 def _log_laplace_cdf(t):
@@ -139,7 +161,10 @@ def _log_prob_one(z, j):
 
 
 def report_noisy_max_log_prob(scores, scale):
-    """Exact log P[report-noisy-max selects j], j = 0..k-1, by one-dimensional quadrature.
+    """Exact log P[report-noisy-max selects j], j = 0..K-1, for every row of ``scores``.
+
+    ``scores`` has shape ``(..., K)``; the result has the same shape (each row
+    is computed by one-dimensional quadrature, one row at a time).
 
     ``P[j] = int f(x - u_j) prod_{i != j} F(x - u_i) dx`` with ``f, F`` the
     Laplace(scale) density and CDF.  Scores are grouped into clusters (runs
@@ -154,9 +179,20 @@ def report_noisy_max_log_prob(scores, scale):
     A score more than 1e12 noise scales below the maximum gets log-probability
     ``-inf`` (its true value is below ``-1e12``).
     Ties need no special care: they have probability zero.
+
+    References
+    ----------
+    .. [1] Dwork and Roth (2014), Claim 3.9; [004 App. E]; [002 Alg. 4].
     """
-    u = check_scores(scores)
+    u = check_candidate_array("scores", scores)
     b = check_positive("scale", scale)
+    rows, _ = flat_batch(u)
+    logp = np.array([_log_prob_row(row, b) for row in rows])
+    return logp.reshape(u.shape)
+
+
+def _log_prob_row(u, b):
+    """:func:`report_noisy_max_log_prob` for one score vector ``u`` (K,) and scale ``b``."""
     k = u.size
     if k == 1:
         return np.zeros(1)
@@ -176,6 +212,8 @@ def report_noisy_max_log_prob(scores, scale):
     return logp - (m + math.log(np.sum(np.exp(logp - m))))
 
 
+
+
 class ReportNoisyMax:
     """Mechanism-protocol adapter; ``data`` is the score vector."""
 
@@ -190,7 +228,7 @@ class ReportNoisyMax:
 
     def log_prob(self, data):
         logp = report_noisy_max_log_prob(data, self.scale)
-        return np.arange(logp.size), logp
+        return np.arange(logp.shape[-1]), logp
 
     def sample(self, data, size, rng=None):
         return report_noisy_max(data, self.scale, size, rng)

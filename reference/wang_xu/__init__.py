@@ -11,8 +11,8 @@ l1_regression
 baselines
     Non-private baselines (the truncated empirical risk minimiser over the net, least absolute deviations).
 data
-    Heavy-tailed linear models with known moments and population risk.
+    Heavy-tailed linear models with known moments and population risk ([000 eq. (1)]).
 
-This package imports only :mod:`reference.mechanisms` and :mod:`reference.validation`
-from the rest of :mod:`reference`.
+This package imports only the shared parts of :mod:`reference` (mechanisms, losses,
+records, validation), never another paper's package.
 """

@@ -1,9 +1,9 @@
-"""Non-private baselines for the l1 regression of Wang & Xu (000): the minimiser of the truncated
-loss (2) (Zhang & Zhou, 2018) and least absolute deviation (LAD) regression.
+"""Non-private baselines for the l1 regression of 000: the minimiser of the truncated loss of
+[000 eq. (2)] (Zhang & Zhou, 2018) and least absolute deviation (LAD) regression.
 
 References
 ----------
-.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``, eq. (2), Lemma 3.
+.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``: [000 eq. (2)], [000 Lemma 3].
 .. [2] L. Zhang and Z.-H. Zhou, "l1-regression with heavy-tailed distributions", NeurIPS 2018.
 .. [3] R. Koenker and G. Bassett, "Regression quantiles", Econometrica 1978 (statsmodels ``QuantReg``).
 """
@@ -16,16 +16,16 @@ import numpy as np
 from scipy import optimize
 
 from .l1_regression import check_iota, check_regression_data, truncated_empirical_risk
-from .nets import as_net
+from .nets import BoxNet, L1BallNet, L2BallNet, as_net
 from .truncation import check_theta
 
 __all__ = ["truncated_loss_minimiser", "lad_regression"]
 
 
 def truncated_loss_minimiser(X, y, iota, theta=2.0, *, net, polish=True, contains=None):
-    """Minimiser ``w-hat_iota`` of the truncated empirical risk (2) over ``W``.
+    """Minimiser ``w-hat_iota`` of the truncated empirical risk of [000 eq. (2)] over ``W``.
 
-    The risk (2) with a bounded psi is not convex, so the minimum is found globally over a
+    The risk with a bounded psi is not convex, so the minimum is found globally over a
     zeta-net of ``W`` (exact over the net, block-wise), then optionally polished by Nelder-Mead
     from the best net point, rejecting steps that leave ``W``.
 
@@ -36,7 +36,7 @@ def truncated_loss_minimiser(X, y, iota, theta=2.0, *, net, polish=True, contain
     iota : float
         Truncation scale, > 0.
     theta : float
-        ``2`` for psi of eq. (6), ``(1, 2)`` for eq. (16).
+        ``2`` for psi of [000 eq. (6)], ``(1, 2)`` for [000 eq. (16)].
     net : net object or array (N, d)
         A zeta-net of ``W`` (e.g. :class:`reference.wang_xu.nets.L2BallNet`).
     polish : bool
@@ -87,8 +87,7 @@ def truncated_loss_minimiser(X, y, iota, theta=2.0, *, net, polish=True, contain
 
 
 def _membership(net):
-    from .nets import BoxNet, L1BallNet, L2BallNet
-
+    """``contains(w)`` for the set a ball or box net covers (everything for other nets)."""
     if isinstance(net, L2BallNet):
         return lambda w: float(np.dot(w, w)) <= net.radius ** 2
     if isinstance(net, L1BallNet):

@@ -1,15 +1,15 @@
-"""Heavy-tailed linear models ``y = <w*, x> + noise`` with exactly known moments (for Wang & Xu, 000).
+"""Heavy-tailed linear models ``y = <w*, x> + noise`` with exactly known moments (for 000).
 
 Coordinates of ``x`` and the noise are i.i.d. draws of symmetric laws whose absolute
-moments are known in closed form, so the constants ``tau`` of Assumptions 1-4 of 000
-can be stated exactly (or, for ``E ||x||_2^theta`` with ``d > 1``, by an explicit bound):
+moments are known in closed form, so the constants ``tau`` of [000 Assumption 1] to
+[000 Assumption 4] can be stated exactly (or, for ``E ||x||_2^theta`` with ``d > 1``, by an explicit bound):
 
 * ``student_t(df)``: ``E|T|^p = df^(p/2) Gamma((p+1)/2) Gamma((df-p)/2) / (sqrt(pi) Gamma(df/2))``, ``p < df``;
 * ``lomax(alpha, scale)`` with a random sign (Pareto type II):
   ``E|X|^p = scale^p Gamma(p+1) Gamma(alpha-p) / Gamma(alpha)``, ``p < alpha``;
 * ``lognormal(sigma)`` with a random sign: ``E|X|^p = exp(p^2 sigma^2 / 2)``.
 
-The population risk of problem (1), ``L_D(w) = E |y - <x, w>| = E |noise - <x, w - w*>|``,
+The population risk of the problem of [000 eq. (1)], ``L_D(w) = E |y - <x, w>| = E |noise - <x, w - w*>|``,
 is computed in closed form at ``w = w*``, by one-dimensional quadrature of a closed form
 when ``w - w*`` has a single non-zero coordinate, and otherwise by a large Monte Carlo
 estimate returned with its standard error.  Because the noise is symmetric and
@@ -17,7 +17,8 @@ independent of ``x``, ``w*`` minimises ``L_D`` over R^d.
 
 References
 ----------
-.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``, problem (1), Assumptions 1-4.
+.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``: [000 eq. (1)], [000 Assumption 1] to
+       [000 Assumption 4].
 """
 
 from __future__ import annotations
@@ -160,7 +161,7 @@ class LinearModel:
         return np.column_stack([X, y])
 
     def tau(self, assumption, theta=2.0) -> float:
-        """The constant tau of Assumption 1-4 of 000 for this model (``inf`` if the moment is infinite).
+        """The constant tau of [000 Assumption 1] to [000 Assumption 4] for this model (``inf`` if the moment is infinite).
 
         1: ``tau^2 = E||x||_2^2 = d E x_1^2`` (exact).  2: ``tau^2 = E x_1^2`` (exact).
         3: ``tau^theta >= E||x||_2^theta``: for d = 1 exact; otherwise the smaller of the bounds

@@ -1,26 +1,26 @@
-"""Private l1 regression by the exponential mechanism over a zeta-net (Wang & Xu, Algorithms 1-2).
+"""Private l1 regression by the exponential mechanism over a zeta-net: [000 Alg. 1] and [000 Alg. 2].
 
-The score of a net point ``w`` is the truncated empirical risk of eq. (2),
-``L-hat_iota(w, D) = (1/(n iota)) sum_i psi(iota |y_i - <x_i, w>|)``, with psi of eq. (6)
-(Algorithm 1, ``theta = 2``) or eq. (16) (Algorithm 2, ``1 < theta <= 2``).  Writing
+The score of a net point ``w`` is the truncated empirical risk of [000 eq. (2)],
+``L-hat_iota(w, D) = (1/(n iota)) sum_i psi(iota |y_i - <x_i, w>|)``, with psi of [000 eq. (6)]
+([000 Alg. 1], ``theta = 2``) or [000 eq. (16)] ([000 Alg. 2], ``1 < theta <= 2``).  Writing
 ``S(w) = n iota L-hat_iota(w, D) = sum_i psi(iota |r_i(w)|)``, both algorithms output ``w``
 with probability proportional to ``exp(-c * S(w))`` where
 
-* ``variant="printed"`` (Algorithm 1 step 2 / Algorithm 2 step 2 as printed):
+* ``variant="printed"`` ([000 Alg. 1 step 2] / [000 Alg. 2 step 2] as printed):
   ``exp(-n iota eps L-hat / log theta)``, i.e. ``c = eps / log theta``;
-* ``variant="standard"``: the exponential mechanism of Definition 2,
+* ``variant="standard"``: the exponential mechanism of [000 Def. 2],
   ``exp(eps u / (2 Delta))`` with ``u = -L-hat`` and the sensitivity stated in the proofs of
-  Theorems 1 and 2, ``Delta = 2 log theta / (n iota)``, i.e. ``c = eps / (4 log theta)``.
+  [000 Thm. 1] and [000 Thm. 2], ``Delta = 2 log theta / (n iota)``, i.e. ``c = eps / (4 log theta)``.
 
 Proof note (sensitivity and privacy).  For ``t >= 0``, ``0 <= psi(t) <= log theta``
 (:func:`reference.wang_xu.truncation.psi`).  Replacing one record changes exactly one term of
 ``S(w)``, by at most ``log theta`` in absolute value, for every ``w`` simultaneously; so
 ``Delta(S) = log theta`` and ``Delta(L-hat) = log theta / (n iota)`` (the paper states
-``2 log theta / (n iota)`` in the proofs of Theorems 1-2 -- twice the true value, a valid
-bound -- and ``2 log theta / (2 n iota)`` in the text before Algorithm 2).  With log-weight
+``2 log theta / (n iota)`` in the proofs of [000 Thm. 1] and [000 Thm. 2] -- twice the true
+value, a valid bound -- and ``2 log theta / (2 n iota)`` in the text before [000 Alg. 2]).  With log-weight
 ``-c S(w)``, each log-weight moves by at most ``c log theta`` and so does the log-normaliser,
 so the privacy loss is at most ``2 c log theta``: ``2 eps`` for the printed variant (not the
-``eps`` of Theorems 1-2; the claim checkers measure it exactly) and ``eps / 2`` for the
+``eps`` of [000 Thm. 1] and [000 Thm. 2]; the claim checkers measure it exactly) and ``eps / 2`` for the
 standard variant (``eps``-DP, with room to spare because the stated sensitivity is loose).
 
 Numerics.  Residuals are computed on records rescaled by a power of two per record
@@ -33,8 +33,8 @@ and sampled with a streaming (block-level) Gumbel-max, in memory ``O(n * block +
 References
 ----------
 .. [1] D. Wang and J. Xu, "Differentially private l1-norm linear regression with heavy-tailed
-       data", ``000_e64de114947d2122.txt``: eq. (2), Algorithm 1, Algorithm 2, Theorems 1-2,
-       Definition 2 (exponential mechanism).
+       data", ``000_e64de114947d2122.txt``: [000 eq. (2)], [000 Alg. 1], [000 Alg. 2], [000 Thm. 1],
+       [000 Thm. 2], [000 Def. 2] (exponential mechanism).
 """
 
 from __future__ import annotations
@@ -45,11 +45,13 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .nets import L2BallNet, as_net
+from ..mechanisms import normalize_log_weights
 from .truncation import _psi_nonneg, check_theta
+from ..records import split_records
 from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive, check_probability, check_same_length)
 
-__all__ = ["VARIANTS", "check_iota", "split_records", "check_regression_data", "l1_loss",
+__all__ = ["VARIANTS", "check_iota", "check_regression_data", "l1_loss",
            "record_psi_terms", "truncated_empirical_risk", "exponent_factor", "log_weights",
            "wang_xu_log_prob", "streaming_log_normaliser", "streaming_log_prob_chunks",
            "streaming_gumbel_max_sample", "algorithm1", "algorithm2", "WangXuMechanism",
@@ -62,7 +64,7 @@ DEFAULT_BLOCK_ELEMENTS = 1 << 20
 
 
 def check_iota(iota, name: str = "iota") -> float:
-    """Truncation scale iota of eq. (2): a finite number > 0."""
+    """Truncation scale iota of [000 eq. (2)]: a finite number > 0."""
     return check_positive(name, iota)
 
 
@@ -78,16 +80,6 @@ def check_regression_data(X, y):
     if X.shape[1] < 1:
         raise ValueError(f"X must have at least one feature column, got shape {X.shape}")
     return X, y
-
-
-def split_records(data, dim=None):
-    """Split records ``[x_1, ..., x_d, y]`` (rows of a 2-d array) into ``X`` (n, d) and ``y`` (n,)."""
-    arr = check_finite_array("data", data, ndim=2)
-    if arr.shape[1] < 2:
-        raise ValueError(f"data records must be [x_1, ..., x_d, y] with d >= 1, got shape {arr.shape}")
-    if dim is not None and arr.shape[1] != dim + 1:
-        raise ValueError(f"data records must have {dim + 1} columns (d = {dim} features and y), got shape {arr.shape}")
-    return arr[:, :-1], arr[:, -1]
 
 
 def _scaled(X, y):
@@ -112,7 +104,7 @@ def _psi_block(W, Xs, ys, s, iota, theta):
 
 
 def record_psi_terms(W, X, y, iota, theta=2.0):
-    """Matrix ``psi(iota |y_i - <x_i, w_k>|)`` of shape (n, K), the summands of eq. (2).
+    """Matrix ``psi(iota |y_i - <x_i, w_k>|)`` of shape (n, K), the summands of [000 eq. (2)].
 
     Parameters
     ----------
@@ -123,7 +115,7 @@ def record_psi_terms(W, X, y, iota, theta=2.0):
     iota : float
         Truncation scale, > 0.
     theta : float
-        ``2`` for eq. (6), ``(1, 2)`` for eq. (16).
+        ``2`` for [000 eq. (6)], ``(1, 2)`` for [000 eq. (16)].
 
     Returns
     -------
@@ -141,13 +133,13 @@ def record_psi_terms(W, X, y, iota, theta=2.0):
 
 
 def truncated_empirical_risk(W, X, y, iota, theta=2.0):
-    """Truncated empirical risk of eq. (2): ``(1/(n iota)) sum_i psi(iota |y_i - <x_i, w>|)``.
+    """Truncated empirical risk of [000 eq. (2)]: ``(1/(n iota)) sum_i psi(iota |y_i - <x_i, w>|)``.
 
     Returns an array of shape (K,) for ``W`` of shape (K, d), a float for ``W`` of shape (d,).
 
     References
     ----------
-    000, eq. (2) with psi of eq. (6) (``theta = 2``) or eq. (16).
+    [000 eq. (2)] with psi of [000 eq. (6)] (``theta = 2``) or [000 eq. (16)].
 
     Examples
     --------
@@ -162,7 +154,7 @@ def truncated_empirical_risk(W, X, y, iota, theta=2.0):
 
 
 def l1_loss(W, X, y):
-    """Empirical l1 risk ``(1/n) sum_i |y_i - <x_i, w>|`` (problem (1) on the sample)."""
+    """Empirical l1 risk ``(1/n) sum_i |y_i - <x_i, w>|`` (the problem of [000 eq. (1)] on the sample)."""
     X, y = check_regression_data(X, y)
     single = np.ndim(W) == 1
     W = np.atleast_2d(check_finite_array("W", W))
@@ -178,9 +170,10 @@ def l1_loss(W, X, y):
 def exponent_factor(epsilon, theta=2.0, variant="printed") -> float:
     """Multiplier ``k`` with log-weight ``-k * eps * S(w) / log theta``, ``S = n iota L-hat``.
 
-    ``printed``: ``k = 1`` (``exp(-n iota eps L-hat / log theta)``, Algorithms 1-2 step 2).
+    ``printed``: ``k = 1`` (``exp(-n iota eps L-hat / log theta)``, [000 Alg. 1 step 2] and
+    [000 Alg. 2 step 2]).
     ``standard``: ``k = 1/4`` (``exp(eps (-L-hat) / (2 Delta))`` with the stated
-    ``Delta = 2 log theta / (n iota)``, Definition 2).  Returns ``k * eps``.
+    ``Delta = 2 log theta / (n iota)``, [000 Def. 2]).  Returns ``k * eps``.
     """
     eps = check_epsilon(epsilon)
     check_theta(theta)
@@ -211,7 +204,7 @@ class _Scorer:
 
 
 def log_weights(W, X, y, epsilon, iota, theta=2.0, variant="printed"):
-    """Unnormalised log-weights ``-k eps S(w) / log theta`` of Algorithms 1-2 at points ``W`` (K, d)."""
+    """Unnormalised log-weights ``-k eps S(w) / log theta`` of [000 Alg. 1] / [000 Alg. 2] at points ``W`` (K, d)."""
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     W = np.atleast_2d(check_finite_array("W", W))
     if W.shape[1] != sc.X.shape[1]:
@@ -225,20 +218,20 @@ def _block_size(n, block_elements):
 
 
 def wang_xu_log_prob(X, y, net, epsilon, iota, theta=2.0, variant="printed"):
-    """Exact output distribution of Algorithm 1 (``theta = 2``) / Algorithm 2 over the net, in memory.
+    """Exact output distribution of [000 Alg. 1] (``theta = 2``) / [000 Alg. 2] over the net, in memory.
 
     Parameters
     ----------
     X : array_like, shape (n, d)
     y : array_like, shape (n,)
     net : net object of :mod:`reference.wang_xu.nets` or array (N, d)
-        The range ``W-tilde_zeta`` of step 1.
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1].
     epsilon : float
         Privacy parameter, > 0.
     iota : float
         Truncation scale, > 0.
     theta : float
-        ``2`` (Algorithm 1, psi of eq. (6)) or in ``(1, 2]`` (Algorithm 2, psi of eq. (16)).
+        ``2`` ([000 Alg. 1], psi of [000 eq. (6)]) or in ``(1, 2]`` ([000 Alg. 2], psi of [000 eq. (16)]).
     variant : {"printed", "standard"}
         See the module docstring.
 
@@ -250,13 +243,13 @@ def wang_xu_log_prob(X, y, net, epsilon, iota, theta=2.0, variant="printed"):
 
     References
     ----------
-    000, Algorithm 1 step 2, Algorithm 2 step 2, Definition 2.
+    [000 Alg. 1 step 2], [000 Alg. 2 step 2], [000 Def. 2].
     """
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     net = as_net(net, sc.X.shape[1])
     pts = net.points()
     lw = sc.log_weights(pts)
-    return pts, lw - logsumexp(lw)
+    return pts, normalize_log_weights(lw)
 
 
 def _stream(sc, net, block_elements):
@@ -291,7 +284,7 @@ def streaming_log_prob_chunks(X, y, net, epsilon, iota, theta=2.0, variant="prin
 
 def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="printed", size=1, rng=None, *,
                                 block_elements=DEFAULT_BLOCK_ELEMENTS, return_index=False):
-    """``size`` independent outputs of Algorithm 1/2 by a streaming (two-level) Gumbel-max over the net.
+    """``size`` independent outputs of [000 Alg. 1] / [000 Alg. 2] by a streaming (two-level) Gumbel-max over the net.
 
     The net is scored block by block in one pass.  For block ``b`` with log-mass
     ``l_b = logsumexp(log-weights in b)``, every draw gets the key ``l_b + G`` (``G`` standard
@@ -335,19 +328,19 @@ def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="pr
 
 
 def algorithm1(X, y, net, epsilon, iota, variant="printed", size=None, rng=None):
-    """Algorithm 1 of 000 (second moment; psi of eq. (6)): ``size`` outputs (or one if ``None``)."""
+    """[000 Alg. 1] (second moment; psi of [000 eq. (6)]): ``size`` outputs (or one if ``None``)."""
     out = streaming_gumbel_max_sample(X, y, net, epsilon, iota, 2.0, variant, 1 if size is None else size, rng)
     return out[0] if size is None else out
 
 
 def algorithm2(X, y, net, epsilon, iota, theta, variant="printed", size=None, rng=None):
-    """Algorithm 2 of 000 (theta-th moment; psi of eq. (16)): ``size`` outputs (or one if ``None``)."""
+    """[000 Alg. 2] (theta-th moment; psi of [000 eq. (16)]): ``size`` outputs (or one if ``None``)."""
     out = streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta, variant, 1 if size is None else size, rng)
     return out[0] if size is None else out
 
 
 class WangXuMechanism:
-    """Mechanism-protocol object for Algorithms 1-2 on datasets of records ``[x_1, ..., x_d, y]``.
+    """Mechanism-protocol object for [000 Alg. 1] / [000 Alg. 2] on datasets of records ``[x_1, ..., x_d, y]``.
 
     ``log_prob(data) -> (net points (K, d), log-probabilities (K,))``;
     ``sample(data, size, rng) -> (size, d)``; ``score_terms(records) -> (m, K)`` (each record's
@@ -390,7 +383,7 @@ class WangXuMechanism:
     @staticmethod
     def log_prob_from_terms(total):
         t = np.asarray(total, dtype=np.float64)
-        return t - logsumexp(t, axis=-1, keepdims=True)
+        return normalize_log_weights(t)
 
     def log_prob(self, data):
         X, y = self._split(data)
@@ -404,7 +397,7 @@ class WangXuMechanism:
 
 def make_mechanism(algorithm=1, variant="printed", epsilon=1.0, delta=None, *, net=None, dim=1, radius=1.0,
                    zeta=0.25, iota=1.0, theta=None, block_elements=DEFAULT_BLOCK_ELEMENTS):
-    """Factory for the registry: Algorithm 1 (``theta = 2``) or 2 (``theta`` default 1.5).
+    """Factory for the registry: [000 Alg. 1] (``theta = 2``) or [000 Alg. 2] (``theta`` default 1.5).
 
     ``delta`` is accepted for the protocol and unused (the claims are pure eps-DP); when given
     it must be a valid delta or 0.  Without ``net`` an l2-ball net of ``radius`` and ``zeta``
@@ -416,7 +409,7 @@ def make_mechanism(algorithm=1, variant="printed", epsilon=1.0, delta=None, *, n
         check_delta(delta)
     if algorithm == 1:
         if theta is not None and theta != 2.0:
-            raise ValueError(f"theta must be 2 for Algorithm 1 (psi of eq. (6)), got {theta!r}")
+            raise ValueError(f"theta must be 2 for [000 Alg. 1] (psi of [000 eq. (6)]), got {theta!r}")
         theta = 2.0
     elif theta is None:
         theta = 1.5
@@ -426,16 +419,16 @@ def make_mechanism(algorithm=1, variant="printed", epsilon=1.0, delta=None, *, n
 
 
 def theorem1_parameters(n, d, epsilon, eta, tau, assumption=1):
-    """zeta and iota of Theorem 1 (000), O-constants set to 1.
+    """zeta and iota of [000 Thm. 1], O-constants set to 1.
 
-    Assumption 1 (``E||x||_2^2 <= tau^2``), eq. (7): ``zeta = 1/n``,
+    [000 Assumption 1] (``E||x||_2^2 <= tau^2``), [000 eq. (7)]: ``zeta = 1/n``,
     ``iota = sqrt(d log n log(1/eta) / (n eps tau^2))``.
-    Assumption 2 (``E x_j^2 <= tau^2``), eq. (8): ``zeta = 1/n``,
+    [000 Assumption 2] (``E x_j^2 <= tau^2``), [000 eq. (8)]: ``zeta = 1/n``,
     ``iota = sqrt(log n log(1/eta) / (tau^2 n eps))``.
 
     Returns
     -------
-    dict with ``zeta``, ``iota`` and ``rate`` (the right-hand side of (7) / (8) without O).
+    dict with ``zeta``, ``iota`` and ``rate`` (the right-hand side of [000 eq. (7)] / [000 eq. (8)] without O).
     """
     n = check_integer("n", n, minimum=2)
     d = check_integer("d", d, minimum=1)
@@ -443,7 +436,7 @@ def theorem1_parameters(n, d, epsilon, eta, tau, assumption=1):
     eta = check_probability("eta", eta)
     tau = check_positive("tau", tau)
     if assumption not in (1, 2):
-        raise ValueError(f"assumption must be 1 or 2 for Theorem 1, got {assumption!r}")
+        raise ValueError(f"assumption must be 1 or 2 for [000 Thm. 1], got {assumption!r}")
     L = math.log(n) * math.log(1 / eta)
     if assumption == 1:
         iota = math.sqrt(d * L / (n * eps * tau ** 2))
@@ -455,17 +448,17 @@ def theorem1_parameters(n, d, epsilon, eta, tau, assumption=1):
 
 
 def theorem2_parameters(n, d, epsilon, eta, tau, theta, assumption=3):
-    """zeta and iota of Theorem 2 (000), as printed, O-constants set to 1.
+    """zeta and iota of [000 Thm. 2], as printed, O-constants set to 1.
 
-    Assumption 3, eq. (18): ``zeta = 1/n``, ``iota = (1/tau) (d log(1/eta) / (n eps))^(1/theta)``
+    [000 Assumption 3], [000 eq. (18)]: ``zeta = 1/n``, ``iota = (1/tau) (d log(1/eta) / (n eps))^(1/theta)``
     (the theorem writes the failure probability as zeta; here it is ``eta``).
-    Assumption 4, eq. (19): ``zeta = 1/n``,
+    [000 Assumption 4], [000 eq. (19)]: ``zeta = 1/n``,
     ``iota = (1/tau) (log n log(1/eta) / (n eps))^((theta-1)/theta)`` -- exponent as printed; the
-    balance of ``iota^(theta-1)`` against ``1/(n iota eps)`` in (27) would give ``1/theta``.
+    balance of ``iota^(theta-1)`` against ``1/(n iota eps)`` in [000 eq. (27)] would give ``1/theta``.
 
     Returns
     -------
-    dict with ``zeta``, ``iota`` and ``rate`` (right-hand side of (18) / (19) without O).
+    dict with ``zeta``, ``iota`` and ``rate`` (right-hand side of [000 eq. (18)] / [000 eq. (19)] without O).
     """
     n = check_integer("n", n, minimum=2)
     d = check_integer("d", d, minimum=1)
@@ -474,7 +467,7 @@ def theorem2_parameters(n, d, epsilon, eta, tau, theta, assumption=3):
     tau = check_positive("tau", tau)
     theta = check_theta(theta)
     if assumption not in (3, 4):
-        raise ValueError(f"assumption must be 3 or 4 for Theorem 2, got {assumption!r}")
+        raise ValueError(f"assumption must be 3 or 4 for [000 Thm. 2], got {assumption!r}")
     p = (theta - 1) / theta
     if assumption == 3:
         iota = (d * math.log(1 / eta) / (n * eps)) ** (1 / theta) / tau

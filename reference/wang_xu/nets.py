@@ -1,13 +1,13 @@
-"""zeta-nets of bounded constraint sets W (Definition 4 of Wang & Xu) and the bound of Lemma 2.
+"""zeta-nets of bounded constraint sets W ([000 Def. 4]) and the covering bound of [000 Lemma 2].
 
 Every net here is a rectangular grid restricted to W, so its points lie in W
-(Definition 4 asks for ``S subset W``) and it can be enumerated lazily in
+([000 Def. 4] asks for ``S subset W``) and it can be enumerated lazily in
 chunks: a net of 10^7 points in d = 2 never has to be held in memory.
 
 References
 ----------
-.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``, Definition 4 (zeta-net), Lemma 2
-       (covering number ``N(W, zeta) <= (3 Delta / zeta)^d``), Algorithm 1 step 1.
+.. [1] D. Wang and J. Xu, ``000_e64de114947d2122.txt``: [000 Def. 4] (zeta-net), [000 Lemma 2]
+       (covering number ``N(W, zeta) <= (3 Delta / zeta)^d``), [000 Alg. 1 step 1].
 .. [2] R. Vershynin, *High-dimensional probability*, Cambridge University Press, 2018, Section 4.2.
 """
 
@@ -29,7 +29,7 @@ def check_zeta(zeta, name: str = "zeta") -> float:
 
 
 def covering_bound(diameter, zeta, dim) -> float:
-    """Lemma 2 of 000: ``N(W, zeta) <= (3 Delta / zeta)^d`` for ``W`` of diameter ``Delta``.
+    """[000 Lemma 2]: ``N(W, zeta) <= (3 Delta / zeta)^d`` for ``W`` of diameter ``Delta``.
 
     Returned as a float (may be ``inf`` for astronomically large values).
     """
@@ -105,7 +105,7 @@ class GridNet:
         return np.concatenate([b for _, b in self.chunks()], axis=0)
 
     def covering_bound(self) -> float:
-        """Lemma 2 for this set: ``(3 Delta / zeta)^d``."""
+        """[000 Lemma 2] for this set: ``(3 Delta / zeta)^d``."""
         return covering_bound(self.diameter, self.zeta, self.dim)
 
     def __repr__(self):

@@ -1,13 +1,14 @@
-"""Truncation functions psi of Wang & Xu, eq. (6) (second moment) and eq. (16) (theta-th moment).
+"""Truncation functions psi of [000 eq. (6)] (second moment) and [000 eq. (16)] (theta-th moment).
 
-Both are odd, non-decreasing and bounded; the truncated empirical risk (2) only
+Both are odd, non-decreasing and bounded; the truncated empirical risk of [000 eq. (2)] only
 evaluates them at non-negative arguments ``iota * |residual|``, where they take
-values in ``[0, log theta]`` (``theta = 2`` for eq. (6)).
+values in ``[0, log theta]`` (``theta = 2`` for [000 eq. (6)]).
 
 References
 ----------
 .. [1] D. Wang and J. Xu, "Differentially private l1-norm linear regression with heavy-tailed
-       data", ``000_e64de114947d2122.txt``, eqs. (3), (6), (15), (16).
+       data", ``000_e64de114947d2122.txt``: [000 eq. (3)], [000 eq. (6)], [000 eq. (15)],
+       [000 eq. (16)].
 .. [2] L. Zhang and Z.-H. Zhou, "l1-regression with heavy-tailed distributions", NeurIPS 2018.
 .. [3] P. Chen, X. Jin, X. Li and L. Xu, "A generalized Catoni's M-estimator under finite
        alpha-th moment assumption with alpha in (1, 2)", EJS 2021.
@@ -24,7 +25,7 @@ __all__ = ["check_theta", "psi", "psi_lower_envelope", "psi_upper_envelope", "ps
 
 
 def check_theta(theta, name: str = "theta") -> float:
-    """Return ``theta`` as a float after checking ``1 < theta <= 2`` (``theta = 2`` is eq. (6))."""
+    """Return ``theta`` as a float after checking ``1 < theta <= 2`` (``theta = 2`` is [000 eq. (6)])."""
     if isinstance(theta, bool) or not isinstance(theta, numbers.Real):
         raise TypeError(f"{name} must be a real number in (1, 2], got {theta!r} of type {type(theta).__name__}")
     t = float(theta)
@@ -69,14 +70,15 @@ def _psi_nonneg(t: np.ndarray, theta: float) -> np.ndarray:
 
 
 def psi(x, theta=2.0):
-    """Truncation function psi of eq. (6) (``theta = 2``) or eq. (16) (``1 < theta < 2``).
+    """Truncation function psi of [000 eq. (6)] (``theta = 2``) or [000 eq. (16)] (``1 < theta < 2``).
 
     Parameters
     ----------
     x : array_like of float
         Arguments; any float64 including ``+-inf``, subnormals and ``+-1.7e308``.  NaN is rejected.
     theta : float, optional
-        Moment order in ``(1, 2]``.  ``theta = 2`` gives eq. (6) exactly; for ``theta < 2`` eq. (16).
+        Moment order in ``(1, 2]``.  ``theta = 2`` gives [000 eq. (6)] exactly; for ``theta < 2``
+        [000 eq. (16)].
 
     Returns
     -------
@@ -91,14 +93,14 @@ def psi(x, theta=2.0):
     derivative ``-1 + x^(theta-1) <= 0``, so psi is non-decreasing there, hence on all of R;
     it lies in ``[0, log theta]`` for ``x >= 0``.
 
-    Proof note (used by the privacy argument of Algorithms 1-2).  Because every term of (2)
-    is ``psi(iota |r|)`` with ``iota |r| >= 0``, each record contributes a value in
+    Proof note (used by the privacy argument of [000 Alg. 1] and [000 Alg. 2]).  Because every
+    term of [000 eq. (2)] is ``psi(iota |r|)`` with ``iota |r| >= 0``, each record contributes a value in
     ``[0, log theta]``; replacing one record moves ``sum_i psi(iota |r_i|)`` by at most
     ``log theta``, i.e. ``L-hat_iota`` by at most ``log theta / (n iota)``.
 
     References
     ----------
-    000, eqs. (6) and (16); properties (3) and (15).
+    [000 eq. (6)] and [000 eq. (16)]; properties [000 eq. (3)] and [000 eq. (15)].
 
     Examples
     --------
@@ -115,7 +117,7 @@ def psi(x, theta=2.0):
 
 
 def psi_bound(theta=2.0) -> float:
-    """The bound ``sup |psi| = log theta`` stated below eq. (6) (``log 2``) and eq. (16)."""
+    """The bound ``sup |psi| = log theta`` stated below [000 eq. (6)] (``log 2``) and [000 eq. (16)]."""
     return math.log(check_theta(theta))
 
 
@@ -140,14 +142,14 @@ def _log_one_plus_s_plus_pow(s: np.ndarray, theta: float) -> np.ndarray:
 
 
 def psi_upper_envelope(x, theta=2.0):
-    """Right-hand side of (3) (``theta = 2``) / (15): ``log(1 + x + |x|^theta / theta)``, overflow-free."""
+    """Right-hand side of [000 eq. (3)] (``theta = 2``) / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``, overflow-free."""
     th = check_theta(theta)
     arr = _as_float_array(x)
     return _log_one_plus_s_plus_pow(arr.ravel().copy(), th).reshape(arr.shape)
 
 
 def psi_lower_envelope(x, theta=2.0):
-    """Left-hand side of (3) / (15): ``-log(1 - x + |x|^theta / theta)``, overflow-free."""
+    """Left-hand side of [000 eq. (3)] / [000 eq. (15)]: ``-log(1 - x + |x|^theta / theta)``, overflow-free."""
     th = check_theta(theta)
     arr = _as_float_array(x)
     return -_log_one_plus_s_plus_pow(-arr.ravel(), th).reshape(arr.shape)

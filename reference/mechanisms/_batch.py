@@ -1,0 +1,74 @@
+"""Shape rules shared by the batched mechanisms.
+
+Every mechanism with a finite output set takes its per-candidate input with the
+candidates on the last axis, ``(..., K)``; the leading axes are a batch of
+independent inputs (a single input is a batch of one, with batch shape ``()``).
+Samplers return ``batch_shape`` draws when ``size`` is ``None`` and
+``(size,) + batch_shape`` draws otherwise: ``size`` independent draws for every
+input of the batch, the ``size`` axis first (as NumPy's own ``size`` argument).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..validation import check_finite_array, check_integer
+
+__all__ = ["ROWS_PER_CHUNK_ELEMENTS", "check_candidate_array", "draw_shape", "chunked_rows", "rows_of_draws",
+           "flat_batch"]
+
+#: Samplers draw their noise in chunks of about this many float64 numbers (32 MiB), so that
+#: a million draws over thousands of candidates stay small.  Chunking never changes the
+#: random stream: NumPy fills a (rows, K) request row by row from the same bit stream.
+ROWS_PER_CHUNK_ELEMENTS = 2**22
+
+
+def check_candidate_array(name: str, value) -> np.ndarray:
+    """A finite float64 array of shape ``(..., K)`` with ``K >= 1`` candidates on the last axis.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an array of real numbers.
+    ValueError
+        If it is a scalar, empty, or not finite; the message names ``name``.
+    """
+    arr = check_finite_array(name, value)
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must have at least one axis (candidates on the last axis), got a scalar")
+    return arr
+
+
+def draw_shape(batch_shape: tuple, size) -> tuple:
+    """Shape of the draws of a sampler: ``batch_shape`` (``size=None``) or ``(size,) + batch_shape``."""
+    if size is None:
+        return tuple(batch_shape)
+    return (check_integer("size", size, minimum=0),) + tuple(batch_shape)
+
+
+def chunked_rows(n_rows: int, n_columns: int):
+    """``(start, stop)`` bounds of consecutive row chunks of about ``ROWS_PER_CHUNK_ELEMENTS`` entries."""
+    chunk = max(1, ROWS_PER_CHUNK_ELEMENTS // max(n_columns, 1))
+    for start in range(0, n_rows, chunk):
+        yield start, min(n_rows, start + chunk)
+
+
+def rows_of_draws(inputs: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """Input rows of draws ``start..stop-1`` in flat draw order.
+
+    ``inputs`` holds the batch as ``(B, K)``; draws are laid out as ``(size, B)``
+    flattened, so draw ``r`` uses input row ``r mod B``.  Only ``stop - start``
+    rows are materialised, whatever ``size`` is.
+    """
+    batch = inputs.shape[0]
+    if batch == 1:
+        return np.broadcast_to(inputs, (stop - start, inputs.shape[1]))
+    return inputs[np.arange(start, stop) % batch]
+
+
+def flat_batch(arr: np.ndarray) -> tuple[np.ndarray, tuple]:
+    """``arr`` of shape ``(..., K)`` as ``(B, K)`` rows with ``B = prod(...)``, and the batch shape."""
+    batch_shape = arr.shape[:-1]
+    return arr.reshape(math.prod(batch_shape), arr.shape[-1]), batch_shape
