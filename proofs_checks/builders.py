@@ -26,8 +26,17 @@ from .audit.exact import hockey_stick_delta, max_privacy_loss
 from .model import Result
 from .verdicts import CONFIDENCE, ROUNDING_ATOL, ROUNDING_RTOL, clopper_pearson, compare, coverage_verdict
 
-__all__ = ["WorstCase", "PrivacyTally", "exact_privacy_check",
+__all__ = ["compare_result", "WorstCase", "PrivacyTally", "exact_privacy_check",
            "max_search_check", "coverage_check"]
+
+
+def compare_result(observed: float, bound: float, direction: str = "at_most", *, method: str, reading: str = "",
+                   evidence: dict | None = None, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL,
+                   figures=None) -> Result:
+    """A :class:`~proofs_checks.model.Result` of :func:`compare`, with observed, bound and margin filled in."""
+    return Result(compare(observed, bound, direction, rtol=rtol, atol=atol), observed=observed, bound=bound,
+                  direction=direction, method=method, reading=reading, evidence=dict(evidence or {}),
+                  figures=list(figures or []))
 
 
 class WorstCase:

@@ -4,39 +4,46 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
 from pathlib import Path
 
-import numpy as np
+from .jsonable import to_jsonable
 
-__all__ = ["to_jsonable", "claim_record", "write_report"]
+__all__ = ["claim_record", "write_report", "verdict_line"]
 
-
-def to_jsonable(obj):
-    """Numpy scalars and arrays to Python; non-finite floats to strings ("inf", "nan")."""
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return to_jsonable(obj.tolist())
-    if isinstance(obj, np.generic):
-        return to_jsonable(obj.item())
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return str(obj)
-    if isinstance(obj, Path):
-        return str(obj)
-    return obj
+#: The fixed fields of a :class:`~proofs_checks.model.Result` copied into each claim record.
+RESULT_FIELDS = ("verdict", "observed", "bound", "direction", "margin", "method", "reading")
 
 
 def claim_record(claim, result):
-    """The JSON record of one claim and its result."""
-    return to_jsonable({
-        "id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
-        "algorithm": claim.algorithm, "variant": claim.variant, "verdict": result.verdict,
-        "evidence": result.evidence, "figures": list(result.figures), "seed": result.seed,
-        "seconds": round(result.seconds, 4),
-    })
+    """The JSON record of one claim and its result.
+
+    Besides the claim's fields and the free evidence: ``observed`` against ``bound`` with its
+    ``direction`` and ``margin``, the ``method`` and ``reading`` of the check, and ``seed``, the
+    entropy ``[run seed, claim key]`` of the claim's seed sequence.
+    """
+    record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
+              "algorithm": claim.algorithm, "variant": claim.variant}
+    record.update({name: getattr(result, name) for name in RESULT_FIELDS})
+    record.update({"evidence": result.evidence, "figures": list(result.figures), "seed": result.seed,
+                   "seconds": round(result.seconds, 4)})
+    return to_jsonable(record)
+
+
+def verdict_line(record):
+    """One line: "observed X against bound Y (direction), margin Z — method"."""
+    parts = []
+    if record.get("observed") is not None and record.get("bound") is not None:
+        comparison = f"observed {_fmt(record['observed'])} against bound {_fmt(record['bound'])}"
+        if record.get("direction"):
+            comparison += f" ({record['direction'].replace('_', ' ')})"
+        if record.get("margin") is not None:
+            comparison += f", margin {_fmt(record['margin'])}"
+        parts.append(comparison)
+    elif record.get("observed") is not None:
+        parts.append(f"observed {_fmt(record['observed'])}")
+    if record.get("method"):
+        parts.append(record["method"])
+    return " — ".join(parts) if parts else "no single number compared (see the evidence)"
 
 
 def _fmt(value):
@@ -73,7 +80,10 @@ def write_report(records, out_dir, *, profile, seed, algorithms=()):
         lines.append(f"| `{r['id']}` | {r['kind']} | {r['source']} | **{r['verdict']}** | {r['seconds']:.2f} |")
     lines.append("")
     for r in records:
-        lines += [f"## `{r['id']}`: {r['verdict']}", "", f"*{r['source']}* ({r['kind']}): {r['statement']}", ""]
+        lines += [f"## `{r['id']}`: {r['verdict']}", "", f"*{r['source']}* ({r['kind']}): {r['statement']}", "",
+                  f"**{r['verdict']}**: {verdict_line(r)}", ""]
+        if r.get("reading"):
+            lines += [f"Reading: {r['reading']}", ""]
         for key, value in r["evidence"].items():
             lines.append(f"- {key}: {_fmt(value)}")
         for fig in r["figures"]:

@@ -1,5 +1,7 @@
 """Tolerances and verdict rules: the one place where a measured number becomes a verdict.
 
+This module imports nothing from the project, so the auditor uses the same rules.
+
 Every check compares what it measured with what the paper states through the rules
 here, so the same question ("is 1.0000000003 within the bound 1?") gets the same answer
 everywhere, and the report can show ``observed`` against ``bound`` with its margin.
@@ -18,6 +20,12 @@ IDENTITY_RTOL
 FORMULA_TOL
     Agreement of a float64 implementation with its high-precision (mpmath) reference,
     absolute or relative: 1e-12.
+HIGH_PRECISION_TOL
+    Agreement of two high-precision (mpmath, 50 digits) evaluations of one identity: 1e-25,
+    small enough that a closed form wrong by 1e-20 is refuted.
+ULP_RTOL
+    A few float64 ulps (4 machine epsilons, relative): for bounds a float64 function must meet
+    to its last bits (|phi| <= 2 sqrt(2)/3, psi inequalities), where 1e-9 would hide a slip.
 CONFIDENCE
     Default confidence of statistical verdicts (Clopper-Pearson intervals): 0.95.
 """
@@ -28,16 +36,18 @@ import math
 
 from statsmodels.stats.proportion import proportion_confint
 
-from .model import Result
 
 __all__ = ["ROUNDING_RTOL", "ROUNDING_ATOL", "QUADRATURE_RTOL", "IDENTITY_RTOL", "FORMULA_TOL", "CONFIDENCE",
-           "within", "at_least", "compare", "compare_result", "clopper_pearson", "coverage_verdict"]
+           "HIGH_PRECISION_TOL", "ULP_RTOL",
+           "within", "at_least", "compare", "clopper_pearson", "coverage_verdict"]
 
 ROUNDING_RTOL = 1e-9
 ROUNDING_ATOL = 1e-12
 QUADRATURE_RTOL = 1e-6
 IDENTITY_RTOL = 1e-12
 FORMULA_TOL = 1e-12
+HIGH_PRECISION_TOL = 1e-25
+ULP_RTOL = 4 * 2.0 ** -52
 CONFIDENCE = 0.95
 
 
@@ -76,15 +86,6 @@ def compare(observed: float, bound: float, direction: str = "at_most", *, rtol: 
     else:
         raise ValueError(f"direction must be 'at_most', 'at_least' or 'equal', got {direction!r}")
     return "confirmed" if ok else "refuted"
-
-
-def compare_result(observed: float, bound: float, direction: str = "at_most", *, method: str, reading: str = "",
-                   evidence: dict | None = None, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL,
-                   figures=None) -> Result:
-    """A :class:`~proofs_checks.model.Result` of :func:`compare`, with observed, bound and margin filled in."""
-    return Result(compare(observed, bound, direction, rtol=rtol, atol=atol), observed=observed, bound=bound,
-                  direction=direction, method=method, reading=reading, evidence=dict(evidence or {}),
-                  figures=list(figures or []))
 
 
 def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:

@@ -2,11 +2,28 @@
 
 import pytest
 
-from proofs_checks.claim_sets import arora as A
-from proofs_checks.claims import CheckContext, default_registry, run_claim
+from proofs_checks.claim_sets.arora.boosting import (boosting_excess_risk_check, boosting_privacy_check,
+                                                     laplace_reading_check, subgaussian_check)
+from proofs_checks.claim_sets.arora.concentration import concentration_lemma_check
+from proofs_checks.claim_sets.arora.excess_risk import thm1_excess_risk_check
+from proofs_checks.claim_sets.arora.gem import gem_privacy_004_check, gem_utility_004_check
+from proofs_checks.claim_sets.arora.grid_search import thm1_composition_check, thm1_gem_step_privacy_check
+from proofs_checks.claim_sets.arora.learners import (erm_sensitivity_check, gradient_sensitivity_check,
+                                                     noisy_gd_calibration_check,
+                                                     output_perturbation_calibration_check)
+from proofs_checks.claim_sets.arora.lemma_d4 import lemma_d4_noisy_gd_check, lemma_d4_output_perturbation_check
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
+from proofs_checks.runner import run_claim
 from reference.arora.learners import delta_output_perturbation, output_perturbation_sensitivity
 
 CTX = CheckContext(profile="quick", seed=1)
+
+
+def ctx_of(claim_id, seed=1):
+    """The quick-profile context scoped to ``claim_id``: the stream the registered check draws from."""
+    return CheckContext(profile="quick", seed=seed).for_claim(claim_id)
+
 
 #: Verdicts measured with the quick profile (seed 1 and the default seed agree).
 EXPECTED = {
@@ -51,7 +68,11 @@ def test_all_claims_and_algorithms_registered(registry):
 
 @pytest.mark.parametrize("claim_id", FAST)
 def test_registered_verdicts(registry, claim_id):
-    assert run_claim(registry.claim(claim_id), CTX).verdict == EXPECTED[claim_id]
+    result = run_claim(registry.claim(claim_id), CTX)
+    assert result.verdict == EXPECTED[claim_id]
+    # every check states its number against the paper's, how it got it and where the paper says it
+    assert None not in (result.observed, result.bound, result.direction, result.margin)
+    assert result.method and result.reading
 
 
 @pytest.mark.slow
@@ -64,57 +85,66 @@ def _half(fn):
     return lambda *a, **k: 0.5 * fn(*a, **k)
 
 
-@pytest.mark.parametrize("broken", [
+@pytest.mark.parametrize("claim_id, broken", [
     # sensitivity of the regularised minimiser halved (squared loss: the search reaches 0.83 of 2G/(n lam))
-    A.erm_sensitivity_check("squared", sensitivity_fn=_half(output_perturbation_sensitivity)),
+    ("arora.learners.output-perturbation.sensitivity.squared",
+     erm_sensitivity_check("squared", sensitivity_fn=_half(output_perturbation_sensitivity))),
     # output-perturbation / noisy-GD noise 30% too small
-    A.output_perturbation_calibration_check(sigma_factor=0.7),
-    A.noisy_gd_calibration_check(sigma_factor=0.7),
-    A.thm1_composition_check(sigma_factor=0.7),
+    ("arora.learners.output-perturbation.gaussian-calibration",
+     output_perturbation_calibration_check(sigma_factor=0.7)),
+    ("arora.learners.noisy-gd.calibration", noisy_gd_calibration_check(sigma_factor=0.7)),
+    ("arora.thm1.privacy.composition", thm1_composition_check(sigma_factor=0.7)),
     # gradient sensitivity halved
-    A.gradient_sensitivity_check(factor=0.5),
+    ("arora.learners.noisy-gd.gradient-sensitivity", gradient_sensitivity_check(factor=0.5)),
     # GEM run at twice its budget; GEM utility bound 8x too tight
-    A.gem_privacy_004_check(weight_scale=2.0),
-    A.gem_utility_004_check(bound_factor=0.5),
+    ("arora.gem.privacy", gem_privacy_004_check(weight_scale=2.0)),
+    ("arora.gem.utility", gem_utility_004_check(bound_factor=0.5)),
     # Theorem 1 bound without its slack terms (slack 0)
-    A.thm1_excess_risk_check("standard", slack=0.0),
+    ("arora.thm1.excess-risk", thm1_excess_risk_check("standard", slack=0.0)),
     # Lemma D.4: Delta with 1.5 Y^2 instead of 2 Y^2; output-perturbation Delta 30% too small
-    A.lemma_d4_noisy_gd_check("standard", delta_fn=lambda B, X, Y, H, v: 1.5 * Y * Y + H * B * B * X * X),
-    A.lemma_d4_output_perturbation_check("standard", delta_fn=lambda *a, **k: 0.7 * delta_output_perturbation(*a, **k)),
+    ("arora.lemma-d4.noisy-gd.standard",
+     lemma_d4_noisy_gd_check("standard", delta_fn=lambda B, X, Y, H, v: 1.5 * Y * Y + H * B * B * X * X)),
+    ("arora.lemma-d4.output-perturbation.standard",
+     lemma_d4_output_perturbation_check("standard",
+                                        delta_fn=lambda *a, **k: 0.7 * delta_output_perturbation(*a, **k))),
     # sub-Gaussian constant 10% too small
-    A.subgaussian_check(gamma_factor=0.9),
+    ("arora.boosting.subgaussian", subgaussian_check(gamma_factor=0.9)),
     # concentration lemma with T, U, V shrunk 100x
-    A.concentration_lemma_check(slack=0.01),
+    ("arora.lemma-e.concentration", concentration_lemma_check(slack=0.01)),
 ])
-def test_checks_reject_broken_variants(broken):
-    assert broken(CTX).verdict == "refuted"
+def test_checks_reject_broken_variants(claim_id, broken):
+    result = broken(ctx_of(claim_id))
+    assert result.verdict == "refuted"
+    assert result.method and result.reading.startswith(("[004", "Chaudhuri", "Dwork", "Bun", "Bassily"))
 
 
 def test_gem_step_check_rejects_understated_sensitivity():
     # the search reaches 0.99 of eps/4 with the right sensitivities; 2.5x understated -> refuted
-    assert A.thm1_gem_step_privacy_check("standard", sens_factor=0.4)(CTX).verdict == "refuted"
+    check = thm1_gem_step_privacy_check("standard", sens_factor=0.4)
+    assert check(ctx_of("arora.thm1.privacy.gem-step")).verdict == "refuted"
 
 
 def test_boosting_privacy_check_confirms_correct_and_rejects_small_scale():
-    correct = A.boosting_privacy_check(scale_fn=lambda st, s, eps: 4 * s / eps, sizes=(400,))
-    assert correct(CTX).verdict == "confirmed"
-    broken = A.boosting_privacy_check(scale_fn=lambda st, s, eps: 0.3 * 4 * s / eps, sizes=(400,))
-    assert broken(CTX).verdict == "refuted"
+    ctx = ctx_of("arora.boosting.privacy")
+    correct = boosting_privacy_check(scale_fn=lambda st, s, eps: 4 * s / eps, sizes=(400,))
+    assert correct(ctx).verdict == "confirmed"
+    broken = boosting_privacy_check(scale_fn=lambda st, s, eps: 0.3 * 4 * s / eps, sizes=(400,))
+    assert broken(ctx).verdict == "refuted"
 
 
 def test_laplace_reading_standard_is_consistent():
-    assert A.laplace_reading_check("standard")(CTX).verdict == "confirmed"
+    assert laplace_reading_check("standard")(ctx_of("arora.boosting.laplace-reading")).verdict == "confirmed"
 
 
 def test_boosting_excess_check_never_confirms_broken_bound():
     # an O~ statement cannot be refuted numerically: the broken bound (slack 0) is not confirmed
-    assert A.boosting_excess_risk_check(slack=0.0)(CTX).verdict != "confirmed"
+    assert boosting_excess_risk_check(slack=0.0)(ctx_of("arora.boosting.excess-risk")).verdict != "confirmed"
 
 
 def test_logistic_sensitivity_bound_has_slack_two():
     # measured: the logistic search reaches < 0.5 of 2G/(n lam), so halving is not detectable there
-    r = A.erm_sensitivity_check("logistic")(CTX)
-    assert r.evidence["ratio"] < 0.5
+    r = erm_sensitivity_check("logistic")(ctx_of("arora.learners.output-perturbation.sensitivity.logistic"))
+    assert r.observed / r.bound < 0.5 and r.direction == "at_most"
 
 
 def test_mechanism_factories(registry):
@@ -142,16 +172,12 @@ def test_mechanism_factories(registry):
 
 
 def test_check_results_are_reproducible():
-    a = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
-    b = A.thm1_excess_risk_check("standard")(CheckContext(seed=7)).evidence
+    a = thm1_excess_risk_check("standard")(ctx_of("arora.thm1.excess-risk", seed=7)).evidence
+    b = thm1_excess_risk_check("standard")(ctx_of("arora.thm1.excess-risk", seed=7)).evidence
     assert a == b
 
 
 def test_mechanism_factories_reject_a_mistyped_parameter():
-    import pytest
-
-    from proofs_checks.claims import default_registry
-
     reg = default_registry()
     for alg_id in ("arora-grid-search", "arora-boosting", "arora-output-perturbation", "arora-noisy-gd"):
         with pytest.raises(TypeError, match="unexpected keyword"):
@@ -161,10 +187,14 @@ def test_mechanism_factories_reject_a_mistyped_parameter():
 def test_thm1_excess_risk_is_judged_at_every_n_of_the_sweep():
     # Theorem 1 of 004 has explicit constants: judged by value at each n, intervals Bonferroni-adjusted.
     sweep = dict(ns=(500, 1000, 2000), K=3, reps=30, datasets=1)
-    ev = A.thm1_excess_risk_check("standard", sweep=sweep)(CheckContext(seed=3)).evidence
+    result = thm1_excess_risk_check("standard", sweep=sweep)(ctx_of("arora.thm1.excess-risk", seed=3))
+    ev = result.evidence
     assert [r["n"] for r in ev["per_n"]] == [500, 1000, 2000]
     assert ev["confidence_per_n"] == pytest.approx(1 - 0.05 / 3)
-    assert all(r["runs"] == 30 and 0 <= r["clopper_pearson"][0] <= r["clopper_pearson"][1] for r in ev["per_n"])
+    assert all(r["runs"] == 30 and 0 <= r["coverage_clopper_pearson"][0] <= r["coverage_clopper_pearson"][1] <= 1
+               for r in ev["per_n"])
+    # observed is the smallest coverage over the sweep, against 1 - beta
+    assert result.observed == min(r["coverage"] for r in ev["per_n"]) and result.direction == "at_least"
     # the slack terms of the bound shrink with n (sqrt(log(4K/beta)/n) + 5 Delta/(n eps))
     slack = [r["slack_terms"] for r in ev["per_n"]]
     assert slack[0] > slack[1] > slack[2]

@@ -3,19 +3,38 @@ import json
 import numpy as np
 import pytest
 
-from proofs_checks.audit.api import audit, audit_algorithm, privacy_audit_check, resolve_mechanism
+from proofs_checks.audit.api import EXACT_ATOL, EXACT_RTOL, audit
+from proofs_checks.audit.neighbours import default_dataset
 from proofs_checks.audit.primitive_mechanisms import PRIMITIVE_FACTORIES, RecordExponential
-from proofs_checks.claims import Algorithm, CheckContext, Registry
+from proofs_checks.audit_claims import algorithm_audit_claims, audit_algorithm, privacy_audit_check, resolve_mechanism
 from proofs_checks.cli import main
+from proofs_checks.model import Algorithm, CheckContext
+from proofs_checks.registry import Registry, default_registry
+from proofs_checks.runner import run_claim
+from proofs_checks.verdicts import ROUNDING_ATOL, ROUNDING_RTOL
 from tests._audit_helpers import COIN, MECH, AdditiveExp, NoSample, coin_pairs
 
 JSON_FIELDS = {"algorithm", "variant", "claimed_epsilon", "claimed_delta", "method", "epsilon_lower",
                "confidence", "samples", "pair", "verdict", "seed", "seconds"}
 
 
+def _primitives():
+    """A registry of the primitives alone (their mechanisms come from PRIMITIVE_FACTORIES)."""
+    reg = Registry()
+    for alg_id in PRIMITIVE_FACTORIES:
+        reg.add_algorithm(Algorithm(alg_id, "test", alg_id))
+    return reg
+
+
 def test_unknown_algorithm_id():
     with pytest.raises(KeyError, match="unknown algorithm id 'wang-xu-9'.*laplace"):
-        resolve_mechanism("wang-xu-9")
+        resolve_mechanism("wang-xu-9", registry=_primitives())
+    with pytest.raises(TypeError, match="registry"):
+        resolve_mechanism("laplace")
+
+
+def test_exact_tolerances_are_the_rounding_tolerances():
+    assert (EXACT_RTOL, EXACT_ATOL) == (ROUNDING_RTOL, ROUNDING_ATOL)
 
 
 def test_registry_factory_used_and_variants_checked():
@@ -23,12 +42,12 @@ def test_registry_factory_used_and_variants_checked():
     reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
                                 mechanism=lambda variant, epsilon, delta, **kw:
                                 AdditiveExp(epsilon / 2 if variant == "standard" else epsilon)))
-    ok = audit(algorithm="toy", variant="standard", epsilon=1.0, registry=reg, seed=0, search_evaluations=400)
-    bad = audit(algorithm="toy", variant="printed", epsilon=1.0, registry=reg, seed=0, search_evaluations=400)
-    assert ok.method == "exact" and ok.verdict == "not refuted"
+    ok = audit_algorithm("toy", "standard", 1.0, registry=reg, seed=0, search_evaluations=400)
+    bad = audit_algorithm("toy", "printed", 1.0, registry=reg, seed=0, search_evaluations=400)
+    assert ok.method == "exact" and ok.verdict == "not refuted" and ok.algorithm == "toy"
     assert bad.verdict == "refuted" and bad.epsilon_lower > 1.0
     with pytest.raises(ValueError, match="variant"):
-        audit(algorithm="toy", variant="other", epsilon=1.0, registry=reg)
+        audit_algorithm("toy", "other", 1.0, registry=reg)
 
 
 def test_exact_user_pair_matches_analytic():
@@ -60,7 +79,7 @@ def test_statistical_user_pair_and_errors():
 
 @pytest.mark.parametrize("alg_id", ["laplace", "gaussian", "exponential", "report-noisy-max", "gem"])
 def test_primitives_not_refuted(alg_id):
-    r = audit_algorithm(alg_id, profile="quick", seed=1)
+    r = audit_algorithm(alg_id, registry=_primitives(), profile="quick", seed=1)
     assert r.verdict == "not refuted", r.as_dict()
 
 
@@ -68,10 +87,14 @@ def test_privacy_check_rejects_broken_primitive():
     reg = Registry()
     reg.add_algorithm(Algorithm("exponential", "x", "broken",
                                 mechanism=lambda variant, epsilon, delta, **kw: RecordExponential(epsilon, 4, 1.0)))
+    ctx = CheckContext(seed=1).for_claim("audit.exponential.standard")
     check = privacy_audit_check(reg.algorithm("exponential"), epsilon=1.0)
-    assert check(CheckContext(seed=1)).verdict == "refuted"
-    good = privacy_audit_check("exponential")
-    assert good(CheckContext(seed=1)).verdict == "confirmed"
+    bad = check(ctx)
+    assert bad.verdict == "refuted" and bad.observed > bad.bound == 1.0 and bad.margin < 0
+    good = privacy_audit_check("exponential", registry=_primitives())(ctx)
+    assert good.verdict == "confirmed" and good.direction == "at_most" and 0 < good.observed <= good.bound
+    assert good.method.startswith("exact audit") and "replace-one neighbouring datasets" in good.reading
+    assert good.evidence["epsilon_lower"] == good.observed
 
 
 def _cli(capsys, *argv):
@@ -131,8 +154,6 @@ def test_every_primitive_has_a_factory():
 
 
 def test_algorithm_audit_claims_cover_variants():
-    from proofs_checks.audit.api import algorithm_audit_claims
-
     reg = Registry()
     reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
                                 mechanism=lambda variant, epsilon, delta, **kw:
@@ -140,8 +161,37 @@ def test_algorithm_audit_claims_cover_variants():
     reg.add_algorithm(Algorithm("no-mech", "test", "nothing to audit"))
     claims = algorithm_audit_claims(reg)
     assert [c.id for c in claims] == ["audit.toy.printed", "audit.toy.standard"]
-    verdicts = {c.variant: c.check(CheckContext(seed=3)).verdict for c in claims}
-    assert verdicts == {"printed": "refuted", "standard": "confirmed"}
+    results = {c.variant: run_claim(c, CheckContext(seed=3)) for c in claims}
+    assert {v: r.verdict for v, r in results.items()} == {"printed": "refuted", "standard": "confirmed"}
+    # the audit's seed is drawn from the claim's own stream, and the result records that stream
+    for claim in claims:
+        ctx = CheckContext(seed=3).for_claim(claim.id)
+        assert results[claim.variant].seed == ctx.seed_entropy()
+        assert results[claim.variant].evidence["seed"] == int(ctx.seed_sequence().generate_state(1)[0])
+
+
+def test_cli_audits_every_registered_variant(capsys, tmp_path):
+    # verify audits hu-2's variant lemma2: the CLI accepts it too (its choices come from the registry).
+    # One given neighbouring pair keeps the exact audit short.
+    mech = resolve_mechanism("hu-2", "lemma2", registry=default_registry())[0]
+    D = default_dataset(mech, np.random.default_rng(0))
+    D_prime = D.copy()
+    D_prime[0] = -D_prime[0]
+    np.savez(tmp_path / "pair.npz", D=D, D_prime=D_prime)
+    code, out, err = _cli(capsys, "audit", "hu-2", "--variant", "lemma2", "--pair", str(tmp_path / "pair.npz"),
+                          "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["variant"] == "lemma2" and res["method"] == "exact" and res["details"]["pairs_evaluated"] == 1
+    code, _, err = _cli(capsys, "audit", "laplace", "--variant", "lemma2")
+    assert code == 2 and "lemma2" in err and "laplace" in err
+
+
+def test_cli_rejects_an_unregistered_variant(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", "laplace", "--variant", "no-such-variant"])
+    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+    assert "lemma2" in {v for a in default_registry().algorithms for v in a.variants}
 
 
 class _Wide(AdditiveExp):

@@ -9,9 +9,9 @@ from proofs_checks.audit.exact import privacy_profile
 from proofs_checks.audit.statistical import statistical_audit
 from proofs_checks.claim_sets.audit_calibration import (exact_calibration_check, power_calibration_check,
                                                         verdict_calibration_check)
-from proofs_checks.claims import CheckContext
+from proofs_checks.model import CheckContext
 
-CTX = CheckContext(profile="quick", seed=11)
+RUN = CheckContext(profile="quick", seed=11)
 
 
 def test_suite_has_correct_and_violating_cases():
@@ -54,7 +54,7 @@ def test_verdicts_small():
 
 
 def test_exact_claim_rejects_broken_suite():
-    assert exact_calibration_check()(CTX).verdict == "confirmed"
+    assert exact_calibration_check()(RUN.for_claim("audit.calibration.exact")).verdict == "confirmed"
 
     class Lying(ExponentialArgmax):
         def true_epsilon(self, delta=0.0):
@@ -64,7 +64,7 @@ def test_exact_claim_rejects_broken_suite():
         return [c.__class__(c.name, Lying(c.mechanism.c), c.claimed_epsilon, c.claimed_delta, c.correct,
                             c.description) for c in calibration_suite() if isinstance(c.mechanism, ExponentialArgmax)]
 
-    assert exact_calibration_check(suite=broken_suite)(CTX).verdict == "refuted"
+    assert exact_calibration_check(suite=broken_suite)(RUN.for_claim("audit.calibration.exact")).verdict == "refuted"
 
 
 def _small_suite():
@@ -78,8 +78,9 @@ def test_verdict_claim_rejects_overconfident_auditor():
         r.verdict = "refuted" if r.epsilon_lower > args[2] else "not refuted"
         return r
 
-    assert verdict_calibration_check(suite=_small_suite)(CTX).verdict == "confirmed"
-    assert verdict_calibration_check(suite=_small_suite, audit=overconfident)(CTX).verdict == "refuted"
+    assert verdict_calibration_check(suite=_small_suite)(RUN.for_claim("audit.calibration.verdicts")).verdict == "confirmed"
+    assert verdict_calibration_check(suite=_small_suite, audit=overconfident)(
+        RUN.for_claim("audit.calibration.verdicts")).verdict == "refuted"
 
 
 def test_power_claim_rejects_weak_auditor():
@@ -89,8 +90,8 @@ def test_power_claim_rejects_weak_auditor():
         return r
 
     kw = dict(suite=_small_suite, samples=100_000, seeds=1)
-    assert power_calibration_check(**kw)(CTX).verdict == "confirmed"
-    assert power_calibration_check(audit=weak, **kw)(CTX).verdict == "refuted"
+    assert power_calibration_check(**kw)(RUN.for_claim("audit.calibration.power")).verdict == "confirmed"
+    assert power_calibration_check(audit=weak, **kw)(RUN.for_claim("audit.calibration.power")).verdict == "refuted"
 
 
 @pytest.mark.slow

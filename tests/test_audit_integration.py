@@ -2,9 +2,11 @@
 
 import numpy as np
 
-from proofs_checks.audit.api import privacy_audit_check
 from proofs_checks.audit.neighbours import black_box_pairs, domain_projector, search_exact
-from proofs_checks.claims import Algorithm, CheckContext, default_registry
+from proofs_checks.audit_claims import privacy_audit_check
+from proofs_checks.model import Algorithm, CheckContext
+from proofs_checks.registry import default_registry
+from proofs_checks.runner import run_claim
 
 CTX = CheckContext(seed=4)
 
@@ -20,8 +22,9 @@ def test_every_algorithm_with_a_factory_gets_one_audit_claim_per_variant():
 
 def test_exact_audit_refutes_the_printed_wang_xu_exponent():
     reg = default_registry()
-    assert reg.claim("audit.wang-xu-1.printed").check(CTX).verdict == "refuted"
-    assert reg.claim("audit.wang-xu-1.standard").check(CTX).verdict == "confirmed"
+    printed = run_claim(reg.claim("audit.wang-xu-1.printed"), CTX)
+    assert printed.verdict == "refuted" and printed.observed > printed.bound
+    assert run_claim(reg.claim("audit.wang-xu-1.standard"), CTX).verdict == "confirmed"
 
 
 class _Raises:
@@ -52,8 +55,9 @@ class _Bounded:
 
 def test_mechanism_error_is_inconclusive_not_a_crash():
     alg = Algorithm("raises", "test", "raises", mechanism=lambda **kw: _Raises())
-    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX)
+    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.raises.standard"))
     assert res.verdict == "inconclusive" and "NaN" in res.evidence["error"]
+    assert res.observed is None and res.bound == 1.0 and "raised" in res.method
 
 
 def test_domain_hook_keeps_every_candidate_in_the_domain():
@@ -68,5 +72,6 @@ def test_domain_hook_keeps_every_candidate_in_the_domain():
 def test_statistical_non_refutation_is_inconclusive():
     alg = Algorithm("bounded", "test", "bounded", mechanism=lambda **kw: type("M", (), {
         "record_width": 1, "project_records": _Bounded.project_records, "sample": _Bounded.sample})())
-    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX)
+    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.bounded.standard"))
     assert res.verdict == "inconclusive" and res.evidence["method"] == "statistical"
+    assert res.observed == res.evidence["epsilon_lower"] and res.method.startswith("statistical audit")

@@ -1,5 +1,7 @@
 """Every Catoni claim check gives the expected verdict and rejects a deliberately wrong variant."""
 
+import inspect
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -7,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proofs_checks.claim_sets import catoni as C
-from proofs_checks.claims import CheckContext, default_registry, run_claim
 from proofs_checks.formulas import catoni as F
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import Registry
 from proofs_checks.report import to_jsonable
+from proofs_checks.runner import run_claim
 from reference.hu.catoni import PHI_BOUND, expected_phi, phi, robust_gradient
 
 CTX = CheckContext(profile="quick", seed=1)
@@ -26,22 +30,34 @@ EXPECTED = {
 }
 
 
+def _registry():
+    reg = Registry()
+    C.register(reg)
+    return reg
+
+
+def test_every_catoni_claim_is_expected():
+    assert sorted(c.id for c in _registry().claims) == sorted(EXPECTED)
+
+
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
 def test_registered_catoni_claims(claim_id, tmp_path):
-    reg = default_registry()
     ctx = CheckContext(profile="quick", seed=1, out_dir=tmp_path)
-    res = run_claim(reg.claim(claim_id), ctx)
+    res = run_claim(_registry().claim(claim_id), ctx)
     assert res.verdict == EXPECTED[claim_id], res.evidence
+    assert res.method and res.reading and res.direction is not None and res.bound is not None
+    # confirmed within float64 rounding (the standard sensitivity attains its bound), refuted beyond it
+    assert (res.margin > -1e-9) == (res.verdict == "confirmed")
     for fig in res.figures:
         assert (tmp_path / fig).exists()
 
 
 def test_float64_claim_writes_the_accuracy_map(tmp_path):
-    res = C.float64_accuracy_check(target="c-hat", claim_id="x",
-                                   companion=("e", expected_phi, "expected-phi"))(
-        CheckContext(profile="quick", seed=1, out_dir=tmp_path))
-    assert res.figures and (tmp_path / res.figures[0]).exists()
+    res = C.float64_accuracy_check(target="c-hat", companion=("e", expected_phi, "expected-phi"))(
+        CheckContext(profile="quick", seed=1, out_dir=tmp_path, claim_id="x.y"))
+    assert res.figures == ["x_y_accuracy_map.png"] and (tmp_path / res.figures[0]).exists()
     assert res.evidence["accurate_region"]["box"]["max_abs_a"] >= 10
+    assert res.observed == np.inf and res.bound == F.TOLERANCE and res.direction == "at_most"
 
 
 def _phi_bad_bound(x):
@@ -51,35 +67,39 @@ def _phi_bad_bound(x):
 R = np.sqrt(2.0)
 
 
-@pytest.mark.parametrize("broken", [
-    C.phi_bound_check(phi_fn=lambda x: np.where(np.abs(x) <= R, x - x**3 / 6, np.sign(x) * 1.0)),
-    C.phi_bound_check(phi_fn=lambda x: phi(x) * (1 + 1e-12)),
-    C.sandwich_check(phi_fn=lambda u: u),                                     # identity breaks (16)
-    C.sandwich_check(phi_fn=lambda u: F.phi_mp(u) * 1.01),                    # 1% too large near the kinks
-    C.identity5_math_check(signs=(-1, 1, 1, 1, 1)),                           # flipped T1
-    C.identity5_math_check(signs=(1, -1, 1, 1, 1)),                           # flipped T2
-    C.identity5_math_check(signs=(1, 1, -1, 1, 1)),                           # flipped T3
-    C.identity5_math_check(signs=(1, 1, 1, -1, 1)),                           # flipped T4
-    C.identity5_math_check(signs=(1, 1, 1, 1, -1)),                           # flipped T5
-    C.float64_accuracy_check(fn=lambda a, b: expected_phi(a, b) * (1 + 1e-9)),  # 1e-9 relative error
-    C.sensitivity_check("standard", sensitivity_factor=0.5),                  # halved sensitivity
-    C.lemma4_check(bound_factor=0.1, reps=300),                               # bound 10x too tight
+@pytest.mark.parametrize("claim_id, broken", [
+    ("catoni.phi.bound", C.phi_bound_check(phi_fn=lambda x: np.where(np.abs(x) <= R, x - x**3 / 6, np.sign(x) * 1.0))),
+    ("catoni.phi.bound", C.phi_bound_check(phi_fn=lambda x: phi(x) * (1 + 1e-12))),
+    ("catoni.phi.sandwich", C.sandwich_check(phi_fn=lambda u: u)),                      # identity breaks (16)
+    ("catoni.phi.sandwich", C.sandwich_check(phi_fn=lambda u: F.phi_mp(u) * 1.01)),     # 1% too large near the kinks
+    ("catoni.identity5.math", C.identity5_math_check(signs=(-1, 1, 1, 1, 1))),          # flipped T1
+    ("catoni.identity5.math", C.identity5_math_check(signs=(1, -1, 1, 1, 1))),          # flipped T2
+    ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, -1, 1, 1))),          # flipped T3
+    ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, 1, -1, 1))),          # flipped T4
+    ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, 1, 1, -1))),          # flipped T5
+    ("catoni.expected-phi.accuracy",
+     C.float64_accuracy_check(fn=lambda a, b: expected_phi(a, b) * (1 + 1e-9))),        # 1e-9 relative error
+    ("catoni.sensitivity.standard", C.sensitivity_check("standard", sensitivity_factor=0.5)),  # halved sensitivity
+    ("catoni.lemma4", C.lemma4_check(bound_factor=0.1, reps=300)),                      # bound 10x too tight
 ])
-def test_checks_reject_broken_variants(broken):
-    assert broken(CTX).verdict == "refuted"
+def test_checks_reject_broken_variants(claim_id, broken):
+    res = broken(CTX.for_claim(claim_id))
+    assert res.verdict == "refuted"
+    assert res.margin is not None and res.margin < 0 and res.method and res.reading
 
 
 def test_sensitivity_check_rejects_an_unbounded_estimator():
     def unbounded(g, s, beta, variant="standard"):
         return np.mean(g, axis=0)           # the plain mean: sensitivity unbounded
 
-    assert C.sensitivity_check("standard", gradient_fn=unbounded)(CTX).verdict == "refuted"
+    check = C.sensitivity_check("standard", gradient_fn=unbounded)
+    assert check(CTX.for_claim("catoni.sensitivity.standard")).verdict == "refuted"
 
 
 def test_sensitivity_standard_attains_the_bound_and_printed_reports_nan_at_zero():
-    ev = C.sensitivity_check("standard")(CTX).evidence
-    assert 0.99 <= ev["max_change_over_bound"] <= 1 + 1e-9 and ev["non_finite_changes"] == 0
-    ev = C.sensitivity_check("printed")(CTX).evidence
+    res = C.sensitivity_check("standard")(CTX.for_claim("catoni.sensitivity.standard"))
+    assert 0.99 <= res.observed <= 1 + 1e-9 and res.bound == 1.0 and res.evidence["non_finite_changes"] == 0
+    ev = C.sensitivity_check("printed")(CTX.for_claim("catoni.sensitivity.printed")).evidence
     ex = ev["smallest_non_finite_example"]
     assert min(abs(ex["x"]), abs(ex["x_prime"])) <= 5e-324   # zero or subnormal entry: b underflows to 0
 
@@ -90,14 +110,15 @@ def test_lemma4_bound_formula():
 
 
 def test_checks_are_reproducible():
+    ctx = CheckContext(seed=7, claim_id="catoni.test")
     for make in (lambda: C.sensitivity_check("printed"), lambda: C.lemma4_check(reps=100)):
-        a = make()(CheckContext(seed=7)).evidence
-        b = make()(CheckContext(seed=7)).evidence
+        a = make()(ctx).evidence
+        b = make()(ctx).evidence
         assert to_jsonable(a) == to_jsonable(b)     # NaN evidence compares as the string "nan"
 
 
 def test_robust_gradient_used_by_the_claim_is_the_reference():
-    assert C.sensitivity_check.__defaults__[-1] is robust_gradient
+    assert inspect.signature(C.sensitivity_check).parameters["gradient_fn"].default is robust_gradient
     assert PHI_BOUND == pytest.approx(2 * np.sqrt(2) / 3)
 
 

@@ -3,6 +3,7 @@ import subprocess
 import sys
 
 from proofs_checks.cli import main
+from proofs_checks.model import claim_key
 
 
 def test_list_json(capsys):
@@ -19,8 +20,12 @@ def test_verify_writes_report(tmp_path, capsys):
     assert "primitives.gem.privacy" in captured.out and "[1/3]" in captured.err
     report = json.loads((tmp_path / "report.json").read_text())
     for rec in report["claims"]:
-        assert {"id", "source", "statement", "kind", "verdict", "evidence"} <= rec.keys()
-    assert (tmp_path / "report.md").read_text().startswith("# Verification report")
+        assert {"id", "source", "statement", "kind", "verdict", "evidence", "observed", "bound", "direction",
+                "margin", "method", "reading", "seed"} <= rec.keys()
+        assert rec["seed"] == [report["seed"], claim_key(rec["id"])]      # the claim's own stream
+    md = (tmp_path / "report.md").read_text()
+    assert md.startswith("# Verification report")
+    assert md.count("against bound") + md.count("no single number compared") >= len(report["claims"])
 
 
 def test_bad_argument_exits_2(capsys):

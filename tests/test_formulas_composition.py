@@ -6,11 +6,13 @@ import mpmath
 import pytest
 
 from proofs_checks.claim_sets import proof_identities as PI
-from proofs_checks.claims import CheckContext, default_registry, run_claim
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import Registry
+from proofs_checks.runner import run_claim
 from proofs_checks.formulas import composition as C
 from reference.mechanisms import advanced_composition_split
 
-CTX = CheckContext(profile="quick", seed=5)
+CTX = CheckContext(profile="quick", seed=5, claim_id="proofs.002.lemma2.test")
 
 
 @pytest.mark.parametrize("e0, rounds, eps", [(0.1, 10, 0.5), (0.01, 2000, 0.3), (1.0, 7, 0.0),
@@ -82,7 +84,8 @@ def test_laplace_is_dominated_by_rr_and_bracket_shrinks():
 
 
 def test_registered_lemma2_claims_are_confirmed():
-    reg = default_registry()
+    reg = Registry()
+    PI.register(reg)
     results = {cid: run_claim(reg.claim(cid), CTX) for cid in (
         "proofs.002.lemma2.exact-rr.printed", "proofs.002.lemma2.exact-rr.standard",
         "proofs.002.lemma2.exact-laplace.printed")}

@@ -7,16 +7,20 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
-from proofs_checks.claims import CheckContext, default_registry, run_claim
 from proofs_checks.formulas import kl_identity as K
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import Registry
+from proofs_checks.runner import run_claim
 
-CTX = CheckContext(profile="quick", seed=3)
+CTX = CheckContext(profile="quick", seed=3, claim_id="proofs.002.kl-identity-18")
 
 
 def test_registered_claim_is_confirmed():
-    res = run_claim(default_registry().claim("proofs.002.kl-identity-18"), CTX)
-    assert res.verdict == "confirmed"
-    assert max(res.evidence["max_rel_error_per_line"].values()) < 1e-25
+    reg = Registry()
+    PI.register(reg)
+    res = run_claim(reg.claim("proofs.002.kl-identity-18"), CTX)
+    assert res.verdict == "confirmed" and res.bound == K.HIGH_PRECISION_TOL
+    assert res.observed == max(res.evidence["max_rel_error_per_line"].values()) < 1e-25
 
 
 @pytest.mark.parametrize("wrong", [lambda b: -b / 2, lambda b: b, lambda b: mpmath.mpf(b) / 2 * (1 + mpmath.mpf("1e-20"))])

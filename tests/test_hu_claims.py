@@ -1,15 +1,21 @@
-"""Claims of 002 about Algorithms 1-5 (proofs_checks/claim_sets/hu.py): each check confirms the
+"""Claims of 002 about Algorithms 1-5 (proofs_checks/claim_sets/hu/): each check confirms the
 implementation and rejects a deliberately broken variant."""
 
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets import hu
-from proofs_checks.claims import CheckContext, default_registry
+from proofs_checks.claim_sets.hu import frank_wolfe, parameters, sensitivities, sparse
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
 from reference.hu.frank_wolfe import dp_fw_sensitivity, lasso_sensitivity
 from reference.hu.sparse import iht_lambda, sparse_opt_lambda
 
-CTX = CheckContext(profile="quick", seed=7)
+_CTX = CheckContext(profile="quick", seed=7)
+
+
+def ctx(stream):
+    """The quick context at seed 7 scoped to ``stream`` (a claim id: the check's own randomness)."""
+    return _CTX.for_claim(stream)
 
 
 def test_registered_and_listed():
@@ -22,6 +28,9 @@ def test_registered_and_listed():
                 "hu.alg5.step7.sensitivity.standard"):
         assert cid in claims
     assert not any(c.kind == "rate" for c in reg.claims if c.id.startswith("hu."))
+    for c in reg.claims:
+        if c.id.startswith(("hu.", "rates.hu.")):
+            assert c.source.startswith("[002 ") and c.source.endswith("]"), c.source
 
 
 def test_mechanism_factories_follow_protocol():
@@ -42,71 +51,87 @@ def test_mechanism_factories_follow_protocol():
         assert reg.algorithm(aid).mechanism(epsilon=1.0, delta=0.1).sample(data4, 2, 0).shape == (2, 4)
 
 
+def test_results_carry_observed_bound_method_and_reading():
+    r = frank_wolfe.dp_fw_privacy_check()(ctx("hu.thm1.privacy"))
+    assert r.direction == "at_most" and r.bound == 1.0 and 0 < r.observed <= 1 and r.margin == 1 - r.observed
+    assert "[002 Thm. 1]" in r.reading and "replace-one" in r.reading and "enumerated" in r.method
+
+
 def test_thm1_privacy_confirmed_and_rejects_small_sensitivity():
-    assert hu.dp_fw_privacy_check()(CTX).verdict == "confirmed"
-    assert hu.dp_fw_privacy_check(sensitivity_factor=0.25)(CTX).verdict == "refuted"
+    assert frank_wolfe.dp_fw_privacy_check()(ctx("hu.thm1.privacy")).verdict == "confirmed"
+    assert frank_wolfe.dp_fw_privacy_check(sensitivity_factor=0.25)(ctx("hu.thm1.privacy")).verdict == "refuted"
+
+
+def test_printed_robust_gradient_refuted_because_the_implementation_raises():
+    r = frank_wolfe.dp_fw_privacy_check("printed")(ctx("hu.thm1.privacy.printed"))
+    assert r.verdict == "refuted" and r.method.startswith("the implementation raised on this input")
+    assert "non-finite" in r.evidence["reason"] and "[002 Thm. 1]" in r.reading
 
 
 @pytest.mark.parametrize("variant", ["printed", "lemma2", "standard"])
 def test_thm4_privacy_confirmed(variant):
-    assert hu.lasso_privacy_check(variant)(CTX).verdict == "confirmed"
+    assert frank_wolfe.lasso_privacy_check(variant)(ctx("hu.thm4.privacy")).verdict == "confirmed"
 
 
 def test_thm4_rejects_small_sensitivity():
-    assert hu.lasso_privacy_check(sensitivity_factor=0.01)(CTX).verdict == "refuted"
+    assert frank_wolfe.lasso_privacy_check(sensitivity_factor=0.01)(ctx("hu.thm4.privacy")).verdict == "refuted"
 
 
 def test_thm6_privacy_confirmed_and_rejects_small_lambda():
-    assert hu.iht_privacy_check()(CTX).verdict == "confirmed"
-    assert hu.iht_privacy_check(lam_factor=0.05)(CTX).verdict == "refuted"
+    assert sparse.iht_privacy_check()(ctx("hu.thm6.privacy")).verdict == "confirmed"
+    assert sparse.iht_privacy_check(lam_factor=0.05)(ctx("hu.thm6.privacy")).verdict == "refuted"
 
 
 def test_thm8_privacy_confirmed_and_rejects_small_lambda():
-    assert hu.sparse_opt_privacy_check()(CTX).verdict == "confirmed"
-    assert hu.sparse_opt_privacy_check(lam_factor=0.01)(CTX).verdict == "refuted"
+    assert sparse.sparse_opt_privacy_check()(ctx("hu.thm8.privacy")).verdict == "confirmed"
+    assert sparse.sparse_opt_privacy_check(lam_factor=0.01)(ctx("hu.thm8.privacy")).verdict == "refuted"
 
 
 def test_alg1_sensitivity_confirmed_and_rejects_halved_bound():
-    r = hu.dp_fw_sensitivity_check()(CTX)
-    assert r.verdict == "confirmed" and 0.5 < r.evidence["max_change_over_stated"] <= 1 + 1e-9
-    broken = hu.dp_fw_sensitivity_check(stated=lambda V, s, m: 0.5 * dp_fw_sensitivity(V, s, m))(CTX)
+    c = ctx("hu.alg1.step6.sensitivity")
+    r = sensitivities.dp_fw_sensitivity_check()(c)
+    assert r.verdict == "confirmed" and 0.5 < r.observed <= 1 + 1e-9 and r.bound == 1.0
+    broken = sensitivities.dp_fw_sensitivity_check(stated=lambda V, s, m: 0.5 * dp_fw_sensitivity(V, s, m))(c)
     assert broken.verdict == "refuted" and broken.evidence["worst_at"]["pair"]
 
 
 def test_alg2_sensitivity_tight_on_unit_ball_refuted_at_radius_2():
-    r = hu.lasso_sensitivity_check(1.0)(CTX)
+    c = ctx("hu.alg2.step4.sensitivity")
+    r = sensitivities.lasso_sensitivity_check(1.0)(c)
     # analytic worst case 4 r (r + 1) K^2 / n = 8 K^2 / n at r = 1: the printed bound is attained
-    assert r.verdict == "confirmed" and r.evidence["max_change_over_stated"] == pytest.approx(1.0)
-    r2 = hu.lasso_sensitivity_check(2.0)(CTX)
-    assert r2.verdict == "refuted" and r2.evidence["max_change_over_stated"] == pytest.approx(1.5)
-    broken = hu.lasso_sensitivity_check(1.0, stated=lambda V, K, n: 0.5 * lasso_sensitivity(V, K, n))(CTX)
+    assert r.verdict == "confirmed" and r.observed == pytest.approx(1.0)
+    r2 = sensitivities.lasso_sensitivity_check(2.0)(c)
+    assert r2.verdict == "refuted" and r2.observed == pytest.approx(1.5)
+    broken = sensitivities.lasso_sensitivity_check(1.0, stated=lambda V, K, n: 0.5 * lasso_sensitivity(V, K, n))(c)
     assert broken.verdict == "refuted"
 
 
 def test_alg3_sensitivity_tight_and_rejects_halved_bound():
-    r = hu.iht_sensitivity_check()(CTX)
-    assert r.verdict == "confirmed" and r.evidence["max_change_over_stated"] == pytest.approx(1.0)
-    assert hu.iht_sensitivity_check(stated=lambda K, e, s, m: 0.5 * iht_lambda(K, e, s, m))(CTX).verdict == "refuted"
+    c = ctx("hu.alg3.step6.sensitivity")
+    r = sensitivities.iht_sensitivity_check()(c)
+    assert r.verdict == "confirmed" and r.observed == pytest.approx(1.0)
+    broken = sensitivities.iht_sensitivity_check(stated=lambda K, e, s, m: 0.5 * iht_lambda(K, e, s, m))(c)
+    assert broken.verdict == "refuted"
 
 
 def test_alg5_sensitivity_loose_and_rejects_small_bound():
-    r = hu.sparse_opt_sensitivity_check()(CTX)
-    assert r.verdict == "confirmed" and r.evidence["max_change_over_stated"] <= 1 / 3 + 1e-9
-    broken = hu.sparse_opt_sensitivity_check(stated=lambda k, e, m: sparse_opt_lambda(k, e, m) / 6)(CTX)
+    c = ctx("hu.alg5.step7.sensitivity")
+    r = sensitivities.sparse_opt_sensitivity_check()(c)
+    assert r.verdict == "confirmed" and r.observed <= 1 / 3 + 1e-9
+    broken = sensitivities.sparse_opt_sensitivity_check(stated=lambda k, e, m: sparse_opt_lambda(k, e, m) / 6)(c)
     assert broken.verdict == "refuted"
 
 
 def test_formula_claims():
-    assert hu.step_schedule_check()(CTX).verdict == "refuted"
-    assert hu.alg5_lambda_vs_proof_check()(CTX).verdict == "refuted"
-    assert hu.alg5_lambda_vs_proof_check(lam=lambda k, e, m: sparse_opt_lambda(k, e, m) / 3)(CTX).verdict == "confirmed"
+    c = ctx("hu.formulas")
+    assert parameters.step_schedule_check()(c).verdict == "refuted"
+    r = parameters.alg5_lambda_vs_proof_check()(c)
+    assert r.verdict == "refuted" and r.observed / r.bound == pytest.approx(3.0)
+    fixed = parameters.alg5_lambda_vs_proof_check(lam=lambda k, e, m: sparse_opt_lambda(k, e, m) / 3)(c)
+    assert fixed.verdict == "confirmed"
 
 
 def test_mechanism_factories_reject_a_mistyped_parameter():
-    import pytest
-
-    from proofs_checks.claims import default_registry
-
     reg = default_registry()
     for alg_id in ("hu-1", "hu-2", "hu-3", "hu-4", "hu-5"):
         with pytest.raises(TypeError, match="unexpected keyword"):

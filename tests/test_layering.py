@@ -1,20 +1,42 @@
-import ast
+"""Layers: ``reference`` never imports the checkers, and the papers' packages share only the common modules."""
+
 import pathlib
 
+from tests._import_graph import import_graph
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+GRAPH = import_graph()
+PAPERS = ("reference.wang_xu", "reference.hu", "reference.arora")
+#: What a paper's package may import besides itself: the modules shared by the papers.
+SHARED = ("reference.mechanisms", "reference.validation", "reference.losses", "reference.records")
+
+
+def _within(name, package):
+    return name == package or name.startswith(package + ".")
 
 
 def test_reference_never_imports_proofs_checks():
-    offenders = []
-    for path in (ROOT / "reference").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            if any(n.split(".")[0] == "proofs_checks" for n in names):
-                offenders.append(str(path.relative_to(ROOT)))
+    offenders = {name: sorted(m for m in imported if _within(m, "proofs_checks"))
+                 for name, imported in GRAPH.items() if _within(name, "reference")}
+    offenders = {k: v for k, v in offenders.items() if v}
+    assert not offenders, offenders
+
+
+def test_papers_import_only_themselves_and_the_shared_modules():
+    offenders = {}
+    for paper in PAPERS:
+        for name, imported in GRAPH.items():
+            if _within(name, paper):
+                bad = [m for m in imported if not (_within(m, paper) or any(_within(m, s) for s in SHARED))]
+                if bad:
+                    offenders[name] = sorted(bad)
+    assert not offenders, offenders
+
+
+def test_shared_modules_import_no_paper():
+    offenders = {name: sorted(m for m in imported if any(_within(m, p) for p in PAPERS))
+                 for name, imported in GRAPH.items() if any(_within(name, s) for s in SHARED)}
+    offenders = {k: v for k, v in offenders.items() if v}
     assert not offenders, offenders
 
 

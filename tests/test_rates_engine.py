@@ -5,7 +5,7 @@ import functools
 import numpy as np
 import pytest
 
-from proofs_checks.claims import CheckContext
+from proofs_checks.model import CheckContext
 from proofs_checks.rates import fit_rate, run_sweep
 from proofs_checks.rates.check import make_rate_check
 
@@ -49,12 +49,14 @@ def test_fit_inconclusive_when_too_few_repetitions_to_tell():
 def test_rate_check_confirms_true_and_refutes_slower(tmp_path):
     grids = {"quick": GRID, "full": GRID}
     reps = {"quick": 150, "full": 150}
-    ctx = CheckContext(seed=2, out_dir=tmp_path)
+    ctx = CheckContext(seed=2, out_dir=tmp_path).for_claim("toy.rate")
     ok = make_rate_check("toy.rate", laplace_error, grids, lambda p: p["n"] * p["epsilon"], 1.0, repetitions=reps)(ctx)
     assert ok.verdict == "confirmed" and (tmp_path / ok.figures[0]).exists()
+    assert ok.observed == ok.evidence["observed_exponent"] and ok.bound == 1.0 and ok.direction == "at_least"
+    assert "quantile regression" in ok.method and ok.reading
     bad = make_rate_check("toy.rate", functools.partial(laplace_error, power=0.5), grids,
                           lambda p: p["n"] * p["epsilon"], 1.0, repetitions=reps)(ctx)
-    assert bad.verdict == "refuted"
+    assert bad.verdict == "refuted" and bad.margin < 0 and bad.evidence["rate_verdict"] == "slower"
     for key in ("stated_exponent", "observed_exponent", "ci_low", "ci_high"):
         assert key in ok.evidence
 
@@ -75,6 +77,17 @@ def test_sweep_bad_input():
         run_sweep(laplace_error, GRID, 0)
     with pytest.raises(ValueError, match="grid"):
         run_sweep(laplace_error, [], 3)
+
+
+def test_rate_check_draws_the_claims_own_stream():
+    grids = {"quick": GRID[:3], "full": GRID[:3]}
+    reps = {"quick": 5, "full": 5}
+    run = CheckContext(seed=2)
+    same = [make_rate_check(cid, laplace_error, grids, lambda p: p["n"], 1.0, repetitions=reps)(run.for_claim("toy.a"))
+            for cid in ("toy.a", None)]
+    other = make_rate_check("toy.a", laplace_error, grids, lambda p: p["n"], 1.0, repetitions=reps)(run.for_claim("toy.b"))
+    assert same[0].evidence["mean_errors"].tolist() == same[1].evidence["mean_errors"].tolist()
+    assert same[0].evidence["mean_errors"].tolist() != other.evidence["mean_errors"].tolist()
 
 
 def test_rates_cli_prints_value_judged_rate_claims(capsys):

@@ -1,14 +1,16 @@
-"""Rate claims of 002 (Hu et al.): trials, exact risks, verdicts on real and deliberately broken algorithms."""
+"""Rate claims of 002 (Hu et al.; proofs_checks/claim_sets/hu/rates.py): trials, exact risks, verdicts on real and
+deliberately broken algorithms; Lemma 1 and the Section 6.2 noise (hu/utility.py, hu/parameters.py)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets import rates_hu
-from proofs_checks.claims import CheckContext, default_registry
+from proofs_checks.claim_sets.hu import parameters, rate_settings, rates, utility
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
 from proofs_checks.rates import trials_hu
-from reference.hu.frank_wolfe import em_log_prob_rows
+from reference.mechanisms import exponential_log_prob
 
 
 def test_biweight_excess_risk_matches_monte_carlo():
@@ -41,10 +43,10 @@ def test_mean_estimation_loss_gradient():
 
 
 def test_trials_are_deterministic_and_positive():
-    for cid in rates_hu.SETTINGS:
-        p = rates_hu.SETTINGS[cid]["grids"]["quick"][0]
-        a = rates_hu.SETTINGS[cid]["trial"](p, np.random.default_rng(3))
-        b = rates_hu.SETTINGS[cid]["trial"](p, np.random.default_rng(3))
+    for cid in rate_settings.SETTINGS:
+        p = rate_settings.SETTINGS[cid]["grids"]["quick"][0]
+        a = rate_settings.SETTINGS[cid]["trial"](p, np.random.default_rng(3))
+        b = rate_settings.SETTINGS[cid]["trial"](p, np.random.default_rng(3))
         assert a == b and a > 0 and math.isfinite(a)
 
 
@@ -59,14 +61,14 @@ def test_rate_claims_registered_per_algorithm():
 
 
 def _tiny(cid, ns=None, eps=None, reps=None, **over):
-    st = rates_hu.SETTINGS[cid]
+    st = rate_settings.SETTINGS[cid]
     reps = reps or st["repetitions"]["quick"]
     base = {k: v for k, v in st["grids"]["quick"][0].items() if k not in ("n", "epsilon", "ne_ref")}
     base.update(over)
     q = st["grids"]["quick"]
     ns = ns or sorted({p["n"] for p in q})
     eps = eps or sorted({p["epsilon"] for p in q})
-    grid = rates_hu._grid(ns, eps, **base)
+    grid = rate_settings.ne_grid(ns, eps, **base)
     return {"quick": grid, "full": grid}, {"quick": reps, "full": reps}
 
 
@@ -77,63 +79,63 @@ def _tiny(cid, ns=None, eps=None, reps=None, **over):
 ])
 def test_real_confirmed_broken_refuted(cid, kind, tiny):
     grids, reps = _tiny(cid, **tiny)
-    ctx = CheckContext(seed=11)
-    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    ctx = CheckContext(seed=11).for_claim(cid)
+    ok = rates.rate_check(cid, grids=grids, repetitions=reps)(ctx)
     assert ok.verdict == "confirmed", ok.evidence
-    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, kind), grids=grids, repetitions=reps)(ctx)
+    bad = rates.rate_check(cid, trial=rates.broken_trial(cid, kind), grids=grids, repetitions=reps)(ctx)
     assert bad.verdict == "refuted", bad.evidence
-    assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
+    assert bad.evidence["ci_high"] < rate_settings.SETTINGS[cid]["exponent"]
 
 
 def test_algorithm1_tiny_grid_confirmed_and_fixed_noise_refuted():
     grids, reps = _tiny("rates.hu.thm2", ns=[600], eps=[0.0625, 0.25, 1.0, 4.0], reps=12)
-    ctx = CheckContext(seed=5)
-    ok = rates_hu.rate_check("rates.hu.thm2", grids=grids, repetitions=reps)(ctx)
+    ctx = CheckContext(seed=5).for_claim("rates.hu.thm2")
+    ok = rates.rate_check("rates.hu.thm2", grids=grids, repetitions=reps)(ctx)
     assert ok.evidence["rate_verdict"] in ("consistent", "inconclusive") and ok.verdict != "refuted"
-    bad = rates_hu.rate_check("rates.hu.thm2", trial=rates_hu.broken_trial("rates.hu.thm2", "fixed_noise"),
+    bad = rates.rate_check("rates.hu.thm2", trial=rates.broken_trial("rates.hu.thm2", "fixed_noise"),
                               grids=grids, repetitions=reps)(ctx)
     assert bad.verdict == "refuted", bad.evidence
 
 
 def test_results_identical_whatever_the_workers():
     grids, reps = _tiny("rates.hu.thm7", ns=[2000, 4000, 8000], reps=8)
-    check = rates_hu.rate_check("rates.hu.thm7", grids=grids, repetitions=reps)
-    a = check(CheckContext(seed=2, jobs=1)).evidence
-    b = check(CheckContext(seed=2, jobs=2)).evidence
+    check = rates.rate_check("rates.hu.thm7", grids=grids, repetitions=reps)
+    a = check(CheckContext(seed=2, jobs=1).for_claim("rates.hu.thm7")).evidence
+    b = check(CheckContext(seed=2, jobs=2).for_claim("rates.hu.thm7")).evidence
     assert np.array_equal(a["quantile_errors"], b["quantile_errors"])
     assert np.array_equal([a["observed_exponent"], a["ci_low"], a["ci_high"]],
                           [b["observed_exponent"], b["ci_low"], b["ci_high"]], equal_nan=True)
 
 
 def test_lemma1_utility_confirmed_and_noisier_selection_refuted():
-    ctx = CheckContext(seed=1)
-    ok = rates_hu.em_utility_check()(ctx)
-    assert ok.verdict == "confirmed" and ok.evidence["max_probability_over_bound"] <= 1
+    ctx = CheckContext(seed=1).for_claim("hu.lemma1.em-utility")
+    ok = utility.em_utility_check()(ctx)
+    assert ok.verdict == "confirmed" and ok.observed <= 1 and ok.bound == 1.0
 
     def noisy(U, V, delta_u, eps):  # exponential mechanism with 8x the sensitivity: too little utility
-        return em_log_prob_rows(U, eps, 8 * delta_u)
+        return exponential_log_prob(U, eps, 8 * delta_u)
 
-    bad = rates_hu.em_utility_check(selection_log_prob=noisy)(ctx)
-    assert bad.verdict == "refuted" and bad.evidence["max_probability_over_bound"] > 1
+    bad = utility.em_utility_check(selection_log_prob=noisy)(ctx)
+    assert bad.verdict == "refuted" and bad.observed > 1
 
 
 def test_section62_noise_does_not_shrink_but_the_theorems_does():
-    ctx = CheckContext(seed=1)
-    for printed, theorem in ((rates_hu._sec62_alg1_noise, rates_hu._thm2_alg1_noise),
-                             (rates_hu._sec62_alg5_noise, rates_hu._thm8_alg5_noise)):
-        bad = rates_hu.noise_shrinks_check(printed)(ctx)
+    ctx = CheckContext(seed=1).for_claim("hu.sec62")
+    for printed, theorem in ((parameters.sec62_alg1_noise, parameters.thm2_alg1_noise),
+                             (parameters.sec62_alg5_noise, parameters.thm8_alg5_noise)):
+        bad = parameters.noise_shrinks_check(printed)(ctx)
         assert bad.verdict == "refuted" and bad.evidence["ratio_last_first"] >= 1
-        assert rates_hu.noise_shrinks_check(theorem)(ctx).verdict == "confirmed"
+        assert parameters.noise_shrinks_check(theorem)(ctx).verdict == "confirmed"
 
 
 def test_sparsity_dependence_theorem7_confirmed_and_noise_growing_with_s_refuted():
     cid = "rates.hu.thm7.sparsity"
-    grid = rates_hu._sgrid([1, 4, 16], n=8000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5)
+    grid = rate_settings.sparsity_grid([1, 4, 16], n=8000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5)
     grids, reps = {"quick": grid, "full": grid}, {"quick": 32, "full": 32}
-    ctx = CheckContext(seed=3)
-    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    ctx = CheckContext(seed=3).for_claim(cid)
+    ok = rates.rate_check(cid, grids=grids, repetitions=reps)(ctx)
     assert ok.verdict != "refuted" and ok.evidence["ci_high"] >= -2.0
-    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, "s_noise"), grids=grids, repetitions=reps)(ctx)
+    bad = rates.rate_check(cid, trial=rates.broken_trial(cid, "s_noise"), grids=grids, repetitions=reps)(ctx)
     assert bad.verdict == "refuted" and bad.evidence["ci_high"] < -2.0
 
 
@@ -145,10 +147,8 @@ def _grows_like_log_d_cubed(point, rng):
 
 
 def test_dimension_rate_check_refutes_growth_faster_than_log_d():
-    from proofs_checks.claim_sets.rates_hu import rate_check
-    from proofs_checks.claims import CheckContext
-
     grid = [dict(n=100, epsilon=1.0, d=d, ne_ref=100.0) for d in (2, 8, 32, 128, 512)]
-    res = rate_check("rates.hu.thm2.dimension", trial=_grows_like_log_d_cubed,
-                     grids={"quick": grid, "full": grid}, repetitions={"quick": 30, "full": 30})(CheckContext(seed=3))
+    res = rates.rate_check("rates.hu.thm2.dimension", trial=_grows_like_log_d_cubed,
+                           grids={"quick": grid, "full": grid},
+                           repetitions={"quick": 30, "full": 30})(CheckContext(seed=3).for_claim("rates.hu.thm2.dimension"))
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower"

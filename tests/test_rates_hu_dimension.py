@@ -5,24 +5,24 @@ import math
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets import rates_hu
-from proofs_checks.claims import CheckContext
+from proofs_checks.claim_sets.hu import rate_settings, rates
+from proofs_checks.model import CheckContext
 from proofs_checks.rates import trials_hu
 from reference.hu.data import linear_data, w_star_polytope
 
 
 def test_rate_variable_is_log_d_n_over_zeta():
     for cid in ("rates.hu.thm3.dimension", "rates.hu.thm5.dimension"):
-        x = rates_hu.SETTINGS[cid]["x"]
+        x = rate_settings.SETTINGS[cid]["x"]
         assert x(dict(d=2, n=2000, epsilon=1.0)) == pytest.approx(math.log(2 * 2000 / 0.1), rel=1e-15)
         assert x(dict(d=64, n=100, epsilon=1.0, zeta=0.5)) == pytest.approx(math.log(64 * 100 / 0.5), rel=1e-15)
-    assert rates_hu.SETTINGS["rates.hu.thm3.dimension"]["exponent"] == -0.25
-    assert rates_hu.SETTINGS["rates.hu.thm5.dimension"]["exponent"] == -0.8
+    assert rate_settings.SETTINGS["rates.hu.thm3.dimension"]["exponent"] == -0.25
+    assert rate_settings.SETTINGS["rates.hu.thm5.dimension"]["exponent"] == -0.8
 
 
 def test_dimension_grids_vary_only_d():
     for cid in ("rates.hu.thm3.dimension", "rates.hu.thm5.dimension"):
-        for grid in rates_hu.SETTINGS[cid]["grids"].values():
+        for grid in rate_settings.SETTINGS[cid]["grids"].values():
             rest = {tuple(sorted((k, v) for k, v in p.items() if k != "d")) for p in grid}
             ds = [p["d"] for p in grid]
             assert len(rest) == 1 and ds == sorted(ds) and ds[-1] / ds[0] >= 64
@@ -66,15 +66,15 @@ def test_output_noise_variant_changes_only_the_broken_path():
 ])
 def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
     # Output perturbation N(0, 0.2^2) per coordinate: squared error + 0.04 d, i.e. linear growth in d.
-    grid = rates_hu._dgrid([2, 8, 32], output_sigma=0.2, **common)
+    grid = rate_settings.dimension_grid([2, 8, 32], output_sigma=0.2, **common)
     grids, reps = {"quick": grid, "full": grid}, {"quick": 16, "full": 16}
-    ctx = CheckContext(seed=1)
-    ok = rates_hu.rate_check(cid, grids=grids, repetitions=reps)(ctx)
+    ctx = CheckContext(seed=1).for_claim(cid)
+    ok = rates.rate_check(cid, grids=grids, repetitions=reps)(ctx)
     assert ok.verdict != "refuted", ok.evidence
-    bad = rates_hu.rate_check(cid, trial=rates_hu.broken_trial(cid, "output_noise"), grids=grids,
+    bad = rates.rate_check(cid, trial=rates.broken_trial(cid, "output_noise"), grids=grids,
                               repetitions=reps)(ctx)
     assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
-    assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
+    assert bad.evidence["ci_high"] < rate_settings.SETTINGS[cid]["exponent"]
     assert bad.evidence["observed_exponent"] < -3.0  # grows like x^3 or faster, against x^(1/4), x^(4/5)
     assert len(ok.evidence["blind_walk_error"]) == 3 and min(ok.evidence["blind_walk_error"]) > 0
 
@@ -103,15 +103,15 @@ def test_blind_walk_error_matches_monte_carlo():
     point = dict(n=4000, epsilon=1024.0, delta=1e-5, d=8)
     p = theorem5_parameters(4000, 1024.0, 1e-5, 8, 1.25, 0.1)
     mean, se = _mc_blind_dist2(fw_step_sizes(p["T"], "theorem2"), 8, 1.0, rng)
-    assert abs(rates_hu.blind_walk_error("rates.hu.thm5.dimension", point) - 1.25 * mean) < 4 * 1.25 * se
+    assert abs(rates.blind_walk_error("rates.hu.thm5.dimension", point) - 1.25 * mean) < 4 * 1.25 * se
     # Theorem 3 setting: the risk is H at the expected squared distance.
     point = dict(n=2000, epsilon=1.0, d=32)
     p = theorem3_parameters(2000, 1.0, 32, 0.1)
     mean, se = _mc_blind_dist2(np.full(p["T"], p["eta"]), 32, 0.5, rng)
     lo, hi = trials_hu.biweight_excess_risk(mean - 4 * se), trials_hu.biweight_excess_risk(mean + 4 * se)
-    assert lo < rates_hu.blind_walk_error("rates.hu.thm3.dimension", point) < hi
+    assert lo < rates.blind_walk_error("rates.hu.thm3.dimension", point) < hi
     with pytest.raises(ValueError, match="rates.hu.thm2"):
-        rates_hu.blind_walk_error("rates.hu.thm2", point)
+        rates.blind_walk_error("rates.hu.thm2", point)
 
 
 # --------------------------------------------------------------------------- Theorems 7 and 8 (sparse algorithms)
@@ -121,20 +121,20 @@ SPARSE_DIMENSION_CLAIMS = ("rates.hu.thm7.dimension", "rates.hu.thm8.dimension")
 
 def test_sparse_dimension_claims_rate_variable_and_exponents():
     for cid in SPARSE_DIMENSION_CLAIMS:
-        x = rates_hu.SETTINGS[cid]["x"]
+        x = rate_settings.SETTINGS[cid]["x"]
         assert x(dict(d=8, n=4000, epsilon=1.0)) == pytest.approx(math.log(8 / 0.1), rel=1e-15)
         assert x(dict(d=512, n=4000, epsilon=1.0, zeta=0.5)) == pytest.approx(math.log(512 / 0.5), rel=1e-15)
     # Theorem 7: log^2(d / zeta); Theorem 8: log(d / zeta) (engine convention: minus the growth exponent).
-    assert rates_hu.SETTINGS["rates.hu.thm7.dimension"]["exponent"] == -2.0
-    assert rates_hu.SETTINGS["rates.hu.thm8.dimension"]["exponent"] == -1.0
+    assert rate_settings.SETTINGS["rates.hu.thm7.dimension"]["exponent"] == -2.0
+    assert rate_settings.SETTINGS["rates.hu.thm8.dimension"]["exponent"] == -1.0
     # trivial errors: ||w*||_2^2 = 1/4 (Theorem 7 trial), ||mu||_2^2 = 1 (Theorem 8 trial), both started at 0
-    assert rates_hu.SETTINGS["rates.hu.thm7.dimension"]["trivial_error"] == 0.25
-    assert rates_hu.SETTINGS["rates.hu.thm8.dimension"]["trivial_error"] == 1.0
+    assert rate_settings.SETTINGS["rates.hu.thm7.dimension"]["trivial_error"] == 0.25
+    assert rate_settings.SETTINGS["rates.hu.thm8.dimension"]["trivial_error"] == 1.0
 
 
 def test_sparse_dimension_grids_vary_only_d():
     for cid in SPARSE_DIMENSION_CLAIMS:
-        for grid in rates_hu.SETTINGS[cid]["grids"].values():
+        for grid in rate_settings.SETTINGS[cid]["grids"].values():
             rest = {tuple(sorted((k, v) for k, v in p.items() if k != "d")) for p in grid}
             ds = [p["d"] for p in grid]
             assert len(rest) == 1 and ds == sorted(ds) and ds[-1] / ds[0] >= 64
@@ -157,26 +157,26 @@ _SPARSE_TINY = {
 
 
 def _tiny_check(cid, trial=None, **extra):
-    grid = rates_hu._dgrid([8, 32, 128], **dict(_SPARSE_TINY[cid], **extra))
-    return rates_hu.rate_check(cid, trial=trial, grids={"quick": grid, "full": grid},
-                               repetitions={"quick": 16, "full": 16})(CheckContext(seed=1))
+    grid = rate_settings.dimension_grid([8, 32, 128], **dict(_SPARSE_TINY[cid], **extra))
+    return rates.rate_check(cid, trial=trial, grids={"quick": grid, "full": grid},
+                               repetitions={"quick": 16, "full": 16})(CheckContext(seed=1).for_claim(cid))
 
 
 @pytest.mark.parametrize("cid", SPARSE_DIMENSION_CLAIMS)
 def test_sparse_dimension_real_not_refuted_and_broken_refuted(cid):
     ok = _tiny_check(cid)
     assert ok.verdict != "refuted", ok.evidence
-    assert ok.evidence["trivial_error"] == rates_hu.SETTINGS[cid]["trivial_error"]
+    assert ok.evidence["trivial_error"] == rate_settings.SETTINGS[cid]["trivial_error"]
     # Output perturbation N(0, 0.2^2) per coordinate: squared error + 0.04 d, linear in d, i.e. exponential in x.
-    bad = _tiny_check(cid, rates_hu.broken_trial(cid, "output_noise"), output_sigma=0.2)
+    bad = _tiny_check(cid, rates.broken_trial(cid, "output_noise"), output_sigma=0.2)
     assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
-    assert bad.evidence["ci_high"] < rates_hu.SETTINGS[cid]["exponent"]
+    assert bad.evidence["ci_high"] < rate_settings.SETTINGS[cid]["exponent"]
 
 
 def test_thm8_dimension_refutes_a_peeling_noise_growing_with_d():
     # The Peeling noise scale lambda times sqrt(d) (a wrong noise calibration inside Algorithm 5, which has no
     # projection to cap the error): the released coordinates' squared noise grows like d.
-    bad = _tiny_check("rates.hu.thm8.dimension", rates_hu.broken_trial("rates.hu.thm8.dimension", "d_noise"),
+    bad = _tiny_check("rates.hu.thm8.dimension", rates.broken_trial("rates.hu.thm8.dimension", "d_noise"),
                       d_power=0.5)
     assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
 
@@ -185,8 +185,8 @@ def test_saturation_rule_withholds_a_flat_verdict_at_the_trivial_level():
     # Algorithm 3 fed responses that carry no signal: its error sits at ||w*||^2 = 1/4 at every d (flat, so
     # the slope alone reads "consistent"); the rule must not let a saturated sweep confirm the claim.
     cid = "rates.hu.thm7.dimension"
-    res = _tiny_check(cid, rates_hu.broken_trial(cid, "ignore_data"))
+    res = _tiny_check(cid, rates.broken_trial(cid, "ignore_data"))
     assert res.evidence["rate_verdict"] == "consistent"  # what the slope alone would have said
     assert res.evidence["saturated"] and res.evidence["largest_quantile_over_trivial"] > 0.5
     assert res.verdict == "inconclusive", res.evidence
-    assert "saturated" in res.evidence["method"]
+    assert "saturated" in res.method

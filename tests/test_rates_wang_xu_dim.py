@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from proofs_checks.claim_sets import rates_wang_xu as R
-from proofs_checks.claims import CheckContext, default_registry
+from proofs_checks.claim_sets.wang_xu import rates_dimension as R
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
 from proofs_checks.rates import trials_wang_xu_dim as D
 from proofs_checks.rates.trials_wang_xu import excess_risk_1d
 from reference.wang_xu.data import lomax, student_t
@@ -139,11 +140,12 @@ def test_broken_parameters():
 
 def test_dimension_rate_not_refuted_on_the_real_algorithm():
     res = R.dimension_rate_check(1, setup=tiny_setup(1), grids=TINY_GRID, repetitions=TINY_REPS,
-                                 diagnostic_datasets=1, claim_id="real")(CTX)
+                                 diagnostic_datasets=1)(CTX.for_claim("real"))
     ev = res.evidence
     assert ev["rate_verdict"] != "slower", ev
     assert ev["net_adequate"], ev
     assert ev["stated_exponent"] == -0.5 and ev["stated_growth_exponent"] == 0.5
+    assert res.bound == 0.5 and res.observed == ev["observed_growth_exponent"] and res.direction == "at_most"
     assert max(ev["ratio_to_explicit_bound"]) < 1.0
     assert ev["quadrature_error_relative_to_smallest_quantile"] < 1e-6
 
@@ -153,8 +155,8 @@ def test_dimension_rate_refutes_a_temperature_growing_with_d():
     # W large enough that the broken law is not truncated by it (its d = 3 spread is about twice as wide);
     # 30 datasets per d: the q = 0.9 fit on 17 is too noisy to separate 1.2 from 0.5 reliably.
     res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.6, ratio=16, broken="temperature-times-d"),
-                                 grids=TINY_GRID, repetitions={"quick": 30}, diagnostic_datasets=1,
-                                 claim_id="broken")(CTX)
+                                 grids=TINY_GRID, repetitions={"quick": 30},
+                                 diagnostic_datasets=1)(CTX.for_claim("broken"))
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower", res.evidence
     assert res.evidence["net_adequate"] and res.evidence["growth_ci"][0] > 0.5
 
@@ -162,7 +164,7 @@ def test_dimension_rate_refutes_a_temperature_growing_with_d():
 def test_inadequate_net_gives_no_verdict():
     # W too small for the law (the quantile of ||w~ - w*|| near R): inconclusive whatever the slope.
     res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=0.4, ratio=8), grids=TINY_GRID,
-                                 repetitions=TINY_REPS, diagnostic_datasets=1, claim_id="small-ball")(CTX)
+                                 repetitions=TINY_REPS, diagnostic_datasets=1)(CTX.for_claim("small-ball"))
     assert not res.evidence["net_adequate"] and res.verdict == "inconclusive", res.evidence
 
 
@@ -178,8 +180,8 @@ def test_zero_conditional_quantiles_are_floored_below_the_fitted_line():
     # 0.9 quantile is exactly 0 (here one dataset at d = 1).  The fit records it as the net's smallest
     # non-zero excess risk and checks it lies below the fitted 0.9 line (the quantile fit is then unaffected).
     res = R.dimension_rate_check(2, setup=tiny_setup(2, radius=2.4, ratio=12, broken="temperature-times-d"),
-                                 grids=TINY_GRID, repetitions=TINY_REPS, diagnostic_datasets=1,
-                                 claim_id="zeros")(CTX)
+                                 grids=TINY_GRID, repetitions=TINY_REPS,
+                                 diagnostic_datasets=1)(CTX.for_claim("zeros"))
     ev = res.evidence
     assert ev["zero_conditional_quantiles_per_d"][0] >= 1 and ev["zero_points_below_fitted_line"], ev
     assert np.isfinite(ev["observed_exponent"]) and np.all(np.asarray(ev["quantile_errors"]) > 0)

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
-from proofs_checks.claims import CheckContext, default_registry, run_claim
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import Registry
+from proofs_checks.runner import run_claim
 from proofs_checks.formulas.sensitivity import (hypothesis_search, norm_of_difference, search_sensitivity,
                                                  sensitivity_check)
 
@@ -24,8 +26,11 @@ def _base(seed=0, n=30, width=3):
 
 
 def test_clipped_mean_claim_confirmed_at_the_bound():
-    res = run_claim(default_registry().claim("proofs.sensitivity.clipped-mean"), CTX)
-    assert res.verdict == "confirmed"
+    reg = Registry()
+    PI.register(reg)
+    res = run_claim(reg.claim("proofs.sensitivity.clipped-mean"), CTX)
+    assert res.verdict == "confirmed" and res.observed == pytest.approx(1, abs=1e-12) and res.margin > -1e-12
+    assert res.seed == CTX.for_claim("proofs.sensitivity.clipped-mean").seed_entropy()
     # the base holds a record clipped in every coordinate, so every norm's bound is attained
     for case in res.evidence["cases"].values():
         assert abs(case["observed_over_stated"] - 1) < 1e-12
@@ -33,8 +38,8 @@ def test_clipped_mean_claim_confirmed_at_the_bound():
 
 def test_halved_sensitivity_is_refuted():
     check = sensitivity_check("t", PI._clipped_mean_cases(), stated_factor=0.5)
-    res = check(CTX)
-    assert res.verdict == "refuted"
+    res = check(CTX.for_claim("t"))
+    assert res.verdict == "refuted" and res.observed == pytest.approx(2, abs=1e-12) and res.bound == 1.0
     assert all(abs(c["observed_over_stated"] - 2) < 1e-12 for c in res.evidence["cases"].values())
 
 

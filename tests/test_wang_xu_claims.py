@@ -8,8 +8,10 @@ import sys
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets import wang_xu as W
-from proofs_checks.claims import CheckContext, default_registry, run_claim
+from proofs_checks.claim_sets.wang_xu import nets, privacy, sensitivity, truncation
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
+from proofs_checks.runner import run_claim
 from reference.wang_xu.nets import covering_bound
 from reference.wang_xu.truncation import psi
 
@@ -36,14 +38,20 @@ EXPECTED = {
 def test_registered_claims_have_expected_verdicts():
     reg = default_registry()
     for cid, verdict in EXPECTED.items():
-        assert run_claim(reg.claim(cid), CTX).verdict == verdict, cid
+        res = run_claim(reg.claim(cid), CTX)
+        assert res.verdict == verdict, cid
+        # Every result says what it measured, against what, how, and where in the paper.
+        assert None not in (res.observed, res.bound, res.direction, res.margin), cid
+        assert res.method and "[000 " in res.reading, cid
+        if ".privacy." in cid or ".sensitivity." in cid:
+            assert "replace-one" in res.reading and "[000 Def. 1]" in res.reading, cid
 
 
 def test_printed_variant_loses_almost_twice_epsilon_standard_at_most_half():
-    printed = W.privacy_check(1, "printed")(CTX).evidence
-    standard = W.privacy_check(1, "standard")(CTX).evidence
-    assert 1.5 < printed["loss_over_epsilon"] <= 2.0          # analytic: <= 2 eps, approached
-    assert standard["loss_over_epsilon"] <= 0.5 + 1e-12        # analytic: <= eps / 2
+    printed = privacy.privacy_check(1, "printed")(CTX.for_claim("wang-xu.alg1.privacy.printed"))
+    standard = privacy.privacy_check(1, "standard")(CTX.for_claim("wang-xu.alg1.privacy.standard"))
+    assert 1.5 < printed.observed <= 2.0          # loss / eps; analytic: <= 2 eps, approached
+    assert standard.observed <= 0.5 + 1e-12       # analytic: <= eps / 2
 
 
 def _flipped_psi(x, theta=2.0):
@@ -64,22 +72,33 @@ def _untruncated_terms(Wp, X, y, iota, theta):
     return np.abs(_untruncated_psi(t, theta))
 
 
-@pytest.mark.parametrize("broken", [
-    W.privacy_check(1, "standard", exponent_scale=4.0),                         # exponent x4: 2 eps
-    W.privacy_check(2, "standard", exponent_scale=4.0),
-    W.sensitivity_check(lambda n, i, t: 0.45 * W.stated_sensitivity_eq6(n, i, t), (2.0,)),   # halved and then some
-    W.sensitivity_check(lambda n, i, t: 0.5 * W.stated_sensitivity_eq16_text(n, i, t), (1.5,)),  # halved
-    W.sensitivity_check(W.stated_sensitivity_eq6, (2.0,), psi_terms=_untruncated_terms),      # psi not truncated
-    W.psi_inequality_check((2.0,), psi_fn=_flipped_psi),                         # flipped sign
-    W.psi_inequality_check((1.5,), psi_fn=lambda x, th: 1.5 * psi(x, th)),       # scaled: breaks (15) near 0
-    W.psi_monotone_check((2.0,), psi_fn=_flipped_psi),
-    W.psi_monotone_check((1.5,), psi_fn=lambda x, th: np.where(np.abs(x) > 2, 0.0, psi(x, th))),
-    W.psi_bounded_check((2.0,), psi_fn=_untruncated_psi),
-    W.psi_bounded_check((1.5,), stated_bound=lambda th: 0.5 * math.log(th)),
-    W.covering_check(bound=lambda diam, zeta, d: (diam / (3 * zeta)) ** d),     # bound below the volume bound
+S = sensitivity
+T = truncation
+
+
+# Each broken check runs on the stream of the claim it breaks.
+@pytest.mark.parametrize("broken, claim_id", [
+    (privacy.privacy_check(1, "standard", exponent_scale=4.0), "wang-xu.alg1.privacy.standard"),  # exponent x4: 2 eps
+    (privacy.privacy_check(2, "standard", exponent_scale=4.0), "wang-xu.alg2.privacy.standard"),
+    (S.sensitivity_check(lambda n, i, t: 0.45 * S.stated_sensitivity_eq6(n, i, t), (2.0,)),   # halved and then some
+     "wang-xu.sensitivity"),
+    (S.sensitivity_check(lambda n, i, t: 0.5 * S.stated_sensitivity_eq16_text(n, i, t), (1.5,)),  # halved
+     "wang-xu.sensitivity"),
+    (S.sensitivity_check(S.stated_sensitivity_eq6, (2.0,), psi_terms=_untruncated_terms),      # psi not truncated
+     "wang-xu.sensitivity"),
+    (T.psi_inequality_check((2.0,), psi_fn=_flipped_psi), "psi"),                         # flipped sign
+    (T.psi_inequality_check((1.5,), psi_fn=lambda x, th: 1.5 * psi(x, th)), "psi"),       # scaled: breaks (15) near 0
+    (T.psi_monotone_check((2.0,), psi_fn=_flipped_psi), "psi"),
+    (T.psi_monotone_check((1.5,), psi_fn=lambda x, th: np.where(np.abs(x) > 2, 0.0, psi(x, th))), "psi"),
+    (T.psi_bounded_check((2.0,), psi_fn=_untruncated_psi), "psi"),
+    (T.psi_bounded_check((1.5,), stated_bound=lambda th: 0.5 * math.log(th)), "psi"),
+    (nets.covering_check(bound=lambda diam, zeta, d: (diam / (3 * zeta)) ** d),     # bound below the volume bound
+     "wang-xu.lemma2.covering-number"),
 ])
-def test_checks_reject_broken_variants(broken):
-    assert broken(CTX).verdict == "refuted"
+def test_checks_reject_broken_variants(broken, claim_id):
+    res = broken(CTX.for_claim(claim_id))
+    assert res.verdict == "refuted"
+    assert res.margin is None or res.margin < 0
 
 
 def test_covering_check_not_confirmed_for_a_net_that_does_not_cover():
@@ -92,15 +111,17 @@ def test_covering_check_not_confirmed_for_a_net_that_does_not_cover():
             self.half = int(1.0 // self.spacing)
             self._size = None
 
-    assert W.covering_check(nets=[Coarse()])(CTX).verdict == "inconclusive"
-    assert W.covering_check(nets=[L2BallNet(1.0, 0.2, 2)])(CTX).verdict == "confirmed"
+    ctx = CTX.for_claim("wang-xu.lemma2.covering-number")
+    assert nets.covering_check(nets=[Coarse()])(ctx).verdict == "inconclusive"
+    assert nets.covering_check(nets=[L2BallNet(1.0, 0.2, 2)])(ctx).verdict == "confirmed"
     assert covering_bound(2.0, 0.2, 2) >= L2BallNet(1.0, 0.2, 2).size
 
 
 def test_results_are_reproducible():
-    a = W.privacy_check(2, "printed")(CheckContext(seed=7)).evidence
-    b = W.privacy_check(2, "printed")(CheckContext(seed=7)).evidence
-    assert a == b
+    ctx = CheckContext(seed=7).for_claim("wang-xu.alg2.privacy.printed")
+    a = privacy.privacy_check(2, "printed")(ctx)
+    b = privacy.privacy_check(2, "printed")(ctx)
+    assert a.evidence == b.evidence and a.observed == b.observed
 
 
 def test_list_shows_algorithms_and_claims():
@@ -128,13 +149,15 @@ def test_registered_factories_follow_the_protocol():
 
 
 def test_psi_odd_check_confirms_and_rejects_a_shifted_psi():
-    import numpy as np
-
-    from proofs_checks.claim_sets.wang_xu import psi_odd_check
-    from proofs_checks.claims import CheckContext
-    from reference.wang_xu.truncation import psi
-
-    ctx = CheckContext(seed=1)
-    assert psi_odd_check((2.0, 1.5))(ctx).verdict == "confirmed"
+    ctx = CheckContext(seed=1).for_claim("psi")
+    assert T.psi_odd_check((2.0, 1.5))(ctx).verdict == "confirmed"
     shifted = lambda x, th: psi(x, th) + 1e-3 * np.tanh(np.abs(np.asarray(x, dtype=float)))  # even part added
-    assert psi_odd_check((2.0,), psi_fn=shifted)(ctx).verdict == "refuted"
+    assert T.psi_odd_check((2.0,), psi_fn=shifted)(ctx).verdict == "refuted"
+
+
+def test_psi_checks_refute_a_non_finite_psi():
+    ctx = CTX.for_claim("psi")
+    nan_at_zero = lambda x, th: np.where(np.asarray(x) == 0, np.nan, psi(x, th))
+    for factory in (T.psi_inequality_check, T.psi_monotone_check, T.psi_bounded_check, T.psi_odd_check):
+        res = factory((2.0,), psi_fn=nan_at_zero)(ctx)
+        assert res.verdict == "refuted" and res.evidence["non_finite_psi_at"]["x"] == 0.0

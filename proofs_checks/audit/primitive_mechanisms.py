@@ -26,18 +26,17 @@ Proof note: each query's replace-one sensitivity is the bound in the table
 (the clipped contribution of one record lies in a set of the stated
 diameter), which is what the primitive's privacy argument assumes.
 
-Registration: ``proofs_checks/claim_sets/primitives.py`` may pass
+Registration: ``proofs_checks/claim_sets/primitives/`` may pass
 ``mechanism=PRIMITIVE_FACTORIES[id]`` to each ``Algorithm``; until then
-:func:`proofs_checks.audit.api.resolve_mechanism` falls back to this mapping.
+:func:`proofs_checks.audit_claims.resolve_mechanism` falls back to this mapping.
 """
 
 from __future__ import annotations
 
 
 import numpy as np
-from scipy import special
 
-from reference.mechanisms import (ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
+from reference.mechanisms import (normalize_log_weights, ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
                                   LaplaceMechanism, Peeling, ReportNoisyMax)
 from reference.validation import as_generator, check_epsilon, check_finite_array, check_integer
 
@@ -126,8 +125,7 @@ class RecordExponential(_ClippedScores):
         return self.weight_factor * self.epsilon * np.clip(_records(records, self.width), 0.0, 1.0)
 
     def log_prob_from_terms(self, total):
-        total = np.asarray(total, dtype=np.float64)
-        return total - special.logsumexp(total)
+        return normalize_log_weights(total)
 
 
 class RecordReportNoisyMax(_ClippedScores):

@@ -83,10 +83,6 @@ DEFAULT_CHUNK = 1 << 16
 SELECTION_CAP = 1_000_000
 #: Distinct output rows up to which outputs are treated as categories.
 MAX_CATEGORIES = 512
-#: The selection split scores thresholds at error gamma * this factor (more conservative than the final bound).
-SELECTION_GAMMA_FACTOR = 1.0
-#: Exact log-ratio statistics choose their threshold from pooled, importance-weighted estimates.
-POOLED_SELECTION = True
 
 
 # --------------------------------------------------------------------------- checks
@@ -430,12 +426,12 @@ class _Negated:
         return -self.inner(outputs)
 
 
-def best_threshold(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=4096, rescale=False):
-    """Threshold t maximising the CP bound for ``S = {s > t}`` expected at sizes ``n_num, n_den``.
+def best_threshold(s_num, s_den, delta, gamma, max_thresholds=4096):
+    """Threshold t maximising the CP bound for ``S = {s > t}`` from the raw selection counts.
 
     ``s_num`` are statistic values on the selection split of the numerator
-    dataset, ``s_den`` on the other.  Counts are rescaled to the estimation
-    sizes before the bound is evaluated.  Returns ``(t, bound)``.
+    dataset, ``s_den`` on the other; the bound is evaluated at the selection
+    sizes, with each one-sided bound at error ``gamma``.  Returns ``(t, bound)``.
     """
     sa, sb = np.sort(s_num), np.sort(s_den)
     pooled = np.unique(np.concatenate([sa, sb]))
@@ -447,8 +443,7 @@ def best_threshold(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=4096
     cand = np.concatenate([[-np.inf], np.nextafter(pooled, -np.inf)])
     ka = sa.size - np.searchsorted(sa, cand, side="right")
     kb = sb.size - np.searchsorted(sb, cand, side="right")
-    bound = _cp_eps_vector(ka * (n_num / sa.size), n_num, kb * (n_den / sb.size), n_den, delta, gamma) if rescale \
-        else _cp_eps_vector(ka, sa.size, kb, sb.size, delta, gamma)
+    bound = _cp_eps_vector(ka, sa.size, kb, sb.size, delta, gamma)
     i = int(np.argmax(bound))
     return float(cand[i]), float(bound[i])
 
@@ -601,10 +596,10 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         for stat in cands:
             s_a, s_b = stat(a), stat(b)
             for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
-                if isinstance(stat, ExactLogRatio) and POOLED_SELECTION:
+                if isinstance(stat, ExactLogRatio):
                     t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
                 else:
-                    t, bound = best_threshold(num, den, n_est, n_est, delta, gamma * SELECTION_GAMMA_FACTOR)
+                    t, bound = best_threshold(num, den, delta, gamma)
                 if best is None or bound > best[0]:
                     best = (bound, j, stat, direction, sign, t)
         t_aud += time.perf_counter() - ta

@@ -1,4 +1,4 @@
-"""Claims about the auditor itself, judged on the calibration suite, and audits of the primitives.
+"""Claims about the auditor itself, judged on the calibration suite of :mod:`proofs_checks.audit.calibration`.
 
 * ``audit.calibration.exact``: exact audits of the finite-output calibration
   mechanisms equal the analytic epsilon to 1e-9.
@@ -9,9 +9,10 @@
   log-ratio statistic and black box: the mean over 10 seeds for every case in
   the full profile; in the quick profile one seed on the five violating cases,
   judged by the mean ratio (>= 0.9) and each ratio (>= 0.8).
-The per-algorithm audits (``audit.<algorithm id>.<variant>``, primitives
-included) are generated for every registered algorithm with a mechanism factory
-by :func:`proofs_checks.claims.default_registry`.
+
+The per-algorithm audits (``audit.<algorithm id>.<variant>``, primitives included) are
+generated for every registered algorithm with a mechanism factory by
+:func:`proofs_checks.audit_claims.algorithm_audit_claims`.
 
 Each check is built by a factory whose arguments default to the real auditor;
 tests pass broken variants (an auditor that over-states its bound, a
@@ -22,19 +23,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..audit.api import privacy_audit_check
 from ..audit.calibration import calibration_suite, oracle_bound
 from ..audit.exact import privacy_profile
 from ..audit.statistical import statistical_audit
-from ..claims import Claim, Result
+from ..model import Claim, Result
+from ..builders import compare_result
+from ..verdicts import CONFIDENCE, ROUNDING_RTOL, at_least
+
+__all__ = ["POWER_TARGET", "SINGLE_SEED_FLOOR", "exact_calibration_check", "verdict_calibration_check",
+           "power_calibration_check", "register"]
 
 POWER_TARGET = 0.9
 #: Smallest single-seed ratio accepted in the quick profile.
 SINGLE_SEED_FLOOR = 0.8
+#: The reading shared by the three claims: what the calibration suite is and what it knows.
+_READING = ("auditor calibration (issue 6): mechanisms of known output laws and analytic epsilon, each audited "
+            "on its canonical replace-one neighbouring pair (D, D'); eps-DP: P(S) <= e^eps P'(S) + delta for every "
+            "event S, both directions")
 
 
-def exact_calibration_check(suite=calibration_suite, tolerance=1e-9):
-    """Exact audit (hockey-stick over the exact laws) vs the analytic epsilon, finite-output cases."""
+def _audit_seed(ctx, *stream):
+    """A 32-bit seed for the auditor from the named sub-stream ``stream`` of the claim."""
+    return int(ctx.seed_sequence("/".join(map(str, stream))).generate_state(1)[0])
+
+
+def exact_calibration_check(suite=calibration_suite, tolerance=ROUNDING_RTOL):
+    """Check factory: exact audit (hockey-stick over the exact laws) against the analytic epsilon.
+
+    Finite-output cases only; ``observed`` is the largest absolute difference (epsilons are of order 1).
+    """
 
     def check(ctx):
         rows = []
@@ -46,38 +63,52 @@ def exact_calibration_check(suite=calibration_suite, tolerance=1e-9):
                                   case.claimed_delta)[0]
             want = case.true_epsilon()
             rows.append({"case": case.name, "exact_audit": got, "analytic": want, "abs_error": abs(got - want)})
-        worst = max(r["abs_error"] for r in rows)
-        return Result("confirmed" if worst <= tolerance else "refuted",
-                      {"cases": rows, "max_abs_error": worst, "tolerance": tolerance})
+        return compare_result(max(r["abs_error"] for r in rows), tolerance, "at_most", rtol=0.0, atol=0.0,
+                              method=f"exact audit (privacy profile of the exact output laws) of {len(rows)} "
+                                     "finite-output calibration mechanisms against their analytic epsilon; "
+                                     "observed = largest absolute difference",
+                              reading=_READING, evidence={"cases": rows})
 
     return check
 
 
-def verdict_calibration_check(suite=calibration_suite, audit=statistical_audit, confidence=0.95):
-    """Statistical audits refute exactly the violating calibration mechanisms (black box and exact LR)."""
+def verdict_calibration_check(suite=calibration_suite, audit=statistical_audit, confidence=CONFIDENCE):
+    """Check factory: statistical audits refute exactly the violating calibration mechanisms.
+
+    Each case is audited with the exact log-ratio statistic (``"auto"``) and black box
+    (``"estimate"``); ``observed`` is the number of audits whose verdict is wrong.
+    """
 
     def check(ctx):
         samples = 200_000 if ctx.profile == "quick" else 1_000_000
-        rows, wrong = [], 0
-        for i, case in enumerate(suite()):
+        rows = []
+        for case in suite():
             for statistic in ("auto", "estimate"):
-                seed = int(ctx.seed_sequence(f"audit.calibration.verdicts/{case.name}/{statistic}").generate_state(1)[0])
                 res = audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
-                            samples=samples, confidence=confidence, seed=seed, statistic=statistic)
-                expected = "not refuted" if case.correct else "refuted"
-                wrong += res.verdict != expected
+                            samples=samples, confidence=confidence, seed=_audit_seed(ctx, case.name, statistic),
+                            statistic=statistic)
                 rows.append({"case": case.name, "statistic": res.statistic, "epsilon_lower": res.epsilon_lower,
-                             "claimed": case.claimed_epsilon, "true": case.true_epsilon(),
-                             "verdict": res.verdict, "expected": expected, "p_value": res.p_value})
-        return Result("confirmed" if wrong == 0 else "refuted",
-                      {"samples": samples, "confidence": confidence, "wrong_verdicts": wrong, "audits": rows})
+                             "claimed": case.claimed_epsilon, "true": case.true_epsilon(), "verdict": res.verdict,
+                             "refutation_expected": not case.correct, "p_value": res.p_value,
+                             "right": (res.verdict == "refuted") == (not case.correct)})
+        wrong = sum(not r["right"] for r in rows)
+        return compare_result(wrong, 0, "at_most", rtol=0.0, atol=0.0,
+                              method=f"{len(rows)} statistical audits ({samples} calls each, confidence {confidence}), "
+                                     "one seed per case and statistic; observed = audits with the wrong verdict",
+                              reading=_READING, evidence={"samples": samples, "confidence": confidence,
+                                                          "audits": rows})
 
     return check
 
 
-def power_calibration_check(suite=calibration_suite, audit=statistical_audit, confidence=0.95, target=POWER_TARGET,
-                            samples=None, seeds=None):
-    """Mean over seeds of epsilon_lower / oracle bound, per case and statistic, is >= target."""
+def power_calibration_check(suite=calibration_suite, audit=statistical_audit, confidence=CONFIDENCE,
+                            target=POWER_TARGET, samples=None, seeds=None):
+    """Check factory: the audit's epsilon lower bound over the oracle Clopper-Pearson bound is >= ``target``.
+
+    With five seeds or more, every case's mean ratio over the seeds must reach ``target``
+    (``observed`` is the smallest); with fewer, the mean ratio over the cases must reach it
+    (``observed``) and every ratio must reach :data:`SINGLE_SEED_FLOOR`.
+    """
 
     def check(ctx):
         n_calls, n_seeds = (1_000_000, 1) if ctx.profile == "quick" else (1_000_000, 10)
@@ -89,44 +120,34 @@ def power_calibration_check(suite=calibration_suite, audit=statistical_audit, co
         for case in cases:
             oracle = oracle_bound(case, n_calls, confidence)
             for statistic in ("auto", "estimate"):
-                vals = []
-                for s in range(n_seeds):
-                    seed = int(ctx.seed_sequence(f"audit.calibration.power/{case.name}/{statistic}/{s}")
-                               .generate_state(1)[0])
-                    vals.append(audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
-                                      samples=n_calls, confidence=confidence, seed=seed,
-                                      statistic=statistic).epsilon_lower)
+                vals = [audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
+                              samples=n_calls, confidence=confidence, seed=_audit_seed(ctx, case.name, statistic, s),
+                              statistic=statistic).epsilon_lower for s in range(n_seeds)]
                 rows.append({"case": case.name, "statistic": statistic, "oracle": oracle,
                              "mean_epsilon_lower": float(np.mean(vals)),
-                             "ratio": float(np.mean(vals) / oracle) if oracle > 0 else float("nan")})
-        ratios = [r["ratio"] for r in rows if r["oracle"] > 0]
+                             "ratio": float(np.mean(vals) / oracle) if oracle > 0 else None})
+        ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
         worst, mean = min(ratios), float(np.mean(ratios))
         if n_seeds >= 5:
-            ok, rule = worst >= target, f"every case's mean ratio over {n_seeds} seeds >= {target}"
+            observed, ok = worst, at_least(worst, target)
+            rule = f"every case's mean ratio over {n_seeds} seeds >= {target}"
         else:
             # One seed: a single bound scatters around its mean (the oracle event itself, with random
             # counts, falls below 0.87 of its expected-count bound 5% of the time on the Gaussian case).
-            ok = mean >= target and worst >= SINGLE_SEED_FLOOR
+            observed, ok = mean, at_least(mean, target) and at_least(worst, SINGLE_SEED_FLOOR)
             rule = f"mean ratio over cases >= {target} and every ratio >= {SINGLE_SEED_FLOOR} ({n_seeds} seed)"
-        return Result("confirmed" if ok else "refuted",
-                      {"samples": n_calls, "seeds": n_seeds, "target": target, "rule": rule, "min_ratio": worst,
-                       "mean_ratio": mean, "cases": rows})
+        return Result("confirmed" if ok else "refuted", observed=observed, bound=target, direction="at_least",
+                      method=f"statistical audits at {n_calls} calls, {n_seeds} seed(s) per case and statistic, "
+                             f"against the oracle Clopper-Pearson bound (confidence {confidence}) of the best event "
+                             f"at expected counts; rule: {rule}",
+                      reading=_READING, evidence={"samples": n_calls, "seeds": n_seeds, "min_ratio": worst,
+                                                  "mean_ratio": mean, "cases": rows})
 
     return check
 
 
-#: Primitives audited by id, with their source (as registered in primitives.py).
-_PRIMITIVE_SOURCES = {
-    "laplace": "002, Definition 2",
-    "gaussian": "Dwork & Roth, Theorem 3.22",
-    "exponential": "000, Definition 2; 002, Definition 3",
-    "report-noisy-max": "Dwork & Roth, Section 3.3; 004, Appendix E",
-    "gem": "004, Appendix D.1 (Raskhodnikova & Smith)",
-    "peeling": "002, Algorithm 4",
-}
-
-
 def register(registry):
+    """Register the three calibration claims of the auditor."""
     claim = registry.add_claim
     claim(Claim("audit.calibration.exact", "auditor calibration (issue 6)",
                 "Exact audits of finite-output calibration mechanisms match the analytic epsilon to 1e-9.",

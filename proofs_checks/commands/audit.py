@@ -8,6 +8,7 @@ Exit status 0 whenever the audit ran, whatever the verdict; 2 for bad input.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import sys
@@ -16,10 +17,37 @@ NAME = "audit"
 HELP = "audit the (epsilon, delta)-DP claim of an algorithm id or of --mechanism MODULE:NAME"
 
 
+@functools.lru_cache(maxsize=1)
+def _registry():
+    """The default registry, built once per process (it takes seconds: every claim set is imported)."""
+    from ..registry import default_registry
+
+    return default_registry()
+
+
+class _RegisteredVariants:
+    """The variant names of the registered algorithms, as argparse ``choices``.
+
+    Looked up on first use (a value to check, or ``--help``), so that building the parser
+    of every sub-command does not build the registry.
+    """
+
+    def _names(self):
+        return sorted({v for a in _registry().algorithms for v in a.variants})
+
+    def __contains__(self, name):
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
 def add_arguments(parser):
     parser.add_argument("algorithm", nargs="?", metavar="ALGORITHM_ID",
                         help="registered algorithm id (see `list`), e.g. laplace, exponential, wang-xu-1")
-    parser.add_argument("--variant", choices=("printed", "standard"), help="algorithm variant (default: standard)")
+    parser.add_argument("--variant", choices=_RegisteredVariants(), metavar="VARIANT",
+                        help="algorithm variant, one of the algorithm's registered variants (see `list`): "
+                             "%(choices)s (default: standard)")
     parser.add_argument("--epsilon", type=float, help="claimed epsilon (default: the algorithm's)")
     parser.add_argument("--delta", type=float, help="claimed delta (default: the algorithm's, or 0)")
     parser.add_argument("--samples", type=int, default=1_000_000,
@@ -61,6 +89,7 @@ def _load(spec, what):
 def run(args):
     from ..audit.api import audit
     from ..audit.neighbours import load_pair
+    from ..audit_claims import audit_algorithm
 
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
@@ -88,8 +117,8 @@ def run(args):
         res = audit(mech, epsilon=args.epsilon, delta=args.delta, variant=args.variant,
                     name=args.mechanism, **common)
     else:
-        res = audit(algorithm=args.algorithm, variant=args.variant, epsilon=args.epsilon, delta=args.delta,
-                    **common)
+        res = audit_algorithm(args.algorithm, args.variant, args.epsilon, args.delta, registry=_registry(),
+                              **common)
     out = res.as_dict()
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))

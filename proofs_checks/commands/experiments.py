@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from ..experiments.section6 import FIGURE_ALGORITHM, PAPER_NUMBERS, REAL_DATA_FIGURES, panels_for, run_panel
+from ..jsonable import to_jsonable
 from ..rates.plot import save_figure
-from ..report import to_jsonable
 
 NAME = "experiments"
 HELP = "reproduce the synthetic experiments of Section 6 of 002 (Hu et al.): tables and figures"

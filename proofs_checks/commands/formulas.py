@@ -14,8 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..claims import CheckContext, default_registry, run_claims
-from ..report import to_jsonable
+from ..jsonable import to_jsonable
+from ..model import CheckContext
+from ..registry import default_registry
+from ..runner import run_claims
 
 NAME = "formulas"
 HELP = "run the formula checks, or report the float64 accuracy of E[phi(a+bZ)] / C-hat(a,b) (002)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..claims import default_registry
+from ..registry import default_registry
 
 NAME = "list"
 HELP = "list every algorithm and claim id"

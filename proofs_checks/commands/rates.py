@@ -6,8 +6,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..claims import CheckContext, default_registry, run_claims
-from ..report import to_jsonable
+from ..jsonable import to_jsonable
+from ..model import CheckContext
+from ..registry import default_registry
+from ..runner import run_claims
 
 NAME = "rates"
 HELP = "sweep sample sizes and compare the observed decay of the excess risk with the stated rates"

@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..claims import CheckContext, default_registry, run_claims
+from ..model import CheckContext
+from ..registry import default_registry
 from ..report import claim_record, write_report
+from ..runner import run_claims
 
 NAME = "verify"
 HELP = "run every registered check and write a Markdown + JSON report"

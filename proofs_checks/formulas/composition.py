@@ -1,6 +1,6 @@
-"""Exact composition of pure-DP mechanisms, to judge Lemma 2 of 002 (advanced composition).
+"""Exact composition of pure-DP mechanisms, to judge [002 Lemma 2] (advanced composition).
 
-Lemma 2 of ``002_6c597657f27a60c9.txt`` splits a target ``(eps, delta)`` into a
+[002 Lemma 2] splits a target ``(eps, delta)`` into a
 per-round ``(eps', delta')`` and claims that ``T`` adaptive rounds compose to
 ``(eps, T delta' + delta)``.  Advanced composition is a bound; the exact
 answer is known:
@@ -33,7 +33,7 @@ References
        discretisation).
 .. [4] N. J. Higham, "Accuracy and stability of numerical algorithms", 2nd ed., Section 24.1
        (error of FFT-based convolution).
-.. [5] Hu, Ni, Xiao and Wang, Lemma 2 (``002_6c597657f27a60c9.txt``).
+.. [5] Hu, Ni, Xiao and Wang, [002 Lemma 2].
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
-"""The KL identity (18) in the proof of Lemma 4 of 002, checked at high precision.
+"""The KL identity [002 eq. (18)] in the proof of [002 Lemma 4], checked at high precision.
 
-In the PAC-Bayes step of the proof of Lemma 4 (appendix of
-``002_6c597657f27a60c9.txt``, eqs. (13)-(18)) the posterior is the law of the
-multiplicative noise, ``v = N(0, 1/beta)``, and the prior is
-``v0 = N(1, 1/beta)``.  Identity (18) evaluates ``K(v, v0)`` of definition (14)
-in three printed lines:
+In the PAC-Bayes step of the proof of [002 Lemma 4] (appendix, [002 eq. (13)] to
+[002 eq. (18)]) the posterior is the law of the multiplicative noise, ``v = N(0, 1/beta)``,
+and the prior is ``v0 = N(1, 1/beta)``.  Identity (18) evaluates ``K(v, v0)`` of the
+definition [002 eq. (14)] in three printed lines:
 
 * line 1: ``int log(exp(beta (u-1)^2/2 - beta u^2/2)) dv(u)``  (the log density ratio),
 * line 2: ``int (1 - 2u) beta / 2 dv(u)``                      (the ratio simplified),
@@ -21,8 +20,7 @@ hypothesis tests exercise.
 
 References
 ----------
-.. [1] Hu, Ni, Xiao and Wang, appendix, proof of Lemma 4, eqs. (14) and (18)
-       (``002_6c597657f27a60c9.txt``).
+.. [1] Hu, Ni, Xiao and Wang, appendix, proof of Lemma 4: [002 eq. (14)], [002 eq. (18)].
 .. [2] O. Catoni and I. Giulini, "Dimension-free PAC-Bayesian bounds for matrices, vectors, and
        linear least squares regression", 2017 (the Gaussian perturbation argument).
 """
@@ -35,7 +33,9 @@ import mpmath
 
 from reference.validation import check_integer, check_positive
 
-__all__ = ["DEFAULT_DPS", "gaussian_kl_closed_form", "gaussian_kl_quad", "identity18_lines",
+from ..verdicts import HIGH_PRECISION_TOL
+
+__all__ = ["DEFAULT_DPS", "HIGH_PRECISION_TOL", "gaussian_kl_closed_form", "gaussian_kl_quad", "identity18_lines",
            "Identity18Report", "check_identity18"]
 
 #: Working precision (decimal digits) of every quadrature here.
@@ -175,7 +175,7 @@ class Identity18Report(NamedTuple):
     verdict: str
 
 
-def check_identity18(betas, closed_form: Callable = None, *, dps=DEFAULT_DPS, tolerance=1e-25):
+def check_identity18(betas, closed_form: Callable = None, *, dps=DEFAULT_DPS, tolerance=HIGH_PRECISION_TOL):
     """Compare identity (18) line by line with ``KL(N(0, 1/beta) || N(1, 1/beta))`` by quadrature.
 
     Parameters
@@ -188,9 +188,7 @@ def check_identity18(betas, closed_form: Callable = None, *, dps=DEFAULT_DPS, to
     dps : int
         mpmath working digits.
     tolerance : float
-        Largest accepted relative error.  Quadrature at 40 digits agrees with
-        the closed form to about 1e-35; 1e-25 leaves room and still rejects
-        any formula wrong in its 25th digit.
+        Largest accepted relative error (:data:`HIGH_PRECISION_TOL`).
 
     Returns
     -------

@@ -25,10 +25,13 @@ exact arithmetic by rounding: for an average of ``n`` bounded terms with
 pairwise summation the error is at most about ``log2(n) u`` times the terms'
 scale, i.e. ``n log2(n) u`` relative to a sensitivity of order ``1/n``
 (``u = 2^-53``: about 2e-10 at ``n = 1e5`` and 2e-9 at ``n = 1e6``).  The
-default ``rtol = 1e-8`` therefore covers datasets up to a few million records;
-a pair is a refutation only when ``observed > stated * (1 + rtol) + atol``.
-Functions with other error amplification (a division by a small number, a
-long recursion) need their own ``rtol``.
+default tolerances are the float64 rounding tolerances of
+:mod:`proofs_checks.verdicts` (``rtol = ROUNDING_RTOL = 1e-9``,
+``atol = ROUNDING_ATOL = 1e-12``), which cover datasets up to about half a
+million records; a pair is a refutation only when
+``observed > stated * (1 + rtol) + atol`` (:func:`proofs_checks.verdicts.within`).
+Larger datasets, and functions with other error amplification (a division by a
+small number, a long recursion), need their own ``rtol``.
 
 References
 ----------
@@ -50,6 +53,8 @@ import numpy as np
 from reference.validation import as_generator, check_finite_array, check_integer, check_positive
 
 from ..adversarial import candidate_records
+from ..model import Result
+from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL, within
 
 __all__ = ["NORMS", "SensitivityResult", "SensitivityCase", "norm_of_difference", "search_sensitivity",
            "sensitivity_check", "hypothesis_search"]
@@ -102,7 +107,7 @@ class SensitivityResult:
     phases: dict = field(default_factory=dict)
 
     def as_evidence(self):
-        """JSON-serialisable summary for a :class:`proofs_checks.claims.Result`."""
+        """JSON-serialisable summary for the evidence of a :class:`proofs_checks.model.Result`."""
         return {"observed_max_change": _json_float(self.observed), "stated_sensitivity": self.stated,
                 "observed_over_stated": _json_float(self.ratio), "norm": self.norm,
                 "worst_index": self.index,
@@ -252,7 +257,8 @@ def _moves(record, scale):
     return np.array(out) if out else np.empty((0, record.size))
 
 
-def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2000, *, rtol=1e-8, atol=0.0,
+def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2000, *, rtol=ROUNDING_RTOL,
+                       atol=ROUNDING_ATOL,
                        indices=None, extra_records=None, vectorized=False, max_indices=8):
     """Largest ``||f(D) - f(D')||`` over neighbours ``D'`` of ``base`` that replace one record.
 
@@ -373,7 +379,7 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     phases["hill-climb"] = s.best
 
     observed = max(s.best, 0.0)
-    verdict = "refuted" if (s.nonfinite or observed > stated + tolerance) else "confirmed"
+    verdict = "refuted" if (s.nonfinite or not within(observed, stated, rtol=rtol, atol=atol)) else "confirmed"
     i_best, r_best = s.best_pair
     return SensitivityResult(observed, stated, observed / stated, i_best, r_best, s.evaluations, verdict, norm,
                              tolerance, s.nonfinite, phases)
@@ -394,44 +400,49 @@ class SensitivityCase(NamedTuple):
     vectorized: bool = False
 
 
-def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500, full_budget=20000):
+def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500, full_budget=20000, *, reading=""):
     """A claim check (``check(ctx) -> Result``) running :func:`search_sensitivity` on each case.
 
     The ready-made way to register a sensitivity claim::
 
-        registry.add_claim(Claim("...", "002, proof of Theorem 1", "...", "sensitivity",
+        registry.add_claim(Claim("...", "[002 Thm. 1]", "...", "sensitivity",
                                  sensitivity_check("...", [SensitivityCase("d=3", f, make, stated)])))
 
-    Each case gets its own random stream (from ``ctx.seed_sequence(claim_id)``),
-    so its base dataset does not depend on the profile.  ``stated_factor``
+    Each case gets its own random stream, a child of the claim's seed sequence
+    (``ctx.seed_sequence()``; ``claim_id`` is kept for the callers and names nothing
+    else), so its base dataset does not depend on the profile.  ``stated_factor``
     multiplies every stated value (tests pass 0.5: a halved sensitivity must be
-    refuted).  Verdict: ``refuted`` if any case is.
+    refuted).  Verdict: ``refuted`` if any case is.  The result's ``observed`` is the
+    largest ratio of the change found to the stated sensitivity over the cases, against
+    the bound 1 (direction ``"at_most"``).
     """
-    from ..claims import Result
-
     cases = [c if isinstance(c, SensitivityCase) else SensitivityCase(*c) for c in cases]
 
     def check(ctx):
-        streams = ctx.seed_sequence(claim_id).spawn(len(cases))
+        streams = ctx.seed_sequence().spawn(len(cases))
         budget = quick_budget if ctx.profile == "quick" else full_budget
-        per_case, verdicts = {}, []
+        per_case, verdicts, ratios = {}, [], []
         for case, seq in zip(cases, streams):
             rng = np.random.default_rng(seq)
             res = search_sensitivity(case.f, case.make_base(rng), case.stated * stated_factor, norm=case.norm,
                                      rng=rng, budget=budget, vectorized=case.vectorized)
             per_case[case.label] = res.as_evidence()
             verdicts.append(res.verdict)
+            ratios.append(res.ratio)
         verdict = "refuted" if "refuted" in verdicts else "confirmed"
-        ratios = [c["observed_over_stated"] for c in per_case.values()]
-        return Result(verdict, {"method": "adversarial neighbour search (candidates, random, hill-climbing), "
-                                          "float64 as computed", "budget_per_case": budget,
-                                "max_observed_over_stated": max(ratios, key=lambda r: float(r)),
-                                "cases": per_case})
+        method = (f"adversarial neighbour search (candidates, random, hill-climbing), float64 as computed, "
+                  f"{budget} evaluations per case, {len(cases)} case(s); observed is the largest change over the "
+                  f"stated sensitivity, refuted beyond rtol {ROUNDING_RTOL:g} + atol {ROUNDING_ATOL:g}")
+        return Result(verdict, observed=max(ratios), bound=1.0, direction="at_most", method=method,
+                      reading=reading or "sensitivity: sup of ||f(D) - f(D')|| over replace-one neighbours D ~ D'",
+                      evidence={"budget_per_case": budget,
+                                "max_observed_over_stated": _json_float(max(ratios)), "cases": per_case})
 
     return check
 
 
-def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=1e-8, atol=0.0, index=None):
+def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=ROUNDING_RTOL, atol=ROUNDING_ATOL,
+                      index=None):
     """Hypothesis-driven search: ``target()``-guided replacement records over the whole float64 range.
 
     For tests (needs the ``hypothesis`` package, imported here only).  Each
@@ -471,6 +482,6 @@ def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=1e-
     probe()
     tolerance = stated * rtol + atol
     observed = max(best["d"], 0.0)
-    verdict = "refuted" if (best["nonfinite"] or observed > stated + tolerance) else "confirmed"
+    verdict = "refuted" if (best["nonfinite"] or not within(observed, stated, rtol=rtol, atol=atol)) else "confirmed"
     return SensitivityResult(observed, stated, observed / stated, best["pair"][0], best["pair"][1], best["n"],
                              verdict, norm, tolerance, best["nonfinite"], {"hypothesis": observed})

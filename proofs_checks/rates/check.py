@@ -6,7 +6,8 @@ import re
 
 import numpy as np
 
-from ..claims import Result
+from ..model import Result
+from ..verdicts import CONFIDENCE
 from .fit import RATE_VERDICT_TO_CLAIM, fit_rate
 from .plot import plot_rate
 from .sweep import run_sweep
@@ -15,13 +16,14 @@ __all__ = ["make_rate_check"]
 
 
 def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, repetitions,
-                    zeta=0.1, confidence=0.95, xlabel="n * epsilon", paper_values=None):
+                    zeta=0.1, confidence=CONFIDENCE, xlabel="n * epsilon", paper_values=None, reading=""):
     """Return ``check(ctx)`` sweeping ``grids[ctx.profile]`` and fitting the ``1 - zeta`` quantile.
 
     Parameters
     ----------
-    claim_id : str
-        Used for the seed and the figure's file name.
+    claim_id : str or None
+        Names the figure (file name and title); ``None``: the id of the claim the context is
+        scoped to.  The randomness is the claim's own stream, ``ctx.seed_sequence()``.
     trial : callable
         ``trial(point, rng) -> float`` excess risk of one run (picklable for ``jobs > 1``).
     grids : dict
@@ -36,23 +38,31 @@ def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, r
         The theorem's failure probability; the ``1 - zeta`` quantile is judged.
     paper_values : list of dict, optional
         Numbers the paper reports, put beside ours in the evidence.
+    reading : str
+        The place in the paper and the reading of the rate (the result's ``reading``).
 
-    The evidence holds ``stated_exponent``, ``observed_exponent``, ``ci_low``,
-    ``ci_high`` of the quantile fit (the verdict) and the mean fit for reference.
+    The result's ``observed`` is the exponent fitted to the ``1 - zeta`` quantile, ``bound``
+    the stated exponent, direction ``"at_least"`` (decay at least as fast as stated).  The
+    verdict comes from the fit's confidence interval (:func:`~proofs_checks.rates.fit.fit_rate`:
+    ``consistent`` -> confirmed, ``slower`` -> refuted, else inconclusive), not from the point
+    estimate, so a confirmed rate may show a small negative margin.  The evidence holds
+    ``stated_exponent``, ``observed_exponent``, ``ci_low``, ``ci_high``, ``rate_verdict`` of
+    the quantile fit and the mean fit for reference.
     """
 
     def check(ctx):
         grid = grids[ctx.profile]
         reps = repetitions[ctx.profile]
-        sweep = run_sweep(trial, grid, reps, seed=ctx.seed_sequence(claim_id), jobs=ctx.jobs)
+        sweep = run_sweep(trial, grid, reps, seed=ctx.seed_sequence(), jobs=ctx.jobs)
         x = np.array([rate_variable(p) for p in grid], dtype=float)
         q_fit = fit_rate(x, sweep.errors, stated_exponent, confidence=confidence, quantile=1 - zeta)
         m_fit = fit_rate(x, sweep.errors, stated_exponent, confidence=confidence)
         figures = []
         if ctx.out_dir is not None:
-            name = re.sub(r"[^A-Za-z0-9_.-]", "_", claim_id) + ".png"
+            title = claim_id or ctx.stream_id()
+            name = re.sub(r"[^A-Za-z0-9_.-]", "_", title) + ".png"
             plot_rate(ctx.out_dir / "figures" / name, x, sweep.errors, stated_exponent,
-                      quantile=1 - zeta, xlabel=xlabel, title=claim_id)
+                      quantile=1 - zeta, xlabel=xlabel, title=title)
             figures.append(f"figures/{name}")
         evidence = {
             "stated_exponent": stated_exponent, "observed_exponent": q_fit.observed_exponent,
@@ -64,6 +74,13 @@ def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, r
         }
         if paper_values:
             evidence["paper_values"] = paper_values
-        return Result(RATE_VERDICT_TO_CLAIM[q_fit.verdict], evidence, figures=figures)
+        method = (f"{q_fit.method}: exponent of the {1 - zeta:g} quantile of the excess risk against {xlabel}, "
+                  f"{confidence:g} confidence interval [{q_fit.ci_low:.3g}, {q_fit.ci_high:.3g}] "
+                  f"({q_fit.verdict}); {len(grid)} grid points x {reps} repetitions")
+        return Result(RATE_VERDICT_TO_CLAIM[q_fit.verdict], observed=q_fit.observed_exponent, bound=stated_exponent,
+                      direction="at_least", method=method,
+                      reading=reading or f"stated rate {xlabel}^(-{stated_exponent:g}) for the {1 - zeta:g} quantile "
+                                         f"of the excess risk (failure probability zeta = {zeta:g})",
+                      evidence=evidence, figures=figures)
 
     return check

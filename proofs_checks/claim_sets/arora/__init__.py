@@ -1,0 +1,40 @@
+"""Claims of 004 (Arora, Bassily, Guzman, Menart & Ullah): Private Grid Search [004 Alg. 1] with GEM
+[004 App. D.1], its Theorem [004 Thm. 1], the base learners and [004 Lemma D.4], Boosting [004 App. E]
+with its theorem [004 Thm. E] and the concentration lemma [004 Lemma E].
+
+Every check is built by a factory whose arguments default to the implementation in
+:mod:`reference.arora`; the tests pass deliberately broken arguments (noise 30% too small,
+sensitivity halved, ...) and show each check refutes them.
+
+Modules
+-------
+mechanisms
+    The four algorithms and their mechanism factories for the auditor.
+grid_search
+    Privacy of [004 Alg. 1]: the GEM step and the composition of [004 Thm. 1].
+excess_risk
+    The excess-risk bound of [004 Thm. 1].
+gem
+    GEM's privacy and utility [004 App. D.1] on the pairs of [004 Alg. 1].
+lemma_d4
+    [004 Lemma D.4]: the loss bounds Delta(B) of the base learners.
+learners
+    Sensitivities and Gaussian calibrations of the base learners.
+boosting
+    Boosting [004 App. E]: privacy, the Laplace reading, sub-Gaussian condition, excess risk [004 Thm. E].
+concentration
+    [004 Lemma E].
+"""
+
+from __future__ import annotations
+
+from . import boosting, concentration, excess_risk, gem, grid_search, learners, lemma_d4, mechanisms
+
+__all__ = ["register"]
+
+
+def register(registry):
+    """Add the algorithms and claims of 004 (in the order the report lists them)."""
+    mechanisms.register(registry)
+    for module in (grid_search, excess_risk, gem, lemma_d4, learners, boosting, concentration):
+        module.register(registry)

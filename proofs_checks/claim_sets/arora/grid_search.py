@@ -1,0 +1,157 @@
+"""Privacy of Private Grid Search [004 Alg. 1], [004 Thm. 1]: the GEM step and the composition.
+
+The GEM step [004 Alg. 1 step 8] selects among the pairs ``(0, Y^2)``, ``(gamma_j, L~_j)``
+with ``gamma_j = Delta(B_j)`` as printed, or ``Delta(B_j)/|S_2|`` (the sensitivity of an
+average over ``S_2``) in the standard reading.  Neighbouring datasets replace one record
+of ``S_2`` ([004 App. D.2]: S and S' differ in one point).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from reference.arora.data import glm_loss, sample_records
+from reference.arora.learners import (lipschitz_constant, noisy_gd_sigma, output_perturbation_sensitivity,
+                                      output_perturbation_sigma)
+from reference.arora.model_selection import fit_candidates, grid_guesses, grid_search_pairs, split_in_two
+from reference.mechanisms import gaussian_exact_delta, gem_log_prob
+
+from ...builders import PrivacyTally, WorstCase, max_search_check
+from ...model import Claim
+from ._common import domain_candidates, grid_configs
+
+__all__ = ["thm1_gem_step_privacy_check", "thm1_composition_check", "register"]
+
+NEIGHBOURS = "replace-one neighbours of S2 ([004 App. D.2])"
+
+
+def _adversarial_plans(cand, S2, recs, loss, L, K):
+    """``(candidates, rows of S2 to replace, replacement records)`` of the search.
+
+    The trained candidates with the first rows of ``S_2`` replaced by every domain record, and
+    adversarial candidate sets with ``||w_j|| = B_j`` along ``+-e_1`` (every sign pattern in the
+    full profile) with row 0 set to the record of smallest loss (marked ``"low"``) and replaced by
+    the records of largest loss.
+    """
+    d = S2.shape[1] - 1
+    u = np.eye(d)[0]
+    signs = np.array(np.meshgrid(*[[1.0, -1.0]] * K)).reshape(K, -1).T      # (2^K, K)
+    adv_sets = [(sg * grid_guesses(K))[:, None, None] * u for sg in signs]   # ||w_j|| = B_j, +-u
+    adv_recs = np.vstack([recs, np.append(u, -1.0 if loss == "logistic" else -L.y_bound),
+                          np.append(-u, 1.0 if loss == "logistic" else L.y_bound)])
+    return [(cand, range(min(3, S2.shape[0])), recs)] + [(a, ("low",), adv_recs) for a in adv_sets]
+
+
+def thm1_gem_step_privacy_check(variant="standard", sens_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1):
+    """Exact GEM-step privacy loss of [004 Alg. 1] for neighbouring ``S_2`` (candidates fixed).
+
+    For each configuration, candidates are trained once on ``S_1``; every row of a few rows of
+    ``S_2`` is replaced by every adversarial domain record; the exact GEM distributions of the
+    two datasets are compared (``max |log p - log q| <= epsilon/2``).  ``sens_factor`` scales the
+    sensitivities passed to GEM (0.4 = deliberately broken).
+    """
+
+    def check(ctx):
+        rng = ctx.rng()
+        tally, assumption_fail = PrivacyTally(), 0
+        for loss, p, L, n, K in grid_configs(ctx.profile):
+            z = sample_records(p, n, rng)
+            S1, S2 = split_in_two(z)
+            cand = fit_candidates(S1, L, K, epsilon, delta, 1, rng)
+            sens, _ = grid_search_pairs(cand, S2, L, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant)
+            recs = domain_candidates(z.shape[1] - 1, loss, 1.0, L.y_bound, rng, 16)
+            # [004 Assumption 1]: no loss of a candidate on S2 or on a replacement record reaches Delta(B_j)
+            loss_bounds = sens[1:] * (S2.shape[0] if variant == "standard" else 1.0)
+            lmax = glm_loss(cand[:, 0], np.vstack([S2, recs]), loss).max(axis=1)
+            assumption_fail += int(np.sum(lmax > loss_bounds))
+            plans = _adversarial_plans(cand, S2, recs, loss, L, K)
+            if ctx.profile == "quick":           # two sign patterns (all +, all -) of the adversarial sets
+                plans = plans[:2] + plans[-1:]
+            d = z.shape[1] - 1
+            low = np.append(np.eye(d)[0], 1.0) if loss == "logistic" else np.zeros(d + 1)
+            for plan, (cset, rows, rset) in enumerate(plans):
+                S2a = S2.copy()
+                if rows == ("low",):
+                    S2a[0] = low
+                    rows = (0,)
+                lp = _gem_log_prob(cset, S2a, L, n, epsilon, delta, beta, variant, sens_factor)
+                for row in rows:
+                    for i, r in enumerate(rset):
+                        S2b = S2a.copy()
+                        S2b[row] = r
+                        lq = _gem_log_prob(cset, S2b, L, n, epsilon, delta, beta, variant, sens_factor)
+                        tally.add(lp, lq, epsilon / 2, where={"loss": loss, "learner": type(L).__name__,
+                                                              "plan": plan, "row": int(row), "record": i})
+        return tally.result(
+            method="exact GEM log-probabilities of neighbouring S2 (candidates trained once on S1), "
+                   "both losses and both base learners",
+            reading=f"[004 Alg. 1 step 8], [004 Thm. 1]: GEM at epsilon/2 = {epsilon / 2} with pairs (0, Y^2), "
+                    f"({'Delta(B_j)' if variant == 'printed' else 'Delta(B_j)/|S2|'}, L~_j) is epsilon/2-DP in "
+                    f"S2; {NEIGHBOURS}",
+            quantity="largest GEM privacy loss / (epsilon/2)",
+            evidence={"epsilon_gem": epsilon / 2, "assumption1_events_failed": assumption_fail, "variant": variant})
+
+    return check
+
+
+def _gem_log_prob(cset, S2, L, n, epsilon, delta, beta, variant, sens_factor):
+    """Exact GEM law of [004 Alg. 1 step 8] on ``S2`` with the sensitivities scaled by ``sens_factor``."""
+    sens, scores = grid_search_pairs(cset, S2, L, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant)
+    return gem_log_prob(sens * sens_factor, scores[0], epsilon / 2, beta / 4)
+
+
+def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1):
+    """Accounting of [004 Thm. 1] ([004 App. D.2]): K learners at (eps/2K, delta/2K) (exact deltas), GEM at
+    eps/2, and the Assumption-1 failure probability (standard Delta: exactly K min(delta, beta)/(4K)).
+
+    The epsilons add to ``K eps/(2K) + eps/2 = eps`` by construction; the check is the largest total
+    delta over delta on a grid of ``K``, ``n``, loss and learner.
+    """
+
+    def search(ctx):
+        worst = WorstCase(0.0)
+        for K in (1, 3, 8, 16):
+            for n in (200, 20000):
+                for loss in ("squared", "logistic"):
+                    e_j, d_j = epsilon / (2 * K), delta / (2 * K)
+                    total_delta_op, total_delta_gd = 0.0, 0.0
+                    for B in grid_guesses(K):
+                        lam = 0.05
+                        sens = output_perturbation_sensitivity(loss, B, 1.0, 2.0, n // 2, lam)
+                        s = sigma_factor * output_perturbation_sigma(loss, B, 1.0, 2.0, n // 2, lam, e_j, d_j)
+                        total_delta_op += gaussian_exact_delta(e_j, s, sens)
+                        T = 50
+                        sg = 2 * lipschitz_constant(loss, B, 1.0, 2.0) / (n // 2)
+                        s2 = sigma_factor * noisy_gd_sigma(loss, B, 1.0, 2.0, n // 2, T, e_j, d_j)
+                        total_delta_gd += gaussian_exact_delta(e_j, s2 / math.sqrt(T), sg)
+                    fail = K * min(delta, beta) / (4 * K)
+                    for name, tot in (("output-perturbation", total_delta_op + fail), ("noisy-gd", total_delta_gd)):
+                        worst.update(tot / delta, {"learner": name, "K": K, "n": n, "loss": loss})
+        return worst.value, worst.where, worst.count
+
+    return max_search_check(
+        search, 1.0,
+        method="exact per-learner deltas (Balle & Wang; GDP composition of T = 50 noisy-GD steps), basic "
+               "composition over the K guesses, GEM at epsilon/2; grid of K, n, loss and learner",
+        reading=f"[004 Thm. 1] privacy and its proof [004 App. D.2]: (epsilon/2K, delta/2K)-DP learners, "
+                f"GEM at epsilon/2 and the [004 Assumption 1] failure compose to (epsilon, delta) = "
+                f"({epsilon}, {delta}); replace-one neighbours",
+        evidence={"observed_is": "largest total delta / delta", "total_epsilon": epsilon / 2 + epsilon / 2})
+
+
+def register(registry):
+    """Add the privacy claims of [004 Thm. 1]."""
+    def claim(*a, **k):
+        registry.add_claim(Claim(*a, **k))
+
+    claim("arora.thm1.privacy.gem-step", "[004 Thm. 1] [004 Alg. 1 step 8]",
+          "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j)/|S2|, L~_j) is eps/2-DP in S2.",
+          "privacy", thm1_gem_step_privacy_check("standard"), algorithm="arora-grid-search", variant="standard")
+    claim("arora.thm1.privacy.gem-step.printed", "[004 Thm. 1] [004 Alg. 1 step 8]",
+          "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j), L~_j) as printed is eps/2-DP.",
+          "privacy", thm1_gem_step_privacy_check("printed"), algorithm="arora-grid-search", variant="printed")
+    claim("arora.thm1.privacy.composition", "[004 Thm. 1] [004 App. D.2]",
+          "K learners at (eps/2K, delta/2K), GEM at eps/2 and the Assumption-1 failure compose to (eps, delta).",
+          "privacy", thm1_composition_check(), algorithm="arora-grid-search", variant="standard")

@@ -1,0 +1,104 @@
+"""The algorithms of 004 for the auditor: Private Grid Search [004 Alg. 1], Boosting [004 App. E]
+and the two base learners of [004 Lemma D.4], each built by a mechanism factory.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from reference.arora.data import project_to_domain
+from reference.arora.learners import NoisyGD, OutputPerturbation
+from reference.arora.model_selection import (BoostingMechanism, BoostingSelection, GridSearchMechanism,
+                                             GridSearchSelection)
+
+from ...model import Algorithm
+
+__all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "register"]
+
+
+def _default_y_bound(loss, y_bound):
+    return (3.0 if loss == "squared" else 1.0) if y_bound is None else y_bound
+
+
+def _learner(loss, learner, x_bound, y_bound, **kw):
+    allowed = {"output-perturbation": {"lam"}, "noisy-gd": {"steps"}}.get(learner, set())
+    unknown = set(kw) - allowed
+    if unknown:  # a mistyped parameter must not be dropped silently
+        raise TypeError(f"unexpected keyword argument(s) {sorted(unknown)} for learner {learner!r}")
+    if learner == "output-perturbation":
+        return OutputPerturbation(loss, x_bound, y_bound, lam=kw.get("lam"))
+    if learner == "noisy-gd":
+        return NoisyGD(loss, x_bound, y_bound, steps=kw.get("steps"))
+    raise ValueError(f"learner must be 'output-perturbation' or 'noisy-gd', got {learner!r}")
+
+
+def _in_domain(mechanism, learner):
+    """Give the mechanism the auditor's ``project_records`` hook for the learner's domain."""
+    mechanism.project_records = functools.partial(project_to_domain, x_bound=learner.x_bound,
+                                                  y_bound=learner.y_bound)
+    return mechanism
+
+
+def grid_search_factory(variant="standard", epsilon=1.0, delta=1e-5, *, beta=0.1, K=3, loss="squared",
+                        learner="noisy-gd", x_bound=1.0, y_bound=None, step="full", candidate_seed=0, **kw):
+    """Private Grid Search [004 Alg. 1]: ``step="full"`` (continuous output) or ``step="gem"``
+    (the GEM step of [004 Alg. 1 step 8] on fixed candidates, finite output with exact ``log_prob``)."""
+    L = _learner(loss, learner, x_bound, _default_y_bound(loss, y_bound), **kw)
+    if step == "gem":
+        return _in_domain(GridSearchSelection(L, K, epsilon, delta, beta, variant, candidate_seed), L)
+    if step == "full":
+        return _in_domain(GridSearchMechanism(L, K, epsilon, delta, beta, variant), L)
+    raise ValueError(f"step must be 'full' or 'gem', got {step!r}")
+
+
+def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, loss="squared",
+                     learner="output-perturbation", x_bound=1.0, y_bound=None, sigma_tilde=0.1, step="full",
+                     model_seed=0, **kw):
+    """Boosting [004 App. E]: ``step="full"`` or ``step="selection"`` (report-noisy-max on fixed
+    models, finite output with exact ``log_prob``)."""
+    L = _learner(loss, learner, x_bound, _default_y_bound(loss, y_bound), **kw)
+    if step == "selection":
+        return _in_domain(BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed), L)
+    if step == "full":
+        return _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant), L)
+    raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
+
+
+class _LearnerMechanism:
+    """A base learner at a fixed guess ``B`` as a mechanism with continuous output."""
+
+    finite_output = False
+
+    def __init__(self, L, B, epsilon, delta):
+        self.L, self.B, self.epsilon, self.delta = L, B, epsilon, delta
+
+    def sample(self, data, size, rng=None):
+        return self.L.fit(data, self.B, self.epsilon, self.delta, size, rng)
+
+
+def learner_factory(name):
+    """Mechanism factory of the base learner ``name`` ("output-perturbation" or "noisy-gd")."""
+
+    def factory(variant="standard", epsilon=0.5, delta=1e-5, *, B=1.0, loss="squared", x_bound=1.0,
+                y_bound=None, **kw):
+        L = _learner(loss, name, x_bound, _default_y_bound(loss, y_bound), **kw)
+        return _in_domain(_LearnerMechanism(L, B, epsilon, delta), L)
+
+    return factory
+
+
+def register(registry):
+    """Add the four algorithms of 004."""
+    add = registry.add_algorithm
+    add(Algorithm("arora-grid-search", "[004 Alg. 1]",
+                  "K base DP learners at B_j = 2^j on S1, GEM on penalised validation scores",
+                  variants=("printed", "standard"), mechanism=grid_search_factory, default_delta=1e-5))
+    add(Algorithm("arora-boosting", "[004 App. E]",
+                  "m private models on disjoint chunks, report-noisy-max on the last chunk",
+                  variants=("printed", "standard"), mechanism=boosting_factory, default_delta=1e-5))
+    add(Algorithm("arora-output-perturbation", "[004 Lemma D.4]; Chaudhuri et al. 2011",
+                  "regularised ERM on ||w|| <= B plus Gaussian noise", mechanism=learner_factory("output-perturbation"),
+                  default_delta=1e-5))
+    add(Algorithm("arora-noisy-gd", "[004 Lemma D.4]; Bassily et al. 2014",
+                  "noisy projected gradient descent on ||w|| <= B (zCDP calibration)",
+                  mechanism=learner_factory("noisy-gd"), default_delta=1e-5))

@@ -1,0 +1,36 @@
+"""Claims of 002 (Hu, Ni, Xiao & Wang) about Algorithms 1-5 and the algorithms themselves.
+
+Modules
+-------
+algorithms
+    The algorithms ``hu-1`` ... ``hu-5`` as mechanisms for the auditor.
+frank_wolfe
+    Privacy of Algorithms 1 and 2: [002 Thm. 1], [002 Thm. 4] (exact output laws).
+sparse
+    Privacy of Algorithms 3 and 5 per iteration: [002 Thm. 6], [002 Thm. 8] (Peeling, [002 Lemma 10]).
+sensitivities
+    The sensitivity statements of [002 Alg. 1 step 6], [002 Alg. 2 step 4], [002 Alg. 3 step 6],
+    [002 Alg. 5 step 7] (adversarial search for the largest change).
+utility
+    [002 Lemma 1] (utility of the exponential mechanism) at Algorithm 1's step 6.
+parameters
+    Printed parameters as formulas: step sizes, Algorithm 5's lambda, the [002 Sec. 6.2] noise.
+rates, rate_settings
+    The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
+    and their dependence on ``d`` and ``s*``.
+
+Every check factory keeps the arguments that a test can break on purpose (a sensitivity or
+noise parameter scaled down, a stated bound halved, a trial that ignores the data) to show
+that the check can fail.  Claims about the Catoni estimator itself belong to the Catoni
+claim set.
+"""
+
+from . import algorithms, frank_wolfe, parameters, rates, sensitivities, sparse, utility
+
+__all__ = ["register"]
+
+
+def register(registry):
+    """Add the algorithms and claims of 002 to ``registry``."""
+    for module in (algorithms, frank_wolfe, sparse, sensitivities, parameters, utility, rates):
+        module.register(registry)

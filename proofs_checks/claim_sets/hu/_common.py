@@ -1,0 +1,115 @@
+"""Helpers shared by the claim checks of 002 (Hu, Ni, Xiao & Wang): neighbouring datasets, iterates,
+the reading of the neighbouring relation, and the refutation of a check whose implementation raises.
+
+Neighbouring datasets replace one record [002 Def. 1] by the candidates of
+:func:`proofs_checks.adversarial.candidate_records` (extreme magnitudes in every sign pattern,
+plus heavy-tailed draws).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ...adversarial import candidate_records, heavy_tailed_records
+from ...model import Result
+
+#: The neighbouring relation of every privacy and sensitivity claim of 002.
+NEIGHBOURS = "replace-one neighbours [002 Def. 1] (datasets that differ in one record)"
+
+#: Candidate replacement records kept in the quick profile.
+QUICK_POOL_SIZE = 36
+
+
+def candidate_pool(width, rng, quick):
+    """Candidate replacement records: extremes and heavy-tailed draws (a random subset in the quick profile)."""
+    pool = candidate_records(width, rng=rng)
+    if quick:
+        keep = rng.choice(pool.shape[0], size=min(pool.shape[0], QUICK_POOL_SIZE), replace=False)
+        pool = pool[np.sort(keep)]
+    return pool
+
+
+def base_data(rng, n, d):
+    """``n`` heavy-tailed records ``[x_1, ..., x_d, y]`` (Student t(1.5)) at a random scale 10^[-1, 1.5]."""
+    scale = 10.0 ** rng.uniform(-1, 1.5)
+    return heavy_tailed_records(d + 1, n, rng) * scale
+
+
+def as_labels(records):
+    """A copy of ``records`` whose responses are labels in {-1, +1} (the signs of the last column)."""
+    records = records.copy()
+    records[:, -1] = np.where(records[:, -1] >= 0, 1.0, -1.0)
+    return records
+
+
+def neighbour_stack(data, pool, rows):
+    """The dataset followed by every neighbour replacing one of ``rows`` by one candidate.
+
+    Returns
+    -------
+    stack : ndarray, shape (1 + len(rows) * len(pool), n, width)
+        ``stack[0]`` is ``data``; ``stack[1 + j]`` is neighbour ``j``.
+    replaced : list of (int, ndarray)
+        ``replaced[j]`` is the row and the candidate record of neighbour ``j``.
+    """
+    stack, replaced = [data[None]], []
+    for i in rows:
+        nb = np.repeat(data[None], pool.shape[0], axis=0)
+        nb[:, i] = pool
+        stack.append(nb)
+        replaced += [(i, c) for c in pool]
+    return np.concatenate(stack), replaced
+
+
+def sparse_start(rng, d, s, unit=True):
+    """An ``s``-sparse iterate: signs over ``sqrt(s)`` or a random direction, on (or inside) the unit l2 sphere."""
+    w = np.zeros(d)
+    support = rng.choice(d, size=s, replace=False)
+    if rng.random() < 0.5:
+        w[support] = rng.choice([-1.0, 1.0], size=s) / math.sqrt(s)
+    else:
+        u = rng.normal(size=s)
+        w[support] = u / np.linalg.norm(u) * (1.0 if unit else rng.random())
+    return w
+
+
+def corner_records(d, K):
+    """The ``2^(d+1)`` records with every entry ``+-K``: the corners of the shrunken data's range."""
+    return np.array(list(itertools.product([-K, K], repeat=d + 1)))
+
+
+def squared_loss_terms(Xs, ys, w):
+    """Per-record gradient ``x (<x, w> - y)`` of the squared loss (half of the gradient of ``(<x, w> - y)^2``)."""
+    return Xs * (Xs @ w - ys)[:, None]
+
+
+def widest_coordinate_pair(A):
+    """``max_{p, q} ||A_p - A_q||_inf`` over the rows of ``A``, with the rows ``p``, ``q`` and the coordinate."""
+    hi, lo = A.argmax(axis=0), A.argmin(axis=0)
+    spread = A.max(axis=0) - A.min(axis=0)
+    j = int(np.argmax(spread))
+    return float(spread[j]), int(hi[j]), int(lo[j]), j
+
+
+def refuted_if_raises(check, *, reading, evidence=None):
+    """``check`` whose ``ValueError`` becomes a refutation: the implementation raised on a finite input.
+
+    The algorithms of 002 must run on every finite neighbouring dataset; the printed robust
+    gradient overflows on some, and the implementation raises rather than release a non-finite
+    output.  Such a check is refuted, with the message in ``method`` and ``evidence["reason"]``.
+    """
+
+    def guarded(ctx):
+        try:
+            return check(ctx)
+        except ValueError as exc:
+            return Result("refuted", method="the implementation raised on this input (a finite neighbouring "
+                                            f"dataset on which the algorithm cannot run): {exc}",
+                          reading=reading,
+                          evidence=dict(evidence or {}, reason="the algorithm cannot run on a finite neighbouring "
+                                                               f"input: {exc}"))
+
+    return guarded

@@ -1,0 +1,206 @@
+"""Settings of the rate claims of 002: grid, trial, stated exponent and rate variable of each claim.
+
+``SETTINGS`` maps a claim id to ``algorithm``, ``source`` (citation tags), ``statement``, ``trial``
+(``trial(point, rng) -> excess risk``, :mod:`proofs_checks.rates.trials_hu`), ``exponent`` (``a`` in the
+stated rate ``x^(-a)``; a negative ``-b`` for a growth ``x^b`` allowed in ``d`` or ``s*``), optional
+``x`` (the rate variable, default ``n * epsilon``) and ``xlabel``, ``grids`` and ``repetitions`` per
+profile, and for the sparse dimension claims ``trivial_error`` (the saturation rule of
+:mod:`.rates`).  Why each grid sits where it does is told in :mod:`.rates` and ``docs/section6.md``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...rates import trials_hu
+
+#: Failure probability of the high-probability statements: the ``1 - ZETA`` quantile is judged.
+ZETA = 0.1
+
+
+def n_epsilon(point):
+    """``n * epsilon``: the default rate variable."""
+    return point["n"] * point["epsilon"]
+
+
+def _T(point):
+    """``T = floor(log n)`` (at least 1): the iteration count of Theorems 7 and 8."""
+    return max(1, int(math.floor(math.log(point["n"]))))
+
+
+def _ne_over_T(point):
+    """``n eps / T`` with ``T = floor(log n)``: the bound of Theorem 7 displays one ``log n``."""
+    return n_epsilon(point) / _T(point)
+
+
+def _ne_over_T2(point):
+    """``n eps / T^2``: Theorem 8 displays one ``log n``; the noise variance of Algorithm 5 carries
+    ``T^2`` (``lambda ~ k T / n``), one of the "other log terms" its ``O`` omits."""
+    return n_epsilon(point) / _T(point) ** 2
+
+
+def ne_grid(ns, eps, **common):
+    """Grid points ``n x eps`` with ``common`` fields; ``ne_ref`` is the smallest ``n eps`` (the broken trials' reference)."""
+    pts = [dict(common, n=int(n), epsilon=float(e)) for n in ns for e in eps]
+    ref = min(n_epsilon(p) for p in pts)
+    return [dict(p, ne_ref=ref) for p in pts]
+
+
+#: Settings: claim id -> (algorithm, source, statement, trial, stated exponent, grids, repetitions).
+SETTINGS = {
+    "rates.hu.thm2": dict(
+        algorithm="hu-1", source="[002 Thm. 2], [002 eq. (6)], [002 Cor. 1]",
+        statement="Algorithm 1 (squared loss, unit l1 ball, Theorem 2 parameters): excess population risk "
+                  "O~((n eps)^(-1/3)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem2, exponent=1 / 3,
+        grids={"quick": ne_grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
+               "full": ne_grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
+        repetitions={"quick": 24, "full": 30}),
+    "rates.hu.thm2.dimension": dict(
+        algorithm="hu-1", source="[002 Thm. 2], [002 eq. (6)], [002 Remark 1]",
+        statement="Algorithm 1 (Theorem 2 parameters): at fixed n eps the excess population risk grows at "
+                  "most like log d (the polytope's 2d vertices), i.e. error ~ log(2d)^b with b <= 1",
+        trial=trials_hu.trial_theorem2, exponent=-1.0, x=lambda p: math.log(2 * p["d"]), xlabel="log(2d)",
+        grids={"quick": [dict(n=2000, epsilon=1.0, d=d, ne_ref=2000.0) for d in (2, 4, 8, 16, 32, 64)],
+               "full": [dict(n=8000, epsilon=1.0, d=d, ne_ref=8000.0) for d in (2, 4, 16, 64, 256, 1024, 4096)]},
+        repetitions={"quick": 16, "full": 60}),
+    "rates.hu.thm3": dict(
+        algorithm="hu-1", source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
+        statement="Algorithm 1 (biweight loss, Theorem 3 parameters, constant step 1/sqrt(T)): excess "
+                  "population risk O~((n eps)^(-1/4)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem3, exponent=1 / 4,
+        grids={"quick": ne_grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
+               "full": ne_grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
+        repetitions={"quick": 48, "full": 30}),
+    "rates.hu.thm5": dict(
+        algorithm="hu-2", source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
+        statement="Algorithm 2 (Theorem 5 parameters, printed budget, delta = 1e-5): excess population "
+                  "risk O~((n eps)^(-2/5)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem5, exponent=2 / 5,
+        grids={"quick": ne_grid([4000], [64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5),
+               "full": ne_grid([16000], [16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5)},
+        repetitions={"quick": 16, "full": 30}),
+    "rates.hu.thm7": dict(
+        algorithm="hu-3", source="[002 Thm. 7], [002 Assumption 3]",
+        statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): excess population risk "
+                  "O~(s*^2 / (n eps)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem7, exponent=1.0, x=_ne_over_T, xlabel="n eps / T  (T = floor(log n))",
+        grids={"quick": ne_grid([1000, 2000, 4000, 8000, 16000, 32000], [1600.0], d=20, s_star=2, c_s=2.0, delta=1e-5),
+               "full": ne_grid([4000, 16000, 64000, 256000], [100.0, 400.0], d=50, s_star=2, c_s=2.0,
+                             delta=1e-5)},
+        repetitions={"quick": 64, "full": 40}),
+    "rates.hu.thm8": dict(
+        algorithm="hu-5", source="[002 Thm. 8], [002 Assumption 4], [002 Thm. 9]",
+        statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): excess population risk "
+                  "O~(s*^(3/2) / (n eps)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem8, exponent=1.0, x=_ne_over_T2, xlabel="n eps / T^2  (T = floor(log n))",
+        grids={"quick": ne_grid([600], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=6, s_star=2, delta=1e-5),
+               "full": ne_grid([2000], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=20, s_star=2, delta=1e-5)},
+        repetitions={"quick": 24, "full": 30}),
+}
+
+
+def _s_star(point):
+    """``s*``: the rate variable of the sparsity claims."""
+    return point["s_star"]
+
+
+def sparsity_grid(s_values, **common):
+    """Grid points over ``s*`` at the ``n``, ``epsilon`` (and other fields) of ``common``."""
+    return [dict(common, s_star=int(v), ne_ref=common["n"] * common["epsilon"]) for v in s_values]
+
+
+#: Dependence on the sparsity: ``error ~ s*^b`` is judged as a "rate" in ``x = s*`` with stated
+#: exponent ``-b`` (``slower`` = grows significantly faster than ``s*^b``).
+SETTINGS.update({
+    "rates.hu.thm7.sparsity": dict(
+        algorithm="hu-3", source="[002 Thm. 7], [002 Remark 3]",
+        statement="Algorithm 3 (Theorem 7 parameters, s = 2 s*): excess population risk grows at most like s*^2",
+        trial=trials_hu.trial_theorem7, exponent=-2.0, x=_s_star, xlabel="s*",
+        grids={"quick": sparsity_grid([1, 2, 4, 8, 16], n=16000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5),
+               "full": sparsity_grid([1, 2, 4, 8, 16, 32], n=64000, epsilon=400.0, d=100, c_s=2.0, delta=1e-5)},
+        repetitions={"quick": 48, "full": 60}),
+    "rates.hu.thm8.sparsity": dict(
+        algorithm="hu-5", source="[002 Thm. 8], [002 Remark 4]",
+        statement="Algorithm 5 (Theorem 8 parameters, s = s*): excess population risk grows at most like s*^(3/2)",
+        trial=trials_hu.trial_theorem8, exponent=-1.5, x=_s_star, xlabel="s*",
+        grids={"quick": sparsity_grid([1, 2, 4, 8], n=600, epsilon=16.0, d=16, delta=1e-5),
+               "full": sparsity_grid([1, 2, 4, 8, 16], n=2000, epsilon=16.0, d=32, delta=1e-5)},
+        repetitions={"quick": 96, "full": 100}),
+})
+
+
+def _log_dn_over_zeta(point):
+    """``log(d n / zeta)``: the logarithm through which Theorems 3 and 5 (eqs. (8), (9)) name ``d``."""
+    return math.log(point["d"] * point["n"] / point.get("zeta", ZETA))
+
+
+def dimension_grid(d_values, **common):
+    """Grid points over ``d`` at the ``n``, ``epsilon`` (and other fields) of ``common``."""
+    return [dict(common, d=int(v), ne_ref=common["n"] * common["epsilon"]) for v in d_values]
+
+
+#: Dependence on the dimension through ``log(d n / zeta)`` (Theorems 3 and 5).  At fixed ``n``,
+#: ``epsilon`` (``delta``) the bounds grow in ``d`` like ``log(d n / zeta)^b``, ``b = 1/4`` (eq. (8))
+#: and ``b = 4/5`` (eq. (9)); judged as a "rate" in ``x = log(d n / zeta)`` with stated exponent ``-b``
+#: (``slower`` = grows significantly faster than ``x^b``), as the sparsity claims do.
+#: ``rates.hu.thm2.dimension`` instead uses ``x = log(2d)`` with ``b = 1`` (the abstract's "log d"):
+#: from d = 2 to 1024 at n = 2000, zeta = 0.1 it allows the error to grow by the factor
+#: ``log(2048) / log(4) = 5.5``, whereas ``log(d n / zeta)^(1/4)`` allows ``(16.8 / 10.6)^(1/4) = 1.12``
+#: (``^(4/5)``: 1.44).  The ``log(d n / zeta)`` form is the stricter one (``log(n / zeta)`` dominates
+#: ``log d`` at fixed ``n``); the price is leverage: ``log x`` spans only ``log(16.8 / 10.6) = 0.46``
+#: over that range (``log(log 2048 / log 4) = 1.7`` for ``log(2d)``), so its interval on the exponent is
+#: about 3.7 times wider for the same data.
+SETTINGS.update({
+    "rates.hu.thm3.dimension": dict(
+        algorithm="hu-1", source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
+        statement="Algorithm 1 (biweight loss, Theorem 3 parameters at each d): at fixed n eps the excess "
+                  "population risk grows at most like log^(1/4)(d n / zeta)",
+        trial=trials_hu.trial_theorem3, exponent=-1 / 4, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
+        grids={"quick": dimension_grid([2, 8, 32, 128], n=2000, epsilon=1.0),
+               "full": dimension_grid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=2000, epsilon=1.0)},
+        repetitions={"quick": 32, "full": 60}),
+    "rates.hu.thm5.dimension": dict(
+        algorithm="hu-2", source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
+        statement="Algorithm 2 (Theorem 5 parameters at each d, printed budget, delta = 1e-5): at fixed n eps "
+                  "the excess population risk grows at most like log^(4/5)(d n / zeta)",
+        trial=trials_hu.trial_theorem5, exponent=-4 / 5, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
+        grids={"quick": dimension_grid([2, 8, 32, 128], n=4000, epsilon=1024.0, delta=1e-5),
+               "full": dimension_grid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=16000, epsilon=256.0,
+                              delta=1e-5)},
+        repetitions={"quick": 32, "full": 60}),
+})
+
+
+def _log_d_over_zeta(point):
+    """``log(d / zeta)``: the logarithm through which Theorems 7 and 8 name ``d``."""
+    return math.log(point["d"] / point.get("zeta", ZETA))
+
+
+#: Dependence on the dimension of the sparse algorithms: Theorem 7 carries ``log^2(d / zeta)``, Theorem 8
+#: ``log(d / zeta)``; judged in ``x = log(d / zeta)`` with stated exponents ``-2`` and ``-1``.  ``(n, eps)`` sit
+#: where the error stays well below the trivial one (the start ``w = 0``: ``||w*||^2``) at every ``d`` of the
+#: grid and, for Theorem 8, where the privacy noise (not the non-private sampling error, which the bound for
+#: ``eps < 1`` does not display) dominates: see ``docs/section6.md``, "Dimension of the sparse algorithms".
+#: ``trivial_error`` feeds the saturation rule of :func:`.rates.with_saturation_rule`.
+SETTINGS.update({
+    "rates.hu.thm7.dimension": dict(
+        algorithm="hu-3", source="[002 Thm. 7], [002 Assumption 3]",
+        statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): at fixed n eps the excess "
+                  "population risk grows at most like log^2(d / zeta)",
+        trial=trials_hu.trial_theorem7, exponent=-2.0, x=_log_d_over_zeta, xlabel="log(d / zeta)",
+        trivial_error=0.25,
+        grids={"quick": dimension_grid([8, 32, 128, 512, 2048], n=4000, epsilon=6400.0, s_star=2, c_s=2.0, delta=1e-5),
+               "full": dimension_grid([8, 32, 128, 512, 2048, 8192], n=4000, epsilon=6400.0, s_star=2, c_s=2.0,
+                              delta=1e-5)},
+        repetitions={"quick": 32, "full": 60}),
+    "rates.hu.thm8.dimension": dict(
+        algorithm="hu-5", source="[002 Thm. 8], [002 Assumption 4]",
+        statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): at fixed n eps the excess "
+                  "population risk grows at most like log(d / zeta)",
+        trial=trials_hu.trial_theorem8, exponent=-1.0, x=_log_d_over_zeta, xlabel="log(d / zeta)",
+        trivial_error=1.0,
+        grids={"quick": dimension_grid([8, 32, 128, 512], n=4000, epsilon=32768.0, s_star=2, delta=1e-5),
+               "full": dimension_grid([8, 16, 32, 64, 128, 256, 512], n=8000, epsilon=16384.0, s_star=2, delta=1e-5)},
+        repetitions={"quick": 32, "full": 60}),
+})

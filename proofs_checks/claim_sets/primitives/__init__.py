@@ -1,0 +1,81 @@
+"""Claims of the DP building blocks: Laplace [002 Def. 2], Gaussian, the exponential mechanism
+[000 Def. 2] [002 Def. 3], report-noisy-max [004 App. E], GEM [004 App. D.1] and the composition
+split of [002 Lemma 2].
+
+Each check is built by a factory whose arguments default to the mechanism as implemented in
+:mod:`reference.mechanisms`; the tests pass deliberately broken variants (a wrong noise scale, a
+wrong exponent) to show that every check can fail.
+"""
+
+from __future__ import annotations
+
+from ...audit.primitive_mechanisms import PRIMITIVE_FACTORIES
+from ...model import Algorithm, Claim
+from .composition import composition_split_check
+from .noise import gaussian_calibration_check, laplace_printed_density_check, laplace_privacy_check
+from .selection import (exponential_privacy_check, gem_privacy_check, gem_utility_check,
+                        report_noisy_max_privacy_check)
+
+__all__ = ["exponential_privacy_check", "report_noisy_max_privacy_check", "gem_privacy_check", "gem_utility_check",
+           "laplace_privacy_check", "laplace_printed_density_check", "gaussian_calibration_check",
+           "composition_split_check", "register"]
+
+#: Where each primitive is stated: one tag per paper that uses it (Dwork & Roth for the two the papers cite).
+SOURCES = {
+    "laplace": "[002 Def. 2]",
+    "gaussian": "Dwork & Roth 2014, Thm. 3.22",
+    "exponential": "[000 Def. 2] [002 Def. 3]",
+    "report-noisy-max": "[004 App. E]; Dwork & Roth 2014, Sec. 3.3",
+    "gem": "[004 App. D.1]",
+    "peeling": "[002 Alg. 4]",
+    "advanced-composition": "[002 Lemma 2]",
+}
+
+
+#: (id, summary, variants) of each primitive; all but the composition split are auditable.
+_ALGORITHMS = [
+    ("laplace", "Laplace mechanism q(D) + Lap(Delta_1/eps)^d", None),
+    ("gaussian", "Gaussian mechanism, classic calibration", None),
+    ("exponential", "exponential mechanism, P[r] ∝ exp(eps u(D,r) / (2 Delta)), in log space", None),
+    ("report-noisy-max", "argmax of scores plus i.i.d. Laplace noise", None),
+    ("gem", "Generalized Exponential Mechanism (Raskhodnikova & Smith) over (sensitivity, score) pairs", None),
+    ("peeling", "private top-s selection by repeated noisy max", None),
+    ("advanced-composition", "per-round budget split for T mechanisms", ("printed", "standard")),
+]
+
+
+def _claims():
+    """(id, algorithm, statement, kind, check, variant) of the eight claims."""
+    return [
+        ("primitives.exponential.privacy", "exponential",
+         "The exponential mechanism with weight exp(eps*u/(2*Delta)) is eps-DP.",
+         "privacy", exponential_privacy_check(), None),
+        ("primitives.laplace.privacy", "laplace",
+         "The Laplace mechanism with scale Delta_1(q)/eps is eps-DP.", "privacy", laplace_privacy_check(), None),
+        ("primitives.laplace.density-as-printed", "laplace",
+         "Lap(lambda) has density exp(-x/lambda)/(2*lambda) (as printed).",
+         "formula", laplace_printed_density_check(), "printed"),
+        ("primitives.gaussian.classic-calibration", "gaussian",
+         "sigma = Delta_2*sqrt(2 log(1.25/delta))/eps gives (eps, delta)-DP for eps in (0, 1).",
+         "privacy", gaussian_calibration_check(), None),
+        ("primitives.report-noisy-max.privacy", "report-noisy-max",
+         "Report-noisy-max with Laplace scale 2*Delta/eps is eps-DP for scores of sensitivity Delta.",
+         "privacy", report_noisy_max_privacy_check(), None),
+        ("primitives.gem.privacy", "gem", "GEM run with privacy parameter eps is eps-DP.",
+         "privacy", gem_privacy_check(), None),
+        ("primitives.gem.utility", "gem",
+         "With probability >= 1-beta GEM outputs j with q_j <= min_j (q_j + 4 gamma_j log(N/beta)/eps).",
+         "inequality", gem_utility_check(), None),
+        ("primitives.composition.lemma2", "advanced-composition",
+         "eps' = eps/(2 sqrt(2T ln(2/delta))), delta' = delta/T per round gives (eps, T delta' + delta)-DP "
+         "over T rounds, for 0 < eps < 1.", "privacy", composition_split_check(), "printed"),
+    ]
+
+
+def register(registry):
+    """Register the primitives (with their mechanism factories for the auditor) and their eight claims."""
+    for aid, summary, variants in _ALGORITHMS:
+        extra = {"variants": variants} if variants else {"mechanism": PRIMITIVE_FACTORIES[aid]}
+        registry.add_algorithm(Algorithm(aid, SOURCES[aid], summary, **extra))
+    for cid, aid, statement, kind, check, variant in _claims():
+        registry.add_claim(Claim(cid, SOURCES[aid], statement, kind, check, algorithm=aid, variant=variant))

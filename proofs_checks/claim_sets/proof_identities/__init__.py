@@ -1,0 +1,57 @@
+"""Claims on identities and lemmas the proofs of 002 rest on, checked exactly or at high precision.
+
+* ``proofs.002.kl-identity-18``: the KL divergence [002 eq. (18)] of the proof of [002 Lemma 4].
+* ``proofs.002.lemma2.exact-*``: [002 Lemma 2] (advanced composition) against the exact
+  composition of pure-DP mechanisms (randomized response, Laplace).
+* ``proofs.sensitivity.*``: demonstrations of the generic sensitivity search
+  of :mod:`proofs_checks.formulas.sensitivity` on functions with known sensitivity.
+
+Every check is built by a factory whose arguments default to the printed
+formula / the implementation; the tests pass deliberately wrong ones.
+"""
+
+from __future__ import annotations
+
+from ...formulas import sensitivity
+from ...model import Claim
+from .kl18 import kl_identity_check
+from .lemma2 import lemma2_exact_laplace_check, lemma2_exact_rr_check
+from .sensitivity_demos import _clipped_mean_cases, _robust_mean_cases, clipped_mean
+
+__all__ = ["kl_identity_check", "lemma2_exact_rr_check", "lemma2_exact_laplace_check", "clipped_mean", "register"]
+
+_SPLITS = {
+    "printed": "eps' = eps/(2 sqrt(2T ln(2/delta))), delta' = delta/T: total (eps, 2 delta)",
+    "standard": "eps' solving Dwork-Roth Thm 3.20 with slack delta/2, delta' = delta/(2T): total (eps, delta)",
+}
+
+
+def register(registry):
+    """Register the KL identity, the three exact checks of Lemma 2 and the two sensitivity demonstrations."""
+    claim = registry.add_claim
+    claim(Claim("proofs.002.kl-identity-18", "[002 eq. (18)] [002 Lemma 4]",
+                "K(v, v0) for v = N(0, 1/beta), v0 = N(1, 1/beta) equals beta/2 (each printed line of (18)).",
+                "formula", kl_identity_check()))
+    for variant, what in _SPLITS.items():
+        claim(Claim(f"proofs.002.lemma2.exact-rr.{variant}", "[002 Lemma 2]",
+                    f"Advanced composition split ({what}) holds for the exact worst-case composition "
+                    "of T (eps', delta')-DP mechanisms.",
+                    "privacy", lemma2_exact_rr_check(variant), algorithm="advanced-composition", variant=variant))
+    claim(Claim("proofs.002.lemma2.exact-laplace.printed", "[002 Lemma 2]",
+                "T Laplace rounds at the printed per-round budget compose within the claimed total delta.",
+                "privacy", lemma2_exact_laplace_check("printed"), algorithm="advanced-composition", variant="printed"))
+    claim(Claim("proofs.sensitivity.clipped-mean", "standard (clipping); demonstration of the sensitivity search",
+                "The coordinate-wise mean of records clipped to [-C, C] changes by at most 2C/n (sup), "
+                "2Cd/n (l1), 2C sqrt(d)/n (l2) when one record is replaced.",
+                "sensitivity", sensitivity.sensitivity_check(
+                    "proofs.sensitivity.clipped-mean", _clipped_mean_cases(),
+                    reading="clipping each coordinate to [-C, C] bounds a replaced record's effect on the mean by "
+                            "2C/n per coordinate; replace-one neighbours of the same size n")))
+    claim(Claim("proofs.sensitivity.robust-mean", "[002 Thm. 1] [002 eq. (4)]",
+                "The robust mean x-hat(s, beta) of eq. (4) (reference.hu.catoni.robust_mean) over n records "
+                "changes by at most 4 sqrt(2) s / (3n) when one record is replaced.",
+                "sensitivity", sensitivity.sensitivity_check(
+                    "proofs.sensitivity.robust-mean", _robust_mean_cases(), quick_budget=800,
+                    reading="proof of [002 Thm. 1]: |phi| <= 2 sqrt(2)/3 [002 eq. (2)] bounds the change of the mean "
+                            "[002 eq. (4)] over n records by 4 sqrt(2) s / (3n); replace-one neighbours [002 Def. 1]"),
+                variant="standard"))
