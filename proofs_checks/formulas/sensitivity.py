@@ -400,17 +400,16 @@ class SensitivityCase(NamedTuple):
     vectorized: bool = False
 
 
-def sensitivity_check(claim_id, cases, stated_factor=1.0, quick_budget=1500, full_budget=20000, *, reading=""):
+def sensitivity_check(cases, stated_factor=1.0, quick_budget=1500, full_budget=20000, *, reading=""):
     """A claim check (``check(ctx) -> Result``) running :func:`search_sensitivity` on each case.
 
     The ready-made way to register a sensitivity claim::
 
         registry.add_claim(Claim("...", "[002 Thm. 1]", "...", "sensitivity",
-                                 sensitivity_check("...", [SensitivityCase("d=3", f, make, stated)])))
+                                 sensitivity_check([SensitivityCase("d=3", f, make, stated)])))
 
     Each case gets its own random stream, a child of the claim's seed sequence
-    (``ctx.seed_sequence()``; ``claim_id`` is kept for the callers and names nothing
-    else), so its base dataset does not depend on the profile.  ``stated_factor``
+    (``ctx.seed_sequence()``), so its base dataset does not depend on the profile.  ``stated_factor``
     multiplies every stated value (tests pass 0.5: a halved sensitivity must be
     refuted).  Verdict: ``refuted`` if any case is.  The result's ``observed`` is the
     largest ratio of the change found to the stated sensitivity over the cases, against

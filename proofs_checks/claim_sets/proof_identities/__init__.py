@@ -44,14 +44,14 @@ def register(registry):
                 "The coordinate-wise mean of records clipped to [-C, C] changes by at most 2C/n (sup), "
                 "2Cd/n (l1), 2C sqrt(d)/n (l2) when one record is replaced.",
                 "sensitivity", sensitivity.sensitivity_check(
-                    "proofs.sensitivity.clipped-mean", _clipped_mean_cases(),
+                    _clipped_mean_cases(),
                     reading="clipping each coordinate to [-C, C] bounds a replaced record's effect on the mean by "
                             "2C/n per coordinate; replace-one neighbours of the same size n")))
     claim(Claim("proofs.sensitivity.robust-mean", "[002 Thm. 1] [002 eq. (4)]",
                 "The robust mean x-hat(s, beta) of eq. (4) (reference.hu.catoni.robust_mean) over n records "
                 "changes by at most 4 sqrt(2) s / (3n) when one record is replaced.",
                 "sensitivity", sensitivity.sensitivity_check(
-                    "proofs.sensitivity.robust-mean", _robust_mean_cases(), quick_budget=800,
+                    _robust_mean_cases(), quick_budget=800,
                     reading="proof of [002 Thm. 1]: |phi| <= 2 sqrt(2)/3 [002 eq. (2)] bounds the change of the mean "
                             "[002 eq. (4)] over n records by 4 sqrt(2) s / (3n); replace-one neighbours [002 Def. 1]"),
                 variant="standard"))
