@@ -26,7 +26,10 @@ __all__ = ["KINDS", "VERDICTS", "PROFILES", "DIRECTIONS", "Claim", "Algorithm", 
 
 KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")
 #: The one set of verdict words.  Rates keep their detail (``consistent``, ``slower``) in the evidence.
-VERDICTS = ("confirmed", "refuted", "inconclusive")
+#: ``vacuous``: the bound holds, but no implementation could break it (the check has no power);
+#: ``error``: the check raised (a bug of the check or of the code under test, never a finding);
+#: the runner records it with the traceback in the evidence.
+VERDICTS = ("confirmed", "refuted", "inconclusive", "vacuous", "error")
 PROFILES = ("quick", "full")
 #: How ``observed`` must relate to ``bound`` for the claim to hold.
 #: ``at_most``: observed <= bound; ``at_least``: observed >= bound; ``equal``: observed == bound
@@ -56,7 +59,7 @@ class Result:
 
     Attributes
     ----------
-    verdict : {"confirmed", "refuted", "inconclusive"}
+    verdict : {"confirmed", "refuted", "inconclusive", "vacuous", "error"}
     observed : float or None
         The measured quantity (for example the largest privacy loss over epsilon found).
     bound : float or None

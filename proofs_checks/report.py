@@ -6,6 +6,7 @@ import datetime as _dt
 import json
 from pathlib import Path
 
+from .model import VERDICTS
 from .jsonable import to_jsonable
 
 __all__ = ["claim_record", "write_report", "verdict_line"]
@@ -60,7 +61,7 @@ def write_report(records, out_dir, *, profile, seed, algorithms=()):
     """Write ``report.json`` and ``report.md`` into ``out_dir``; return both paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    counts = {v: sum(r["verdict"] == v for r in records) for v in ("confirmed", "refuted", "inconclusive")}
+    counts = {v: sum(r["verdict"] == v for r in records) for v in VERDICTS}
     payload = {
         "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "profile": profile, "seed": seed, "summary": counts,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import traceback
 
 from .model import CheckContext, Claim, Result
 
@@ -13,14 +14,21 @@ def run_claim(claim: Claim, ctx: CheckContext) -> Result:
     """Run one check with ``ctx.for_claim(claim.id)``, timing it.
 
     The result's ``seed`` is the entropy ``[run seed, claim key]`` of the claim's seed
-    sequence, which reproduces every random draw of the check.  A check that raises is a
-    bug: the exception propagates.
+    sequence, which reproduces every random draw of the check.  A check that raises (or
+    returns something other than a Result) gets the verdict ``"error"``, with the exception
+    and its traceback in the evidence: an error is never a verdict on the paper.
+    ``KeyboardInterrupt`` and ``SystemExit`` propagate.
     """
     scoped = ctx.for_claim(claim.id)
     start = time.perf_counter()
-    result = claim.check(scoped)
-    if not isinstance(result, Result):
-        raise TypeError(f"check of claim {claim.id} returned {type(result).__name__}, not Result")
+    try:
+        result = claim.check(scoped)
+        if not isinstance(result, Result):
+            raise TypeError(f"check of claim {claim.id} returned {type(result).__name__}, not Result")
+    except Exception as exc:  # noqa: BLE001 - any failure of a check is recorded, not raised
+        result = Result("error", method="the check raised", reading="",
+                        evidence={"exception": f"{type(exc).__name__}: {exc}",
+                                  "traceback": traceback.format_exc()})
     result.seconds = time.perf_counter() - start
     result.seed = scoped.seed_entropy()
     return result

@@ -11,7 +11,7 @@ from ..report import claim_record, write_report
 from ..runner import run_claims
 
 NAME = "verify"
-HELP = "run every registered check and write a Markdown + JSON report"
+HELP = "run every registered check and write a Markdown + JSON report (exit 1 if a check raised)"
 
 
 def add_arguments(parser):
@@ -44,4 +44,9 @@ def run(args):
         for r in records:
             print(f"{r['id']:<{width}}  {r['kind']:<11}  {r['verdict']}")
         print(f"report: {md_path} and {json_path}", file=sys.stderr)
+    errors = [r["id"] for r in records if r["verdict"] == "error"]
+    if errors:
+        print(f"{len(errors)} check(s) raised (verdict 'error'; tracebacks in the report): {', '.join(errors)}",
+              file=sys.stderr)
+        return 1
     return 0

@@ -1,0 +1,62 @@
+"""The runner: claim-scoped streams, the seed it records, and checks that raise."""
+
+import numpy as np
+import pytest
+
+from proofs_checks.model import CheckContext, Claim, Result, claim_key
+from proofs_checks.runner import run_claim, run_claims
+
+
+def _claim(check, cid="demo.claim"):
+    return Claim(cid, "[002 Thm. 1]", "demo", "privacy", check)
+
+
+def test_check_draws_from_its_own_claim_stream():
+    seen = {}
+
+    def check(ctx):
+        seen["x"] = ctx.rng().random()
+        return Result("confirmed", observed=0.5, bound=1.0, direction="at_most", method="m")
+
+    res = run_claim(_claim(check), CheckContext(seed=7))
+    expected = np.random.default_rng(np.random.SeedSequence([7, claim_key("demo.claim")])).random()
+    assert seen["x"] == expected
+    assert res.seed == [7, claim_key("demo.claim")]
+    assert res.margin == 0.5
+
+
+def test_a_check_that_raises_is_an_error_not_a_verdict():
+    def check(ctx):
+        raise ValueError("nan at b = 0")
+
+    res = run_claim(_claim(check), CheckContext())
+    assert res.verdict == "error"
+    assert "ValueError: nan at b = 0" in res.evidence["exception"]
+    assert "Traceback" in res.evidence["traceback"]
+
+
+def test_a_check_returning_something_else_is_an_error():
+    res = run_claim(_claim(lambda ctx: "confirmed"), CheckContext())
+    assert res.verdict == "error" and "not Result" in res.evidence["exception"]
+
+
+def test_run_claims_goes_on_after_an_error():
+    ok = _claim(lambda ctx: Result("confirmed"), "b.ok")
+    bad = _claim(lambda ctx: 1 / 0, "a.bad")
+    out = run_claims([bad, ok], CheckContext())
+    assert [r.verdict for _, r in out] == ["error", "confirmed"]
+
+
+def test_keyboard_interrupt_propagates():
+    def check(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_claim(_claim(check), CheckContext())
+
+
+@pytest.mark.parametrize("bad", [dict(verdict="not refuted"), dict(verdict="confirmed", direction="below"),
+                                 dict(verdict="confirmed", observed=float("nan"))])
+def test_result_rejects_bad_fields(bad):
+    with pytest.raises((ValueError, TypeError)):
+        Result(**bad)
