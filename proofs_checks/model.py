@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["KINDS", "VERDICTS", "PROFILES", "DIRECTIONS", "Claim", "Algorithm", "Result", "CheckContext",
-           "claim_key"]
+__all__ = ["KINDS", "VERDICTS", "PROFILES", "DIRECTIONS", "SCOPES", "Claim", "Algorithm", "Result", "CheckContext",
+           "Mutant", "Finding", "claim_key"]
 
 KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")
 #: The one set of verdict words.  Rates keep their detail (``consistent``, ``slower``) in the evidence.
@@ -31,6 +31,10 @@ KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")
 #: the runner records it with the traceback in the evidence.
 VERDICTS = ("confirmed", "refuted", "inconclusive", "vacuous", "error")
 PROFILES = ("quick", "full")
+#: What a claim is about: a statement of a ``paper``; a ``reproduction`` check of the project's own
+#: premises about a paper's experiments (its settings, figures), which is no statement of the paper;
+#: or a ``self-test`` of the project's tools (the auditor's calibration).
+SCOPES = ("paper", "reproduction", "self-test")
 #: How ``observed`` must relate to ``bound`` for the claim to hold.
 #: ``at_most``: observed <= bound; ``at_least``: observed >= bound; ``equal``: observed == bound
 #: (within the tolerance the check names in ``method``); ``None``: no single number is compared.
@@ -185,6 +189,12 @@ class Claim:
         Algorithm id the claim is about (see :class:`Algorithm`).
     variant : str or None
         ``"printed"`` / ``"standard"`` where the claim concerns one variant.
+    scope : {"paper", "reproduction", "self-test"}
+        Whether the claim is a statement of the paper (default), a check of the project's
+        premises about a paper's experiments, or a self-test of the project's tools.
+    mutants : tuple of Mutant
+        Deliberately broken versions of the check that a check with power must refute
+        (see :class:`Mutant`); ``python -m proofs_checks power`` runs them.
     """
 
     id: str
@@ -194,10 +204,69 @@ class Claim:
     check: Callable[[CheckContext], Result]
     algorithm: str | None = None
     variant: str | None = None
+    scope: str = "paper"
+    mutants: tuple = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r} (claim {self.id})")
+        if self.scope not in SCOPES:
+            raise ValueError(f"scope must be one of {SCOPES}, got {self.scope!r} (claim {self.id})")
+        if not all(isinstance(m, Mutant) for m in self.mutants):
+            raise TypeError(f"mutants must be Mutant objects (claim {self.id})")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberately broken implementation a claim's check must catch.
+
+    Attributes
+    ----------
+    name : str
+        What is broken, in words: ``"sensitivity x2"``, ``"Peeling without its factor 2"``,
+        ``"net that does not refine"``.
+    check : callable
+        The claim's check built by its factory with the broken argument
+        (``check(ctx) -> Result``); it runs with the claim's own context.
+    factor : float or None
+        The scale of a scaled constant (``0.5`` for a halved noise scale), else ``None``.
+    detected_by : tuple of str
+        Verdicts that count as catching the mutant (default: ``("refuted",)``).
+    """
+
+    name: str
+    check: Callable[[CheckContext], Result]
+    factor: float | None = None
+    detected_by: tuple = ("refuted",)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A headline result about a paper, backed by claims.
+
+    Attributes
+    ----------
+    id : str
+        Stable identifier, e.g. ``"000.printed-weight"``.
+    paper : str
+        ``"000"``, ``"002"`` or ``"004"``.
+    title : str
+        One line.
+    claims : tuple of str
+        The claim ids whose verdicts carry the finding.
+    reading : str
+        The place in the paper, the definitions and the reading used; where readings differ,
+        each reading and its result ("refuted under reading A, holds under B").
+    summary : str
+        The finding with its numbers, in a few sentences.
+    """
+
+    id: str
+    paper: str
+    title: str
+    claims: tuple
+    reading: str
+    summary: str
 
 
 @dataclass(frozen=True)

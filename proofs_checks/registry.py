@@ -12,17 +12,29 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .model import Algorithm, Claim
+from .model import Algorithm, Claim, Finding
 
 __all__ = ["Registry", "default_registry"]
 
 
 class Registry:
-    """Claims and algorithms, in registration order; ids are unique."""
+    """Claims, algorithms and findings, in registration order; ids are unique."""
 
     def __init__(self):
         self._claims: dict[str, Claim] = {}
         self._algorithms: dict[str, Algorithm] = {}
+        self._findings: dict[str, Finding] = {}
+
+    def add_finding(self, finding: Finding) -> Finding:
+        """Register a headline finding; its claims are checked to exist when the report is built."""
+        if finding.id in self._findings:
+            raise ValueError(f"finding id {finding.id!r} registered twice")
+        self._findings[finding.id] = finding
+        return finding
+
+    @property
+    def findings(self) -> list[Finding]:
+        return list(self._findings.values())
 
     def add_claim(self, claim: Claim) -> Claim:
         if claim.id in self._claims:

@@ -23,7 +23,7 @@ def claim_record(claim, result):
     entropy ``[run seed, claim key]`` of the claim's seed sequence.
     """
     record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
-              "algorithm": claim.algorithm, "variant": claim.variant}
+              "algorithm": claim.algorithm, "variant": claim.variant, "scope": claim.scope}
     record.update({name: getattr(result, name) for name in RESULT_FIELDS})
     record.update({"evidence": result.evidence, "figures": list(result.figures), "seed": result.seed,
                    "seconds": round(result.seconds, 4)})

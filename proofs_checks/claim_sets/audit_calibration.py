@@ -151,10 +151,10 @@ def register(registry):
     claim = registry.add_claim
     claim(Claim("audit.calibration.exact", "auditor calibration (issue 6)",
                 "Exact audits of finite-output calibration mechanisms match the analytic epsilon to 1e-9.",
-                "inequality", exact_calibration_check()))
+                "inequality", exact_calibration_check(), scope="self-test"))
     claim(Claim("audit.calibration.verdicts", "auditor calibration (issue 6)",
                 "The statistical audit refutes the violating calibration mechanisms and not the correct ones.",
-                "inequality", verdict_calibration_check()))
+                "inequality", verdict_calibration_check(), scope="self-test"))
     claim(Claim("audit.calibration.power", "auditor calibration (issue 6)",
                 "The statistical audit reaches at least 0.9 of the oracle Clopper-Pearson bound.",
-                "inequality", power_calibration_check()))
+                "inequality", power_calibration_check(), scope="self-test"))
