@@ -139,6 +139,9 @@ class CheckContext:
     jobs: int = 1
     out_dir: Path | None = None
     claim_id: str | None = None
+    #: Streams handed out so far (names; None for the claim's own): lets the runner tell a
+    #: randomised check from a deterministic one.  Not part of the context's identity.
+    streams_used: list = field(default_factory=list, init=False, compare=False, repr=False)
 
     def __post_init__(self):
         if self.profile not in PROFILES:
@@ -149,8 +152,8 @@ class CheckContext:
             raise ValueError(f"jobs must be a positive integer, got {self.jobs!r}")
 
     def for_claim(self, claim_id: str) -> "CheckContext":
-        """This context scoped to ``claim_id`` (what the runner hands the claim's check)."""
-        return replace(self, claim_id=claim_id)
+        """This context scoped to ``claim_id`` (what the runner hands the claim's check); itself if it is."""
+        return self if self.claim_id == claim_id else replace(self, claim_id=claim_id)
 
     def stream_id(self, stream: str | None = None) -> str:
         if self.claim_id is None:
@@ -161,8 +164,14 @@ class CheckContext:
         """``[run seed, claim key]``: the entropy of the claim's (or sub-stream's) seed sequence."""
         return [int(self.seed), claim_key(self.stream_id(stream))]
 
+    @property
+    def randomised(self) -> bool:
+        """True once a check has drawn a stream from this context (see :meth:`seed_sequence`)."""
+        return bool(self.streams_used)
+
     def seed_sequence(self, stream: str | None = None) -> np.random.SeedSequence:
         """The claim's seed sequence, or that of its named sub-stream."""
+        self.streams_used.append(stream)
         return np.random.SeedSequence(self.seed_entropy(stream))
 
     def rng(self, stream: str | None = None) -> np.random.Generator:

@@ -60,3 +60,39 @@ def test_keyboard_interrupt_propagates():
 def test_result_rejects_bad_fields(bad):
     with pytest.raises((ValueError, TypeError)):
         Result(**bad)
+
+
+def test_randomised_claims_run_on_several_seeds_and_disagreement_is_inconclusive():
+    from proofs_checks.stability import extra_seeds, run_claim_across_seeds
+
+    def coin(ctx):
+        x = ctx.rng().random()
+        return Result("confirmed" if x < 0.5 else "refuted", observed=x)
+
+    seeds = [20261121] + extra_seeds(20261121, 4)
+    draws = [np.random.default_rng(np.random.SeedSequence([s, claim_key("demo.claim")])).random() for s in seeds]
+    res = run_claim_across_seeds(_claim(coin), CheckContext(), 5)
+    assert [e["observed"] for e in res.evidence["seeds"]] == draws
+    agree = len({d < 0.5 for d in draws}) == 1
+    assert res.verdict == (("confirmed" if draws[0] < 0.5 else "refuted") if agree else "inconclusive")
+
+
+def test_deterministic_claims_run_once():
+    from proofs_checks.stability import run_claim_across_seeds
+
+    calls = []
+
+    def det(ctx):
+        calls.append(1)
+        return Result("confirmed", observed=1.0)
+
+    res = run_claim_across_seeds(_claim(det), CheckContext(), 5)
+    assert calls == [1] and "seeds" not in res.evidence
+
+
+def test_agreeing_seeds_keep_the_verdict():
+    from proofs_checks.stability import run_claim_across_seeds
+
+    res = run_claim_across_seeds(_claim(lambda ctx: Result("refuted", observed=ctx.rng().random() + 2)),
+                                 CheckContext(), 3)
+    assert res.verdict == "refuted" and len(res.evidence["seeds"]) == 3
