@@ -38,7 +38,7 @@ INSTANCES = {
     "exponential_sample": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "epsilon": 1.0, "sensitivity": 1.0},
     "gem_sample": {"sensitivities": np.array([0.1, 0.2, 0.4, 0.8, 1.6]),
                    "scores": np.array([1.0, 0.7, 0.65, 0.9, 0.2]), "epsilon": 1.0, "beta": 0.1},
-    "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 1.0, "delta": 1e-3, "lam": 0.1},
+    "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 0.5, "delta": 1e-3, "lam": 0.1},
 }
 
 _CHUNK = 500_000
