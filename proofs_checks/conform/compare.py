@@ -31,7 +31,8 @@ def _describe_input(args, index, shape):
         if arr.ndim == 0:
             parts.append(f"arg{i}={float(arr)!r}")
         elif arr.shape == shape:
-            parts.append(f"arg{i}[{index}]={arr[index]!r}")
+            where = ",".join(str(int(k)) for k in index)
+            parts.append(f"arg{i}[{where}]={arr[index].item()!r}")
         else:
             parts.append(f"arg{i} shape {arr.shape}")
     return ", ".join(parts) if parts else "(no numeric inputs)"
