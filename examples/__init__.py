@@ -1,0 +1,1 @@
+"""Worked examples for porters (``docs/porting.md``)."""

@@ -1,0 +1,53 @@
+"""``python -m proofs_checks conform --port MODULE [--only ...] [--json]``: the conformance kit for ports.
+
+Runs each function the port provides against the golden vectors (stated ulp tolerances), each sampler
+against the exact law (distributional tests of stated power) and audits each mechanism with the
+auditor; ``--results FILE`` checks the outputs a non-Python port wrote for the golden inputs.  Exit
+status 0 when everything provided conforms, 1 otherwise (see ``docs/porting.md``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..jsonable import to_jsonable
+
+NAME = "conform"
+HELP = "check a port of the algorithms against the golden vectors, the exact laws and the auditor"
+
+
+def add_arguments(parser):
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--port", metavar="MODULE", help="module name or .py file of the port")
+    src.add_argument("--results", metavar="FILE", help="outputs of a non-Python port for the golden cases (JSON)")
+    parser.add_argument("--only", nargs="+", metavar="FUNCTION", help="check only these functions")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--golden", metavar="DIR", help="golden folder (default: the shipped golden/)")
+    parser.add_argument("--size", choices=("default", "small"), default="default",
+                        help="draws of the sampler tests (default: the size of the stated power)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sampler tests and audits")
+    parser.add_argument("--no-samplers", action="store_true", help="skip the distributional tests")
+    parser.add_argument("--no-privacy", action="store_true", help="skip the privacy audits")
+
+
+def run(args):
+    from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
+
+    port = load_port(args.port) if args.port else None
+    results = results_from_file(args.results) if args.results else None
+    records = run_kit(port, results=results, only=args.only, size=args.size, seed=args.seed,
+                      golden_dir=args.golden, samplers=not args.no_samplers, privacy=not args.no_privacy)
+    summary = summarise(records)
+    status = exit_status(records)
+    if args.json:
+        print(json.dumps(to_jsonable({"port": args.port or args.results, "conforms": status == 0,
+                                      "functions": summary, "records": records}), indent=2))
+        return status
+    width = max((len(k) for k in summary), default=10)
+    for name, f in summary.items():
+        print(f"{name:<{width}}  {f['status']:<7}  passed {f['passed']:3d}  failed {f['failed']:3d}  "
+              f"skipped {f['skipped']:3d}")
+        for m in f["messages"][:5]:
+            print(f"    {m}")
+    print("conforms" if status == 0 else "DOES NOT CONFORM")
+    return status

@@ -1,0 +1,24 @@
+"""``python -m proofs_checks golden --out DIR``: write the golden vectors (the shipped copy is ``golden/``)."""
+
+from __future__ import annotations
+
+
+NAME = "golden"
+HELP = "write the golden vectors (exact float64 outputs of the reference, with provenance) for ports"
+
+
+def add_arguments(parser):
+    parser.add_argument("--out", required=True, help="folder to write <subject>.json and schema.json into")
+    parser.add_argument("--only", nargs="+", metavar="SUBJECT",
+                        help="subjects to write (catoni, wang_xu, hu, mechanisms; default all)")
+
+
+def run(args):
+    from ..golden.generate import SUBJECTS, write_all
+
+    known = {m.SUBJECT for m in SUBJECTS}
+    if args.only and not set(args.only) <= known:
+        raise ValueError(f"--only must name subjects among {sorted(known)}, got {args.only}")
+    for path in write_all(args.out, only=args.only, command="python -m proofs_checks golden --out DIR"):
+        print(path)
+    return 0

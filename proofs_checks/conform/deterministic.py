@@ -1,0 +1,91 @@
+"""The port's deterministic functions against the golden vectors (or a results file of a non-Python port)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from ..golden.encoding import SCHEMA_ID, decode, load
+from .compare import Mismatch, compare_case
+
+__all__ = ["GOLDEN_DIR", "load_cases", "run_deterministic", "load_results"]
+
+#: The shipped golden vectors.
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
+
+
+def load_cases(golden_dir=None):
+    """Every case of every ``*.json`` golden file (decoded), in file order."""
+    folder = Path(golden_dir) if golden_dir else GOLDEN_DIR
+    files = sorted(p for p in folder.glob("*.json") if p.name != "schema.json")
+    if not files:
+        raise ValueError(f"no golden files (*.json) in {folder}")
+    cases = []
+    for path in files:
+        for c in load(path)["cases"]:
+            c = dict(c, file=path.name, args_decoded=decode(c["args"]), kwargs_decoded=decode(c["kwargs"]),
+                     expected_decoded=decode(c["expected"]))
+            cases.append(c)
+    return cases
+
+
+def load_results(path):
+    """``{case id: decoded output}`` from a results file ``{"schema", "results": [{"id", "output"}]}``."""
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    if doc.get("schema") != SCHEMA_ID:
+        raise ValueError(f"{path}: schema must be {SCHEMA_ID!r}, got {doc.get('schema')!r}")
+    if not isinstance(doc.get("results"), list):
+        raise ValueError(f"{path}: 'results' must be a list of {{'id', 'output'}} objects")
+    out = {}
+    for i, r in enumerate(doc["results"]):
+        if not isinstance(r, dict) or "id" not in r or "output" not in r:
+            raise ValueError(f"{path}: results[{i}] must have 'id' and 'output', got {r!r:.120}")
+        out[r["id"]] = decode(r["output"])
+    return out
+
+
+def _record(function, case, status, message=None, stats=None):
+    rec = {"kind": "golden", "function": function, "case": case["id"], "file": case["file"], "status": status}
+    if message:
+        rec["message"] = message
+    if stats:
+        rec.update(stats)
+    return rec
+
+
+def run_deterministic(port=None, *, results=None, golden_dir=None, only=None):
+    """One record per golden case: ``passed``, ``failed`` (with the message) or ``skipped``.
+
+    ``port`` is a module (or any object) with functions named as in ``docs/porting.md``; ``results``
+    maps case ids to outputs a non-Python port computed.  Exactly one of the two is given.
+    """
+    records = []
+    for case in load_cases(golden_dir):
+        fn_name = case["function"]
+        if only and fn_name not in only:
+            continue
+        args, kwargs = copy.deepcopy(case["args_decoded"]), copy.deepcopy(case["kwargs_decoded"])
+        if results is not None:
+            if case["id"] not in results:
+                records.append(_record(fn_name, case, "skipped", "no result for this case"))
+                continue
+            actual = results[case["id"]]
+        else:
+            fn = getattr(port, fn_name, None)
+            if not callable(fn):
+                records.append(_record(fn_name, case, "skipped", "not provided by the port"))
+                continue
+            try:
+                actual = fn(*args, **kwargs)
+            except Exception as exc:  # the port's failure is a conformance failure, reported with the input
+                records.append(_record(fn_name, case, "failed", f"{fn_name} [{case['id']}] raised "
+                                                                f"{type(exc).__name__}: {exc}"))
+                continue
+        try:
+            stats = compare_case(case, actual, case["args_decoded"], case["kwargs_decoded"])
+        except Mismatch as exc:
+            records.append(_record(fn_name, case, "failed", str(exc)))
+            continue
+        records.append(_record(fn_name, case, "passed", stats=stats))
+    return records

@@ -1,0 +1,148 @@
+"""The port's mechanisms through the auditor (:func:`proofs_checks.audit.api.audit`).
+
+Finite-output mechanisms are audited **exactly** from the port's own log-probabilities on fixed
+neighbouring inputs (every score moved by at most its sensitivity, in the worst-case sign patterns):
+the verdict is ``refuted`` when the exact privacy loss exceeds the claimed epsilon (at delta, by the
+hockey-stick divergence) beyond float64 rounding.  The Laplace mechanism is audited statistically from
+the port's sampler on the pair ``(q, q + Delta)`` (a lower confidence bound on epsilon).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference import mechanisms as M
+
+from ..audit.api import audit
+from .samplers import INSTANCES
+
+__all__ = ["run_privacy", "PRIVACY_INSTANCES"]
+
+#: Claimed privacy of each audited mechanism (epsilon below 1 so that slips in epsilon's power show).
+PRIVACY_INSTANCES = {
+    "exponential_log_prob": {"epsilon": 0.5, "sensitivity": 1.0},
+    "report_noisy_max_log_prob": {"epsilon": 0.5, "sensitivity": 1.0},
+    "gem_log_prob": {"epsilon": 0.5, "beta": 0.1},
+    "peeling_support_log_prob": {"epsilon": 0.5, "delta": 1e-3, "lam": 0.1, "s": 2},
+    "laplace_mechanism": {"epsilon": 0.5, "sensitivity": 1.0},
+}
+
+
+class _FiniteMechanism:
+    def __init__(self, log_prob_fn, n_outputs):
+        self._fn, self._k = log_prob_fn, n_outputs
+
+    def log_prob(self, data):
+        out = self._fn(np.asarray(data, dtype=np.float64))
+        logp = np.asarray(out[1] if isinstance(out, tuple) else out, dtype=np.float64).ravel()
+        outputs = np.asarray(out[0]) if isinstance(out, tuple) else np.arange(logp.size)
+        return outputs, logp
+
+    def sample(self, data, size, rng=None):  # the exact audit never samples; required by the protocol
+        outputs, logp = self.log_prob(data)
+        gen = np.random.default_rng(rng)
+        return outputs[gen.choice(len(logp), size=size, p=np.exp(logp) / np.exp(logp).sum())]
+
+
+class _LaplacePort:
+    def __init__(self, port, sensitivity, epsilon):
+        self._port, self._sens, self._eps = port, sensitivity, epsilon
+
+    def sample(self, data, size, rng=None):
+        q = np.asarray(data, dtype=np.float64)
+        return np.asarray(self._port.laplace_mechanism(q, self._sens, self._eps, size, rng)).reshape(size, -1)
+
+
+def _sign_pairs(x, step):
+    """``(x, x + step * pattern)`` for the patterns +e_j - (others), +e_j, -e_j (worst cases of argmax laws)."""
+    pairs = []
+    k = x.size
+    for j in range(k):
+        e = np.zeros(k)
+        e[j] = 1.0
+        for pattern in (2.0 * e - 1.0, e, -e, 1.0 - 2.0 * e):
+            pairs.append((x, x + step * pattern, f"scores moved by {(step * pattern).round(6).tolist()}"))
+    return pairs
+
+
+def _peeling_pairs(v, lam):
+    """|v_j| raised by lam and every other |v_i| lowered (and the reverse), for the three largest |v_j|."""
+    pairs = []
+    for j in np.argsort(-np.abs(v))[:3]:
+        pattern = -np.ones(v.size)
+        pattern[j] = 1.0
+        for sgn in (1.0, -1.0):
+            pairs.append((v, v + sgn * lam * np.sign(v) * pattern, f"|v_{j}| {'+' if sgn > 0 else '-'} lam, "
+                                                                   f"others {'-' if sgn > 0 else '+'} lam"))
+    return pairs
+
+
+def _audit_record(name, res, claimed):
+    rec = {"kind": "privacy", "function": name, "case": f"{name}/audit", "method": res.method,
+           "epsilon_claimed": claimed, "epsilon_lower": res.epsilon_lower, "pair": res.pair}
+    if res.verdict == "refuted":
+        how = "exact privacy loss" if res.method == "exact" else f"lower {res.confidence:.0%} confidence bound"
+        return dict(rec, status="failed", message=(f"{name}: privacy refuted by the auditor: {how} "
+                                                   f"{res.epsilon_lower:.4g} > claimed epsilon {claimed:g} "
+                                                   f"on {res.pair}"))
+    return dict(rec, status="passed")
+
+
+def _jobs(port, samples, seed):
+    """``{name: (thunk, claimed epsilon)}`` for the mechanisms the port provides."""
+    P, jobs = PRIVACY_INSTANCES, {}
+    if callable(getattr(port, "exponential_log_prob", None)):
+        i, u = P["exponential_log_prob"], INSTANCES["exponential_sample"]["scores"]
+        mech = _FiniteMechanism(lambda d, i=i: port.exponential_log_prob(d, i["epsilon"], i["sensitivity"]), u.size)
+        jobs["exponential_log_prob"] = (lambda mech=mech, i=i, u=u: audit(
+            mech, epsilon=i["epsilon"], pairs=_sign_pairs(u, i["sensitivity"]), any_pair=True, seed=seed),
+            i["epsilon"])
+    if callable(getattr(port, "report_noisy_max_log_prob", None)):
+        i, u = P["report_noisy_max_log_prob"], INSTANCES["report_noisy_max"]["scores"]
+        scale_fn = getattr(port, "report_noisy_max_scale", M.report_noisy_max_scale)
+        scale = scale_fn(i["sensitivity"], i["epsilon"])
+        mech = _FiniteMechanism(lambda d, scale=scale: port.report_noisy_max_log_prob(d, scale), u.size)
+        jobs["report_noisy_max_log_prob"] = (lambda mech=mech, i=i, u=u: audit(
+            mech, epsilon=i["epsilon"], pairs=_sign_pairs(u, i["sensitivity"]), any_pair=True, seed=seed),
+            i["epsilon"])
+    if callable(getattr(port, "gem_log_prob", None)):
+        i, inst = P["gem_log_prob"], INSTANCES["gem_sample"]
+        g, q = inst["sensitivities"], inst["scores"]
+        pairs = [(q, q + g * (b - q), desc) for _, b, desc in _sign_pairs(q, 1.0)]
+        mech = _FiniteMechanism(lambda d, i=i, g=g: port.gem_log_prob(g, d, i["epsilon"], i["beta"]), q.size)
+        jobs["gem_log_prob"] = (lambda mech=mech, i=i, pairs=pairs: audit(
+            mech, epsilon=i["epsilon"], pairs=pairs, any_pair=True, seed=seed), i["epsilon"])
+    if callable(getattr(port, "peeling_support_log_prob", None)):
+        i, v = P["peeling_support_log_prob"], INSTANCES["peeling"]["v"]
+        mech = _FiniteMechanism(lambda d, i=i: port.peeling_support_log_prob(d, i["s"], i["epsilon"], i["delta"],
+                                                                         i["lam"]), None)
+        jobs["peeling_support_log_prob"] = (lambda mech=mech, i=i, v=v: audit(
+            mech, epsilon=i["epsilon"], delta=i["delta"], pairs=_peeling_pairs(v, i["lam"]), any_pair=True,
+            seed=seed), i["epsilon"])
+    if callable(getattr(port, "laplace_mechanism", None)):
+        i, q = P["laplace_mechanism"], np.array([0.0])
+        jobs["laplace_mechanism"] = (lambda i=i, q=q: audit(
+            _LaplacePort(port, i["sensitivity"], i["epsilon"]), epsilon=i["epsilon"],
+            pairs=[(q, q + i["sensitivity"], "q = 0 vs q = sensitivity")], any_pair=True, samples=samples,
+            seed=seed, method="statistical"), i["epsilon"])
+    return jobs
+
+
+def run_privacy(port, *, samples=20_000, seed=0, only=None):
+    """One record per mechanism: ``passed`` (not refuted), ``failed`` (refuted, with the loss) or ``skipped``."""
+    records = []
+    jobs = _jobs(port, samples, seed)
+    for name in PRIVACY_INSTANCES:
+        if only and name not in only:
+            continue
+        if name not in jobs:
+            records.append({"kind": "privacy", "function": name, "case": f"{name}/audit", "status": "skipped",
+                            "message": "not provided by the port"})
+            continue
+        thunk, eps = jobs[name]
+        try:
+            records.append(_audit_record(name, thunk(), eps))
+        except Exception as exc:  # a port that raises fails, with the reason
+            records.append({"kind": "privacy", "function": name, "case": f"{name}/audit", "status": "failed",
+                            "message": f"{name}: the audit raised {type(exc).__name__}: {exc}"})
+    return records

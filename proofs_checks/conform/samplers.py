@@ -1,0 +1,221 @@
+"""The port's samplers against the exact laws of the reference: distributional tests of stated power.
+
+Each sampler is run on one fixed instance with ``size`` draws from a seeded generator and tested
+at family-wise level :data:`ALPHA` (Bonferroni over the tests of that sampler):
+
+* finite outputs (report-noisy-max, exponential mechanism, GEM, Peeling's ordered support): a two-sided
+  binomial z-test per outcome of exact probability ``>= 1e-3`` plus a chi-square test over all outcomes
+  (expected counts under 5 pooled);
+* Laplace noise (the Laplace mechanism, Peeling's released values): the exact scale test
+  ``2 sum|noise| / b ~ chi2(2k)`` (uniformly most powerful for the scale) and a Kolmogorov-Smirnov test
+  of ``|noise|/b`` against Exp(1) (the shape).
+
+:func:`stated_power` gives the power of these tests at a size (normal approximation), and
+``tests/test_conform_power.py`` measures it by simulation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from reference import mechanisms as M
+
+__all__ = ["ALPHA", "SIZES", "INSTANCES", "run_samplers", "counts_test", "laplace_noise_test", "stated_power"]
+
+#: Family-wise level of each sampler's tests (thresholds fixed before the run).
+ALPHA = 1e-3
+
+#: Draws per sampler: ``default`` (the documented power) and ``small`` (the fast test suite).
+SIZES = {"default": {"finite": 4_000_000, "laplace": 20_000}, "small": {"finite": 200_000, "laplace": 5_000}}
+
+#: The fixed instances (also the inputs of the golden laws).
+INSTANCES = {
+    "laplace_mechanism": {"value": np.array([0.5, -2.0, 10.0]), "sensitivity": 1.5, "epsilon": 0.7},
+    "report_noisy_max": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "scale": 1.0},
+    "exponential_sample": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "epsilon": 1.0, "sensitivity": 1.0},
+    "gem_sample": {"sensitivities": np.array([0.1, 0.2, 0.4, 0.8, 1.6]),
+                   "scores": np.array([1.0, 0.7, 0.65, 0.9, 0.2]), "epsilon": 1.0, "beta": 0.1},
+    "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 0.5, "delta": 1e-3, "lam": 0.1},
+}
+
+_CHUNK = 500_000
+
+
+def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
+    """``(ok, message, detail)``: per-outcome z-tests (p >= min_prob) and a chi-square test, Bonferroni."""
+    counts = np.asarray(counts, dtype=np.float64)
+    probs = np.asarray(probs, dtype=np.float64)
+    n = counts.sum()
+    big = probs >= min_prob
+    n_tests = int(big.sum()) + 1
+    with np.errstate(all="ignore"):
+        z = (counts - n * probs) / np.sqrt(n * probs * (1.0 - probs))
+    pz = np.where(big, 2.0 * stats.norm.sf(np.abs(z)), 1.0)
+    expected = n * probs
+    small = expected < 5.0
+    obs = np.append(counts[~small], counts[small].sum())
+    exp = np.append(expected[~small], expected[small].sum())
+    keep = exp > 0
+    chi2 = float(np.sum((obs[keep] - exp[keep]) ** 2 / exp[keep]))
+    dof = max(int(keep.sum()) - 1, 1)
+    p_chi2 = float(stats.chi2.sf(chi2, dof))
+    worst = int(np.argmin(pz))
+    level = alpha / n_tests
+    detail = {"draws": int(n), "tests": n_tests, "level_per_test": level, "min_z_p_value": float(pz[worst]),
+              "worst_outcome": worst, "chi2": chi2, "chi2_dof": dof, "chi2_p_value": p_chi2}
+    if pz[worst] < level:
+        return False, (f"outcome {worst}: observed frequency {counts[worst] / n:.6g} vs exact probability "
+                       f"{probs[worst]:.6g} (relative error {counts[worst] / n / probs[worst] - 1:+.3%}), "
+                       f"z = {z[worst]:.2f}, p = {pz[worst]:.3g} < {level:.3g} "
+                       f"(alpha {alpha:g} Bonferroni over {n_tests} tests, {int(n)} draws)"), detail
+    if p_chi2 < level:
+        return False, (f"chi-square over all outcomes: {chi2:.1f} on {dof} dof, p = {p_chi2:.3g} < {level:.3g} "
+                       f"({int(n)} draws)"), detail
+    return True, None, detail
+
+
+def laplace_noise_test(noise, scale, alpha=ALPHA):
+    """``(ok, message, detail)`` for noise that should be i.i.d. Laplace(0, scale)."""
+    x = np.abs(np.asarray(noise, dtype=np.float64).ravel()) / scale
+    k = x.size
+    stat = 2.0 * x.sum()
+    p_scale = float(2.0 * min(stats.chi2.cdf(stat, 2 * k), stats.chi2.sf(stat, 2 * k)))
+    ks = stats.kstest(x, "expon")
+    level = alpha / 2.0
+    ratio = x.mean()
+    detail = {"noise_draws": k, "scale_ratio": float(ratio), "scale_p_value": p_scale,
+              "ks_statistic": float(ks.statistic), "ks_p_value": float(ks.pvalue), "level_per_test": level}
+    if p_scale < level:
+        return False, (f"noise scale: mean |noise| / exact scale {scale:.6g} is {ratio:.4f} (expected 1), "
+                       f"chi2 scale test p = {p_scale:.3g} < {level:.3g} ({k} draws)"), detail
+    if ks.pvalue < level:
+        return False, (f"noise shape: KS statistic {ks.statistic:.4f} against Laplace(0, {scale:.6g}), "
+                       f"p = {ks.pvalue:.3g} < {level:.3g} ({k} draws)"), detail
+    return True, None, detail
+
+
+def _chunked(draw, n):
+    out, done = [], 0
+    while done < n:
+        m = min(_CHUNK, n - done)
+        out.append(draw(m))
+        done += m
+    return out
+
+
+def _finite(fn_name, draw, probs, n):
+    parts = _chunked(draw, n)
+    idx = np.concatenate([np.asarray(p).ravel() for p in parts]).astype(np.int64)
+    k = probs.size
+    if idx.min() < 0 or idx.max() >= k:
+        bad = int(idx[(idx < 0) | (idx >= k)][0])
+        return False, f"{fn_name} returned the outcome {bad}, outside the output set 0..{k - 1}", {}
+    ok, msg, detail = counts_test(np.bincount(idx, minlength=k), probs)
+    return ok, (f"{fn_name}: {msg}" if msg else None), detail
+
+
+def _check_laplace(port, n, rng):
+    inst = INSTANCES["laplace_mechanism"]
+    per = max(n // inst["value"].size, 1)
+    out = np.asarray(port.laplace_mechanism(inst["value"], inst["sensitivity"], inst["epsilon"], per, rng))
+    if out.shape != (per, inst["value"].size):
+        return False, f"laplace_mechanism: expected draws of shape {(per, inst['value'].size)}, got {out.shape}", {}
+    ok, msg, detail = laplace_noise_test(out - inst["value"], M.laplace_scale(inst["sensitivity"], inst["epsilon"]))
+    return ok, (f"laplace_mechanism (value {inst['value'].tolist()}, sensitivity {inst['sensitivity']}, "
+                f"epsilon {inst['epsilon']}): {msg}" if msg else None), detail
+
+
+def _check_peeling(port, n, rng):
+    i = INSTANCES["peeling"]
+    v, s, d = i["v"], i["s"], i["v"].size
+    seqs, logp = M.peeling_support_log_prob(v, s, i["epsilon"], i["delta"], i["lam"])
+    codes = (seqs * d ** np.arange(s - 1, -1, -1)).sum(axis=1)
+    order = np.argsort(codes)
+    noise = []
+
+    def draw(m):
+        values, selected = port.peeling(v, s, i["epsilon"], i["delta"], i["lam"], m, rng)
+        values, selected = np.asarray(values), np.asarray(selected, dtype=np.int64)
+        noise.append(np.take_along_axis(values, selected, axis=1)[:2000] - v[selected[:2000]])
+        c = (selected * d ** np.arange(s - 1, -1, -1)).sum(axis=1)
+        pos = np.searchsorted(codes[order], c)
+        pos = np.minimum(pos, codes.size - 1)
+        hit = codes[order][pos] == c
+        return np.where(hit, order[pos], -1)
+
+    ok, msg, detail = _finite("peeling (ordered support)", draw, np.exp(logp), n)
+    if not ok:
+        return ok, msg, detail
+    b = M.peeling_scale(s, i["epsilon"], i["delta"], i["lam"])
+    ok, msg, d2 = laplace_noise_test(np.concatenate(noise), b)
+    detail.update({"values_" + k: val for k, val in d2.items()})
+    return ok, (f"peeling (released values v_S + Lap(b), [002 Alg. 4 steps 7-8]): {msg}" if msg else None), detail
+
+
+def _check_rnm(port, n, rng):
+    i = INSTANCES["report_noisy_max"]
+    probs = np.exp(M.report_noisy_max_log_prob(i["scores"], i["scale"]))
+    return _finite("report_noisy_max", lambda m: port.report_noisy_max(i["scores"], i["scale"], m, rng), probs, n)
+
+
+def _check_exp(port, n, rng):
+    i = INSTANCES["exponential_sample"]
+    probs = np.exp(M.exponential_log_prob(i["scores"], i["epsilon"], i["sensitivity"]))
+    return _finite("exponential_sample",
+                   lambda m: port.exponential_sample(i["scores"], i["epsilon"], i["sensitivity"], m, rng), probs, n)
+
+
+def _check_gem(port, n, rng):
+    i = INSTANCES["gem_sample"]
+    probs = np.exp(M.gem_log_prob(i["sensitivities"], i["scores"], i["epsilon"], i["beta"]))
+    return _finite("gem_sample", lambda m: port.gem_sample(i["sensitivities"], i["scores"], i["epsilon"],
+                                                           i["beta"], m, rng), probs, n)
+
+
+_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_noisy_max": ("finite", _check_rnm),
+           "exponential_sample": ("finite", _check_exp), "gem_sample": ("finite", _check_gem),
+           "peeling": ("finite", _check_peeling)}
+
+
+def run_samplers(port, *, size="default", seed=0, only=None):
+    """One record per sampler name: ``passed``, ``failed`` (statistic and p-value) or ``skipped``."""
+    sizes = SIZES[size] if isinstance(size, str) else size
+    records = []
+    for k, (name, (kind, check)) in enumerate(_CHECKS.items()):
+        if only and name not in only:
+            continue
+        rec = {"kind": "sampler", "function": name, "case": f"{name}/law"}
+        if not callable(getattr(port, name, None)):
+            records.append(dict(rec, status="skipped", message="not provided by the port"))
+            continue
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed), 15, k]))
+        try:
+            ok, msg, detail = check(port, sizes[kind], rng)
+        except Exception as exc:
+            records.append(dict(rec, status="failed", message=f"{name} raised {type(exc).__name__}: {exc}"))
+            continue
+        records.append(dict(rec, status="passed" if ok else "failed", **({"message": msg} if msg else {}),
+                            detail=detail))
+    return records
+
+
+def stated_power(n_finite=SIZES["default"]["finite"], n_laplace=SIZES["default"]["laplace"], *, p=1e-3,
+                 rel=0.1, outcomes=20, alpha=ALPHA):
+    """Normal-approximation power of the tests at the given sizes.
+
+    ``outcome``: one outcome of probability ``p`` off by ``rel`` (relative), among ``outcomes`` z-tests;
+    ``laplace_scale``: the noise scale off by ``rel``.
+    """
+    level = alpha / (outcomes + 1)
+    zc = stats.norm.isf(level / 2.0)
+    p1 = p * (1.0 + rel)
+    sd0, sd1 = math.sqrt(n_finite * p * (1 - p)), math.sqrt(n_finite * p1 * (1 - p1))
+    shift = n_finite * (p1 - p)
+    power_outcome = stats.norm.sf((zc * sd0 - shift) / sd1) + stats.norm.cdf((-zc * sd0 - shift) / sd1)
+    zl = stats.norm.isf(alpha / 4.0)
+    power_scale = stats.norm.cdf(abs(rel) * math.sqrt(n_laplace) / (1.0 + rel) - zl)
+    return {"outcome_probability": float(power_outcome), "laplace_scale": float(power_scale),
+            "n_finite": n_finite, "n_laplace": n_laplace, "p": p, "rel": rel, "outcomes": outcomes}

@@ -1,0 +1,6 @@
+"""Golden vectors: exact float64 outputs of the reference at fixed inputs, for ports (issue 15).
+
+:mod:`.encoding` writes and reads the language-neutral JSON format (documented in
+``docs/porting.md``, schema in ``golden/schema.json``); the ``*_cases`` modules build the
+cases of one file each; :mod:`.generate` writes every file with its provenance block.
+"""
