@@ -100,3 +100,56 @@ def test_array_net_validation():
     with pytest.raises(ValueError, match="net"):
         as_net([[0.0, np.nan]])
     assert as_net(ArrayNet([[0.0, 1.0]])).size == 1
+
+
+def _slice_chunks(net, chunk_size):
+    """The enumeration before issue 17 (provenance: reference/wang_xu/nets.py at 21eb884): whole slices of
+    ``max(1, chunk_size // axis^(d-1))`` first-axis rows, materialised by meshgrid, filtered, cut."""
+    axis = net._axis()
+    rows = max(1, chunk_size // max(1, axis.size ** (net.dim - 1)))
+    start = 0
+    for s0 in range(0, axis.size, rows):
+        grids = np.meshgrid(axis[s0:s0 + rows], *([axis] * (net.dim - 1)), indexing="ij")
+        pts = np.stack([g.ravel() for g in grids], axis=1)
+        pts = pts[net._keep(pts)]
+        for s in range(0, pts.shape[0], chunk_size):
+            if pts[s:s + chunk_size].shape[0]:
+                yield start, pts[s:s + chunk_size]
+                start += pts[s:s + chunk_size].shape[0]
+
+
+@pytest.mark.parametrize("net", [L2BallNet(1.0, 0.3, 3), L2BallNet(1.0, 0.05, 2), L1BallNet(1.0, 0.3, 3),
+                                 L1BallNet(2.0, 0.9, 4), BoxNet(-1.0, 2.0, 0.3, 3), L2BallNet(1.0, 0.7, 5),
+                                 L2BallNet(0.5, 0.3, 1)])
+@pytest.mark.parametrize("chunk_size", [1, 5, 64, 5000, 1 << 18])
+def test_chunks_identical_to_slice_enumeration(net, chunk_size):
+    """Same points, same order and the same block boundaries as the slice enumeration (the streaming
+    sampler draws one Gumbel per block, so the boundaries are part of Algorithms 1-2's random stream)."""
+    new, old = list(net.chunks(chunk_size)), list(_slice_chunks(net, chunk_size))
+    assert [s for s, _ in new] == [s for s, _ in old]
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(new, old))
+
+
+def _peak_bytes_until_full_block(net, block):
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        for _, pts in net.chunks(block):
+            if pts.shape[0] == block:
+                break
+        return tracemalloc.get_traced_memory()[1], pts
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("dim, zeta, block", [(2, 3e-4, 1024), (5, 0.1, 4096), (8, 0.25, 4096)])
+def test_block_memory_is_of_order_block_times_d(dim, zeta, block):
+    """Issue 17: a block of ``L2BallNet(1, 0.1, 5)`` once peaked at 348 MB (a whole axis^(d-1) slice).
+    Now the peak until the first full block is O(max(block, axis) * d): bound 40x the block's bytes,
+    while one slice would be axis^(d-1) / block = 10^2 to 10^6 times larger."""
+    net = L2BallNet(1.0, zeta, dim)
+    axis = net._axis().size
+    assert axis ** (dim - 1) > 2 * block
+    peak, pts = _peak_bytes_until_full_block(net, block)
+    assert pts.shape == (block, dim)
+    assert peak <= 40 * max(block, axis) * dim * 8, (peak, pts.nbytes)

@@ -1,6 +1,7 @@
 """Streaming scoring and sampling of Wang & Xu's Algorithms 1-2 over a 10^7-point zeta-net in d = 2.
 
-Run ``python -m proofs_checks.benchmarks.nets [--points 1e7] [--n 50] [--draws 1000]``.
+Run ``python -m proofs_checks.benchmarks.nets [--points 1e7] [--n 50] [--draws 1000]``, or at the
+theorems' resolution ``zeta = 1/n`` of [000 Thm. 1] with ``--theorem-zeta --n 600``.
 Measures wall time and peak memory of (a) the streaming log-normaliser (log-sum-exp over the
 whole net), (b) the streaming Gumbel-max sampler, with the net enumerated lazily block by block.
 Peak memory is reported twice: ``tracemalloc`` (peak of Python/numpy allocations during the
@@ -34,8 +35,9 @@ def _measure(fn):
     return out, seconds, peak
 
 
-def run(points=10_000_000, n=50, draws=1000, epsilon=1.0, iota=0.5, theta=2.0, seed=0):
-    zeta = math.sqrt(2.0) * math.sqrt(math.pi / points)      # L2BallNet spacing zeta/sqrt(2) in d = 2
+def run(points=10_000_000, n=50, draws=1000, epsilon=1.0, iota=0.5, theta=2.0, seed=0, zeta=None):
+    if zeta is None:
+        zeta = math.sqrt(2.0) * math.sqrt(math.pi / points)      # L2BallNet spacing zeta/sqrt(2) in d = 2
     net = L2BallNet(1.0, zeta, 2)
     t0 = time.perf_counter()
     size = net.size
@@ -60,8 +62,11 @@ def main(argv=None):
     p.add_argument("--n", type=int, default=50, help="number of records (default 50)")
     p.add_argument("--draws", type=int, default=1000, help="number of samples (default 1000)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--theorem-zeta", action="store_true",
+                   help="use zeta = 1/n of [000 Thm. 1] (ignores --points)")
     args = p.parse_args(argv)
-    print(json.dumps(run(int(args.points), args.n, args.draws, seed=args.seed), indent=2))
+    zeta = 1.0 / args.n if args.theorem_zeta else None
+    print(json.dumps(run(int(args.points), args.n, args.draws, seed=args.seed, zeta=zeta), indent=2))
     return 0
 
 

@@ -197,7 +197,10 @@ class _Scorer:
     def terms(self, W):
         """(n, k) per-record log-weight contributions ``-k eps psi / log theta`` (each in ``[-k eps, 0]``)."""
         P = _psi_block(W, self.Xs, self.ys, self.s, self.iota, self.theta)
-        return -self.k_eps * (P / self.log_theta)
+        # In place, same two roundings as ``-k_eps * (P / log_theta)`` (bit-identical, no temporaries).
+        np.divide(P, self.log_theta, out=P)
+        np.multiply(P, -self.k_eps, out=P)
+        return P
 
     def log_weights(self, W):
         return self.terms(W).sum(axis=0)
@@ -378,7 +381,7 @@ class WangXuMechanism:
     def score_terms(self, records):
         X, y = self._split(records)
         sc = _Scorer(X, y, self.epsilon, self.iota, self.theta, self.variant)
-        return sc.terms(self.outputs).copy()
+        return sc.terms(self.outputs)             # a fresh array: no copy needed
 
     @staticmethod
     def log_prob_from_terms(total):

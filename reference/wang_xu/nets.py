@@ -69,27 +69,98 @@ class GridNet:
     def _keep(self, pts: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def _slices(self, rows_per_slice: int):
-        axis = self._axis()
-        for start in range(0, axis.size, rows_per_slice):
-            first = axis[start:start + rows_per_slice]
-            grids = np.meshgrid(first, *([axis] * (self.dim - 1)), indexing="ij")
-            pts = np.stack([g.ravel() for g in grids], axis=1)
-            yield pts[self._keep(pts)]
+    def _prefix_may_keep(self, prefix: np.ndarray) -> np.ndarray:
+        """Whether some completion of each row of ``prefix`` (the first k coordinates) may be kept.
+
+        A superset test (True is always safe): it only lets :meth:`chunks` skip grid blocks
+        that :meth:`_keep` would reject wholesale; membership itself is always decided by
+        :meth:`_keep`, so the point set and its order do not depend on this test.
+        """
+        return np.ones(prefix.shape[0], dtype=bool)
+
+    @staticmethod
+    def _coords(axis: np.ndarray, flat: np.ndarray, width: int) -> np.ndarray:
+        """Rows of grid coordinates for lexicographic indices ``flat`` over ``axis^width`` (last axis fastest)."""
+        out = np.empty((flat.size, width))
+        rest = flat
+        for j in range(width - 1, -1, -1):          # loop over coordinates, not points
+            rest, r = np.divmod(rest, axis.size)
+            out[:, j] = axis[r]
+        return out
+
+    def _prefixes(self, axis: np.ndarray, prefix: np.ndarray, k: int, work: int):
+        """Feasible extensions of ``prefix`` rows to ``k`` coordinates, lexicographic, <= ``max(work, axis)`` rows a piece.
+
+        Depth first, one coordinate at a time, pruning with :meth:`_prefix_may_keep` at every level,
+        so an infeasible prefix is never extended (what makes a first block in d = 8 cheap).
+        """
+        if prefix.shape[1] == k:
+            yield prefix
+            return
+        step = max(1, work // axis.size)
+        for p0 in range(0, prefix.shape[0], step):
+            pre = prefix[p0:p0 + step]
+            nxt = np.empty((pre.shape[0] * axis.size, pre.shape[1] + 1))
+            nxt[:, :-1] = np.repeat(pre, axis.size, axis=0)
+            nxt[:, -1] = np.tile(axis, pre.shape[0])
+            nxt = nxt[self._prefix_may_keep(nxt)]
+            if nxt.shape[0]:
+                yield from self._prefixes(axis, nxt, k, work)
+
+    def _kept_in_rows(self, axis: np.ndarray, first: int, last: int, work: int):
+        """Kept points of the grid rows ``first <= k_1 < last``, in lexicographic order, in pieces.
+
+        The coordinates are split into a prefix (the first ``k``) and a suffix block of
+        ``axis^(d-k) <= work`` points; feasible prefixes come from :meth:`_prefixes`, so no
+        piece holds more than about ``2 * max(work, axis)`` points, whatever ``d``.
+        """
+        a, d = axis.size, self.dim
+        k = 1
+        while k < d and a ** (d - k) > work:
+            k += 1
+        suffix = self._coords(axis, np.arange(a ** (d - k), dtype=np.int64), d - k)
+        per_prefix = suffix.shape[0]
+        group = max(1, work // per_prefix)
+        first_coords = axis[first:last, None]
+        for prefix in self._prefixes(axis, first_coords[self._prefix_may_keep(first_coords)], k, work):
+            for g0 in range(0, prefix.shape[0], group):
+                pre = prefix[g0:g0 + group]
+                pts = np.empty((pre.shape[0] * per_prefix, d))
+                pts[:, :k] = np.repeat(pre, per_prefix, axis=0)
+                pts[:, k:] = np.tile(suffix, (pre.shape[0], 1))
+                kept = pts[self._keep(pts)]
+                if kept.shape[0]:
+                    yield kept
 
     def chunks(self, chunk_size: int = 1 << 18):
-        """Yield ``(start_index, points)`` blocks of at most about ``chunk_size`` points, in order."""
+        """Yield ``(start_index, points)`` blocks of at most ``chunk_size`` points, in order.
+
+        Blocks are those of the slice-by-slice enumeration: a slice is ``max(1, chunk_size //
+        axis^(d-1))`` consecutive values of the first coordinate, and each slice's kept points
+        are cut into pieces of ``chunk_size`` (the last one shorter).  A slice is never
+        materialised: its kept points are generated in pieces of ``O(chunk_size)`` grid points
+        (``O(chunk_size * d)`` memory in any ``d``) and buffered up to one block.
+        """
         chunk_size = check_integer("chunk_size", chunk_size, minimum=1)
-        axis_len = self._axis().size
-        per_row = max(1, axis_len ** (self.dim - 1))
+        axis = self._axis()
+        per_row = max(1, axis.size ** (self.dim - 1))
         rows = max(1, chunk_size // per_row)
+        work = max(chunk_size, 4096)
         start = 0
-        for pts in self._slices(rows):
-            for s in range(0, pts.shape[0], chunk_size):
-                block = pts[s:s + chunk_size]
-                if block.shape[0]:
-                    yield start, block
-                    start += block.shape[0]
+        for first in range(0, axis.size, rows):
+            pending, held = [], 0
+            for kept in self._kept_in_rows(axis, first, min(axis.size, first + rows), work):
+                pending.append(kept)
+                held += kept.shape[0]
+                while held >= chunk_size:
+                    buf = np.concatenate(pending) if len(pending) > 1 else pending[0]
+                    yield start, buf[:chunk_size]
+                    start += chunk_size
+                    rest = buf[chunk_size:]
+                    pending, held = ([rest] if rest.shape[0] else []), rest.shape[0]
+            if held:
+                yield start, np.concatenate(pending) if len(pending) > 1 else pending[0]
+                start += held
 
     @property
     def size(self) -> int:
@@ -178,6 +249,11 @@ class L2BallNet(GridNet):
     def _keep(self, pts):
         return np.einsum("ij,ij->i", pts, pts) <= self.radius ** 2
 
+    def _prefix_may_keep(self, prefix):
+        # The axis contains 0, so the smallest completion norm is the prefix's own; the margin
+        # covers rounding of this sum against the one _keep computes.
+        return np.einsum("ij,ij->i", prefix, prefix) <= self.radius ** 2 * (1.0 + 1e-9)
+
 
 class L1BallNet(GridNet):
     """zeta-net of the l1 ball ``{||w||_1 <= radius}``: grid of spacing ``2 zeta / (d + sqrt d)``.
@@ -204,6 +280,10 @@ class L1BallNet(GridNet):
 
     def _keep(self, pts):
         return np.abs(pts).sum(axis=1) <= self.radius
+
+    def _prefix_may_keep(self, prefix):
+        # As for the l2 ball: 0 is on the axis; the margin covers rounding.
+        return np.abs(prefix).sum(axis=1) <= self.radius * (1.0 + 1e-9)
 
 
 class ArrayNet:
