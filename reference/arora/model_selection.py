@@ -15,14 +15,18 @@ Private Grid Search, ``variant``:
     average of a loss in ``[0, Delta(B_j)]``), and the corrected ``Delta`` functions of
     :mod:`reference.arora.learners`.
 
-Boosting, ``variant`` (the theorem calls ``sigma_tilde^2`` a variance but writes
-``Lap(0, sigma_tilde)``, whose usual second argument is the scale):
+Boosting, ``variant`` (the box writes ``Lap(0, sigma_tilde)``; the usual second argument of
+``Lap`` is the scale, and the paper nowhere calls ``sigma_tilde^2`` a variance):
 
-``"printed"``   Laplace scale ``sigma_tilde``  (variance ``2 sigma_tilde^2``).
-``"standard"``  Laplace variance ``sigma_tilde^2`` (scale ``sigma_tilde / sqrt 2``).
+``"printed"``     Laplace scale ``sigma_tilde`` (variance ``2 sigma_tilde^2``): the box as written.
+``"standard"``    Laplace variance ``sigma_tilde^2`` (scale ``sigma_tilde / sqrt 2``): the other
+                  reading of the notation, ours, not the paper's.
+``"calibrated"``  Not the paper's: validation losses clipped to ``[0, loss_clip]`` and Laplace
+                  scale ``2 loss_clip / (|S_{m+1}| epsilon)`` (about ``2 (m+1) Delta/(n epsilon)``),
+                  so the selection is ``epsilon``-DP in ``S_{m+1}`` for any models.
 
-Neither reading is calibrated to the sensitivity of the validation scores; claim
-``arora.boosting.privacy`` measures the exact privacy loss of the selection step.
+Neither paper reading is calibrated to the sensitivity of the validation scores; claims
+``arora.boosting.privacy*`` measure the privacy loss of the selection step and of the output.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ __all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidat
            "grid_search_pairs", "grid_search_selection_log_prob", "private_grid_search",
            "GridSearchMechanism", "GridSearchSelection",
            "boosting_sigma_tilde", "boosting_laplace_scale", "boosting_n0", "boosting_scores",
-           "boosting", "BoostingMechanism", "BoostingSelection",
+           "boosting", "BOOSTING_VARIANTS", "calibrated_laplace_scale", "BoostingMechanism", "BoostingSelection",
            "gaussian_output_subgaussian_constant", "bounded_output_subgaussian_constant", "subgaussian_mgf",
            "subgaussian_mgf_estimate"]
 
@@ -179,12 +183,14 @@ def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="stan
 
     Notes
     -----
-    Proof note ([004 Thm. 1], privacy): ``S_1`` and ``S_2`` are disjoint.  The ``K`` learner runs
-    touch only ``S_1`` and compose to ``(epsilon/2, delta/2)``; GEM touches only ``S_2`` (given
-    the candidates) and is ``epsilon/2``-DP whenever every score moves by at most its
-    sensitivity, which holds when every validation loss lies in ``[0, Delta(B_j)]`` ([004 Assumption 1],
-    failure probability ``<= K min(delta, beta)/(4K) <= delta/4``).  Total:
-    ``(epsilon, 3 delta / 4)``.  Claims ``arora.thm1.privacy.*`` check both parts.
+    Proof note ([004 Thm. 1], privacy): ``S_1`` and ``S_2`` are disjoint, so a replaced record
+    changes one of them (parallel composition).  In ``S_1``: the ``K`` learner runs compose to
+    ``(epsilon/2, delta/2)`` and GEM is post-processing.  In ``S_2``: given the candidates, GEM is
+    ``epsilon/2``-DP whenever every score moves by at most its sensitivity, which holds when the
+    losses of the candidates on ``S_2`` and on the new record lie in ``[0, Delta(B_j)]``
+    ([004 Assumption 1] applied to both datasets: failure ``<= 2 K min(delta, beta)/(4K) <= delta/2``).
+    Total ``(epsilon/2, delta/2)``, within the stated ``(epsilon, delta)``; the paper's sequential
+    count [004 App. D.2] gives ``(epsilon, delta)``.  Claims ``arora.thm1.privacy.*`` check both parts.
     """
     K, eps, dl, bt = _check_common(K, epsilon, delta, beta)
     _check_variant(variant)
@@ -295,11 +301,30 @@ def boosting_n0(gamma, beta, smoothness, y_bound):
     return val
 
 
-def boosting_scores(models, validation, loss):
-    """``-L_hat(w_i; S_{m+1})`` for models (m, d) or (size, m, d); returns (m,) or (size, m)."""
+BOOSTING_VARIANTS = ("printed", "standard", "calibrated")
+
+
+def boosting_scores(models, validation, loss, loss_clip=None):
+    """``-L_hat(w_i; S_{m+1})`` for models (m, d) or (size, m, d); returns (m,) or (size, m).
+
+    With ``loss_clip`` every loss is clipped to ``[0, loss_clip]`` first (variant ``"calibrated"``),
+    so one replaced record moves each score by at most ``loss_clip / |S_{m+1}|``.
+    """
     W = np.asarray(models, dtype=np.float64)
     flat = W.reshape(-1, W.shape[-1])
-    return -glm_loss(flat, validation, loss).mean(axis=1).reshape(W.shape[:-1])
+    losses = glm_loss(flat, validation, loss)
+    if loss_clip is not None:
+        losses = np.minimum(losses, check_positive("loss_clip", loss_clip))
+    return -losses.mean(axis=1).reshape(W.shape[:-1])
+
+
+def calibrated_laplace_scale(loss_clip, validation_size, epsilon):
+    """``2 loss_clip / (|S_{m+1}| epsilon)``: report-noisy-max on scores of sensitivity
+    ``s = loss_clip/|S_{m+1}|`` with Laplace scale ``2 s/epsilon`` is ``epsilon``-DP (Dwork & Roth
+    Claim 3.9, non-monotone scores); with ``|S_{m+1}| = n/(m+1)`` this is ``2 (m+1) Delta/(n epsilon)``."""
+    c = check_positive("loss_clip", loss_clip)
+    v = check_integer("validation_size", validation_size, minimum=1)
+    return 2.0 * c / (v * check_epsilon(epsilon))
 
 
 def _boost_chunks(z, m):
@@ -307,8 +332,8 @@ def _boost_chunks(z, m):
     return partition_records(z, check_integer("m", m, minimum=1) + 1)
 
 
-def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="printed", size=None, rng=None,
-             return_details=False):
+def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde=None, variant="printed", size=None, rng=None,
+             return_details=False, loss_clip=None):
     """Boosting of [004 App. E]: ``m + 1`` chunks, ``m`` private models, report-noisy-max on the last chunk.
 
     Parameters
@@ -322,8 +347,10 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="print
     epsilon, delta : float
         Each model is trained at ``(epsilon/2, delta)`` (step 2 of the box in [004 App. E]); the chunks are disjoint.
     sigma_tilde : float
-        See :func:`boosting_sigma_tilde`; read through :func:`boosting_laplace_scale`.
-    variant : {"printed", "standard"}
+        See :func:`boosting_sigma_tilde`; read through :func:`boosting_laplace_scale` (paper variants).
+    variant : {"printed", "standard", "calibrated"}
+    loss_clip : float
+        Clip level ``Delta`` of the validation losses, required by (and only by) ``"calibrated"``.
     size : int or None
         Independent runs (vectorised over the learners' draws).
 
@@ -338,20 +365,22 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="print
     disjoint chunks (parallel composition: ``(epsilon/2, delta)``); report-noisy-max with
     Laplace scale ``b`` on scores of replace-one sensitivity ``s`` is ``2 s / b``-DP, so the
     whole algorithm is ``(epsilon, delta)``-DP iff ``b >= 4 s / epsilon``; ``s`` is
-    ``max_z l(w_i; z) / |S_{m+1}|`` and depends on the (random, unbounded) models.
+    ``max_z l(w_i; z) / |S_{m+1}|`` and depends on the (random, unbounded) models.  A replaced
+    record lies in one chunk only, so by parallel composition the whole algorithm is
+    ``(max(epsilon/2, epsilon_selection), delta)``-DP: the selection may spend all of ``epsilon``.
     """
     eps = check_epsilon(epsilon)
     dl = check_delta(delta)
     B = check_positive("B", B)
     z = check_finite_array("data", data, ndim=2)
     chunks = _boost_chunks(z, m)
-    scale = boosting_laplace_scale(sigma_tilde, variant)
+    scale, loss_clip = _boosting_scale(variant, sigma_tilde, loss_clip, chunks[m].shape[0], eps)
     gen = as_generator(rng)
     k = 1 if size is None else check_integer("size", size, minimum=1)
     d = z.shape[1] - 1
     models = np.stack([check_learner_output(learner.fit(chunks[i], B, eps / 2, dl, k, gen), k, d)
                        for i in range(m)], axis=1)                        # (k, m, d)
-    scores = boosting_scores(models, chunks[m], learner.loss)             # (k, m)
+    scores = boosting_scores(models, chunks[m], learner.loss, loss_clip)  # (k, m)
     istar = report_noisy_max(scores, scale, rng=gen)  # one draw per run (row of scores)
     out = models[np.arange(k), istar]
     w = out[0] if size is None else out
@@ -359,6 +388,23 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde, variant="print
         return w, {"models": models, "scores": scores, "selected": istar, "laplace_scale": scale,
                    "validation": chunks[m]}
     return w
+
+
+def _boosting_scale(variant, sigma_tilde, loss_clip, validation_size, epsilon):
+    """``(Laplace scale, clip level or None)`` of a Boosting variant; rejects a parameter the variant does not use."""
+    check_choice("variant", variant, BOOSTING_VARIANTS)
+    if variant == "calibrated":
+        if sigma_tilde is not None:
+            raise ValueError(f"variant 'calibrated' sets its own scale; got sigma_tilde={sigma_tilde!r}")
+        if loss_clip is None:
+            raise ValueError("variant 'calibrated' needs loss_clip (the clip level Delta of the losses)")
+        return calibrated_laplace_scale(loss_clip, validation_size, epsilon), loss_clip
+    if loss_clip is not None:
+        raise ValueError(f"loss_clip is used by variant 'calibrated' only; got loss_clip={loss_clip!r} "
+                         f"with variant {variant!r}")
+    if sigma_tilde is None:
+        raise ValueError(f"variant {variant!r} needs sigma_tilde")
+    return boosting_laplace_scale(sigma_tilde, variant), None
 
 
 class BoostingMechanism:

@@ -20,15 +20,17 @@ lemma_d4
     [004 Lemma D.4]: the loss bounds Delta(B) of the base learners.
 learners
     Sensitivities and Gaussian calibrations of the base learners.
+boosting_privacy
+    Boosting's privacy [004 Thm. E], over many model draws, with the clipped calibrated variant.
 boosting
-    Boosting [004 App. E]: privacy, the Laplace reading, sub-Gaussian condition, excess risk [004 Thm. E].
+    Boosting [004 App. E]: the Laplace notation, sub-Gaussian condition, excess risk [004 Thm. E].
 concentration
     [004 Lemma E].
 """
 
 from __future__ import annotations
 
-from . import boosting, concentration, excess_risk, gem, grid_search, learners, lemma_d4, mechanisms
+from . import boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search, learners, lemma_d4, mechanisms
 
 __all__ = ["register"]
 
@@ -36,5 +38,6 @@ __all__ = ["register"]
 def register(registry):
     """Add the algorithms and claims of 004 (in the order the report lists them)."""
     mechanisms.register(registry)
-    for module in (grid_search, excess_risk, gem, lemma_d4, learners, boosting, concentration):
+    for module in (grid_search, excess_risk, gem, lemma_d4, learners, boosting_privacy, boosting, concentration,
+                   findings):
         module.register(registry)

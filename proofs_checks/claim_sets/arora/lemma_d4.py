@@ -66,7 +66,9 @@ def lemma_d4_noisy_gd_check(variant="standard", delta_fn=delta_noisy_gd):
         search, 1.0,
         method="closed-form sup of the loss over the ball and the domain, cross-checked by adversarial search "
                "(X = 1, squared and logistic losses, a grid of B and Y)",
-        reading=f"[004 Lemma D.4] first lemma, [004 Assumption 1] second condition: {printed}",
+        reading=f"[004 Lemma D.4] first lemma, [004 Assumption 1] second condition: {printed}; H the smoothness "
+                f"of the scalar loss (2 for (t - y)^2), l(0; z) <= Y^2, ||x|| <= X, ||w|| <= B; the printed bound "
+                f"fails whenever BX < 2Y under any reading of H as that constant (sup (BX + Y)^2); holds with 2Y^2",
         evidence={"variant": variant, "observed_is": "largest loss value / Delta(B)"})
 
 
@@ -99,7 +101,7 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
         rng = ctx.rng()
         K, delta, beta, X = 4, 1e-5, 0.1, 1.0
         target = min(delta, beta) / (4 * K)
-        worst, proof_violations = WorstCase(0.0), 0
+        worst, proof_violations, worst_by_d = WorstCase(0.0), 0, {}
         draws = 500 if ctx.profile == "quick" else 20000
         for loss in ("squared", "logistic"):
             H = smoothness(loss)
@@ -115,6 +117,7 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
                         p_first = stats.norm.sf(t1 / sigma)                  # b_1 pushes w_hat outwards
                         p_other = 2 * stats.norm.sf(t_all / sigma)
                         p_fail = -math.expm1((d - 1) * math.log1p(-p_other) + math.log1p(-p_first))
+                        worst_by_d[d] = max(worst_by_d.get(d, 0.0), p_fail / target)
                         worst.update(p_fail / target, {"loss": loss, "d": d, "B": B, "sigma": sigma,
                                                        "failure_probability": p_fail, "target": target,
                                                        "Delta": Dl})
@@ -129,8 +132,12 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
                              f"{worst.count} configurations (loss, d, B, sigma)"
                              + (f"; proof inequality on {draws} Gaussian draws each" if variant == "standard" else ""),
                       reading=f"[004 Lemma D.4] second lemma, [004 Assumption 1] second condition with K = 4, "
-                              f"delta = 1e-5, beta = 0.1: {printed}",
+                              f"delta = 1e-5, beta = 0.1: {printed}; the printed proof drops the cross term "
+                              f"2|<b,x>|Y, uses exp(-t^2/(X^2 sigma^2)) (the Gaussian tail has a 2) and sets "
+                              f"t = X sigma log(K/delta) but concludes for t^2 = X^2 sigma^2 log(K/delta); it also "
+                              f"misses the union over S2; the printed Delta fails already at d = 1 (evidence)",
                       evidence={"observed_is": "largest failure probability / (min(delta, beta)/(4K))",
+                                "worst_by_d": worst_by_d,
                                 "worst_at": worst.where, "proof_inequality_violations": proof_violations,
                                 "variant": variant})
 
