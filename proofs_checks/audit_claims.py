@@ -134,25 +134,16 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
     """A claim check ``check(ctx) -> Result`` auditing ``algorithm`` with the context's profile.
 
     The audit's seed is drawn from the claim's own seed sequence (``ctx.seed_sequence()``).
-    A mechanism that raises ``ValueError`` or ``FloatingPointError`` on an audited dataset
-    (e.g. a printed formula that yields NaN) gives ``inconclusive`` with the error in the
-    evidence.  See :func:`audit_result` for the verdict.
+    A mechanism that raises is an ``error`` of the check (the runner records it), never a
+    verdict; a neighbour search skips (and counts, in the evidence) the datasets on which the
+    mechanism cannot run and goes on to those where it can.  See :func:`audit_result` for the verdict.
     """
     def check(ctx):
         seed = int(ctx.seed_sequence().generate_state(1)[0])
         alg = _algorithm(algorithm, registry)
-        claimed = None
-        try:
-            mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, **params)
-            claimed = (used_variant, eps, dlt)
-            res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
-                        confidence=CONFIDENCE, **profile_options(mech, ctx.profile))
-        except (ValueError, FloatingPointError) as exc:
-            return Result("inconclusive", bound=None if claimed is None else claimed[1],
-                          method="audit not completed: the mechanism raised on an audited dataset",
-                          reading="" if claimed is None else _reading(alg, *claimed),
-                          evidence={"error": f"{type(exc).__name__}: {exc}",
-                                    "note": "the mechanism raised on an audited dataset"})
+        mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, **params)
+        res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
+                    confidence=CONFIDENCE, **profile_options(mech, ctx.profile))
         return audit_result(res, alg)
 
     return check

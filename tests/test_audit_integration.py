@@ -1,6 +1,9 @@
 """verify's audit claims: generated per algorithm and variant, honest verdict mapping, domain hook."""
 
 import numpy as np
+import pytest
+
+from proofs_checks.audit.api import MechanismError
 
 from proofs_checks.audit.neighbours import black_box_pairs, domain_projector, search_exact
 from proofs_checks.audit_claims import privacy_audit_check
@@ -53,11 +56,10 @@ class _Bounded:
         return outputs, np.log([1 - p, p])
 
 
-def test_mechanism_error_is_inconclusive_not_a_crash():
+def test_mechanism_error_is_an_error_never_a_verdict():
     alg = Algorithm("raises", "test", "raises", mechanism=lambda **kw: _Raises())
-    res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.raises.standard"))
-    assert res.verdict == "inconclusive" and "NaN" in res.evidence["error"]
-    assert res.observed is None and res.bound == 1.0 and "raised" in res.method
+    with pytest.raises(MechanismError, match="mechanism raises: .*NaN"):
+        privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.raises.standard"))
 
 
 def test_domain_hook_keeps_every_candidate_in_the_domain():

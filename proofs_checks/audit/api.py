@@ -23,6 +23,7 @@ algorithm by its id, and turning an audit into a claim's result, is the job of
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -30,11 +31,14 @@ import numpy as np
 
 from ..jsonable import to_jsonable
 from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL
-from .neighbours import (black_box_pairs, check_neighbouring, default_dataset, differing_rows, domain_projector,
-                         exact_pair_epsilon, search_exact)
+from reference.validation import check_epsilon, check_integer, check_probability
+
+from .laws import LawError, align_laws, sampler_check
+from .neighbours import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
+                         domain_projector, exact_pair_epsilon, mechanism_law, search_exact)
 from .statistical import check_confidence, check_samples, statistical_audit
 
-__all__ = ["AuditResult", "audit", "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL"]
+__all__ = ["AuditResult", "MechanismError", "SAMPLER_SAMPLES", "audit", "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL"]
 
 #: Float64 rounding allowed when an exact loss is compared with the claim (the rounding
 #: tolerances of :mod:`proofs_checks.verdicts`): refuted when ``loss > epsilon (1 + EXACT_RTOL) + EXACT_ATOL``.
@@ -43,9 +47,16 @@ EXACT_RTOL, EXACT_ATOL = ROUNDING_RTOL, ROUNDING_ATOL
 #: Default budget of the exact neighbour search (candidate evaluations) outside verify.
 DEFAULT_SEARCH = {"cheap": 20_000, "expensive": 40}
 
+#: Draws per dataset of the exact audit's sampler check outside verify: with two datasets of up to
+#: four outcomes it detects a 10% change of any outcome of probability >= 1e-3 with probability
+#: 0.95 at error 0.05 (:func:`~proofs_checks.audit.laws.detectable_change` gives 0.098).
+SAMPLER_SAMPLES = 2_000_000
+
 #: Sizes of the verify profiles: statistical calls, exact-search evaluations (cheap / expensive log_prob).
-QUICK = {"samples": 20_000, "evaluations": 2_000, "expensive_evaluations": 6, "refine_steps": 10}
-FULL = {"samples": 1_000_000, "evaluations": 50_000, "expensive_evaluations": 200, "refine_steps": 40}
+QUICK = {"samples": 20_000, "evaluations": 2_000, "expensive_evaluations": 6, "refine_steps": 10,
+         "sampler_samples": 20_000}
+FULL = {"samples": 1_000_000, "evaluations": 50_000, "expensive_evaluations": 200, "refine_steps": 40,
+        "sampler_samples": 1_000_000}
 
 
 def _expensive(mech):
@@ -64,7 +75,8 @@ def profile_options(mechanism, profile="quick"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     sizes = QUICK if profile == "quick" else FULL
     budget = sizes["expensive_evaluations"] if _expensive(mechanism) else sizes["evaluations"]
-    return {"samples": sizes["samples"], "search_evaluations": budget, "refine_steps": sizes["refine_steps"]}
+    return {"samples": sizes["samples"], "search_evaluations": budget, "refine_steps": sizes["refine_steps"],
+            "sampler_samples": sizes["sampler_samples"]}
 
 
 @dataclass
@@ -91,6 +103,18 @@ class AuditResult:
         return to_jsonable(asdict(self))
 
 
+class MechanismError(RuntimeError):
+    """A user's mechanism raised during an audit; the message names the mechanism and what it raised."""
+
+
+class MechanismCannotRun(ValueError):
+    """The mechanism raised one of :data:`~proofs_checks.audit.neighbours.CANNOT_RUN` on a dataset.
+
+    A ``ValueError``, so the neighbour search skips that dataset; raised out of :func:`audit` as
+    :class:`MechanismError`.
+    """
+
+
 def _check_mechanism(mechanism):
     if mechanism is None:
         raise TypeError("give a mechanism object (an algorithm id is audited by proofs_checks.audit_claims)")
@@ -98,26 +122,88 @@ def _check_mechanism(mechanism):
         raise TypeError(f"mechanism {type(mechanism).__name__} has no callable sample(data, size, rng) method")
 
 
+def _check_data(name, value):
+    arr = np.asarray(value)
+    if arr.ndim < 2 or arr.shape[0] == 0 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D array of records (rows), got shape {arr.shape}")
+    return arr
+
+
 def _collect_pairs(pairs, neighbours, any_pair):
     out = []
     if pairs is not None:
         out.extend(pairs if isinstance(pairs, list) else [pairs] if isinstance(pairs, tuple) else list(pairs))
+        if not out:
+            raise ValueError("pairs is empty; give at least one (D, D_prime) pair, or pairs=None for the search")
     if neighbours is not None:
-        out.extend(list(neighbours() if callable(neighbours) else neighbours))
+        got = list(neighbours() if callable(neighbours) else neighbours)
+        if not got:
+            raise ValueError("neighbours gave no (D, D_prime) pair")
+        out.extend(got)
     checked = []
     for i, p in enumerate(out):
         if len(p) not in (2, 3):
             raise ValueError(f"pair {i} must be (D, D_prime), got {len(p)} items")
+        if not any_pair:
+            _check_data(f"D of pair {i}", p[0])
+            _check_data(f"D_prime of pair {i}", p[1])
         D, Dp = check_neighbouring(p[0], p[1], any_pair=any_pair)
+        if D.size == 0:
+            raise ValueError(f"D of pair {i} is empty")
+        if np.array_equal(D, Dp):
+            raise ValueError(f"pair {i}: D and D_prime are identical; a neighbouring pair differs in one record")
         desc = p[2] if len(p) == 3 else (f"user pair {i}" + (" (taken as given)" if any_pair else
                                                               f" (rows differ: {differing_rows(D, Dp).tolist()})"))
         checked.append((D, Dp, desc))
     return checked
 
 
+class _Guarded:
+    """The user's mechanism with every call's exceptions turned into :class:`MechanismError`.
+
+    Exceptions in :data:`~proofs_checks.audit.neighbours.CANNOT_RUN` stay as they are inside the
+    neighbour search (which skips such datasets); anything else, and those outside the search,
+    become a one-line error naming the mechanism and what it raised.
+    """
+
+    def __init__(self, mechanism, name):
+        self._m, self._name = mechanism, name
+        for attr in ("log_prob", "log_density", "score_terms", "log_prob_from_terms"):
+            if callable(getattr(mechanism, attr, None)):
+                setattr(self, attr, self._wrap(attr))
+
+    def _wrap(self, attr):
+        fn = getattr(self._m, attr)
+
+        def call(*args, **kwargs):
+            return self._call(attr, fn, args, kwargs)
+        return call
+
+    def _call(self, attr, fn, args, kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            msg = f"mechanism {self._name}: {attr}() raised {type(exc).__name__}: {exc}".splitlines()[0]
+            if isinstance(exc, (MechanismError, MechanismCannotRun)):
+                raise
+            if isinstance(exc, CANNOT_RUN):
+                raise MechanismCannotRun(msg) from exc
+            raise MechanismError(msg) from exc
+
+    def sample(self, *args, **kwargs):
+        return self._call("sample", self._m.sample, args, kwargs)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") or attr in ("_m", "_name"):
+            raise AttributeError(attr)
+        return getattr(self._m, attr)
+
+
+
+
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
-          search_evaluations=None, refine_steps=30, name=None):
+          search_evaluations=None, refine_steps=30, sampler_samples=None, name=None, progress=None):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -128,17 +214,18 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     variant : str, optional
         Label of the variant audited (reported, not used).
     epsilon, delta : float
-        The claim (epsilon required; delta defaults to 0).
-    pairs : (D, D_prime) or list of them, optional
-    neighbours : callable returning an iterable of (D, D_prime), optional
+        The claim (epsilon > 0 required; delta in [0, 1), default 0), checked by
+        :mod:`reference.validation` (no coercion: ``"1.5"`` is a TypeError).
+    pairs : (D, D_prime) or non-empty list of them, optional
+    neighbours : callable returning a non-empty iterable of (D, D_prime), optional
     data : array, optional
-        Base dataset for the neighbour search (default: :func:`default_dataset`).
+        Base dataset for the neighbour search (default: :func:`default_dataset`), non-empty, 2-D.
     any_pair : bool
         Accept pairs that differ in more than one record.
     samples : int
         Total mechanism calls of a statistical audit (>= 100).
     confidence : float in (0, 1)
-    seed : int
+    seed : int >= 0
     jobs : int
     method : {"auto", "exact", "statistical"}
     statistic : {"auto", "exact", "estimate"}
@@ -147,8 +234,20 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         Budget of the exact neighbour search (default :data:`DEFAULT_SEARCH`).
     refine_steps : int
         Hill-climbing steps of the exact neighbour search.
+    sampler_samples : int, optional
+        Draws per dataset of the exact audit's sampler check
+        (:func:`~proofs_checks.audit.laws.sampler_check`; default :data:`SAMPLER_SAMPLES`; 0 skips it).
     name : str, optional
         Name reported for the mechanism (default: its class name).
+    progress : bool, optional
+        tqdm progress bars on stderr (default: when stderr is a terminal).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad arguments (each names the parameter).
+    MechanismError
+        The mechanism raised (one line naming the mechanism and the exception).
 
     To audit a registered algorithm by its id, use
     :func:`proofs_checks.audit_claims.audit_algorithm`.
@@ -158,59 +257,143 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     confidence = check_confidence(confidence)
     if method not in ("auto", "exact", "statistical"):
         raise ValueError(f"method must be 'auto', 'exact' or 'statistical', got {method!r}")
+    if statistic not in ("auto", "exact", "estimate"):
+        raise ValueError(f"statistic must be 'auto', 'exact' or 'estimate', got {statistic!r}")
     _check_mechanism(mechanism)
     if epsilon is None:
         raise ValueError("epsilon (the claimed privacy parameter) is required when auditing a mechanism object")
-    epsilon = float(epsilon)
-    delta = 0.0 if delta is None else float(delta)
-    if not (epsilon >= 0) or math.isinf(epsilon):
-        raise ValueError(f"epsilon must be finite and >= 0, got {epsilon!r}")
-    if not (0 <= delta < 1):
-        raise ValueError(f"delta must be in [0, 1), got {delta!r}")
+    epsilon = check_epsilon(epsilon)
+    delta = 0.0 if delta is None else check_probability("delta", delta, low_open=False)
+    seed = check_integer("seed", seed, minimum=0)
+    jobs = check_integer("jobs", jobs, minimum=1)
+    if search_evaluations is not None:
+        search_evaluations = check_integer("search_evaluations", search_evaluations, minimum=2)
+    sampler_samples = SAMPLER_SAMPLES if sampler_samples is None else \
+        check_integer("sampler_samples", sampler_samples, minimum=0)
     name = name or type(mechanism).__name__
+    if data is not None:
+        data = _check_data("data", data).astype(np.float64)
     given = _collect_pairs(pairs, neighbours, any_pair)
     use_exact = method == "exact" or (method == "auto" and callable(getattr(mechanism, "log_prob", None)))
     if method == "exact" and not callable(getattr(mechanism, "log_prob", None)):
         raise ValueError("method='exact' needs a mechanism with log_prob(data)")
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), 6]))
+    mech = _Guarded(mechanism, name)
+    if progress is None:
+        progress = sys.stderr.isatty()
 
-    if use_exact:
-        details = {}
-        if given:
-            best = None
-            for D, Dp, desc in given:
-                eps, direction = exact_pair_epsilon(mechanism, D, Dp, delta)
-                if best is None or eps > best[0]:
-                    best = (eps, f"{desc}; worst direction {direction}")
-            eps_found, pair_desc = best
-            details["pairs_evaluated"] = len(given)
-        else:
-            D = default_dataset(mechanism, rng) if data is None else np.asarray(data, dtype=np.float64)
-            if search_evaluations is None:
-                search_evaluations = DEFAULT_SEARCH["expensive" if _expensive(mechanism) else "cheap"]
-            res = search_exact(mechanism, D, delta, rng, max_evaluations=search_evaluations,
-                               refine_steps=refine_steps)
-            eps_found, pair_desc = res.epsilon, res.description
-            details.update({"candidates_evaluated": res.evaluated, "incremental": res.extra["incremental"],
-                            "worst_direction": res.direction})
-        verdict = "refuted" if eps_found > epsilon * (1 + EXACT_RTOL) + EXACT_ATOL else "not refuted"
-        return AuditResult(name, variant, epsilon, delta, "exact", float(eps_found), None, 0, pair_desc,
-                           verdict, int(seed), time.perf_counter() - start, None, details)
+    try:
+        if use_exact:
+            return _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_evaluations,
+                                refine_steps, sampler_samples, confidence, seed, start)
+        return _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
+                            jobs, statistic, progress, start)
+    except MechanismCannotRun as exc:
+        raise MechanismError(str(exc)) from exc.__cause__
+
+
+def _base_dataset(mech, name, rng):
+    """:func:`default_dataset` probing the raw mechanism (its errors tell the widths it rejects)."""
+    try:
+        return default_dataset(mech._m, rng)
+    except ValueError as exc:
+        raise MechanismError(f"mechanism {name}: {exc}".splitlines()[0]) from exc
+
+
+#: Draws of ``sample`` on each dataset of a black-box pair before the pair is used (a mechanism that
+#: raises on them cannot run there; one that raises later, during the audit, is an error).
+PROBE_DRAWS = 32
+
+
+def _runnable_pairs(mech, made, rng):
+    """The black-box pairs on whose datasets one call of ``sample`` runs; the others skipped and counted."""
+    keep, count, errors = [], 0, []
+    for a, b, desc in made:
+        try:
+            mech.sample(a, PROBE_DRAWS, rng)
+            mech.sample(b, PROBE_DRAWS, rng)
+            keep.append((a, b, desc))
+        except MechanismCannotRun as exc:
+            count += 1
+            errors.append(str(exc)) if len(errors) < 3 else None
+    return keep, {"datasets": count, "first_errors": errors}
+
+
+def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
+                 statistic, progress, start):
+    """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
 
     if given:
         plist = [(D, Dp) for D, Dp, _ in given]
         descs = [d for _, _, d in given]
     else:
-        D = default_dataset(mechanism, rng) if data is None else np.asarray(data, dtype=np.float64)
-        made = black_box_pairs(D, project=domain_projector(mechanism))
+        D = _base_dataset(mech, name, rng) if data is None else data
+        made = black_box_pairs(D, project=domain_projector(mech))
+        made, skipped = _runnable_pairs(mech, made, rng)
+        if not made:
+            raise MechanismError(f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
+                                 f"pairs (first error: {skipped['first_errors'][0]})")
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
-    res = statistical_audit(mechanism, plist, epsilon, delta, samples=samples, confidence=confidence,
-                            seed=int(seed), jobs=jobs, statistic=statistic)
+    res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
+                            seed=int(seed), jobs=jobs, statistic=statistic, progress=progress)
     details = {k: v for k, v in res.as_dict().items()
                if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
                         "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}
     details["pairs_considered"] = len(plist)
+    if not given:
+        details["skipped"] = skipped
+    D, Dp = plist[res.pair_index]
+    details["counterexample"] = {"D": D, "D_prime": Dp,
+                                 "event": details["extra"]["region"], "counts": details["counts"]}
     return AuditResult(name, variant, epsilon, delta, "statistical", res.epsilon_lower, confidence, res.samples,
                        descs[res.pair_index], res.verdict, int(seed), time.perf_counter() - start,
                        res.p_value, details)
+
+
+def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_evaluations, refine_steps,
+                 sampler_samples, confidence, seed, start):
+    """Exact audit: law validation, worst pair (given or searched), sampler check; see :func:`audit`."""
+    details = {}
+    try:
+        if given:
+            best = None
+            for D, Dp, desc in given:
+                eps, direction = exact_pair_epsilon(mech, D, Dp, delta)
+                if best is None or eps > best[0]:
+                    best = (eps, f"{desc}; worst direction {direction}", D, Dp)
+            eps_found, pair_desc, Da, Db = best
+            details["pairs_evaluated"] = len(given)
+        else:
+            D = _base_dataset(mech, name, rng) if data is None else data
+            if search_evaluations is None:
+                search_evaluations = DEFAULT_SEARCH["expensive" if _expensive(mech) else "cheap"]
+            res = search_exact(mech, D, delta, rng, max_evaluations=search_evaluations, refine_steps=refine_steps)
+            eps_found, pair_desc, Da, Db = res.epsilon, res.description, res.D, res.D_prime
+            details.update({"candidates_evaluated": res.evaluated, "incremental": res.extra["incremental"],
+                            "worst_direction": res.direction, "skipped": res.extra["skipped"]})
+    except LawError as exc:
+        details["refuted_by"] = "invalid log_prob"
+        details["reason"] = str(exc)
+        return AuditResult(name, variant, epsilon, delta, "exact", math.inf, None, 0,
+                           "log_prob is not a probability law", "refuted", int(seed),
+                           time.perf_counter() - start, None, details)
+    law_a, law_b = mechanism_law(mech, Da, "D"), mechanism_law(mech, Db, "D_prime")
+    _, lp, lq = align_laws(law_a, law_b)
+    details["counterexample"] = {"D": Da, "D_prime": Db, "outputs_compared": int(lp.size)}
+    verdict = "refuted" if eps_found > epsilon * (1 + EXACT_RTOL) + EXACT_ATOL else "not refuted"
+    if verdict == "refuted":
+        details["refuted_by"] = "privacy loss of the law"
+    calls = 0
+    if sampler_samples > 0:
+        check = sampler_check(mech, [Da, Db], [law_a, law_b], sampler_samples, rng, 1.0 - confidence)
+        details["sampler_check"] = check
+        calls = 2 * sampler_samples
+        if not check["passed"]:
+            verdict = "refuted"
+            details["refuted_by"] = ("sampler disagrees with log_prob" if "refuted_by" not in details else
+                                     details["refuted_by"] + "; sampler disagrees with log_prob")
+            details["reason"] = check["reason"]
+    return AuditResult(name, variant, epsilon, delta, "exact", float(eps_found),
+                       confidence if sampler_samples > 0 else None, calls, pair_desc,
+                       verdict, int(seed), time.perf_counter() - start, None, details)

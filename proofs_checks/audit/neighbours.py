@@ -34,10 +34,11 @@ from reference.validation import as_generator, check_integer
 
 from ..adversarial import candidate_records
 from .exact import privacy_profile
+from .laws import LawError, align_laws, validate_law
 
 __all__ = ["differing_rows", "check_neighbouring", "replace_row", "default_dataset",
            "replacement_candidates", "ExactSearchResult", "search_exact", "exact_pair_epsilon",
-           "black_box_pairs", "load_pair"]
+           "black_box_pairs", "load_pair", "mechanism_law", "CANNOT_RUN"]
 
 
 def _as_dataset(name, value):
@@ -160,27 +161,41 @@ class ExactSearchResult:
     extra: dict = field(default_factory=dict)
 
 
+#: Exceptions that mean "the mechanism cannot run on this dataset" (e.g. a printed formula giving
+#: NaN): the search skips the dataset and counts it.  Anything else propagates.
+CANNOT_RUN = (ValueError, ArithmeticError)
+
+
+def mechanism_law(mechanism, D, where="D"):
+    """The validated law of ``mechanism.log_prob(D)`` (:func:`~proofs_checks.audit.laws.validate_law`)."""
+    outputs, logs = mechanism.log_prob(D)
+    return validate_law(outputs, logs, where)
+
+
 def _aligned_logs(mechanism, D, Dp):
-    o1, l1 = mechanism.log_prob(D)
-    o2, l2 = mechanism.log_prob(Dp)
-    l1, l2 = np.asarray(l1, dtype=np.float64), np.asarray(l2, dtype=np.float64)
-    r1 = np.asarray(o1).reshape(len(l1), -1)
-    r2 = np.asarray(o2).reshape(len(l2), -1)
-    if r1.shape == r2.shape and np.array_equal(r1, r2):
-        return l1, l2
-    keys = {}
-    for i, r in enumerate(r1):
-        keys.setdefault(r.tobytes(), [-np.inf, -np.inf])[0] = l1[i]
-    for i, r in enumerate(r2):
-        keys.setdefault(r.tobytes(), [-np.inf, -np.inf])[1] = l2[i]
-    v = np.array(list(keys.values()))
-    return v[:, 0], v[:, 1]
+    """Log-probabilities of ``D`` and ``D'`` on the union of their outputs (aligned by output value)."""
+    _, lp, lq = align_laws(mechanism_law(mechanism, D, "D"), mechanism_law(mechanism, Dp, "D_prime"))
+    return lp, lq
 
 
 def exact_pair_epsilon(mechanism, D, D_prime, delta=0.0):
     """Exact epsilon at ``delta`` of one pair (both directions): ``(epsilon, direction)``."""
     lp, lq = _aligned_logs(mechanism, D, D_prime)
     return privacy_profile(lp, lq, delta)
+
+
+def _law_profile(law_a, law_b, delta):
+    _, lp, lq = align_laws(law_a, law_b)
+    return privacy_profile(lp, lq, delta)[0]
+
+
+def _stack_laws(laws):
+    """Laws (any output order, moving supports) as one (C, K) matrix on the union of their outputs."""
+    keys = np.unique(np.concatenate([k for k, _, _ in laws]))
+    L = np.full((len(laws), keys.size), -np.inf)
+    for i, (k, _, lp) in enumerate(laws):
+        L[i, np.searchsorted(keys, k)] = lp
+    return L
 
 
 def _pairwise_loss(L, delta):
@@ -225,6 +240,18 @@ def _mutations(record, rng, count):
     return np.clip(np.nan_to_num(out, nan=0.0), -_FMAX, _FMAX)
 
 
+class _Skips:
+    """Datasets on which the mechanism could not run: a count and the first few errors."""
+
+    def __init__(self):
+        self.count, self.examples = 0, []
+
+    def add(self, exc):
+        self.count += 1
+        if len(self.examples) < 3:
+            self.examples.append(f"{type(exc).__name__}: {exc}")
+
+
 def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=None, max_candidates=400,
                  refine_steps=30, moves_per_step=16, top_pairs=4, max_evaluations=None):
     """Search one-row replacements of ``D`` for the largest exact epsilon at ``delta``.
@@ -232,6 +259,11 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
     For each row in ``rows``, every pair ``(a, b)`` of candidate records gives
     the neighbouring pair ``(D[row := a], D[row := b])``.  The ``top_pairs`` best
     (by pure-DP loss) are scored at ``delta`` and refined by hill climbing.
+    Laws are compared by output value (:func:`~proofs_checks.audit.laws.align_laws`),
+    so the order in which ``log_prob`` lists its outputs, and supports that move
+    with the data, do not matter.  A dataset on which the mechanism raises one of
+    :data:`CANNOT_RUN` is skipped and counted (``extra["skipped"]``); a ``log_prob``
+    that is not a law raises :class:`~proofs_checks.audit.laws.LawError`.
 
     Cost: with ``score_terms`` each candidate costs one ``score_terms`` row and one
     ``log_prob_from_terms`` (O(K d)); otherwise one ``log_prob`` on a full dataset.
@@ -241,8 +273,8 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
     """
     gen = as_generator(rng)
     D = np.array(D, dtype=np.float64, copy=True)
-    if D.ndim != 2:
-        raise ValueError(f"D must be a 2-D array of records, got shape {D.shape}")
+    if D.ndim != 2 or D.shape[0] == 0 or D.shape[1] == 0:
+        raise ValueError(f"D must be a non-empty 2-D array of records, got shape {D.shape}")
     project = domain_projector(mechanism)
     if candidates is None:
         candidates = replacement_candidates(D.shape[1], gen)
@@ -257,8 +289,10 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
         per_row = max(2, max_evaluations // max(1, len(rows)))
         if cands.shape[0] > per_row:
             cands = np.vstack([cands[:per_row // 2], cands[-(per_row - per_row // 2):]])
+    cands = np.unique(cands, axis=0)            # no duplicate candidates, hence no identical pairs
     incremental = hasattr(mechanism, "score_terms") and hasattr(mechanism, "log_prob_from_terms")
     evaluated = 0
+    skips = _Skips()
     best = None
 
     for row in rows:
@@ -267,16 +301,33 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
             terms = np.asarray(mechanism.score_terms(D), dtype=np.float64)
             rest = terms.sum(axis=0) - terms[row]
 
-            def logs_of(records, rest=rest):
-                t = np.asarray(mechanism.score_terms(np.atleast_2d(records)), dtype=np.float64)
-                return np.array([mechanism.log_prob_from_terms(rest + ti) for ti in t])
+            def law_of(record, rest=rest):
+                t = np.asarray(mechanism.score_terms(np.atleast_2d(record)), dtype=np.float64)[0]
+                lp = np.asarray(mechanism.log_prob_from_terms(rest + t), dtype=np.float64)
+                return validate_law(np.arange(lp.size), lp, "the replaced dataset")
         else:
-            def logs_of(records, row=row):
-                return np.array([_aligned_logs(mechanism, replace_row(D, row, r), D)[0]
-                                 for r in np.atleast_2d(records)])
-        L = logs_of(cands)
+            def law_of(record, row=row):
+                return mechanism_law(mechanism, replace_row(D, row, record), "the replaced dataset")
+
+        def laws_of(records):
+            out = []
+            for r in np.atleast_2d(records):
+                try:
+                    out.append(law_of(r))
+                except LawError:
+                    raise
+                except CANNOT_RUN as exc:
+                    skips.add(exc)
+                    out.append(None)
+            return out
+
+        laws = laws_of(cands)
         evaluated += len(cands)
-        loss = _pairwise_loss(L, delta)
+        ok = [i for i, law in enumerate(laws) if law is not None]
+        if len(ok) < 2:
+            continue
+        row_cands, laws = cands[ok], [laws[i] for i in ok]
+        loss = _pairwise_loss(_stack_laws(laws), delta)
         flat = np.argsort(-loss, axis=None)[: 4 * top_pairs]
         seen = []
         for idx in flat:
@@ -286,9 +337,9 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
             seen.append((a, b))
             if len(seen) > top_pairs:
                 break
-            ra, rb = cands[a].copy(), cands[b].copy()
-            la, lb = L[a], L[b]
-            val = privacy_profile(la, lb, delta)[0]
+            ra, rb = row_cands[a].copy(), row_cands[b].copy()
+            la, lb = laws[a], laws[b]
+            val = _law_profile(la, lb, delta)
             steps = 0
             for _ in range(refine_steps):
                 if max_evaluations is not None and evaluated + moves_per_step > max_evaluations:
@@ -297,10 +348,12 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
                 for which in (0, 1):
                     base = ra if which == 0 else rb
                     moves = project(_mutations(base, gen, moves_per_step))
-                    Lm = logs_of(moves)
+                    Lm = laws_of(moves)
                     evaluated += len(moves)
                     for m, lm in zip(moves, Lm):
-                        cand_val = privacy_profile(lm, lb, delta)[0] if which == 0 else privacy_profile(la, lm, delta)[0]
+                        if lm is None:
+                            continue
+                        cand_val = _law_profile(lm, lb, delta) if which == 0 else _law_profile(la, lm, delta)
                         if cand_val > val:
                             val, improved = cand_val, True
                             if which == 0:
@@ -310,14 +363,19 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
                 steps += improved
             if best is None or val > best[0]:
                 best = (val, row, ra, rb, steps)
+    if best is None:
+        raise ValueError(f"the mechanism could not run on {skips.count} of the {evaluated} datasets searched, "
+                         f"leaving fewer than two (first errors: {'; '.join(skips.examples)})")
     val, row, ra, rb, steps = best
     Da, Db = replace_row(D, row, ra), replace_row(D, row, rb)
     eps, direction = exact_pair_epsilon(mechanism, Da, Db, delta)
     desc = (f"row {row} replaced: {np.array2string(ra, precision=3)} in D, {np.array2string(rb, precision=3)} "
             f"in D' (best of {len(cands)} adversarial candidates, all pairs, then {steps} improving "
-            f"hill-climbing steps{'; O(K d) incremental rescoring' if incremental else ''})")
+            f"hill-climbing steps{'; O(K d) incremental rescoring' if incremental else ''}"
+            f"{f'; {skips.count} datasets skipped: the mechanism cannot run on them' if skips.count else ''})")
     return ExactSearchResult(eps, Da, Db, row, desc, evaluated, direction,
-                             {"incremental": incremental, "candidates": int(len(cands))})
+                             {"incremental": incremental, "candidates": int(len(cands)),
+                              "skipped": {"datasets": skips.count, "first_errors": skips.examples}})
 
 
 def black_box_pairs(D, *, magnitudes=(1e300, 1e3), project=None):

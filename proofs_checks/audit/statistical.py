@@ -62,6 +62,7 @@ References
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -487,6 +488,13 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_threshold
     return t, best
 
 
+def _progress_bar(total, enabled):
+    """A tqdm bar on stderr, or a silent stand-in when disabled (not a terminal)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, disable=not enabled, file=sys.stderr, desc="audit", unit="step", leave=False)
+
+
 # --------------------------------------------------------------------------- result
 
 @dataclass
@@ -523,7 +531,7 @@ class StatisticalAuditResult:
 
 def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=0.95,
                       seed=0, jobs=1, statistic="auto", selection_fraction=None,
-                      chunk_size=DEFAULT_CHUNK):
+                      chunk_size=DEFAULT_CHUNK, progress=False):
     """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
 
     Parameters
@@ -548,6 +556,8 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         exact statistic, 0.25 otherwise).
     chunk_size : int
         Outputs per chunk (part of the seed layout).
+    progress : bool
+        A tqdm progress bar on stderr (one step per pair's selection and per estimation dataset).
 
     Returns
     -------
@@ -580,7 +590,9 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
 
     t_mech = t_aud = 0.0
     best = None
+    bar = _progress_bar(len(pairs) + 2, progress)
     for j, (D, Dp) in enumerate(pairs):
+        bar.update(1)
         sa, sb = sel_seeds[j].spawn(2)
         ta = time.perf_counter()
         a = draw_outputs(mechanism, D, n_sel, sa, jobs=jobs, chunk_size=chunk_size, where="D")
@@ -614,9 +626,11 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         tasks = [(_draw_task, (mechanism, data, m, c, where, stat, [(sign, thr)]))
                  for m, c in zip(sizes, ss.spawn(len(sizes)))]
         res = _run_tasks(tasks, jobs)
+        bar.update(1)
         counts.append(int(sum(r[0][0] for r in res)))
         t_mech += sum(r[1] for r in res)
         t_aud += sum(r[2] for r in res)
+    bar.close()
     k_num, k_den = (counts[0], counts[1]) if sign > 0 else (counts[1], counts[0])
     p_low, q_high = clopper_pearson_bounds(k_num, n_est, k_den, n_est, confidence)
     eps_lower = _eps_from_bounds(p_low, q_high, delta)

@@ -3,7 +3,9 @@
 Exact audit (worst neighbouring pair, exact privacy loss) when the mechanism
 gives its output distribution (``log_prob``), statistical audit (lower
 confidence bound on epsilon from ``--samples`` mechanism calls) otherwise.
-Exit status 0 whenever the audit ran, whatever the verdict; 2 for bad input.
+Exit status 0 whenever the audit ran, whatever the verdict; 1 when the audited mechanism raised
+(a one-line message naming it and what it raised); 2 for bad input.  ``--counterexample FILE.npz``
+writes the worst pair and the audit's settings; ``--replay FILE.npz`` audits that pair again.
 """
 
 from __future__ import annotations
@@ -67,6 +69,16 @@ def add_arguments(parser):
                         help="accept pairs that differ in more than one record (taken as given)")
     parser.add_argument("--method", choices=("auto", "exact", "statistical"), default="auto",
                         help="force the exact or the statistical audit (default: exact when log_prob exists)")
+    parser.add_argument("--statistic", choices=("auto", "exact", "estimate"), default="auto",
+                        help="statistical audit: exact log-likelihood ratio when the mechanism gives it, or "
+                             "estimate (black box) (default: %(default)s)")
+    parser.add_argument("--sampler-samples", type=int, default=None,
+                        help="exact audit: draws per dataset of the sampler's goodness-of-fit check "
+                             "(default 2,000,000; 0 skips it)")
+    parser.add_argument("--counterexample", metavar="FILE.npz",
+                        help="write the worst pair (arrays D, D_prime) and the audit's settings")
+    parser.add_argument("--replay", metavar="FILE.npz",
+                        help="audit again the pair and settings saved by --counterexample")
 
 
 def _load(spec, what):
@@ -86,13 +98,62 @@ def _load(spec, what):
     return obj
 
 
+def _save_counterexample(path, res, spec):
+    import numpy as np
+
+    ce = res.details.get("counterexample")
+    if ce is None:
+        raise ValueError("this audit has no counterexample pair to write")
+    settings = dict(spec, epsilon=res.claimed_epsilon, delta=res.claimed_delta, method=res.method,
+                    seed=res.seed, confidence=res.confidence, samples=res.samples, verdict=res.verdict,
+                    epsilon_lower=res.epsilon_lower,
+                    event=ce.get("event"), counts=ce.get("counts"))
+    np.savez(path, D=np.asarray(ce["D"], dtype=np.float64), D_prime=np.asarray(ce["D_prime"], dtype=np.float64),
+             settings=np.array(json.dumps(settings, default=str)))
+
+
+def _load_replay(path):
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            missing = [k for k in ("D", "D_prime", "settings") if k not in f.files]
+            if missing:
+                raise ValueError(f"--replay {path}: lacks array(s) {missing} (write it with --counterexample)")
+            return np.array(f["D"]), np.array(f["D_prime"]), json.loads(str(f["settings"]))
+    except OSError as exc:
+        raise ValueError(f"--replay {path}: {exc}") from None
+
+
 def run(args):
+    from ..audit.api import MechanismError
+
+    try:
+        return _run(args)
+    except MechanismError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args):
     from ..audit.api import audit
     from ..audit.neighbours import load_pair
     from ..audit_claims import audit_algorithm
 
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    if args.replay:
+        D, Dp, st = _load_replay(args.replay)
+        args.algorithm, args.mechanism = st.get("algorithm"), st.get("mechanism")
+        args.variant, args.epsilon, args.delta = st.get("variant"), st["epsilon"], st["delta"]
+        args.seed, args.method = st["seed"], st["method"]
+        args.statistic = st.get("statistic", "auto")
+        if st["method"] == "statistical":
+            args.samples = max(int(st["samples"]), 100)
+        args.any_pair = True
+        replay_pair = [(D, Dp, f"replayed pair from {args.replay}")]
+    else:
+        replay_pair = None
     if (args.algorithm is None) == (args.mechanism is None):
         raise ValueError("give exactly one of ALGORITHM_ID and --mechanism MODULE:NAME")
     if sys.path[0] != "":
@@ -103,11 +164,14 @@ def run(args):
             pairs = [load_pair(args.pair) + (f"pair file {args.pair}",)]
         except OSError as exc:
             raise ValueError(f"--pair {args.pair}: {exc}") from None
+    if replay_pair is not None:
+        pairs = replay_pair
     neighbours = _load(args.neighbours, "--neighbours") if args.neighbours else None
     if neighbours is not None and not callable(neighbours):
         raise ValueError(f"--neighbours {args.neighbours} is not callable")
     common = dict(pairs=pairs, neighbours=neighbours, any_pair=args.any_pair, samples=args.samples,
-                  confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method)
+                  confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method,
+                  statistic=args.statistic, sampler_samples=args.sampler_samples)
     if args.mechanism:
         if args.epsilon is None:
             raise ValueError("--epsilon is required with --mechanism")
@@ -119,6 +183,10 @@ def run(args):
     else:
         res = audit_algorithm(args.algorithm, args.variant, args.epsilon, args.delta, registry=_registry(),
                               **common)
+    if args.counterexample:
+        _save_counterexample(args.counterexample, res,
+                             {"algorithm": args.algorithm, "mechanism": args.mechanism, "variant": res.variant,
+                              "statistic": args.statistic})
     out = res.as_dict()
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))

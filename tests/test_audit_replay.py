@@ -1,0 +1,64 @@
+"""CLI: counterexamples written as .npz and replayed, --statistic, exit status 1 when the mechanism raises."""
+
+import json
+
+import numpy as np
+
+from proofs_checks.cli import main
+
+MODULE = '''
+import math
+import numpy as np
+
+class RR4:
+    """4-ary randomized response keeping the value with probability 1.54 e/(e + 3): true eps 2.10, claimed 1."""
+    record_width = 1
+    def _p(self, data):
+        keep = 1.54 * math.e / (math.e + 3)
+        p = np.full(4, (1 - keep) / 3)
+        p[int(np.clip(np.floor(np.asarray(data)[0, 0]), 0, 3))] = keep
+        return p
+    def log_prob(self, data):
+        p = self._p(data)
+        o = np.argsort(-p, kind="stable")
+        return o.astype(float), np.log(p[o])
+    def sample(self, data, size, rng):
+        return rng.choice(4, size=size, p=self._p(data)).astype(float)[:, None]
+
+class Raises(RR4):
+    def log_prob(self, data):
+        raise KeyError("boom")
+'''
+
+
+def test_counterexample_replays(tmp_path, capsys, monkeypatch):
+    (tmp_path / "rrmod.py").write_text(MODULE)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "ce.npz"
+    assert main(["audit", "--mechanism", "rrmod:RR4", "--epsilon", "1", "--sampler-samples", "2000",
+                 "--json", "--counterexample", str(out)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["verdict"] == "refuted"
+    D = np.array(first["details"]["counterexample"]["D"])
+    with np.load(out) as f:
+        assert np.array_equal(f["D"], D)           # full precision in the JSON and in the file
+    assert main(["audit", "--replay", str(out), "--json", "--sampler-samples", "2000"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["verdict"] == "refuted" and again["epsilon_lower"] == first["epsilon_lower"]
+
+
+def test_mechanism_exception_exits_1_with_one_line(tmp_path, capsys, monkeypatch):
+    (tmp_path / "rrmod2.py").write_text(MODULE)
+    monkeypatch.chdir(tmp_path)
+    assert main(["audit", "--mechanism", "rrmod2:Raises", "--epsilon", "1"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "rrmod2:Raises" in err and "KeyError" in err
+
+
+def test_statistic_flag(tmp_path, capsys, monkeypatch):
+    (tmp_path / "rrmod3.py").write_text(MODULE)
+    monkeypatch.chdir(tmp_path)
+    assert main(["audit", "--mechanism", "rrmod3:RR4", "--epsilon", "1", "--method", "statistical",
+                 "--statistic", "estimate", "--samples", "20000", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["method"] == "statistical" and "exact" not in res["details"]["statistic"]
