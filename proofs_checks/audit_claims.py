@@ -18,7 +18,8 @@ imports the registry (the registry imports it).
 
 from __future__ import annotations
 
-from .audit.api import AuditResult, audit, profile_options
+from .audit.api import AuditResult, MechanismError, NoRunnablePair, audit, profile_options
+from .audit.neighbours import CANNOT_RUN
 from .audit.primitive_mechanisms import PRIMITIVE_DEFAULTS, PRIMITIVE_FACTORIES
 from .model import Algorithm, Claim, Result
 from .verdicts import CONFIDENCE
@@ -142,8 +143,23 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
         seed = int(ctx.seed_sequence().generate_state(1)[0])
         alg = _algorithm(algorithm, registry)
         mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, **params)
-        res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
-                    confidence=CONFIDENCE, **profile_options(mech, ctx.profile))
+        try:
+            res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
+                        confidence=CONFIDENCE, **profile_options(mech, ctx.profile))
+        except NoRunnablePair as exc:
+            return Result("inconclusive", bound=eps, direction="at_most",
+                          method="nothing audited: the mechanism cannot run on any neighbouring pair the audit made",
+                          reading=_reading(alg, used_variant, eps, dlt),
+                          evidence={"reason": str(exc), "skipped": exc.skipped})
+        except MechanismError as exc:
+            # A registered algorithm that raises ValueError/ArithmeticError on some of its own draws (the
+            # printed robust gradient's NaN at b = 0) cannot be audited: no verdict, the reason recorded.
+            # Anything else it raises is a bug and propagates (the runner records an error).
+            if not isinstance(exc.__cause__, CANNOT_RUN):
+                raise
+            return Result("inconclusive", bound=eps, direction="at_most",
+                          method="audit stopped: the mechanism raised on one of its draws during the audit",
+                          reading=_reading(alg, used_variant, eps, dlt), evidence={"reason": str(exc)})
         return audit_result(res, alg)
 
     return check

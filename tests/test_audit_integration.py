@@ -77,3 +77,42 @@ def test_statistical_non_refutation_is_inconclusive():
     res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.bounded.standard"))
     assert res.verdict == "inconclusive" and res.evidence["method"] == "statistical"
     assert res.observed == res.evidence["epsilon_lower"] and res.method.startswith("statistical audit")
+
+
+class _Raises:
+    """A mechanism that cannot run anywhere (as the printed robust gradient at b = 0), or that has a bug."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def sample(self, data, size, rng):
+        raise self.exc
+
+
+def _raising_algorithm(exc):
+    from proofs_checks.model import Algorithm
+
+    return Algorithm("raises", "[002 Alg. 5]", "raises", variants=("printed",),
+                     mechanism=lambda variant, epsilon, delta: _Raises(exc))
+
+
+def test_a_registered_mechanism_that_cannot_run_is_inconclusive_not_a_verdict():
+    from proofs_checks.audit_claims import privacy_audit_check
+    from proofs_checks.model import CheckContext
+    from proofs_checks.runner import run_claim
+    from proofs_checks.model import Claim
+
+    check = privacy_audit_check(_raising_algorithm(ValueError("non-finite values")), "printed", epsilon=1.0)
+    res = run_claim(Claim("audit.raises.printed", "[002 Alg. 5]", "s", "privacy", check), CheckContext())
+    assert res.verdict == "inconclusive"
+    assert "cannot run" in res.method or "raised" in res.method
+
+
+def test_a_registered_mechanism_with_a_bug_is_an_error():
+    from proofs_checks.audit_claims import privacy_audit_check
+    from proofs_checks.model import CheckContext, Claim
+    from proofs_checks.runner import run_claim
+
+    check = privacy_audit_check(_raising_algorithm(RuntimeError("bug")), "printed", epsilon=1.0)
+    res = run_claim(Claim("audit.raises.printed", "[002 Alg. 5]", "s", "privacy", check), CheckContext())
+    assert res.verdict == "error"

@@ -38,7 +38,7 @@ from .neighbours import (CANNOT_RUN, black_box_pairs, check_neighbouring, defaul
                          domain_projector, exact_pair_epsilon, mechanism_law, search_exact)
 from .statistical import check_confidence, check_samples, statistical_audit
 
-__all__ = ["AuditResult", "MechanismError", "SAMPLER_SAMPLES", "audit", "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL"]
+__all__ = ["AuditResult", "MechanismError", "NoRunnablePair", "SAMPLER_SAMPLES", "audit", "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL"]
 
 #: Float64 rounding allowed when an exact loss is compared with the claim (the rounding
 #: tolerances of :mod:`proofs_checks.verdicts`): refuted when ``loss > epsilon (1 + EXACT_RTOL) + EXACT_ATOL``.
@@ -105,6 +105,18 @@ class AuditResult:
 
 class MechanismError(RuntimeError):
     """A user's mechanism raised during an audit; the message names the mechanism and what it raised."""
+
+
+class NoRunnablePair(MechanismError):
+    """The mechanism cannot run on any of the neighbouring pairs the audit made: nothing was audited.
+
+    Not a verdict on the mechanism's privacy (an adapter reports it as inconclusive), and not a
+    bug of the auditor; ``skipped`` holds the count and the first errors.
+    """
+
+    def __init__(self, message, skipped):
+        super().__init__(message)
+        self.skipped = skipped
 
 
 class MechanismCannotRun(ValueError):
@@ -331,8 +343,8 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
         made = black_box_pairs(D, project=domain_projector(mech))
         made, skipped = _runnable_pairs(mech, made, rng)
         if not made:
-            raise MechanismError(f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
-                                 f"pairs (first error: {skipped['first_errors'][0]})")
+            raise NoRunnablePair(f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
+                                 f"pairs (first error: {skipped['first_errors'][0]})", skipped)
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
