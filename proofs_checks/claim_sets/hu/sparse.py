@@ -198,7 +198,7 @@ def register(registry):
         claim(Claim(f"hu.thm8.privacy.{v}", "[002 Thm. 8], [002 Lemma 10]",
                     f"Algorithm 5 is (epsilon, delta)-DP (per iteration; robust gradient variant {v!r}).",
                     "privacy", sparse_opt_privacy_check(v), algorithm="hu-5", variant=v))
-    claim(Claim("hu.thm8.privacy.proof-lambda", "[002 Thm. 8], [002 App. A] (proof of Thm. 8), [002 Lemma 10]",
+    claim(Claim("hu.thm8.privacy.proof-lambda", "[002 Thm. 8], [002 App. A], [002 Lemma 10]",
                 "Algorithm 5 with the Peeling parameter at the proof's sensitivity bound, lambda = 4 sqrt(2) k eta / (3m) "
                 "(a third of the printed step-7 value), is (epsilon, delta)-DP (per iteration; robust gradient "
                 "variant 'standard').", "privacy", sparse_opt_privacy_check("standard", lam_factor=1.0 / 3.0),
