@@ -57,7 +57,8 @@ def test_rate_claims_registered_per_algorithm():
                     "rates.hu.thm7": "hu-3", "rates.hu.thm8": "hu-5", "rates.hu.thm7.sparsity": "hu-3",
                     "rates.hu.thm8.sparsity": "hu-5", "rates.hu.thm2.dimension": "hu-1",
                     "rates.hu.thm3.dimension": "hu-1", "rates.hu.thm5.dimension": "hu-2",
-                    "rates.hu.thm7.dimension": "hu-3", "rates.hu.thm8.dimension": "hu-5"}
+                    "rates.hu.thm7.dimension": "hu-3", "rates.hu.thm8.dimension": "hu-5",
+                    "rates.hu.thm8.sparsity.proof-k": "hu-5", "rates.hu.thm8.sparsity.balanced-k": "hu-5"}
 
 
 def _tiny(cid, ns=None, eps=None, reps=None, **over):

@@ -244,8 +244,27 @@ def theorem8_tau():
     return 4.0 * T_DF_MEAN / (T_DF_MEAN - 2.0)
 
 
+#: Choices of Algorithm 5's scale ``k`` (``point["k_rule"]``), hidden constants 1 and logs dropped:
+#: ``"printed"``: ``k = c_k sqrt(n eps tau)`` as [002 Thm. 8] states it (no ``s``, no ``T``);
+#: ``"proof"``: ``k^4 = n^2 eps^2 tau^2 / (s T)^2`` as the proof of [002 Thm. 8] [002 App. A] sets it;
+#: ``"balanced"``: ``k^4 = n^2 eps^2 tau^2 / (s T^2)``, which balances the proof's own inequality
+#: ``s^2 k^2 T^2 / (n eps)^2 + s tau^2 / k^2`` and gives its ``s^(3/2)`` (``k ~ s^(-1/4)``).
+K_RULES = ("printed", "proof", "balanced")
+
+
+def theorem8_k(rule, n, eps, tau, s, T, c_k=1.0):
+    """Algorithm 5's ``k`` under ``rule`` (:data:`K_RULES`)."""
+    if rule == "printed":
+        return c_k * math.sqrt(n * eps * tau)
+    if rule == "proof":
+        return c_k * (n * eps * tau / (s * T)) ** 0.5
+    if rule == "balanced":
+        return c_k * (n * n * eps * eps * tau * tau / (s * T * T)) ** 0.25
+    raise ValueError(f"k_rule must be one of {K_RULES}, got {rule!r}")
+
+
 def trial_theorem8(point, rng):
-    """Algorithm 5 on sparse mean estimation, Theorem 8 parameters; excess ``||w - mu||^2``."""
+    """Algorithm 5 on sparse mean estimation, Theorem 8 parameters (``k`` by ``point["k_rule"]``); ``||w - mu||^2``."""
     n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
     delta = float(point["delta"])
     mu = _sparse_unit(d, s_star, 1.0, rng)
@@ -255,6 +274,9 @@ def trial_theorem8(point, rng):
     data = np.column_stack([X, np.zeros(n)])
     p = theorem8_parameters(n, eps, s_star, 2.0, 2.0, theorem8_tau(), c_T=point.get("c_T", 1.0),
                             c_s=point.get("c_s", 1.0), c_k=point.get("c_k", 1.0))
+    rule = point.get("k_rule", "printed")
+    if rule != "printed":
+        p["k"] = theorem8_k(rule, n, eps, theorem8_tau(), p["s"], p["T"], point.get("c_k", 1.0))
     lam = None
     if point.get("broken") in ("fixed_noise", "s_noise", "d_noise"):
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)

@@ -34,11 +34,11 @@ from ..losses import get_loss
 from ..records import split_records
 from ..mechanisms import (advanced_composition_split, exponential_log_prob, gumbel_max_sample,
                           normalize_log_weights)
-from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
-                         check_positive)
+from ..validation import (as_generator, check_choice, check_delta, check_epsilon, check_finite_array,
+                         check_integer, check_positive)
 
 __all__ = [
-    "l1_ball_vertices", "polytope_l1_radius", "fw_step_sizes", "data_split", "shrink_records",
+    "l1_ball_vertices", "polytope_l1_radius", "polytope_l1_diameter", "polytope_l1_norm", "NORM_READINGS", "fw_step_sizes", "data_split", "shrink_records",
     "dp_fw_sensitivity", "dp_fw_robust_gradients", "robust_gradient_matrix", "GRAD_CAP", "dp_fw_selection_log_prob",
     "heavy_tailed_dp_fw", "dp_fw_output_log_prob", "dp_fw_output_log_prob_batch", "private_lasso_output_log_prob_batch", "lasso_epsilon_step", "lasso_sensitivity",
     "lasso_gradients", "lasso_selection_log_prob", "heavy_tailed_private_lasso",
@@ -80,9 +80,32 @@ def _check_vertices(vertices, d=None):
 
 
 def polytope_l1_radius(vertices):
-    """``||W||_1 = max_{v in V} ||v||_1``, the l1 radius of ``conv(V)`` used in Algorithms 1-2."""
+    """``max_{v in V} ||v||_1``, the l1 radius of ``conv(V)`` (the ``"radius"`` reading of ``||W||_1``)."""
     V = _check_vertices(vertices)
     return float(np.max(np.sum(np.abs(V), axis=1)))
+
+
+def polytope_l1_diameter(vertices):
+    """``||W||_1 = max_{u, v in W} ||u - v||_1`` as [002 Sec. 3 (Notations)] defines it: the l1 diameter.
+
+    The maximum of the convex function ``||u - v||_1`` over ``conv(V) x conv(V)`` is attained at
+    a pair of vertices, so it is the largest l1 distance between two rows of ``vertices``
+    (2 r on the l1 ball of radius r).
+    """
+    V = _check_vertices(vertices)
+    return float(np.max(np.sum(np.abs(V[:, None, :] - V[None, :, :]), axis=2)))
+
+
+#: Readings of ``||W||_1`` in [002 Alg. 1 step 6] and [002 Alg. 2 step 4].  ``"diameter"`` is the
+#: paper's definition [002 Sec. 3 (Notations)]; ``"radius"`` (``max_v ||v||_1``, half of it on a ball
+#: centred at 0) is the quantity the proofs of [002 Thm. 1] and [002 Thm. 4] bound ``||v||_1`` by.
+NORM_READINGS = ("diameter", "radius")
+
+
+def polytope_l1_norm(vertices, reading="radius"):
+    """``||W||_1`` of ``conv(vertices)`` under ``reading`` (one of :data:`NORM_READINGS`)."""
+    reading = check_choice("reading", reading, NORM_READINGS)
+    return polytope_l1_diameter(vertices) if reading == "diameter" else polytope_l1_radius(vertices)
 
 
 def fw_step_sizes(T, schedule="theorem2"):
@@ -230,11 +253,16 @@ def _merge_outputs(W, logp):
 
 # --------------------------------------------------------------------------- Algorithm 1
 
-def dp_fw_sensitivity(vertices, s, m):
-    """Algorithm 1 step 6: ``Delta = 4 ||W||_1 sqrt(2) s / (3 m)``."""
+def dp_fw_sensitivity(vertices, s, m, reading="radius"):
+    """Algorithm 1 step 6: ``Delta = 4 ||W||_1 sqrt(2) s / (3 m)``.
+
+    ``reading`` chooses ``||W||_1`` (:data:`NORM_READINGS`): ``"diameter"`` as [002 Sec. 3] defines it
+    (the printed Delta), ``"radius"`` (``max_v ||v||_1``, the implementation's default: half the printed
+    Delta on the l1 ball, the smaller noise, so a privacy check of it is the stricter one).
+    """
     s = check_positive("s", s)
     m = check_integer("m", m, minimum=1)
-    return 4.0 * polytope_l1_radius(vertices) * math.sqrt(2.0) * s / (3.0 * m)
+    return 4.0 * polytope_l1_norm(vertices, reading) * math.sqrt(2.0) * s / (3.0 * m)
 
 
 #: Per-example gradient entries are evaluated at most at ``GRAD_CAP * s * min(1, sqrt(beta))`` in absolute value.
@@ -493,12 +521,13 @@ def lasso_epsilon_step(epsilon, delta, T, variant="printed"):
     raise ValueError(f"variant must be one of {LASSO_VARIANTS}, got {variant!r}")
 
 
-def lasso_sensitivity(vertices, K, n):
-    """Algorithm 2 step 4: ``Delta = 8 ||W||_1 K^2 / n``."""
+def lasso_sensitivity(vertices, K, n, reading="radius"):
+    """Algorithm 2 step 4: ``Delta = 8 ||W||_1 K^2 / n``; ``reading`` as in :func:`dp_fw_sensitivity`."""
     K = check_positive("K", K)
     n = check_integer("n", n, minimum=1)
+    norm = polytope_l1_norm(vertices, reading)
     with np.errstate(over="ignore"):
-        value = 8.0 * polytope_l1_radius(vertices) * K * K / n
+        value = 8.0 * norm * K * K / n
     if not math.isfinite(value):
         raise ValueError(f"K={K!r} is too large: the sensitivity 8 ||W||_1 K^2 / n overflows float64")
     if value == 0.0:

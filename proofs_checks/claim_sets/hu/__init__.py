@@ -15,6 +15,8 @@ utility
     [002 Lemma 1] (utility of the exponential mechanism) at Algorithm 1's step 6.
 parameters
     Printed parameters as formulas: step sizes, Algorithm 5's lambda, the [002 Sec. 6.2] noise.
+findings
+    The headline findings about 002, each with its claim ids, reading and numbers.
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
@@ -25,12 +27,12 @@ that the check can fail.  Claims about the Catoni estimator itself belong to the
 claim set.
 """
 
-from . import algorithms, frank_wolfe, parameters, rates, sensitivities, sparse, utility
+from . import algorithms, findings, frank_wolfe, parameters, rates, sensitivities, sparse, utility
 
 __all__ = ["register"]
 
 
 def register(registry):
     """Add the algorithms and claims of 002 to ``registry``."""
-    for module in (algorithms, frank_wolfe, sparse, sensitivities, parameters, utility, rates):
+    for module in (algorithms, frank_wolfe, sparse, sensitivities, parameters, utility, rates, findings):
         module.register(registry)

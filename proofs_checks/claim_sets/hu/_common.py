@@ -1,5 +1,6 @@
 """Helpers shared by the claim checks of 002 (Hu, Ni, Xiao & Wang): neighbouring datasets, iterates,
-the reading of the neighbouring relation, and the refutation of a check whose implementation raises.
+the reading of the neighbouring relation, and the evaluation that skips (and counts) the inputs on
+which an implementation cannot run.
 
 Neighbouring datasets replace one record [002 Def. 1] by the candidates of
 :func:`proofs_checks.adversarial.candidate_records` (extreme magnitudes in every sign pattern,
@@ -14,7 +15,6 @@ import math
 import numpy as np
 
 from ...adversarial import candidate_records, heavy_tailed_records
-from ...model import Result
 
 #: The neighbouring relation of every privacy and sensitivity claim of 002.
 NEIGHBOURS = "replace-one neighbours [002 Def. 1] (datasets that differ in one record)"
@@ -94,22 +94,40 @@ def widest_coordinate_pair(A):
     return float(spread[j]), int(hi[j]), int(lo[j]), j
 
 
-def refuted_if_raises(check, *, reading, evidence=None):
-    """``check`` whose ``ValueError`` becomes a refutation: the implementation raised on a finite input.
+def law_skipping(law, stack):
+    """``law(stack) -> (outputs, lp (B, M))`` over the datasets on which the implementation runs.
 
-    The algorithms of 002 must run on every finite neighbouring dataset; the printed robust
-    gradient overflows on some, and the implementation raises rather than release a non-finite
-    output.  Such a check is refuted, with the message in ``method`` and ``evidence["reason"]``.
+    The implementation refuses a dataset on which it cannot produce a finite output (the printed
+    robust gradient is NaN at a zero gradient entry, ``b = 0``, outside the paper's ``b > 0``).  Such
+    datasets are skipped and counted, never taken as a violation: the batch is evaluated at once and,
+    when it is refused, dataset by dataset.
+
+    Returns
+    -------
+    lp : ndarray (B', M)
+        Rows of the datasets that run (row 0 is ``stack[0]`` when it runs).
+    kept : ndarray of int
+        Their indices in ``stack``.
+    skipped : int
     """
+    try:
+        return law(stack)[1], np.arange(stack.shape[0]), 0
+    except ValueError:
+        rows, kept = [], []
+        for b in range(stack.shape[0]):
+            try:
+                rows.append(law(stack[b:b + 1])[1][0])
+                kept.append(b)
+            except ValueError:
+                continue
+        width = max((r.size for r in rows), default=0)
+        if any(r.size != width for r in rows):
+            raise
+        lp = np.array(rows) if rows else np.empty((0, 0))
+        return lp, np.array(kept, dtype=np.int64), stack.shape[0] - len(kept)
 
-    def guarded(ctx):
-        try:
-            return check(ctx)
-        except ValueError as exc:
-            return Result("refuted", method="the implementation raised on this input (a finite neighbouring "
-                                            f"dataset on which the algorithm cannot run): {exc}",
-                          reading=reading,
-                          evidence=dict(evidence or {}, reason="the algorithm cannot run on a finite neighbouring "
-                                                               f"input: {exc}"))
 
-    return guarded
+def moderate_records(width, magnitudes=(10.0, 100.0, 1e3, 3e3, 1e4)):
+    """Records of one moderate magnitude in every sign pattern: where the printed C-hat cancels in float64."""
+    signs = np.array(list(itertools.product([1.0, -1.0], repeat=width)))
+    return np.concatenate([m * signs for m in magnitudes])

@@ -93,8 +93,10 @@ def noise_shrinks_check(noise, ns=(10_000, 30_000, 50_000, 70_000, 90_000), eps=
                       method=f"closed-form noise scale at n = {', '.join(str(n) for n in ns)}, epsilon = {eps:g}; "
                              "observed: the largest ratio of consecutive noise scales (strictly below 1 when the "
                              "noise decreases)",
-                      reading="[002 Sec. 6.2] parameter settings; [002 Sec. 6.3] and [002 Sec. 6.5] report errors that "
-                              "fall with n, which a privacy noise that does not fall cannot give",
+                      reading="reproduction check (scope 'reproduction'): the project's premise that the [002 Sec. 6.2] "
+                              "parameter settings, read literally, can give the errors [002 Sec. 6.3] and [002 Sec. "
+                              "6.5] report, which fall with n; the paper states no such property, so a refutation is "
+                              "about reproducing Section 6, not a refuted claim of the paper",
                       evidence={"n": list(ns), "epsilon": eps, "noise_scale": vals,
                                 "ratio_last_first": vals[-1] / vals[0]})
 
@@ -109,11 +111,13 @@ def register(registry):
     claim(Claim("hu.alg5.lambda-vs-proof", "[002 Alg. 5 step 7], [002 Thm. 8], [002 App. A]",
                 "The Peeling parameter 4 k sqrt(2) eta / m of step 7 equals the sensitivity bound 4 sqrt(2) eta k/(3m) "
                 "of the proof.", "formula", alg5_lambda_vs_proof_check(), algorithm="hu-5"))
+    # Both sec62 claims test the project's premise about Section 6.2 (a reproduction of its figures needs a
+    # noise that falls with n), not a statement of the paper: scope "reproduction".
     claim(Claim("hu.sec62.alg1-noise-shrinks", "[002 Sec. 6.2], [002 Sec. 6.3]",
-                "with the Section 6.2 parameters (s = floor(n eps), T = floor((n eps)^(1/3))) the step-6 noise of "
+                "Reproduction premise (not a statement of the paper): with the Section 6.2 parameters (s = floor(n eps), T = floor((n eps)^(1/3))) the step-6 noise of "
                 "Algorithm 1 (sensitivity / eps) decreases with n, as the falling error of Figure 1(b) requires",
-                "formula", noise_shrinks_check(sec62_alg1_noise), algorithm="hu-1"))
+                "formula", noise_shrinks_check(sec62_alg1_noise), algorithm="hu-1", scope="reproduction"))
     claim(Claim("hu.sec62.alg5-noise-shrinks", "[002 Sec. 6.2], [002 Sec. 6.5]",
-                "with the Section 6.2 parameters (k = c2 n eps, T = floor(log n)) the Peeling noise of Algorithm 5 "
+                "Reproduction premise (not a statement of the paper): with the Section 6.2 parameters (k = c2 n eps, T = floor(log n)) the Peeling noise of Algorithm 5 "
                 "(lambda / eps) decreases with n, as the falling errors of Figures 10-11 require", "formula",
-                noise_shrinks_check(sec62_alg5_noise), algorithm="hu-5"))
+                noise_shrinks_check(sec62_alg5_noise), algorithm="hu-5", scope="reproduction"))

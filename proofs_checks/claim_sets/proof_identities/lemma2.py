@@ -17,8 +17,12 @@ from ...verdicts import QUADRATURE_RTOL, within
 
 __all__ = ["lemma2_exact_rr_check", "lemma2_exact_laplace_check"]
 
-READING = ("[002 Lemma 2]: T adaptive (eps', delta')-DP rounds compose to (eps, T delta' + delta)-DP for 0 < eps < 1; "
-           "(eps, delta)-DP over replace-one neighbouring datasets, the hockey-stick divergence at eps at most delta")
+READING = ("[002 Lemma 2] (002 Sec. 3): T adaptive (eps', delta')-DP rounds with eps' = eps / (2 sqrt(2 T ln(2/delta))) "
+           "and delta' = delta / T compose to (eps, T delta' + delta)-DP for 0 < eps < 1 -- the lemma states the "
+           "total T delta' + delta (= 2 delta), and its one use, [002 Thm. 4], composes pure exponential "
+           "mechanisms (delta' = 0), where the total is (eps, delta): the 'T delta' + delta' is not a finding; "
+           "(eps, delta)-DP over replace-one neighbouring datasets, the hockey-stick divergence at eps at most the "
+           "claimed total delta")
 
 
 def _split_of(variant):
