@@ -105,6 +105,7 @@ def test_eq26_terms_by_hand():
 SMALL = {"cases": [(100, 1.0), (400, 4.0)], "datasets": 40}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lemma, verdict", [(4, "confirmed"), (5, "confirmed"), (7, "vacuous"), (8, "confirmed"),
                                             (10, "confirmed")])
 def test_concentration_lemmas_hold(lemma, verdict):
@@ -113,6 +114,7 @@ def test_concentration_lemmas_hold(lemma, verdict):
     assert res.evidence["largest_deviation_over_allowed"] < 1
 
 
+@pytest.mark.slow
 def test_lemma7_is_vacuous_even_for_a_psi_near_zero():
     # Lemma 7's lower bound lies below 0 <= L-hat on the whole net at these parameters: nothing breaks it.
     res = _run(concentration.concentration_check(7, psi_fn=lambda x, t: 0.0 * psi(x, t), **SMALL),
@@ -120,6 +122,7 @@ def test_lemma7_is_vacuous_even_for_a_psi_near_zero():
     assert res.verdict == "vacuous"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lemma, scale", [(4, 0.05), (5, 20.0), (8, 20.0)])
 def test_concentration_check_has_power(lemma, scale):
     def broken(x, theta):   # a psi scaled down (lower-bound lemmas) or up (upper-bound lemmas)
@@ -136,3 +139,15 @@ def test_findings_cite_registered_claims():
     assert {f.id for f in found} >= {"000.printed-weight", "000.eq26-derivation"}
     for f in found:
         assert set(f.claims) <= ids and f.reading and f.summary and "[000 " in f.reading
+
+
+@pytest.mark.slow
+def test_error_split_reports_both_terms_and_has_power():
+    from proofs_checks.claim_sets.wang_xu import error_split
+    small = {"cases": [(400, 4.0)], "datasets": 4}
+    res = _run(error_split.error_split_check(1, **small), "wang-xu.alg1.error-split")
+    assert res.verdict == "confirmed"          # Lemma 6's bound 1.05 < largest excess 1.30 over W: not vacuous
+    case = res.evidence["cases"][0]
+    assert case["statistical_term_quantile"] < case["mechanism_term_printed_quantile"]
+    zero = error_split.error_split_check(1, bound=lambda s, n, e: 0.0, **small)
+    assert _run(zero, "wang-xu.alg1.error-split").verdict == "refuted"

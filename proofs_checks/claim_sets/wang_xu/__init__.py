@@ -13,6 +13,7 @@ sensitivity, and their claims, one module per subject:
 * :mod:`.utility`: the exponential-mechanism step (9) / (20) of the utility proofs, exactly;
 * :mod:`.concentration`: Lemmas 4, 5, 7, 8, 10 (uniform concentration over the net, d = 1);
 * :mod:`.derivations`: do (14) and (26) follow from their premises (:mod:`.bounds`);
+* :mod:`.error_split`: Lemma 6 / (24) for w-hat_iota, the split into statistical and mechanism terms, LAD;
 * :mod:`.findings`: the findings about 000, each backed by claim ids;
 * :mod:`.rates`, :mod:`.rates_dimension`: the rates (7) / (18) in ``n eps`` and in ``d``.
 
@@ -28,7 +29,7 @@ import functools
 from reference.wang_xu.l1_regression import make_mechanism
 
 from ...model import Algorithm
-from . import (concentration, derivations, findings, nets, privacy, rates, rates_dimension, sensitivity, truncation,
+from . import (concentration, derivations, error_split, findings, nets, privacy, rates, rates_dimension, sensitivity, truncation,
                utility)
 
 __all__ = ["register"]
@@ -41,6 +42,6 @@ def register(registry):
             f"wang-xu-{alg}", f"[000 Alg. {alg}] [000 Thm. {alg}]",
             f"exponential mechanism over a zeta-net with the truncated l1 risk (2), psi of eq. ({eq})",
             variants=("printed", "standard", "calibrated"), mechanism=functools.partial(make_mechanism, alg)))
-    for module in (privacy, sensitivity, truncation, nets, utility, concentration, derivations, rates,
+    for module in (privacy, sensitivity, truncation, nets, utility, concentration, derivations, error_split, rates,
                    rates_dimension, findings):
         module.register(registry)
