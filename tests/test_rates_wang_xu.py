@@ -117,8 +117,8 @@ def test_fit_exact_line_is_conclusive():
 def test_registered_rate_claims():
     reg = default_registry()
     rate = {c.id: c for c in reg.claims if c.kind == "rate" and c.algorithm in ("wang-xu-1", "wang-xu-2")}
-    assert set(rate) == {f"wang-xu.alg{a}.rate.{k}{v}" for a in (1, 2) for v in ("printed", "standard")
-                         for k in ("", "dimension.")}
+    assert set(rate) == ({f"wang-xu.alg{a}.rate.{k}{v}" for a in (1, 2) for v in ("printed", "standard")
+                          for k in ("", "dimension.")} | {f"wang-xu.alg{a}.rate.calibrated" for a in (1, 2)})
     assert C.stated_exponent(1) == 0.5 and abs(C.stated_exponent(2) - 1 / 3) < 1e-15
 
 
@@ -129,8 +129,8 @@ def test_cli_rates_json(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(RD, "DIM_REPETITIONS", {"quick": 4})
     assert main(["rates", "--algorithm", "wang-xu-2", "--json", "--out", str(tmp_path)]) == 0
     entries = json.loads(capsys.readouterr().out)
-    assert {e["claim"] for e in entries} == {f"wang-xu.alg2.rate.{k}{v}" for k in ("", "dimension.")
-                                             for v in ("printed", "standard")}
+    assert {e["claim"] for e in entries} == ({f"wang-xu.alg2.rate.{k}{v}" for k in ("", "dimension.")
+                                              for v in ("printed", "standard")} | {"wang-xu.alg2.rate.calibrated"})
     for e in entries:
         assert {"algorithm", "stated_exponent", "observed_exponent", "ci_low", "ci_high", "verdict"} <= e.keys()
     for e in [e for e in entries if ".dimension." not in e["claim"]]:  # the d-sweeps: tests/test_rates_wang_xu_dim.py

@@ -32,6 +32,12 @@ EXPECTED = {
     "wang-xu.psi.eq16.non-decreasing": "confirmed",
     "wang-xu.psi.eq16.bounded": "confirmed",
     "wang-xu.lemma2.covering-number": "confirmed",
+    "wang-xu.alg1.privacy.printed.add-remove": "confirmed",
+    "wang-xu.alg2.privacy.printed.add-remove": "confirmed",
+    "wang-xu.alg1.privacy.calibrated": "confirmed",
+    "wang-xu.alg2.privacy.calibrated": "confirmed",
+    "wang-xu.thm1.eq14.follows": "confirmed",
+    "wang-xu.thm2.eq26.follows": "refuted",
 }
 
 
@@ -44,7 +50,8 @@ def test_registered_claims_have_expected_verdicts():
         assert None not in (res.observed, res.bound, res.direction, res.margin), cid
         assert res.method and "[000 " in res.reading, cid
         if ".privacy." in cid or ".sensitivity." in cid:
-            assert "replace-one" in res.reading and "[000 Def. 1]" in res.reading, cid
+            relation = "add/remove" if cid.endswith(".add-remove") else "replace-one"
+            assert relation in res.reading and "[000 Def. 1]" in res.reading, cid
 
 
 def test_printed_variant_loses_almost_twice_epsilon_standard_at_most_half():
@@ -129,8 +136,8 @@ def test_list_shows_algorithms_and_claims():
                          check=True).stdout
     listing = json.loads(out)
     algs = {a["id"]: a for a in listing["algorithms"]}
-    assert set(algs["wang-xu-1"]["variants"]) == {"printed", "standard"}
-    assert set(algs["wang-xu-2"]["variants"]) == {"printed", "standard"}
+    assert set(algs["wang-xu-1"]["variants"]) == {"printed", "standard", "calibrated"}
+    assert set(algs["wang-xu-2"]["variants"]) == {"printed", "standard", "calibrated"}
     ids = {c["id"] for c in listing["claims"]}
     assert set(EXPECTED) <= ids
 
@@ -139,7 +146,7 @@ def test_registered_factories_follow_the_protocol():
     reg = default_registry()
     data = np.array([[0.5, 0.1], [-1.0, 0.3], [2.0, -0.7]])
     for alg in ("wang-xu-1", "wang-xu-2"):
-        for variant in ("printed", "standard"):
+        for variant in ("printed", "standard", "calibrated"):
             mech = reg.algorithm(alg).mechanism(variant=variant, epsilon=1.0, delta=None, zeta=0.5)
             outputs, logp = mech.log_prob(data)
             assert outputs.shape[0] == logp.shape[0]

@@ -10,7 +10,11 @@ with probability proportional to ``exp(-c * S(w))`` where
   ``exp(-n iota eps L-hat / log theta)``, i.e. ``c = eps / log theta``;
 * ``variant="standard"``: the exponential mechanism of [000 Def. 2],
   ``exp(eps u / (2 Delta))`` with ``u = -L-hat`` and the sensitivity stated in the proofs of
-  [000 Thm. 1] and [000 Thm. 2], ``Delta = 2 log theta / (n iota)``, i.e. ``c = eps / (4 log theta)``.
+  [000 Thm. 1] and [000 Thm. 2], ``Delta = 2 log theta / (n iota)``, i.e. ``c = eps / (4 log theta)``;
+* ``variant="calibrated"``: [000 Def. 2] with the true replace-one sensitivity
+  ``Delta = log theta / (n iota)`` (the text before [000 Alg. 2]),
+  ``exp(-n iota eps L-hat / (2 log theta))``, i.e. ``c = eps / (2 log theta)``: it spends the whole
+  budget over replace-one neighbours, where ``standard`` spends half.
 
 Proof note (sensitivity and privacy).  For ``t >= 0``, ``0 <= psi(t) <= log theta``
 (:func:`reference.wang_xu.truncation.psi`).  Replacing one record changes exactly one term of
@@ -21,7 +25,11 @@ value, a valid bound -- and ``2 log theta / (2 n iota)`` in the text before [000
 ``-c S(w)``, each log-weight moves by at most ``c log theta`` and so does the log-normaliser,
 so the privacy loss is at most ``2 c log theta``: ``2 eps`` for the printed variant (not the
 ``eps`` of [000 Thm. 1] and [000 Thm. 2]; the claim checkers measure it exactly) and ``eps / 2`` for the
-standard variant (``eps``-DP, with room to spare because the stated sensitivity is loose).
+standard variant (``eps``-DP, with room to spare because the stated sensitivity is loose) and
+``eps`` for the calibrated one.  Over add/remove neighbours (one record added or removed, ``iota``
+fixed) each log-weight moves by ``-c psi_new(w)`` in ``[-c log theta, 0]``, all in one direction, and
+the log-normaliser by the same range in the other, so the loss is at most ``c log theta``: ``eps``
+for the printed variant (exactly eps-DP), ``eps/4`` standard, ``eps/2`` calibrated.
 
 Numerics.  Residuals are computed on records rescaled by a power of two per record
 (exact), so records with entries up to ``1.7e308`` never give ``inf - inf``; a scaled
@@ -54,10 +62,13 @@ from ..validation import (check_choice, as_generator, check_delta, check_epsilon
 __all__ = ["VARIANTS", "check_iota", "check_regression_data", "l1_loss",
            "record_psi_terms", "truncated_empirical_risk", "exponent_factor", "log_weights",
            "wang_xu_log_prob", "streaming_log_normaliser", "streaming_log_prob_chunks",
-           "streaming_gumbel_max_sample", "algorithm1", "algorithm2", "WangXuMechanism",
+           "streaming_gumbel_max_sample", "EXPONENT_FACTORS", "algorithm1", "algorithm2", "WangXuMechanism",
            "make_mechanism", "theorem1_parameters", "theorem2_parameters"]
 
-VARIANTS = ("printed", "standard")
+VARIANTS = ("printed", "standard", "calibrated")
+
+#: ``k`` of the log-weight ``-k eps S(w) / log theta`` of each variant (see the module docstring).
+EXPONENT_FACTORS = {"printed": 1.0, "standard": 0.25, "calibrated": 0.5}
 
 #: Elements of the (records x net points) block scored at once (8 MB of float64).
 DEFAULT_BLOCK_ELEMENTS = 1 << 20
@@ -173,12 +184,14 @@ def exponent_factor(epsilon, theta=2.0, variant="printed") -> float:
     ``printed``: ``k = 1`` (``exp(-n iota eps L-hat / log theta)``, [000 Alg. 1 step 2] and
     [000 Alg. 2 step 2]).
     ``standard``: ``k = 1/4`` (``exp(eps (-L-hat) / (2 Delta))`` with the stated
-    ``Delta = 2 log theta / (n iota)``, [000 Def. 2]).  Returns ``k * eps``.
+    ``Delta = 2 log theta / (n iota)``, [000 Def. 2]).
+    ``calibrated``: ``k = 1/2`` (the same with the true ``Delta = log theta / (n iota)``).
+    Returns ``k * eps``.
     """
     eps = check_epsilon(epsilon)
     check_theta(theta)
     _check_variant(variant)
-    return eps * (1.0 if variant == "printed" else 0.25)
+    return eps * EXPONENT_FACTORS[variant]
 
 
 class _Scorer:
@@ -235,7 +248,7 @@ def wang_xu_log_prob(X, y, net, epsilon, iota, theta=2.0, variant="printed"):
         Truncation scale, > 0.
     theta : float
         ``2`` ([000 Alg. 1], psi of [000 eq. (6)]) or in ``(1, 2]`` ([000 Alg. 2], psi of [000 eq. (16)]).
-    variant : {"printed", "standard"}
+    variant : {"printed", "standard", "calibrated"}
         See the module docstring.
 
     Returns

@@ -1,14 +1,20 @@
 """Claims of Wang & Xu (000): private l1 regression by the exponential mechanism over a zeta-net.
 
 Algorithms ``wang-xu-1`` ([000 Alg. 1], psi of [000 eq. (6)]) and ``wang-xu-2`` ([000 Alg. 2], psi
-of [000 eq. (16)]), each with the ``printed`` exponent and the ``standard`` exponential-mechanism
-calibration of [000 Def. 2], and their claims, one module per subject:
+of [000 eq. (16)]), each with the ``printed`` exponent, the ``standard`` exponential-mechanism
+calibration of [000 Def. 2] with the stated sensitivity and the ``calibrated`` one with the true
+sensitivity, and their claims, one module per subject:
 
-* :mod:`.privacy`: Theorems 1-2, eps-DP, checked exactly over replace-one neighbours;
+* :mod:`.privacy`: Theorems 1-2, eps-DP, checked exactly over replace-one neighbours (the paper's
+  relation, [000 Def. 1]) and over add/remove neighbours, at several eps;
 * :mod:`.sensitivity`: the sensitivity of L-hat_iota stated for eq. (6) and (twice) for eq. (16);
 * :mod:`.truncation`: psi satisfies (3) / (15), is non-decreasing, bounded by log theta, odd;
 * :mod:`.nets`: [000 Lemma 2], the covering number ``<= (3 Delta / zeta)^d``;
 * :mod:`.utility`: the exponential-mechanism step (9) / (20) of the utility proofs, exactly;
+* :mod:`.concentration`: Lemmas 4, 5, 7, 8, 10 (uniform concentration over the net, d = 1);
+* :mod:`.derivations`: do (14) and (26) follow from their premises (:mod:`.bounds`);
+* :mod:`.error_split`: Lemma 6 / (24) for w-hat_iota, the split into statistical and mechanism terms, LAD;
+* :mod:`.findings`: the findings about 000, each backed by claim ids;
 * :mod:`.rates`, :mod:`.rates_dimension`: the rates (7) / (18) in ``n eps`` and in ``d``.
 
 Every check is built by a factory whose arguments default to the implementation in
@@ -23,7 +29,8 @@ import functools
 from reference.wang_xu.l1_regression import make_mechanism
 
 from ...model import Algorithm
-from . import nets, privacy, rates, rates_dimension, sensitivity, truncation, utility
+from . import (concentration, derivations, error_split, findings, nets, privacy, rates, rates_dimension, sensitivity, truncation,
+               utility)
 
 __all__ = ["register"]
 
@@ -34,6 +41,7 @@ def register(registry):
         registry.add_algorithm(Algorithm(
             f"wang-xu-{alg}", f"[000 Alg. {alg}] [000 Thm. {alg}]",
             f"exponential mechanism over a zeta-net with the truncated l1 risk (2), psi of eq. ({eq})",
-            variants=("printed", "standard"), mechanism=functools.partial(make_mechanism, alg)))
-    for module in (privacy, sensitivity, truncation, nets, utility, rates, rates_dimension):
+            variants=("printed", "standard", "calibrated"), mechanism=functools.partial(make_mechanism, alg)))
+    for module in (privacy, sensitivity, truncation, nets, utility, concentration, derivations, error_split, rates,
+                   rates_dimension, findings):
         module.register(registry)

@@ -14,7 +14,7 @@ from ...adversarial import candidate_records
 from ...model import Claim
 from ...rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, WangXuRateSetup
 
-__all__ = ["THETAS_QUICK", "ETA", "THETA2", "NEIGHBOURS", "exact_instances", "fitting_records", "datasets",
+__all__ = ["THETAS_QUICK", "ETA", "THETA2", "NEIGHBOURS", "ADD_REMOVE", "RELATIONS", "VARIANTS", "exact_instances", "fitting_records", "datasets",
            "replacement_candidates", "setup_for", "stated_exponent", "add_variant_claims"]
 
 #: The thetas of eq. (16) the psi and sensitivity checks sweep (theta in (1, 2)).
@@ -22,9 +22,17 @@ THETAS_QUICK = (1.01, 1.1, 1.5, 1.9, 1.999)
 #: Failure probability of the rate and utility checks; the theta of the Theorem 2 checks.
 ETA = 0.1
 THETA2 = 1.5
-#: The neighbouring relation of every privacy and sensitivity claim of 000.
+#: The neighbouring relation of 000's privacy and sensitivity claims: [000 Def. 1] (Sec. III, first
+#: definition) calls D, D' neighbours "if they differ by only one entry", and the sensitivity of
+#: [000 Def. 2] and of the proofs of Theorems 1-2 is taken over datasets of the same size n.
 NEIGHBOURS = ("replace-one neighbours: datasets of the same size n that differ by one entry "
               "[000 Def. 1]")
+#: The other relation the words allow, checked beside it (item 6 of issue 19).
+ADD_REMOVE = ("add/remove neighbours: D' is D with one record added or removed (iota, zeta and the net "
+              "fixed inputs, as in the Input line of [000 Alg. 1] / [000 Alg. 2])")
+RELATIONS = {"replace-one": NEIGHBOURS, "add-remove": ADD_REMOVE}
+#: The variants of Algorithms 1-2 (``k`` of the log-weight ``-k eps S / log theta``: 1, 1/4, 1/2).
+VARIANTS = ("printed", "standard", "calibrated")
 
 
 def exact_instances(profile):
@@ -89,13 +97,14 @@ def stated_exponent(algorithm, theta=THETA2):
     return 0.5 if algorithm == 1 else (theta - 1) / theta
 
 
-def add_variant_claims(registry, id_format, source_of, statement_of, kind, factory):
+def add_variant_claims(registry, id_format, source_of, statement_of, kind, factory,
+                       variants=("printed", "standard")):
     """Register one claim per algorithm (1, 2) and variant ("printed", "standard").
 
     ``id_format`` is formatted with ``alg`` and ``variant``; ``source_of(alg)``,
     ``statement_of(alg)`` give the source tag and statement; ``factory(alg, variant)`` the check.
     """
     for alg in (1, 2):
-        for variant in ("printed", "standard"):
+        for variant in variants:
             registry.add_claim(Claim(id_format.format(alg=alg, variant=variant), source_of(alg), statement_of(alg),
                                      kind, factory(alg, variant), algorithm=f"wang-xu-{alg}", variant=variant))

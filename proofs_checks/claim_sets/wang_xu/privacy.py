@@ -1,92 +1,152 @@
-"""Exact privacy of Algorithms 1-2 of Wang & Xu (000) [000 Thm. 1] [000 Thm. 2], printed and standard.
+"""Exact privacy of Algorithms 1-2 of Wang & Xu (000) [000 Thm. 1] [000 Thm. 2], under both neighbouring relations.
 
 Step 2 of [000 Alg. 1] (of [000 Alg. 2]) outputs a net point ``w`` with probability proportional to
 ``exp(-n iota eps L-hat(w, D) / log theta)`` (``theta = 2`` for Algorithm 1): the ``printed``
 variant.  The ``standard`` variant is the exponential mechanism of [000 Def. 2],
 ``exp(eps u / (2 Delta))`` with ``u = -L-hat`` and the sensitivity ``Delta = 2 log theta / (n iota)``
-of the proofs of Theorems 1-2.  The whole output law is computed on small instances, for a dataset
-and every neighbour replacing one row by a candidate record; the largest privacy loss over epsilon
-must be at most 1.  Analytically the printed variant loses up to ``2 eps`` and the standard one at
-most ``eps / 2``.
+of the proofs of Theorems 1-2; the ``calibrated`` variant uses the true replace-one sensitivity
+``log theta / (n iota)``.  With ``S = n iota L-hat = sum_i psi_i >= 0`` the log-weight is
+``-k eps S / log theta`` with ``k = 1, 1/4, 1/2``.
+
+Neighbouring relations.  [000 Def. 1] calls datasets neighbours "if they differ by only one entry"
+and every sensitivity in the paper is over datasets of the same size ``n``: replace-one, the
+paper's relation.  Over it the loss is at most ``2 k eps`` (printed: ``2 eps``, not eps-DP).  Over
+add/remove neighbours (one record added or removed, ``iota`` a fixed input) every log-weight moves
+in the same direction by at most ``k eps`` and the log-normaliser in the other, so the loss is at
+most ``k eps``: the printed weight is exactly eps-DP there.  Both relations are checked exactly, at
+several epsilons.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from reference.wang_xu.l1_regression import make_mechanism
+from reference.wang_xu.l1_regression import EXPONENT_FACTORS, make_mechanism
 
 from ...builders import PrivacyTally
 from ...model import Claim
-from ._common import NEIGHBOURS, datasets, exact_instances, replacement_candidates
+from ._common import RELATIONS, VARIANTS, datasets, exact_instances, replacement_candidates
 
-__all__ = ["privacy_check", "register"]
+__all__ = ["EPSILONS", "privacy_check", "register"]
+
+#: The epsilons of every privacy check (the loss over eps depends on eps through the normaliser).
+EPSILONS = (0.1, 1.0, 8.0)
 
 
-def privacy_check(algorithm=1, variant="printed", epsilon=1.0, theta=None, exponent_scale=1.0,
-                  mechanism_factory=make_mechanism):
-    """Check factory: Algorithm ``algorithm`` (``variant``) is ``epsilon``-DP, exactly on small instances.
+def _neighbour_laws(mech, terms, cand_terms, relation):
+    """Yield ``(where, log-laws (m, K))`` of the neighbours of the dataset whose per-row terms are ``terms``.
 
-    For each instance (net, iota, n) of :func:`~._common.exact_instances` and dataset ``D`` of
-    :func:`~._common.datasets`, every neighbour replacing one row of ``D`` by a candidate record
-    (:func:`~._common.replacement_candidates`) is rescored through the mechanism's ``score_terms``
-    and its exact output law is compared with that of ``D``
-    (:class:`~proofs_checks.builders.PrivacyTally`).  Algorithm 2 is checked at ``theta`` (default
-    1.5 and 1.1).  ``exponent_scale`` multiplies the log-weights (a broken mechanism for the tests).
+    replace-one: row ``i`` replaced by each candidate; add/remove: row ``i`` removed (one law) and,
+    once, each candidate added.
     """
+    total = terms.sum(axis=0)
+    for i in range(terms.shape[0]):
+        if relation == "replace-one":
+            yield {"row": i, "change": "replace"}, mech.log_prob_from_terms(total - terms[i] + cand_terms)
+        else:
+            yield {"row": i, "change": "remove"}, mech.log_prob_from_terms((total - terms[i])[None, :])
+    if relation == "add-remove":
+        yield {"change": "add"}, mech.log_prob_from_terms(total + cand_terms)
+
+
+def privacy_check(algorithm=1, variant="printed", epsilon=None, theta=None, exponent_scale=1.0,
+                  mechanism_factory=make_mechanism, relation="replace-one"):
+    """Check factory: Algorithm ``algorithm`` (``variant``) is eps-DP over ``relation``, exactly on small instances.
+
+    For each eps of ``epsilon`` (default :data:`EPSILONS`; one float or a tuple), instance (net,
+    iota, n) of :func:`~._common.exact_instances` and dataset ``D`` of :func:`~._common.datasets`,
+    every neighbour of ``D`` (``relation``: ``"replace-one"``, each row replaced by each candidate of
+    :func:`~._common.replacement_candidates`; ``"add-remove"``, each row removed and each candidate
+    added) is rescored through the mechanism's ``score_terms`` and its exact output law compared with
+    that of ``D`` (:class:`~proofs_checks.builders.PrivacyTally`).  Algorithm 2 is checked at
+    ``theta`` (default 1.5 and 1.1).  ``exponent_scale`` multiplies the log-weights (a broken
+    mechanism for the tests).
+    """
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {sorted(RELATIONS)}, got {relation!r}")
+    epsilons = EPSILONS if epsilon is None else tuple(np.atleast_1d(epsilon).tolist())
 
     def check(ctx):
         rng = ctx.rng()
-        tally = PrivacyTally()
+        tallies = {}
         thetas = [2.0] if algorithm == 1 else ([theta] if theta is not None else [1.5, 1.1])
-        for th in thetas:
-            for dim, zeta, iota, n in exact_instances(ctx.profile):
-                kw = {} if algorithm == 1 else {"theta": th}
-                mech = mechanism_factory(algorithm, variant=variant, epsilon=epsilon, dim=dim, radius=1.0,
-                                         zeta=zeta, iota=iota, **kw)
-                pts = mech.outputs
-                cands = replacement_candidates(pts, rng)
-                cand_terms = exponent_scale * mech.score_terms(cands)
-                instance = {"theta": th, "dim": dim, "zeta": zeta, "iota": iota, "n": n,
-                            "net_size": int(pts.shape[0])}
-                for D in datasets(pts, n, rng):
-                    terms = exponent_scale * mech.score_terms(D)
-                    total = terms.sum(axis=0)
-                    logp = mech.log_prob_from_terms(total)
-                    for i in range(D.shape[0]):
-                        logq = mech.log_prob_from_terms(total - terms[i] + cand_terms)
-                        # Every log-probability is finite (each log-weight lies in [-n k eps, 0]), so
-                        # max |logq - logp| over outputs is each replacement's exact privacy loss: the
-                        # worst replacement is found at once and tallied by the auditor's exact function.
-                        c = int(np.argmax(np.max(np.abs(logq - logp), axis=1)))
-                        tally.add(logp, logq[c], epsilon, where={
-                            **instance, "row": i, "replacement": [float(v) for v in cands[c]]})
-                        tally.pairs += cands.shape[0] - 1   # the other replacements, screened above
-        k = (1.0 if variant == "printed" else 0.25) * exponent_scale
+        for eps in epsilons:
+            tally = tallies[eps] = PrivacyTally()
+            for th in thetas:
+                for dim, zeta, iota, n in exact_instances(ctx.profile):
+                    kw = {} if algorithm == 1 else {"theta": th}
+                    mech = mechanism_factory(algorithm, variant=variant, epsilon=eps, dim=dim, radius=1.0,
+                                             zeta=zeta, iota=iota, **kw)
+                    pts = mech.outputs
+                    cands = replacement_candidates(pts, rng)
+                    cand_terms = exponent_scale * mech.score_terms(cands)
+                    instance = {"epsilon": eps, "theta": th, "dim": dim, "zeta": zeta, "iota": iota, "n": n,
+                                "net_size": int(pts.shape[0])}
+                    for D in datasets(pts, n, rng):
+                        terms = exponent_scale * mech.score_terms(D)
+                        logp = mech.log_prob_from_terms(terms.sum(axis=0))
+                        for where, logq in _neighbour_laws(mech, terms, cand_terms, relation):
+                            # Every log-probability is finite (each log-weight lies in [-n k eps, 0]), so
+                            # max |logq - logp| over outputs is each neighbour's exact privacy loss: the
+                            # worst is found at once and tallied by the auditor's exact function.
+                            c = int(np.argmax(np.max(np.abs(logq - logp), axis=1)))
+                            extra = ({"candidate": [float(v) for v in cands[c]]} if logq.shape[0] > 1 else {})
+                            tally.add(logp, logq[c], eps, where={**instance, **where, **extra})
+                            tally.pairs += logq.shape[0] - 1   # the other neighbours, screened above
+        per_eps = {eps: t.worst.value for eps, t in tallies.items()}
+        tally = max(tallies.values(), key=lambda t: t.worst.value)
+        pairs = sum(t.pairs for t in tallies.values())
+        tally.pairs = pairs
+        k = EXPONENT_FACTORS[variant] * exponent_scale
+        analytic = (2 if relation == "replace-one" else 1) * k
         alg = f"[000 Alg. {algorithm}]"
         log_theta = "log 2" if algorithm == 1 else "log theta"
-        score = (f"exp(-n iota eps L-hat(w, D) / {log_theta}), the printed exponent of step 2" if variant == "printed"
-                 else "exp(eps u / (2 Delta)), u = -L-hat, Delta = 2 log theta / (n iota) [000 Def. 2]")
+        score = {"printed": f"exp(-n iota eps L-hat(w, D) / {log_theta}), the printed exponent of step 2",
+                 "standard": "exp(eps u / (2 Delta)), u = -L-hat, Delta = 2 log theta / (n iota) [000 Def. 2]",
+                 "calibrated": "exp(eps u / (2 Delta)), u = -L-hat, Delta = log theta / (n iota) (the true "
+                               "replace-one sensitivity) [000 Def. 2]"}[variant]
+        other = "add-remove" if relation == "replace-one" else "replace-one"
         return tally.result(
             method="exact output laws over the whole net (log-sum-exp), for each dataset and every neighbour "
-                   f"replacing one row by one of the candidate records; profile {ctx.profile}",
+                   f"({relation}) built from the candidate records; eps in {list(epsilons)}; profile {ctx.profile}",
             reading=f"{alg} with psi of [000 eq. ({6 if algorithm == 1 else 16})], output probability {score}; "
-                    f"eps-DP as in [000 Def. 1] over {NEIGHBOURS}",
-            evidence={"epsilon": epsilon, "max_privacy_loss": tally.worst.value * epsilon,
-                      "analytic_upper_bound_over_epsilon": 2 * k, "thetas": thetas, "profile": ctx.profile})
+                    f"eps-DP as in [000 Def. 1] over {RELATIONS[relation]}.  Analytic loss bound "
+                    f"{analytic:g} eps over {relation} and {(1 if relation == 'replace-one' else 2) * k:g} eps "
+                    f"over {other} (claim ...{'.add-remove' if other == 'add-remove' else ''} of the same variant)",
+            evidence={"epsilons": list(epsilons), "max_loss_over_eps_per_epsilon": per_eps,
+                      "analytic_upper_bound_over_epsilon": analytic, "relation": relation, "thetas": thetas,
+                      "profile": ctx.profile})
 
     return check
 
 
+_EXPONENTS = {1: "exp(-n iota eps L-hat / log 2)", 2: "exp(-n iota eps L-hat / log theta)"}
+
+
+def _statement(alg, variant, relation):
+    thm = f"Theorem {alg}"
+    what = {"printed": f"Algorithm {alg} with output probability proportional to {_EXPONENTS[alg]}",
+            "standard": f"Algorithm {alg} calibrated as exp(eps u / (2 Delta)), u = -L-hat, "
+                        f"Delta = 2 log theta/(n iota) (the sensitivity of the proof of {thm})",
+            "calibrated": f"Algorithm {alg} calibrated to the true sensitivity log theta/(n iota), "
+                          "exp(-n iota eps L-hat / (2 log theta))"}[variant]
+    rel = ("replace-one neighbours (same n, one entry differs: the relation of [000 Def. 1])"
+           if relation == "replace-one" else "add/remove neighbours (one record added or removed, iota fixed)")
+    return f"{what} is eps-DP over {rel}."
+
+
 def register(registry):
-    """Register the four privacy claims (Algorithms 1-2, printed and standard)."""
-    claim = registry.add_claim
-    for alg, thm, expo in ((1, "Thm. 1", "exp(-n iota eps L-hat / log 2)"),
-                           (2, "Thm. 2", "exp(-n iota eps L-hat / log theta)")):
-        claim(Claim(f"wang-xu.alg{alg}.privacy.printed", f"[000 Alg. {alg}] [000 {thm}]",
-                    f"Algorithm {alg} with output probability proportional to {expo} is eps-DP.",
-                    "privacy", privacy_check(alg, "printed"), algorithm=f"wang-xu-{alg}", variant="printed"))
-        claim(Claim(f"wang-xu.alg{alg}.privacy.standard", f"[000 Def. 2] [000 {thm}]",
-                    f"Algorithm {alg} calibrated as exp(eps u / (2 Delta)), u = -L-hat, Delta = 2 log theta/(n iota) "
-                    f"(the sensitivity of the proof of {thm.replace('Thm.', 'Theorem')}), is eps-DP.",
-                    "privacy", privacy_check(alg, "standard"), algorithm=f"wang-xu-{alg}", variant="standard"))
+    """Register the privacy claims: Algorithms 1-2 x (printed, standard, calibrated) x (replace-one, add/remove).
+
+    The replace-one ids keep their names (``wang-xu.alg1.privacy.printed``...); the add/remove claims
+    end in ``.add-remove``.
+    """
+    for alg in (1, 2):
+        for variant in VARIANTS:
+            src = (f"[000 Alg. {alg}] [000 Thm. {alg}]" if variant == "printed"
+                   else f"[000 Def. 2] [000 Thm. {alg}]")
+            for relation, suffix in (("replace-one", ""), ("add-remove", ".add-remove")):
+                registry.add_claim(Claim(
+                    f"wang-xu.alg{alg}.privacy.{variant}{suffix}", src, _statement(alg, variant, relation),
+                    "privacy", privacy_check(alg, variant, relation=relation), algorithm=f"wang-xu-{alg}",
+                    variant=variant))

@@ -84,7 +84,9 @@ def sensitivity_check(stated, thetas=(2.0,), psi_terms=record_psi_terms, *, read
         method="float64 evaluation of L-hat on the net for each dataset and every neighbour replacing one row "
                "by a candidate record; the worst pair recomputed from scratch",
         reading=(reading + "; " if reading else "") + f"sensitivity max_w max_(D ~ D') |L-hat(w, D) - L-hat(w, D')| "
-                f"over {NEIGHBOURS}",
+                f"over {NEIGHBOURS}.  Other reading: over add/remove neighbours L-hat = S/(n iota) changes its n, "
+                "so only the sensitivity of S = n iota L-hat (log theta, the same) is meaningful there; the "
+                "privacy claims ...privacy.<variant>.add-remove check that relation directly",
         evidence={"observed_is": "largest |change of L-hat| / stated sensitivity", "thetas": list(thetas)})
 
 
