@@ -11,8 +11,10 @@ in their own section, and a provenance block that is enough to rerun it.
 - :mod:`.markdown`, :mod:`.html`: the two renderings of the payload.
 """
 
+from ..jsonable import to_jsonable  # re-exported: older code imports it from here
 from .records import claim_record, verdict_line
 from .payload import build_payload, paper_of
 from .write import SCHEMA_PATH, write_report
 
-__all__ = ["SCHEMA_PATH", "build_payload", "claim_record", "paper_of", "verdict_line", "write_report"]
+__all__ = ["SCHEMA_PATH", "build_payload", "claim_record", "paper_of", "to_jsonable", "verdict_line",
+           "write_report"]
