@@ -7,7 +7,7 @@ import traceback
 
 from .model import CheckContext, Claim, Result
 
-__all__ = ["run_claim", "run_claims"]
+__all__ = ["iter_claims", "run_claim", "run_claims"]
 
 
 def run_claim(claim: Claim, ctx: CheckContext) -> Result:
@@ -34,18 +34,46 @@ def run_claim(claim: Claim, ctx: CheckContext) -> Result:
     return result
 
 
-def run_claims(claims, ctx: CheckContext, progress=None):
-    """Run ``claims`` in order; return ``[(claim, result), ...]``.
+def iter_claims(claims, ctx: CheckContext, progress=None):
+    """Run ``claims`` in order, yielding ``(claim, result)`` as each finishes.
 
-    ``progress`` (a text stream such as ``sys.stderr``) receives one line per
-    claim, ``[i/N] id ... verdict (seconds)``; data never goes there.
+    ``progress`` is a text stream (such as ``sys.stderr``) or ``None``.  On a terminal it shows a
+    tqdm bar (claims done, the claim running, elapsed and remaining time); elsewhere (a log, a
+    pipe, a captured stream) it gets one plain line per claim, ``[i/N] id verdict (seconds)``,
+    and no animation.  Data never goes there.  A consumer that stops early (Ctrl-C) keeps every
+    result yielded so far.
     """
-    out = []
-    for i, claim in enumerate(claims, 1):
-        if progress is not None:
-            print(f"[{i}/{len(claims)}] {claim.id} ...", file=progress, end=" ", flush=True)
-        result = run_claim(claim, ctx)
-        if progress is not None:
-            print(f"{result.verdict} ({result.seconds:.1f} s)", file=progress, flush=True)
-        out.append((claim, result))
-    return out
+    claims = list(claims)
+    bar = _bar(len(claims), progress)
+    try:
+        for i, claim in enumerate(claims, 1):
+            if bar is not None:
+                bar.set_postfix_str(claim.id, refresh=True)
+            elif progress is not None:
+                print(f"[{i}/{len(claims)}] {claim.id} ...", file=progress, end=" ", flush=True)
+            result = run_claim(claim, ctx)
+            if bar is not None:
+                bar.update(1)
+                if result.verdict in ("refuted", "error"):
+                    bar.write(f"{claim.id}: {result.verdict}", file=progress)
+            elif progress is not None:
+                print(f"{result.verdict} ({result.seconds:.1f} s)", file=progress, flush=True)
+            yield claim, result
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def run_claims(claims, ctx: CheckContext, progress=None):
+    """Run ``claims`` in order; return ``[(claim, result), ...]`` (progress as in :func:`iter_claims`)."""
+    return list(iter_claims(claims, ctx, progress))
+
+
+def _bar(total, stream):
+    """A tqdm bar on ``stream`` when it is a terminal, else ``None``."""
+    isatty = getattr(stream, "isatty", None)
+    if stream is None or isatty is None or not isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, file=stream, unit="claim", dynamic_ncols=True, leave=True)

@@ -8,21 +8,54 @@ import sys
 import time
 from pathlib import Path
 
-from ..experiments.section6 import FIGURE_ALGORITHM, PAPER_NUMBERS, REAL_DATA_FIGURES, panels_for, run_panel
-from ..jsonable import to_jsonable
-from ..rates.plot import save_figure
+from . import UsageError
+from ._common import non_negative_int, positive_int, usable_out_dir
 
 NAME = "experiments"
 HELP = "reproduce the synthetic experiments of Section 6 of 002 (Hu et al.): tables and figures"
+EPILOG = """\
+examples:
+  python -m proofs_checks experiments --figure 1            # quick profile, a few seconds
+  python -m proofs_checks experiments --profile full --jobs 2 --out s6 --resume
+"""
+USAGE_ERRORS = ()
+
+_LAZY = ("FIGURE_ALGORITHM", "PAPER_NUMBERS", "REAL_DATA_FIGURES", "panels_for", "run_panel", "to_jsonable",
+         "save_figure")
+
+
+def _load():
+    """Import the experiment modules on first use, not when ``--help`` builds the parser.
+
+    Names already set (by a test's monkeypatch) are kept.
+    """
+    from ..experiments import section6
+    from ..jsonable import to_jsonable
+    from ..rates.plot import save_figure
+
+    g = globals()
+    for name in _LAZY[:5]:
+        g.setdefault(name, getattr(section6, name))
+    g.setdefault("to_jsonable", to_jsonable)
+    g.setdefault("save_figure", save_figure)
+
+
+def __getattr__(name):   # PEP 562: ``experiments.run_panel`` and friends load on first access
+    if name in _LAZY:
+        _load()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def add_arguments(parser):
-    parser.add_argument("--figure", type=int, help="only this figure (1, 2, 5-11; 3 and 4 need UCI data)")
+    parser.add_argument("--figure", type=int, metavar="N",
+                        help="only this figure (1, 2, 5-11; 3 and 4 need UCI data)")
     parser.add_argument("--profile", choices=("quick", "full"), default="quick",
                         help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
-    parser.add_argument("--seed", type=int, default=20261121)
-    parser.add_argument("--out", default="experiments-report",
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help="worker processes; results do not depend on it (default: 1)")
+    parser.add_argument("--seed", type=non_negative_int, default=20261121, help="run seed (default: %(default)s)")
+    parser.add_argument("--out", default="experiments-report", metavar="DIR",
                         help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "
                              "each panel (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -38,6 +71,7 @@ def _label(panel):
 def plot_figure(path, figure, results):
     """Write one PNG with the figure's three panels: mean excess risk with error bars of one s.e., the
     blind-walk level (dotted, where it applies) and the numbers the text of 002 gives (black stars)."""
+    _load()
     import matplotlib
 
     matplotlib.use("Agg")
@@ -69,6 +103,7 @@ def plot_figure(path, figure, results):
 
 
 def _write_json(path, report, *, finished):
+    _load()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(to_jsonable(dict(report, finished=finished)), indent=2) + "\n")
@@ -80,6 +115,7 @@ _PANEL_SPEC_FIELDS = ("panel", "vary", "fixed", "repetitions")
 
 
 def _panel_key(panel):
+    _load()
     return {k: to_jsonable(getattr(panel, k)) for k in _PANEL_SPEC_FIELDS}
 
 
@@ -104,15 +140,20 @@ def saved_panels(path, profile, seed):
 
 
 def run(args):
-    if args.jobs < 1:
-        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
-    panels = panels_for(args.profile, args.figure)
+    _load()
+    try:
+        panels = panels_for(args.profile, args.figure)
+    except ValueError as exc:
+        raise UsageError(f"--figure: {exc}") from None
     figures = sorted({p.figure for p in panels})
-    out = Path(args.out)
+    out = usable_out_dir(args.out)
     report = {"profile": args.profile, "seed": args.seed, "figures": []}
     suffix = "" if args.figure is None else f"_figure{args.figure}"
     report_path = out / f"section6_{args.profile}{suffix}.json"
-    done = saved_panels(report_path, args.profile, args.seed) if args.resume and report_path.exists() else {}
+    try:
+        done = saved_panels(report_path, args.profile, args.seed) if args.resume and report_path.exists() else {}
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     start = time.perf_counter()
     for f in figures:
         results = []

@@ -14,13 +14,20 @@ import json
 import sys
 from pathlib import Path
 
-from ..jsonable import to_jsonable
-from ..model import CheckContext
-from ..registry import default_registry
-from ..runner import run_claims
+from . import UsageError
+from ._common import non_negative_int, usable_out_dir
 
 NAME = "formulas"
 HELP = "run the formula checks, or report the float64 accuracy of E[phi(a+bZ)] / C-hat(a,b) (002)"
+EPILOG = """\
+examples:
+  python -m proofs_checks formulas                                   # every formula/inequality claim
+  python -m proofs_checks formulas --target c-hat --out figs         # accuracy map of the printed C-hat
+  python -m proofs_checks formulas --target expected-phi --port mypkg.catoni:expected_phi --json
+
+exit status: 0 done (whatever the verdict); 1 a check or the port raised; 2 bad arguments.
+"""
+USAGE_ERRORS = ()
 
 TARGETS = ("expected-phi", "c-hat")
 
@@ -38,44 +45,55 @@ def add_arguments(parser):
     parser.add_argument("--grid-step", type=int, default=25,
                         help="decades between grid magnitudes outside [1e-3, 1e3] (default: %(default)s)")
     parser.add_argument("--random", type=int, default=200, help="random log-uniform points (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=20261121, help="seed of the random points")
-    parser.add_argument("--out", help="folder for the accuracy-map figure (target mode) or report figures")
+    parser.add_argument("--seed", type=non_negative_int, default=20261121,
+                        help="seed of the random points and of the checks (default: %(default)s)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="folder for the accuracy-map figure (target mode) or the checks' figures (default: none)")
     parser.add_argument("--profile", choices=("quick", "full"), default="quick", help="profile of the checks")
 
 
 def _run_table(args):
+    from ..jsonable import to_jsonable
+    from ..model import CheckContext
+    from ..registry import default_registry
+    from ..runner import run_claims
+
     if args.port:
-        raise ValueError("--port needs --target expected-phi or --target c-hat")
+        raise UsageError("--port needs --target expected-phi or --target c-hat")
+    out = usable_out_dir(args.out) if args.out else None
     reg = default_registry()
     claims = [c for c in reg.claims if c.kind in ("formula", "inequality")]
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
     ctx = CheckContext(profile=args.profile, seed=args.seed, out_dir=out)
     rows = [{"id": claim.id, "kind": claim.kind, "source": claim.source, "verdict": res.verdict,
              "seconds": round(res.seconds, 3), "evidence": res.evidence, "figures": res.figures}
             for claim, res in run_claims(claims, ctx, progress=sys.stderr)]
+    status = 1 if any(r["verdict"] == "error" for r in rows) else 0
     if args.json:
         print(json.dumps(to_jsonable({"checks": rows}), indent=2))
-        return 0
+        return status
     width = max(len(r["id"]) for r in rows) if rows else 10
     print(f"{'claim':<{width}}  {'kind':<11}  {'verdict':<12}  seconds  source")
     for r in rows:
         print(f"{r['id']:<{width}}  {r['kind']:<11}  {r['verdict']:<12}  {r['seconds']:7.2f}  {r['source']}")
-    return 0
+    return status
 
 
 def _run_target(args):
     from reference.hu import catoni
 
     from ..formulas import catoni as F
+    from ..jsonable import to_jsonable
 
     if args.grid_step < 1:
-        raise ValueError(f"--grid-step must be >= 1, got {args.grid_step}")
+        raise UsageError(f"--grid-step must be >= 1, got {args.grid_step}")
     if args.random < 0:
-        raise ValueError(f"--random must be >= 0, got {args.random}")
+        raise UsageError(f"--random must be >= 0, got {args.random}")
+    out = usable_out_dir(args.out) if args.out else None
     if args.port:
-        fn = F.load_callable(args.port)
+        try:
+            fn = F.load_callable(args.port)
+        except (ValueError, TypeError) as exc:   # not MODULE:NAME, no such module or attribute
+            raise UsageError(f"--port: {exc}") from None
         name = args.port
     else:
         fn = catoni.expected_phi if args.target == "expected-phi" else catoni.c_hat
@@ -84,9 +102,7 @@ def _run_target(args):
                             n_random=args.random, reference=args.reference)
     public = {k: v for k, v in rep.items() if not k.startswith("_")}
     public["callable"] = name
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
+    if out is not None:
         path = out / f"accuracy_map_{args.target}.png"
         F.accuracy_map_figure([(f"{args.target}: {name}", rep)], path)
         public["figure"] = str(path)

@@ -1,21 +1,29 @@
-"""``python -m proofs_checks list``: every algorithm and claim id known."""
+"""``python -m proofs_checks list``: every algorithm and claim id."""
 
 from __future__ import annotations
 
 import json
 
-from ..registry import default_registry
-
 NAME = "list"
 HELP = "list every algorithm and claim id"
+EPILOG = """\
+examples:
+  python -m proofs_checks list | head
+  python -m proofs_checks list --kind rate
+  python -m proofs_checks list --json
+"""
+USAGE_ERRORS = ()
+KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")   # proofs_checks.model.KINDS, kept light
 
 
 def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--kind", help="only claims of this kind (privacy, formula, inequality, sensitivity, rate)")
+    parser.add_argument("--kind", choices=KINDS, help="only claims of this kind")
 
 
 def run(args):
+    from ..registry import default_registry
+
     reg = default_registry()
     claims = [c for c in reg.claims if args.kind is None or c.kind == args.kind]
     if args.json:
@@ -23,7 +31,9 @@ def run(args):
             "algorithms": [{"id": a.id, "source": a.source, "summary": a.summary, "variants": list(a.variants)}
                            for a in reg.algorithms],
             "claims": [{"id": c.id, "source": c.source, "statement": c.statement, "kind": c.kind,
-                        "algorithm": c.algorithm, "variant": c.variant} for c in claims],
+                        "algorithm": c.algorithm, "variant": c.variant, "scope": c.scope} for c in claims],
+            "findings": [{"id": f.id, "paper": f.paper, "title": f.title, "claims": list(f.claims)}
+                         for f in reg.findings],
         }, indent=2))
         return 0
     print("Algorithms")

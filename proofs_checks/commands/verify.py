@@ -3,50 +3,104 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from ..model import CheckContext
-from ..registry import default_registry
-from ..report import claim_record, write_report
-from ..runner import run_claims
+from . import UsageError
+from ._common import non_negative_int, positive_int, usable_out_dir
 
 NAME = "verify"
-HELP = "run every registered check and write a Markdown + JSON report (exit 1 if a check raised)"
+HELP = "run the registered checks and write report.md, report.json and report.html"
+EPILOG = """\
+examples:
+  python -m proofs_checks verify                                  # every claim, quick profile
+  python -m proofs_checks verify --only wang-xu. hu.alg2 --out out
+  python -m proofs_checks verify --no-timings --out a && python -m proofs_checks verify --no-timings --out b
+  diff a/report.json b/report.json                                 # same seed: no difference
+  python -m proofs_checks verify --only primitives. --fail-on refuted   # CI gate
+
+exit status: 0 done; 1 a check raised (verdict 'error') or --fail-on matched; 2 bad arguments;
+130 interrupted by Ctrl-C (the partial report is written first).
+"""
+USAGE_ERRORS = ()   # bad arguments raise UsageError; any other exception is a failure (exit 1)
+
+#: ``--fail-on V``: the verdicts that make the exit status 1 (each level includes the worse ones).
+FAIL_ON = {"refuted": ("refuted",), "inconclusive": ("refuted", "inconclusive")}
 
 
 def add_arguments(parser):
-    parser.add_argument("--out", default="verification-report", help="report folder (default: %(default)s)")
+    parser.add_argument("--out", default="verification-report", metavar="DIR",
+                        help="report folder, created if needed and checked before any work; figures of an "
+                             "earlier report there are removed (default: %(default)s)")
     parser.add_argument("--profile", choices=("quick", "full"), default="quick",
-                        help="quick (default, minutes) or full (long statistical suites)")
-    parser.add_argument("--seed", type=int, default=20261121, help="run seed (default: %(default)s)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes for parallel checks")
-    parser.add_argument("--only", nargs="*", metavar="PREFIX", help="only claims whose id starts with PREFIX")
-    parser.add_argument("--json", action="store_true", help="print the report's JSON to stdout")
+                        help="quick (default, minutes) or full (long statistical suites, an hour or more)")
+    parser.add_argument("--seed", type=non_negative_int, default=20261121,
+                        help="run seed; each claim draws from its own stream of it (default: %(default)s)")
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help="worker processes for parallel checks; results do not depend on it (default: 1)")
+    parser.add_argument("--only", nargs="+", metavar="PREFIX",
+                        help="only claims whose id starts with one of the PREFIXes (see `list`)")
+    parser.add_argument("--fail-on", choices=tuple(FAIL_ON), metavar="{refuted,inconclusive}",
+                        help="exit 1 when a claim is refuted (refuted), or refuted or inconclusive (inconclusive)")
+    parser.add_argument("--no-timings", action="store_true",
+                        help="leave wall times and the date out of the report, so that two runs diff clean")
+    parser.add_argument("--json", action="store_true", help="also print report.json to stdout")
 
 
 def run(args):
-    if args.jobs < 1:
-        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    from ..model import CheckContext
+    from ..registry import default_registry
+    from ..report import build_payload, claim_record, write_report
+    from ..report.provenance import provenance
+    from ..report.write import remove_stale_figures
+    from ..runner import iter_claims
+    import datetime as dt
+    import json
+    import time
+
+    out = usable_out_dir(args.out)
     reg = default_registry()
     claims = reg.select(args.only)
     if not claims:
-        raise ValueError(f"no claim id starts with any of {args.only}")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+        raise UsageError(f"--only: no claim id starts with any of {args.only} (see `python -m proofs_checks list`)")
+    remove_stale_figures(out)
     ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=args.jobs, out_dir=out)
-    records = [claim_record(claim, result) for claim, result in run_claims(claims, ctx, progress=sys.stderr)]
-    json_path, md_path = write_report(records, out, profile=args.profile, seed=args.seed,
-                                      algorithms=reg.algorithms)
+    start = time.perf_counter()
+    records, interrupted = [], False
+    try:
+        for claim, result in iter_claims(claims, ctx, progress=sys.stderr):
+            records.append(claim_record(claim, result))
+    except KeyboardInterrupt:
+        interrupted = True
+        print(f"\ninterrupted after {len(records)} of {len(claims)} claims; writing the partial report",
+              file=sys.stderr)
+    done = {r["id"] for r in records}
+    prov = provenance(command=["python", "-m", "proofs_checks", *getattr(args, "_argv", sys.argv[1:])],
+                      seed=args.seed, profile=args.profile,
+                      wall_seconds=None if args.no_timings else time.perf_counter() - start,
+                      generated=None if args.no_timings else
+                      dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+    payload = build_payload(records, profile=args.profile, seed=args.seed, provenance=prov,
+                            findings=reg.findings, algorithms=reg.algorithms,
+                            known_claim_ids={c.id for c in reg.claims}, interrupted=interrupted,
+                            not_run=[c.id for c in claims if c.id not in done], timings=not args.no_timings)
+    json_path, md_path, html_path = write_report(payload, out)
     if args.json:
-        print(json_path.read_text(), end="")
-    else:
+        print(json.dumps(payload, indent=2))
+    elif not interrupted:
         width = max(len(r["id"]) for r in records)
         for r in records:
             print(f"{r['id']:<{width}}  {r['kind']:<11}  {r['verdict']}")
-        print(f"report: {md_path} and {json_path}", file=sys.stderr)
+    print(f"report: {html_path}, {md_path}, {json_path}", file=sys.stderr)
+    if interrupted:
+        return 130
+    status = 0
     errors = [r["id"] for r in records if r["verdict"] == "error"]
     if errors:
         print(f"{len(errors)} check(s) raised (verdict 'error'; tracebacks in the report): {', '.join(errors)}",
               file=sys.stderr)
-        return 1
-    return 0
+        status = 1
+    if args.fail_on:
+        failing = [r["id"] for r in records if r["verdict"] in FAIL_ON[args.fail_on]]
+        if failing:
+            print(f"--fail-on {args.fail_on}: {len(failing)} claim(s): {', '.join(failing)}", file=sys.stderr)
+            status = 1
+    return status

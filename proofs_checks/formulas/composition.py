@@ -92,8 +92,8 @@ def rr_composition_delta(epsilon_step, rounds, epsilon):
 
     Examples
     --------
-    >>> round(rr_composition_delta(1.0, 1, 0.0), 12)   # one round: (e - 1)/(e + 1)
-    0.462117157274
+    >>> round(rr_composition_delta(1.0, 1, 0.0), 12)   # one round: (e - 1)/(e + 1) = tanh(1/2)
+    0.46211715726
     """
     e0 = check_epsilon(epsilon_step, "epsilon_step")
     t = check_integer("rounds", rounds, minimum=1)

@@ -293,7 +293,7 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     >>> import numpy as np
     >>> base = np.linspace(-2, 2, 20).reshape(10, 2)
     >>> res = search_sensitivity(lambda d: np.clip(d, -1, 1).mean(axis=0), base, 2 / 10, rng=0, budget=300)
-    >>> res.verdict, round(res.ratio, 12)
+    >>> res.verdict, round(float(res.ratio), 12)
     ('confirmed', 1.0)
     """
     if not callable(f):

@@ -1,0 +1,74 @@
+"""One claim's record in the report, and the line that says why it got its verdict."""
+
+from __future__ import annotations
+
+from ..jsonable import to_jsonable
+
+__all__ = ["RESULT_FIELDS", "claim_record", "fmt", "verdict_line"]
+
+#: The fixed fields of a :class:`~proofs_checks.model.Result` copied into each claim record.
+RESULT_FIELDS = ("verdict", "observed", "bound", "direction", "margin", "method", "reading")
+
+_DIRECTION_WORDS = {"at_most": "must be at most", "at_least": "must be at least", "equal": "must equal"}
+
+
+def claim_record(claim, result, *, power=None):
+    """The JSON record of one claim and its result.
+
+    Besides the claim's fields and the free evidence: ``observed`` against ``bound`` with its
+    ``direction`` and ``margin``, the ``method`` and ``reading`` of the check, ``seed`` (the
+    entropy ``[run seed, claim key]`` of the claim's seed sequence), ``seconds`` and ``power``
+    (the share of the claim's mutants its check catches; ``None`` until measured).
+    """
+    record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
+              "algorithm": claim.algorithm, "variant": claim.variant, "scope": claim.scope}
+    record.update({name: getattr(result, name) for name in RESULT_FIELDS})
+    record.update({"evidence": result.evidence, "figures": [str(f) for f in result.figures], "seed": result.seed,
+                   "seconds": round(result.seconds, 4), "power": power})
+    return to_jsonable(record)
+
+
+def verdict_line(record):
+    """Why the verdict: observed against bound, margin, method (and power when known).
+
+    Examples
+    --------
+    >>> verdict_line({"verdict": "confirmed", "observed": 0.247, "bound": 0.5, "direction": "at_most",
+    ...               "margin": 0.253, "method": "exact"})
+    'confirmed: observed 0.247 against bound 0.5 (must be at most), margin 0.253 — exact'
+    >>> verdict_line({"verdict": "inconclusive"})
+    'inconclusive: no single number compared (see the evidence)'
+    """
+    parts = []
+    if record.get("observed") is not None and record.get("bound") is not None:
+        comparison = f"observed {fmt(record['observed'])} against bound {fmt(record['bound'])}"
+        if record.get("direction"):
+            comparison += f" ({_DIRECTION_WORDS.get(record['direction'], record['direction'])})"
+        if record.get("margin") is not None:
+            comparison += f", margin {fmt(record['margin'])}"
+        parts.append(comparison)
+    elif record.get("observed") is not None:
+        parts.append(f"observed {fmt(record['observed'])}")
+    if record.get("method"):
+        parts.append(record["method"])
+    if record.get("power") is not None:
+        parts.append(f"power {fmt(record['power'])}")
+    text = " — ".join(parts) if parts else "no single number compared (see the evidence)"
+    return f"{record.get('verdict', '?')}: {text}"
+
+
+def fmt(value):
+    """A number or structure in a few significant digits.
+
+    Examples
+    --------
+    >>> fmt({"a": 1.23456789, "b": [2.0, "x"]})
+    '{a: 1.23457, b: [2, x]}'
+    """
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {fmt(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(fmt(v) for v in value) + "]"
+    return str(value)
