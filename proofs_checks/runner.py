@@ -34,15 +34,17 @@ def run_claim(claim: Claim, ctx: CheckContext) -> Result:
     return result
 
 
-def iter_claims(claims, ctx: CheckContext, progress=None):
+def iter_claims(claims, ctx: CheckContext, progress=None, run=None):
     """Run ``claims`` in order, yielding ``(claim, result)`` as each finishes.
 
     ``progress`` is a text stream (such as ``sys.stderr``) or ``None``.  On a terminal it shows a
     tqdm bar (claims done, the claim running, elapsed and remaining time); elsewhere (a log, a
     pipe, a captured stream) it gets one plain line per claim, ``[i/N] id verdict (seconds)``,
     and no animation.  Data never goes there.  A consumer that stops early (Ctrl-C) keeps every
-    result yielded so far.
+    result yielded so far.  ``run(claim, ctx) -> Result`` replaces :func:`run_claim` (for example
+    :func:`proofs_checks.stability.run_claim_across_seeds` with its ``seeds`` bound).
     """
+    run = run_claim if run is None else run
     claims = list(claims)
     bar = _bar(len(claims), progress)
     try:
@@ -51,7 +53,7 @@ def iter_claims(claims, ctx: CheckContext, progress=None):
                 bar.set_postfix_str(claim.id, refresh=True)
             elif progress is not None:
                 print(f"[{i}/{len(claims)}] {claim.id} ...", file=progress, end=" ", flush=True)
-            result = run_claim(claim, ctx)
+            result = run(claim, ctx)
             if bar is not None:
                 bar.update(1)
                 if result.verdict in ("refuted", "error"):

@@ -76,3 +76,12 @@ def test_power_cli_json_lists_claims_with_their_mutants():
     data = json.loads(out.stdout)
     assert [c["id"] for c in data["claims"]] == ["primitives.gaussian.classic-calibration"]
     assert set(data["claims"][0]) == {"id", "kind", "verdict", "mutants", "detects", "misses"}
+
+
+def test_verify_seeds_records_every_seed(tmp_path):
+    out = tmp_path / "r"
+    subprocess.run([sys.executable, "-m", "proofs_checks", "verify", "--only", "primitives.gem.utility", "--seeds", "3",
+                    "--no-timings", "--out", str(out)], capture_output=True, text=True, check=True)
+    rec = json.loads((out / "report.json").read_text())["claims"][0]
+    assert [s["seed"] for s in rec["evidence"]["seeds"]][0] == 20261121 and len(rec["evidence"]["seeds"]) == 3
+    assert rec["power"] is None

@@ -42,6 +42,13 @@ def add_arguments(parser):
                         help="exit 1 when a claim is refuted (refuted), or refuted or inconclusive (inconclusive)")
     parser.add_argument("--no-timings", action="store_true",
                         help="leave wall times and the date out of the report, so that two runs diff clean")
+    parser.add_argument("--seeds", type=positive_int, default=1, metavar="N",
+                        help="run each randomised claim on N run seeds (the --seed and N-1 derived from it) and "
+                             "keep a verdict only where all agree, else inconclusive with the split (default: 1; "
+                             "5 recommended for a verdict you publish)")
+    parser.add_argument("--power", action="store_true",
+                        help="also run each claim's mutants (deliberately broken implementations) and put what "
+                             "its check catches beside its verdict")
     parser.add_argument("--json", action="store_true", help="also print report.json to stdout")
 
 
@@ -51,7 +58,9 @@ def run(args):
     from ..report import build_payload, claim_record, write_report
     from ..report.provenance import provenance
     from ..report.write import remove_stale_figures
+    from ..power import claim_power
     from ..runner import iter_claims
+    from ..stability import run_claim_across_seeds
     import datetime as dt
     import json
     import time
@@ -66,8 +75,14 @@ def run(args):
     start = time.perf_counter()
     records, interrupted = [], False
     try:
-        for claim, result in iter_claims(claims, ctx, progress=sys.stderr):
-            records.append(claim_record(claim, result))
+        run = (lambda c, x: run_claim_across_seeds(c, x, args.seeds)) if args.seeds > 1 else None
+        for claim, result in iter_claims(claims, ctx, progress=sys.stderr, run=run):
+            power = None
+            if args.power and claim.mutants:
+                p = claim_power(claim, ctx, baseline=result)
+                power = {"share": sum(m.detected for m in p.mutants) / len(p.mutants), "mutants": len(p.mutants),
+                         "detects": p.detects, "misses": p.misses}
+            records.append(claim_record(claim, result, power=power))
     except KeyboardInterrupt:
         interrupted = True
         print(f"\ninterrupted after {len(records)} of {len(claims)} claims; writing the partial report",

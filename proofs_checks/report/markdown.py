@@ -39,7 +39,8 @@ def _claim_table(records):
     lines = ["| claim | paper | kind | source | verdict | observed | bound | margin | power |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in records:
-        cells = [fmt(r[k]) if r.get(k) is not None else "" for k in ("observed", "bound", "margin", "power")]
+        cells = [fmt(r[k]) if r.get(k) is not None else "" for k in ("observed", "bound", "margin")]
+        cells.append(fmt(r["power"]["share"]) if r.get("power") else "")
         lines.append(f"| `{r['id']}` | {r['paper']} | {r['kind']} | {r['source']} | **{r['verdict']}** | "
                      + " | ".join(cells) + " |")
     return lines + [""]

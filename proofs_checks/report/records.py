@@ -18,7 +18,8 @@ def claim_record(claim, result, *, power=None):
     Besides the claim's fields and the free evidence: ``observed`` against ``bound`` with its
     ``direction`` and ``margin``, the ``method`` and ``reading`` of the check, ``seed`` (the
     entropy ``[run seed, claim key]`` of the claim's seed sequence), ``seconds`` and ``power``
-    (the share of the claim's mutants its check catches; ``None`` until measured).
+    (``{"share", "mutants", "detects", "misses"}``: the claim's mutants its check catches, see
+    :mod:`proofs_checks.power`; ``None`` when not measured).
     """
     record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
               "algorithm": claim.algorithm, "variant": claim.variant, "scope": claim.scope}
@@ -52,7 +53,7 @@ def verdict_line(record):
     if record.get("method"):
         parts.append(record["method"])
     if record.get("power") is not None:
-        parts.append(f"power {fmt(record['power'])}")
+        parts.append(f"detects {record['power']['detects']}; misses {record['power']['misses']}")
     text = " — ".join(parts) if parts else "no single number compared (see the evidence)"
     return f"{record.get('verdict', '?')}: {text}"
 
