@@ -16,7 +16,7 @@ from proofs_checks.model import Claim, Result, claim_key
 from ._fake_registry import fake_registry
 
 REPO = Path(__file__).resolve().parents[1]
-MY_COMMANDS = ("list", "verify", "rates", "experiments", "formulas")
+MY_COMMANDS = ("list", "verify", "rates", "experiments", "formulas", "findings", "power", "golden", "conform")
 
 
 @pytest.fixture

@@ -118,9 +118,10 @@ def test_provenance_block(tmp_path):
 
 def test_power_shown_when_present():
     rec = {"verdict": "confirmed", "observed": 1.0, "bound": 2.0, "direction": "at_most", "margin": 1.0,
-           "method": "exact", "power": 0.75}
-    assert verdict_line(rec).endswith("power 0.75")
-    assert "power" not in verdict_line(dict(rec, power=None))
+           "method": "exact", "power": {"share": 0.75, "mutants": 4, "detects": "sensitivity x0.8",
+                                       "misses": "sensitivity x0.9"}}
+    assert verdict_line(rec).endswith("detects sensitivity x0.8; misses sensitivity x0.9")
+    assert "detects" not in verdict_line(dict(rec, power=None))
 
 
 def test_html_is_self_contained(tmp_path):

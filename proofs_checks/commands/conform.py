@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from ..jsonable import to_jsonable
 
 NAME = "conform"
 HELP = "check a port of the algorithms against the golden vectors, the exact laws and the auditor"
@@ -31,6 +30,7 @@ def add_arguments(parser):
 
 
 def run(args):
+    from ..jsonable import to_jsonable
     from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
 
     port = load_port(args.port) if args.port else None
