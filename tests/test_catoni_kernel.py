@@ -90,6 +90,29 @@ def test_erfcx_table_against_mpmath():
                for p, x1, x2 in zip(pairs, x[:-5], x[-6::-1]))
 
 
+def test_j_tables_against_mpmath():
+    from proofs_checks.formulas.mills_table import j_mp
+
+    x = np.concatenate([np.linspace(-1.0, 9.49, 2101), -1.0 + 0.125 * np.arange(1, 84),
+                        np.nextafter(-1.0 + 0.125 * np.arange(1, 85), -2.0)])
+    worst_rel = worst_abs = 0.0
+    with mp.workdps(40):
+        for t in x:
+            j2, j3 = K._j23(float(t))
+            for k, v in ((2, j2), (3, j3)):
+                ref = j_mp(k, float(t))
+                err = abs(v - ref)
+                worst_abs = max(worst_abs, float(err))
+                if t <= 3.0:
+                    worst_rel = max(worst_rel, float(err / ref))
+    assert worst_rel < 1e-15       # where J_k >= 2e-4 (Horner at the piece ends: a few ulps)
+    assert worst_abs < 1e-15       # 1 ulp of J_3(-1) ~ 4; far below 1e-17 wherever x > 3
+    assert K._j23(9.5) == (0.0, 0.0) and K._j23(np.inf) == (0.0, 0.0)
+    xs = x[:500]
+    assert all(K._j23_pair(float(p), float(q)) == K._j23(float(p)) + K._j23(float(q))
+               for p, q in zip(xs, xs[::-1]))
+
+
 @pytest.mark.slow
 def test_expected_phi_bigger_sweep_against_both_mpmath_references():
     from proofs_checks.formulas import catoni as F

@@ -13,8 +13,8 @@ The points (about 20 000): the log grid ``a in {0} U +-10^k``, ``b in {0} U 10^k
 decades in [-300, 300] and every half decade in [-3, 3]); the special points of
 :mod:`proofs_checks.formulas.catoni` (kinks and their float neighbours, subnormals, ``+-1.7e308``);
 the switching surfaces of the kernel in :mod:`reference.hu._ephi_kernel` and their float
-neighbours (``U = +-9``, ``b = 1``, ``2 r a / b^2 = 1``, the narrow-interval test, the ends of the
-Chebyshev pieces of ``erfcx`` in ``U`` and ``V``); random log-uniform points over the whole float64
+neighbours (``U = +-9``, ``U = 1``, ``b = 1``, ``2a/b = 0.25``, ``2 r a / b^2 = 1``, the
+narrow-interval test, the ends of the table pieces of ``erfcx``, ``J_2``, ``J_3`` in ``U`` and ``V``); random log-uniform points over the whole float64
 range and random points in the band ``1e-4 <= |a| <= 1e2``, ``1e-4 <= b <= 1e3``.
 
 Reference: identity (5) with the printed C-hat evaluated in mpmath at adaptive precision
@@ -76,6 +76,16 @@ def switching_points(rng, n_each=60):
         add(b * b / (2.0 * R), b)
     for b in 10.0 ** rng.uniform(-2, 0, n_each):     # narrow test: (a/b)((r + a)/b) = 1
         add((-R + math.sqrt(2.0 + 4.0 * b * b)) / 2.0, b)
+    for b in 10.0 ** rng.uniform(-1, 0, n_each):     # U = 1 (form of the band) and 2a/b = 0.25
+        add(R - b, b)
+        add(0.125 * b, b)
+    for _ in range(n_each):                      # ends of the J_2, J_3 pieces in U and V
+        b = 10.0 ** rng.uniform(-1.5, 0)
+        k = rng.integers(0, 84)
+        x = -1.0 + 0.125 * k
+        add(abs(R - x * b), b)                   # U = x
+        if x * b - R > 0:
+            add(x * b - R, b)                    # V = x
     for _ in range(n_each):                      # ends of the erfcx pieces in U and in V
         b = 10.0 ** rng.uniform(-1.5, 0)
         k = rng.integers(0, 18)

@@ -5,8 +5,10 @@ element, so a batch call gives, bit for bit, the values of the scalar calls (no 
 product whose order depends on the shape of the batch).  The kernel is compiled with numba when
 numba is importable (no ``fastmath``: IEEE operations in source order, no FMA contraction) and
 otherwise runs as plain Python with the same special functions, hence the same bits, only slower.
-The special functions are scipy's (``erf``, ``erfcx``, through ``scipy.special.cython_special``)
-and the C library's (``exp``, ``expm1``, ``pow``).
+The special functions are scipy's ``erf`` (through ``scipy.special.cython_special``), the C
+library's ``exp``, ``expm1`` and ``pow``, and tables of polynomial pieces computed in mpmath for
+``erfcx(x/sqrt 2)``, ``J_2`` and ``J_3`` (``reference/hu/_mills_table.py``, written by
+``python -m proofs_checks.formulas.mills_table``).
 
 Why numba pays: the value needs one to four special-function calls and a few dozen operations per
 entry, behind branches.  As numpy expressions that is tens of passes over the array with
@@ -25,11 +27,16 @@ The regions (``a >= 0`` by oddness, ``b > 0``; ``r = sqrt 2``, ``B = 2 sqrt(2)/3
   ``E = B erf(t/sqrt 2) - phi(t) sum_{j>=1} He_{2j-1}(t) mu_{2j} / ((2j)! b^{2j})`` with
   ``t = a/b`` and ``mu_{2j} = 4 r^{2j+1}/((2j+1)(2j+3))``; the terms are cut once Cramer's bound
   ``|He_n(t)| <= 1.0865 sqrt(n!) exp(t^2/4)`` puts the rest below 1e-20 (at most 19 terms).
-* otherwise (``b < 1``, ``|U| < 9``): the non-negative decomposition
+* otherwise (``b < 1``, ``|U| < 9``), with ``J_k(x) = E[(Z - x)_+^k]`` (tables of Chebyshev
+  pieces computed in mpmath, no exponential): identity (5) rearranged so that nothing cancels,
+  ``E = a - a (a^2 + 3b^2)/6 + b^2/6 [3r (J_2(U) - J_2(V)) + b (J_3(U) - J_3(V))]`` for
+  ``U >= 1`` (every term >= 0) and ``E = B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]``
+  for ``U < 1`` (``E`` near ``B``).  Where ``2a/b < 0.25`` the differences ``J_k(U) - J_k(V)``
+  would cost relative accuracy as ``a -> 0``, and the previous non-negative decomposition is used:
   ``E = B P(-V <= Z <= -U) + int_{-V}^{U} p(a + b z) phi(z) dz`` with exact truncated Gaussian
-  moments (the end-point density differences through ``expm1``, so they keep relative accuracy
-  as ``a -> 0``) and Gaussian tail masses ``Q(x) = exp(-x^2/2) erfcx(x/sqrt 2)/2`` taken on the
-  side where they do not cancel; an interval mass that is narrow uses the Hermite series
+  moments (the end-point density differences through ``expm1``) and Gaussian tail masses
+  ``Q(x) = exp(-x^2/2) erfcx(x/sqrt 2)/2`` taken on the side where they do not cancel; an
+  interval mass that is narrow uses the Hermite series
   ``int_{c-h}^{c+h} phi = 2 phi(c) sum_j He_{2j}(c) h^{2j+1}/(2j+1)!``.
 """
 
@@ -65,8 +72,9 @@ _INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
 INNER = 9.0
 #: b at or above which the erf Taylor series is used.
 WIDE_B = 1.0
-#: Coefficients mu_{2j}/(2j)! = 4 r^{2j+1}/((2j)! (2j+1)(2j+3)) / r^{2j} times r^{2j} folded into s^j, s = 2/b^2:
-#: the j-th term is _SERIES_C[j] * s**j * He_{2j-1}(t); _SERIES_STOP[j] bounds its size over all t.
+#: The j-th term of the b >= 1 series is _SERIES_C[j] * s**j * He_{2j-1}(t) with s = r^2/b^2 = 2/b^2 and
+#: _SERIES_C[j] = mu_{2j} / ((2j)! r^{2j}) = 4 r / ((2j)! (2j+1)(2j+3)); _SERIES_STOP[j] * s**j bounds
+#: phi(t) times that term over all t (Cramer's inequality), and the sum stops below 1e-20.
 _NSERIES = 24
 _SERIES_C = np.array([0.0] + [4.0 * _R / (math.factorial(2 * j) * (2 * j + 1) * (2 * j + 3)) for j in range(1, _NSERIES + 1)])
 _SERIES_STOP = np.array([0.0] + [_SERIES_C[j] * math.sqrt(math.factorial(2 * j - 1)) * 1.0865 * _INV_SQRT2PI
@@ -147,6 +155,59 @@ def _erfcx_half_pair(x, y):
     return _MILLS[kx, 0] + tx * bx1 - bx2, _MILLS[ky, 0] + ty * by1 - by2
 
 
+_JTAB = np.array(_mills_table.J_COEFFS)
+_J_LO = _mills_table.J_LO
+_J_HI = _mills_table.J_HI
+_J_INV_W = 1.0 / _mills_table.J_WIDTH
+_J_DEG = _mills_table.J_DEGREE
+#: 2a/b below which the moments band keeps the expm1 formulation: J_k(U) - J_k(V) loses relative
+#: accuracy as V - U = 2a/b -> 0 (about 1.3e-16 / (2a/b) relative in E), harmless absolutely but not for tiny a.
+_DELTA_MIN = 0.25
+
+
+@_jit
+def _j23(x):
+    """``(J_2(x), J_3(x))``, ``J_k(x) = E[(Z - x)_+^k]``, for ``x >= -1`` (0 beyond 9.5, where
+    ``J_2 < 3e-23``): Horner's rule on the mpmath pieces of ``reference/hu/_mills_table.py``."""
+    if x >= _J_HI:
+        return 0.0, 0.0
+    u = (x - _J_LO) * _J_INV_W
+    k = int(u)
+    t = 2.0 * (u - k) - 1.0
+    p2 = _JTAB[k, _J_DEG]
+    p3 = _JTAB[k, 2 * _J_DEG + 1]
+    for j in range(_J_DEG - 1, -1, -1):
+        p2 = p2 * t + _JTAB[k, j]
+        p3 = p3 * t + _JTAB[k, _J_DEG + 1 + j]
+    return p2, p3
+
+
+@_jit
+def _j23_pair(x, y):
+    """``(_j23(x), _j23(y))`` with the four Horner recurrences interleaved (the same operations on
+    each, so the same bits; the dependency chains overlap)."""
+    if x >= _J_HI or y >= _J_HI:
+        j2x, j3x = _j23(x)
+        j2y, j3y = _j23(y)
+        return j2x, j3x, j2y, j3y
+    ux = (x - _J_LO) * _J_INV_W
+    uy = (y - _J_LO) * _J_INV_W
+    kx = int(ux)
+    ky = int(uy)
+    tx = 2.0 * (ux - kx) - 1.0
+    ty = 2.0 * (uy - ky) - 1.0
+    p2x = _JTAB[kx, _J_DEG]
+    p3x = _JTAB[kx, 2 * _J_DEG + 1]
+    p2y = _JTAB[ky, _J_DEG]
+    p3y = _JTAB[ky, 2 * _J_DEG + 1]
+    for j in range(_J_DEG - 1, -1, -1):
+        p2x = p2x * tx + _JTAB[kx, j]
+        p3x = p3x * tx + _JTAB[kx, _J_DEG + 1 + j]
+        p2y = p2y * ty + _JTAB[ky, j]
+        p3y = p3y * ty + _JTAB[ky, _J_DEG + 1 + j]
+    return p2x, p3x, p2y, p3y
+
+
 # --------------------------------------------------------------------------- regions
 
 @_jit
@@ -196,6 +257,27 @@ def _narrow_mass(center, half):
         he_prev = he_even
         he = he_odd
     return 2.0 * _INV_SQRT2PI * math.exp(-0.5 * center * center) * total
+
+
+@_jit
+def _band(a, b):
+    """0 < b < 1, |U| < 9, 2a/b >= 0.25: identity (5) rearranged so that nothing cancels.
+
+    With ``J_k(x) = E[(Z - x)_+^k]`` and ``V = (r + a)/b``,
+    ``E = a - a (a^2 + 3 b^2)/6 + b^2/6 [3r (J_2(U) - J_2(V)) + b (J_3(U) - J_3(V))]`` (all terms
+    >= 0 for ``U >= 1``) and, the same identity written from ``B``,
+    ``E = B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]`` (used for ``U < 1``, where
+    ``E`` is near ``B``).  ``J_2, J_3`` come from tables: no exponential, no ``erfc``.
+    """
+    up = (_R - a) / b           # divisions, not a reciprocal: 1/b overflows for subnormal b
+    v = (_R + a) / b
+    bb = b * b
+    if up >= 1.0:
+        j2u, j3u, j2v, j3v = _j23_pair(up, v)
+        poly = a - a * (a * a + 3.0 * bb) / 6.0
+        return poly + bb / 6.0 * (3.0 * _R * (j2u - j2v) + b * (j3u - j3v))
+    j2w, j3w, j2v, j3v = _j23_pair(-up, v)
+    return _B - bb / 6.0 * (3.0 * _R * (j2w + j2v) - b * (j3w - j3v))
 
 
 @_jit
@@ -285,6 +367,8 @@ def _hard(a, b):
         val = _phi_abs(aa)
     elif b >= WIDE_B:
         val = _wide(aa, b)
+    elif 2.0 * aa >= _DELTA_MIN * b:
+        val = _band(aa, b)
     else:
         val = _middle(aa, b, (_R - aa) / b)
     if val > _B:

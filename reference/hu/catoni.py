@@ -218,12 +218,13 @@ def expected_phi(a, b):
     - ``b >= 1``: ``E = 1/2 int_{-r}^{r} (1 - x^2/2) erf((a - x)/(sqrt 2 b)) dx`` (integration by
       parts), summed as the Taylor series of the ``erf`` about ``x = 0``: ``B erf(t/sqrt 2)`` minus
       Hermite terms in ``t = a/b`` and ``2/b^2``, at most 19 of them;
-    - otherwise the sum of non-negative parts
-      ``B P(-a-r <= bZ <= a-r) + int_{-r}^{r} p(x) n(x; a, b) dx`` with ``p(x) = x - x^3/6``:
-      exact truncated Gaussian moments (end-point density differences through ``expm1`` so they
-      keep relative accuracy as ``a -> 0``) and tail masses ``Q(x) = exp(-x^2/2) erfcx(x/sqrt 2)/2``
-      taken on the side where they do not cancel (``erfcx`` from Chebyshev pieces computed in
-      mpmath), a Hermite series for a narrow interval.
+    - otherwise (``b < 1``) identity (5) rearranged so that nothing cancels, with
+      ``J_k(x) = E[(Z - x)_+^k]`` from tables computed in mpmath:
+      ``a - a (a^2 + 3 b^2)/6 + b^2/6 [3r (J_2(U) - J_2(V)) + b (J_3(U) - J_3(V))]`` for ``U >= 1``,
+      ``B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]`` for ``U < 1``
+      (``V = (r + a)/b``); where ``2a/b < 0.25`` (tiny ``a``) the sum of non-negative parts
+      ``B P(-a-r <= bZ <= a-r) + int_{-r}^{r} p(x) n(x; a, b) dx`` (``p(x) = x - x^3/6``) by exact
+      truncated Gaussian moments with ``expm1``, which keeps the relative accuracy as ``a -> 0``.
 
     Each output element depends on its own ``(a, b)`` only, through the same scalar code: batch and
     scalar calls agree bit for bit.  Measured against the mpmath reference of
