@@ -414,8 +414,8 @@ def _terms_loop(x, s, root, limit, out):
             out[i] = math.nan
             continue
         a = xi / s
-        b = abs(a) / root
-        if math.isfinite(a) and math.isfinite(b) and abs(a) <= 1e300 and b <= 1e300:
+        b = abs(a) if root == 1.0 else abs(a) / root      # |a| / 1.0 is |a|: the same bits
+        if abs(a) <= 1e300 and b <= 1e300:                # False for inf and NaN as well
             out[i] = _easy(a, b)
         elif xi > 0.0:
             out[i] = limit
@@ -426,7 +426,7 @@ def _terms_loop(x, s, root, limit, out):
     for i in range(x.size):
         if math.isnan(out[i]):
             a = x[i] / s
-            out[i] = _hard(a, abs(a) / root)
+            out[i] = _hard(a, abs(a) if root == 1.0 else abs(a) / root)
     return 0
 
 
