@@ -338,25 +338,21 @@ def _middle(a, b, up):
 def _easy(a, b):
     """The value where it is a short expression (``b > 0``, ``|U| >= 9``), NaN elsewhere.
 
-    Kept apart from :func:`_hard` so that the loops run this part alone over a block first: the
-    compiled loop stays small where most entries fall.
+    Kept apart from :func:`_hard` so that the loops run this part alone over a block first, and
+    written without branches (every value computed, then selected) so that the compiler can turn
+    that loop into vector instructions: the same IEEE operations on each element either way, so the
+    same bits as a scalar call.
     """
-    if b == 0.0:
-        return math.nan
     aa = abs(a)
     d = _R - aa
     nb = INNER * b           # no division on the common path: U >= 9 iff r - a >= 9 b
-    if d >= nb:
-        val = aa - aa * (aa * aa + 3.0 * (b * b)) / 6.0
-    elif -d >= nb:
-        val = _B
-    else:
-        return math.nan
-    if val > _B:
-        val = _B
-    if a < 0.0:
-        return -val
-    return val
+    inside = d >= nb
+    beyond = -d >= nb
+    poly = aa - aa * (aa * aa + 3.0 * (b * b)) / 6.0
+    val = poly if inside else _B
+    val = val if val <= _B else _B
+    val = -val if a < 0.0 else val
+    return val if (inside or beyond) and b != 0.0 else math.nan
 
 
 @_jit
@@ -407,20 +403,16 @@ def _terms_loop(x, s, root, limit, out):
     Returns the number of non-finite entries of ``x`` (their outputs are NaN).
     """
     bad = 0
-    for i in range(x.size):
+    for i in range(x.size):                               # branch-free, so that it vectorises
         xi = x[i]
-        if not math.isfinite(xi):
-            bad += 1
-            out[i] = math.nan
-            continue
         a = xi / s
-        b = abs(a) if root == 1.0 else abs(a) / root      # |a| / 1.0 is |a|: the same bits
-        if abs(a) <= 1e300 and b <= 1e300:                # False for inf and NaN as well
-            out[i] = _easy(a, b)
-        elif xi > 0.0:
-            out[i] = limit
-        else:
-            out[i] = -limit
+        aa = abs(a)
+        b = aa if root == 1.0 else aa / root              # |a| / 1.0 is |a|: the same bits
+        val = _easy(a, b)
+        lim = limit if xi > 0.0 else -limit
+        lim = lim if math.isfinite(xi) else math.nan
+        bad += 0 if math.isfinite(xi) else 1
+        out[i] = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
     if bad:
         return bad
     for i in range(x.size):
