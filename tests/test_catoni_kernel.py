@@ -161,6 +161,24 @@ def test_batch_result_independent_of_shape_order_and_threads():
     assert np.array_equal(expected_phi(a[::-3], b[::-3]), whole[::-3])
 
 
+@pytest.mark.parametrize("band_share", [0.1, 0.3, 1.0])
+def test_vectorised_band_pass_equals_scalar_calls(band_share):
+    # blocks with at least a quarter of band entries go through the branch-free (vectorised) pass
+    rng = np.random.default_rng(21)
+    n = 4000
+    a = rng.choice([-1.0, 1.0], n) * rng.uniform(0.02, 3.0, n)
+    b = rng.uniform(0.05, 0.99, n)                       # b < 1: the band (or the small-a moments)
+    other = rng.random(n) > band_share
+    a[other] = rng.choice([-1.0, 1.0], other.sum()) * 10.0 ** rng.uniform(-8, 2, other.sum())
+    b[other] = np.where(rng.random(other.sum()) < 0.5, 1e-3 * np.abs(a[other]), 10.0 ** rng.uniform(0, 3, other.sum()))
+    batch = expected_phi(a, b)
+    scalar = np.array([expected_phi(float(x), float(y)) for x, y in zip(a, b)])
+    assert np.array_equal(batch.view(np.int64), scalar.view(np.int64))
+    G = (a * 7.0).reshape(100, 40)
+    ref = _reference_mean(G, 7.0, 1.0)
+    assert np.array_equal(robust_gradient(G, 7.0, 1.0), ref)
+
+
 def test_uncompiled_kernel_gives_the_same_bits(stress):
     """The kernel run as plain Python (NUMBA_DISABLE_JIT=1) equals the compiled one bit for bit."""
     a, b, *_ = stress

@@ -92,12 +92,16 @@ if HAVE_NUMBA:
                             get_cython_function_address("scipy.special.cython_special", "__pyx_fuse_1erf"))
     _erf = numba.types.ExternalFunction("heavytail_dp_erf", numba.types.float64(numba.types.float64))
     _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+    # inlined at numba's level, so that the loops calling them can be vectorised
+    _jit_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 else:  # pragma: no cover
     def _erf(x):
         return float(special.erf(x))
 
     def _jit(fn):
         return fn
+
+    _jit_inline = _jit
 
 
 _MILLS = np.array(_mills_table.COEFFS)
@@ -182,6 +186,48 @@ def _j23(x):
     return p2, p3
 
 
+_J_UMAX = _JTAB.shape[0] - 0.5
+_JFLAT = np.ascontiguousarray(_JTAB).ravel()
+assert _J_DEG == 9 and _JTAB.shape[1] == 20, "_j23_safe is written out for degree 9"
+
+
+@_jit_inline
+def _j23_safe(x):
+    """:func:`_j23` without branches (the same operations, so the same bits, for ``x < 9.5``; 0 at or
+    beyond): the piece index is clamped so that any input, even NaN, reads inside the table, and the
+    result selected.  Used where the compiler should vectorise."""
+    u = (x - _J_LO) * _J_INV_W
+    uc = u if u < _J_UMAX else _J_UMAX      # also NaN -> the last piece
+    uc = uc if uc > 0.0 else 0.0
+    k = int(uc)
+    t = 2.0 * (u - k) - 1.0
+    # Horner's rule written out (degree 9), the same operations as the loop of _j23: a loop here
+    # would keep the compiler from vectorising the loop that calls this function
+    c = k * 20
+    p2 = _JFLAT[c + 9]
+    p3 = _JFLAT[c + 19]
+    p2 = p2 * t + _JFLAT[c + 8]
+    p3 = p3 * t + _JFLAT[c + 18]
+    p2 = p2 * t + _JFLAT[c + 7]
+    p3 = p3 * t + _JFLAT[c + 17]
+    p2 = p2 * t + _JFLAT[c + 6]
+    p3 = p3 * t + _JFLAT[c + 16]
+    p2 = p2 * t + _JFLAT[c + 5]
+    p3 = p3 * t + _JFLAT[c + 15]
+    p2 = p2 * t + _JFLAT[c + 4]
+    p3 = p3 * t + _JFLAT[c + 14]
+    p2 = p2 * t + _JFLAT[c + 3]
+    p3 = p3 * t + _JFLAT[c + 13]
+    p2 = p2 * t + _JFLAT[c + 2]
+    p3 = p3 * t + _JFLAT[c + 12]
+    p2 = p2 * t + _JFLAT[c + 1]
+    p3 = p3 * t + _JFLAT[c + 11]
+    p2 = p2 * t + _JFLAT[c + 0]
+    p3 = p3 * t + _JFLAT[c + 10]
+    zero = x >= _J_HI
+    return (0.0 if zero else p2), (0.0 if zero else p3)
+
+
 @_jit
 def _j23_pair(x, y):
     """``(_j23(x), _j23(y))`` with the four Horner recurrences interleaved (the same operations on
@@ -259,7 +305,7 @@ def _narrow_mass(center, half):
     return 2.0 * _INV_SQRT2PI * math.exp(-0.5 * center * center) * total
 
 
-@_jit
+@_jit_inline
 def _band(a, b):
     """0 < b < 1, |U| < 9, 2a/b >= 0.25: identity (5) rearranged so that nothing cancels.
 
@@ -272,12 +318,29 @@ def _band(a, b):
     up = (_R - a) / b           # divisions, not a reciprocal: 1/b overflows for subnormal b
     v = (_R + a) / b
     bb = b * b
-    if up >= 1.0:
-        j2u, j3u, j2v, j3v = _j23_pair(up, v)
-        poly = a - a * (a * a + 3.0 * bb) / 6.0
-        return poly + bb / 6.0 * (3.0 * _R * (j2u - j2v) + b * (j3u - j3v))
-    j2w, j3w, j2v, j3v = _j23_pair(-up, v)
-    return _B - bb / 6.0 * (3.0 * _R * (j2w + j2v) - b * (j3w - j3v))
+    high = up >= 1.0
+    x = up if high else -up
+    j2x, j3x = _j23_safe(x)     # branch-free (both forms computed, one selected): it vectorises
+    j2v, j3v = _j23_safe(v)
+    poly = a - a * (a * a + 3.0 * bb) / 6.0
+    from_poly = poly + bb / 6.0 * (3.0 * _R * (j2x - j2v) + b * (j3x - j3v))
+    from_b = _B - bb / 6.0 * (3.0 * _R * (j2x + j2v) - b * (j3x - j3v))
+    return from_poly if high else from_b
+
+
+@_jit_inline
+def _band_signed(a, b):
+    """:func:`_band` at ``|a|``, clamped to ``[0, B]`` and given the sign of ``a``, without branches."""
+    val = _band(abs(a), b)
+    val = val if val <= _B else _B
+    val = val if val >= 0.0 else 0.0
+    return -val if a < 0.0 else val
+
+
+@_jit_inline
+def _is_band(aa, b):
+    """Whether ``_hard`` uses the band formula (given ``|U| < 9``)."""
+    return b > 0.0 and b < WIDE_B and 2.0 * aa >= _DELTA_MIN * b
 
 
 @_jit
@@ -334,7 +397,7 @@ def _middle(a, b, up):
     return _B * tails + window
 
 
-@_jit
+@_jit_inline
 def _easy(a, b):
     """The value where it is a short expression (``b > 0``, ``|U| >= 9``), NaN elsewhere.
 
@@ -359,12 +422,12 @@ def _easy(a, b):
 def _hard(a, b):
     """The value for ``b = 0`` (phi) and ``|U| < 9`` (the erf series for ``b >= 1``, else the moments)."""
     aa = abs(a)
+    if _is_band(aa, b):
+        return _band_signed(a, b)
     if b == 0.0:
         val = _phi_abs(aa)
     elif b >= WIDE_B:
         val = _wide(aa, b)
-    elif 2.0 * aa >= _DELTA_MIN * b:
-        val = _band(aa, b)
     else:
         val = _middle(aa, b, (_R - aa) / b)
     if val > _B:
@@ -391,9 +454,23 @@ def ephi(a, b):
 def _ephi_loop(a, b, out):
     for i in range(a.size):
         out[i] = _easy(a[i], b[i])
+    if _band_share(out) >= 0.25:
+        for i in range(a.size):                           # branch-free, so that it vectorises
+            val = _band_signed(a[i], b[i])
+            out[i] = val if (math.isnan(out[i]) and _is_band(abs(a[i]), b[i])) else out[i]
     for i in range(a.size):
         if math.isnan(out[i]):
             out[i] = _hard(a[i], b[i])
+
+
+@_jit
+def _band_share(out):
+    """Share of entries left (NaN) after the common pass: above 1/4 the band formula is run over the
+    whole block without branches (vectorised) before the remaining entries go one by one."""
+    n = 0
+    for i in range(out.size):
+        n += 1 if math.isnan(out[i]) else 0
+    return n / out.size if out.size else 0.0
 
 
 @_jit
@@ -415,6 +492,13 @@ def _terms_loop(x, s, root, limit, out):
         out[i] = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
     if bad:
         return bad
+    if _band_share(out) >= 0.25:
+        for i in range(x.size):                           # branch-free, so that it vectorises
+            a = x[i] / s
+            aa = abs(a)
+            b = aa if root == 1.0 else aa / root
+            val = _band_signed(a, b)
+            out[i] = val if (math.isnan(out[i]) and _is_band(aa, b)) else out[i]
     for i in range(x.size):
         if math.isnan(out[i]):
             a = x[i] / s
