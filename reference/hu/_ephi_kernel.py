@@ -228,32 +228,6 @@ def _j23_safe(x):
     return (0.0 if zero else p2), (0.0 if zero else p3)
 
 
-@_jit
-def _j23_pair(x, y):
-    """``(_j23(x), _j23(y))`` with the four Horner recurrences interleaved (the same operations on
-    each, so the same bits; the dependency chains overlap)."""
-    if x >= _J_HI or y >= _J_HI:
-        j2x, j3x = _j23(x)
-        j2y, j3y = _j23(y)
-        return j2x, j3x, j2y, j3y
-    ux = (x - _J_LO) * _J_INV_W
-    uy = (y - _J_LO) * _J_INV_W
-    kx = int(ux)
-    ky = int(uy)
-    tx = 2.0 * (ux - kx) - 1.0
-    ty = 2.0 * (uy - ky) - 1.0
-    p2x = _JTAB[kx, _J_DEG]
-    p3x = _JTAB[kx, 2 * _J_DEG + 1]
-    p2y = _JTAB[ky, _J_DEG]
-    p3y = _JTAB[ky, 2 * _J_DEG + 1]
-    for j in range(_J_DEG - 1, -1, -1):
-        p2x = p2x * tx + _JTAB[kx, j]
-        p3x = p3x * tx + _JTAB[kx, _J_DEG + 1 + j]
-        p2y = p2y * ty + _JTAB[ky, j]
-        p3y = p3y * ty + _JTAB[ky, _J_DEG + 1 + j]
-    return p2x, p3x, p2y, p3y
-
-
 # --------------------------------------------------------------------------- regions
 
 @_jit
