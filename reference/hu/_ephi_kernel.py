@@ -1,8 +1,10 @@
 """Element-wise kernel for ``E[phi(a + b Z)]``, ``Z ~ N(0, 1)`` (002, eqs. (2), (4), (5)).
 
-One scalar function, :func:`ephi`, does all the work; the array entry points apply it element by
-element, so a batch call gives, bit for bit, the values of the scalar calls (no reduction, no
-product whose order depends on the shape of the batch).  The kernel is compiled with numba when
+One scalar function, :func:`ephi`, defines the value; the array loops run the same scalar code in
+passes over a block (a branch-free pass for the common region, a branch-free pass for the ``b < 1``
+band when a quarter of the block or more is in it, then the remaining entries one by one), each
+element through the same IEEE operations, so a batch call gives, bit for bit, the values of the
+scalar calls (no reduction, no product whose order depends on the shape of the batch).  The kernel is compiled with numba when
 numba is importable (no ``fastmath``: IEEE operations in source order, no FMA contraction) and
 otherwise runs as plain Python with the same special functions, hence the same bits, only slower.
 The special functions are scipy's ``erf`` (through ``scipy.special.cython_special``), the C
@@ -10,10 +12,11 @@ library's ``exp``, ``expm1`` and ``pow``, and tables of polynomial pieces comput
 ``erfcx(x/sqrt 2)``, ``J_2`` and ``J_3`` (``reference/hu/_mills_table.py``, written by
 ``python -m proofs_checks.formulas.mills_table``).
 
-Why numba pays: the value needs one to four special-function calls and a few dozen operations per
-entry, behind branches.  As numpy expressions that is tens of passes over the array with
-temporaries (the previous implementation: 0.7-6 us per entry); fused in one compiled loop over two
-cores it is a few ns per entry in the common region (see ``docs/catoni.md``).
+Why numba pays: the value needs up to a few special-function calls or table look-ups and a few
+dozen operations per entry, behind branches.  As numpy expressions that is tens of passes over the
+array with temporaries (the previous implementation: 0.7-6 us per entry); compiled, with the
+common pass vectorised, it is about 2 ns per entry in the common region and 25-30 ns in the band
+(CPU time; see ``docs/catoni.md``).
 
 The regions (``a >= 0`` by oddness, ``b > 0``; ``r = sqrt 2``, ``B = 2 sqrt(2)/3``,
 ``U = (r - a)/b``, ``V = (r + a)/b``):
@@ -27,7 +30,7 @@ The regions (``a >= 0`` by oddness, ``b > 0``; ``r = sqrt 2``, ``B = 2 sqrt(2)/3
   ``E = B erf(t/sqrt 2) - phi(t) sum_{j>=1} He_{2j-1}(t) mu_{2j} / ((2j)! b^{2j})`` with
   ``t = a/b`` and ``mu_{2j} = 4 r^{2j+1}/((2j+1)(2j+3))``; the terms are cut once Cramer's bound
   ``|He_n(t)| <= 1.0865 sqrt(n!) exp(t^2/4)`` puts the rest below 1e-20 (at most 19 terms).
-* otherwise (``b < 1``, ``|U| < 9``), with ``J_k(x) = E[(Z - x)_+^k]`` (tables of Chebyshev
+* otherwise (``b < 1``, ``|U| < 9``), with ``J_k(x) = E[(Z - x)_+^k]`` (tables of polynomial
   pieces computed in mpmath, no exponential): identity (5) rearranged so that nothing cancels,
   ``E = a - a (a^2 + 3b^2)/6 + b^2/6 [3r (J_2(U) - J_2(V)) + b (J_3(U) - J_3(V))]`` for
   ``U >= 1`` (every term >= 0) and ``E = B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]``
