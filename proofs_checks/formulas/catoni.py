@@ -277,10 +277,17 @@ def random_points(rng, n):
     return a, b
 
 
+def _negate(v):
+    """``-v`` without rounding to the caller's precision (mpmath rounds ``-v`` to the current one,
+    53 bits by default)."""
+    with mp.workprec(max(v.context.prec, v._mpf_[3] if v else 0, 64) + 10):
+        return -v
+
+
 @functools.lru_cache(maxsize=200_000)
 def _ref_quad(a, b):
     if a < 0:
-        return -_ref_quad(-a, b)
+        return _negate(_ref_quad(-a, b))
     return expected_phi_mp(a, b)
 
 
@@ -290,7 +297,7 @@ def _ref_closed(a, b):
         with mp.workdps(DPS):
             return phi_mp(a)
     if a < 0:
-        return -_ref_closed(-a, b)
+        return _negate(_ref_closed(-a, b))
     return expected_phi_closed_mp(a, b)
 
 

@@ -1,0 +1,604 @@
+"""Element-wise kernel for ``E[phi(a + b Z)]``, ``Z ~ N(0, 1)`` (002, eqs. (2), (4), (5)).
+
+One scalar function, :func:`ephi`, defines the value; the array loops run the same scalar code in
+passes over a block (a branch-free pass for the common region, a branch-free pass for the ``b < 1``
+band when a quarter of the block or more is in it, then the remaining entries one by one), each
+element through the same IEEE operations, so a batch call gives, bit for bit, the values of the
+scalar calls (no reduction, no product whose order depends on the shape of the batch).  The kernel is compiled with numba when
+numba is importable (no ``fastmath``: IEEE operations in source order, no FMA contraction) and
+otherwise runs as plain Python with the same special functions, hence the same bits, only slower.
+The special functions are scipy's ``erf`` (through ``scipy.special.cython_special``), the C
+library's ``exp``, ``expm1`` and ``pow``, and tables of polynomial pieces computed in mpmath for
+``erfcx(x/sqrt 2)``, ``J_2`` and ``J_3`` (``reference/hu/_mills_table.py``, written by
+``python -m proofs_checks.formulas.mills_table``).
+
+Why numba pays: the value needs up to a few special-function calls or table look-ups and a few
+dozen operations per entry, behind branches.  As numpy expressions that is tens of passes over the
+array with temporaries (the previous implementation: 0.7-6 us per entry); compiled, with the
+common pass vectorised, it is about 2 ns per entry in the common region and 25-30 ns in the band
+(CPU time; see ``docs/catoni.md``).
+
+The regions (``a >= 0`` by oddness, ``b > 0``; ``r = sqrt 2``, ``B = 2 sqrt(2)/3``,
+``U = (r - a)/b``, ``V = (r + a)/b``):
+
+* ``U >= 9`` (the Gaussian lies inside the window): ``E = a - a (a^2 + 3 b^2)/6``, the polynomial
+  part of identity (5); the dropped correction is below ``b^2 J_2(9) < 1e-21``.
+* ``U <= -9`` (it lies beyond ``r``): ``E = B``; the difference is below ``2 B Q(9) < 3e-19``.
+* ``b >= 1`` (wide noise): integrating by parts,
+  ``E = 1/2 int_{-r}^{r} (1 - x^2/2) erf((a - x)/(sqrt 2 b)) dx``, and the Taylor series of the
+  ``erf`` about ``x = 0`` gives
+  ``E = B erf(t/sqrt 2) - phi(t) sum_{j>=1} He_{2j-1}(t) mu_{2j} / ((2j)! b^{2j})`` with
+  ``t = a/b`` and ``mu_{2j} = 4 r^{2j+1}/((2j+1)(2j+3))``; the terms are cut once Cramer's bound
+  ``|He_n(t)| <= 1.0865 sqrt(n!) exp(t^2/4)`` puts the rest below 1e-20 (at most 19 terms).
+* otherwise (``b < 1``, ``|U| < 9``), with ``J_k(x) = E[(Z - x)_+^k]`` (tables of polynomial
+  pieces computed in mpmath, no exponential): identity (5) rearranged so that nothing cancels,
+  ``E = a - a (a^2 + 3b^2)/6 + b^2/6 [3r (J_2(U) - J_2(V)) + b (J_3(U) - J_3(V))]`` for
+  ``U >= 1`` (every term >= 0) and ``E = B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]``
+  for ``U < 1`` (``E`` near ``B``).  Where ``2a/b < 0.25`` the differences ``J_k(U) - J_k(V)``
+  would cost relative accuracy as ``a -> 0``, and the previous non-negative decomposition is used:
+  ``E = B P(-V <= Z <= -U) + int_{-V}^{U} p(a + b z) phi(z) dz`` with exact truncated Gaussian
+  moments (the end-point density differences through ``expm1``) and Gaussian tail masses
+  ``Q(x) = exp(-x^2/2) erfcx(x/sqrt 2)/2`` taken on the side where they do not cancel; an
+  interval mass that is narrow uses the Hermite series
+  ``int_{c-h}^{c+h} phi = 2 phi(c) sum_j He_{2j}(c) h^{2j+1}/(2j+1)!``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from . import _mills_table
+
+try:  # pragma: no cover - exercised by whichever environment runs the tests
+    import numba
+    from llvmlite import binding as llvm_binding
+    from numba.extending import get_cython_function_address
+
+    #: True when the kernel is compiled (numba importable and NUMBA_DISABLE_JIT unset).
+    HAVE_NUMBA = not numba.config.DISABLE_JIT
+except ImportError:  # pragma: no cover
+    numba = None
+    HAVE_NUMBA = False
+
+__all__ = ["HAVE_NUMBA", "PHI_BOUND", "ephi", "ephi_array", "standard_terms", "standard_column_sums",
+           "INNER", "WIDE_B"]
+
+#: sup |phi| = 2 sqrt(2)/3.
+PHI_BOUND = 2.0 * math.sqrt(2.0) / 3.0
+_R = math.sqrt(2.0)
+_B = PHI_BOUND
+_INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
+#: |U| beyond which the Gaussian is entirely inside (U >= INNER) or beyond (U <= -INNER) the window.
+INNER = 9.0
+#: b at or above which the erf Taylor series is used.
+WIDE_B = 1.0
+#: The j-th term of the b >= 1 series is _SERIES_C[j] * s**j * He_{2j-1}(t) with s = r^2/b^2 = 2/b^2 and
+#: _SERIES_C[j] = mu_{2j} / ((2j)! r^{2j}) = 4 r / ((2j)! (2j+1)(2j+3)); _SERIES_STOP[j] * s**j bounds
+#: phi(t) times that term over all t (Cramer's inequality), and the sum stops below 1e-20.
+_NSERIES = 24
+_SERIES_C = np.array([0.0] + [4.0 * _R / (math.factorial(2 * j) * (2 * j + 1) * (2 * j + 3)) for j in range(1, _NSERIES + 1)])
+_SERIES_STOP = np.array([0.0] + [_SERIES_C[j] * math.sqrt(math.factorial(2 * j - 1)) * 1.0865 * _INV_SQRT2PI
+                                 for j in range(1, _NSERIES + 1)])
+#: Terms of the narrow-interval Hermite series (enough for h (|c| + h) <= 1 to 1e-20).
+_NARROW_TERMS = 14
+_FACT_ODD = np.array([1.0 / math.factorial(2 * j + 1) for j in range(_NARROW_TERMS)])
+
+
+# --------------------------------------------------------------------------- special functions
+
+if HAVE_NUMBA:
+    # a named external symbol (not a ctypes pointer) so that the compiled code can be cached
+    llvm_binding.add_symbol("heavytail_dp_erf",
+                            get_cython_function_address("scipy.special.cython_special", "__pyx_fuse_1erf"))
+    _erf = numba.types.ExternalFunction("heavytail_dp_erf", numba.types.float64(numba.types.float64))
+    _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+    # inlined at numba's level, so that the loops calling them can be vectorised
+    _jit_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+else:  # pragma: no cover
+    def _erf(x):
+        return float(special.erf(x))
+
+    def _jit(fn):
+        return fn
+
+    _jit_inline = _jit
+
+
+_MILLS = np.array(_mills_table.COEFFS)
+_MILLS_INV_W = 1.0 / _mills_table.WIDTH
+_MILLS_MAX = _mills_table.X_MAX
+_MILLS_DEG = _mills_table.DEGREE
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+@_jit
+def _erfcx_half(x):
+    """``erfcx(x / sqrt 2) = 2 Q(x) exp(x^2/2)`` for ``x >= 0`` (``inf`` gives 0).
+
+    Chebyshev pieces on ``[0, 16)`` (``reference/hu/_mills_table.py``, from mpmath), Clenshaw's
+    recurrence; beyond, the asymptotic series of the Mills ratio (``Q(16) < 1e-57``).
+    """
+    if x < _MILLS_MAX:
+        k = int(x * _MILLS_INV_W)
+        t = 2.0 * (x * _MILLS_INV_W - k) - 1.0
+        t2 = 2.0 * t
+        b1 = 0.0
+        b2 = 0.0
+        for j in range(_MILLS_DEG, 0, -1):
+            b0 = _MILLS[k, j] + t2 * b1 - b2
+            b2 = b1
+            b1 = b0
+        return _MILLS[k, 0] + t * b1 - b2
+    y = 1.0 / (x * x)
+    return _SQRT_2_OVER_PI / x * (1.0 - y * (1.0 - 3.0 * y * (1.0 - 5.0 * y * (1.0 - 7.0 * y * (1.0 - 9.0 * y)))))
+
+
+@_jit
+def _erfcx_half_pair(x, y):
+    """``(_erfcx_half(x), _erfcx_half(y))`` with the two Clenshaw recurrences interleaved (the
+    same operations on each, so the same bits; the two dependency chains overlap)."""
+    if x >= _MILLS_MAX or y >= _MILLS_MAX:
+        return _erfcx_half(x), _erfcx_half(y)
+    kx = int(x * _MILLS_INV_W)
+    ky = int(y * _MILLS_INV_W)
+    tx = 2.0 * (x * _MILLS_INV_W - kx) - 1.0
+    ty = 2.0 * (y * _MILLS_INV_W - ky) - 1.0
+    tx2 = 2.0 * tx
+    ty2 = 2.0 * ty
+    bx1 = 0.0
+    bx2 = 0.0
+    by1 = 0.0
+    by2 = 0.0
+    for j in range(_MILLS_DEG, 0, -1):
+        bx0 = _MILLS[kx, j] + tx2 * bx1 - bx2
+        by0 = _MILLS[ky, j] + ty2 * by1 - by2
+        bx2 = bx1
+        bx1 = bx0
+        by2 = by1
+        by1 = by0
+    return _MILLS[kx, 0] + tx * bx1 - bx2, _MILLS[ky, 0] + ty * by1 - by2
+
+
+_JTAB = np.array(_mills_table.J_COEFFS)
+_J_LO = _mills_table.J_LO
+_J_HI = _mills_table.J_HI
+_J_INV_W = 1.0 / _mills_table.J_WIDTH
+_J_DEG = _mills_table.J_DEGREE
+#: 2a/b below which the moments band keeps the expm1 formulation: J_k(U) - J_k(V) loses relative
+#: accuracy as V - U = 2a/b -> 0 (about 1.3e-16 / (2a/b) relative in E), harmless absolutely but not for tiny a.
+_DELTA_MIN = 0.25
+
+
+@_jit
+def _j23(x):
+    """``(J_2(x), J_3(x))``, ``J_k(x) = E[(Z - x)_+^k]``, for ``x >= -1`` (0 beyond 9.5, where
+    ``J_2 < 3e-23``): Horner's rule on the mpmath pieces of ``reference/hu/_mills_table.py``."""
+    if x >= _J_HI:
+        return 0.0, 0.0
+    u = (x - _J_LO) * _J_INV_W
+    k = int(u)
+    t = 2.0 * (u - k) - 1.0
+    p2 = _JTAB[k, _J_DEG]
+    p3 = _JTAB[k, 2 * _J_DEG + 1]
+    for j in range(_J_DEG - 1, -1, -1):
+        p2 = p2 * t + _JTAB[k, j]
+        p3 = p3 * t + _JTAB[k, _J_DEG + 1 + j]
+    return p2, p3
+
+
+_J_UMAX = _JTAB.shape[0] - 0.5
+_JFLAT = np.ascontiguousarray(_JTAB).ravel()
+assert _J_DEG == 9 and _JTAB.shape[1] == 20, "_j23_safe is written out for degree 9"
+
+
+@_jit_inline
+def _j23_safe(x):
+    """:func:`_j23` without branches (the same operations, so the same bits, for ``x < 9.5``; 0 at or
+    beyond): the piece index is clamped so that any input, even NaN, reads inside the table, and the
+    result selected.  Used where the compiler should vectorise."""
+    u = (x - _J_LO) * _J_INV_W
+    uc = u if u < _J_UMAX else _J_UMAX      # also NaN -> the last piece
+    uc = uc if uc > 0.0 else 0.0
+    k = int(uc)
+    t = 2.0 * (u - k) - 1.0
+    # Horner's rule written out (degree 9), the same operations as the loop of _j23: a loop here
+    # would keep the compiler from vectorising the loop that calls this function
+    c = k * 20
+    p2 = _JFLAT[c + 9]
+    p3 = _JFLAT[c + 19]
+    p2 = p2 * t + _JFLAT[c + 8]
+    p3 = p3 * t + _JFLAT[c + 18]
+    p2 = p2 * t + _JFLAT[c + 7]
+    p3 = p3 * t + _JFLAT[c + 17]
+    p2 = p2 * t + _JFLAT[c + 6]
+    p3 = p3 * t + _JFLAT[c + 16]
+    p2 = p2 * t + _JFLAT[c + 5]
+    p3 = p3 * t + _JFLAT[c + 15]
+    p2 = p2 * t + _JFLAT[c + 4]
+    p3 = p3 * t + _JFLAT[c + 14]
+    p2 = p2 * t + _JFLAT[c + 3]
+    p3 = p3 * t + _JFLAT[c + 13]
+    p2 = p2 * t + _JFLAT[c + 2]
+    p3 = p3 * t + _JFLAT[c + 12]
+    p2 = p2 * t + _JFLAT[c + 1]
+    p3 = p3 * t + _JFLAT[c + 11]
+    p2 = p2 * t + _JFLAT[c + 0]
+    p3 = p3 * t + _JFLAT[c + 10]
+    zero = x >= _J_HI
+    return (0.0 if zero else p2), (0.0 if zero else p3)
+
+
+# --------------------------------------------------------------------------- regions
+
+@_jit
+def _phi_abs(aa):
+    """phi(aa) for aa >= 0 (the same operations as :func:`reference.hu.catoni.phi`)."""
+    if aa <= _R:
+        return aa - aa ** 3.0 / 6.0
+    return _B
+
+
+@_jit
+def _wide(a, b):
+    """b >= 1: B erf(t/sqrt 2) - phi(t) sum_j He_{2j-1}(t) C_j s^j, t = a/b, s = 2/b^2."""
+    t = a / b
+    s = 2.0 / (b * b)
+    he_prev = 1.0          # He_0
+    he = t                 # He_1
+    total = 0.0
+    sj = 1.0
+    for j in range(1, _NSERIES + 1):
+        sj = sj * s
+        if _SERIES_STOP[j] * sj < 1e-20:
+            break
+        total = total + _SERIES_C[j] * sj * he
+        # He_{2j} and He_{2j+1} from He_{2j-1}, He_{2j-2}
+        n = 2 * j - 1
+        he_even = t * he - n * he_prev
+        he_prev = he_even
+        he = t * he_even - (n + 1) * he
+    return _B * _erf(t / _R) - _INV_SQRT2PI * math.exp(-0.5 * t * t) * total
+
+
+@_jit
+def _narrow_mass(center, half):
+    """P(center - half <= Z <= center + half) by the Hermite series (half (|center| + half) <= 1)."""
+    he_prev = 1.0                                  # He_0(c)
+    he = center                                    # He_1(c)
+    h2 = half * half
+    hp = half
+    total = _FACT_ODD[0] * hp * he_prev
+    for j in range(1, _NARROW_TERMS):
+        n = 2 * j - 1
+        he_even = center * he - n * he_prev        # He_{2j}
+        he_odd = center * he_even - (n + 1) * he   # He_{2j+1}
+        hp = hp * h2
+        total = total + _FACT_ODD[j] * hp * he_even
+        he_prev = he_even
+        he = he_odd
+    return 2.0 * _INV_SQRT2PI * math.exp(-0.5 * center * center) * total
+
+
+@_jit_inline
+def _band(a, b):
+    """0 < b < 1, |U| < 9, 2a/b >= 0.25: identity (5) rearranged so that nothing cancels.
+
+    With ``J_k(x) = E[(Z - x)_+^k]`` and ``V = (r + a)/b``,
+    ``E = a - a (a^2 + 3 b^2)/6 + b^2/6 [3r (J_2(U) - J_2(V)) + b (J_3(U) - J_3(V))]`` (all terms
+    >= 0 for ``U >= 1``) and, the same identity written from ``B``,
+    ``E = B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]`` (used for ``U < 1``, where
+    ``E`` is near ``B``).  ``J_2, J_3`` come from tables: no exponential, no ``erfc``.
+    """
+    up = (_R - a) / b           # divisions, not a reciprocal: 1/b overflows for subnormal b
+    v = (_R + a) / b
+    bb = b * b
+    high = up >= 1.0
+    x = up if high else -up
+    j2x, j3x = _j23_safe(x)     # branch-free (both forms computed, one selected): it vectorises
+    j2v, j3v = _j23_safe(v)
+    poly = a - a * (a * a + 3.0 * bb) / 6.0
+    from_poly = poly + bb / 6.0 * (3.0 * _R * (j2x - j2v) + b * (j3x - j3v))
+    from_b = _B - bb / 6.0 * (3.0 * _R * (j2x + j2v) - b * (j3x - j3v))
+    return from_poly if high else from_b
+
+
+@_jit_inline
+def _band_signed(a, b):
+    """:func:`_band` at ``|a|``, clamped to ``[0, B]`` and given the sign of ``a``, without branches."""
+    val = _band(abs(a), b)
+    val = val if val <= _B else _B
+    val = val if val >= 0.0 else 0.0
+    return -val if a < 0.0 else val
+
+
+@_jit_inline
+def _is_band(aa, b):
+    """Whether ``_hard`` uses the band formula (given ``|U| < 9``)."""
+    return b > 0.0 and b < WIDE_B and 2.0 * aa >= _DELTA_MIN * b
+
+
+@_jit
+def _middle(a, b, up):
+    """0 < b < 1, |U| < 9: tails plus the window integral by truncated Gaussian moments."""
+    inv_b = 1.0 / b
+    lo = -(_R + a) * inv_b                  # L = -V
+    ratio = a * inv_b
+    c = 2.0 * _R * ratio * inv_b            # (L^2 - U^2)/2 >= 0
+    eu = math.exp(-0.5 * up * up)
+    p_up = _INV_SQRT2PI * eu
+    if c < 1.0:
+        em = math.expm1(-c)                 # p_lo/p_up - 1, with relative accuracy as a -> 0
+        e_lo = eu + eu * em                 # exp(-L^2/2)
+    else:
+        em = 0.0
+        e_lo = eu * math.exp(-c)
+    p_lo = _INV_SQRT2PI * e_lo
+    v = -lo
+    f_u, f_v = _erfcx_half_pair(abs(up), v)
+    q_v = 0.5 * e_lo * f_v if e_lo > 0.0 else 0.0                    # Q(V)
+    if up >= 0.0:
+        q_u = 0.5 * eu * f_u                                          # Q(U)
+        m0 = (1.0 - q_u) - q_v                                        # P(L <= Z <= U)
+        half = ratio
+        cen = -_R * inv_b
+        if half * (abs(cen) + half) <= 1.0:
+            tails = _narrow_mass(cen, half)
+        else:
+            tails = q_u - q_v                                         # P(-V <= Z <= -U)
+    else:
+        q_w = 0.5 * eu * f_u                                          # Q(-U) = Phi(U)
+        m0 = q_w - q_v
+        tails = (1.0 - q_w) - q_v
+    if tails < 0.0:
+        tails = 0.0
+    if m0 < 0.0:
+        m0 = 0.0
+    lp = lo * p_lo if p_lo > 0.0 else 0.0
+    l2p = lo * lo * p_lo if p_lo > 0.0 else 0.0
+    upp = up * p_up
+    u2p = up * up * p_up
+    if c < 1.0:
+        m1 = p_up * em
+        m3 = 2.0 * m1 + p_up * (lo * lo * em + 2.0 * c)
+    else:
+        m1 = p_lo - p_up
+        m3 = 2.0 * m1 + (l2p - u2p)
+    m2 = m0 + lp - upp
+    window = ((a - a ** 3.0 / 6.0) * m0 + (1.0 - a * a / 2.0) * b * m1
+              - 0.5 * a * b * b * m2 - b * b * b / 6.0 * m3)
+    if window < 0.0:
+        window = 0.0
+    return _B * tails + window
+
+
+@_jit_inline
+def _easy(a, b):
+    """The value where it is a short expression (``b > 0``, ``|U| >= 9``), NaN elsewhere.
+
+    Kept apart from :func:`_hard` so that the loops run this part alone over a block first, and
+    written without branches (every value computed, then selected) so that the compiler can turn
+    that loop into vector instructions: the same IEEE operations on each element either way, so the
+    same bits as a scalar call.
+    """
+    aa = abs(a)
+    d = _R - aa
+    nb = INNER * b           # no division on the common path: U >= 9 iff r - a >= 9 b
+    inside = d >= nb
+    beyond = -d >= nb
+    poly = aa - aa * (aa * aa + 3.0 * (b * b)) / 6.0
+    val = poly if inside else _B
+    val = val if val <= _B else _B
+    val = -val if a < 0.0 else val
+    return val if (inside or beyond) and b != 0.0 else math.nan
+
+
+@_jit
+def _hard(a, b):
+    """The value for ``b = 0`` (phi) and ``|U| < 9`` (the erf series for ``b >= 1``, else the moments)."""
+    aa = abs(a)
+    if _is_band(aa, b):
+        return _band_signed(a, b)
+    if b == 0.0:
+        val = _phi_abs(aa)
+    elif b >= WIDE_B:
+        val = _wide(aa, b)
+    else:
+        val = _middle(aa, b, (_R - aa) / b)
+    if val > _B:
+        val = _B
+    if val < 0.0:
+        val = 0.0
+    if a < 0.0:
+        return -val
+    return val
+
+
+@_jit
+def ephi(a, b):
+    """E[phi(a + b Z)] for finite ``a`` and finite ``b >= 0`` (no checks); in [-B, B], odd in ``a``."""
+    val = _easy(a, b)
+    if math.isnan(val):
+        val = _hard(a, b)
+    return val
+
+
+# --------------------------------------------------------------------------- array loops
+
+@_jit
+def _ephi_loop(a, b, out):
+    for i in range(a.size):
+        out[i] = _easy(a[i], b[i])
+    if _band_share(out) >= 0.25:
+        for i in range(a.size):                           # branch-free, so that it vectorises
+            val = _band_signed(a[i], b[i])
+            out[i] = val if (math.isnan(out[i]) and _is_band(abs(a[i]), b[i])) else out[i]
+    for i in range(a.size):
+        if math.isnan(out[i]):
+            out[i] = _hard(a[i], b[i])
+
+
+@_jit
+def _band_share(out):
+    """Share of entries left (NaN) after the common pass: above 1/4 the band formula is run over the
+    whole block without branches (vectorised) before the remaining entries go one by one."""
+    n = 0
+    for i in range(out.size):
+        n += 1 if math.isnan(out[i]) else 0
+    return n / out.size if out.size else 0.0
+
+
+@_jit
+def _terms_loop(x, s, root, limit, out):
+    """Per-sample E[phi(x/s + |x/s|/root Z)]; the limit where an argument exceeds 1e300 or overflows.
+
+    Returns the number of non-finite entries of ``x`` (their outputs are NaN).
+    """
+    bad = 0
+    for i in range(x.size):                               # branch-free, so that it vectorises
+        xi = x[i]
+        a = xi / s
+        aa = abs(a)
+        b = aa if root == 1.0 else aa / root              # |a| / 1.0 is |a|: the same bits
+        val = _easy(a, b)
+        lim = limit if xi > 0.0 else -limit
+        lim = lim if math.isfinite(xi) else math.nan
+        bad += 0 if math.isfinite(xi) else 1
+        out[i] = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
+    if bad:
+        return bad
+    if _band_share(out) >= 0.25:
+        for i in range(x.size):                           # branch-free, so that it vectorises
+            a = x[i] / s
+            aa = abs(a)
+            b = aa if root == 1.0 else aa / root
+            val = _band_signed(a, b)
+            out[i] = val if (math.isnan(out[i]) and _is_band(aa, b)) else out[i]
+    for i in range(x.size):
+        if math.isnan(out[i]):
+            a = x[i] / s
+            out[i] = _hard(a, abs(a) if root == 1.0 else abs(a) / root)
+    return 0
+
+
+if HAVE_NUMBA:
+    @numba.njit(parallel=True, cache=True, nogil=True, error_model="numpy")
+    def _ephi_par(a, b, out, chunk):
+        n = a.size
+        nchunks = (n + chunk - 1) // chunk
+        for k in numba.prange(nchunks):
+            lo = k * chunk
+            hi = min(n, lo + chunk)
+            _ephi_loop(a[lo:hi], b[lo:hi], out[lo:hi])
+
+    @numba.njit(parallel=True, cache=True, nogil=True, error_model="numpy")
+    def _terms_par(x, s, root, limit, out, chunk):
+        n = x.size
+        nchunks = (n + chunk - 1) // chunk
+        bad = 0
+        for k in numba.prange(nchunks):
+            lo = k * chunk
+            hi = min(n, lo + chunk)
+            bad += _terms_loop(x[lo:hi], s, root, limit, out[lo:hi])
+        return bad
+
+    @numba.njit(parallel=True, cache=True, nogil=True, error_model="numpy")
+    def _colsum_par(flat, d, s, root, limit, width, buf_size):
+        nblocks = (d + width - 1) // width
+        sums = np.empty(d)
+        bad = 0
+        for k in numba.prange(nblocks):
+            j0 = k * width
+            j1 = min(d, j0 + width)
+            buf = np.empty(buf_size)
+            bad += _colsum_block(flat, d, s, root, limit, j0, j1, buf, sums)
+        return sums, bad
+else:  # pragma: no cover
+    _ephi_par = None
+    _terms_par = None
+    _colsum_par = None
+
+@_jit
+def _colsum_block(flat, d, s, root, limit, j0, j1, buf, sums):
+    """Column sums of the terms of columns ``j0:j1`` of the C-ordered ``(m, d)`` array ``flat``
+    (raveled), row after row (the order of ``np.add.reduce`` over axis 0), through a row-block
+    buffer.  Returns the number of non-finite entries."""
+    m = flat.size // d
+    w = j1 - j0
+    rows = buf.size // w
+    bad = 0
+    for i0 in range(0, m, rows):
+        i1 = min(m, i0 + rows)
+        for i in range(i0, i1):
+            k = (i - i0) * w
+            bad += _terms_loop(flat[i * d + j0:i * d + j1], s, root, limit, buf[k:k + w])
+        for i in range(i0, i1):
+            k = (i - i0) * w
+            if i == 0:
+                for j in range(w):
+                    sums[j0 + j] = buf[k + j]
+            else:
+                for j in range(w):
+                    sums[j0 + j] = sums[j0 + j] + buf[k + j]
+    return bad
+
+
+#: Entries below which the serial loop is used (thread start-up costs more than it saves).
+_PARALLEL_MIN = 1 << 14
+_CHUNK = 1 << 13
+
+
+def ephi_array(a, b):
+    """:func:`ephi` on two 1-d float64 arrays of equal length (no checks)."""
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    out = np.empty(a.shape)
+    if HAVE_NUMBA and a.size >= _PARALLEL_MIN:
+        _ephi_par(a, b, out, _CHUNK)
+    else:
+        _ephi_loop(a, b, out)
+    return out
+
+
+def standard_terms(x, s, beta):
+    """Per-sample ``E[phi(a + bZ)]``, ``a = x/s``, ``b = |a|/sqrt(beta)``, for a float64 array ``x``.
+
+    Returns ``(terms, n_bad)`` with ``n_bad`` the number of non-finite entries of ``x`` (the caller
+    raises).  Where ``|a|`` or ``b`` exceeds 1e300 or overflows, the limit
+    ``sign(x) B erf(sqrt(beta/2))`` is used (see :func:`reference.hu.catoni.robust_mean`).
+    """
+    root = math.sqrt(beta)
+    limit = PHI_BOUND * math.erf(root / _R)
+    flat = np.ascontiguousarray(x, dtype=np.float64).ravel()
+    out = np.empty(flat.shape)
+    if HAVE_NUMBA and flat.size >= _PARALLEL_MIN:
+        bad = _terms_par(flat, float(s), root, limit, out, _CHUNK)
+    else:
+        bad = _terms_loop(flat, float(s), root, limit, out)
+    return out.reshape(np.shape(x)), int(bad)
+
+
+def standard_column_sums(x, s, beta):
+    """Column sums over axis 0 of the per-sample terms of a C-contiguous 2-d float64 ``x``.
+
+    The same values, added in the same order, as ``np.add.reduce(standard_terms(x)[0], axis=0)``
+    (row after row), without materialising the terms.  Returns ``(sums, n_bad)``.
+    """
+    root = math.sqrt(beta)
+    limit = PHI_BOUND * math.erf(root / _R)
+    m, d = x.shape
+    # column blocks: one per thread at least, at most 64 columns; the row-block buffer stays in L1/L2
+    threads = numba.get_num_threads() if HAVE_NUMBA else 1
+    width = max(1, min(64, -(-d // max(1, threads))))
+    buf_size = width * max(1, 4096 // width)
+    if HAVE_NUMBA:
+        sums, bad = _colsum_par(x.reshape(-1), d, float(s), root, limit, width, buf_size)
+    else:  # pragma: no cover
+        sums = np.empty(d)
+        bad = 0
+        for j0 in range(0, d, width):
+            bad += _colsum_block(x.reshape(-1), d, float(s), root, limit, j0, min(d, j0 + width),
+                                 np.empty(buf_size), sums)
+    return sums, int(bad)
