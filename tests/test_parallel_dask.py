@@ -1,6 +1,7 @@
 """The dask backend (issue 17 item 4): a two-worker cluster reproduces a local run byte for byte.
 
-One in-process ``distributed.LocalCluster`` (two workers, one thread each) serves the module; it
+Without dask installed only the argument and missing-extra tests run.  One in-process
+``distributed.LocalCluster`` (two workers, one thread each) serves the module; it
 starts in well under a second.  Wall-clock fields (``seconds*``) and the ``jobs`` echo are the only
 parts of a result allowed to differ between runs, so they are dropped before comparing.
 """
@@ -18,8 +19,6 @@ from proofs_checks.rates.sweep import run_sweep
 from tests._audit_helpers import ShiftLaplace
 from tests._parallel_helpers import backend_seen, cauchy_mean
 
-distributed = pytest.importorskip("distributed")
-
 GRID = [{"n": 10}, {"n": 100}, {"n": 1000}]
 D = np.zeros((4, 1))
 DP = D.copy()
@@ -28,6 +27,7 @@ DP[0, 0] = 1.0
 
 @pytest.fixture(scope="module")
 def scheduler():
+    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         yield cluster.scheduler_address
@@ -88,6 +88,7 @@ def test_cli_experiments_and_audit_identical_on_cluster(scheduler, tmp_path, cap
 @pytest.mark.slow
 def test_cli_dask_without_scheduler_starts_local_worker_processes(tmp_path, capsys):
     """``--backend dask`` alone: a LocalCluster of --jobs worker processes, started and closed by the command."""
+    pytest.importorskip("distributed")
     texts = []
     for extra in (["--jobs", "2"], ["--backend", "dask", "--jobs", "2"]):
         assert main(["experiments", "--figure", "1", "--json", "--out", str(tmp_path), *extra]) == 0
