@@ -90,12 +90,14 @@ def _silence_stdout():
 
 def main(argv=None):
     from .commands import UsageError
+    from .commands._common import backend_from_args
 
     parser = build_parser()
     args = parser.parse_args(argv)
     args._argv = list(sys.argv[1:] if argv is None else argv)   # for the report's provenance
     try:
-        return int(args._run(args) or 0)
+        with backend_from_args(args):   # --backend/--scheduler of the commands that have them
+            return int(args._run(args) or 0)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,8 @@ recipe of empirical DP auditing [1]_ [2]_:
    draws from its own child of a :class:`numpy.random.SeedSequence` made by
    ``spawn``; the chunking depends only on ``N`` and ``chunk_size``, never on
    the number of workers, so a result is identical whatever ``jobs`` is.
-   Chunks run in parallel with :mod:`joblib`.
+   Chunks run in parallel with :mod:`joblib` (local processes or a dask cluster, see
+   :mod:`proofs_checks.parallel`).
 2. **Selection split** (a fraction of the calls, capped so memory is
    bounded).  A statistic ``s(o)`` is built: the exact log-likelihood ratio
    ``log p_D(o) - log p_D'(o)`` when the mechanism gives densities
@@ -211,11 +212,10 @@ def _draw_task(mechanism, data, size, seed_seq, where, statistic=None, regions=N
 
 
 def _run_tasks(tasks, jobs):
-    if jobs == 1 or len(tasks) <= 1:
-        return [f(*a) for f, a in tasks]
-    from joblib import Parallel, delayed
+    # local processes or a dask cluster, whichever proofs_checks.parallel.use_backend chose
+    from ..parallel import run_calls
 
-    return Parallel(n_jobs=jobs)(delayed(f)(*a) for f, a in tasks)
+    return run_calls(tasks, jobs)
 
 
 def draw_outputs(mechanism, data, size, seed, *, jobs=1, chunk_size=DEFAULT_CHUNK, where="D"):

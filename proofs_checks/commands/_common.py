@@ -1,15 +1,16 @@
-"""Helpers shared by the sub-commands: the output folder check, the seed and jobs types."""
+"""Helpers shared by the sub-commands: the output folder check, the seed and jobs types, the backend options."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import tempfile
 from pathlib import Path
 
 from . import UsageError
 
-__all__ = ["non_negative_int", "positive_int", "usable_out_dir"]
+__all__ = ["add_backend_arguments", "backend_from_args", "non_negative_int", "positive_int", "usable_out_dir"]
 
 
 def positive_int(text):
@@ -51,3 +52,39 @@ def usable_out_dir(path, option="--out"):
     except OSError as exc:
         raise UsageError(f"{option} {str(path)!r} is not a writable folder ({exc.strerror or exc})") from None
     return out
+
+
+def add_backend_arguments(parser):
+    """``--backend {local,dask}`` and ``--scheduler ADDRESS``; :func:`backend_from_args` applies them."""
+    parser.add_argument("--backend", choices=("local", "dask"), default="local",
+                        help="where parallel work runs: local processes (--jobs of them) or a dask.distributed "
+                             "cluster (needs the [dask] extra); results do not depend on it (default: local)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --backend dask: address of a running dask scheduler, e.g. tcp://host:8786 "
+                             "(default: a local cluster of --jobs worker processes); see docs/scaling.md")
+
+
+@contextlib.contextmanager
+def backend_from_args(args):
+    """Run the enclosed command on the backend its ``--backend``/``--scheduler`` ask for.
+
+    A command without these options runs as before.  Bad combinations, a missing dask extra and an
+    unreachable scheduler become :class:`~proofs_checks.commands.UsageError` (exit status 2).
+    """
+    backend = getattr(args, "backend", None)
+    if backend is None:
+        yield None
+        return
+    from ..parallel import use_backend
+
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None and backend != "dask":
+        raise UsageError(f"--scheduler {scheduler!r} needs --backend dask")
+    jobs = getattr(args, "jobs", 1)
+    stack = contextlib.ExitStack()
+    try:   # bad --jobs is the command's own error, reported by it; the cluster gets one worker then
+        client = stack.enter_context(use_backend(backend, scheduler, jobs if isinstance(jobs, int) and jobs > 0 else 1))
+    except (ImportError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    with stack:
+        yield client

@@ -15,6 +15,8 @@ import importlib
 import json
 import sys
 
+from ._common import add_backend_arguments
+
 NAME = "audit"
 HELP = "audit the (epsilon, delta)-DP claim of an algorithm id or of --mechanism MODULE:NAME"
 
@@ -58,6 +60,7 @@ def add_arguments(parser):
     parser.add_argument("--confidence", type=float, default=0.95, help="confidence level (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it")
+    add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--mechanism", metavar="MODULE:NAME",
                         help="audit a user's mechanism object (or a zero-argument callable returning one)")

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from . import UsageError
-from ._common import non_negative_int, positive_int, usable_out_dir
+from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
 NAME = "experiments"
 HELP = "reproduce the synthetic experiments of Section 6 of 002 (Hu et al.): tables and figures"
@@ -54,6 +54,7 @@ def add_arguments(parser):
                         help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)")
     parser.add_argument("--jobs", type=positive_int, default=1,
                         help="worker processes; results do not depend on it (default: 1)")
+    add_backend_arguments(parser)
     parser.add_argument("--seed", type=non_negative_int, default=20261121, help="run seed (default: %(default)s)")
     parser.add_argument("--out", default="experiments-report", metavar="DIR",
                         help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "

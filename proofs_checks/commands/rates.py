@@ -6,7 +6,7 @@ import json
 import sys
 
 from . import UsageError
-from ._common import non_negative_int, positive_int, usable_out_dir
+from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
 NAME = "rates"
 HELP = "sweep sample sizes and compare the observed decay of the excess risk with the stated rates"
@@ -25,6 +25,7 @@ def add_arguments(parser):
                         help="quick (about a minute) or full (about 50 minutes with --jobs 2)")
     parser.add_argument("--jobs", type=positive_int, default=1,
                         help="worker processes; results do not depend on it (default: 1)")
+    add_backend_arguments(parser)
     parser.add_argument("--seed", type=non_negative_int, default=20261121, help="run seed (default: %(default)s)")
     parser.add_argument("--out", metavar="DIR",
                         help="folder for the fit figures (default: rates-report; with --json, none are written "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from . import UsageError
-from ._common import non_negative_int, positive_int, usable_out_dir
+from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
 NAME = "verify"
 HELP = "run the registered checks and write report.md, report.json and report.html"
@@ -36,6 +36,7 @@ def add_arguments(parser):
                         help="run seed; each claim draws from its own stream of it (default: %(default)s)")
     parser.add_argument("--jobs", type=positive_int, default=1,
                         help="worker processes for parallel checks; results do not depend on it (default: 1)")
+    add_backend_arguments(parser)
     parser.add_argument("--only", nargs="+", metavar="PREFIX",
                         help="only claims whose id starts with one of the PREFIXes (see `list`)")
     parser.add_argument("--fail-on", choices=tuple(FAIL_ON), metavar="{refuted,inconclusive}",

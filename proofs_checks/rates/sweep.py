@@ -2,7 +2,8 @@
 
 Each (grid point, repetition) cell gets its own child of one
 ``SeedSequence`` (``SeedSequence.spawn``), assigned by cell index before any
-work is scheduled, so the numbers are identical whatever the number of workers.
+work is scheduled, so the numbers are identical whatever the number of workers and wherever
+they run (local processes or a dask cluster, see :mod:`proofs_checks.parallel`).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from joblib import Parallel, delayed
-
 from reference.validation import check_integer
+
+from ..parallel import run_calls, worker_count
 
 __all__ = ["SweepResult", "run_sweep"]
 
@@ -50,9 +51,10 @@ def run_sweep(trial, grid, repetitions, *, seed=0, jobs=1, chunk=None):
     seed : int or numpy.random.SeedSequence
         Root of the sweep's seed tree.
     jobs : int
-        Worker processes (joblib); the result does not depend on it.
+        Local worker processes (joblib); unused under the dask backend
+        (:func:`proofs_checks.parallel.use_backend`). The result depends on neither.
     chunk : int or None
-        Cells per task (default: about four tasks per worker).
+        Cells per task (default: about four tasks per worker or cluster thread).
     """
     reps = check_integer("repetitions", repetitions, minimum=1)
     jobs = check_integer("jobs", jobs, minimum=1)
@@ -62,11 +64,8 @@ def run_sweep(trial, grid, repetitions, *, seed=0, jobs=1, chunk=None):
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     children = root.spawn(len(grid) * reps)
     points = [grid[i // reps] for i in range(len(children))]
-    size = chunk or max(1, len(children) // (4 * jobs))
+    size = chunk or max(1, len(children) // (4 * worker_count(jobs)))
     batches = [(points[i:i + size], children[i:i + size]) for i in range(0, len(children), size)]
-    if jobs == 1:
-        results = [_run_cells(trial, p, s) for p, s in batches]
-    else:
-        results = Parallel(n_jobs=jobs)(delayed(_run_cells)(trial, p, s) for p, s in batches)
+    results = run_calls([(_run_cells, (trial, p, s)) for p, s in batches], jobs)
     errors = np.array([e for batch in results for e in batch]).reshape(len(grid), reps)
     return SweepResult(grid=grid, errors=errors, seed=seed, repetitions=reps)
