@@ -54,7 +54,18 @@ def worker_count(jobs):
     return jobs
 
 
-def run_calls(calls, jobs=1):
+def _progress(total, desc):
+    """A tqdm bar on stderr for the tasks inside one long claim, only when stderr is a terminal."""
+    import sys
+
+    if total < 2 or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="task", leave=False, file=sys.stderr, dynamic_ncols=True)
+
+
+def run_calls(calls, jobs=1, *, desc="tasks"):
     """``[func(*args) for func, args in calls]``, possibly in parallel; results in the order of ``calls``.
 
     Parameters
@@ -65,6 +76,8 @@ def run_calls(calls, jobs=1):
     jobs : int
         Local worker processes (joblib ``loky``) when the backend is local; 1 runs in this
         process.  Under the dask backend the cluster's workers run the tasks and ``jobs`` is unused.
+    desc : str
+        Label of the progress bar shown on stderr while local tasks run (terminal only).
     """
     calls = list(calls)
     if active_backend() == "dask":
@@ -72,11 +85,26 @@ def run_calls(calls, jobs=1):
 
         with parallel_config(backend="dask", client=_state["client"]):
             return Parallel(n_jobs=-1)(delayed(f)(*a) for f, a in calls)
-    if jobs == 1 or len(calls) <= 1:
-        return [f(*a) for f, a in calls]
-    from joblib import Parallel, delayed
+    bar = _progress(len(calls), desc)
+    try:
+        if jobs == 1 or len(calls) <= 1:
+            out = []
+            for f, a in calls:
+                out.append(f(*a))
+                if bar is not None:
+                    bar.update(1)
+            return out
+        from joblib import Parallel, delayed
 
-    return Parallel(n_jobs=jobs)(delayed(f)(*a) for f, a in calls)
+        out = []
+        for r in Parallel(n_jobs=jobs, return_as="generator")(delayed(f)(*a) for f, a in calls):
+            out.append(r)
+            if bar is not None:
+                bar.update(1)
+        return out
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _import_distributed():
