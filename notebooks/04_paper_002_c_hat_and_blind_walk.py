@@ -20,30 +20,7 @@
 # walk over random vertices (the "blind walk").
 
 # %%
-import tempfile
-from pathlib import Path
-
-from IPython.display import Image, display
-
-from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
-from proofs_checks.report import claim_record, verdict_line
-from proofs_checks.runner import run_claims
-
-registry = default_registry()
-out = Path(tempfile.mkdtemp(prefix="notebook-"))
-
-
-def run(*claim_ids):
-    """Run the claims (quick profile, the report's seed): print each verdict line, show its figures."""
-    ctx = CheckContext(profile="quick", out_dir=out)
-    results = {}
-    for claim, result in run_claims([registry.claim(c) for c in claim_ids], ctx):
-        print(f"{claim.id}  {claim.source}\n  {verdict_line(claim_record(claim, result))}\n")
-        for fig in result.figures:
-            display(Image(filename=str(out / fig)))
-        results[claim.id] = result
-    return results
+from proofs_checks.notebook import run_and_show as run
 
 
 # %%
