@@ -200,24 +200,24 @@ def register(registry):
 
     claim("arora.thm1.privacy.gem-step", "[004 Thm. 1] [004 Alg. 1 step 8]",
           "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j)/|S2|, L~_j) is eps/2-DP in S2.",
-          "privacy", with_power(thm1_gem_step_privacy_check("standard"), GEM_STEP_POWER), algorithm="arora-grid-search", variant="standard",
-          mutants=_gem_step_mutants("standard"))
+          "privacy", with_power(thm1_gem_step_privacy_check("standard"), GEM_STEP_POWER),
+          algorithm="arora-grid-search", variant="standard", mutants=_gem_step_mutants("standard"))
     claim("arora.thm1.privacy.gem-step.printed", "[004 Thm. 1] [004 Alg. 1 step 8]",
           "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j), L~_j) as printed is eps/2-DP.",
-          "privacy", with_power(thm1_gem_step_privacy_check("printed"), GEM_STEP_PRINTED_POWER), algorithm="arora-grid-search", variant="printed",
-          mutants=_gem_step_mutants("printed"))
+          "privacy", with_power(thm1_gem_step_privacy_check("printed"), GEM_STEP_PRINTED_POWER),
+          algorithm="arora-grid-search", variant="printed", mutants=_gem_step_mutants("printed"))
     claim("arora.thm1.privacy.composition", "[004 Thm. 1] [004 App. D.2]",
           "K learners at (eps/2K, delta/2K), GEM at eps/2 and the Assumption-1 failure compose to (eps, delta) "
           "(the paper's sequential count).",
-          "privacy", with_power(thm1_composition_check(accounting="sequential"), COMPOSITION_POWER), algorithm="arora-grid-search",
-          variant="standard", mutants=_composition_mutants(2, 1.0, "sequential"))
+          "privacy", with_power(thm1_composition_check(accounting="sequential"), COMPOSITION_POWER),
+          algorithm="arora-grid-search", variant="standard", mutants=_composition_mutants(2, 1.0, "sequential"))
     claim("arora.thm1.privacy.parallel", "[004 Thm. 1] [004 Alg. 1 step 1]",
           "S1 and S2 are disjoint, so by parallel composition Algorithm 1 is (eps/2, delta/2)-DP, within the "
           "stated (eps, delta).",
-          "privacy", with_power(thm1_composition_check(target=0.5), COMPOSITION_POWER), algorithm="arora-grid-search", variant="standard",
-          mutants=_composition_mutants(2, 0.5, "parallel"))
+          "privacy", with_power(thm1_composition_check(target=0.5), COMPOSITION_POWER),
+          algorithm="arora-grid-search", variant="standard", mutants=_composition_mutants(2, 0.5, "parallel"))
     claim("arora.thm2.privacy", "[004 Thm. 2] [004 App. D.3]",
           "Algorithm 1 with learners at (eps/K, delta/K) (Theorem 2's setting) is (eps, delta)-DP: by parallel "
           "composition, not by Theorem 1 (which assumes eps/2K) nor by the sequential count (1.5 eps).",
-          "privacy", with_power(thm1_composition_check(per_guess=1), COMPOSITION_POWER), algorithm="arora-grid-search", variant="standard",
-          mutants=_composition_mutants(1, 1.0, "parallel"))
+          "privacy", with_power(thm1_composition_check(per_guess=1), COMPOSITION_POWER),
+          algorithm="arora-grid-search", variant="standard", mutants=_composition_mutants(1, 1.0, "parallel"))

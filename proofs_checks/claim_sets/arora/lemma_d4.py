@@ -152,8 +152,8 @@ def register(registry):
     claim("arora.lemma-d4.noisy-gd", "[004 Lemma D.4]",
           "For ||w|| <= B every loss value is <= Delta(B) = Y^2 + H B^2 X^2 (as printed).",
           "inequality", lemma_d4_noisy_gd_check("printed"), algorithm="arora-noisy-gd", variant="printed",
-          mutants=(Mutant("the corrected Delta 2Y^2 + H B^2 X^2 (must be confirmed)", lemma_d4_noisy_gd_check("standard"),
-                          detected_by=("confirmed",)),))
+          mutants=(Mutant("the corrected Delta 2Y^2 + H B^2 X^2 (must be confirmed)",
+                          lemma_d4_noisy_gd_check("standard"), detected_by=("confirmed",)),))
     claim("arora.lemma-d4.noisy-gd.standard", "[004 Lemma D.4]",
           "For ||w|| <= B every loss value is <= 2Y^2 + H B^2 X^2.",
           "inequality", lemma_d4_noisy_gd_check("standard"), algorithm="arora-noisy-gd", variant="standard",
