@@ -4,15 +4,19 @@ coverage judged separately at each sample size.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+
 import numpy as np
 
 from reference.arora.data import make_problem, project_to_domain
 from reference.arora.learners import NoisyGD, OutputPerturbation
 
 from ...adversarial import candidate_records
+from ...model import Mutant
 from ...verdicts import clopper_pearson, coverage_verdict
 
-__all__ = ["domain_candidates", "grid_configs", "coverage_at_each_n"]
+__all__ = ["domain_candidates", "grid_configs", "coverage_at_each_n", "scaled_mutants", "with_power"]
 
 
 def domain_candidates(d, loss, X, Y, rng, random_count=32):
@@ -89,3 +93,24 @@ def coverage_at_each_n(rows, nominal, confidence):
         row["verdict_here"] = coverage_verdict(row["covered"], row["runs"], nominal, confidence)
     worst = min(rows, key=lambda r: r["coverage"])
     return worst, any(r["verdict_here"] == "refuted" for r in rows)
+
+
+def scaled_mutants(what, build, factors, notes=None):
+    """One :class:`~proofs_checks.model.Mutant` per factor: ``build(f)`` is the check with ``what`` scaled by ``f``.
+
+    ``notes`` maps a factor to words added to its name (``{0.5: "2x over-spend"}``).
+    """
+    notes = notes or {}
+    return tuple(Mutant(f"{what} x{f:g}" + (f" ({notes[f]})" if f in notes else ""), build(f), factor=f)
+                 for f in factors)
+
+
+def with_power(check, power):
+    """``check`` with ``evidence["power"] = power``: what its mutants show it misses, and why (measured)."""
+
+    @functools.wraps(check)
+    def checked(ctx):
+        result = check(ctx)
+        return dataclasses.replace(result, evidence={**result.evidence, "power": power})
+
+    return checked

@@ -15,10 +15,10 @@ from reference.arora.data import make_problem, sample_records
 from reference.arora.learners import NoisyGD
 from reference.arora.model_selection import grid_guesses, private_grid_search
 
-from ...model import Claim, Result
+from ...model import Claim, Mutant, Result
 from ...rates.fit import fit_rate
 from ...verdicts import CONFIDENCE
-from ._common import coverage_at_each_n
+from ._common import coverage_at_each_n, scaled_mutants, with_power
 
 __all__ = ["THM1_SWEEP", "thm1_excess_risk_check", "register"]
 
@@ -137,6 +137,10 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
     return check
 
 
+PRINTED_POWER = ("a refuted claim: its mutant is the corrected box (GEM sensitivities Delta(B_j)/|S2|), which the "
+                 "same check confirms, so the refutation is not a check that refutes everything")
+
+
 def register(registry):
     """Add the excess-risk claims of [004 Thm. 1]."""
     def claim(*a, **k):
@@ -144,7 +148,13 @@ def register(registry):
 
     claim("arora.thm1.excess-risk", "[004 Thm. 1]",
           "W.p. >= 1-beta, excess risk <= min{Y^2, err(B') + sqrt(4Y^2 log(4K/beta)/n) + 5 Delta(B')/(n eps)}.",
-          "rate", thm1_excess_risk_check("standard"), algorithm="arora-grid-search", variant="standard")
+          "rate", thm1_excess_risk_check("standard"), algorithm="arora-grid-search", variant="standard",
+          mutants=scaled_mutants("slack terms", lambda f: thm1_excess_risk_check("standard", slack=f), (0.5, 0.0))
+          + (Mutant("GEM sensitivities Delta(B_j) (a GEM that almost always returns w_0)",
+                    thm1_excess_risk_check("printed")),))
     claim("arora.thm1.excess-risk.printed", "[004 Thm. 1] [004 Alg. 1]",
           "The box as printed (GEM sensitivities Delta(B_j), penalty log(K/beta)) meets Theorem 1's excess risk.",
-          "rate", thm1_excess_risk_check("printed"), algorithm="arora-grid-search", variant="printed")
+          "rate", with_power(thm1_excess_risk_check("printed"), PRINTED_POWER), algorithm="arora-grid-search",
+          variant="printed",
+          mutants=(Mutant("the corrected sensitivities Delta(B_j)/|S2| (must be confirmed)",
+                          thm1_excess_risk_check("standard"), detected_by=("confirmed",)),))

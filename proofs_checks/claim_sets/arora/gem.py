@@ -18,7 +18,7 @@ from reference.mechanisms import gem_log_prob
 
 from ...builders import PrivacyTally, WorstCase, max_search_check
 from ...model import Claim
-from ._common import grid_configs
+from ._common import grid_configs, scaled_mutants, with_power
 
 __all__ = ["gem_privacy_004_check", "gem_utility_004_check", "register"]
 
@@ -56,14 +56,38 @@ def gem_privacy_004_check(weight_scale=1.0, epsilon=1.0, beta=0.1):
                 for s in patterns:
                     tally.add(logp, gem_log_prob(sens, q + s * sens, weight_scale * epsilon / 2, beta / 4),
                               epsilon / 2, where={**where, "move": s.tolist()})
+            _stressed(tally, rng, sens, patterns, weight_scale * epsilon / 2, epsilon / 2, beta / 4,
+                      30 if ctx.profile == "quick" else 300, where)
         return tally.result(
-            method="exact GEM log-probabilities; each score vector moved by +-gamma_j in every coordinate",
+            method="exact GEM log-probabilities; each score vector (the real ones and 30 (quick) or 300 (full) "
+                   "stressed ones per configuration) moved by +-gamma_j in every coordinate",
             reading=f"[004 App. D.1] GEM privacy at epsilon/2 = {epsilon / 2} ([004 Alg. 1 step 8]) with the "
                     f"penalised scores of [004 Alg. 1], printed and standard sensitivities; neighbouring datasets "
                     f"move each score q_j by at most gamma_j",
             quantity="largest GEM privacy loss / (epsilon/2)", evidence={"epsilon_gem": epsilon / 2})
 
     return check
+
+
+def _stressed(tally, rng, sens, patterns, eps_gem, eps_claim, beta_gem, count, where):
+    """Add the worst move of ``count`` stressed score vectors on the sensitivities ``sens`` to ``tally``.
+
+    The real scores put nearly all of GEM's mass on the best pair, where its privacy loss is about
+    half its epsilon; GEM's claim holds for every score vector, and scores spread over a few GEM
+    slacks ``2 gamma log(N/beta)/eps`` (the data-independent pair at its score) spread the mass.
+    """
+    k = sens.size
+    t = 2 * math.log(k / beta_gem) / eps_gem
+    spread = rng.choice([0.5, 1.0, 3.0], size=(count, 1))
+    q = rng.uniform(0.0, 1.0, size=(count, k)) * spread * t * sens.max()
+    q[:, sens == 0] = rng.uniform(0.0, 1.0, size=(count, 1)) * spread * t * sens.max()
+    logp = gem_log_prob(sens, q, eps_gem, beta_gem)                                   # (count, k)
+    logq = gem_log_prob(sens, q[:, None, :] + patterns[None] * sens, eps_gem, beta_gem)  # (count, P, k)
+    loss = np.max(np.abs(logq - logp[:, None, :]), axis=-1)
+    i, j = np.unravel_index(int(np.argmax(loss)), loss.shape)
+    tally.pairs += loss.size - 1
+    tally.add(logp[i], logq[i, j], eps_claim, where={**where, "stressed_scores": q[i].tolist(),
+                                                     "move": patterns[j].tolist()})
 
 
 def gem_utility_004_check(bound_factor=4.0, epsilon=1.0, beta=0.1):
@@ -107,6 +131,15 @@ def gem_utility_004_check(bound_factor=4.0, epsilon=1.0, beta=0.1):
                   "bound_factor": bound_factor})
 
 
+GEM_PRIVACY_POWER = ("misses GEM epsilon x1.25 (0.978): GEM's largest loss over score moves within the "
+                     "sensitivities is 0.78 of its epsilon with N = 4 pairs (stressed scores; 0.505 on the real ones, "
+                     "where the best pair carries nearly all the mass and its normalised score is pinned at 0); "
+                     "detects x2 (1.56)")
+GEM_UTILITY_POWER = ("misses the constant 4 x0.9: the exact violation probability is 0.72 of beta/4 (real scores), "
+                     "and stressed scores placed between 0.2 and 4 GEM slacks (tried) do not raise it: the union "
+                     "bound behind the 4 is not attained with N = K + 1 pairs; detects x0.5 (16 times beta/4)")
+
+
 def register(registry):
     """Add the claims on GEM [004 App. D.1] with the pairs of [004 Alg. 1]."""
     def claim(*a, **k):
@@ -114,7 +147,11 @@ def register(registry):
 
     claim("arora.gem.privacy", "[004 App. D.1] [004 Alg. 1 step 8]",
           "GEM at eps/2 on the grid-search pairs is eps/2-DP when each score moves within its sensitivity.",
-          "privacy", gem_privacy_004_check(), algorithm="arora-grid-search")
+          "privacy", with_power(gem_privacy_004_check(), GEM_PRIVACY_POWER), algorithm="arora-grid-search",
+          mutants=scaled_mutants("GEM epsilon", lambda f: gem_privacy_004_check(weight_scale=f), (2.0, 1.25),
+                                 {2.0: "2x over-spend"}))
     claim("arora.gem.utility", "[004 App. D.1] [004 Alg. 1 step 8]",
           "W.p. >= 1-beta/4 GEM's choice has q <= min_j (q_j + 4 gamma_j log(N/(beta/4))/(eps/2)).",
-          "inequality", gem_utility_004_check(), algorithm="arora-grid-search")
+          "inequality", with_power(gem_utility_004_check(), GEM_UTILITY_POWER), algorithm="arora-grid-search",
+          mutants=scaled_mutants("bound constant 4", lambda f: gem_utility_004_check(bound_factor=4.0 * f),
+                                 (0.5, 0.9)))

@@ -21,7 +21,7 @@ from reference.mechanisms import gaussian_exact_delta
 
 from ...builders import WorstCase, max_search_check
 from ...model import Claim
-from ._common import domain_candidates
+from ._common import domain_candidates, scaled_mutants, with_power
 
 __all__ = ["erm_sensitivity_check", "output_perturbation_calibration_check", "noisy_gd_calibration_check",
            "gradient_sensitivity_check", "register"]
@@ -30,7 +30,7 @@ NEIGHBOURS = "replace-one neighbours (S, S' differ in one record, [004 App. D.4]
 
 
 def erm_sensitivity_check(loss="squared", sensitivity_fn=output_perturbation_sensitivity, *, d=2, n=20,
-                          B=1.0, lam=1.0, X=1.0, Y=10.0):
+                          B=1.0, lam=1.0, X=1.0, Y=10.0, bound_factor=1.0):
     """Adversarial maximum of the replace-one l2-change of the regularised minimiser on ``||w|| <= B``.
 
     Base datasets: a heavy-tailed sample projected into the domain and an 'all-zero features'
@@ -41,7 +41,7 @@ def erm_sensitivity_check(loss="squared", sensitivity_fn=output_perturbation_sen
     """
     if loss == "logistic":
         Y = 1.0
-    bound = sensitivity_fn(loss, B, X, Y, n, lam)
+    bound = bound_factor * sensitivity_fn(loss, B, X, Y, n, lam)
 
     def search(ctx):
         rng = ctx.rng()
@@ -168,6 +168,15 @@ def gradient_sensitivity_check(losses=("squared", "logistic"), factor=1.0, *, d=
         evidence={"observed_is": "largest gradient change / (2G/n)"})
 
 
+#: The squared-loss instance: 2G/(n lambda) = 0.205 is below the ball's diameter 2B = 0.5, and the pair
+#: (e_1, +Y), (e_1, -Y) on zero features moves the minimiser by 0.966 of it.  (The former n = 20, B = 1
+#: gave 2.2 > 2B = 2: no minimiser in the ball could break it, and x0.9 went undetected.)
+ERM_SQUARED = dict(n=200, B=0.25, lam=1.0)
+ERM_LOGISTIC_POWER = ("misses the bound x0.5: for the logistic loss the gradients of two records cannot both have "
+                      "norm G = X in opposite directions (one of the two margins is positive), and near w = 0 each "
+                      "is X/2, so the largest change found is 0.494 of 2G/(n lambda); detects x0.45")
+
+
 def register(registry):
     """Add the claims on the base learners' calibrations."""
     def claim(*a, **k):
@@ -175,16 +184,26 @@ def register(registry):
 
     claim("arora.learners.output-perturbation.sensitivity.squared", "Chaudhuri et al. 2011 Cor. 8; [004 Lemma D.4]",
           "The constrained regularised minimiser has l2-sensitivity <= 2G/(n lambda), squared loss.",
-          "sensitivity", erm_sensitivity_check("squared"), algorithm="arora-output-perturbation")
+          "sensitivity", erm_sensitivity_check("squared", **ERM_SQUARED), algorithm="arora-output-perturbation",
+          mutants=scaled_mutants("sensitivity bound", lambda f: erm_sensitivity_check("squared", bound_factor=f,
+                                                                                      **ERM_SQUARED), (0.9, 0.5)))
     claim("arora.learners.output-perturbation.sensitivity.logistic", "Chaudhuri et al. 2011 Cor. 8; [004 Lemma D.4]",
           "The constrained regularised minimiser has l2-sensitivity <= 2G/(n lambda), logistic loss.",
-          "sensitivity", erm_sensitivity_check("logistic"), algorithm="arora-output-perturbation")
+          "sensitivity", with_power(erm_sensitivity_check("logistic"), ERM_LOGISTIC_POWER),
+          algorithm="arora-output-perturbation",
+          mutants=scaled_mutants("sensitivity bound", lambda f: erm_sensitivity_check("logistic", bound_factor=f),
+                                 (0.9, 0.5, 0.45)))
     claim("arora.learners.output-perturbation.gaussian-calibration", "Dwork & Roth Thm. 3.22; [004 Lemma D.4]",
           "sigma = (2G/(n lambda)) sqrt(2 log(1.25/delta))/eps makes output perturbation (eps, delta)-DP.",
-          "privacy", output_perturbation_calibration_check(), algorithm="arora-output-perturbation")
+          "privacy", output_perturbation_calibration_check(), algorithm="arora-output-perturbation",
+          mutants=scaled_mutants("noise scale", lambda f: output_perturbation_calibration_check(sigma_factor=f),
+                                 (0.5, 0.8), {0.5: "2x over-spend", 0.8: "sensitivity x1.25"}))
     claim("arora.learners.noisy-gd.gradient-sensitivity", "Bassily, Smith & Thakurta 2014; [004 Lemma D.4]",
           "The averaged gradient moves by <= 2G/n when one record is replaced (both losses).",
-          "sensitivity", gradient_sensitivity_check(), algorithm="arora-noisy-gd")
+          "sensitivity", gradient_sensitivity_check(), algorithm="arora-noisy-gd",
+          mutants=scaled_mutants("sensitivity bound", lambda f: gradient_sensitivity_check(factor=f), (0.9, 0.5)))
     claim("arora.learners.noisy-gd.calibration", "Bun & Steinke 2016; [004 Lemma D.4]",
           "sigma = (2G/n) sqrt(T/(2 rho)) with rho + 2 sqrt(rho log(1/delta)) = eps gives (eps, delta)-DP.",
-          "privacy", noisy_gd_calibration_check(), algorithm="arora-noisy-gd")
+          "privacy", noisy_gd_calibration_check(), algorithm="arora-noisy-gd",
+          mutants=scaled_mutants("noise scale", lambda f: noisy_gd_calibration_check(sigma_factor=f), (0.5, 0.8),
+                                 {0.5: "2x over-spend", 0.8: "sensitivity x1.25"}))

@@ -17,9 +17,9 @@ from reference.arora.data import glm_loss
 from reference.arora.learners import delta_noisy_gd, delta_output_perturbation, smoothness
 
 from ...builders import WorstCase, max_search_check
-from ...model import Claim, Result
+from ...model import Claim, Mutant, Result
 from ...verdicts import QUADRATURE_RTOL, ROUNDING_ATOL, ROUNDING_RTOL, compare
-from ._common import domain_candidates
+from ._common import domain_candidates, scaled_mutants
 
 __all__ = ["lemma_d4_noisy_gd_check", "lemma_d4_output_perturbation_check", "register"]
 
@@ -38,7 +38,7 @@ def _scalar_loss_inverse(loss, level, Y):
     return level + math.log(-math.expm1(-level)) if level < 700 else level
 
 
-def lemma_d4_noisy_gd_check(variant="standard", delta_fn=delta_noisy_gd):
+def lemma_d4_noisy_gd_check(variant="standard", delta_fn=delta_noisy_gd, delta_factor=1.0):
     """Largest ``l(w; z) / Delta(B)`` over ``||w|| <= B`` and domain records (first lemma of [004 Lemma D.4]).
 
     The sup is attained at ``w = B x/||x||``, ``||x|| = X``, ``y = -Y sign``: a closed form,
@@ -57,7 +57,7 @@ def lemma_d4_noisy_gd_check(variant="standard", delta_fn=delta_noisy_gd):
                     u = rng.normal(size=(32, 2))
                     W = B * np.vstack([u / np.linalg.norm(u, axis=1, keepdims=True), np.eye(2), -np.eye(2)])
                     searched = float(glm_loss(W, cands, loss).max())
-                    worst.update(max(sup, searched) / delta_fn(B, 1.0, Y, H, variant),
+                    worst.update(max(sup, searched) / (delta_factor * delta_fn(B, 1.0, Y, H, variant)),
                                  {"loss": loss, "B": B, "Y": Y, "sup_loss": sup})
         return worst.value, worst.where, worst.count
 
@@ -87,7 +87,7 @@ def _proof_violations(loss, records, B, sigma, Dl, H, X, Y, d, target, b):
     return count + int(stats.chi2.sf(q, d) > target * (1 + QUADRATURE_RTOL))
 
 
-def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output_perturbation):
+def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output_perturbation, delta_factor=1.0):
     """Failure probability of [004 Assumption 1] (second condition) for output perturbation.
 
     Worst-case validation set ``S_2 = {(+-X e_i, +-Y)}`` and ``w_hat = B e_1``: exact probability
@@ -111,7 +111,7 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
                 cand = domain_candidates(d, loss, X, Y, rng, 4) if variant == "standard" else None
                 for B in (0.5, 2.0, 8.0):
                     for sigma in (0.05, 0.5, 5.0):
-                        Dl = delta_fn(B, X, Y, H, sigma, K, delta, beta=beta, dim=d, variant=variant)
+                        Dl = delta_factor * delta_fn(B, X, Y, H, sigma, K, delta, beta=beta, dim=d, variant=variant)
                         t_all = _scalar_loss_inverse(loss, Dl, Y)
                         t1 = max(t_all - B * X, 0.0)
                         p_first = stats.norm.sf(t1 / sigma)                  # b_1 pushes w_hat outwards
@@ -151,16 +151,24 @@ def register(registry):
 
     claim("arora.lemma-d4.noisy-gd", "[004 Lemma D.4]",
           "For ||w|| <= B every loss value is <= Delta(B) = Y^2 + H B^2 X^2 (as printed).",
-          "inequality", lemma_d4_noisy_gd_check("printed"), algorithm="arora-noisy-gd", variant="printed")
+          "inequality", lemma_d4_noisy_gd_check("printed"), algorithm="arora-noisy-gd", variant="printed",
+          mutants=(Mutant("the corrected Delta 2Y^2 + H B^2 X^2 (must be confirmed)",
+                          lemma_d4_noisy_gd_check("standard"), detected_by=("confirmed",)),))
     claim("arora.lemma-d4.noisy-gd.standard", "[004 Lemma D.4]",
           "For ||w|| <= B every loss value is <= 2Y^2 + H B^2 X^2.",
-          "inequality", lemma_d4_noisy_gd_check("standard"), algorithm="arora-noisy-gd", variant="standard")
+          "inequality", lemma_d4_noisy_gd_check("standard"), algorithm="arora-noisy-gd", variant="standard",
+          mutants=scaled_mutants("Delta(B)", lambda f: lemma_d4_noisy_gd_check("standard", delta_factor=f),
+                                 (0.9, 0.5)))
     claim("arora.lemma-d4.output-perturbation", "[004 Lemma D.4]",
           "P[exists z in S2: l(w+b; z) >= Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2] <= min(delta,beta)/(4K).",
           "inequality", lemma_d4_output_perturbation_check("printed"), algorithm="arora-output-perturbation",
-          variant="printed")
+          variant="printed",
+          mutants=(Mutant("the corrected chi-square Delta (must be confirmed)",
+                          lemma_d4_output_perturbation_check("standard"), detected_by=("confirmed",)),))
     claim("arora.lemma-d4.output-perturbation.standard", "[004 Lemma D.4]",
           "With Delta = 2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^{-1}(1 - min(delta,beta)/(4K)) the failure "
           "probability is <= min(delta,beta)/(4K).",
           "inequality", lemma_d4_output_perturbation_check("standard"), algorithm="arora-output-perturbation",
-          variant="standard")
+          variant="standard",
+          mutants=scaled_mutants("Delta(B)", lambda f: lemma_d4_output_perturbation_check("standard", delta_factor=f),
+                                 (0.9, 0.5)))
