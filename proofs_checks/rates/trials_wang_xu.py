@@ -35,18 +35,31 @@ import numpy as np
 from scipy import integrate
 from scipy.special import logsumexp
 
-from reference.wang_xu.data import LinearModel, lomax, student_t
+from reference.wang_xu.data import LinearModel, folded, lomax, student_t, two_sided_lomax
 from reference.wang_xu.l1_regression import (theorem1_parameters, theorem2_parameters, truncated_empirical_risk,
                                      wang_xu_log_prob)
 from reference.wang_xu.nets import L2BallNet
 
 __all__ = ["WangXuRateSetup", "excess_risk_1d", "net_excess_risk", "conditional_law", "weighted_quantile",
-           "excess_risk_trial", "em_utility_gap_tail", "THEOREM1_MODEL", "THEOREM2_MODEL"]
+           "excess_risk_trial", "excess_risk_tail_trial",
+           "shifted_excess_risk", "em_utility_gap_tail", "W_STAR", "NOISE_SCALES", "SYMMETRIC_MODELS", "THEOREM1_MODEL", "THEOREM2_MODEL"]
 
-#: Assumption 1 (d = 1): x ~ Student t(3) (E x^2 = 3, every moment of order < 3), noise ~ Lomax(3).
-THEOREM1_MODEL = LinearModel((0.5,), student_t(3.0), lomax(3.0))
-#: Assumption 3 with theta = 1.5 (d = 1): x ~ Student t(1.8) (infinite variance), noise ~ Lomax(2.5).
-THEOREM2_MODEL = LinearModel((0.5,), student_t(1.8), lomax(2.5))
+#: w* = 1/e: off every net of the sweeps (the nets are grids k zeta, zeta = 1/n), so the net term
+#: ``zeta`` of Theorems 1-2 is not identically zero (with w* = 0.5 it was, at every even n).
+W_STAR = 1.0 / math.e
+#: Noise scales above / below 0 of the asymmetric noise: the truncated loss is biased (the
+#: truncation-bias term of the proofs shows, and an iota too large is caught).
+NOISE_SCALES = (1.5, 0.5)
+#: Assumption 1 (d = 1): x ~ |Student t(3)| (E x^2 = 3, every moment of order < 3; folded so that
+#: E x != 0: with a symmetric x the truncation bias cancels by symmetry), noise a median-0 two-sided
+#: Lomax(3) with scales 1.5 / 0.5.
+THEOREM1_MODEL = LinearModel((W_STAR,), folded(student_t(3.0)), two_sided_lomax(3.0, *NOISE_SCALES))
+#: Assumption 3 with theta = 1.5 (d = 1): x ~ |Student t(1.8)| (infinite variance), noise a median-0
+#: two-sided Lomax(2.5) with scales 1.5 / 0.5.
+THEOREM2_MODEL = LinearModel((W_STAR,), folded(student_t(1.8)), two_sided_lomax(2.5, *NOISE_SCALES))
+#: The symmetric designs of issue 13 (w* = 0.5 on every net, symmetric noise), kept for comparison.
+SYMMETRIC_MODELS = {1: LinearModel((0.5,), student_t(3.0), lomax(3.0)),
+                    2: LinearModel((0.5,), student_t(1.8), lomax(2.5))}
 
 BROKEN = (None, "ignore-data", "fixed-temperature", "hot")
 
@@ -60,7 +73,11 @@ class WangXuRateSetup:
     eta : failure probability (the quantile level is ``1 - eta``);
     radius : W is the l2 ball (interval) of this radius;
     net_constant : zeta = net_constant / n (the theorems' ``zeta = O(1/n)``);
-    statistic : "quantile" or "mean" of the conditional law.
+    statistic : "quantile" or "mean" of the conditional law;
+    fixed_zeta : a net resolution that does not refine with n (a mutant; ``None``: ``net_constant / n``);
+    iota_factor : the truncation level is ``iota_factor`` times the theorem's (a mutant: 30);
+    temperature_factor : the mechanism's temperature is this times the stated one (a mutant: 20);
+    output_noise : the released point is the output plus ``+-output_noise`` (Rademacher; a mutant).
     """
 
     algorithm: int = 1
@@ -73,6 +90,10 @@ class WangXuRateSetup:
     net_constant: float = 1.0
     statistic: str = "quantile"
     broken: str | None = None
+    fixed_zeta: float | None = None
+    iota_factor: float = 1.0
+    temperature_factor: float = 1.0
+    output_noise: float = 0.0
 
     def __post_init__(self):
         if self.model.dim != 1:
@@ -93,18 +114,25 @@ class WangXuRateSetup:
         else:
             p = theorem2_parameters(n, 1, epsilon, self.eta, self.tau, self.theta, self.assumption)
         p = dict(p)
-        p["zeta"] = self.net_constant / n
+        p["zeta"] = self.zeta(n)
+        p["iota"] = p["iota"] * self.iota_factor
         return p
 
+    def zeta(self, n):
+        """The net's resolution at ``n``: ``net_constant / n`` (or the mutant's fixed one)."""
+        return float(self.fixed_zeta) if self.fixed_zeta is not None else self.net_constant / n
+
     def net(self, n):
-        return L2BallNet(self.radius, self.net_constant / n, 1)
+        return L2BallNet(self.radius, self.zeta(n), 1)
 
 
 def excess_risk_1d(model: LinearModel, w, *, epsabs=1e-13, epsrel=1e-10):
     """``L_D(w) - L_D(w*)`` for many scalar ``w`` at once (d = 1), by vectorised adaptive quadrature.
 
-    ``L_D(w) - L_D(w*) = 2 int_0^inf [E|xi - v x| - E|xi|] p_x(x) dx`` with ``v = w - w*``, both laws
-    symmetric, the inner expectation in closed form.  Returns ``(excess, abs_error_estimate)``.
+    ``L_D(w) - L_D(w*) = int_0^inf [(E|xi - v x| - E|xi|) p_x(x) + (E|xi + v x| - E|xi|) p_x(-x)] dx`` with
+    ``v = w - w*`` (any x law, symmetric or folded; the noise may be asymmetric), the inner expectation
+    in closed form.  Returns
+    ``(excess, abs_error_estimate)``.
     """
     w = np.asarray(w, dtype=float).ravel()
     v = w - model.w_star[0]
@@ -112,10 +140,11 @@ def excess_risk_1d(model: LinearModel, w, *, epsabs=1e-13, epsrel=1e-10):
     m0 = noise.abs_moment(1)
 
     def f(x):
-        return (noise.mean_abs_deviation(v * x) - m0) * law.pdf(x)
+        return ((noise.mean_abs_deviation(v * x) - m0) * law.pdf(x)
+                + (noise.mean_abs_deviation(-v * x) - m0) * law.pdf(-x))
 
     val, err = integrate.quad_vec(f, 0, np.inf, epsabs=epsabs, epsrel=epsrel, limit=2000)
-    return 2 * np.asarray(val), 2 * float(err)
+    return np.asarray(val), float(err)
 
 
 def _log_prob(setup: WangXuRateSetup, data, n, epsilon):
@@ -133,6 +162,7 @@ def _log_prob(setup: WangXuRateSetup, data, n, epsilon):
         return pts, lp, p
     if setup.broken == "hot":
         epsilon = epsilon / 20.0  # temperature 20x too high for the stated utility (and for eps)
+    epsilon = epsilon / setup.temperature_factor
     pts, lp = wang_xu_log_prob(X, y, net, epsilon, p["iota"], setup.theta, setup.variant)
     return pts, lp, p
 
@@ -149,6 +179,13 @@ def net_excess_risk(model: LinearModel, radius: float, zeta: float):
     return pts, excess, err
 
 
+@functools.lru_cache(maxsize=16)
+def shifted_excess_risk(model: LinearModel, radius: float, zeta: float, shift: float):
+    """Excess risk of every point of the 1-d zeta-net shifted by ``shift`` (the output-noise mutant)."""
+    pts = L2BallNet(radius, zeta, 1).points()[:, 0] + shift
+    return excess_risk_1d(model, pts)[0]
+
+
 def conditional_law(setup: WangXuRateSetup, n, epsilon, rng):
     """Draw one dataset; return the exact law of the output's excess risk given it.
 
@@ -158,9 +195,16 @@ def conditional_law(setup: WangXuRateSetup, n, epsilon, rng):
     """
     data = setup.model.sample(n, rng)
     pts, lp, p = _log_prob(setup, data, n, epsilon)
-    grid, excess, err = net_excess_risk(setup.model, float(setup.radius), float(setup.net_constant / n))
+    grid, excess, err = net_excess_risk(setup.model, float(setup.radius), setup.zeta(n))
     if not np.array_equal(grid, pts[:, 0]):  # same net object, same enumeration order
         raise RuntimeError("net enumeration changed between the mechanism and the risk table")
+    if setup.output_noise:
+        # the released point is w + s or w - s, each w.p. 1/2: two shifted risk tables, half the mass each
+        up = shifted_excess_risk(setup.model, float(setup.radius), setup.zeta(n), float(setup.output_noise))
+        down = shifted_excess_risk(setup.model, float(setup.radius), setup.zeta(n), -float(setup.output_noise))
+        excess = np.concatenate([up, down])
+        lp = np.concatenate([lp, lp]) - math.log(2.0)
+        pts = np.concatenate([pts + setup.output_noise, pts - setup.output_noise])
     return {"excess": excess, "prob": np.exp(lp), "quad_error": err, "data": data, "log_prob": lp,
             "points": pts, "params": p}
 
@@ -184,6 +228,14 @@ def excess_risk_trial(point, rng, setup: WangXuRateSetup):
     if setup.statistic == "mean":
         return float(ex @ law["prob"] / law["prob"].sum())
     return weighted_quantile(ex, law["prob"], 1.0 - setup.eta)
+
+
+def excess_risk_tail_trial(point, rng, setup: WangXuRateSetup, bounds):
+    """Exact ``P[excess > B | D]`` for one dataset, ``B = bounds[(n, epsilon)]`` (the level test of the rates)."""
+    n, eps = int(point["n"]), float(point["epsilon"])
+    law = conditional_law(setup, n, eps, rng)
+    prob = law["prob"] / law["prob"].sum()
+    return float(prob[law["excess"] > bounds[(point["n"], point["epsilon"])]].sum())
 
 
 def em_utility_gap_tail(setup: WangXuRateSetup, n, epsilon, rng, etas):

@@ -85,7 +85,8 @@ def eq26_derived(theta, n, epsilon, zeta, iota, tau, net_size, eta, sup_moment, 
 def sup_moment(setup):
     """``sup_{w in W} E|y - <x, w>|^theta`` for the d = 1 models (theta = 2: exact; else a Minkowski bound).
 
-    ``theta = 2``: ``E xi^2 + E x^2 (R + |w*|)^2`` exactly (symmetric, independent).  ``theta < 2``:
+    ``theta = 2``: ``E xi^2 + 2 (R + |w*|) |E xi| E|x| + E x^2 (R + |w*|)^2`` (exact when ``E xi = 0`` or ``x``
+    has one sign, as in the symmetric and the folded designs; independent x and noise).  ``theta < 2``:
     ``((E|xi|^theta)^(1/theta) + (R + |w*|) (E|x|^theta)^(1/theta))^theta`` (an upper bound, so a bound
     built on it is weaker than the printed one: a confirmation is against a weaker bound).
     """
@@ -93,5 +94,6 @@ def sup_moment(setup):
     reach = setup.radius + abs(setup.model.w_star[0])
     noise, x_law = setup.model.noise_law, setup.model.x_law
     if th == 2.0:
-        return noise.abs_moment(2) + x_law.abs_moment(2) * reach ** 2
+        mean_noise = abs(noise.mean()) if hasattr(noise, "mean") else 0.0  # SymmetricLaw: mean 0
+        return noise.abs_moment(2) + 2 * reach * mean_noise * x_law.abs_moment(1) + x_law.abs_moment(2) * reach ** 2
     return (noise.abs_moment(th) ** (1 / th) + reach * x_law.abs_moment(th) ** (1 / th)) ** th

@@ -4,6 +4,12 @@
 ``W subset R^d`` of diameter ``Delta``.  An explicit grid net that covers ``W`` (checked on random
 and boundary points) and has at most ``(3 Delta / zeta)^d`` points confirms the bound for that
 set; a volumetric lower bound on every zeta-net, ``vol(W) / vol(B(zeta))``, above it refutes.
+
+Power: the check refutes a bound below the volumetric lower bound (for a ball, ``(Delta / (2 zeta))^d``),
+e.g. the constant 3 replaced by 0.4 or the bound x0.1.  It cannot refute ``(Delta / zeta)^d``: that
+smaller bound is true on these sets for ``zeta < Delta`` (d = 1: ``N = ceil(Delta / (2 zeta)) <= Delta / zeta``;
+the disc: 7 discs of radius 1/2 cover the unit disc, against ``(2 / 0.5)^2 = 16``), so a grid net
+larger than it makes it ``inconclusive``, which is right (issue 18 called it a wrong bound).
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from scipy.spatial import cKDTree
 
 from reference.wang_xu.nets import BoxNet, L1BallNet, L2BallNet, covering_bound, volumetric_lower_bound
 
-from ...model import Claim, Result
+from ...model import Claim, Mutant, Result
 from ...verdicts import within
 
 __all__ = ["covering_check", "register"]
@@ -38,6 +44,13 @@ def _default_nets():
     return ([L2BallNet(1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3, 1.0)]
             + [L1BallNet(1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3)]
             + [BoxNet(-1.0, 1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3)])
+
+
+def scaled_covering_bound(constant=3.0, factor=1.0):
+    """``factor (constant Delta / zeta)^d``: Lemma 2's bound with its constant 3 or its value changed (mutants)."""
+    def bound(diameter, zeta, dim):
+        return factor * (constant / 3.0) ** dim * covering_bound(diameter, zeta, dim)
+    return bound
 
 
 def covering_check(bound=covering_bound, nets=None):
@@ -85,4 +98,10 @@ def register(registry):
     registry.add_claim(Claim(
         "wang-xu.lemma2.covering-number", "[000 Lemma 2]",
         "A bounded W in R^d of diameter Delta has covering number N(W, zeta) <= (3 Delta / zeta)^d.",
-        "inequality", covering_check()))
+        "inequality", covering_check(),
+        mutants=(Mutant("bound x0.1", covering_check(scaled_covering_bound(factor=0.1)), factor=0.1),
+                 Mutant("constant 3 -> 0.4: (0.4 Delta / zeta)^d", covering_check(scaled_covering_bound(0.4)),
+                        factor=0.4 / 3),
+                 Mutant("constant 3 -> 1: (Delta / zeta)^d (true on these sets; expected inconclusive)",
+                        covering_check(scaled_covering_bound(1.0)), factor=1 / 3,
+                        detected_by=("refuted", "inconclusive")))))

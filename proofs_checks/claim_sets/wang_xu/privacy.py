@@ -24,7 +24,7 @@ import numpy as np
 from reference.wang_xu.l1_regression import EXPONENT_FACTORS, make_mechanism
 
 from ...builders import PrivacyTally
-from ...model import Claim
+from ...model import Claim, Mutant
 from ._common import RELATIONS, VARIANTS, datasets, exact_instances, replacement_candidates
 
 __all__ = ["EPSILONS", "privacy_check", "register"]
@@ -135,6 +135,13 @@ def _statement(alg, variant, relation):
     return f"{what} is eps-DP over {rel}."
 
 
+def privacy_mutants(alg, variant, relation):
+    """Log-weights scaled (the mechanism's eps / sensitivity mis-calibrated): x2 is a 2x over-spend."""
+    return tuple(Mutant(f"log-weight x{f:g} ({f:g}x over-spend)",
+                        privacy_check(alg, variant, relation=relation, exponent_scale=f), factor=f)
+                 for f in (1.25, 2.0, 4.0))
+
+
 def register(registry):
     """Register the privacy claims: Algorithms 1-2 x (printed, standard, calibrated) x (replace-one, add/remove).
 
@@ -149,4 +156,4 @@ def register(registry):
                 registry.add_claim(Claim(
                     f"wang-xu.alg{alg}.privacy.{variant}{suffix}", src, _statement(alg, variant, relation),
                     "privacy", privacy_check(alg, variant, relation=relation), algorithm=f"wang-xu-{alg}",
-                    variant=variant))
+                    variant=variant, mutants=privacy_mutants(alg, variant, relation)))

@@ -16,13 +16,13 @@ import re
 
 import numpy as np
 
-from ...model import Result
+from ...model import Claim, Mutant, Result
 from ...rates.fit import RATE_VERDICT_TO_CLAIM, fit_rate
 from ...rates.sweep import run_sweep
-from ...rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL
+from ...rates.trials_wang_xu import SYMMETRIC_MODELS
 from ...rates.trials_wang_xu_dim import (DimensionSetup, dimension_law, dimension_trial, net_radial_table,
                                          plot_dimension, radius_of_excess)
-from ._common import ETA, THETA2, add_variant_claims, stated_exponent
+from ._common import ETA, THETA2, stated_exponent
 from .rates import explicit_bound_terms
 
 __all__ = ["DIM_N", "DIM_EPS", "DIM_GRIDS", "DIM_REPETITIONS", "DIM_RADIUS", "DIM_NET_RATIO",
@@ -39,6 +39,9 @@ DIM_REPETITIONS = {"quick": 17, "full": 64}  # 3 x 17 = 51: the fewest for a def
 #: of ||w~ - w*|| at the largest d; zeta = R / DIM_NET_RATIO[profile], the same for every d.
 DIM_RADIUS = {(1, "printed"): 0.85, (1, "standard"): 1.7, (2, "printed"): 1.6, (2, "standard"): 5.4}
 DIM_NET_RATIO = {"quick": 12, "full": 24}
+#: Profiles whose d-sweep is too small for a confirmation that does not depend on the seed (issue 18:
+#: at quick, 2-3 of 5 run seeds gave inconclusive for each claim); there it is reported inconclusive.
+UNDERPOWERED_PROFILES = ("quick",)
 #: Adequacy of the net for a d-sweep verdict (see dimension_rate_check).
 NET_MIN_QUANTILE_OVER_ZETA, NET_MAX_QUANTILE_OVER_RADIUS, NET_MAX_SHELL_OVER_ETA = 2.0, 0.75, 0.1
 
@@ -48,9 +51,9 @@ def dimension_setup_for(algorithm, variant="printed", profile="quick", **kw):
     radius = kw.pop("radius", DIM_RADIUS[(algorithm, variant)])
     zeta = kw.pop("zeta", radius / DIM_NET_RATIO[profile])
     if algorithm == 1:
-        return DimensionSetup(algorithm=1, nu=3.0, noise_law=THEOREM1_MODEL.noise_law, theta=2.0, assumption=1,
+        return DimensionSetup(algorithm=1, nu=3.0, noise_law=SYMMETRIC_MODELS[1].noise_law, theta=2.0, assumption=1,
                               variant=variant, eta=ETA, radius=radius, zeta=zeta, **kw)
-    return DimensionSetup(algorithm=2, nu=1.8, noise_law=THEOREM2_MODEL.noise_law, theta=THETA2, assumption=3,
+    return DimensionSetup(algorithm=2, nu=1.8, noise_law=SYMMETRIC_MODELS[2].noise_law, theta=THETA2, assumption=3,
                           variant=variant, eta=ETA, radius=radius, zeta=zeta, **kw)
 
 
@@ -177,6 +180,10 @@ def dimension_rate_check(algorithm, variant="printed", *, setup=None, grids=None
         adequate, quad, net_evidence = _net_diagnostics(s, grid, sweep.errors, ctx.rng("diagnostics"),
                                                         diagnostic_datasets)
         verdict = RATE_VERDICT_TO_CLAIM[q_fit.verdict] if adequate and floored_below else "inconclusive"
+        if ctx.profile in UNDERPOWERED_PROFILES and verdict == "confirmed":
+            # issue 18: at quick sizes (3 d x 17 datasets) the confirmation was seed luck (2-3 of 5 run seeds
+            # gave inconclusive); the quick sweep reports its numbers, the verdict comes from the full one
+            verdict = "inconclusive"
         rates = np.array([s.parameters(p["n"], p["d"], p["epsilon"])["rate"] for p in grid])
         bounds = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"]) for p in grid])
         printed = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"], "printed") for p in grid])
@@ -235,8 +242,21 @@ DIM_STATEMENTS = {
 }
 
 
+def dimension_mutants(alg, variant):
+    """The d-specific mutants (a temperature d times too hot, iota computed without d).  The n-sweep
+    mutants (a net that stops refining, temperature x20, output noise) act at every d alike in a sweep
+    at fixed n and are the n-sweep claims' to catch."""
+    return tuple(Mutant(name, dimension_rate_check(alg, variant, setup=dimension_setup_for(alg, variant, profile,
+                                                                                           broken=broken)))
+                 for name, broken, profile in (("temperature x d", "temperature-times-d", "quick"),
+                                               ("iota without d", "iota-without-d", "quick")))
+
+
 def register(registry):
-    """Register the four d-sweep rate claims."""
-    add_variant_claims(registry, "wang-xu.alg{alg}.rate.dimension.{variant}",
-                       lambda alg: f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]", DIM_STATEMENTS.get, "rate",
-                       dimension_rate_check)
+    """Register the four d-sweep rate claims with their mutants."""
+    for alg in (1, 2):
+        for variant in ("printed", "standard"):
+            registry.add_claim(Claim(f"wang-xu.alg{alg}.rate.dimension.{variant}",
+                                     f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]", DIM_STATEMENTS[alg],
+                                     "rate", dimension_rate_check(alg, variant), algorithm=f"wang-xu-{alg}",
+                                     variant=variant, mutants=dimension_mutants(alg, variant)))

@@ -9,6 +9,8 @@ beside [000 Alg. 2]) and ``2 log theta / (n iota)`` (proof of [000 Thm. 2]).  Si
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 
 import numpy as np
@@ -17,7 +19,7 @@ from reference.wang_xu.l1_regression import record_psi_terms
 from reference.wang_xu.nets import L2BallNet
 
 from ...builders import WorstCase, max_search_check
-from ...model import Claim
+from ...model import Claim, Mutant
 from ._common import NEIGHBOURS, THETAS_QUICK, datasets, exact_instances, replacement_candidates
 
 __all__ = ["stated_sensitivity_eq6", "stated_sensitivity_eq16_text", "stated_sensitivity_eq16_proof",
@@ -90,9 +92,25 @@ def sensitivity_check(stated, thetas=(2.0,), psi_terms=record_psi_terms, *, read
         evidence={"observed_is": "largest |change of L-hat| / stated sensitivity", "thetas": list(thetas)})
 
 
+def scaled(stated, factor):
+    """``stated`` times ``factor`` (the mutants: a bound x0.9 or x0.5)."""
+    def bound(n, iota, theta=2.0):
+        return factor * stated(n, iota, theta)
+    return bound
+
+
+def _mutants(stated, thetas):
+    return tuple(Mutant(f"stated sensitivity x{f:g}", sensitivity_check(scaled(stated, f), thetas), factor=f)
+                 for f in (0.45, 0.5, 0.9))
+
+
 def register(registry):
     """Register the three sensitivity claims."""
-    claim = registry.add_claim
+    def claim(c):
+        stated = {"wang-xu.sensitivity.eq6": (stated_sensitivity_eq6, (2.0,)),
+                  "wang-xu.sensitivity.eq16.text": (stated_sensitivity_eq16_text, THETAS_QUICK),
+                  "wang-xu.sensitivity.eq16.proof": (stated_sensitivity_eq16_proof, THETAS_QUICK)}[c.id]
+        return registry.add_claim(dataclasses.replace(c, mutants=_mutants(*stated)))
     claim(Claim("wang-xu.sensitivity.eq6", "[000 eq. (6)] [000 Thm. 1]",
                 "With psi of (6), the sensitivity of L-hat_iota(w, D) is at most 2 log 2 / (n iota).",
                 "sensitivity", sensitivity_check(stated_sensitivity_eq6, (2.0,), reading=(

@@ -1,0 +1,93 @@
+"""Power of the checks of Wang & Xu (000) (issue 18): each check refutes the mutants it declares.
+
+Fast versions in the default suite (small grids and few datasets, the x2-type mutant of each
+family); the full sweep over every declared mutant is behind ``@pytest.mark.slow``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from proofs_checks.claim_sets.wang_xu import nets as N
+from proofs_checks.claim_sets.wang_xu import rates as R
+from proofs_checks.claim_sets.wang_xu import sensitivity as S
+from proofs_checks.claim_sets.wang_xu import utility as U
+from proofs_checks.model import CheckContext
+from proofs_checks.power import claim_power
+from proofs_checks.rates.trials_wang_xu import L2BallNet, THEOREM1_MODEL, W_STAR
+from proofs_checks.registry import default_registry
+
+CTX = CheckContext(profile="quick", seed=20261121)
+SMALL = {"quick": [{"n": n, "epsilon": 1.0} for n in (50, 100, 200, 400, 800)], "full": []}
+REPS = {"quick": 12, "full": 12}  # 3 x 12 large-n observations: the fewest for a defined q = 0.9 interval
+
+
+def test_w_star_is_off_every_net_of_the_sweeps():
+    # the net term of Theorems 1-2 is not identically zero (issue 18: w* = 0.5 was a net point at every n)
+    for n in (50, 100, 200, 400, 800, 1600, 3200, 6400):
+        pts = L2BallNet(1.0, 1.0 / n, 1).points()[:, 0]
+        assert np.min(np.abs(pts - W_STAR)) > 1e-6
+
+
+def test_noise_is_asymmetric_and_x_not_symmetric():
+    # a median-0 asymmetric noise and an x of non-zero mean: the truncation bias is not cancelled
+    assert THEOREM1_MODEL.noise_law.mean() > 0 and float(THEOREM1_MODEL.noise_law.cdf(0.0)) == 0.5
+    assert THEOREM1_MODEL.x_law.sample(1000, np.random.default_rng(0)).min() >= 0
+
+
+def test_every_claim_of_000_declares_mutants():
+    claims = [c for c in default_registry().claims if c.id.startswith("wang-xu.")
+              and (".rate." in c.id or ".privacy." in c.id or ".sensitivity." in c.id
+                   or ".em-utility." in c.id or "lemma2" in c.id)]
+    assert claims and all(c.mutants for c in claims)
+
+
+@pytest.mark.parametrize("mutate", [{"fixed_zeta": 0.25}, {"output_noise": 0.2}, {"broken": "ignore-data"},
+                                    pytest.param({"temperature_factor": 20.0}, marks=pytest.mark.slow)])
+def test_rate_check_refutes_its_mutants_fast(mutate):
+    ctx = CTX.for_claim("wang-xu.alg1.rate.printed")
+    res = R.rate_check(1, "printed", grids=SMALL, repetitions=REPS, **mutate)(ctx)
+    assert res.verdict == "refuted", (mutate, res.evidence["verdict_from"], res.observed)
+
+
+def test_em_utility_refutes_temperature_x20_and_printed_is_vacuous():
+    ctx = CTX.for_claim("wang-xu.alg1.em-utility.standard")
+    cases = [(400, 1.0)]
+    assert U.em_utility_check(1, "standard", datasets=2, cases=cases)(ctx).verdict == "confirmed"
+    assert U.em_utility_check(1, "standard", datasets=2, cases=cases, temperature_factor=20.0)(ctx).verdict == "refuted"
+    assert U.em_utility_check(1, "printed", datasets=2, cases=cases)(ctx).verdict == "vacuous"
+
+
+def test_covering_check_refutes_bounds_below_the_volumetric_one():
+    ctx = CTX.for_claim("wang-xu.lemma2.covering-number")
+    nets = [L2BallNet(1.0, 0.05, 1), L2BallNet(1.0, 0.3, 2)]
+    assert N.covering_check(nets=nets)(ctx).verdict == "confirmed"
+    assert N.covering_check(N.scaled_covering_bound(factor=0.1), nets=nets)(ctx).verdict == "refuted"
+    assert N.covering_check(N.scaled_covering_bound(0.4), nets=nets)(ctx).verdict == "refuted"
+
+
+def test_sensitivity_tight_bound_refutes_x0_9_and_loose_ones_below_the_true_value():
+    # eq. (16) text's bound log theta / (n iota) is attained: x0.9 refuted.  eq. (6)'s 2 log 2 / (n iota) is
+    # twice the attained value: x0.5 is the true sensitivity (not refuted), x0.45 is refuted.
+    ctx = CTX.for_claim("wang-xu.sensitivity.eq16.text")
+    assert S.sensitivity_check(S.scaled(S.stated_sensitivity_eq16_text, 0.9), (1.5,))(ctx).verdict == "refuted"
+    ctx = CTX.for_claim("wang-xu.sensitivity.eq6")
+    assert S.sensitivity_check(S.scaled(S.stated_sensitivity_eq6, 0.45))(ctx).verdict == "refuted"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id", ["wang-xu.alg1.rate.printed", "wang-xu.alg2.rate.printed",
+                                      "wang-xu.alg1.em-utility.standard", "wang-xu.lemma2.covering-number",
+                                      "wang-xu.alg1.privacy.calibrated"])
+def test_power_sweep_detects_the_declared_targets(claim_id):
+    claim = default_registry().claim(claim_id)
+    power = claim_power(claim, CTX.for_claim(claim_id))
+    caught = {m.name: m.detected for m in power.mutants}
+    must = {"wang-xu.alg1.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
+            "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
+            "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
+            "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
+            "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"]}[claim_id]
+    for name in must:
+        assert any(caught[k] for k in caught if k.startswith(name)), (claim_id, name, power.mutants)
