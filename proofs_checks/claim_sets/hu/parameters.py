@@ -16,7 +16,7 @@ from reference.hu.frank_wolfe import dp_fw_sensitivity, fw_step_sizes, l1_ball_v
 from reference.hu.parameters import section62_parameters, theorem2_parameters, theorem8_parameters
 from reference.hu.sparse import sparse_opt_lambda
 
-from ...model import Claim, Result
+from ...model import Claim, Mutant, Result
 from ...builders import compare_result
 from ...verdicts import IDENTITY_RTOL
 
@@ -110,14 +110,21 @@ def register(registry):
                 "formula", step_schedule_check(), algorithm="hu-1"))
     claim(Claim("hu.alg5.lambda-vs-proof", "[002 Alg. 5 step 7], [002 Thm. 8], [002 App. A]",
                 "The Peeling parameter 4 k sqrt(2) eta / m of step 7 equals the sensitivity bound 4 sqrt(2) eta k/(3m) "
-                "of the proof.", "formula", alg5_lambda_vs_proof_check(), algorithm="hu-5"))
+                "of the proof.", "formula", alg5_lambda_vs_proof_check(), algorithm="hu-5",
+                mutants=(Mutant("the proof's reading, lambda = 4 sqrt(2) k eta / (3m) (must be confirmed)",
+                                alg5_lambda_vs_proof_check(lam=lambda k, eta, m: sparse_opt_lambda(k, eta, m) / 3),
+                                detected_by=("confirmed",)),)))
     # Both sec62 claims test the project's premise about Section 6.2 (a reproduction of its figures needs a
     # noise that falls with n), not a statement of the paper: scope "reproduction".
     claim(Claim("hu.sec62.alg1-noise-shrinks", "[002 Sec. 6.2], [002 Sec. 6.3]",
                 "Reproduction premise (not a statement of the paper): with the Section 6.2 parameters (s = floor(n eps), T = floor((n eps)^(1/3))) the step-6 noise of "
                 "Algorithm 1 (sensitivity / eps) decreases with n, as the falling error of Figure 1(b) requires",
-                "formula", noise_shrinks_check(sec62_alg1_noise), algorithm="hu-1", scope="reproduction"))
+                "formula", noise_shrinks_check(sec62_alg1_noise), algorithm="hu-1", scope="reproduction",
+                mutants=(Mutant("Theorem 2's parameters, whose noise does shrink (must be confirmed)",
+                                noise_shrinks_check(thm2_alg1_noise), detected_by=("confirmed",)),)))
     claim(Claim("hu.sec62.alg5-noise-shrinks", "[002 Sec. 6.2], [002 Sec. 6.5]",
                 "Reproduction premise (not a statement of the paper): with the Section 6.2 parameters (k = c2 n eps, T = floor(log n)) the Peeling noise of Algorithm 5 "
                 "(lambda / eps) decreases with n, as the falling errors of Figures 10-11 require", "formula",
-                noise_shrinks_check(sec62_alg5_noise), algorithm="hu-5", scope="reproduction"))
+                noise_shrinks_check(sec62_alg5_noise), algorithm="hu-5", scope="reproduction",
+                mutants=(Mutant("Theorem 8's parameters, whose noise does shrink (must be confirmed)",
+                                noise_shrinks_check(thm8_alg5_noise), detected_by=("confirmed",)),)))

@@ -54,7 +54,7 @@ import numpy as np
 from reference.hu.frank_wolfe import fw_step_sizes
 from reference.hu.parameters import theorem3_parameters, theorem5_parameters
 
-from ...model import Claim
+from ...model import Claim, Mutant
 from ...rates import trials_hu
 from ...rates.blind_walk import blind_walk_distance2
 from ...rates.check import make_rate_check
@@ -166,7 +166,32 @@ def _broken(trial, kind, point, rng):
     return trial(dict(point, broken=kind), rng)
 
 
+#: The broken algorithms every rate claim must refute [issue 18], by the trial's ``broken`` mode.
+MUTANT_NAMES = {"ignore_data": "blind algorithm (output ignores the data)",
+                "fixed_noise": "privacy noise that does not shrink with n eps",
+                "output_noise": "output noise N(0, sigma^2) added to w",
+                "d_noise": "privacy noise x d", "s_noise": "privacy noise x s*"}
+
+
+def mutant_kinds(claim_id):
+    """The ``broken`` modes of :func:`broken_trial` that apply to ``claim_id``'s trial."""
+    kinds = ["ignore_data", "fixed_noise"]
+    if not claim_id.startswith("rates.hu.thm2"):   # Theorem 2's trial has no output-noise mode
+        kinds.append("output_noise")
+    if claim_id.endswith(".dimension"):
+        kinds.append("d_noise")
+    if ".sparsity" in claim_id:
+        kinds.append("s_noise")
+    return tuple(kinds)
+
+
+def rate_mutants(claim_id):
+    """:class:`~proofs_checks.model.Mutant` of each broken mode of :func:`mutant_kinds`."""
+    return tuple(Mutant(MUTANT_NAMES[k], rate_check(claim_id, trial=broken_trial(claim_id, k)))
+                 for k in mutant_kinds(claim_id))
+
+
 def register(registry):
     for claim_id, st in SETTINGS.items():
         registry.add_claim(Claim(claim_id, st["source"], st["statement"], "rate", rate_check(claim_id),
-                                 algorithm=st["algorithm"]))
+                                 algorithm=st["algorithm"], mutants=rate_mutants(claim_id)))

@@ -26,7 +26,7 @@ from reference.hu.sparse import iht_lambda, sparse_opt_lambda
 
 from ...adversarial import candidate_records
 from ...builders import WorstCase, max_search_check
-from ...model import Claim
+from ...model import Claim, Mutant
 from ._common import NEIGHBOURS, corner_records, sparse_start, squared_loss_terms, widest_coordinate_pair
 from ._gradient_search import max_coordinate_change, record_level_change
 
@@ -210,6 +210,25 @@ def sparse_opt_sensitivity_check(variant="standard", stated=sparse_opt_lambda):
         evidence={"robust_gradient_variant": variant})
 
 
+#: Scales of the stated bound each sensitivity check must refute where the bound is tight [issue 18].
+BOUND_FACTORS = (0.9, 0.5)
+
+
+def _bound_mutants(make):
+    """Mutants ``make(f)`` (the check with the stated bound scaled by ``f``) for each of :data:`BOUND_FACTORS`."""
+    return tuple(Mutant(f"stated bound x{f:g}", make(f), factor=f) for f in BOUND_FACTORS)
+
+
+def _dp_fw_mutants(v, reading):
+    return _bound_mutants(lambda f: dp_fw_sensitivity_check(
+        v, stated=lambda V, s, m: f * dp_fw_sensitivity(V, s, m, reading), reading=reading))
+
+
+def _lasso_mutants(r, reading):
+    return _bound_mutants(lambda f: lasso_sensitivity_check(
+        r, stated=lambda V, K, n: f * lasso_sensitivity(V, K, n, reading), reading=reading))
+
+
 def register(registry):
     claim = registry.add_claim
     for v in ("standard", "printed"):
@@ -217,7 +236,8 @@ def register(registry):
             claim(Claim(f"hu.alg1.step6.sensitivity.{v}{suffix}", "[002 Alg. 1 step 6], [002 Thm. 1], [002 App. A]",
                         "The score -<v, g~(w, D_t)> changes by at most 4 ||W||_1 sqrt(2) s / (3m) between neighbours, "
                         f"||W||_1 read as the l1 {reading} (robust gradient variant {v!r}).", "sensitivity",
-                        dp_fw_sensitivity_check(v, reading=reading), algorithm="hu-1", variant=v))
+                        dp_fw_sensitivity_check(v, reading=reading), algorithm="hu-1", variant=v,
+                        mutants=_dp_fw_mutants(v, reading)))
     # ids kept from before: the radius reading at radius 1 and 2; the others are new (issue 19)
     alg2 = {("radius", 1.0): "hu.alg2.step4.sensitivity", ("radius", 2.0): "hu.alg2.step4.sensitivity-radius"}
     for reading in NORM_READINGS:
@@ -226,12 +246,17 @@ def register(registry):
             claim(Claim(cid, "[002 Alg. 2 step 4], [002 Thm. 4], [002 App. A]",
                         f"On the l1 ball of radius {r:g} the score -<v, g~(w, D~)> changes by at most 8 ||W||_1 K^2 / n "
                         f"between neighbours, ||W||_1 read as the l1 {reading} (the paper defines the diameter).",
-                        "sensitivity", lasso_sensitivity_check(r, reading=reading), algorithm="hu-2"))
+                        "sensitivity", lasso_sensitivity_check(r, reading=reading), algorithm="hu-2",
+                        mutants=_lasso_mutants(r, reading)))
     claim(Claim("hu.alg3.step6.sensitivity", "[002 Alg. 3 step 6], [002 Thm. 6], [002 App. A]",
                 "||w^{t+0.5}(D) - w^{t+0.5}(D')||_inf <= 2 K^2 eta0 (sqrt(s) + 1) / m for s-sparse w^t in the unit "
-                "l2 ball.", "sensitivity", iht_sensitivity_check(), algorithm="hu-3"))
+                "l2 ball.", "sensitivity", iht_sensitivity_check(), algorithm="hu-3",
+                mutants=_bound_mutants(lambda f: iht_sensitivity_check(
+                    stated=lambda K, eta0, s, m: f * iht_lambda(K, eta0, s, m)))))
     for v in ("standard", "printed"):
         claim(Claim(f"hu.alg5.step7.sensitivity.{v}", "[002 Alg. 5 step 7], [002 Thm. 8], [002 App. A]",
                     "||w^{t+0.5}(D) - w^{t+0.5}(D')||_inf <= 4 k sqrt(2) eta / m, the Peeling parameter of step 7 "
                     f"(robust gradient variant {v!r}).", "sensitivity", sparse_opt_sensitivity_check(v),
-                    algorithm="hu-5", variant=v))
+                    algorithm="hu-5", variant=v,
+                    mutants=_bound_mutants(lambda f, v=v: sparse_opt_sensitivity_check(
+                        v, stated=lambda k, eta, m: f * sparse_opt_lambda(k, eta, m)))))

@@ -23,9 +23,9 @@ from reference.mechanisms import report_noisy_max_log_prob
 
 from ...adversarial import candidate_records
 from ...builders import PrivacyTally, WorstCase
-from ...model import Claim, Result
+from ...model import Claim, Mutant, Result
 from ...verdicts import within
-from ._common import NEIGHBOURS, base_data, moderate_records, sparse_start
+from ._common import NEIGHBOURS, base_data, moderate_records, sparse_start, with_power_note
 from ._gradient_search import robust_columns_or_nan
 
 
@@ -189,17 +189,42 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
     return _peeling_privacy_check(make_step, quick, full, reading, f"robust_gradient variant {variant!r}")
 
 
+#: Why the Peeling checks cannot catch x0.5 [issue 18].
+PEELING_POWER = (
+    "misses lambda x0.5 (Peeling without its factor 2) and x0.8 because one iteration with them is still "
+    "(eps, delta)-DP on every instance the exact support law can enumerate (s <= 2): each Peeling round is "
+    "report-noisy-max, (2 lambda / b)-DP with b = 2 lambda sqrt(3 s log(1/delta)) / eps, so a round spends "
+    "eps / sqrt(3 s log(1/delta)); Lemma 10's advanced composition over s rounds leaves at least a factor "
+    "sqrt(3/2) and, at s = 1, the whole sqrt(3 log(1/delta)) (2.6 at delta = 0.1).  Where that factor is below 2 "
+    "(delta > 0.26) the claimed delta is so large that even two-outcome randomized response at twice the "
+    "per-round loss breaks it only for delta >= 0.95 and eps ~ 1; report-noisy-max on |v| reaches less.  "
+    "Detects lambda x0.1 (Algorithm 3), x0.05 (Algorithm 5 at the proof's lambda), x0.01 (Algorithm 5 at the printed "
+    "lambda, 3x the proof's)")
+
+#: lambda scales of the Peeling mutants: x0.5 drops Peeling's factor 2; x0.1, x0.05 are caught.
+LAMBDA_FACTORS = (0.5, 0.8, 0.1, 0.05)
+
+
+def _lambda_mutants(make, extra=()):
+    names = {0.5: "lambda x0.5 (Peeling without its factor 2)"}
+    return tuple(Mutant(names.get(f, f"lambda x{f:g}"), make(f), factor=f) for f in LAMBDA_FACTORS + tuple(extra))
+
+
 def register(registry):
     claim = registry.add_claim
     claim(Claim("hu.thm6.privacy", "[002 Thm. 6], [002 Lemma 10]",
                 "Algorithm 3 is (epsilon, delta)-DP (checked per iteration: exact support law, certified joint bound).",
-                "privacy", iht_privacy_check(), algorithm="hu-3"))
+                "privacy", with_power_note(iht_privacy_check(), PEELING_POWER), algorithm="hu-3",
+                mutants=_lambda_mutants(lambda f: iht_privacy_check(lam_factor=f))))
     for v in ("standard", "printed"):
         claim(Claim(f"hu.thm8.privacy.{v}", "[002 Thm. 8], [002 Lemma 10]",
                     f"Algorithm 5 is (epsilon, delta)-DP (per iteration; robust gradient variant {v!r}).",
-                    "privacy", sparse_opt_privacy_check(v), algorithm="hu-5", variant=v))
+                    "privacy", with_power_note(sparse_opt_privacy_check(v), PEELING_POWER), algorithm="hu-5",
+                    variant=v, mutants=_lambda_mutants(lambda f, v=v: sparse_opt_privacy_check(v, lam_factor=f), extra=(0.01,))))
     claim(Claim("hu.thm8.privacy.proof-lambda", "[002 Thm. 8], [002 App. A], [002 Lemma 10]",
                 "Algorithm 5 with the Peeling parameter at the proof's sensitivity bound, lambda = 4 sqrt(2) k eta / (3m) "
                 "(a third of the printed step-7 value), is (epsilon, delta)-DP (per iteration; robust gradient "
-                "variant 'standard').", "privacy", sparse_opt_privacy_check("standard", lam_factor=1.0 / 3.0),
-                algorithm="hu-5", variant="standard"))
+                "variant 'standard').", "privacy",
+                with_power_note(sparse_opt_privacy_check("standard", lam_factor=1.0 / 3.0), PEELING_POWER),
+                algorithm="hu-5", variant="standard",
+                mutants=_lambda_mutants(lambda f: sparse_opt_privacy_check("standard", lam_factor=f / 3.0))))

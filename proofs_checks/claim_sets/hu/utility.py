@@ -18,7 +18,7 @@ from reference.hu.frank_wolfe import dp_fw_robust_gradients, dp_fw_sensitivity, 
 from reference.mechanisms import exponential_log_prob
 
 from ...builders import WorstCase, max_search_check
-from ...model import Claim
+from ...model import Claim, Mutant
 
 
 def _implemented_selection(U, V, delta_u, eps):
@@ -74,4 +74,17 @@ def register(registry):
     registry.add_claim(Claim(
         "hu.lemma1.em-utility", "[002 Lemma 1], [002 eq. (24)]",
         "at Algorithm 1 step 6, P{u(output) <= OPT - 2 Delta (ln|V| + t)/eps} <= e^{-t}",
-        "inequality", em_utility_check(), algorithm="hu-1"))
+        "inequality", em_utility_check(), algorithm="hu-1",
+        mutants=tuple(Mutant(f"temperature x{f:g}", em_utility_check(_hotter_selection(f)), factor=f)
+                      for f in (20.0, 2.0, 1.25))
+        + (Mutant("blind selection (uniform over V)", em_utility_check(_blind_selection)),)))
+
+
+def _hotter_selection(factor):
+    """Step 6 with a temperature ``factor`` times too hot (``eps / factor`` in the exponent)."""
+    return lambda U, V, delta_u, eps: exponential_log_prob(U, eps / factor, delta_u)
+
+
+def _blind_selection(U, V, delta_u, eps):
+    """A selection that ignores the scores: uniform over the vertices."""
+    return np.full(U.shape, -math.log(V.shape[0]))

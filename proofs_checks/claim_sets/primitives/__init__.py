@@ -10,7 +10,7 @@ wrong exponent) to show that every check can fail.
 from __future__ import annotations
 
 from ...audit.primitive_mechanisms import PRIMITIVE_FACTORIES
-from ...model import Algorithm, Claim
+from ...model import Algorithm, Claim, Mutant
 from .composition import composition_split_check
 from .noise import gaussian_calibration_check, laplace_printed_density_check, laplace_privacy_check
 from .selection import (exponential_privacy_check, gem_privacy_check, gem_utility_check,
@@ -72,10 +72,52 @@ def _claims():
     ]
 
 
+def _split_dropping(factor):
+    """The Lemma 2 split with its per-round epsilon scaled by ``factor`` (a dropped constant)."""
+    from reference.mechanisms import advanced_composition_split
+
+    def split(eps, delta, rounds):
+        s = advanced_composition_split(eps, delta, rounds, "printed")
+        return factor * s.epsilon_step, s.delta_step
+
+    return split
+
+
+def _mutants():
+    """The broken implementations each primitive's check must catch [issue 18]."""
+    over = (0.5, 0.8)   # noise scale factors: both over-spend (0.5 is the 2x over-spend)
+    noise = lambda name, fac, key, base=1.0: tuple(  # noqa: E731 - one line per mutant family
+        Mutant(f"{name} x{f:g}" + (" (2x over-spend)" if f == 0.5 else ""), fac(**{key: base * f}), factor=f)
+        for f in over)
+    return {
+        # the exponent's 1/2 scaled by 1/f: f = 0.5 is eps u / Delta (the weight of a dropped factor 2)
+        "primitives.exponential.privacy": tuple(
+            Mutant(f"noise scale x{f:g}" + (" (drops the factor 2 of 2 Delta)" if f == 0.5 else ""),
+                   exponential_privacy_check(weight_factor=0.5 / f), factor=f) for f in over),
+        "primitives.laplace.privacy": noise("Laplace scale", laplace_privacy_check, "scale_factor"),
+        "primitives.gaussian.classic-calibration": noise("sigma", gaussian_calibration_check, "sigma_factor"),
+        "primitives.report-noisy-max.privacy": noise("Laplace scale", report_noisy_max_privacy_check,
+                                                     "scale_factor", 2.0)
+        + (Mutant("Laplace scale Delta/eps (drops the factor 2 for non-monotone scores)",
+                  report_noisy_max_privacy_check(scale_factor=1.0)),),
+        "primitives.gem.privacy": tuple(
+            Mutant(f"noise scale x{f:g}" + (" (2x over-spend)" if f == 0.5 else ""),
+                   gem_privacy_check(weight_scale=1.0 / f), factor=f) for f in over),
+        "primitives.gem.utility": (Mutant("bound x0.5", gem_utility_check(bound_factor=2.0), factor=0.5),
+                                   Mutant("bound x0.25", gem_utility_check(bound_factor=1.0), factor=0.25),
+                                   Mutant("bound x0.9", gem_utility_check(bound_factor=3.6), factor=0.9)),
+        "primitives.composition.lemma2": tuple(
+            Mutant(f"per-round epsilon x{f:g}" + (" (drops the factor 2)" if f == 2.0 else ""),
+                   composition_split_check(split=_split_dropping(f)), factor=f) for f in (2.0, 1.25)),
+    }
+
+
 def register(registry):
     """Register the primitives (with their mechanism factories for the auditor) and their eight claims."""
     for aid, summary, variants in _ALGORITHMS:
         extra = {"variants": variants} if variants else {"mechanism": PRIMITIVE_FACTORIES[aid]}
         registry.add_algorithm(Algorithm(aid, SOURCES[aid], summary, **extra))
+    mutants = _mutants()
     for cid, aid, statement, kind, check, variant in _claims():
-        registry.add_claim(Claim(cid, SOURCES[aid], statement, kind, check, algorithm=aid, variant=variant))
+        registry.add_claim(Claim(cid, SOURCES[aid], statement, kind, check, algorithm=aid, variant=variant,
+                                 mutants=mutants.get(cid, ())))

@@ -13,9 +13,9 @@ formula / the implementation; the tests pass deliberately wrong ones.
 from __future__ import annotations
 
 from ...formulas import sensitivity
-from ...model import Claim
+from ...model import Claim, Mutant
 from .kl18 import kl_identity_check
-from .lemma2 import lemma2_exact_laplace_check, lemma2_exact_rr_check
+from .lemma2 import _split_of, lemma2_exact_laplace_check, lemma2_exact_rr_check
 from .sensitivity_demos import _clipped_mean_cases, _robust_mean_cases, clipped_mean
 
 __all__ = ["kl_identity_check", "lemma2_exact_rr_check", "lemma2_exact_laplace_check", "clipped_mean", "register"]
@@ -26,27 +26,48 @@ _SPLITS = {
 }
 
 
+def _split_mutants(factory, variant):
+    """The split of ``variant`` with its per-round epsilon x2 (the factor 2 of 2 sqrt(2T ln(2/delta)) dropped) and x1.25."""
+    base = _split_of(variant)
+
+    def scaled(f):
+        def split(eps, delta, rounds):
+            e_step, d_step, claimed = base(eps, delta, rounds)
+            return f * e_step, d_step, claimed
+        return split
+
+    names = {2.0: "per-round epsilon x2 (factor 2 dropped)"}
+    return tuple(Mutant(names.get(f, f"per-round epsilon x{f:g}"), factory(variant, split=scaled(f)), factor=f)
+                 for f in (2.0, 1.25))
+
+
 def register(registry):
     """Register the KL identity, the three exact checks of Lemma 2 and the two sensitivity demonstrations."""
     claim = registry.add_claim
     claim(Claim("proofs.002.kl-identity-18", "[002 eq. (18)] [002 Lemma 4]",
                 "K(v, v0) for v = N(0, 1/beta), v0 = N(1, 1/beta) equals beta/2 (each printed line of (18)).",
-                "formula", kl_identity_check()))
+                "formula", kl_identity_check(),
+                mutants=(Mutant("K = beta (the factor 1/2 dropped)", kl_identity_check(closed_form=lambda b: b)),
+                         Mutant("K = beta/2 x0.9", kl_identity_check(closed_form=lambda b: 0.45 * b), factor=0.9))))
     for variant, what in _SPLITS.items():
         claim(Claim(f"proofs.002.lemma2.exact-rr.{variant}", "[002 Lemma 2]",
                     f"Advanced composition split ({what}) holds for the exact worst-case composition "
                     "of T (eps', delta')-DP mechanisms.",
-                    "privacy", lemma2_exact_rr_check(variant), algorithm="advanced-composition", variant=variant))
+                    "privacy", lemma2_exact_rr_check(variant), algorithm="advanced-composition", variant=variant,
+                    mutants=_split_mutants(lemma2_exact_rr_check, variant)))
     claim(Claim("proofs.002.lemma2.exact-laplace.printed", "[002 Lemma 2]",
                 "T Laplace rounds at the printed per-round budget compose within the claimed total delta.",
-                "privacy", lemma2_exact_laplace_check("printed"), algorithm="advanced-composition", variant="printed"))
+                "privacy", lemma2_exact_laplace_check("printed"), algorithm="advanced-composition", variant="printed",
+                mutants=_split_mutants(lemma2_exact_laplace_check, "printed")))
     claim(Claim("proofs.sensitivity.clipped-mean", "standard (clipping); demonstration of the sensitivity search",
                 "The coordinate-wise mean of records clipped to [-C, C] changes by at most 2C/n (sup), "
                 "2Cd/n (l1), 2C sqrt(d)/n (l2) when one record is replaced.",
                 "sensitivity", sensitivity.sensitivity_check(
                     _clipped_mean_cases(),
                     reading="clipping each coordinate to [-C, C] bounds a replaced record's effect on the mean by "
-                            "2C/n per coordinate; replace-one neighbours of the same size n")))
+                            "2C/n per coordinate; replace-one neighbours of the same size n"),
+                mutants=tuple(Mutant(f"stated bound x{f:g}", sensitivity.sensitivity_check(
+                    _clipped_mean_cases(), stated_factor=f), factor=f) for f in (0.9, 0.5))))
     claim(Claim("proofs.sensitivity.robust-mean", "[002 Thm. 1] [002 eq. (4)]",
                 "The robust mean x-hat(s, beta) of eq. (4) (reference.hu.catoni.robust_mean) over n records "
                 "changes by at most 4 sqrt(2) s / (3n) when one record is replaced.",
@@ -54,4 +75,6 @@ def register(registry):
                     _robust_mean_cases(), quick_budget=800,
                     reading="proof of [002 Thm. 1]: |phi| <= 2 sqrt(2)/3 [002 eq. (2)] bounds the change of the mean "
                             "[002 eq. (4)] over n records by 4 sqrt(2) s / (3n); replace-one neighbours [002 Def. 1]"),
-                variant="standard"))
+                variant="standard",
+                mutants=tuple(Mutant(f"stated bound x{f:g}", sensitivity.sensitivity_check(
+                    _robust_mean_cases(), stated_factor=f, quick_budget=800), factor=f) for f in (0.9, 0.5))))
