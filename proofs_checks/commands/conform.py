@@ -13,6 +13,12 @@ import json
 
 NAME = "conform"
 HELP = "check a port of the algorithms against the golden vectors, the exact laws and the auditor"
+EPILOG = """\
+examples:
+  python -m proofs_checks conform --port examples.numpy_port
+  python -m proofs_checks conform --port mymodule --only expected_phi --json
+  python -m proofs_checks conform --results my_port_outputs.json
+"""
 
 
 def add_arguments(parser):

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 NAME = "findings"
 HELP = "list the headline findings about the papers (each with its claim ids and its reading of the paper)"
+EPILOG = """\
+examples:
+  python -m proofs_checks findings
+  python -m proofs_checks findings --paper 002
+  python -m proofs_checks findings --json
+"""
 
 
 def add_arguments(parser):

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 NAME = "golden"
 HELP = "write the golden vectors (exact float64 outputs of the reference, with provenance) for ports"
+EPILOG = """\
+examples:
+  python -m proofs_checks golden --out golden
+  python -m proofs_checks golden --out /tmp/golden --only catoni
+"""
 
 
 def add_arguments(parser):

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 NAME = "power"
 HELP = "run each claim against its mutants (deliberately broken implementations) and say what it catches"
+EPILOG = """\
+examples:
+  python -m proofs_checks power --only primitives. --json
+  python -m proofs_checks power --only hu.thm1 --profile full
+"""
 
 
 def add_arguments(parser):
