@@ -70,6 +70,18 @@ class WorstCase:
         self.update(values[i], where_of(i))
 
 
+def _pure_loss_rows(logp: np.ndarray, logq: np.ndarray) -> np.ndarray:
+    """:func:`max_privacy_loss` of ``logp`` (M,) against every row of ``logq`` (B, M), vectorised."""
+    if np.isnan(logp).any() or np.isnan(logq).any() or (logp == np.inf).any() or (logq == np.inf).any():
+        raise ValueError("log-probabilities must not be NaN or +inf")
+    p_zero, q_zero = np.isneginf(logp)[None, :], np.isneginf(logq)
+    both = ~p_zero & ~q_zero
+    with np.errstate(invalid="ignore"):
+        gaps = np.where(both, np.abs(logq - logp[None, :]), 0.0)
+    loss = gaps.max(axis=1)
+    return np.where((p_zero != q_zero).any(axis=1), math.inf, loss)
+
+
 class PrivacyTally:
     """Worst privacy ratio over neighbouring pairs of exact output laws.
 
@@ -101,12 +113,26 @@ class PrivacyTally:
 
     def add_rows(self, lp: np.ndarray, epsilon: float, delta: float = 0.0,
                  where_of: Callable[[int], Any] | None = None) -> "PrivacyTally":
-        """Row 0 of ``lp`` (B, M) against each other row; ``where_of(j)`` describes neighbour ``j``."""
-        for b in range(1, lp.shape[0]):
-            self.pairs += 1
-            ratio = self.ratio(lp[0], lp[b], epsilon, delta)
-            if self.worst.update(ratio) and where_of is not None:
-                self.worst.where = where_of(b - 1)
+        """Row 0 of ``lp`` (B, M) against each other row; ``where_of(j)`` describes neighbour ``j``.
+
+        Pure DP is computed for all rows at once (the largest ``|log p - log q|`` is exact in any
+        order, so the values equal :func:`max_privacy_loss` row by row); (epsilon, delta) goes row
+        by row through :func:`hockey_stick_delta`.
+        """
+        lp = np.asarray(lp, dtype=float)
+        if lp.ndim != 2 or lp.shape[0] < 2:
+            raise ValueError(f"lp must have shape (B >= 2, M), got {lp.shape}")
+        if delta == 0:
+            ratios = _pure_loss_rows(lp[0], lp[1:])
+            ratios = ratios / epsilon if epsilon > 0 else np.where(ratios == 0, 0.0, math.inf)
+        else:
+            ratios = np.array([self.ratio(lp[0], q, epsilon, delta) for q in lp[1:]])
+        self.pairs += ratios.size
+        i = int(np.argmax(ratios))
+        self.worst.count += ratios.size
+        if ratios[i] > self.worst.value:
+            self.worst.value = float(ratios[i])
+            self.worst.where = where_of(i) if where_of is not None else None
         return self
 
     def result(self, *, method: str, reading: str, evidence: dict | None = None, quantity: str | None = None,

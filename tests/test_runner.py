@@ -96,3 +96,20 @@ def test_agreeing_seeds_keep_the_verdict():
     res = run_claim_across_seeds(_claim(lambda ctx: Result("refuted", observed=ctx.rng().random() + 2)),
                                  CheckContext(), 3)
     assert res.verdict == "refuted" and len(res.evidence["seeds"]) == 3
+
+
+def test_privacy_tally_rows_equal_the_pairwise_losses():
+    # The vectorised add_rows must give exactly the loss of max_privacy_loss row by row.
+    from proofs_checks.audit.exact import max_privacy_loss
+    from proofs_checks.builders import PrivacyTally
+
+    rng = np.random.default_rng(0)
+    lp = np.log(rng.dirichlet(np.ones(6), size=9))
+    lp[4, 2] = -np.inf                       # support that moves: infinite loss
+    t = PrivacyTally().add_rows(lp, 0.7, where_of=lambda j: j)
+    expected = [max_privacy_loss(lp[0], lp[b]) / 0.7 for b in range(1, 9)]
+    assert t.worst.value == max(expected) == np.inf and t.worst.where == 3 and t.pairs == 8
+    lp[4, 2] = np.log(0.1)
+    t = PrivacyTally().add_rows(lp, 0.7, where_of=lambda j: j)
+    expected = [max_privacy_loss(lp[0], lp[b]) / 0.7 for b in range(1, 9)]
+    assert t.worst.value == max(expected) and t.worst.where == int(np.argmax(expected))
