@@ -7,7 +7,7 @@ import traceback
 
 from .model import CheckContext, Claim, Result
 
-__all__ = ["iter_claims", "run_claim", "run_claims"]
+__all__ = ["iter_claims", "iter_claims_in_workers", "run_claim", "run_claims"]
 
 
 def run_claim(claim: Claim, ctx: CheckContext) -> Result:
@@ -64,6 +64,75 @@ def iter_claims(claims, ctx: CheckContext, progress=None, run=None):
     finally:
         if bar is not None:
             bar.close()
+
+
+def iter_claims_in_workers(claims, ctx: CheckContext, workers, *, registry_factory, progress=None, run=None,
+                           after=None):
+    """Run ``claims`` in ``workers`` local processes; yield ``(claim, result, extra)`` in claim order.
+
+    Each claim draws only from its own stream (``ctx.for_claim``), so its result does not depend on
+    which process runs it or on what ran before: the results are those of :func:`iter_claims`, in
+    the same order.  The workers look claims up by id in ``registry_factory()`` (a module-level
+    callable, built once per worker process), because checks are closures that need not pickle.
+    Inside a worker every claim gets ``ctx.jobs = 1``: the workers already fill the cores.
+
+    Parameters
+    ----------
+    claims : list of Claim
+        Claims of ``registry_factory()``.
+    ctx : CheckContext
+        The run's context (unscoped).
+    workers : int
+        Worker processes (joblib ``loky``); 1 runs :func:`iter_claims` in this process.
+    registry_factory : callable
+        ``registry_factory() -> Registry``; module-level, so that it pickles.
+    progress, run
+        As in :func:`iter_claims`; ``run`` must pickle (a module-level function or a
+        ``functools.partial`` of one).
+    after : callable or None
+        ``after(claim, ctx, result) -> extra``, run in the worker after the check (for example
+        the claim's power); ``extra`` is ``None`` without it.
+    """
+    claims = list(claims)
+    if workers == 1 or len(claims) <= 1:
+        for claim, result in iter_claims(claims, ctx, progress=progress, run=run):
+            yield claim, result, (after(claim, ctx, result) if after is not None else None)
+        return
+    from dataclasses import replace
+
+    from joblib import Parallel, delayed
+
+    inner = replace(ctx, jobs=1, claim_id=None)
+    tasks = (delayed(_evaluate_by_id)(registry_factory, c.id, inner, run, after) for c in claims)
+    bar = _bar(len(claims), progress)
+    try:
+        results = Parallel(n_jobs=workers, return_as="generator", batch_size=1)(tasks)
+        for i, (claim, (result, extra)) in enumerate(zip(claims, results), 1):
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix_str(claim.id, refresh=True)
+                if result.verdict in ("refuted", "error"):
+                    bar.write(f"{claim.id}: {result.verdict}", file=progress)
+            elif progress is not None:
+                print(f"[{i}/{len(claims)}] {claim.id} ... {result.verdict} ({result.seconds:.1f} s)",
+                      file=progress, flush=True)
+            yield claim, result, extra
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+# One registry per worker process and factory: building it imports every claim module.
+_WORKER_REGISTRIES = {}
+
+
+def _evaluate_by_id(registry_factory, claim_id, ctx, run, after):
+    registry = _WORKER_REGISTRIES.get(registry_factory)
+    if registry is None:
+        registry = _WORKER_REGISTRIES[registry_factory] = registry_factory()
+    claim = registry.claim(claim_id)
+    result = (run_claim if run is None else run)(claim, ctx)
+    return result, (after(claim, ctx, result) if after is not None else None)
 
 
 def run_claims(claims, ctx: CheckContext, progress=None):

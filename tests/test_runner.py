@@ -113,3 +113,36 @@ def test_privacy_tally_rows_equal_the_pairwise_losses():
     t = PrivacyTally().add_rows(lp, 0.7, where_of=lambda j: j)
     expected = [max_privacy_loss(lp[0], lp[b]) / 0.7 for b in range(1, 9)]
     assert t.worst.value == max(expected) and t.worst.where == int(np.argmax(expected))
+
+
+# ------------------------------------------------------------------ claims in worker processes
+
+def _draws_registry():
+    """Module-level factory (it must pickle): claims whose results are their streams' first draws."""
+    from proofs_checks.registry import Registry
+
+    def check(ctx):
+        return Result("confirmed", observed=float(ctx.rng().random()), bound=1.0, direction="at_most", method="m")
+
+    reg = Registry()
+    for i in range(6):
+        reg.add_claim(Claim(f"demo.claim{i}", "[002 Thm. 1]", "demo", "inequality", check))
+    return reg
+
+
+def test_claims_in_workers_give_the_sequential_results_in_order():
+    from proofs_checks.runner import iter_claims_in_workers
+
+    claims = _draws_registry().claims
+    ctx = CheckContext(seed=11, jobs=2)
+    after = _record_jobs
+    one = list(iter_claims_in_workers(claims, ctx, 1, registry_factory=_draws_registry, after=after))
+    two = list(iter_claims_in_workers(claims, ctx, 2, registry_factory=_draws_registry, after=after))
+    assert [c.id for c, _, _ in two] == [c.id for c in claims]
+    assert [(r.observed, r.seed, r.verdict) for _, r, _ in one] == [(r.observed, r.seed, r.verdict) for _, r, _ in two]
+    # the workers fill the cores: each claim inside one runs with jobs = 1
+    assert {x for _, _, x in one} == {2} and {x for _, _, x in two} == {1}
+
+
+def _record_jobs(claim, ctx, result):
+    return ctx.jobs

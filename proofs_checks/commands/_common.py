@@ -10,7 +10,8 @@ from pathlib import Path
 
 from . import UsageError
 
-__all__ = ["add_backend_arguments", "backend_from_args", "non_negative_int", "positive_int", "usable_out_dir"]
+__all__ = ["add_backend_arguments", "backend_from_args", "default_jobs", "non_negative_int", "positive_int",
+           "usable_out_dir"]
 
 
 def positive_int(text):
@@ -22,6 +23,16 @@ def positive_int(text):
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
     return value
+
+
+def default_jobs():
+    """The cores this process may use (its CPU affinity where the platform has one): ``--jobs``'s default."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:   # macOS, Windows
+        return max(1, os.cpu_count() or 1)
 
 
 def non_negative_int(text):
@@ -81,6 +92,7 @@ def backend_from_args(args):
     if scheduler is not None and backend != "dask":
         raise UsageError(f"--scheduler {scheduler!r} needs --backend dask")
     jobs = getattr(args, "jobs", 1)
+    jobs = default_jobs() if jobs is None else jobs
     stack = contextlib.ExitStack()
     try:   # bad --jobs is the command's own error, reported by it; the cluster gets one worker then
         client = stack.enter_context(use_backend(backend, scheduler, jobs if isinstance(jobs, int) and jobs > 0 else 1))

@@ -23,6 +23,9 @@ exit status: 0 done; 1 a check raised (verdict 'error') or --fail-on matched; 2 
 USAGE_ERRORS = ()   # bad arguments raise UsageError; any other exception is a failure (exit 1)
 
 #: ``--fail-on V``: the verdicts that make the exit status 1 (each level includes the worse ones).
+#: Up to this many claims run in this process whatever ``--jobs`` says (the results are the same).
+FEW_CLAIMS = 4
+
 FAIL_ON = {"refuted": ("refuted",), "inconclusive": ("refuted", "inconclusive")}
 
 
@@ -34,8 +37,9 @@ def add_arguments(parser):
                         help="quick (default, minutes) or full (long statistical suites, an hour or more)")
     parser.add_argument("--seed", type=non_negative_int, default=20261121,
                         help="run seed; each claim draws from its own stream of it (default: %(default)s)")
-    parser.add_argument("--jobs", type=positive_int, default=1,
-                        help="worker processes for parallel checks; results do not depend on it (default: 1)")
+    parser.add_argument("--jobs", type=positive_int, default=None,
+                        help="worker processes: claims run side by side, each on its own random stream, so "
+                             "results do not depend on it (default: the cores this process may use)")
     add_backend_arguments(parser)
     parser.add_argument("--only", nargs="+", metavar="PREFIX",
                         help="only claims whose id starts with one of the PREFIXes (see `list`)")
@@ -59,10 +63,11 @@ def run(args):
     from ..report import build_payload, claim_record, write_report
     from ..report.provenance import provenance
     from ..report.write import remove_stale_figures
-    from ..power import claim_power
-    from ..runner import iter_claims
+    from ..parallel import active_backend
+    from ..runner import iter_claims_in_workers
     from ..stability import run_claim_across_seeds
     import datetime as dt
+    import functools
     import json
     import time
 
@@ -72,17 +77,21 @@ def run(args):
     if not claims:
         raise UsageError(f"--only: no claim id starts with any of {args.only} (see `python -m proofs_checks list`)")
     remove_stale_figures(out)
-    ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=args.jobs, out_dir=out)
+    from ._common import default_jobs
+
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=jobs, out_dir=out)
     start = time.perf_counter()
     records, interrupted = [], False
+    # Claims side by side in local processes; under the dask backend the claims run one after
+    # another here and their inner tasks go to the cluster.  A handful of claims runs here too:
+    # a worker spends seconds importing the claim modules before its first claim.
+    workers = jobs if active_backend() == "local" and len(claims) > FEW_CLAIMS else 1
     try:
-        run = (lambda c, x: run_claim_across_seeds(c, x, args.seeds)) if args.seeds > 1 else None
-        for claim, result in iter_claims(claims, ctx, progress=sys.stderr, run=run):
-            power = None
-            if args.power and claim.mutants:
-                p = claim_power(claim, ctx, baseline=result)
-                power = {"share": sum(m.detected for m in p.mutants) / len(p.mutants), "mutants": len(p.mutants),
-                         "detects": p.detects, "misses": p.misses}
+        run = functools.partial(run_claim_across_seeds, seeds=args.seeds) if args.seeds > 1 else None
+        after = _claim_power if args.power else None
+        for claim, result, power in iter_claims_in_workers(claims, ctx, workers, registry_factory=default_registry,
+                                                           progress=sys.stderr, run=run, after=after):
             records.append(claim_record(claim, result, power=power))
     except KeyboardInterrupt:
         interrupted = True
@@ -120,3 +129,14 @@ def run(args):
             print(f"--fail-on {args.fail_on}: {len(failing)} claim(s): {', '.join(failing)}", file=sys.stderr)
             status = 1
     return status
+
+
+def _claim_power(claim, ctx, result):
+    """What ``claim``'s check catches among its mutants, for the report (``None`` without mutants)."""
+    if not claim.mutants:
+        return None
+    from ..power import claim_power
+
+    p = claim_power(claim, ctx, baseline=result)
+    return {"share": sum(m.detected for m in p.mutants) / len(p.mutants), "mutants": len(p.mutants),
+            "detects": p.detects, "misses": p.misses}
