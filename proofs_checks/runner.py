@@ -108,6 +108,8 @@ def iter_claims_in_workers(claims, ctx: CheckContext, workers, *, registry_facto
     try:
         results = Parallel(n_jobs=workers, return_as="generator", batch_size=1)(tasks)
         for i, (claim, (result, extra)) in enumerate(zip(claims, results), 1):
+            if isinstance(result, _Interrupted):
+                raise KeyboardInterrupt
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(claim.id, refresh=True)
@@ -131,8 +133,20 @@ def _evaluate_by_id(registry_factory, claim_id, ctx, run, after):
     if registry is None:
         registry = _WORKER_REGISTRIES[registry_factory] = registry_factory()
     claim = registry.claim(claim_id)
-    result = (run_claim if run is None else run)(claim, ctx)
-    return result, (after(claim, ctx, result) if after is not None else None)
+    try:
+        result = (run_claim if run is None else run)(claim, ctx)
+        return result, (after(claim, ctx, result) if after is not None else None)
+    except KeyboardInterrupt:
+        # Carried to the parent as a value: how loky reports an exception of this kind from a
+        # worker depends on timing, and the parent must stop the same way as without workers.
+        return _INTERRUPTED, None
+
+
+class _Interrupted:
+    """Marker returned by a worker whose claim was interrupted."""
+
+
+_INTERRUPTED = _Interrupted()
 
 
 def run_claims(claims, ctx: CheckContext, progress=None):
