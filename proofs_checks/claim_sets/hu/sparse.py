@@ -66,7 +66,10 @@ def _v_of_neighbours(step, data, pool, row):
     """``v`` (= w^{t+0.5}) of every neighbour replacing ``row`` by a candidate, shape (C, d).
 
     Rows are NaN for the neighbours on which the implementation cannot run (the caller skips them).
+    A step with its own batched ``v_of_neighbours(data, pool, row)`` is asked for it.
     """
+    if hasattr(step, "v_of_neighbours"):
+        return step.v_of_neighbours(data, pool, row)
     if isinstance(step, SparseOptPeelingStep):
         # batched: the robust gradient of all C neighbours in one call
         X, y = data[:, :-1], data[:, -1]
