@@ -179,3 +179,34 @@ def test_new_claims_are_registered_with_readings():
                 "hu.thm8.privacy.printed-indices"):
         claim = reg.claim(cid)
         assert claim.source.startswith("[002 ")
+
+
+# ----------------------------------------------------------------------------- readings (issue 19, item 3)
+
+def test_neighbouring_relation_quotes_definition_1():
+    from proofs_checks.claim_sets.hu._common import NEIGHBOURS, variant_reading
+    assert "replace-one" in NEIGHBOURS and "[002 Def. 1]" in NEIGHBOURS and "line 54" in NEIGHBOURS
+    assert "differ by only one data sample" in NEIGHBOURS
+    printed = variant_reading("printed", "hu.x.standard")
+    assert "hu.x.standard: confirmed" in printed and "b > 0" in printed and "line 1083" in printed
+    assert "hu.x.printed: refuted" in variant_reading("standard", "hu.x.printed")
+
+
+def test_proof_lambda_claim_states_the_lambda_it_checks():
+    reg = default_registry()
+    claim = reg.claim("hu.thm8.privacy.proof-lambda")
+    reading = claim.check.__wrapped__.reading      # the Result's reading, without running the check
+    assert "4 sqrt(2) k eta / (3m)" in reading and "a third of the printed" in reading
+    assert "reading B of step 4" in reading and "line 318" in reading
+    printed = reg.claim("hu.thm8.privacy.standard").check.__wrapped__.reading
+    assert "the printed lambda = 4 sqrt(2) k eta / m" in printed
+
+
+@pytest.mark.slow
+def test_proof_lambda_claim_result_carries_the_reading():
+    reg = default_registry()
+    claim = reg.claim("hu.thm8.privacy.proof-lambda")
+    res = claim.check(CTX.for_claim(claim.id))
+    assert res.verdict == "confirmed"
+    assert "4 sqrt(2) k eta / (3m)" in res.reading and "a third of the printed" in res.reading
+    assert "reading B of step 4" in res.reading and "line 318" in res.reading

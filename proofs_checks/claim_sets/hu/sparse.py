@@ -197,7 +197,9 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
                f"{lam_text.get(lam_factor, f'lambda x{lam_factor:g} of the printed')}) is (epsilon, delta)-DP; "
                f"{NEIGHBOURS}; {variant_reading(variant, other)}; gradient at w^t (reading B of step 4; the printed "
                "indices, reading A: hu.thm8.privacy.printed-indices, confirmed)")
-    return _peeling_privacy_check(make_step, quick, full, reading, f"robust_gradient variant {variant!r}")
+    check = _peeling_privacy_check(make_step, quick, full, reading, f"robust_gradient variant {variant!r}")
+    check.reading = reading   # what the result will say, readable without running the check
+    return check
 
 
 #: Why the Peeling checks cannot catch x0.5 [issue 18].
