@@ -97,6 +97,9 @@ def test_packing_separation_refuted_and_corrected_separation_confirmed():
     res = _run(lower_bound.packing_separation_check(), cid)
     assert res.verdict == "refuted" and res.observed == pytest.approx(0.5) and res.bound == pytest.approx(math.sqrt(2))
     assert _run(lower_bound.packing_separation_check(stated=0.5), cid).verdict == "confirmed"
+    # reading B: entries 2/sqrt(s) (||v||_2 = 2, in the class for s >= 4) give the printed separation
+    b = _run(lower_bound.packing_separation_check(entry_scale=lambda s: 2 / math.sqrt(s)), cid)
+    assert b.verdict == "confirmed" and b.observed == pytest.approx(math.sqrt(2))
 
 
 def test_thm9_formula_and_its_mutants():

@@ -21,6 +21,7 @@ import numpy as np
 from reference.hu.sparse import LaggedSparseOptPeelingStep, heavy_tailed_sparse_optimization, sparse_opt_lambda
 
 from ...model import Claim, Mutant, Result
+from ...rates.trials_hu import MeanEstimationLoss
 from ...verdicts import within
 from ._common import NEIGHBOURS, with_power_note
 from ._gradient_search import robust_columns_or_nan
@@ -39,17 +40,17 @@ D, S, S_STAR, M_PART, T_ITER = 80, 72, 1, 160, 7
 
 
 def _instance():
-    """Records ``sqrt(d) e_j`` (each j equally often) with ``y = <x, w*>``: L(w) = ||w - w*||^2 exactly.
+    """Sparse mean estimation (the problem of [002 Thm. 9]): every record is ``x = w*`` (a point mass).
 
-    With the squared loss ``(<x, w> - y)^2`` the Hessian is ``2 E xx^T = 2 I``: gamma = mu = 2 (RSC and RSS
-    hold with equality for every sparsity), ``tau = E (grad_j)^2`` is finite, and the per-record gradients
-    take two values per coordinate, so the robust gradient with a large scale ``k`` equals the mean to ~1e-10.
+    With ``l(w, x) = ||x - w||^2`` (:class:`proofs_checks.rates.trials_hu.MeanEstimationLoss`) every per-sample
+    loss is 2-RSS and ``L(w) = ||w - w*||^2`` is 2-RSC (gamma_r = mu_r = 2 in Assumption 4, per sample and
+    for the population), ``E (grad_j l)^2`` is finite, and the per-record gradients are equal, so the robust
+    gradient with a large scale ``k`` equals ``2 (w - w*)`` to ~1e-10.
     """
     w_star = np.zeros(D)
     w_star[0] = 0.5
-    j = np.arange(M_PART * T_ITER) % D
-    X = math.sqrt(D) * np.eye(D)[j]
-    return np.column_stack([X, X @ w_star]), w_star
+    X = np.repeat(w_star[None, :], M_PART * T_ITER, axis=0)
+    return np.column_stack([X, np.zeros(X.shape[0])]), w_star
 
 
 def recursion_check(gradient_at="current", eta_factor=1.0):
@@ -60,7 +61,7 @@ def recursion_check(gradient_at="current", eta_factor=1.0):
         gamma = mu = 2.0
         eta = eta_factor * 2.0 / (3.0 * gamma)
         k, lam = 1e7, 1e-12      # robust gradient = mean to ~1e-10; Peeling noise scale ~1e-10
-        P = heavy_tailed_sparse_optimization(data, "squared", np.zeros(D), S, 1.0, k, T_ITER, eta, 0.5, 1e-3,
+        P = heavy_tailed_sparse_optimization(data, MeanEstimationLoss(), np.zeros(D), S, 1.0, k, T_ITER, eta, 0.5, 1e-3,
                                              ctx.rng(), lam=lam, gradient_at=gradient_at, path=True)
         excess = np.sum((P - w_star) ** 2, axis=1)           # L(w^t) - L(w*), t = 1..T+1
         ratios = excess[1:] / excess[:-1]
@@ -69,8 +70,9 @@ def recursion_check(gradient_at="current", eta_factor=1.0):
         verdict = "confirmed" if within(float(ratios[worst]), bound, rtol=1e-6) else "refuted"
         return Result(verdict, observed=float(ratios[worst]), bound=bound, direction="at_most",
                       method=f"Algorithm 5 (reference, gradient_at={gradient_at!r}) on a noise-free instance: d = {D}, "
-                             f"s = {S} = 72 (gamma/mu)^2 s*, s* = {S_STAR}, squared loss with L(w) = ||w - w*||^2 "
-                             f"(gamma = mu = 2), eta = {eta:g}, {T_ITER} iterations of {M_PART} records, w^1 = 0, "
+                             f"s = {S} = 72 (gamma/mu)^2 s*, s* = {S_STAR}, sparse mean estimation l(w, x) = ||x - w||^2 "
+                             f"with every record at w* (L(w) = ||w - w*||^2, gamma_r = mu_r = 2 per sample and "
+                             f"population), eta = {eta:g}, {T_ITER} iterations of {M_PART} records, w^1 = 0, "
                              "robust-gradient scale k = 1e7 and Peeling lambda = 1e-12 so that every noise term of "
                              "the recursion is below 1e-9; observed: the largest ratio of consecutive excess risks",
                       reading=(RECURSION_PLACE + ". " + READINGS + ".  This claim: reading "

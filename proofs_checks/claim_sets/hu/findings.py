@@ -92,7 +92,9 @@ FINDINGS = (
                 "of rho(theta_v, theta_v') as defined just above it; any (epsilon, delta)-DP estimator; replace-one "
                 "neighbours [002 Def. 1].  Reading A (the event rho(theta-hat, theta_v) >= rho*(V), as printed): "
                 "refuted.  Reading B (the event at rho*(V)/2, the usual testing reduction): confirmed.  [4] itself was "
-                "not consulted; the finding is about the statement as 002 prints and uses it.",
+                "not consulted; the finding is about the statement as 002 prints and uses it.  Reading B is the one "
+                "002's own preamble uses (lines 346-354: a 2 gamma-packing gives M_n >= Phi(gamma) inf P(psi != V), i.e. "
+                "half the separation).",
         summary="Under reading A the constant estimator at the midpoint of two parameters 2p apart is 0-DP and never "
                 "at distance >= rho* = 2p, so the average probability is 0 against a closed form of 0.13-0.21 "
                 "(hu.lemma3.printed).  Under reading B an exact linear programme over all (epsilon, delta)-DP tests "
@@ -102,17 +104,22 @@ FINDINGS = (
                 "not in its rate."),
     Finding(
         id="002.thm9-packing-separation", paper="002",
-        title="The proof of Theorem 9 overstates the packing's separation (sqrt(2) for 1/2); the Omega rate stands",
+        title="The proof of Theorem 9 normalises its packing so that the separation is 1/2, not the sqrt(2) it uses; "
+              "the Omega rate stands",
         claims=("hu.thm9.packing-separation", "hu.thm9.rate", "hu.thm9.formula"),
         reading="[002 App. A.1] proof of [002 Thm. 9] (file lines 1040-1085): V = H~ / sqrt(2s) with H~ from "
                 "[002 Lemma 11] (s-sparse sign vectors, pairwise Hamming distance >= s/2); the proof states "
-                "||v - v'||_2 >= sqrt(2) and hence rho*(V) >= sqrt(2 p tau).  No reading of the normalisation gives "
-                "both ||v||_2 <= 1 and that separation for more than two points.  Theorem 9 itself (eq. (11), line "
-                "378) is Omega(.) with an unspecified constant: vacuous for any experiment (hu.thm9.rate).",
-        summary="Every greedy Lemma-11 packing checked has minimum distance 0.5 (d = 8, s = 4) to 0.71 (d = 10, "
-                "s = 2), and any three points of norm 1/sqrt(2) have a pair within sqrt(3/2) < sqrt(2): sqrt(2) is "
-                "the largest distance (antipodes), not the smallest.  With the guaranteed 1/2 the proof's explicit "
-                "bound tau p / 4 becomes tau p / 32 (tau p / 128 with Lemma 3's reading B); the rate "
+                "||v - v'||_2 >= sqrt(2) and hence rho*(V) >= sqrt(2 p tau).  Reading A (V = H~ / sqrt(2s) as "
+                "printed, ||v||_2 = 1/sqrt(2)): refuted.  Reading B (entries 2/sqrt(s), ||v||_2 = 2, which breaks the "
+                "proof's ||v||_2 <= 1 but stays in the class E X_j^2 <= tau when s >= 4): the separation sqrt(2) "
+                "holds.  No normalisation gives both ||v||_2 <= 1 and that separation for more than two points.  "
+                "Theorem 9 itself (eq. (11), line 378) is Omega(.) with an unspecified constant: vacuous for any "
+                "experiment (hu.thm9.rate).",
+        summary="Refuted under reading A, holds under reading B.  Every greedy Lemma-11 packing checked has minimum "
+                "distance 0.5 (d = 8, s = 4) to 0.71 (d = 10, s = 2) as printed, and any three points of norm "
+                "1/sqrt(2) have a pair within sqrt(3/2) < sqrt(2); with entries 2/sqrt(s) the same packings are at "
+                "least sqrt(2) apart.  Under A the proof's explicit bound tau p / 4 becomes tau p / 32 (tau p / 128 "
+                "with Lemma 3's reading B); under B it stands for s* >= 4 (tau p / 16 with Lemma 3's reading B); the rate "
                 "tau min{s* log d, log(1/delta)} / (n eps) is unaffected.  The data-independent estimator 0 has risk "
                 "p tau / 2, twice the printed explicit bound, so no trivial estimator refutes even that constant."),
     Finding(
