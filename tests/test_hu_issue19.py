@@ -213,3 +213,12 @@ def test_proof_lambda_claim_result_carries_the_reading():
     assert res.verdict == "confirmed"
     assert "4 sqrt(2) k eta / (3m)" in res.reading and "a third of the printed" in res.reading
     assert "reading B of step 4" in res.reading and "line 318" in res.reading
+
+
+def test_alg5_lambda_at_the_proofs_bound_is_a_named_variant():
+    from reference.hu.sparse import sparse_opt_lambda
+    # closed forms: printed 4 sqrt(2) k eta / m, proof 4 sqrt(2) eta k / (3m)
+    assert sparse_opt_lambda(3.0, 0.5, 7) == 4 * 3.0 * math.sqrt(2) * 0.5 / 7
+    assert sparse_opt_lambda(3.0, 0.5, 7, bound="proof") == pytest.approx(4 * math.sqrt(2) * 0.5 * 3.0 / 21, rel=1e-15)
+    with pytest.raises(ValueError, match="bound"):
+        sparse_opt_lambda(3.0, 0.5, 7, bound="half")
