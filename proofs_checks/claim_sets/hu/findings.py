@@ -96,7 +96,7 @@ FINDINGS = (
                 "002's own preamble uses (lines 346-354: a 2 gamma-packing gives M_n >= Phi(gamma) inf P(psi != V), i.e. "
                 "half the separation).",
         summary="Under reading A the constant estimator at the midpoint of two parameters 2p apart is 0-DP and never "
-                "at distance >= rho* = 2p, so the average probability is 0 against a closed form of 0.13-0.21 "
+                "at distance >= rho* = 2p, so the average probability is 0 against a closed form of 0.04-0.21 "
                 "(hu.lemma3.printed).  Under reading B an exact linear programme over all (epsilon, delta)-DP tests "
                 "(4 instances, quick profile) gives an optimum at least 2.004 times the closed form "
                 "(hu.lemma3.half-separation; the factor 1/2 of eq. (10) is the only slack, reached as epsilon -> 0).  "
