@@ -32,7 +32,7 @@ READINGS = ("[002 Alg. 5 steps 4-6] (file lines ~305-317) print g~(w^{t-1}, D_t)
             "takes the gradient at w^t, as the proof of [002 Thm. 7] (eq. (46), g^t = grad L(w^t)) that the proof of "
             "[002 Thm. 8] follows does")
 
-RECURSION_PLACE = ("[002 App. A, proof of Thm. 8], last display (file line ~1030): L(w^{t+1}) - L(w*) <= (1 - mu/(12 "
+RECURSION_PLACE = ("[002 App. A, proof of Thm. 8], last display (file lines 1033-1036): L(w^{t+1}) - L(w*) <= (1 - mu/(12 "
                    "gamma)) (L(w^t) - L(w*)) + O(N^t + N_2^t) for all t, with eta = 2/(3 gamma), s = 72 (gamma/mu)^2 s*, "
                    "and N^t + N_2^t <= O(sum_i ||w_i||_inf^2 + (2s + s*) ||g~^t - g^t||_inf^2 + s ||w~||_inf^2) in the "
                    "noise actually drawn (line 1015).  The instance makes those terms vanish (Peeling lambda 1e-12 "

@@ -50,7 +50,7 @@ def alg5_lambda_vs_proof_check(lam=sparse_opt_lambda):
         printed, proof = lam(k, eta, m), 4 * math.sqrt(2) * eta * k / (3 * m)
         return compare_result(printed, proof, "equal", rtol=IDENTITY_RTOL,
                               method=f"closed forms at k = {k:g}, eta = {eta:g}, m = {m}",
-                              reading="[002 Alg. 5 step 7] (file line 317) prints lambda = 4 sqrt(2) k eta / m; the proof "
+                              reading="[002 Alg. 5 step 7] (file line 315) prints lambda = 4 sqrt(2) k eta / m; the proof "
                                       "of [002 Thm. 8] [002 App. A] (line 1005) bounds ||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf "
                                       "by 4 sqrt(2) eta k / (3m) (its 's' is the estimator's scale, k in the box) and "
                                       "concludes by [002 Lemma 10]; the paper does not say the two are equal: the claim "
