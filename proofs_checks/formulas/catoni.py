@@ -438,7 +438,7 @@ def accuracy_report(fn, *, target="expected-phi", rng=None, grid_step=25, n_rand
         "raised_points": raised,
         "regions": regions,
         "accurate_region": accurate_region(a, b, ok),
-        "_a": a, "_b": b, "_ok": ok, "_abs": abs_err,
+        "_a": a, "_b": b, "_ok": ok, "_abs": abs_err, "_rel": rel_err,
     }
     return report
 

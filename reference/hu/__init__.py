@@ -10,6 +10,8 @@ sparse
     [002 Alg. 3] DP-IHT with Peeling ([002 Alg. 4]) and [002 Alg. 5] sparse optimisation.
 parameters
     The parameter settings of [002 Thm. 2]-[002 Thm. 8] and [002 Sec. 6.2], and the [002 Thm. 9] lower bound.
+lower_bound
+    The pieces of [002 Lemma 3] and of the proof of [002 Thm. 9]: closed form, the proof's p, a packing.
 data
     The data of [002 Sec. 6.1] and a CSV/NPZ loader.
 

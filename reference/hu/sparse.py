@@ -38,7 +38,7 @@ from ..validation import (as_generator, check_delta, check_epsilon, check_finite
 __all__ = ["project_l2_ball", "iht_lambda", "iht_half_step",
            "heavy_tailed_sparse_linear_regression", "sparse_opt_lambda", "sparse_opt_half_step",
            "heavy_tailed_sparse_optimization", "check_sparse_start", "SparseLinearRegression",
-           "SparseOptimization", "IHTPeelingStep", "SparseOptPeelingStep"]
+           "SparseOptimization", "IHTPeelingStep", "SparseOptPeelingStep", "LaggedSparseOptPeelingStep"]
 
 
 
@@ -177,15 +177,24 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
 
 # --------------------------------------------------------------------------- Algorithm 5
 
-def sparse_opt_lambda(k, eta, m):
+def sparse_opt_lambda(k, eta, m, *, bound="printed"):
     """Algorithm 5 step 7: Peeling noise parameter ``lambda = 4 k sqrt(2) eta / m``.
 
-    (The proof of Theorem 8 bounds the sensitivity by ``4 sqrt(2) eta k / (3m)``, three
-    times smaller; the box's value is used.)
+    ``bound="proof"`` gives the sensitivity bound the proof of Theorem 8 derives,
+    ``4 sqrt(2) eta k / (3m)``, three times smaller (attained by the robust gradient);
+    the default is the box's value.
+
+    Examples
+    --------
+    >>> round(sparse_opt_lambda(3.0, 0.5, 7) / sparse_opt_lambda(3.0, 0.5, 7, bound="proof"), 12)
+    3.0
     """
     k, eta = check_positive("k", k), check_positive("eta", eta)
     m = check_integer("m", m, minimum=1)
-    return 4.0 * k * math.sqrt(2.0) * eta / m
+    if bound not in ("printed", "proof"):
+        raise ValueError(f"bound must be 'printed' or 'proof', got {bound!r}")
+    lam = 4.0 * k * math.sqrt(2.0) * eta / m
+    return lam if bound == "printed" else lam / 3.0
 
 
 def sparse_opt_half_step(W, X, y, loss, k, beta, eta, variant="standard"):
@@ -201,7 +210,8 @@ def sparse_opt_half_step(W, X, y, loss, k, beta, eta, variant="standard"):
 
 
 def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon, delta, rng=None, *,
-                                     variant="standard", lam=None, size=None):
+                                     variant="standard", lam=None, size=None, gradient_at="current",
+                                     path=False):
     """Algorithm 5 of 002 (heavy-tailed private sparse optimisation); (eps, delta)-DP by Theorem 8.
 
     Steps
@@ -214,10 +224,14 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
     (7) ``w^{t+1} = Peeling(w^{t+0.5}, s, eps, delta, 4 k sqrt(2) eta / m)`` (:func:`sparse_opt_lambda`).
     (9) return ``w^{T+1}``.
 
-    The box evaluates the gradient at ``w^{t-1}`` but updates ``w^t``; with
-    ``w^1`` the input, ``w^0`` is undefined, so the gradient is taken at the
-    current iterate ``w^t`` (as in the proof of Theorem 8, which writes ``g~^t``
-    for the gradient used to form ``w^{t+0.5}``).
+    Index readings of steps 4-6.  The box evaluates the gradient at ``w^{t-1}``
+    but updates ``w^t`` (``w^{t+0.5} = w^t - eta g~(w^{t-1}, D_t)``), and the
+    proof of Theorem 8 repeats ``g~^t = g~(w^{t-1}, D_t)``; the analysis it
+    refers to (the proof of Theorem 7) expands the loss around the point where
+    the gradient is taken, ``g^t = grad L(w^t)``.  ``gradient_at="current"``
+    (default) takes the gradient at ``w^t`` (reading B, the analysis');
+    ``gradient_at="previous"`` takes it at ``w^{t-1}`` as printed (reading A, a
+    lagged gradient step), with ``w^0 := w^1`` since the box defines no ``w^0``.
 
     Parameters
     ----------
@@ -239,6 +253,11 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
         As in :func:`heavy_tailed_sparse_linear_regression`.
     variant : {"standard", "printed"}
         Robust-gradient variant.
+    gradient_at : {"current", "previous"}
+        Where step 4 evaluates the gradient: ``w^t`` (reading B) or ``w^{t-1}`` (reading A, as printed).
+    path : bool
+        Return every iterate ``w^1, ..., w^{T+1}`` (shape ``(T + 1, d)``, or ``(T + 1, size, d)``)
+        instead of ``w^{T+1}`` only.
 
     Notes
     -----
@@ -261,12 +280,20 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
     w1 = check_sparse_start(w1, d, s)
     loss = get_loss(loss)
     gen = as_generator(rng)
+    if gradient_at not in ("current", "previous"):
+        raise ValueError(f"gradient_at must be 'current' or 'previous', got {gradient_at!r}")
     runs = 1 if size is None else check_integer("size", size, minimum=1)
     W = np.repeat(w1[None, :], runs, axis=0)
+    W_prev, iterates = W, [W]
     for idx in parts:  # loop over iterations only
-        half = sparse_opt_half_step(W, X[idx], y[idx], loss, k, beta, eta, variant)
+        at = W if gradient_at == "current" else W_prev   # [002 Alg. 5 step 4]: g~(w^{t-1}, D_t) as printed
+        half = W - eta * dp_fw_robust_gradients(at, X[idx], y[idx], loss, k, beta, variant)
         lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
-        W = peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
+        W_prev, W = W, peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
+        iterates.append(W)
+    if path:
+        P = np.stack(iterates)
+        return P[:, 0] if size is None else P
     return W[0] if size is None else W
 
 
@@ -399,3 +426,40 @@ class SparseOptPeelingStep(_PeelingOfVector):
             raise ValueError(f"data must have m = {self.m} records, got {X.shape[0]}")
         return sparse_opt_half_step(self.w[None], X, y, self.loss, self.k, self.beta, self.eta, self.variant)[0]
 
+
+
+class LaggedSparseOptPeelingStep(_PeelingOfVector):
+    """Algorithm 5 steps 4-7 under the printed indices (reading A): ``v = w^t - eta g~(w^{t-1}, D_t)``.
+
+    The gradient is taken at ``w_grad`` (``w^{t-1}``), the step starts from ``w`` (``w^t``); both
+    are fixed (earlier outputs, computed from other parts of the data).  The ordered Peeling
+    selection on ``v(data)`` is a finite mechanism, as for :class:`SparseOptPeelingStep`, which
+    is the case ``w_grad = w`` (reading B).
+
+    References
+    ----------
+    .. [1] [002 Alg. 5 steps 4-7], [002 Thm. 8] and its proof [002 App. A].
+    """
+
+    finite_output = True
+
+    def __init__(self, *, w, w_grad, m, epsilon, delta, s, k, beta=1.0, eta=0.5, loss="logistic_l2",
+                 variant="standard", lam=None):
+        self.w = check_finite_array("w", w, ndim=1)
+        self.w_grad = check_finite_array("w_grad", w_grad, ndim=1)
+        if self.w_grad.shape != self.w.shape:
+            raise ValueError(f"w_grad must have the shape of w {self.w.shape}, got {self.w_grad.shape}")
+        self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
+        self.m = check_integer("m", m, minimum=1)
+        self.k, self.beta, self.eta = check_positive("k", k), check_positive("beta", beta), check_positive("eta", eta)
+        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
+        self.loss, self.variant = get_loss(loss), variant
+        self.lam = sparse_opt_lambda(self.k, self.eta, self.m) if lam is None else check_positive("lam", lam)
+        self.noise_scale = peeling_scale(self.s, self.epsilon, self.delta, self.lam)
+
+    def v(self, data):
+        X, y = split_records(data, self.w.size)
+        if X.shape[0] != self.m:
+            raise ValueError(f"data must have m = {self.m} records, got {X.shape[0]}")
+        g = dp_fw_robust_gradients(self.w_grad[None], X, y, self.loss, self.k, self.beta, self.variant)[0]
+        return self.w - self.eta * g

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import mpmath as mp
+import numpy as np
 
 from reference.hu.catoni import c_hat, expected_phi
 
@@ -59,8 +60,9 @@ def identity5_math_check(signs=(1, 1, 1, 1, 1), tol=HIGH_PRECISION_TOL):
                       method=f"mpmath quadrature ({F.DPS} digits, split at the kinks and the Gaussian mass) against "
                              f"the closed form at adaptive precision, at {len(pts)} points (a, b); observed = largest "
                              "relative difference, bound = the high-precision tolerance",
-                      reading="[002 eq. (5)] with C-hat = T1 + ... + T5 as printed in [002 App. A] (explicit form of "
-                              "C-hat(a, b)), b > 0; eta ~ N(0, 1/beta) so b sqrt(beta) eta = bZ",
+                      reading="[002 eq. (5)] (file line 144) with C-hat = T1 + ... + T5 as printed in [002 App. A] "
+                              "(explicit form of C-hat(a, b), line 1083), b > 0; eta ~ N(0, 1/beta) so b sqrt(beta) "
+                              "eta = bZ; exact mathematics (the float64 reading is catoni.identity5.float64: refuted)",
                       evidence={"worst_point": worst_at, "term_signs": list(signs)})
 
     return check
@@ -73,9 +75,14 @@ def _report_settings(profile):
 
 
 _READINGS = {
-    "c-hat": "[002 eq. (5)] with C-hat of [002 App. A] evaluated in float64, as [002 Alg. 1 step 4] computes the "
-             "robust gradient ('easy to implement', [002 Sec. 4]); E phi(a + bZ) for every finite a and b >= 0",
-    "expected-phi": "E phi(a + bZ) of [002 eq. (4)] to [002 eq. (5)] as this project evaluates it (no cancelling "
+    "c-hat": "[002 eq. (5)] (file line 144) with C-hat of [002 App. A] (line 1083) evaluated in float64, as [002 Alg. "
+             "1 step 4] computes the robust gradient ('a correction form which is easy to implement', [002 Sec. 4], "
+             "line 146); E phi(a + bZ) for every finite a and b > 0.  The paper claims no float64 accuracy in so "
+             "many words: the claim is the reading that implementing the printed form gives the estimator; as exact "
+             "mathematics it does (catoni.identity5.math: confirmed), so the finding is about floating point.  "
+             "Judged on b > 0 (the paper's domain of C-hat) and finite values only; NaN/inf values (b = 0, "
+             "b < ~1e-154, overflow) are counted in the evidence, never the verdict",
+    "expected-phi": "E phi(a + bZ) of [002 eq. (4)] to [002 eq. (5)] (file lines 140-144) as this project evaluates it (no cancelling "
                     "terms; reference.hu.catoni.expected_phi), for every finite a and b >= 0",
 }
 
@@ -108,8 +115,20 @@ def float64_accuracy_check(fn=None, target="expected-phi", companion=None):
             figures.append(name)
         ev = {k: v for k, v in rep.items() if not k.startswith("_") and k not in ("verdict", "max_error", "tolerance")}
         ev["frontier"] = ev["accurate_region"].pop("frontier")
-        return Result(compare(rep["max_error"], rep["tolerance"], "at_most", rtol=0.0, atol=0.0),
-                      observed=rep["max_error"], bound=rep["tolerance"], direction="at_most",
+        observed = rep["max_error"]
+        if target == "c-hat":
+            # The paper's C-hat needs b > 0: judge only b > 0 and finite values (issue 19: a refutation must
+            # not rest on NaN at b = 0); the non-finite values are counted, never the verdict.
+            b, err = rep["_b"], np.minimum(rep["_abs"], rep["_rel"])
+            judged = (b > 0) & np.isfinite(err)
+            i = int(np.flatnonzero(judged)[np.argmax(err[judged])])
+            observed = float(err[i])
+            ev["judged_points_b_positive_finite"] = int(judged.sum())
+            ev["non_finite_at_b_zero_not_judged"] = int(np.sum((b == 0) & ~np.isfinite(err)))
+            ev["non_finite_at_b_positive_not_judged"] = int(np.sum((b > 0) & ~np.isfinite(err)))
+            ev["worst_finite_point"] = {"a": float(rep["_a"][i]), "b": float(b[i]), "error": observed}
+        return Result(compare(observed, rep["tolerance"], "at_most", rtol=0.0, atol=0.0),
+                      observed=observed, bound=rep["tolerance"], direction="at_most",
                       method=f"float64 against the mpmath reference ({settings['reference']}) at {rep['points']} "
                              "points "
                              f"(log grid every {settings['grid_step']} decades of |a|, b in [1e-300, 1e300] and 0, "

@@ -58,7 +58,7 @@ def lemma4_check(bound_factor=1.0, estimator=None, reps=None):
                       method=f"Monte Carlo: {n_reps} data sets of n = {n} per setting, 3 laws x 3 scales s; "
                              f"Clopper-Pearson {CONFIDENCE:g} interval of each setting's coverage; observed = the "
                              "lowest coverage",
-                      reading="[002 Lemma 4], [002 eq. (12)]: with probability >= 1 - zeta, |x-hat(s, beta) - E x| "
+                      reading="[002 Lemma 4], [002 eq. (12)] (file lines 608-612): n i.i.d. samples, with probability >= 1 - zeta, |x-hat(s, beta) - E x| "
                               "<= tau/(2s)(1/beta + 1) + s/n(beta/2 + log(2/zeta)) when E x^2 <= tau; x-hat of "
                               "[002 eq. (4)] with phi of [002 eq. (2)]",
                       evidence={"n": n, "beta": beta, "zeta": zeta, "confidence": CONFIDENCE,

@@ -55,7 +55,7 @@ def phi_bound_check(phi_fn=phi, bound=PHI_BOUND):
                       method=f"float64 phi at {u.size} points (extreme magnitudes, dense grid of [-4, 4], the kinks "
                              "and their float neighbours, random log-uniform); tolerance 4 ulps; the printed "
                              "x - x^3/6 maximised in mpmath (40 digits) on 4001 points of [-sqrt 2, sqrt 2]",
-                      reading="phi of [002 eq. (2)]; the bound |phi| <= 2 sqrt(2)/3 stated below it",
+                      reading="phi of [002 eq. (2)] (file line 130); the bound |phi| <= 2 sqrt(2)/3 stated below it",
                       evidence={"at_u": float(u[worst]), "non_finite": int(non_finite.sum()),
                                 "max_abs_phi_mpmath": mp.nstr(mp_max, 25), "mpmath_within_bound": bool(mp_ok)})
 
@@ -109,7 +109,7 @@ def sandwich_check(phi_fn=None):
                       method=f"mpmath at 50 digits on {len(pts)} points (dense grid of [-6, 6], the kinks, "
                              "log-spaced magnitudes 1e-300..1e300, random points); observed = smallest margin, "
                              f"tolerance {HIGH_PRECISION_TOL:g}",
-                      reading="[002 eq. (16)] (appendix, proof of [002 Lemma 4]) for phi of [002 eq. (2)], "
+                      reading="[002 eq. (16)] (file line 672; appendix, proof of [002 Lemma 4]) for phi of [002 eq. (2)], "
                               "every real u",
                       evidence=ev)
 

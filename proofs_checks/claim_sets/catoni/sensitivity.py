@@ -85,9 +85,16 @@ def sensitivity_check(variant, sensitivity_factor=1.0, gradient_fn=robust_gradie
                    f"{tested} adversarial replacement pairs (proofs_checks.adversarial.candidate_records, the kinks, "
                    f"Student-t draws) over {len(settings)} (s, beta) settings; observed = largest finite change / bound "
                    f"(pairs on which the estimator is not finite are skipped: {nonfinite} of {tested})",
-            reading="[002 Sec. 4] below [002 eq. (5)] and the proof of [002 Thm. 1]: |phi| <= 2 sqrt(2)/3 "
-                    "[002 eq. (2)] bounds the change of the mean (4) over m records by 4 sqrt(2) s / (3m) per "
-                    "coordinate; replace-one neighbours [002 Def. 1] within a data part",
+            reading="[002 Sec. 4] below [002 eq. (5)] (file line 148) and the proof of [002 Thm. 1] (line 600): "
+                    "|phi| <= 2 sqrt(2)/3 [002 eq. (2)] (line 130) bounds the change of the mean (4) over m records "
+                    "by 4 sqrt(2) s / (3m) per coordinate; replace-one neighbours [002 Def. 1] (line 54, 'differ by "
+                    "only one data sample') within a data part; "
+                    + ("evaluation 'printed': C-hat of [002 App. A] (line 1083) term by term in float64, finite "
+                       "outputs only.  Other reading: the same estimator without cancellation -- "
+                       "catoni.sensitivity.standard: confirmed (attained); the printed form in exact arithmetic is "
+                       "that estimator (catoni.identity5.math)" if variant == "printed" else
+                       "evaluation 'standard' (reference.hu.catoni.expected_phi, no cancelling terms).  Other "
+                       "reading: the printed C-hat in float64 -- catoni.sensitivity.printed: refuted"),
             evidence={"variant": variant, "sensitivity_factor": sensitivity_factor, "worst_pair": worst.where,
                       "skipped_non_finite_pairs_cannot_run": nonfinite, "max_finite_change_over_bound": finite_worst,
                       "smallest_non_finite_example": example_nonfinite})

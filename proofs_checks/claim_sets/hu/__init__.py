@@ -15,6 +15,11 @@ utility
     [002 Lemma 1] (utility of the exponential mechanism) at Algorithm 1's step 6.
 parameters
     Printed parameters as formulas: step sizes, Algorithm 5's lambda, the [002 Sec. 6.2] noise.
+lower_bound
+    [002 Lemma 3] (two readings of its event; exact LP over all DP tests) and [002 Thm. 9] (packing, formula,
+    the Omega statement as vacuous).
+alg5_readings
+    The two index readings of [002 Alg. 5 step 4]: the proof's recursion and one iteration's privacy under each.
 findings
     The headline findings about 002, each with its claim ids, reading and numbers.
 rates, rate_settings
@@ -27,12 +32,14 @@ that the check can fail.  Claims about the Catoni estimator itself belong to the
 claim set.
 """
 
-from . import algorithms, findings, frank_wolfe, parameters, rates, sensitivities, sparse, utility
+from . import (alg5_readings, algorithms, findings, frank_wolfe, lower_bound, parameters, rates, sensitivities,
+               sparse, utility)
 
 __all__ = ["register"]
 
 
 def register(registry):
     """Add the algorithms and claims of 002 to ``registry``."""
-    for module in (algorithms, frank_wolfe, sparse, sensitivities, parameters, utility, rates, findings):
+    for module in (algorithms, frank_wolfe, sparse, sensitivities, parameters, utility, lower_bound, alg5_readings,
+                   rates, findings):
         module.register(registry)

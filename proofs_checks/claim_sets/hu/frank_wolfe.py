@@ -19,7 +19,7 @@ from reference.hu.frank_wolfe import (dp_fw_output_log_prob_batch, dp_fw_sensiti
 from ...builders import PrivacyTally
 from ...model import Claim, Mutant
 from ._common import (NEIGHBOURS, as_labels, base_data, candidate_pool, corner_records, law_skipping, moderate_records,
-                      neighbour_stack, with_power_note)
+                      neighbour_stack, variant_reading, with_power_note)
 
 #: Theorem 1 instances: (T, m, s, beta, epsilon, loss, vertex set); d = 2, n = T m.
 THM1_QUICK = [(2, 2, 1.0, 1.0, 1.0, "squared", "l1"), (2, 4, 4.0, 4.0, 2.0, "logistic", "l1"),
@@ -47,10 +47,12 @@ def dp_fw_privacy_check(variant="standard", sensitivity_factor=1.0, reading="rad
     Neighbouring datasets on which the implementation cannot run are skipped and counted.
     """
     norm_reading = reading
-    reading = (f"[002 Thm. 1] [002 Alg. 1 step 6] [002 App. A]: pure epsilon-DP of the law of w^T; {NEIGHBOURS}; "
-               f"robust gradient variant {variant!r}; Delta with ||W||_1 read as the l1 {norm_reading} (the paper "
-               "defines the diameter [002 Sec. 3]; the radius gives half the noise on the l1 ball, so it is the "
-               "stricter check: what holds for it holds for the diameter)")
+    other = "hu.thm1.privacy." + {"printed": "standard", "standard": "printed"}.get(variant, "standard")
+    reading = (f"[002 Thm. 1] (file line 163; proof [002 App. A] line 600) [002 Alg. 1 step 6] (box at line 150): "
+               f"pure epsilon-DP of the law of w^T; {NEIGHBOURS}; {variant_reading(variant, other)}; Delta with "
+               f"||W||_1 read as the l1 {norm_reading} (the paper defines the diameter [002 Sec. 3], line 50; the "
+               "radius gives half the noise on the l1 ball, so it is the stricter check: what holds for it holds for "
+               "the diameter)" + ("" if sensitivity_factor == 1.0 else f"; Delta x{sensitivity_factor:g}"))
 
     def check(ctx):
         rng = ctx.rng()
@@ -99,7 +101,8 @@ def lasso_privacy_check(variant="printed", sensitivity_factor=1.0):
     [002 Alg. 2]; ``"lemma2"``: the advanced composition of [002 Lemma 2] solved exactly;
     ``"standard"``); ``sensitivity_factor`` scales the step-4 sensitivity ``8 ||W||_1 K^2 / n``.
     """
-    reading = (f"[002 Thm. 4] (printed as 'Algorithm 1'; about Algorithm 2) [002 Alg. 2 step 4] [002 Lemma 2]: "
+    reading = (f"[002 Thm. 4] (file line 218; printed as 'Algorithm 1'; about Algorithm 2; proof [002 App. A] line "
+               f"870) [002 Alg. 2 step 4] (box at line 210) [002 Lemma 2] (line 78): "
                f"(epsilon, delta)-DP of the law of w^T for 0 < epsilon, delta < 1; {NEIGHBOURS}; "
                f"per-step budget {variant!r}; Delta = 8 ||W||_1 K^2 / n with ||W||_1 read as the radius (1 on the "
                "unit ball; the paper's diameter, 2, doubles the noise, so this is the stricter check).  Lemma 2 "

@@ -27,7 +27,8 @@ from reference.hu.sparse import iht_lambda, sparse_opt_lambda
 from ...adversarial import candidate_records
 from ...builders import WorstCase, max_search_check
 from ...model import Claim, Mutant
-from ._common import NEIGHBOURS, corner_records, sparse_start, squared_loss_terms, widest_coordinate_pair
+from ._common import (NEIGHBOURS, corner_records, sparse_start, squared_loss_terms, variant_reading,
+                      widest_coordinate_pair)
 from ._gradient_search import max_coordinate_change, record_level_change
 
 _QUANTITY = "largest change over the stated bound, over all instances"
@@ -94,8 +95,9 @@ def dp_fw_sensitivity_check(variant="standard", stated=None, reading="radius"):
     return _ratio_search_check(
         search, method="adversarial float64 search: per-example gradient grid 0..1.8e308 (refined near the "
                        "extremes) and candidate records through the squared loss, 4 instances (s, beta, m, radius)",
-        reading=f"[002 Alg. 1 step 6] [002 App. A] (proof of Thm. 1): |u(D, v) - u(D', v)| <= ||W||_1 4 sqrt(2) s "
-                f"/ (3m), {_READING_TEXT[reading]}; {NEIGHBOURS}; robust gradient variant {variant!r}.  The other "
+        reading=f"[002 Alg. 1 step 6] (box at file line 150) [002 App. A] (proof of Thm. 1, line 600): |u(D, v) - "
+                f"u(D', v)| <= ||W||_1 4 sqrt(2) s / (3m), {_READING_TEXT[reading]}; {NEIGHBOURS}; "
+                f"{variant_reading(variant, 'hu.alg1.step6.sensitivity.' + {'printed': 'standard', 'standard': 'printed'}.get(variant, 'standard'))}.  The other "
                 "reading is the claim with the other suffix: on the l1 ball the radius reading is attained "
                 "(ratio ~1, standard variant) and the diameter reading holds with ratio ~0.5",
         evidence={"robust_gradient_variant": variant, "norm_reading": reading})
@@ -145,7 +147,8 @@ def lasso_sensitivity_check(radius=1.0, stated=None, reading="radius"):
         search, method="adversarial search over shrunken candidate records, corners {+-K}^(d+1) and iterates w in "
                        "the ball (vertices, 0, random); the widest pair of records evaluated through the "
                        "implementation's score, 4 instances (d, K), n = 10",
-        reading=f"[002 Alg. 2 step 4] [002 App. A] (proof of Thm. 4): the score -<v, g~(w, D~)> has sensitivity "
+        reading=f"[002 Alg. 2 step 4] (box at file line 210) [002 App. A] (proof of Thm. 4, line 870): the score "
+                f"-<v, g~(w, D~)> has sensitivity "
                 f"8 ||W||_1 K^2 / n, {_READING_TEXT[reading]}; checked on the l1 ball of radius {radius:g} "
                 "(Algorithm 2 says only 'the l1-norm ball'; its proof bounds |<x~, w>| by K, which needs radius <= 1; "
                 "Corollary 1 and Theorem 5 use the unit ball); iterates w anywhere in the ball; " + NEIGHBOURS + ".  "
@@ -179,8 +182,9 @@ def iht_sensitivity_check(stated=iht_lambda):
     return _ratio_search_check(
         search, method="adversarial search over shrunken candidate records, corners {+-K}^(d+1) and s-sparse "
                        "iterates with ||w||_2 <= 1, 4 instances (d, s, K, eta0, m)",
-        reading=f"[002 Alg. 3 step 6] [002 App. A] (proof of Thm. 6): ||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf <= "
-                f"2 K^2 eta0 (sqrt(s) + 1) / m; {NEIGHBOURS}")
+        reading=f"[002 Alg. 3 step 6] (box at file line 250) [002 App. A] (proof of Thm. 6, line 986): "
+                f"||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf <= 2 K^2 eta0 (sqrt(s) + 1) / m for s-sparse w^t with "
+                f"||w^t||_2 <= 1 (the proof's assumption), data shrunk at K [002 Alg. 3 step 2]; {NEIGHBOURS}")
 
 
 def sparse_opt_sensitivity_check(variant="standard", stated=sparse_opt_lambda):
@@ -205,8 +209,12 @@ def sparse_opt_sensitivity_check(variant="standard", stated=sparse_opt_lambda):
     return _ratio_search_check(
         search, method="adversarial float64 search: per-example gradient grid (refined near the extremes) and "
                        "candidate records through the logistic loss, 4 instances (k, beta, m, eta)",
-        reading=f"[002 Alg. 5 step 7] [002 App. A] (proof of Thm. 8): ||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf <= "
-                f"4 sqrt(2) k eta / m, the printed Peeling parameter; {NEIGHBOURS}; robust gradient variant {variant!r}",
+        reading=f"[002 Alg. 5 step 7] (box at file line 305) [002 App. A] (proof of Thm. 8, line 1001): "
+                f"||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf <= 4 sqrt(2) k eta / m, the printed Peeling parameter (the "
+                f"proof derives 4 sqrt(2) eta k / (3m), a third: hu.alg5.lambda-vs-proof); {NEIGHBOURS}; "
+                f"{variant_reading(variant, 'hu.alg5.step7.sensitivity.' + {'printed': 'standard', 'standard': 'printed'}.get(variant, 'standard'))}.  "
+                "Both index readings of step 4 (gradient at w^t or, as printed, at w^(t-1)) give the same change: "
+                "it is eta times the change of g~ at a point the search ranges over",
         evidence={"robust_gradient_variant": variant})
 
 

@@ -25,7 +25,7 @@ from ...adversarial import candidate_records
 from ...builders import PrivacyTally, WorstCase
 from ...model import Claim, Mutant, Result
 from ...verdicts import within
-from ._common import NEIGHBOURS, base_data, moderate_records, sparse_start, with_power_note
+from ._common import NEIGHBOURS, base_data, moderate_records, sparse_start, variant_reading, with_power_note
 from ._gradient_search import robust_columns_or_nan
 
 
@@ -66,7 +66,10 @@ def _v_of_neighbours(step, data, pool, row):
     """``v`` (= w^{t+0.5}) of every neighbour replacing ``row`` by a candidate, shape (C, d).
 
     Rows are NaN for the neighbours on which the implementation cannot run (the caller skips them).
+    A step with its own batched ``v_of_neighbours(data, pool, row)`` is asked for it.
     """
+    if hasattr(step, "v_of_neighbours"):
+        return step.v_of_neighbours(data, pool, row)
     if isinstance(step, SparseOptPeelingStep):
         # batched: the robust gradient of all C neighbours in one call
         X, y = data[:, :-1], data[:, -1]
@@ -166,8 +169,11 @@ def iht_privacy_check(lam_factor=1.0):
     # (d, m, s, epsilon, delta, K, eta0)
     quick = [(3, 3, 1, 0.99, 0.1, 1.0, 0.5), (3, 2, 1, 0.5, 0.9, 3.0, 0.5)]
     full = [(4, 3, 2, 0.9, 0.01, 2.0, 1.0), (5, 3, 2, 0.99, 1e-3, 1.0, 0.5), (4, 2, 2, 0.99, 0.9, 10.0, 0.5)]
-    reading = ("[002 Thm. 6] [002 Alg. 3 step 6] [002 Lemma 10]: one iteration of Algorithm 3 (shrink at K, "
-               f"gradient step, Peeling with lambda = 2 K^2 eta0 (sqrt(s) + 1) / m) is (epsilon, delta)-DP; {NEIGHBOURS}")
+    reading = ("[002 Thm. 6] (file line 260; proof [002 App. A] line 986) [002 Alg. 3 step 6] (box at line 250) "
+               "[002 Lemma 10] (line 990): one iteration of Algorithm 3 (shrink at K, gradient step, Peeling with "
+               f"lambda = 2 K^2 eta0 (sqrt(s) + 1) / m{'' if lam_factor == 1.0 else f' x{lam_factor:g}'}) is "
+               f"(epsilon, delta)-DP; {NEIGHBOURS}; the iterations use disjoint parts, so one iteration's guarantee "
+               "is the whole one (parallel composition, as the proof argues)")
     return _peeling_privacy_check(make_step, quick, full, reading, "Algorithm 3")
 
 
@@ -183,10 +189,17 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
     quick = [(3, 3, 1, 0.99, 0.1, 1.0, 1.0, 0.5, "squared"), (3, 2, 1, 0.5, 0.9, 4.0, 9.0, 0.5, "logistic_l2")]
     full = [(4, 4, 2, 0.9, 0.01, 0.5, 4.0, 1.0, "squared"), (5, 3, 2, 0.99, 1e-3, 2.0, 1.0, 0.5, "biweight"),
             (4, 2, 2, 0.99, 0.9, 10.0, 16.0, 0.5, "squared")]
-    reading = ("[002 Thm. 8] [002 Alg. 5 step 7] [002 Lemma 10]: one iteration of Algorithm 5 (robust gradient "
-               f"step, Peeling with lambda = 4 sqrt(2) k eta / m) is (epsilon, delta)-DP; {NEIGHBOURS}; robust "
-               f"gradient variant {variant!r}")
-    return _peeling_privacy_check(make_step, quick, full, reading, f"robust_gradient variant {variant!r}")
+    lam_text = {1.0: "the printed lambda = 4 sqrt(2) k eta / m",
+                1.0 / 3.0: "lambda = 4 sqrt(2) k eta / (3m), the proof's sensitivity bound (a third of the printed)"}
+    other = "hu.thm8.privacy." + {"printed": "standard", "standard": "printed"}.get(variant, "standard")
+    reading = ("[002 Thm. 8] (file line 318; proof [002 App. A] line 1001) [002 Alg. 5 step 7] (box at line 305) "
+               "[002 Lemma 10] (line 990): one iteration of Algorithm 5 (robust gradient step, Peeling with "
+               f"{lam_text.get(lam_factor, f'lambda x{lam_factor:g} of the printed')}) is (epsilon, delta)-DP; "
+               f"{NEIGHBOURS}; {variant_reading(variant, other)}; gradient at w^t (reading B of step 4; the printed "
+               "indices, reading A: hu.thm8.privacy.printed-indices, confirmed)")
+    check = _peeling_privacy_check(make_step, quick, full, reading, f"robust_gradient variant {variant!r}")
+    check.reading = reading   # what the result will say, readable without running the check
+    return check
 
 
 #: Why the Peeling checks cannot catch x0.5 [issue 18].

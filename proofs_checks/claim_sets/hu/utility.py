@@ -65,7 +65,8 @@ def em_utility_check(selection_log_prob=_implemented_selection, t_values=(0.5, 1
                "(d in [2, 8), m in [20, 200), epsilon in [0.1, 10], s in [0.3, 100]; Student t(3) features; "
                f"4 iterates each) at t = {', '.join(f'{t:g}' for t in t_values)}; observed: the largest "
                "probability / e^{-t}",
-        reading="[002 Lemma 1] as used in [002 eq. (24)]: the exponential mechanism with score sensitivity Delta "
+        reading="[002 Lemma 1] (file line 70, quoted from [26]) as used in [002 eq. (24)] (line 735): the "
+                "exponential mechanism of [002 Def. 3] (weight exp(eps u / (2 Delta))) with score sensitivity Delta "
                 "selects a vertex scoring below OPT - 2 Delta (ln|V| + t) / eps with probability at most e^{-t}",
         evidence={"t_values": list(t_values)})
 
