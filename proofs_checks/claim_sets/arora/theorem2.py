@@ -168,4 +168,5 @@ def register(registry):
         "The same with K from the statement's first argument, Y sqrt(n)/(X sqrt H), only: H X^2 sigma_j^2 = "
         "O~(Y^2).", "inequality", noise_level_check(rule="first-term"), algorithm="arora-output-perturbation",
         scope="reproduction",
-        mutants=(Mutant("lambda without its sqrt(n) term", noise_level_check(rule="first-term", lam_rule="no-sqrt-n")),)))
+        mutants=(Mutant("lambda without its sqrt(n) term",
+                        noise_level_check(rule="first-term", lam_rule="no-sqrt-n")),)))

@@ -160,7 +160,8 @@ def follows_check(eq, rule="printed"):
         expected = None
         if eq == 19 and rule == "printed":
             expected = {str(t): (t - 1) * (2 - t) / t for t in thetas}
-        src = "[000 Thm. 1] [000 eq. (8)] [000 Assumption 2]" if eq == 8 else "[000 Thm. 2] [000 eq. (19)] [000 Assumption 4]"
+        src = ("[000 Thm. 1] [000 eq. (8)] [000 Assumption 2]" if eq == 8 else
+               "[000 Thm. 2] [000 eq. (19)] [000 Assumption 4]")
         return Result(
             verdict, observed=worst, bound=SLOPE_TOL, direction="at_most",
             method="closed form: the proof's explicit bound with the per-coordinate substitutions over the stated "

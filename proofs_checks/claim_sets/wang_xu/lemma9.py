@@ -10,7 +10,8 @@ least ``1 - eta``
 [000 eq. (2)] with psi of [000 eq. (16)], ``tau`` of [000 Assumption 3] (``E||x||^theta <= tau^theta``).
 Unlike Lemmas 4-10 the event concerns one data-dependent point, the continuous minimiser, not
 every net point: the check computes ``w-hat_iota`` per dataset (global over a grid of
-:data:`GRID` points of ``W``, then bounded Brent search in the two cells beside the best grid point) and ``L_D(w-hat_iota)`` by quadrature (d = 1; a table on W, interpolated), and counts
+:data:`GRID` points of ``W``, then bounded Brent search in the two cells beside the best grid point) and
+``L_D(w-hat_iota)`` by quadrature (d = 1; a table on W, interpolated), and counts
 the datasets on which the inequality holds: a coverage with a Clopper-Pearson interval, refuted
 when its upper limit is below ``1 - eta``.  A case is vacuous when no value of the left side could
 break the bound (``L-hat >= 0``, so the left side is at most ``max_W L_D``); all cases vacuous gives
@@ -140,9 +141,11 @@ def lemma9_check(*, psi_fn=psi, minimiser="argmin", cases=None, datasets=None, t
             verdict, observed=k / m, bound=nominal, direction="at_least",
             method=f"{reps} simulated datasets per case; w-hat_iota = argmin over W = [-{R:g}, {R:g}] of L-hat_iota "
                    f"(global over {GRID} grid points, then bounded Brent beside the best); L_D(w-hat_iota) by "
-                   "linear interpolation of a table of adaptive quadratures (spacing {table_spacing:g}, d = 1); Clopper-Pearson at confidence 0.95",
-            reading="[000 Lemma 9] (proof of [000 Thm. 2]): w.p. >= 1 - eta, L_D(w-hat_iota) - L-hat_iota(w-hat_iota, D) "
-                    "<= 2 zeta tau + (2 iota)^(theta-1)/theta M + (2 iota)^(theta-1) zeta^theta tau^theta/theta + "
+                   f"linear interpolation of a table of adaptive quadratures (spacing {table_spacing:g}, d = 1); "
+                   "Clopper-Pearson at confidence 0.95",
+            reading="[000 Lemma 9] (proof of [000 Thm. 2]): w.p. >= 1 - eta, L_D(w-hat_iota) - "
+                    "L-hat_iota(w-hat_iota, D) <= 2 zeta tau + (2 iota)^(theta-1)/theta M + "
+                    "(2 iota)^(theta-1) zeta^theta tau^theta/theta + "
                     "log(N/eta)/(n iota); w-hat_iota = argmin over W of (2) with psi of (16) (the 'L-hat_alpha' of the "
                     "proof is read as L-hat_iota); tau of [000 Assumption 3]; M = sup_w E|y - <x,w>|^theta by a "
                     f"Minkowski upper bound; eta = {setup.eta}, theta = {setup.theta}, zeta = 1/n, N the size of the "
