@@ -74,3 +74,22 @@ def test_noise_level_first_term_confirmed_and_mutant_refuted(registry):
     assert res.verdict == "confirmed" and res.observed < T.NOISE_SLOPE_TOL
     (m,) = claim.mutants
     assert m.check(CTX.for_claim(claim.id)).verdict == "refuted"
+
+
+def test_replace_one_relation_cites_lemma_d4_not_d2():
+    # the fragment has no formal DP definition; "S and S' differ in only one point" is in the proof of Lemma D.4
+    from proofs_checks.claim_sets.arora import grid_search, learners
+    for text in (grid_search.NEIGHBOURS, learners.NEIGHBOURS):
+        assert "Lemma D.4" in text and "D.2" not in text and "replace-one" in text
+
+
+def test_printed_box_refutation_survives_err_as_largest_realised_excess():
+    # hostile reading of err(B'): a (1 - beta/4K) bound, taken as the largest realised excess of w_j' over the
+    # runs; at n = 16000 the printed box still violates it (GEM returns w_0, excess about 0.59 > 0.18 + err)
+    from proofs_checks.claim_sets.arora.excess_risk import thm1_excess_risk_check
+    check = thm1_excess_risk_check("printed", sweep=dict(ns=(16000,), K=3, reps=20, datasets=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        res = check(CTX.for_claim("arora.thm1.excess-risk.printed"))
+    (row,) = res.evidence["per_n"]
+    assert res.verdict == "refuted" and row["violation_rate_err_as_largest_realised"] >= 0.9

@@ -157,7 +157,11 @@ def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, 
         reading=f"[004 Alg. 1], [004 Thm. {1 if per_guess == 2 else 2}] privacy: learners at "
                 f"(epsilon/{per_guess}K, delta/{per_guess}K), GEM at epsilon/2, [004 Assumption 1] failure on S2 "
                 f"and S2'; target ({target} epsilon, {target} delta) = ({target * epsilon}, {target * delta}); "
-                f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition",
+                f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition"
+                + ("; Theorem 2's learner is boosted output perturbation, taken (eps/K, delta/K)-DP as the theorem "
+                   "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, inconclusive as printed; "
+                   "the clipped calibrated selection is eps-DP); the learners here are plain output perturbation "
+                   "and noisy GD at (eps/K, delta/K)" if per_guess == 1 else ""),
         evidence={"observed_is": "largest of total epsilon / target epsilon and total delta / target delta",
                   "accounting": accounting, "per_guess": per_guess, "target": target})
 
