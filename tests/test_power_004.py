@@ -32,7 +32,7 @@ def _mutant_verdict(registry, claim_id, name_start):
 
 def test_every_004_claim_declares_mutants(registry):
     claims = registry.select(["arora."])
-    assert len(claims) == 25
+    assert len(claims) == 28
     assert all(c.mutants for c in claims)
 
 
@@ -117,6 +117,9 @@ POWER_TABLE = {
     "arora.thm2.privacy": {"learner noise scale x0.5 (2x over-spend)": True, "learner noise scale x0.8": False,
                            "stated (epsilon, delta) x0.9": True,
                            "learners at (2 eps/K, 2 delta/K): eps/K doubled": True},
+    "arora.thm2.k-rule": {"K one smaller (largest guess halved)": True, "K from the first argument only": True},
+    "arora.thm2.noise-level": {"K from the first argument only (must be confirmed)": True},
+    "arora.thm2.noise-level.first-term": {"lambda without its sqrt(n) term": True},
     "arora.thm1.excess-risk": {"slack terms x0.5": True, "slack terms x0": True,
                                "GEM sensitivities Delta(B_j) (a GEM that almost always returns w_0)": True},
     "arora.thm1.excess-risk.printed": {"the corrected sensitivities Delta(B_j)/|S2| (must be confirmed)": True},

@@ -12,6 +12,8 @@ mechanisms
     The four algorithms and their mechanism factories for the auditor.
 grid_search
     Privacy of [004 Alg. 1]: the GEM step and the composition of [004 Thm. 1].
+theorem2
+    [004 Thm. 2]: its choice of K, and the noise level H X^2 sigma_j^2 = O~(Y^2) of [004 App. D.3].
 excess_risk
     The excess-risk bound of [004 Thm. 1].
 gem
@@ -30,7 +32,8 @@ concentration
 
 from __future__ import annotations
 
-from . import boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search, learners, lemma_d4, mechanisms
+from . import (boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search, learners, lemma_d4,
+               mechanisms, theorem2)
 
 __all__ = ["register"]
 
@@ -38,6 +41,6 @@ __all__ = ["register"]
 def register(registry):
     """Add the algorithms and claims of 004 (in the order the report lists them)."""
     mechanisms.register(registry)
-    for module in (grid_search, excess_risk, gem, lemma_d4, learners, boosting_privacy, boosting, concentration,
-                   findings):
+    for module in (grid_search, theorem2, excess_risk, gem, lemma_d4, learners, boosting_privacy, boosting,
+                   concentration, findings):
         module.register(registry)

@@ -184,7 +184,8 @@ def boosting_privacy_check(variant="printed", scale_factor=1.0, *, epsilon=1.0, 
                    f"{cfg['pilot']} pilot runs, Clopper-Pearson {CONFIDENCE} (Bonferroni over the two "
                    f"probabilities); refuted only by the output audit",
             reading=f"[004 Thm. E] privacy ((eps, delta)-DP), [004 App. E] Boosting steps 1-3 with {scale}, "
-                    f"sigma~^2 = 4(Y^2 + H gamma^2 X^2)/(n eps); replace-one neighbours; the chunks are fixed "
+                    f"sigma~^2 = 4(Y^2 + H gamma^2 X^2)/(n eps); replace-one neighbours ([004 Lemma D.4] "
+                    f"proof: 'S and S' differ in only one point'); the chunks are fixed "
                     f"and disjoint, so by parallel composition the selection must be eps = {epsilon}-DP in "
                     f"S_(m+1) (a sequential count would ask eps/2); the pair (e1, -Y) / (e1, +Y) in S_(m+1) is "
                     f"fixed before the draws; the release is w_hat_(i*) only (the index given the models is the "

@@ -71,7 +71,7 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
         jprime = int(np.argmax(grid_guesses(K) >= wn))
         per_n, ex_by_n, by_reading = [], [], {r: [] for r in READINGS}
         for n in ns:
-            viol, total, vacuous, ex_out_all, extras = 0, 0, 0, [], []
+            viol, total, vacuous, ex_out_all, extras, viol_q = 0, 0, 0, [], [], 0
             other = {r: 0 for r in READINGS}
             for _ in range(datasets):
                 z = sample_records(p, n, rng)
@@ -87,6 +87,10 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
                 extra = READINGS[judge](Y2, lg, n, epsilon, Dl)
                 bound = np.minimum(Y2, slack * (ex_ref + extra))
                 viol += int(np.sum(ex_out > bound))
+                # Hostile reading: err(B') is a (1 - beta/4K)-probability bound on the excess of w_j', so the
+                # realised excess may lie below it; its largest value over the runs estimates that quantile from
+                # above (at 60 runs, 1 - beta/4K = 0.983), and a violation of this looser bound is sound.
+                viol_q += int(np.sum(ex_out > np.minimum(Y2, slack * (ex_ref.max() + extra))))
                 vacuous += int(np.sum(bound >= Y2))
                 total += reps
                 ex_out_all.append(ex_out)
@@ -98,7 +102,8 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
             per_n.append({"n": n, "violations": viol, "violation_rate": viol / total, "covered": total - viol,
                           "runs": total, "vacuous_runs": vacuous, "mean_excess_output": float(allx.mean()),
                           "excess_quantile": float(np.quantile(allx, 1 - beta)),
-                          "slack_terms": float(np.mean(extras))})
+                          "slack_terms": float(np.mean(extras)),
+                          "violation_rate_err_as_largest_realised": viol_q / total})
         worst, refuted = coverage_at_each_n(per_n, 1 - beta, confidence)
         if refuted:
             verdict = "refuted"
@@ -126,7 +131,10 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
                     f"'{judge}' of the slack terms; the readings (tight: sqrt(4Y^2 log/n) + 5 Delta/(n eps); "
                     f"statement: 4 sqrt(Y^2 log/n) + 5 Delta/(n eps); proof's last line: 4 sqrt(Y^2 log/n) + "
                     f"5 Delta log(4K/beta)/(n eps)) refuted: "
-                    + ", ".join(f"{r} {'yes' if v['refuted'] else 'no'}" for r, v in reading_verdicts.items()),
+                    + ", ".join(f"{r} {'yes' if v['refuted'] else 'no'}" for r, v in reading_verdicts.items())
+                    + "; err(B') is read as the realised excess of w_j' (oracle); the looser reading err(B') := the "
+                      "largest realised excess of w_j' over the runs (an upper estimate of its (1 - beta/4K) "
+                      "quantile) gives the violation rates per_n[].violation_rate_err_as_largest_realised",
             evidence={"readings": reading_verdicts, "judged_under": judge, "worst_n": worst["n"], "beta": beta, "n": list(ns), "K": K, "variant": variant,
                       "confidence_per_n": confidence, "per_n": per_n, "Y^2": Y2,
                       "mean_excess_output": float(np.concatenate(ex_by_n).mean()),

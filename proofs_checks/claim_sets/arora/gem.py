@@ -62,8 +62,9 @@ def gem_privacy_004_check(weight_scale=1.0, epsilon=1.0, beta=0.1):
             method="exact GEM log-probabilities; each score vector (the real ones and 30 (quick) or 300 (full) "
                    "stressed ones per configuration) moved by +-gamma_j in every coordinate",
             reading=f"[004 App. D.1] GEM privacy at epsilon/2 = {epsilon / 2} ([004 Alg. 1 step 8]) with the "
-                    f"penalised scores of [004 Alg. 1], printed and standard sensitivities; neighbouring datasets "
-                    f"move each score q_j by at most gamma_j",
+                    f"penalised scores of [004 Alg. 1], printed and standard sensitivities; 'adjacent datasets' of "
+                    f"[004 App. D.1] read as replace-one (the proof of [004 Lemma D.4]: 'differ in only one point'), "
+                    f"each moving score q_j by at most gamma_j",
             quantity="largest GEM privacy loss / (epsilon/2)", evidence={"epsilon_gem": epsilon / 2})
 
     return check

@@ -3,7 +3,9 @@
 The GEM step [004 Alg. 1 step 8] selects among the pairs ``(0, Y^2)``, ``(gamma_j, L~_j)``
 with ``gamma_j = Delta(B_j)`` as printed, or ``Delta(B_j)/|S_2|`` (the sensitivity of an
 average over ``S_2``) in the standard reading.  Neighbouring datasets replace one record
-of ``S_2`` ([004 App. D.2]: S and S' differ in one point).
+of ``S_2``: the fragment has no formal definition of DP; the proof of [004 Lemma D.4] says "S and S'
+differ in only one point" and GEM [004 App. D.1] speaks of "adjacent datasets", both read as
+replace-one (same size n).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from ._common import domain_candidates, grid_configs, scaled_mutants, with_power
 
 __all__ = ["thm1_gem_step_privacy_check", "thm1_composition_check", "register"]
 
-NEIGHBOURS = "replace-one neighbours of S2 ([004 App. D.2])"
+NEIGHBOURS = ("replace-one neighbours of S2 (the proof of [004 Lemma D.4]: 'S and S' differ in only one point'; "
+              "the fragment has no formal DP definition)")
 
 
 def _adversarial_plans(cand, S2, recs, loss, L, K):
@@ -154,7 +157,11 @@ def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, 
         reading=f"[004 Alg. 1], [004 Thm. {1 if per_guess == 2 else 2}] privacy: learners at "
                 f"(epsilon/{per_guess}K, delta/{per_guess}K), GEM at epsilon/2, [004 Assumption 1] failure on S2 "
                 f"and S2'; target ({target} epsilon, {target} delta) = ({target * epsilon}, {target * delta}); "
-                f"replace-one neighbours, S1 and S2 disjoint, {accounting} composition",
+                f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition"
+                + ("; Theorem 2's learner is boosted output perturbation, taken (eps/K, delta/K)-DP as the theorem "
+                   "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, inconclusive as printed; "
+                   "the clipped calibrated selection is eps-DP); the learners here are plain output perturbation "
+                   "and noisy GD at (eps/K, delta/K)" if per_guess == 1 else ""),
         evidence={"observed_is": "largest of total epsilon / target epsilon and total delta / target delta",
                   "accounting": accounting, "per_guess": per_guess, "target": target})
 

@@ -26,7 +26,7 @@ from ._common import domain_candidates, scaled_mutants, with_power
 __all__ = ["erm_sensitivity_check", "output_perturbation_calibration_check", "noisy_gd_calibration_check",
            "gradient_sensitivity_check", "register"]
 
-NEIGHBOURS = "replace-one neighbours (S, S' differ in one record, [004 App. D.4])"
+NEIGHBOURS = "replace-one neighbours (S, S' differ in only one point, the proof of [004 Lemma D.4])"
 
 
 def erm_sensitivity_check(loss="squared", sensitivity_fn=output_perturbation_sensitivity, *, d=2, n=20,

@@ -14,6 +14,8 @@ sensitivity, and their claims, one module per subject:
 * :mod:`.concentration`: Lemmas 4, 5, 7, 8, 10 (uniform concentration over the net, d = 1);
 * :mod:`.derivations`: do (14) and (26) follow from their premises (:mod:`.bounds`);
 * :mod:`.error_split`: Lemma 6 / (24) for w-hat_iota, the split into statistical and mechanism terms, LAD;
+* :mod:`.lemma9`: Lemma 9, L_D(w-hat_iota) against L-hat_iota(w-hat_iota) (d = 1, several eps);
+* :mod:`.assumptions`: do the per-coordinate rates (8) (Assumption 2) and (19) (Assumption 4) follow;
 * :mod:`.findings`: the findings about 000, each backed by claim ids;
 * :mod:`.rates`, :mod:`.rates_dimension`: the rates (7) / (18) in ``n eps`` and in ``d``.
 
@@ -29,8 +31,8 @@ import functools
 from reference.wang_xu.l1_regression import make_mechanism
 
 from ...model import Algorithm
-from . import (concentration, derivations, error_split, findings, nets, privacy, rates, rates_dimension, sensitivity, truncation,
-               utility)
+from . import (assumptions, concentration, derivations, error_split, findings, lemma9, nets, privacy, rates,
+               rates_dimension, sensitivity, truncation, utility)
 
 __all__ = ["register"]
 
@@ -42,6 +44,6 @@ def register(registry):
             f"wang-xu-{alg}", f"[000 Alg. {alg}] [000 Thm. {alg}]",
             f"exponential mechanism over a zeta-net with the truncated l1 risk (2), psi of eq. ({eq})",
             variants=("printed", "standard", "calibrated"), mechanism=functools.partial(make_mechanism, alg)))
-    for module in (privacy, sensitivity, truncation, nets, utility, concentration, derivations, error_split, rates,
-                   rates_dimension, findings):
+    for module in (privacy, sensitivity, truncation, nets, utility, concentration, lemma9, derivations, assumptions,
+                   error_split, rates, rates_dimension, findings):
         module.register(registry)
