@@ -92,8 +92,8 @@ def resolve_mechanism(algorithm, variant=None, epsilon=None, delta=None, *, regi
     >>> lap = Algorithm("laplace", "[002 Def. 2]", "Laplace", mechanism=laplace_factory,
     ...                 privacy_knob=("Laplace scale", -1.0))
     >>> mech, _, _, eps, _ = resolve_mechanism(lap, epsilon=1.0, privacy_multiplier=2.0)
-    >>> eps, mech.inner.scale           # claimed epsilon 1, noise of a 2-DP mechanism
-    (1.0, 0.5)
+    >>> eps, mech.inner.epsilon         # claimed epsilon 1; Laplace noise of a 2-DP mechanism
+    (1.0, 2.0)
     """
     m = _check_multiplier(privacy_multiplier)
     alg = _algorithm(algorithm, registry)
