@@ -278,7 +278,7 @@ AUDIT_POWER["audit.gem.standard"] = {
     "multipliers": (2.0, 1.25),
     "power": "detects x2 (1.09), misses x1.25 (0.66): on the auditor's pairs GEM spends 0.52 of its epsilon (the "
              "best candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most "
-             "on stressed scores), so x1.25 is still private there"}
+             "on stressed scores), so x1.25 is still private there (0.66 at the full profile too)"}
 AUDIT_POWER["audit.hu-1.standard"] = {
     "multipliers": (2.0,),
     "power": "detects x2 at quick by a small margin (1.06 against 1; the base audit reaches 0.45 of epsilon, the "
@@ -293,8 +293,9 @@ for _a in (1, 2):
     AUDIT_POWER[f"audit.wang-xu-{_a}.calibrated"] = {
         "multipliers": (2.0, 1.25),
         "power": "detects x2, misses x1.25: the auditor's adversarial search reaches 0.95 (Alg. 1) / 0.82 (Alg. 2) "
-                 "of epsilon at x1.25, whose true loss is 1.25 eps (the exact claim wang-xu.alg*.privacy.calibrated "
-                 "enumerates it); a bigger search (full profile) is the auditor's"}
+                 "of epsilon at x1.25 (0.956 / 0.825 at the full profile), whose true loss is 1.25 eps (the exact "
+                 "claim wang-xu.alg*.privacy.calibrated enumerates the neighbours and finds it): the search's "
+                 "replacement records do not reach the worst pair; the search is the auditor's"}
 
 
 def _with_power(check, note):
