@@ -221,18 +221,19 @@ AUDIT_MULTIPLIERS = (2.0, 1.25)
 AUDIT_POWER: dict = {}
 
 _STAT_ARORA = ("misses x30 (and x2, x1.25): the statistical audit's lower bound stays 0.0 at every multiplier "
-               "up to 30 (quick, 20000 calls): the pairs its search makes (a +1000 edit of one record, projected "
-               "into the learners' domain) move {what} far less than the noise, and the Clopper-Pearson bound of "
-               "a one-dimensional event on a continuous output cannot see it; the exact claims of 004 catch x2 "
-               "({exact}).  Out of reach for the auditor at quick, not for the paper's claim")
-_STAT_HU = ("misses x30 (and x2, x1.25): the statistical audit of the whole {alg} (continuous d = 4 output after "
-            "T = 2 iterations) gives lower bound 0.0 at every multiplier up to 30 at quick: Peeling's noise enters "
-            "only through the selected support and the projected iterate, and one event on that output at 20000 "
-            "calls does not separate the pair; the exact audit of one Peeling step (audit.hu-4.standard) catches "
-            "x30 and the exact claim {exact} states Peeling's slack")
+               "up to 30 (quick, 20000 calls): the neighbouring pairs its search makes inside the learners' "
+               "domain (for output perturbation the best was a +1000 edit of one record, projected to (1, 0) "
+               "against zeros) barely move {what}, and the event it selects does not separate the two output "
+               "laws; the exact claims of 004 catch x2 ({exact}).  Out of reach for the auditor at quick "
+               "(its search and attacks are being reworked), not for the paper's claim")
+_STAT_HU = ("misses x30 (and x2, x1.25): the statistical audit of the whole {alg} (continuous output in d = 4 "
+            "after T = 2 iterations) gives lower bound 0.0 at every multiplier up to 30 at quick (20000 calls): "
+            "the event it selects does not separate the pair's output laws; the exact audit of one Peeling step "
+            "(audit.hu-4.standard) catches x30 and the exact claim {exact} states Peeling's slack")
+_GRID_EXACT = "arora.thm1.privacy.composition, .parallel, arora.gem.privacy"
 for _aid, _what, _exact in (
-        ("arora-grid-search.printed", "the selected model", "arora.thm1.privacy.composition, .parallel, arora.gem.privacy"),
-        ("arora-grid-search.standard", "the selected model", "arora.thm1.privacy.composition, .parallel, arora.gem.privacy"),
+        ("arora-grid-search.printed", "the selected model", _GRID_EXACT),
+        ("arora-grid-search.standard", "the selected model", _GRID_EXACT),
         ("arora-boosting.printed", "the selected model", "arora.boosting.privacy.calibrated; the paper's readings are "
                                                          "not calibrated at all"),
         ("arora-boosting.standard", "the selected model", "arora.boosting.privacy.calibrated; the paper's readings are "
