@@ -135,12 +135,14 @@ def test_privacy_multiplier_builds_the_mechanism_for_m_epsilon_and_keeps_the_cla
         resolve_mechanism("laplace", registry=registry, privacy_multiplier=True)
 
 
-#: Audit mutants caught at quick in a few seconds: (claim, factor of the mutant).
+#: Audit mutants caught at quick in a few seconds, on the default run seed and on seeds 1-4 alike
+#: (measured): (claim, factor of the mutant).  Report-noisy-max x0.5 and GEM x2 are left out: they
+#: are caught on some seeds only (their evidence["power"] says which).
 FAST_AUDIT = [
-    ("audit.laplace.standard", 0.5),             # lower bound 1.94 against 1
-    ("audit.laplace.standard", 0.8),             # 1.17
-    ("audit.report-noisy-max.standard", 0.5),    # exact 1.97
-    ("audit.wang-xu-1.calibrated", 2.0),         # exact 1.59
+    ("audit.laplace.standard", 0.5),             # lower bound 1.94 against 1 (seeds 1-4: 1.89-1.94)
+    ("audit.laplace.standard", 0.8),             # 1.17 (1.14-1.20)
+    ("audit.exponential.standard", 2.0),         # exact 1.65 (1.65-1.95)
+    ("audit.wang-xu-1.calibrated", 2.0),         # exact 1.59 (1.45-1.56)
     ("audit.wang-xu-2.calibrated", 2.0),         # exact 1.31
 ]
 
@@ -148,6 +150,14 @@ FAST_AUDIT = [
 @pytest.mark.parametrize("claim_id,factor", FAST_AUDIT)
 def test_audit_claims_refute_their_over_spend(registry, claim_id, factor):
     assert _audit_mutant(registry, claim_id, factor).verdict == "refuted"
+
+
+def test_the_default_seed_is_not_special_for_the_laplace_audit(registry):
+    claim = registry.claim("audit.laplace.standard")
+    (x2,) = [m for m in claim.mutants if m.factor == 0.5]
+    for seed in (1, 2, 3, 4):
+        ctx = CheckContext(profile="quick", seed=seed)
+        assert run_claim(replace(claim, check=x2.check, mutants=()), ctx).verdict == "refuted", seed
 
 
 def test_audit_mutant_records_its_multiplier_and_the_base_keeps_its_verdict(registry):
@@ -179,8 +189,8 @@ def test_verify_power_shows_power_beside_the_audit_verdicts(tmp_path):
 #: The whole measured table (quick, seed 20261121): claim -> {factor: detected}.
 AUDIT_TABLE = {
     "audit.exponential.standard": {2.0: True, 1.25: True},           # 1.65, 1.002
-    "audit.report-noisy-max.standard": {0.5: True, 0.8: True},       # 1.97, 1.20
-    "audit.gem.standard": {2.0: True, 1.25: False},                  # 1.09, 0.66
+    "audit.report-noisy-max.standard": {0.5: True, 0.8: True},       # 1.97, 1.20 (not on every seed)
+    "audit.gem.standard": {2.0: True, 1.25: False},                  # 1.09 (seeds 1-4: 0.96-0.98), 0.66
     "audit.peeling.standard": {0.5: False, 0.8: False, 0.1: True},   # 0.21, 0.13, 1.08
     "audit.gaussian.standard": {0.5: False, 0.8: False, 1 / 30: True},
     "audit.wang-xu-1.standard": {2.0: False, 1.25: False, 4.0: True},   # 0.75, 0.47, 1.73
