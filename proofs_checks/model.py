@@ -286,6 +286,10 @@ class Algorithm:
     ``mechanism(variant=..., epsilon=..., delta=...)``.  ``default_delta`` is the
     delta the auditor uses when none is given: ``None`` for pure-DP algorithms.
     ``neighbouring`` names the neighbouring relation the paper's privacy claim uses.
+    ``privacy_knob`` ``(label, exponent)`` says what the audit adapter's generic power knob does
+    to this algorithm: the mechanism is built for ``m`` times the claimed epsilon (the claim
+    keeps its own), which scales ``label`` by ``m ** exponent`` (``("Laplace scale", -1)``:
+    a 2x over-spend is the Laplace scale x0.5); see :func:`proofs_checks.audit_claims.resolve_mechanism`.
     """
 
     id: str
@@ -295,3 +299,4 @@ class Algorithm:
     mechanism: Callable[..., Any] | None = None
     default_delta: float | None = None
     neighbouring: str = "replace-one"
+    privacy_knob: tuple = ("epsilon", 1.0)

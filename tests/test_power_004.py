@@ -175,3 +175,27 @@ def test_verdicts_do_not_depend_on_the_seed(registry, claim_id):
     result = run_claim_across_seeds(registry.claim(claim_id), CTX, 5)
     verdicts = {s["verdict"] for s in result.evidence["seeds"]}
     assert len(verdicts) == 1 and result.verdict != "error"
+
+
+def test_boosting_calibrated_variant_is_registered_for_the_auditor(registry):
+    import numpy as np
+
+    from proofs_checks.claim_sets.arora.mechanisms import boosting_factory
+    from reference.arora.model_selection import calibrated_laplace_scale
+
+    alg = registry.algorithm("arora-boosting")
+    assert "calibrated" in alg.variants
+    assert registry.claim("audit.arora-boosting.calibrated").mutants
+    mech = alg.mechanism(variant="calibrated", epsilon=1.0, delta=1e-5)
+    assert mech.loss_clip == 26.0          # Delta(B) = 2 Y^2 + H B^2 X^2 at Y = 3, H = 2, B = 2, X = 1
+    data = np.random.default_rng(0).uniform(-0.5, 0.5, (20, 3))
+    assert mech.sample(data, 3, 1).shape == (3, 2)
+    assert calibrated_laplace_scale(26.0, 4, 2.0) == 0.5 * calibrated_laplace_scale(26.0, 4, 1.0)
+    with pytest.raises(ValueError, match="sigma_tilde"):
+        boosting_factory(variant="calibrated", sigma_tilde=0.1)
+    with pytest.raises(ValueError, match="loss_clip"):
+        boosting_factory(variant="printed", loss_clip=1.0)
+    with pytest.raises(ValueError, match="variant"):
+        boosting_factory(variant="calibrated", step="selection")
+    # the paper's readings: sigma_tilde defaults to 0.1 / epsilon (0.1 at epsilon 1, as before)
+    assert boosting_factory(variant="printed", epsilon=2.0).sigma_tilde == 0.05

@@ -408,19 +408,27 @@ def _boosting_scale(variant, sigma_tilde, loss_clip, validation_size, epsilon):
 
 
 class BoostingMechanism:
-    """Mechanism protocol for the Boosting algorithm (continuous output)."""
+    """Mechanism protocol for the Boosting algorithm (continuous output).
+
+    ``variant`` is one of :data:`BOOSTING_VARIANTS`: the paper's readings take ``sigma_tilde``;
+    ``"calibrated"`` takes ``loss_clip`` instead (``sigma_tilde=None``), as :func:`boosting` does.
+    """
 
     finite_output = False
 
-    def __init__(self, learner, B, m, epsilon, delta, sigma_tilde, variant="printed"):
+    def __init__(self, learner, B, m, epsilon, delta, sigma_tilde, variant="printed", loss_clip=None):
         self.learner, self.B, self.m = learner, check_positive("B", B), check_integer("m", m, minimum=1)
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
-        self.sigma_tilde = check_positive("sigma_tilde", sigma_tilde)
-        self.variant = _check_variant(variant)
+        self.variant = check_choice("variant", variant, BOOSTING_VARIANTS)
+        # the same parameter rules as boosting() (validation size 1 only to run them now, not at sampling)
+        _boosting_scale(self.variant, sigma_tilde, loss_clip, 1, self.epsilon)
+        self.sigma_tilde = None if sigma_tilde is None else check_positive("sigma_tilde", sigma_tilde)
+        self.loss_clip = None if loss_clip is None else check_positive("loss_clip", loss_clip)
 
     def sample(self, data, size, rng=None):
         return boosting(data, self.learner, self.B, self.m, self.epsilon, self.delta,
-                        sigma_tilde=self.sigma_tilde, variant=self.variant, size=size, rng=rng)
+                        sigma_tilde=self.sigma_tilde, variant=self.variant, size=size, rng=rng,
+                        loss_clip=self.loss_clip)
 
 
 class BoostingSelection:
@@ -429,7 +437,7 @@ class BoostingSelection:
     finite_output = True
 
     def __init__(self, learner, B, m, epsilon, delta, sigma_tilde, variant="printed", model_seed=0):
-        self.inner = BoostingMechanism(learner, B, m, epsilon, delta, sigma_tilde, variant)
+        self.inner = BoostingMechanism(learner, B, m, epsilon, delta, sigma_tilde, _check_variant(variant))
         self.model_seed = model_seed
         self._cache = {}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 
 from reference.arora.data import project_to_domain
-from reference.arora.learners import NoisyGD, OutputPerturbation
+from reference.arora.learners import NoisyGD, OutputPerturbation, delta_noisy_gd
 from reference.arora.model_selection import (BoostingMechanism, BoostingSelection, GridSearchMechanism,
                                              GridSearchSelection)
 
@@ -52,15 +52,30 @@ def grid_search_factory(variant="standard", epsilon=1.0, delta=1e-5, *, beta=0.1
 
 
 def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, loss="squared",
-                     learner="output-perturbation", x_bound=1.0, y_bound=None, sigma_tilde=0.1, step="full",
-                     model_seed=0, **kw):
+                     learner="output-perturbation", x_bound=1.0, y_bound=None, sigma_tilde=None, loss_clip=None,
+                     step="full", model_seed=0, **kw):
     """Boosting [004 App. E]: ``step="full"`` or ``step="selection"`` (report-noisy-max on fixed
-    models, finite output with exact ``log_prob``)."""
-    L = _learner(loss, learner, x_bound, _default_y_bound(loss, y_bound), **kw)
+    models, finite output with exact ``log_prob``; the paper's two readings only).
+
+    ``variant="printed"`` / ``"standard"`` use ``sigma_tilde`` (default ``0.1 / epsilon``: 0.1 at
+    epsilon 1, and scaled with the budget so that a mechanism built for ``m`` times epsilon, the
+    audit's power knob, has ``1/m`` of the selection noise; the paper's own ``sigma_tilde`` is not
+    calibrated to the scores' sensitivity, see :mod:`reference.arora.model_selection`).
+    ``variant="calibrated"`` (not the paper's) clips the validation losses at ``loss_clip``
+    (default ``Delta(B)`` of :func:`reference.arora.learners.delta_noisy_gd`, the loss bound of a
+    model in the ball) and takes the Laplace scale ``2 loss_clip / (|S_{m+1}| epsilon)``.
+    """
+    y_bound = _default_y_bound(loss, y_bound)
+    L = _learner(loss, learner, x_bound, y_bound, **kw)
+    if variant == "calibrated":
+        if loss_clip is None:
+            loss_clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
+    elif sigma_tilde is None:
+        sigma_tilde = 0.1 / epsilon
     if step == "selection":
         return _in_domain(BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed), L)
     if step == "full":
-        return _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant), L)
+        return _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
     raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
 
 
@@ -95,7 +110,7 @@ def register(registry):
                   variants=("printed", "standard"), mechanism=grid_search_factory, default_delta=1e-5))
     add(Algorithm("arora-boosting", "[004 App. E]",
                   "m private models on disjoint chunks, report-noisy-max on the last chunk",
-                  variants=("printed", "standard"), mechanism=boosting_factory, default_delta=1e-5))
+                  variants=("printed", "standard", "calibrated"), mechanism=boosting_factory, default_delta=1e-5))
     add(Algorithm("arora-output-perturbation", "[004 Lemma D.4]; Chaudhuri et al. 2011",
                   "regularised ERM on ||w|| <= B plus Gaussian noise", mechanism=learner_factory("output-perturbation"),
                   default_delta=1e-5))

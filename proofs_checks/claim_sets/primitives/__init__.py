@@ -44,6 +44,12 @@ _ALGORITHMS = [
 ]
 
 
+#: What the audit's power knob (the mechanism built for m x epsilon) scales in each primitive, by m ** exponent.
+KNOBS = {"laplace": ("Laplace scale", -1.0), "gaussian": ("sigma", -1.0), "exponential": ("log-weight", 1.0),
+         "report-noisy-max": ("Laplace scale", -1.0), "gem": ("log-weight", 1.0),
+         "peeling": ("Laplace scale", -1.0)}
+
+
 def _claims():
     """(id, algorithm, statement, kind, check, variant) of the eight claims."""
     return [
@@ -115,7 +121,8 @@ def _mutants():
 def register(registry):
     """Register the primitives (with their mechanism factories for the auditor) and their eight claims."""
     for aid, summary, variants in _ALGORITHMS:
-        extra = {"variants": variants} if variants else {"mechanism": PRIMITIVE_FACTORIES[aid]}
+        extra = {"variants": variants} if variants else {"mechanism": PRIMITIVE_FACTORIES[aid],
+                                                          "privacy_knob": KNOBS[aid]}
         registry.add_algorithm(Algorithm(aid, SOURCES[aid], summary, **extra))
     mutants = _mutants()
     for cid, aid, statement, kind, check, variant in _claims():

@@ -43,7 +43,8 @@ def register(registry):
         registry.add_algorithm(Algorithm(
             f"wang-xu-{alg}", f"[000 Alg. {alg}] [000 Thm. {alg}]",
             f"exponential mechanism over a zeta-net with the truncated l1 risk (2), psi of eq. ({eq})",
-            variants=("printed", "standard", "calibrated"), mechanism=functools.partial(make_mechanism, alg)))
+            variants=("printed", "standard", "calibrated"), mechanism=functools.partial(make_mechanism, alg),
+            privacy_knob=("log-weight", 1.0)))
     for module in (privacy, sensitivity, truncation, nets, utility, concentration, lemma9, derivations, assumptions,
                    error_split, rates, rates_dimension, findings):
         module.register(registry)
