@@ -19,6 +19,12 @@ from ._common import add_backend_arguments
 
 NAME = "audit"
 HELP = "audit the (epsilon, delta)-DP claim of an algorithm id or of --mechanism MODULE:NAME"
+EPILOG = """\
+examples:
+  python -m proofs_checks audit laplace --samples 1000000 --json
+  python -m proofs_checks audit --mechanism mymod:MECH --pair pair.npz --epsilon 1 --statistic estimate
+  python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --attack histogram --features mymod:feats
+"""
 
 
 @functools.lru_cache(maxsize=1)
