@@ -170,3 +170,26 @@ def test_targets_at_1e7_calls(mech):
     # issue 14 item 3: before, not refuted at 10^7 calls (0.987, 0.987, 0.974; docs/auditor.md)
     r = _run(mech, 10_000_000, seed=2000)
     assert r.verdict == "refuted"
+
+
+class Extreme:
+    """Outputs at +-1.7e308, 1e-300-scaled noise, a subnormal constant and 1e300-scaled noise.
+
+    The sign column is + w.p. 0.3 on D and 0.5 on D' (record 0 > 1/2): true loss log(0.5/0.3) = 0.51.
+    """
+
+    def sample(self, data, size, rng):
+        b = float(np.asarray(data)[0, 0] > 0.5)
+        big = np.where(rng.random(size) < 0.3 + 0.2 * b, 1.7e308, -1.7e308)
+        return np.column_stack([big, rng.laplace(size=size) * 1e-300, np.full(size, 5e-324),
+                                rng.laplace(size=size) * 1e300])
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_extreme_outputs_give_no_overflow(attack):
+    D = np.zeros((3, 1))
+    Dp = D.copy()
+    Dp[0] = 1.0
+    r = statistical_audit(Extreme(), [(D, Dp)], 0.1, samples=20_000, seed=0, statistic="estimate", attack=attack)
+    assert r.verdict == "refuted" and 0.1 < r.epsilon_lower <= np.log(0.5 / 0.3)

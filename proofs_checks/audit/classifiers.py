@@ -65,7 +65,8 @@ from scipy import optimize, special
 
 from .features import _void_rows, column_atoms, row_atoms
 
-__all__ = ["ATTACKS", "JOINT_MAX_DIM", "CellLogRatio", "fit_cells", "structured_candidates", "check_attack"]
+__all__ = ["ATTACKS", "JOINT_MAX_DIM", "CellLogRatio", "fit_cells", "structured_candidates", "check_attack",
+           "robust_scale", "robust_z"]
 
 #: Names accepted by ``attack=`` / ``--attack``.
 ATTACKS = ("auto", "logistic", "histogram")
@@ -219,6 +220,32 @@ class Coordinate:
         return self.sign * np.asarray(outputs, dtype=np.float64).reshape(len(outputs), -1)[:, self.column]
 
 
+def robust_scale(x):
+    """Per-column centre (median, no averaging) and spread (half the IQR, else half the range, else 1), all finite.
+
+    Halves are taken before differences so that outputs at +-1.7e308 cannot overflow.
+
+    Examples
+    --------
+    >>> c, s = robust_scale(np.array([[1.7e308], [-1.7e308], [1.7e308], [-1.7e308]]))
+    >>> bool(np.isfinite(c).all() and np.isfinite(s).all() and (s > 0).all())
+    True
+    """
+    x = np.asarray(x, dtype=np.float64)
+    q25, q50, q75 = np.quantile(x, [0.25, 0.5, 0.75], axis=0, method="inverted_cdf")
+    half_iqr = 0.5 * q75 - 0.5 * q25
+    half_range = 0.5 * np.max(x, axis=0) - 0.5 * np.min(x, axis=0)
+    scale = np.where(half_iqr > 0, half_iqr, np.where(half_range > 0, half_range, 1.0))
+    return q50, scale
+
+
+def robust_z(x, center, scale):
+    """``arcsinh((x - center) / scale)`` with the ratio clipped to +-1e300 (finite for any finite input)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = x / scale - center / scale
+    return np.arcsinh(np.clip(np.nan_to_num(r, nan=0.0, posinf=1e300, neginf=-1e300), -1e300, 1e300))
+
+
 class JointLogistic:
     """Logistic regression on joint features: arcsinh-scaled coordinates, squares, pairwise products, atom indicators."""
 
@@ -227,7 +254,7 @@ class JointLogistic:
         self.name = f"{'minus ' if sign < 0 else ''}logistic regression on joint features and atoms"
 
     def features(self, x):
-        z = np.arcsinh((x - self.center) / self.scale)
+        z = robust_z(x, self.center, self.scale)
         parts = [z, z * z]
         d = z.shape[1]
         if 1 < d <= MAX_PRODUCT_DIM:
@@ -251,10 +278,7 @@ def fit_joint_logistic(a, b, penalty=1e-3, max_rows=50_000):
     a = np.asarray(a, dtype=np.float64).reshape(len(a), -1)[:max_rows] + 0.0
     b = np.asarray(b, dtype=np.float64).reshape(len(b), -1)[:max_rows] + 0.0
     x = np.vstack([a, b])
-    center = np.median(x, axis=0)
-    scale = np.subtract(*np.percentile(x, [75, 25], axis=0))
-    spread = np.ptp(x, axis=0)
-    scale = np.where(scale > 0, scale, np.where(np.isfinite(spread) & (spread > 0), spread, 1.0))
+    center, scale = robust_scale(x)
     atoms = [at[:16] for at in column_atoms(x)]
     model = JointLogistic(center, scale, atoms, None)
     f = model.features(x)

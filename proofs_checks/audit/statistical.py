@@ -339,15 +339,25 @@ class Projection:
 
 
 def _features(x, center, scale):
-    z = np.arcsinh((x - center) / scale)     # robust to heavy tails: log-like growth
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = np.arcsinh((x - center) / scale)     # robust to heavy tails: log-like growth
+    if not np.isfinite(z).all():                 # outputs near +-1.7e308: the overflow-safe form
+        from .classifiers import robust_z
+
+        z = robust_z(x, center, scale)
     return np.hstack([z, z * z])
 
 
 def fit_logistic(a, b, penalty=1e-3):
     """L2-penalised logistic regression separating rows ``a`` (label 1) from ``b`` (label 0)."""
     x = np.vstack([a, b]).astype(np.float64)
-    center = np.median(x, axis=0)
-    scale = np.subtract(*np.percentile(x, [75, 25], axis=0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        center = np.median(x, axis=0)
+        scale = np.subtract(*np.percentile(x, [75, 25], axis=0))
+    if not (np.isfinite(center).all() and np.isfinite(scale).all()):
+        from .classifiers import robust_scale         # outputs near +-1.7e308
+
+        center, scale = robust_scale(x)
     scale = np.where(scale > 0, scale, 1.0)
     f = _features(x, center, scale)
     y = np.concatenate([np.ones(len(a)), np.zeros(len(b))])
