@@ -193,3 +193,20 @@ def test_extreme_outputs_give_no_overflow(attack):
     Dp[0] = 1.0
     r = statistical_audit(Extreme(), [(D, Dp)], 0.1, samples=20_000, seed=0, statistic="estimate", attack=attack)
     assert r.verdict == "refuted" and 0.1 < r.epsilon_lower <= np.log(0.5 / 0.3)
+
+
+def test_counterexample_replays_with_its_attack_and_features(tmp_path, capsys, monkeypatch):
+    (tmp_path / "leakmod2.py").write_text(MODULE)
+    monkeypatch.chdir(tmp_path)
+    D, Dp = FlagLeakLaplace().pair()
+    np.savez(tmp_path / "pair.npz", D=D, D_prime=Dp)
+    ce = tmp_path / "ce.npz"
+    assert main(["audit", "--mechanism", "leakmod2:LEAK", "--pair", "pair.npz", "--epsilon", "1", "--delta", "1e-6",
+                 "--samples", "400000", "--attack", "logistic", "--features", "leakmod2:leak", "--json",
+                 "--counterexample", str(ce)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(["audit", "--replay", str(ce), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert first["verdict"] == again["verdict"] == "refuted"
+    assert again["epsilon_lower"] == first["epsilon_lower"]
+    assert again["details"]["extra"]["attack"] == "logistic" and again["details"]["extra"]["features"] == "leak"
