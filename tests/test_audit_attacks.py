@@ -210,3 +210,21 @@ def test_counterexample_replays_with_its_attack_and_features(tmp_path, capsys, m
     assert first["verdict"] == again["verdict"] == "refuted"
     assert again["epsilon_lower"] == first["epsilon_lower"]
     assert again["details"]["extra"]["attack"] == "logistic" and again["details"]["extra"]["features"] == "leak"
+
+
+class Wide:
+    """100 Laplace(1) columns; column 5 shifted by 2 when record 0 > 1/2: true eps 2."""
+
+    def sample(self, data, size, rng):
+        x = rng.laplace(size=(size, 100))
+        x[:, 5] += 2.0 * float(np.asarray(data)[0, 0] > 0.5)
+        return x
+
+
+def test_wide_outputs_stay_bounded_and_are_refuted():
+    # above MAX_WIDE_DIM columns only the per-coordinate candidates and the logistic projection are fitted
+    D = np.zeros((3, 1))
+    Dp = D.copy()
+    Dp[0] = 1.0
+    r = statistical_audit(Wide(), [(D, Dp)], 1.0, samples=50_000, seed=0, statistic="estimate")
+    assert r.verdict == "refuted" and r.epsilon_lower <= 2.0

@@ -79,6 +79,9 @@ ROWS_PER_CELL = 400
 MAX_COORDINATES = 8
 #: Columns up to which the logistic regression adds pairwise products.
 MAX_PRODUCT_DIM = 6
+#: Columns up to which the joint logistic regression and the summed cells are fitted (memory and time
+#: grow with the width; wider outputs get the per-coordinate candidates of their first columns).
+MAX_WIDE_DIM = 64
 
 
 def check_attack(attack):
@@ -309,11 +312,12 @@ def structured_candidates(a, b, attack="auto"):
     a = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
     b = np.asarray(b, dtype=np.float64).reshape(len(b), -1)
     d = a.shape[1]
-    out = [fit_cells(a, b)]
+    out = [fit_cells(a, b)] if d <= MAX_WIDE_DIM else []
     if d > 1:
         out += [fit_cells(a, b, columns=[c]) for c in range(min(d, MAX_COORDINATES))]
     if attack == "auto" and d > 1:
         out += [Coordinate(c, s) for c in range(min(d, MAX_COORDINATES)) for s in (1.0, -1.0)]
-        jl = fit_joint_logistic(a, b)
-        out += [jl, jl.negated()]
+        if d <= MAX_WIDE_DIM:
+            jl = fit_joint_logistic(a, b)
+            out += [jl, jl.negated()]
     return out
