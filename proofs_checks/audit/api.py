@@ -33,6 +33,8 @@ from ..jsonable import to_jsonable
 from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL
 from reference.validation import check_epsilon, check_integer, check_probability
 
+from .classifiers import check_attack
+from .features import check_features
 from .laws import LawError, align_laws, sampler_check
 from .neighbours import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
                          domain_projector, exact_pair_epsilon, mechanism_law, search_exact)
@@ -215,7 +217,8 @@ class _Guarded:
 
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
-          search_evaluations=None, refine_steps=30, sampler_samples=None, name=None, progress=None):
+          search_evaluations=None, refine_steps=30, sampler_samples=None, name=None, progress=None,
+          attack="auto", features=None):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -253,6 +256,12 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         Name reported for the mechanism (default: its class name).
     progress : bool, optional
         tqdm progress bars on stderr (default: when stderr is a terminal).
+    attack : {"auto", "logistic", "histogram"}
+        Statistical audit, estimated statistics: which attacks compete on the selection split
+        (:mod:`~proofs_checks.audit.classifiers`).
+    features : callable, optional
+        ``features(outputs) -> (samples, k)`` finite floats on which the estimated statistics of a
+        statistical audit work (:class:`~proofs_checks.audit.features.UserFeatures`).
 
     Raises
     ------
@@ -271,6 +280,8 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         raise ValueError(f"method must be 'auto', 'exact' or 'statistical', got {method!r}")
     if statistic not in ("auto", "exact", "estimate"):
         raise ValueError(f"statistic must be 'auto', 'exact' or 'estimate', got {statistic!r}")
+    attack = check_attack(attack)
+    features = check_features(features)
     _check_mechanism(mechanism)
     if epsilon is None:
         raise ValueError("epsilon (the claimed privacy parameter) is required when auditing a mechanism object")
@@ -299,7 +310,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
             return _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_evaluations,
                                 refine_steps, sampler_samples, confidence, seed, start)
         return _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
-                            jobs, statistic, progress, start)
+                            jobs, statistic, progress, start, attack, features)
     except MechanismCannotRun as exc:
         raise MechanismError(str(exc)) from exc.__cause__
 
@@ -332,7 +343,7 @@ def _runnable_pairs(mech, made, rng):
 
 
 def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
-                 statistic, progress, start):
+                 statistic, progress, start, attack="auto", features=None):
     """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
 
     if given:
@@ -348,7 +359,8 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
-                            seed=int(seed), jobs=jobs, statistic=statistic, progress=progress)
+                            seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
+                            features=features)
     details = {k: v for k, v in res.as_dict().items()
                if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
                         "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}

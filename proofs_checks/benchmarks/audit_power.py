@@ -53,13 +53,14 @@ def run(samples=1_000_000, seeds=5, confidence=0.95, jobs=1, cases=None, statist
     return rows
 
 
-def false_rate(audits=200, samples=20_000, confidence=0.95):
-    case = [c for c in calibration_suite() if c.name == "laplace-correct"][0]
-    refuted = sum(statistical_audit(case.mechanism, [case.pair()], case.claimed_epsilon, 0.0, samples=samples,
-                                    confidence=confidence, seed=50_000 + s, statistic=st).verdict == "refuted"
-                  for s in range(audits) for st in ("auto",))
-    return {"case": case.name, "audits": audits, "samples": samples, "confidence": confidence,
-            "refuted": refuted, "rate": refuted / audits}
+def false_rate(audits=200, samples=20_000, confidence=0.95, statistic="auto", case_name="laplace-correct"):
+    case = [c for c in calibration_suite() if c.name == case_name][0]
+    refuted = sum(statistical_audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
+                                    samples=samples, confidence=confidence, seed=50_000 + s,
+                                    statistic=statistic).verdict == "refuted"
+                  for s in range(audits))
+    return {"case": case.name, "statistic": statistic, "audits": audits, "samples": samples,
+            "confidence": confidence, "refuted": refuted, "rate": refuted / audits}
 
 
 def main(argv=None):
@@ -70,6 +71,9 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--cases", nargs="*")
     p.add_argument("--false-rate", type=int, default=0, metavar="K")
+    p.add_argument("--false-statistic", choices=("auto", "estimate"), default="auto",
+                   help="statistic of the --false-rate audits (estimate: black box, the attacks compete)")
+    p.add_argument("--false-case", default="laplace-correct", help="correct calibration case of --false-rate")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     t0 = time.perf_counter()
@@ -77,7 +81,8 @@ def main(argv=None):
     out = {"samples": int(a.samples), "seeds": a.seeds, "confidence": a.confidence, "rows": rows,
            "min_ratio": min(r["ratio"] for r in rows)}
     if a.false_rate:
-        out["false_refutation"] = false_rate(a.false_rate, confidence=a.confidence)
+        out["false_refutation"] = false_rate(a.false_rate, confidence=a.confidence, statistic=a.false_statistic,
+                                             case_name=a.false_case)
     out["seconds"] = time.perf_counter() - t0
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if a.json:

@@ -19,6 +19,12 @@ from ._common import add_backend_arguments
 
 NAME = "audit"
 HELP = "audit the (epsilon, delta)-DP claim of an algorithm id or of --mechanism MODULE:NAME"
+EPILOG = """\
+examples:
+  python -m proofs_checks audit laplace --samples 1000000 --json
+  python -m proofs_checks audit --mechanism mymod:MECH --pair pair.npz --epsilon 1 --statistic estimate
+  python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --attack histogram --features mymod:feats
+"""
 
 
 @functools.lru_cache(maxsize=1)
@@ -75,6 +81,14 @@ def add_arguments(parser):
     parser.add_argument("--statistic", choices=("auto", "exact", "estimate"), default="auto",
                         help="statistical audit: exact log-likelihood ratio when the mechanism gives it, or "
                              "estimate (black box) (default: %(default)s)")
+    parser.add_argument("--attack", choices=("auto", "logistic", "histogram"), default="auto",
+                        help="statistical audit with an estimated statistic: the attacks that compete on the "
+                             "selection split: logistic projection, histogram log-ratio on cells of atoms and "
+                             "quantile bins, or all of them with per-coordinate and joint features "
+                             "(default: %(default)s)")
+    parser.add_argument("--features", metavar="MODULE:NAME",
+                        help="statistical audit: callable mapping outputs (samples, ...) to a (samples, k) float "
+                             "array; the estimated statistics work on its columns")
     parser.add_argument("--sampler-samples", type=int, default=None,
                         help="exact audit: draws per dataset of the sampler's goodness-of-fit check "
                              "(default 2,000,000; 0 skips it)")
@@ -151,6 +165,7 @@ def _run(args):
         args.variant, args.epsilon, args.delta = st.get("variant"), st["epsilon"], st["delta"]
         args.seed, args.method = st["seed"], st["method"]
         args.statistic = st.get("statistic", "auto")
+        args.attack, args.features = st.get("attack", "auto"), st.get("features")
         if st["method"] == "statistical":
             args.samples = max(int(st["samples"]), 100)
         args.any_pair = True
@@ -169,12 +184,17 @@ def _run(args):
             raise ValueError(f"--pair {args.pair}: {exc}") from None
     if replay_pair is not None:
         pairs = replay_pair
+    features = _load(args.features, "--features") if args.features else None
+    if features is not None and not callable(features):
+        raise ValueError(f"--features {args.features} is not callable (it must map outputs to a (samples, k) "
+                         f"float array)")
     neighbours = _load(args.neighbours, "--neighbours") if args.neighbours else None
     if neighbours is not None and not callable(neighbours):
         raise ValueError(f"--neighbours {args.neighbours} is not callable")
     common = dict(pairs=pairs, neighbours=neighbours, any_pair=args.any_pair, samples=args.samples,
                   confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method,
-                  statistic=args.statistic, sampler_samples=args.sampler_samples)
+                  statistic=args.statistic, sampler_samples=args.sampler_samples, attack=args.attack,
+                  features=features)
     if args.mechanism:
         if args.epsilon is None:
             raise ValueError("--epsilon is required with --mechanism")
@@ -189,7 +209,8 @@ def _run(args):
     if args.counterexample:
         _save_counterexample(args.counterexample, res,
                              {"algorithm": args.algorithm, "mechanism": args.mechanism, "variant": res.variant,
-                              "statistic": args.statistic})
+                              "statistic": args.statistic, "attack": args.attack,
+                              "features": args.features})
     out = res.as_dict()
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))

@@ -1,0 +1,323 @@
+"""Attacks of the statistical audit on multi-column and mixed discrete/continuous outputs (issue 14 item 3).
+
+The statistical audit (:mod:`proofs_checks.audit.statistical`) tests ONE event
+``S = {s(o) > t}`` on its estimation split.  This module makes more candidate
+statistics ``s`` for black-box outputs (no ``log_prob``/``log_density``); they
+all compete on the selection split, as the single logistic projection did.
+
+Attacks (``attack=``):
+
+* ``"logistic"`` -- the projection of before: the output itself (one column)
+  or an L2-penalised logistic regression on arcsinh-scaled coordinates and their
+  squares, its negative and its quantile-histogram log-ratio.
+* ``"histogram"`` -- likelihood ratios estimated on *cells* of discretised
+  outputs (:class:`CellLogRatio`): each coordinate is cut into its atoms
+  (values repeated exactly, :func:`~proofs_checks.audit.features.column_atoms`)
+  and quantile bins of its other values; with at most :data:`JOINT_MAX_DIM`
+  columns the cells are joint (products of the per-coordinate cells: a flag
+  beside a value, an index beside a noisy answer), above that the per-coordinate
+  log-ratios are summed (naive Bayes); whole output rows repeated exactly are
+  cells of their own.  Also the per-coordinate histogram log-ratios.
+* ``"auto"`` (default) -- all of the above, plus each coordinate and its negative
+  (per-coordinate features) and a logistic regression whose features add pairwise
+  products (joint features) and atom indicators.
+
+Trees and nearest neighbours were considered and left out: on the targets
+(a record leaked as a (flag, value) pair; a sparse vector releasing its noisy
+answer) the joint cells already isolate the violating event, and scoring
+10^7 outputs through a tree ensemble or a neighbour index costs microseconds
+per output against tens of nanoseconds for the cell lookup (numpy only; no new
+dependency).
+
+Why the confidence stays valid
+------------------------------
+Let ``A`` be the selection split (outputs on D and D' of every candidate
+pair) and ``B`` the estimation split, drawn from child seeds of one
+SeedSequence after ``A``, independently of it.  Every choice made here --
+the atoms and bins (fitted on the first half of ``A``), the candidate
+statistics, the attack that wins, the direction and the threshold (judged on
+the second half of ``A``) -- is a function of ``A`` alone, so the winning
+event ``S = S(A)`` is fixed given ``A``.  Conditionally on ``A`` the counts
+``k``, ``k'`` of ``B`` in ``S`` are independent binomials with the mechanism's
+true ``P(S)`` and ``P'(S)``, and the one-sided Clopper-Pearson bounds each
+fail with probability at most ``(1 - confidence)/2``.  If the mechanism were
+(eps, delta)-DP then ``P(S) <= e^eps P'(S) + delta`` for this fixed ``S``, so
+``epsilon_lower > eps`` with probability at most ``1 - confidence`` given
+``A``, hence also unconditionally.  More candidates only make the search on
+``A`` better or worse, never the test on ``B`` invalid: no multiplicity
+correction is needed, exactly because ``B`` is used for one event.
+A user feature map (``features=``) is a fixed function, so the same holds.
+
+References
+----------
+.. [1] Z. Ding, Y. Wang, G. Wang, D. Zhang and D. Kifer, "Detecting violations of differential
+       privacy", CCS 2018 (search an event on one sample, test it on a fresh one).
+.. [2] B. Bichsel, S. Steffen, I. Bogunovic and M. Vechev, "DP-Sniper: black-box discovery of
+       differential privacy violations using classifiers", IEEE S&P 2021.
+.. [3] M. Lyu, D. Su and N. Li, "Understanding the sparse vector technique for differential
+       privacy", PVLDB 10(6), 2017.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import optimize, special
+
+from .features import _void_rows, column_atoms, row_atoms
+
+__all__ = ["ATTACKS", "JOINT_MAX_DIM", "CellLogRatio", "fit_cells", "structured_candidates", "check_attack",
+           "robust_scale", "robust_z"]
+
+#: Names accepted by ``attack=`` / ``--attack``.
+ATTACKS = ("auto", "logistic", "histogram")
+#: Joint cells up to this many columns; per-coordinate log-ratios summed above.
+JOINT_MAX_DIM = 3
+#: Target number of fitting rows per joint cell (sets the number of quantile bins); 400 against 40 raised
+#: the sparse-vector target from 0.90 to 0.99 (histogram attack, 10^6 calls, 3 seeds).
+ROWS_PER_CELL = 400
+#: Coordinates that get their own per-coordinate candidates (the first ones).
+MAX_COORDINATES = 8
+#: Columns up to which the logistic regression adds pairwise products.
+MAX_PRODUCT_DIM = 6
+#: Columns up to which the joint logistic regression and the summed cells are fitted (memory and time
+#: grow with the width; wider outputs get the per-coordinate candidates of their first columns).
+MAX_WIDE_DIM = 64
+
+
+def check_attack(attack):
+    """``attack`` is one of :data:`ATTACKS`."""
+    if not isinstance(attack, str) or attack not in ATTACKS:
+        raise ValueError(f"attack must be one of {', '.join(ATTACKS)}, got {attack!r}")
+    return attack
+
+
+def _llr(ca, na, cb, nb):
+    """Smoothed log-ratio of two counts (add 1/2, as the category table of the statistical audit)."""
+    return np.log((ca + 0.5) / (na + 0.5)) - np.log((cb + 0.5) / (nb + 0.5))
+
+
+def _column_cells(v, atoms, edges):
+    """Cell of each value: its atom's index, else ``len(atoms) + `` its quantile bin."""
+    out = atoms.size + np.searchsorted(edges, v, side="right")
+    if atoms.size:
+        i = np.minimum(np.searchsorted(atoms, v), atoms.size - 1)
+        out = np.where(atoms[i] == v, i, out)
+    return out.astype(np.int64)
+
+
+class CellLogRatio:
+    """Estimated log-likelihood ratio on cells of discretised outputs.
+
+    ``columns`` are the coordinates used, each with its ``atoms`` and bin
+    ``edges``; ``joint=True`` looks the combined cell up in ``(keys, llr)``,
+    otherwise the per-coordinate log-ratios ``column_llr`` are summed.  Rows
+    in ``row_keys`` (whole-row atoms) take ``row_llr`` instead.  Unseen cells
+    get 0.
+    """
+
+    def __init__(self, columns, atoms, edges, joint, keys=None, llr=None, column_llr=None,
+                 row_keys=None, row_llr=None, name="histogram log-ratio"):
+        self.columns, self.atoms, self.edges, self.joint = columns, atoms, edges, joint
+        self.sizes = np.array([a.size + e.size + 1 for a, e in zip(atoms, edges)], dtype=np.int64)
+        self.strides = np.concatenate([[1], np.cumprod(self.sizes)[:-1]]).astype(np.int64)
+        self.keys, self.llr, self.column_llr = keys, llr, column_llr
+        self.row_keys, self.row_llr, self.name = row_keys, row_llr, name
+
+    def cells(self, x):
+        return [_column_cells(x[:, c], a, e) for c, a, e in zip(self.columns, self.atoms, self.edges)]
+
+    def joint_key(self, cells):
+        return sum(ci * s for ci, s in zip(cells, self.strides))
+
+    def __call__(self, outputs):
+        x = np.asarray(outputs, dtype=np.float64).reshape(len(outputs), -1) + 0.0
+        cells = self.cells(x)
+        if self.joint:
+            k = self.joint_key(cells)
+            i = np.minimum(np.searchsorted(self.keys, k), self.keys.size - 1)
+            s = np.where(self.keys[i] == k, self.llr[i], 0.0)
+        else:
+            s = np.zeros(len(x))
+            for ci, lc in zip(cells, self.column_llr):
+                s = s + lc[ci]
+        if self.row_keys is not None and self.row_keys.size:
+            v = _void_rows(x)
+            i = np.minimum(np.searchsorted(self.row_keys, v), self.row_keys.size - 1)
+            s = np.where(self.row_keys[i] == v, self.row_llr[i], s)
+        return s
+
+
+def _edges(values, bins):
+    if values.size == 0:
+        return np.empty(0)
+    q = np.quantile(values, np.linspace(0, 1, bins + 1)[1:-1], method="inverted_cdf")
+    return np.unique(q)
+
+
+def fit_cells(a, b, columns=None, joint=None, rows_per_cell=ROWS_PER_CELL, use_row_atoms=True):
+    """Fit a :class:`CellLogRatio` on fitting rows ``a`` (outputs on the numerator dataset) and ``b``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> a = np.column_stack([rng.random(4000) < 0.5, rng.laplace(0, 1, 4000)])
+    >>> b = np.column_stack([rng.random(4000) < 0.2, rng.laplace(0, 1, 4000)])
+    >>> stat = fit_cells(a, b)
+    >>> bool(stat(np.array([[1.0, 0.0]]))[0] > stat(np.array([[0.0, 0.0]]))[0])
+    True
+    """
+    a = np.asarray(a, dtype=np.float64).reshape(len(a), -1) + 0.0
+    b = np.asarray(b, dtype=np.float64).reshape(len(b), -1) + 0.0
+    x = np.vstack([a, b])
+    columns = list(range(x.shape[1])) if columns is None else list(columns)
+    joint = len(columns) <= JOINT_MAX_DIM if joint is None else joint
+    atoms = [column_atoms(x[:, [c]])[0] for c in columns]
+    rest = []
+    for c, at in zip(columns, atoms):
+        v = x[:, c]
+        if at.size:
+            i = np.minimum(np.searchsorted(at, v), at.size - 1)
+            v = v[at[i] != v]
+        rest.append(v)
+    n = len(x)
+    cont = [r.size > 0 for r in rest]
+    if joint and any(cont):
+        atom_cells = float(np.prod([at.size + 1 for at in atoms]))
+        per = (n / rows_per_cell / atom_cells) ** (1.0 / sum(cont))
+        bins = int(np.clip(per, 2, 64))
+    else:
+        bins = int(np.clip(n ** (1 / 3), 8, 64))
+    edges = [_edges(r, bins) for r in rest]
+    stat = CellLogRatio(columns, atoms, edges, joint)
+    ca, cb = stat.cells(a), stat.cells(b)
+    if joint:
+        ka, kb = stat.joint_key(ca), stat.joint_key(cb)
+        keys, inv = np.unique(np.concatenate([ka, kb]), return_inverse=True)
+        na = np.bincount(inv[:len(ka)], minlength=keys.size)
+        nb = np.bincount(inv[len(ka):], minlength=keys.size)
+        stat.keys, stat.llr = keys, _llr(na, len(a), nb, len(b))
+    else:
+        stat.column_llr = [_llr(np.bincount(p, minlength=s), len(a), np.bincount(q, minlength=s), len(b))
+                           for p, q, s in zip(ca, cb, stat.sizes)]
+    if use_row_atoms and len(columns) == x.shape[1] and x.shape[1] > 1:
+        rk = row_atoms(x)
+        if rk.size:
+            va, vb = _void_rows(a), _void_rows(b)
+            ia = np.bincount(np.searchsorted(rk, va[np.isin(va, rk)]), minlength=rk.size)
+            ib = np.bincount(np.searchsorted(rk, vb[np.isin(vb, rk)]), minlength=rk.size)
+            stat.row_keys, stat.row_llr = rk, _llr(ia, len(a), ib, len(b))
+    what = ("joint" if joint else "summed per-coordinate") if len(columns) > 1 else f"coordinate {columns[0]}"
+    n_atoms = sum(at.size for at in atoms)
+    stat.name = f"histogram log-ratio ({what} cells, {n_atoms} atoms)"
+    return stat
+
+
+class Coordinate:
+    """One coordinate of the output (a per-coordinate feature), or its negative."""
+
+    def __init__(self, column, sign=1.0):
+        self.column, self.sign = column, sign
+        self.name = f"{'minus ' if sign < 0 else ''}coordinate {column}"
+
+    def __call__(self, outputs):
+        return self.sign * np.asarray(outputs, dtype=np.float64).reshape(len(outputs), -1)[:, self.column]
+
+
+def robust_scale(x):
+    """Per-column centre (median, no averaging) and spread (half the IQR, else half the range, else 1), all finite.
+
+    Halves are taken before differences so that outputs at +-1.7e308 cannot overflow.
+
+    Examples
+    --------
+    >>> c, s = robust_scale(np.array([[1.7e308], [-1.7e308], [1.7e308], [-1.7e308]]))
+    >>> bool(np.isfinite(c).all() and np.isfinite(s).all() and (s > 0).all())
+    True
+    """
+    x = np.asarray(x, dtype=np.float64)
+    q25, q50, q75 = np.quantile(x, [0.25, 0.5, 0.75], axis=0, method="inverted_cdf")
+    half_iqr = 0.5 * q75 - 0.5 * q25
+    half_range = 0.5 * np.max(x, axis=0) - 0.5 * np.min(x, axis=0)
+    scale = np.where(half_iqr > 0, half_iqr, np.where(half_range > 0, half_range, 1.0))
+    return q50, scale
+
+
+def robust_z(x, center, scale):
+    """``arcsinh((x - center) / scale)`` with the ratio clipped to +-1e300 (finite for any finite input)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = x / scale - center / scale
+    return np.arcsinh(np.clip(np.nan_to_num(r, nan=0.0, posinf=1e300, neginf=-1e300), -1e300, 1e300))
+
+
+class JointLogistic:
+    """Logistic regression on joint features: arcsinh-scaled coordinates, squares, pairwise products, atom indicators."""
+
+    def __init__(self, center, scale, atoms, weights, sign=1.0):
+        self.center, self.scale, self.atoms, self.weights, self.sign = center, scale, atoms, weights, sign
+        self.name = f"{'minus ' if sign < 0 else ''}logistic regression on joint features and atoms"
+
+    def features(self, x):
+        z = robust_z(x, self.center, self.scale)
+        parts = [z, z * z]
+        d = z.shape[1]
+        if 1 < d <= MAX_PRODUCT_DIM:
+            i, j = np.triu_indices(d, 1)
+            parts.append(z[:, i] * z[:, j])
+        for c, at in enumerate(self.atoms):
+            if at.size:
+                parts.append((x[:, [c]] == at[None, :]).astype(np.float64))
+        return np.hstack(parts)
+
+    def __call__(self, outputs):
+        x = np.asarray(outputs, dtype=np.float64).reshape(len(outputs), -1) + 0.0
+        return self.sign * (self.features(x) @ self.weights[1:] + self.weights[0])
+
+    def negated(self):
+        return JointLogistic(self.center, self.scale, self.atoms, self.weights, -self.sign)
+
+
+def fit_joint_logistic(a, b, penalty=1e-3, max_rows=50_000):
+    """Fit :class:`JointLogistic` separating rows ``a`` (label 1) from ``b`` (label 0)."""
+    a = np.asarray(a, dtype=np.float64).reshape(len(a), -1)[:max_rows] + 0.0
+    b = np.asarray(b, dtype=np.float64).reshape(len(b), -1)[:max_rows] + 0.0
+    x = np.vstack([a, b])
+    center, scale = robust_scale(x)
+    atoms = [at[:16] for at in column_atoms(x)]
+    model = JointLogistic(center, scale, atoms, None)
+    f = model.features(x)
+    y = np.concatenate([np.ones(len(a)), np.zeros(len(b))])
+    X = np.hstack([np.ones((len(f), 1)), f])
+
+    def loss(w):
+        eta = X @ w
+        val = np.sum(np.logaddexp(0.0, eta) - y * eta) / len(y) + penalty * np.dot(w[1:], w[1:])
+        grad = X.T @ (special.expit(eta) - y) / len(y)
+        grad[1:] += 2 * penalty * w[1:]
+        return val, grad
+
+    model.weights = optimize.minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B").x
+    return model
+
+
+def structured_candidates(a, b, attack="auto"):
+    """Candidate statistics of the ``histogram`` attack (and, for ``auto``, the per-coordinate and joint ones).
+
+    ``a``, ``b``: fitting rows of the selection split on the numerator dataset
+    and on the other.  The ``logistic`` attack's candidates are made by the
+    statistical audit itself; this adds the rest.
+    """
+    check_attack(attack)
+    if attack == "logistic":
+        return []
+    a = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
+    b = np.asarray(b, dtype=np.float64).reshape(len(b), -1)
+    d = a.shape[1]
+    out = [fit_cells(a, b)] if d <= MAX_WIDE_DIM else []
+    if d > 1:
+        out += [fit_cells(a, b, columns=[c]) for c in range(min(d, MAX_COORDINATES))]
+    if attack == "auto" and d > 1:
+        out += [Coordinate(c, s) for c in range(min(d, MAX_COORDINATES)) for s in (1.0, -1.0)]
+        if d <= MAX_WIDE_DIM:
+            jl = fit_joint_logistic(a, b)
+            out += [jl, jl.negated()]
+    return out
