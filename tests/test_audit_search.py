@@ -144,3 +144,14 @@ def test_cli_search_budget(capsys):
     assert code == 0 and out["details"]["search_budget"] == 40 and out["details"]["candidates_evaluated"] <= 40
     code = main(["audit", "--mechanism", "tests._audit_helpers:COIN", "--epsilon", "1", "--search-budget", "0"])
     assert code == 2 and "search_budget" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_gem_search_against_the_optimiser_run_now():
+    from proofs_checks.benchmarks.gem_search import gem_optimum, search_run
+
+    best = gem_optimum(1000, 1.0, seeds=(0,))[0]
+    assert best == pytest.approx(GEM_OPTIMUM, abs=1e-4)
+    for seed in range(3):
+        assert search_run(1.0, seed, 20_000, 30)["epsilon"] >= 0.95 * best
+        assert search_run(1.5, seed, 20_000, 30)["epsilon"] > 1.0
