@@ -487,6 +487,10 @@ def _start_bases(D, a, b, pool, project, gen, *, vary_size, max_rows, incrementa
         for e in extremes:
             e = project(np.asarray(e, dtype=np.float64)[None])[0]
             out.append((np.tile(e, (m, 1)), 0, f"{m} rows, all other rows {np.array2string(e, precision=3)}"))
+    # Heavy-tailed extremes at the base size: every other row +-1e300 or 1e-300, and huge/tiny mixes.
+    mixes = [np.full((n, w), 1e300), np.full((n, w), -1e300), np.full((n, w), 1e-300),
+             np.resize([1e300, -1e300], (n, w)), np.resize([1e300, 1e-300, 0.0], (n, w))]
+    out += [(project(m), 0, "heavy-tailed extreme rows") for m in mixes]
     return out
 
 
@@ -507,7 +511,8 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
        to datasets of other sizes (1, 2, n/2, 2n, 4n rows, and 16n with
        ``score_terms``), and to datasets of 2, 4, 8, ... rows whose other rows
        are all one extreme record (``a``, ``b``, ``-a``, ``-b``, zeros, a
-       random candidate); on each, the best pair and the best pair with one
+       random candidate), and n-row datasets of heavy-tailed extremes (every
+       other row +-1e300 or 1e-300, or mixes of 1e300, -1e300, 1e-300 and 0); on each, the best pair and the best pair with one
        coordinate negated in both records. The ``starts``
        best are climbed: each proposal changes ``a`` or ``b`` (flip, rescale, zero
        or saturate a coordinate, or a candidate record), one other row (a
