@@ -526,7 +526,7 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
     No pair is evaluated twice (pairs are keyed by the bytes of both datasets,
     either order) and each dataset's law is computed once. ``max_evaluations``
     caps the law evaluations (phase 1 gets at most 40% of it when phase 2
-    runs); the rest is shared equally by the climbs.
+    runs, all of it below 100); the rest is shared equally by the climbs.
 
     Laws are compared by output value (:func:`~proofs_checks.audit.laws.align_laws`),
     so the order in which ``log_prob`` lists its outputs, and supports that move
@@ -556,7 +556,8 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
         cands = cands[keep]
     if max_evaluations is not None:
         max_evaluations = check_integer("max_evaluations", max_evaluations, minimum=2)
-        share = max_evaluations if refine_steps == 0 else max(2, (2 * max_evaluations) // 5)
+        # Small budgets (expensive log_prob) go to phase 1 whole: a climb needs hundreds of evaluations.
+        share = max_evaluations if refine_steps == 0 or max_evaluations < 100 else (2 * max_evaluations) // 5
         per_row = max(2, share // max(1, len(rows)))
         if cands.shape[0] > per_row:
             cands = np.vstack([cands[:per_row // 2], cands[-(per_row - per_row // 2):]])
