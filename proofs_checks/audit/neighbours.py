@@ -26,6 +26,7 @@ once, and only the replaced row's terms change.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -264,8 +265,12 @@ _CACHE_LIMIT = 200_000
 
 
 def _key(D):
-    """Bytes of a dataset with its shape (-0.0 folded into 0.0): equal keys, equal datasets."""
-    return D.shape, (D + 0.0).tobytes()
+    """A dataset's shape and a 128-bit BLAKE2b digest of its bytes (-0.0 folded into 0.0).
+
+    Equal datasets give equal keys; different ones collide with probability 2^-128.  The
+    digest keeps the memory of the search's caches independent of the dataset size.
+    """
+    return D.shape, hashlib.blake2b(np.ascontiguousarray(D + 0.0).tobytes(), digest_size=16).digest()
 
 
 class _DatasetLaws:
