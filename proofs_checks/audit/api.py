@@ -5,10 +5,14 @@
 * **exact** when the mechanism has ``log_prob(data) -> (outputs, log_probabilities)``
   (finite output set): the exact epsilon at ``delta`` (hockey-stick) of the given
   pairs, or of the worst pair found by :func:`~proofs_checks.audit.neighbours.search_exact`
-  (adversarial heavy-tailed replacements, all candidate pairs, hill climbing);
+  (adversarial heavy-tailed replacements, all candidate pairs, then multi-start hill climbing
+  over the replaced records, the other rows, the dataset size and the replaced row; budget
+  ``search_budget`` law evaluations);
   ``epsilon_lower`` is then the exact privacy loss found;
 * **statistical** otherwise: :func:`~proofs_checks.audit.statistical.statistical_audit`
-  on the given pairs or on a few opposite-extreme replacements of one record;
+  on the given pairs or on :func:`~proofs_checks.audit.neighbours.black_box_pairs` (the
+  StatDP / DP-Sniper input patterns carried to one replaced record, deduplicated, at most
+  ``search_budget`` pairs);
   ``epsilon_lower`` is a lower confidence bound.
 
 The verdict is ``"refuted"`` exactly when ``epsilon_lower`` exceeds the claimed
