@@ -42,8 +42,8 @@ def test_registry_factory_used_and_variants_checked():
     reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
                                 mechanism=lambda variant, epsilon, delta, **kw:
                                 AdditiveExp(epsilon / 2 if variant == "standard" else epsilon)))
-    ok = audit_algorithm("toy", "standard", 1.0, registry=reg, seed=0, search_evaluations=400)
-    bad = audit_algorithm("toy", "printed", 1.0, registry=reg, seed=0, search_evaluations=400)
+    ok = audit_algorithm("toy", "standard", 1.0, registry=reg, seed=0, search_budget=400)
+    bad = audit_algorithm("toy", "printed", 1.0, registry=reg, seed=0, search_budget=400)
     assert ok.method == "exact" and ok.verdict == "not refuted" and ok.algorithm == "toy"
     assert bad.verdict == "refuted" and bad.epsilon_lower > 1.0
     with pytest.raises(ValueError, match="variant"):

@@ -33,9 +33,9 @@ def test_incremental_search_bounds_and_refutes_broken_factor():
     # down); from a heavy-tailed base dataset the search must stay below 1 for c = 1/2 and exceed 1 for
     # the broken c = 1 (the factor 2 dropped), whose loss on the pair of ExponentialArgmax is 1.3106.
     D = np.random.default_rng(0).standard_t(1.5, size=(50, 3))
-    ok = search_exact(AdditiveExp(0.5), D, rng=1)
+    ok = search_exact(AdditiveExp(0.5), D, rng=1, max_evaluations=2000)
     assert ok.extra["incremental"] and 0.6636 < ok.epsilon <= 1.0 + 1e-12
-    bad = search_exact(AdditiveExp(1.0), D, rng=1)
+    bad = search_exact(AdditiveExp(1.0), D, rng=1, max_evaluations=2000)
     assert bad.epsilon > 1.3
     assert differing_rows(bad.D, bad.D_prime).size <= 1
 

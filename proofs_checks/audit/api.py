@@ -5,10 +5,14 @@
 * **exact** when the mechanism has ``log_prob(data) -> (outputs, log_probabilities)``
   (finite output set): the exact epsilon at ``delta`` (hockey-stick) of the given
   pairs, or of the worst pair found by :func:`~proofs_checks.audit.neighbours.search_exact`
-  (adversarial heavy-tailed replacements, all candidate pairs, hill climbing);
+  (adversarial heavy-tailed replacements, all candidate pairs, then multi-start hill climbing
+  over the replaced records, the other rows, the dataset size and the replaced row; budget
+  ``search_budget`` law evaluations);
   ``epsilon_lower`` is then the exact privacy loss found;
 * **statistical** otherwise: :func:`~proofs_checks.audit.statistical.statistical_audit`
-  on the given pairs or on a few opposite-extreme replacements of one record;
+  on the given pairs or on :func:`~proofs_checks.audit.neighbours.black_box_pairs` (the
+  StatDP / DP-Sniper input patterns carried to one replaced record, deduplicated, at most
+  ``search_budget`` pairs);
   ``epsilon_lower`` is a lower confidence bound.
 
 The verdict is ``"refuted"`` exactly when ``epsilon_lower`` exceeds the claimed
@@ -46,8 +50,11 @@ __all__ = ["AuditResult", "MechanismError", "NoRunnablePair", "SAMPLER_SAMPLES",
 #: tolerances of :mod:`proofs_checks.verdicts`): refuted when ``loss > epsilon (1 + EXACT_RTOL) + EXACT_ATOL``.
 EXACT_RTOL, EXACT_ATOL = ROUNDING_RTOL, ROUNDING_ATOL
 
-#: Default budget of the exact neighbour search (candidate evaluations) outside verify.
+#: Default budget of the exact neighbour search (law evaluations) outside verify.
 DEFAULT_SEARCH = {"cheap": 20_000, "expensive": 40}
+
+#: Default budget of the black-box search: distinct neighbouring pairs sharing the selection split.
+DEFAULT_PAIRS = 12
 
 #: Draws per dataset of the exact audit's sampler check outside verify: with two datasets of up to
 #: four outcomes it detects a 10% change of any outcome of probability >= 1e-3 with probability
@@ -70,15 +77,17 @@ def _expensive(mech):
 def profile_options(mechanism, profile="quick"):
     """Keyword arguments of :func:`audit` giving the sizes of a verify profile (:data:`QUICK`, :data:`FULL`).
 
-    The exact search budget is ``evaluations``, or ``expensive_evaluations`` when the
-    mechanism sets ``expensive_log_prob = True`` and has no O(K d) rescoring.
+    The exact search budget (``search_budget``, for mechanisms with ``log_prob``) is
+    ``evaluations``, or ``expensive_evaluations`` when the mechanism sets
+    ``expensive_log_prob = True`` and has no O(K d) rescoring.
     """
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     sizes = QUICK if profile == "quick" else FULL
-    budget = sizes["expensive_evaluations"] if _expensive(mechanism) else sizes["evaluations"]
-    return {"samples": sizes["samples"], "search_evaluations": budget, "refine_steps": sizes["refine_steps"],
-            "sampler_samples": sizes["sampler_samples"]}
+    out = {"samples": sizes["samples"], "refine_steps": sizes["refine_steps"], "sampler_samples": sizes["sampler_samples"]}
+    if callable(getattr(mechanism, "log_prob", None)):     # the black-box search keeps DEFAULT_PAIRS
+        out["search_budget"] = sizes["expensive_evaluations"] if _expensive(mechanism) else sizes["evaluations"]
+    return out
 
 
 @dataclass
@@ -217,7 +226,7 @@ class _Guarded:
 
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
-          search_evaluations=None, refine_steps=30, sampler_samples=None, name=None, progress=None,
+          search_budget=None, refine_steps=30, sampler_samples=None, name=None, progress=None,
           attack="auto", features=None):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
@@ -245,8 +254,10 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     method : {"auto", "exact", "statistical"}
     statistic : {"auto", "exact", "estimate"}
         Passed to the statistical audit.
-    search_evaluations : int, optional
-        Budget of the exact neighbour search (default :data:`DEFAULT_SEARCH`).
+    search_budget : int >= 1, optional
+        Budget of the neighbour search when no pairs are given: law evaluations of
+        the exact search (>= 2; default :data:`DEFAULT_SEARCH`), or distinct
+        black-box pairs of the statistical audit (default :data:`DEFAULT_PAIRS`).
     refine_steps : int
         Hill-climbing steps of the exact neighbour search.
     sampler_samples : int, optional
@@ -289,8 +300,8 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     delta = 0.0 if delta is None else check_probability("delta", delta, low_open=False)
     seed = check_integer("seed", seed, minimum=0)
     jobs = check_integer("jobs", jobs, minimum=1)
-    if search_evaluations is not None:
-        search_evaluations = check_integer("search_evaluations", search_evaluations, minimum=2)
+    if search_budget is not None:
+        search_budget = check_integer("search_budget", search_budget, minimum=1)
     sampler_samples = SAMPLER_SAMPLES if sampler_samples is None else \
         check_integer("sampler_samples", sampler_samples, minimum=0)
     name = name or type(mechanism).__name__
@@ -307,10 +318,12 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
 
     try:
         if use_exact:
-            return _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_evaluations,
+            if search_budget is not None and search_budget < 2:
+                raise ValueError(f"search_budget must be >= 2 for an exact audit (two datasets), got {search_budget}")
+            return _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget,
                                 refine_steps, sampler_samples, confidence, seed, start)
         return _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
-                            jobs, statistic, progress, start, attack, features)
+                            jobs, statistic, progress, start, attack, features, search_budget)
     except MechanismCannotRun as exc:
         raise MechanismError(str(exc)) from exc.__cause__
 
@@ -343,7 +356,7 @@ def _runnable_pairs(mech, made, rng):
 
 
 def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
-                 statistic, progress, start, attack="auto", features=None):
+                 statistic, progress, start, attack="auto", features=None, search_budget=None):
     """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
 
     if given:
@@ -351,7 +364,8 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
         descs = [d for _, _, d in given]
     else:
         D = _base_dataset(mech, name, rng) if data is None else data
-        made = black_box_pairs(D, project=domain_projector(mech))
+        made = black_box_pairs(D, project=domain_projector(mech),
+                               budget=DEFAULT_PAIRS if search_budget is None else search_budget)
         made, skipped = _runnable_pairs(mech, made, rng)
         if not made:
             raise NoRunnablePair(f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
@@ -375,7 +389,7 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
                        res.p_value, details)
 
 
-def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_evaluations, refine_steps,
+def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget, refine_steps,
                  sampler_samples, confidence, seed, start):
     """Exact audit: law validation, worst pair (given or searched), sampler check; see :func:`audit`."""
     details = {}
@@ -390,11 +404,14 @@ def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_e
             details["pairs_evaluated"] = len(given)
         else:
             D = _base_dataset(mech, name, rng) if data is None else data
-            if search_evaluations is None:
-                search_evaluations = DEFAULT_SEARCH["expensive" if _expensive(mech) else "cheap"]
-            res = search_exact(mech, D, delta, rng, max_evaluations=search_evaluations, refine_steps=refine_steps)
+            if search_budget is None:
+                search_budget = DEFAULT_SEARCH["expensive" if _expensive(mech) else "cheap"]
+            res = search_exact(mech, D, delta, rng, max_evaluations=search_budget, refine_steps=refine_steps)
             eps_found, pair_desc, Da, Db = res.epsilon, res.description, res.D, res.D_prime
-            details.update({"candidates_evaluated": res.evaluated, "incremental": res.extra["incremental"],
+            details.update({"candidates_evaluated": res.evaluated, "search_budget": search_budget,
+                            "dataset_rows": res.extra["rows"],
+                            "duplicate_pairs_skipped": res.extra["duplicate_pairs_skipped"],
+                            "incremental": res.extra["incremental"],
                             "worst_direction": res.direction, "skipped": res.extra["skipped"]})
     except LawError as exc:
         details["refuted_by"] = "invalid log_prob"

@@ -26,6 +26,7 @@ once, and only the replaced row's terms change.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -185,6 +186,9 @@ def exact_pair_epsilon(mechanism, D, D_prime, delta=0.0):
 
 
 def _law_profile(law_a, law_b, delta):
+    (ka, wa, la), (kb, wb, lb) = law_a, law_b
+    if wa == wb and ka.size == kb.size and np.array_equal(ka, kb):    # same outputs in the same order
+        return privacy_profile(la, lb, delta)[0]
     _, lp, lq = align_laws(law_a, law_b)
     return privacy_profile(lp, lq, delta)[0]
 
@@ -252,29 +256,300 @@ class _Skips:
             self.examples.append(f"{type(exc).__name__}: {exc}")
 
 
-def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=None, max_candidates=400,
-                 refine_steps=30, moves_per_step=16, top_pairs=4, max_evaluations=None):
-    """Search one-row replacements of ``D`` for the largest exact epsilon at ``delta``.
+class _BudgetSpent(Exception):
+    """The search's budget of law evaluations is spent."""
 
-    For each row in ``rows``, every pair ``(a, b)`` of candidate records gives
-    the neighbouring pair ``(D[row := a], D[row := b])``.  The ``top_pairs`` best
-    (by pure-DP loss) are scored at ``delta`` and refined by hill climbing.
+
+#: Laws kept by :class:`_DatasetLaws` (beyond it, datasets are re-evaluated, never wrong).
+_CACHE_LIMIT = 200_000
+
+
+def _key(D):
+    """A dataset's shape and a 128-bit BLAKE2b digest of its bytes (-0.0 folded into 0.0).
+
+    Equal datasets give equal keys; different ones collide with probability 2^-128.  The
+    digest keeps the memory of the search's caches independent of the dataset size.
+    """
+    return D.shape, hashlib.blake2b(np.ascontiguousarray(D + 0.0).tobytes(), digest_size=16).digest()
+
+
+class _DatasetLaws:
+    """Laws of whole datasets, each computed once and counted against a budget of evaluations."""
+
+    def __init__(self, mechanism, incremental, skips, budget):
+        self.m, self.incremental, self.skips, self.budget = mechanism, incremental, skips, budget
+        self.spent = 0
+        self._cache = {}
+
+    def __call__(self, D):
+        k = _key(D)
+        if k in self._cache:
+            return self._cache[k]
+        if self.budget is not None and self.spent >= self.budget:
+            raise _BudgetSpent
+        self.spent += 1
+        try:
+            if self.incremental:
+                total = np.asarray(self.m.score_terms(D), dtype=np.float64).sum(axis=0)
+                lp = np.asarray(self.m.log_prob_from_terms(total), dtype=np.float64)
+                law = validate_law(np.arange(lp.size), lp, "a searched dataset")
+            else:
+                law = mechanism_law(self.m, D, "a searched dataset")
+        except LawError:
+            raise
+        except CANNOT_RUN as exc:
+            self.skips.add(exc)
+            law = None
+        if len(self._cache) < _CACHE_LIMIT:
+            self._cache[k] = law
+        return law
+
+
+@dataclass
+class _State:
+    """A neighbouring pair: ``base`` with row ``row`` replaced by ``a`` (D) and by ``b`` (D')."""
+
+    base: np.ndarray
+    row: int
+    a: np.ndarray
+    b: np.ndarray
+    value: float = -np.inf
+
+
+class _Climber:
+    """Multi-start hill climbing over the replaced records, the other rows, the size and the replaced row.
+
+    Each proposal is a new pair; a pair seen before (same two datasets, either
+    order) is skipped at no cost, and each dataset's law is computed once.
+    """
+
+    def __init__(self, laws, delta, project, pool, gen, *, vary_size, max_rows):
+        self.laws, self.delta, self.project, self.pool, self.gen = laws, delta, project, pool, gen
+        self.vary_size, self.max_rows = vary_size, max_rows
+        self.seen = set()
+        self.duplicates = 0
+        self.accepted = 0
+
+    def value(self, st):
+        """Exact loss of the pair at ``delta``; None for a duplicate, identical or unrunnable pair."""
+        Da, Db = replace_row(st.base, st.row, st.a), replace_row(st.base, st.row, st.b)
+        ka, kb = _key(Da), _key(Db)
+        if ka == kb:
+            return None
+        pk = (ka, kb) if ka[1] <= kb[1] else (kb, ka)
+        if pk in self.seen:
+            self.duplicates += 1
+            return None
+        self.seen.add(pk)
+        la = self.laws(Da)
+        lb = self.laws(Db) if la is not None else None
+        if la is None or lb is None:
+            return None
+        st.value = _law_profile(la, lb, self.delta)
+        return st.value
+
+    def _rec(self, r):
+        return self.project(np.asarray(r, dtype=np.float64)[None])[0]
+
+    def _mutate(self, r):
+        return self._rec(_mutations(r, self.gen, 1)[0])
+
+    def propose(self, st):
+        gen, n = self.gen, st.base.shape[0]
+        base, row, a, b = st.base, st.row, st.a, st.b
+        kind = int(gen.integers(10))
+        if kind in (3, 5, 8, 9) and n == 1:
+            kind = int(gen.integers(2))
+        if kind == 4 and not self.vary_size:
+            kind = 3 if n > 1 else 0
+        if kind == 0:
+            a = self._mutate(a)
+        elif kind == 1:
+            b = self._mutate(b)
+        elif kind == 2:
+            r = self.pool[gen.integers(len(self.pool))]
+            a, b = (r, b) if gen.random() < 0.5 else (a, r)
+        elif kind == 3:                 # the content: another row
+            j = int(gen.integers(n - 1))
+            j += j >= row
+            choice = int(gen.integers(6))
+            new = (self.pool[gen.integers(len(self.pool))], self._mutate(base[j]), a, b, -base[j],
+                   np.zeros_like(a))[choice]
+            base = replace_row(base, j, self._rec(new))
+        elif kind == 4:                 # the size: add a row or remove another
+            if n > 1 and (n >= self.max_rows or gen.random() < 0.5):
+                j = int(gen.integers(n - 1))
+                j += j >= row
+                base = np.delete(base, j, axis=0)
+                row -= j < row
+            else:
+                pick = int(gen.integers(3))
+                new = (self.pool[gen.integers(len(self.pool))], base[gen.integers(n)], -a)[pick]
+                base = np.vstack([base, self._rec(new)[None]])
+        elif kind == 5:                 # which row is replaced (order-dependent mechanisms)
+            j = int(gen.integers(n - 1))
+            j += j >= row
+            base = base.copy()
+            base[[row, j]] = base[[j, row]]
+            row = j
+        elif kind in (8, 9):            # keep D (or D') and replace another of its records
+            j = int(gen.integers(n - 1))
+            j += j >= row
+            base = replace_row(base, row, a if kind == 8 else b)
+            if kind == 8:
+                a = base[j].copy()
+            else:
+                b = base[j].copy()
+            row = j
+        else:                           # one coordinate of both records: negated, or exchanged
+            j = int(gen.integers(a.size))
+            a, b = a.copy(), b.copy()
+            if kind == 6:
+                a[j], b[j] = -a[j], -b[j]
+            else:
+                a[j], b[j] = b[j], a[j]
+            a, b = self._rec(a), self._rec(b)
+        return _State(base, int(row), np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+
+    def climb(self, st, steps, moves, budget_end):
+        """Greedy first-improvement climbing from ``st``; stops after ``steps`` steps without improvement."""
+        stale = 0
+        while stale < steps:
+            improved = False
+            for _ in range(moves):
+                if self.laws.budget is not None and self.laws.spent >= budget_end:
+                    return st
+                prop = self.propose(st)
+                try:
+                    v = self.value(prop)
+                except _BudgetSpent:
+                    return st
+                if v is not None and v > st.value:
+                    st, improved = prop, True
+                    self.accepted += 1
+            if not improved:
+                try:
+                    rep = self.repair(st)
+                except _BudgetSpent:
+                    return st
+                if rep is not None:
+                    st, improved = rep, True
+                    self.accepted += 1
+            stale = 0 if improved else stale + 1
+        return st
+
+    def repair(self, st, extra=24):
+        """Best pair of replacements for ``st``'s dataset and row among a small set, all pairs at once.
+
+        The set: ``a``, ``b``, each with one coordinate negated, and ``extra`` random
+        candidates.  Escapes the local optima where two coordinates must change together.
+        Returns an improving state or None.
+        """
+        a, b, w = st.a, st.b, st.a.size
+        flips = []
+        for r in (a, b):
+            f = np.repeat(r[None], w, axis=0)
+            f[np.arange(w), np.arange(w)] *= -1.0
+            flips.append(f)
+        pick = self.gen.choice(len(self.pool), size=min(extra, len(self.pool)), replace=False)
+        recs = np.unique(self.project(np.vstack([a[None], b[None]] + flips + [self.pool[pick]])), axis=0)
+        laws, keep = [], []
+        for r in recs:
+            law = self.laws(replace_row(st.base, st.row, r))
+            if law is not None:
+                laws.append(law)
+                keep.append(r)
+        if len(keep) < 2:
+            return None
+        loss = _pairwise_loss(_stack_laws(laws), self.delta)
+        i, j = divmod(int(np.argmax(loss)), loss.shape[0])
+        if i == j:
+            return None
+        prop = _State(st.base, st.row, keep[i].copy(), keep[j].copy())
+        v = self.value(prop)
+        return prop if v is not None and v > st.value else None
+
+
+def _start_bases(D, a, b, pool, project, gen, *, vary_size, max_rows, incremental):
+    """Starting datasets of the climb: other replaced rows, other sizes, and extreme content."""
+    n, w = D.shape
+    out = []
+    for i in gen.permutation(np.arange(1, n))[:2]:
+        out.append((D, int(i), f"row {int(i)}"))
+    sizes = sorted({1, 2, max(1, n // 2), 2 * n, 4 * n} | ({16 * n} if incremental else set()))
+    sizes = [m for m in sizes if m != n and m <= max_rows] if vary_size else []
+    for m in sizes:
+        if m < n:
+            base = D[:m].copy()
+        else:
+            base = np.vstack([D, project(gen.standard_t(1.5, size=(m - n, w)))])
+        out.append((base, 0, f"{m} rows"))
+    extremes = [a, b, -a, -b, np.zeros(w), pool[gen.integers(len(pool))]]
+    # Sizes on a doubling grid: with every other row one extreme record, the other rows' total runs
+    # along a ray, and the grid puts a start within a factor 2 of any point of it.
+    grid = sorted({n} | {2 ** k for k in range(1, 31) if 2 ** k <= max_rows}) if vary_size else [n]
+    for m in grid:
+        for e in extremes:
+            e = project(np.asarray(e, dtype=np.float64)[None])[0]
+            out.append((np.tile(e, (m, 1)), 0, f"{m} rows, all other rows {np.array2string(e, precision=3)}"))
+    # Heavy-tailed extremes at the base size: every other row +-1e300 or 1e-300, and huge/tiny mixes.
+    mixes = [np.full((n, w), 1e300), np.full((n, w), -1e300), np.full((n, w), 1e-300),
+             np.resize([1e300, -1e300], (n, w)), np.resize([1e300, 1e-300, 0.0], (n, w))]
+    out += [(project(m), 0, "heavy-tailed extreme rows") for m in mixes]
+    return out
+
+
+def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=None, max_candidates=400,
+                 refine_steps=30, moves_per_step=16, top_pairs=4, max_evaluations=None, starts=4,
+                 max_rows=None):
+    """Search neighbouring pairs for the largest exact epsilon at ``delta``.
+
+    Two phases, both deterministic for a given ``rng``:
+
+    1. **All pairs of candidates.** For each row in ``rows`` of ``D``, every pair
+       ``(a, b)`` of adversarial candidate records (:func:`replacement_candidates`:
+       0, subnormals, 1e-300 ... 1e300 and the float64 limit in sign patterns,
+       one-hot and heavy-tailed records) gives the pair ``(D[row := a], D[row := b])``;
+       the losses of all pairs are computed at once on the union of outputs.
+    2. **Multi-start hill climbing** (skipped when ``refine_steps == 0``). Starts:
+       the ``top_pairs`` best pairs of phase 1, the best pair moved to other rows,
+       to datasets of other sizes (1, 2, n/2, 2n, 4n rows, and 16n with
+       ``score_terms``), and to datasets of 2, 4, 8, ... rows whose other rows
+       are all one extreme record (``a``, ``b``, ``-a``, ``-b``, zeros, a
+       random candidate), and n-row datasets of heavy-tailed extremes (every
+       other row +-1e300 or 1e-300, or mixes of 1e300, -1e300, 1e-300 and 0); on each, the best pair and the best pair with one
+       coordinate negated in both records. The ``starts``
+       best are climbed: each proposal changes ``a`` or ``b`` (flip, rescale, zero
+       or saturate a coordinate, or a candidate record), one other row (a
+       candidate, a mutation, a copy of ``a`` or ``b``, its negation, zeros), the
+       size (one row added or removed, unless the mechanism sets
+       ``fixed_size = True``; at most ``max_rows``, default 4n, or 16n with
+       ``score_terms``) or which row is replaced. A proposal is kept when it
+       raises the loss; a start stops after ``refine_steps`` steps of
+       ``moves_per_step`` proposals without improvement.
+
+    No pair is evaluated twice (pairs are keyed by the bytes of both datasets,
+    either order) and each dataset's law is computed once. ``max_evaluations``
+    caps the law evaluations (phase 1 gets at most 40% of it when phase 2
+    runs, all of it below 100); the rest is shared equally by the climbs.
+
     Laws are compared by output value (:func:`~proofs_checks.audit.laws.align_laws`),
     so the order in which ``log_prob`` lists its outputs, and supports that move
     with the data, do not matter.  A dataset on which the mechanism raises one of
     :data:`CANNOT_RUN` is skipped and counted (``extra["skipped"]``); a ``log_prob``
     that is not a law raises :class:`~proofs_checks.audit.laws.LawError`.
 
-    Cost: with ``score_terms`` each candidate costs one ``score_terms`` row and one
-    ``log_prob_from_terms`` (O(K d)); otherwise one ``log_prob`` on a full dataset.
-    ``max_evaluations`` caps the number of candidate evaluations (the pool is
-    cut to it and refinement stops when it is spent); the search stays
-    deterministic for a given ``rng``.
+    Cost: with ``score_terms``, a phase-1 candidate costs one ``score_terms`` row
+    and one ``log_prob_from_terms`` (O(K d)), a phase-2 dataset one ``score_terms``
+    of the whole dataset; otherwise one ``log_prob`` per dataset.
     """
     gen = as_generator(rng)
     D = np.array(D, dtype=np.float64, copy=True)
     if D.ndim != 2 or D.shape[0] == 0 or D.shape[1] == 0:
         raise ValueError(f"D must be a non-empty 2-D array of records, got shape {D.shape}")
+    refine_steps = check_integer("refine_steps", refine_steps, minimum=0)
+    moves_per_step = check_integer("moves_per_step", moves_per_step, minimum=1)
+    starts = check_integer("starts", starts, minimum=1)
     project = domain_projector(mechanism)
     if candidates is None:
         candidates = replacement_candidates(D.shape[1], gen)
@@ -286,14 +561,20 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
         cands = cands[keep]
     if max_evaluations is not None:
         max_evaluations = check_integer("max_evaluations", max_evaluations, minimum=2)
-        per_row = max(2, max_evaluations // max(1, len(rows)))
+        # Small budgets (expensive log_prob) go to phase 1 whole: a climb needs hundreds of evaluations.
+        share = max_evaluations if refine_steps == 0 or max_evaluations < 100 else (2 * max_evaluations) // 5
+        per_row = max(2, share // max(1, len(rows)))
         if cands.shape[0] > per_row:
             cands = np.vstack([cands[:per_row // 2], cands[-(per_row - per_row // 2):]])
     cands = np.unique(cands, axis=0)            # no duplicate candidates, hence no identical pairs
     incremental = hasattr(mechanism, "score_terms") and hasattr(mechanism, "log_prob_from_terms")
+    vary_size = not bool(getattr(mechanism, "fixed_size", False))
+    if max_rows is None:
+        max_rows = (16 if incremental else 4) * D.shape[0]
+    max_rows = check_integer("max_rows", max_rows, minimum=1)
     evaluated = 0
     skips = _Skips()
-    best = None
+    ranked = []                                  # (value, row, a, b) of phase 1
 
     for row in rows:
         row = check_integer("row", row, minimum=0, maximum=D.shape[0] - 1)
@@ -309,97 +590,161 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
             def law_of(record, row=row):
                 return mechanism_law(mechanism, replace_row(D, row, record), "the replaced dataset")
 
-        def laws_of(records):
-            out = []
-            for r in np.atleast_2d(records):
-                try:
-                    out.append(law_of(r))
-                except LawError:
-                    raise
-                except CANNOT_RUN as exc:
-                    skips.add(exc)
-                    out.append(None)
-            return out
-
-        laws = laws_of(cands)
+        laws = []
+        for r in cands:
+            try:
+                laws.append(law_of(r))
+            except LawError:
+                raise
+            except CANNOT_RUN as exc:
+                skips.add(exc)
+                laws.append(None)
         evaluated += len(cands)
         ok = [i for i, law in enumerate(laws) if law is not None]
         if len(ok) < 2:
             continue
         row_cands, laws = cands[ok], [laws[i] for i in ok]
         loss = _pairwise_loss(_stack_laws(laws), delta)
-        flat = np.argsort(-loss, axis=None)[: 4 * top_pairs]
-        seen = []
+        flat = np.argsort(-loss, axis=None, kind="stable")[: 4 * top_pairs]
+        seen = set()
         for idx in flat:
             a, b = divmod(int(idx), loss.shape[0])
             if (b, a) in seen or a == b:
                 continue
-            seen.append((a, b))
+            seen.add((a, b))
             if len(seen) > top_pairs:
                 break
-            ra, rb = row_cands[a].copy(), row_cands[b].copy()
-            la, lb = laws[a], laws[b]
-            val = _law_profile(la, lb, delta)
-            steps = 0
-            for _ in range(refine_steps):
-                if max_evaluations is not None and evaluated + moves_per_step > max_evaluations:
-                    break
-                improved = False
-                for which in (0, 1):
-                    base = ra if which == 0 else rb
-                    moves = project(_mutations(base, gen, moves_per_step))
-                    Lm = laws_of(moves)
-                    evaluated += len(moves)
-                    for m, lm in zip(moves, Lm):
-                        if lm is None:
-                            continue
-                        cand_val = _law_profile(lm, lb, delta) if which == 0 else _law_profile(la, lm, delta)
-                        if cand_val > val:
-                            val, improved = cand_val, True
-                            if which == 0:
-                                ra, la = m, lm
-                            else:
-                                rb, lb = m, lm
-                steps += improved
-            if best is None or val > best[0]:
-                best = (val, row, ra, rb, steps)
-    if best is None:
+            ranked.append((_law_profile(laws[a], laws[b], delta), row, row_cands[a].copy(), row_cands[b].copy()))
+    if not ranked:
         raise ValueError(f"the mechanism could not run on {skips.count} of the {evaluated} datasets searched, "
                          f"leaving fewer than two (first errors: {'; '.join(skips.examples)})")
-    val, row, ra, rb, steps = best
-    Da, Db = replace_row(D, row, ra), replace_row(D, row, rb)
+    ranked.sort(key=lambda t: -t[0])
+    best = _State(D, ranked[0][1], ranked[0][2], ranked[0][3], ranked[0][0])
+    climber = None
+    if refine_steps > 0:
+        budget = None if max_evaluations is None else max(0, max_evaluations - evaluated)
+        laws2 = _DatasetLaws(mechanism, incremental, skips, budget)
+        climber = _Climber(laws2, delta, project, cands, gen, vary_size=vary_size, max_rows=max_rows)
+        pool = [_State(D, r, a, b) for _, r, a, b in ranked]
+        # The best pair, and the best pair with one coordinate negated in both records (the sign
+        # pattern that pays can depend on the other rows), on every starting dataset.
+        w = D.shape[1]
+        flips = np.ones((1 + min(w, 8), w))
+        flips[np.arange(1, flips.shape[0]), np.arange(flips.shape[0] - 1)] = -1.0
+        pool += [_State(base, i, project((f * best.a)[None])[0], project((f * best.b)[None])[0])
+                 for base, i, _ in _start_bases(D, best.a, best.b, cands, project, gen, vary_size=vary_size,
+                                                max_rows=max_rows, incremental=incremental)
+                 for f in flips]
+        scored = []
+        try:
+            for st in pool:
+                if climber.value(st) is not None:
+                    scored.append(st)
+        except _BudgetSpent:
+            pass
+        scored.sort(key=lambda s: -s.value)
+        chosen = scored[:starts]
+        for k, st in enumerate(chosen):
+            end = None if budget is None else laws2.spent + (budget - laws2.spent) // (len(chosen) - k)
+            st = climber.climb(st, refine_steps, moves_per_step, end)
+            if st.value > best.value:
+                best = st
+        if scored and scored[0].value > best.value:
+            best = scored[0]
+        evaluated += laws2.spent
+    Da, Db = replace_row(best.base, best.row, best.a), replace_row(best.base, best.row, best.b)
     eps, direction = exact_pair_epsilon(mechanism, Da, Db, delta)
-    desc = (f"row {row} replaced: {np.array2string(ra, precision=3)} in D, {np.array2string(rb, precision=3)} "
-            f"in D' (best of {len(cands)} adversarial candidates, all pairs, then {steps} improving "
-            f"hill-climbing steps{'; O(K d) incremental rescoring' if incremental else ''}"
+    p = lambda r: np.array2string(r, precision=3)   # noqa: E731
+    desc = (f"row {best.row} of a {Da.shape[0]}-row dataset replaced: {p(best.a)} in D, {p(best.b)} in D' "
+            f"(all pairs of {len(cands)} adversarial candidates"
+            + (f", then {len(chosen)} hill climbs from {len(scored)} starts over the replaced records, the other "
+               f"rows{', the size' if vary_size else ''} and the replaced row, {climber.accepted} improving "
+               f"moves, {climber.duplicates} duplicate pairs skipped" if climber is not None else "")
+            + f"{'; O(K d) incremental rescoring' if incremental else ''}"
             f"{f'; {skips.count} datasets skipped: the mechanism cannot run on them' if skips.count else ''})")
-    return ExactSearchResult(eps, Da, Db, row, desc, evaluated, direction,
-                             {"incremental": incremental, "candidates": int(len(cands)),
+    return ExactSearchResult(eps, Da, Db, best.row, desc, evaluated, direction,
+                             {"incremental": incremental, "candidates": int(len(cands)), "rows": int(Da.shape[0]),
+                              "improving_moves": 0 if climber is None else climber.accepted,
+                              "duplicate_pairs_skipped": 0 if climber is None else climber.duplicates,
                               "skipped": {"datasets": skips.count, "first_errors": skips.examples}})
 
 
-def black_box_pairs(D, *, magnitudes=(1e300, 1e3), project=None):
-    """A few one-row replacement pairs for a black-box audit: opposite extremes of row 0.
+def _pattern_records(w, B):
+    """The StatDP / DP-Sniper input patterns for records of width ``w`` at magnitude ``B``.
 
-    For each magnitude ``B``: ``(+B, -B)`` on every coordinate, alternating signs
-    against their mirror, and ``+B`` on the first / last coordinate against 0.
-    ``project`` (see :func:`domain_projector`) maps the records into the
-    mechanism's domain.  Returned with a description of each.
+    Those tools audit a vector of ``w`` query answers at sensitivity 1 against the
+    reference vector of ones, moving answers by one ("above" = +1, "below" = -1).
+    For records the reference is the zero record and a move is ``+-B``: one above,
+    one below, one above rest below, one below rest above, half above half below,
+    all above, all below, and the "x shape" (first half against second half).
+    """
+    one = np.zeros(w)
+    one[0] = B
+    rest = np.full(w, B)
+    rest[0] = 0.0
+    half = np.zeros(w)
+    half[: w // 2] = B
+    top = np.zeros(w)
+    top[w // 2:] = B
+    z = np.zeros(w)
+    return [(z, one, "one above"), (z, -one, "one below"), (z, one - rest, "one above, rest below"),
+            (z, rest - one, "one below, rest above"),
+            (z, half - top, "half above, half below"), (z, np.full(w, B), "all above"),
+            (z, np.full(w, -B), "all below"), (half, top, "x shape")]
+
+
+def black_box_pairs(D, *, magnitudes=(1e300, 1e3), project=None, budget=None, row=0):
+    """Neighbouring pairs for a black-box audit: one replaced record, deduplicated, at most ``budget``.
+
+    In this order, for each magnitude ``B`` (row ``row`` replaced in both datasets):
+
+    1. ``+B`` against ``-B`` on every coordinate (the widest swing of a clipped sum);
+    2. the input patterns of StatDP (Ding et al., CCS 2018) and DP-Sniper (Bichsel et
+       al., S&P 2021), moved to records (:func:`_pattern_records`): the zero record
+       against one above, one below, one above rest below, one below rest above, half
+       above half below, all above, all below, and the x shape;
+    3. alternating signs against their mirror, and ``+-B`` on the last coordinate;
+
+    after the first magnitude, the record patterns of dataset audits: the record against its
+    negation, against a copy of another record, and against the zero record.
+
+    ``project`` (see :func:`domain_projector`) maps records into the mechanism's domain
+    before the pairs are compared: two pairs equal after projection (in either order) are
+    one pair, and a pair whose two records project to the same record is dropped.  So no
+    pair is audited twice and the selection budget of the statistical audit is split only
+    over distinct pairs.  ``budget`` keeps the first ``budget`` distinct pairs (None: all).
+    Returned as ``(D, D_prime, description)`` triples.
     """
     project = project or (lambda records: records)
     D = np.array(D, dtype=np.float64, copy=True)
-    w = D.shape[1]
-    out = []
-    for B in magnitudes:
+    n, w = D.shape
+    row = check_integer("row", row, minimum=0, maximum=n - 1)
+    if budget is not None:
+        budget = check_integer("budget", budget, minimum=1)
+    raw = []
+    for k, B in enumerate(magnitudes):
         alt = np.resize([1.0, -1.0], w) * B
-        e0, e1 = np.zeros(w), np.zeros(w)
-        e0[0], e1[-1] = B, B
-        for a, b, what in ((np.full(w, B), np.full(w, -B), f"+{B:g} vs -{B:g} everywhere"),
-                           (alt, -alt, f"alternating +-{B:g} vs its mirror"),
-                           (e0, np.zeros(w), f"+{B:g} on coordinate 0 vs zeros"),
-                           (e1, -e1, f"+{B:g} vs -{B:g} on the last coordinate")):
-            a, b = project(a[None])[0], project(b[None])[0]
-            out.append((replace_row(D, 0, a), replace_row(D, 0, b), f"row 0: {what}"))
+        last = np.zeros(w)
+        last[-1] = B
+        raw.append((np.full(w, B), np.full(w, -B), f"+{B:g} vs -{B:g} everywhere"))
+        raw += [(a, b, f"{what} ({B:g})") for a, b, what in _pattern_records(w, B)]
+        raw += [(alt, -alt, f"alternating +-{B:g} vs its mirror"),
+                (last, -last, f"+{B:g} vs -{B:g} on the last coordinate")]
+        if k == 0:
+            raw.append((D[row], -D[row], "the record vs its negation"))
+            if n > 1:
+                raw.append((D[row], D[(row + 1) % n], f"the record vs a copy of row {(row + 1) % n}"))
+            raw.append((D[row], np.zeros(w), "the record vs zeros"))
+    out, seen = [], set()
+    for a, b, what in raw:
+        a, b = project(np.asarray(a, dtype=np.float64)[None])[0], project(np.asarray(b, dtype=np.float64)[None])[0]
+        ka, kb = (a + 0.0).tobytes(), (b + 0.0).tobytes()
+        if ka == kb or (ka, kb) in seen:
+            continue
+        seen.update({(ka, kb), (kb, ka)})
+        out.append((replace_row(D, row, a), replace_row(D, row, b), f"row {row}: {what}"))
+        if budget is not None and len(out) >= budget:
+            break
     return out
 
 

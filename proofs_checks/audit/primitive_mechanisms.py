@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.mechanisms import (normalize_log_weights, ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
+from reference.mechanisms import (gumbel_max_sample, normalize_log_weights, ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
                                   LaplaceMechanism, Peeling, ReportNoisyMax)
-from reference.validation import as_generator, check_epsilon, check_finite_array, check_integer
+from reference.validation import as_generator, check_epsilon, check_finite_array, check_integer, check_positive
 
 __all__ = ["PRIMITIVE_FACTORIES", "laplace_factory", "gaussian_factory", "exponential_factory",
            "report_noisy_max_factory", "gem_factory", "peeling_factory"]
@@ -139,23 +139,42 @@ class RecordReportNoisyMax(_ClippedScores):
 
 
 class RecordGEM(_Base):
-    """GEM over K = width candidates; candidate k has sensitivity ``g_k = 2^k``."""
+    """GEM over K = width candidates; candidate k has sensitivity ``g_k = 2^k``.
 
-    def __init__(self, epsilon, beta=0.1, width=3):
+    ``weight_factor`` multiplies GEM's log-weights ``-epsilon s_k / 2`` ([004 App. D.1]):
+    1 is GEM; 1.5 is a deliberately broken variant (weights 1.5x too large, true
+    epsilon up to 1.5 epsilon) used to measure the auditor's search.  The query
+    ``q = sum_i clip(r_i, -g/2, g/2)`` is additive over records, so the mechanism
+    gives ``score_terms`` (each record's clipped contribution) and
+    ``log_prob_from_terms`` (GEM on the total): a neighbour costs O(K d).
+    """
+
+    def __init__(self, epsilon, beta=0.1, width=3, weight_factor=1.0):
         self.width = check_integer("width", width, minimum=2)
         self.g = 2.0 ** np.arange(self.width)
         self.inner = GeneralizedExponentialMechanism(epsilon, beta)
+        self.weight_factor = check_positive("weight_factor", weight_factor)
 
     def pairs(self, data):
-        r = _records(data, self.width)
-        q = np.clip(r, -self.g / 2, self.g / 2).sum(axis=0)
-        return np.column_stack([self.g, q])
+        return np.column_stack([self.g, self.score_terms(data).sum(axis=0)])
+
+    def score_terms(self, records):
+        """Each record's clipped contribution ``clip(r_k, -g_k/2, g_k/2)`` to ``q``, shape (m, K)."""
+        return np.clip(_records(records, self.width), -self.g / 2, self.g / 2)
+
+    def log_prob_from_terms(self, total):
+        """GEM's law (log-weights times ``weight_factor``) at ``q = total``."""
+        _, lp = self.inner.log_prob(np.column_stack([self.g, np.asarray(total, dtype=np.float64)]))
+        return lp if self.weight_factor == 1.0 else normalize_log_weights(self.weight_factor * lp)
 
     def log_prob(self, data):
-        return self.inner.log_prob(self.pairs(data))
+        lp = self.log_prob_from_terms(self.score_terms(data).sum(axis=0))
+        return np.arange(lp.size), lp
 
     def sample(self, data, size, rng=None):
-        return self.inner.sample(self.pairs(data), size, rng)
+        if self.weight_factor == 1.0:
+            return self.inner.sample(self.pairs(data), size, rng)
+        return gumbel_max_sample(self.log_prob(data)[1], check_integer("size", size, minimum=0), rng)
 
 
 class RecordPeeling(_Base):
@@ -194,8 +213,8 @@ def report_noisy_max_factory(variant="standard", epsilon=1.0, delta=0.0, width=3
     return RecordReportNoisyMax(epsilon, width)
 
 
-def gem_factory(variant="standard", epsilon=1.0, delta=0.0, beta=0.1, width=3, **_):
-    return RecordGEM(epsilon, beta, width)
+def gem_factory(variant="standard", epsilon=1.0, delta=0.0, beta=0.1, width=3, weight_factor=1.0, **_):
+    return RecordGEM(epsilon, beta, width, weight_factor)
 
 
 def peeling_factory(variant="standard", epsilon=1.0, delta=1e-5, s=2, width=3, lam=1.0, **_):

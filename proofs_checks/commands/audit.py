@@ -92,6 +92,10 @@ def add_arguments(parser):
     parser.add_argument("--sampler-samples", type=int, default=None,
                         help="exact audit: draws per dataset of the sampler's goodness-of-fit check "
                              "(default 2,000,000; 0 skips it)")
+    parser.add_argument("--search-budget", type=int, default=None, metavar="N",
+                        help="neighbour search without --pair/--neighbours: law evaluations of the exact search "
+                             "(default 20,000; 40 for expensive log_prob) or distinct black-box pairs of the "
+                             "statistical audit (default 12)")
     parser.add_argument("--counterexample", metavar="FILE.npz",
                         help="write the worst pair (arrays D, D_prime) and the audit's settings")
     parser.add_argument("--replay", metavar="FILE.npz",
@@ -195,6 +199,8 @@ def _run(args):
                   confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method,
                   statistic=args.statistic, sampler_samples=args.sampler_samples, attack=args.attack,
                   features=features)
+    if args.search_budget is not None:
+        common["search_budget"] = args.search_budget
     if args.mechanism:
         if args.epsilon is None:
             raise ValueError("--epsilon is required with --mechanism")
