@@ -732,13 +732,11 @@ def _terms_loop_curve(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef,
         out[i] = val if (aa <= 1e300 and b <= 1e300) else lim
     if bad:
         return bad
-    if _band_share(out) >= 0.25:
-        for i in range(x.size):                           # branch-free, so that it vectorises
-            out[i] = _curve_signed(x[i], s, root, u_lo, iw, npc, mid, scale, use_w, coef) if math.isnan(out[i]) else out[i]
-    else:
-        for i in range(x.size):
-            if math.isnan(out[i]):
-                out[i] = _curve_signed(x[i], s, root, u_lo, iw, npc, mid, scale, use_w, coef)
+    # only the entries left by the common pass (the table reads are gathers, which numba does not
+    # vectorise on this hardware, so a branch-free pass over every entry would only add work)
+    for i in range(x.size):
+        if math.isnan(out[i]):
+            out[i] = _curve_signed(x[i], s, root, u_lo, iw, npc, mid, scale, use_w, coef)
     return 0
 
 
