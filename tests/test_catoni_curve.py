@@ -130,3 +130,29 @@ def test_curve_terms_tiny_and_huge_inputs():
         got, bad = K.standard_terms(x, 1.0, beta)
         assert bad == 0 and np.all(np.isfinite(got)) and np.all(np.abs(got) <= PHI_BOUND)
         assert got[0] == 0.0 and got[2] == 5e-324 and got[3] == -5e-324
+
+
+def test_uncompiled_curve_gives_the_same_bits():
+    """robust_gradient with the kernel run as plain Python (NUMBA_DISABLE_JIT=1) equals the compiled one."""
+    import json
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    rng = np.random.default_rng(4)
+    G = rng.standard_t(3.0, (60, 7))
+    G[0, 0] = 0.0
+    code = ("import json, sys, numpy as np\n"
+            "from reference.hu import _ephi_kernel as K\n"
+            "from reference.hu.catoni import robust_gradient\n"
+            "assert not K.HAVE_NUMBA\n"
+            "G = np.array([[float.fromhex(v) for v in row] for row in json.loads(sys.stdin.read())])\n"
+            "print(json.dumps([v.hex() for v in robust_gradient(G, 1.3, 0.7).tolist()]))\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    root = pathlib.Path(__file__).resolve().parents[1]
+    res = subprocess.run([sys.executable, "-c", code], input=json.dumps([[float(v).hex() for v in r] for r in G]),
+                         capture_output=True, text=True, cwd=root, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    plain = np.array([float.fromhex(h) for h in json.loads(res.stdout)])
+    from reference.hu.catoni import robust_gradient
+    assert np.array_equal(plain, robust_gradient(G, 1.3, 0.7))

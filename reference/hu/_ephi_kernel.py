@@ -650,8 +650,10 @@ def _curve_table_uncached(beta):
     x = np.where(use_w[:, None] == 1.0, _R / a, a)
     t = (x - mid[:, None]) * scale[:, None]
     vals = ephi_array(a.ravel(), b.ravel()).reshape(a.shape)
-    coef = _cheb_to_monomial(_lstsq_chebyshev(t, vals, deg))
-    return u_lo, 1.0 / CURVE_WIDTH, npc, mid, scale, use_w, coef.ravel()
+    coef = _cheb_to_monomial(_lstsq_chebyshev(t, vals, deg)).ravel()
+    for arr in (mid, scale, use_w, coef):
+        arr.flags.writeable = False          # shared by every call with this beta
+    return u_lo, 1.0 / CURVE_WIDTH, npc, mid, scale, use_w, coef
 
 
 _CURVE_CACHE = {}
