@@ -56,6 +56,7 @@ platform where it is float64 the fit is less accurate (the test would say so).
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 from scipy import special
@@ -657,6 +658,7 @@ def _curve_table_uncached(beta):
 
 
 _CURVE_CACHE = {}
+_CURVE_LOCK = threading.Lock()
 
 
 def curve_table(beta):
@@ -679,9 +681,11 @@ def curve_table(beta):
         return None
     tab = _CURVE_CACHE.get(beta)
     if tab is None:
-        if len(_CURVE_CACHE) >= 64:
-            _CURVE_CACHE.pop(next(iter(_CURVE_CACHE)))
-        tab = _CURVE_CACHE[beta] = _curve_table_uncached(beta)
+        tab = _curve_table_uncached(beta)        # deterministic: a race only builds it twice
+        with _CURVE_LOCK:
+            if len(_CURVE_CACHE) >= 64:
+                _CURVE_CACHE.pop(next(iter(_CURVE_CACHE)))
+            tab = _CURVE_CACHE.setdefault(beta, tab)
     return tab
 
 
