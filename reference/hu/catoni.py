@@ -22,8 +22,11 @@ Two evaluations of that expectation are provided:
 
 :func:`robust_mean` and :func:`robust_gradient` offer ``variant="printed"``
 ([002 Alg. 1 step 4] evaluated as written, with :func:`c_hat`) and
-``variant="standard"`` (built on :func:`expected_phi`; the per-sample terms go
-through the same kernel, fused with the mean over axis 0 for a 2-d array, in the
+``variant="standard"`` (the same expectation; the per-sample terms lie on one curve
+``a -> E[phi(a + (|a|/sqrt beta) Z)]`` per ``beta``, evaluated by the kernel's short
+expressions where ``|U| >= 9`` and by piecewise polynomials fitted per ``beta``
+(:func:`reference.hu._ephi_kernel.curve_table`, within 6e-16 of mpmath like
+:func:`expected_phi`) elsewhere; fused with the mean over axis 0 for a 2-d array, in the
 order ``np.mean`` adds them).
 
 Proof note (privacy).  [002 Thm. 1] relies on the per-sample term
@@ -279,8 +282,11 @@ def _standard_mean(x, s, beta, axis):
 
     Where ``|x/s|`` or ``|x/s|/sqrt(beta)`` exceeds 1e300 (or overflows), the value equals its limit
     ``sign(x) B erf(sqrt(beta/2))`` to within 1e-280 (the window and the shift ``r/b`` of the
-    tail interval are below ``1.5e-300``), and that limit is used.  Every other term is
-    ``expected_phi(x/s, |x/s|/sqrt(beta))`` bit for bit.  For a C-contiguous 2-d ``x`` and
+    tail interval are below ``1.5e-300``), and that limit is used.  Where ``|U| >= 9`` a term is
+    ``expected_phi(x/s, |x/s|/sqrt(beta))`` bit for bit; elsewhere it comes from the curve table
+    of ``beta`` (issue 17: a table look-up and a degree-12 polynomial instead of the per-entry
+    special functions; within 6e-16 of mpmath, ``tests/test_catoni_curve.py``), or from
+    ``expected_phi`` for ``beta`` outside ``[1e-8, 1e8]``.  For a C-contiguous 2-d ``x`` and
     ``axis=0`` the terms are summed inside the kernel, row after row as ``np.mean`` adds them,
     without materialising them; otherwise ``np.mean`` of the term array.  Non-finite entries are
     reported by the kernel and raised here with :func:`check_finite_array`'s message.
@@ -310,7 +316,8 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
     beta : float
         Inverse noise variance ``beta > 0``.
     variant : {"standard", "printed"}
-        ``"standard"``: ``s * mean(expected_phi(x/s, |x|/(s sqrt beta)))``.
+        ``"standard"``: ``s * mean(E[phi(x/s + (|x|/(s sqrt beta)) Z)])``, each term within 6e-16 of
+        the exact expectation (as :func:`expected_phi`; see the module docstring).
         ``"printed"``: ``s * mean(a(1 - b^2/2) - a^3/6 + c_hat(a, b))`` (identity [002 eq. (5)] evaluated
         in float64 as printed); may return NaN/inf or values far outside ``s B``.
     axis : int
@@ -374,8 +381,7 @@ def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
     variant : {"standard", "printed"}
         ``"printed"``: [002 Alg. 1 step 4] as written, in float64:
         ``(1/m) sum(g (1 - g^2/(2 s^2 beta)) - g^3/(6 s^2)) + (s/m) sum C-hat(g/s, |g|/(s sqrt beta))``.
-        ``"standard"``: ``robust_mean(per_example_grads, s, beta, axis=0)`` built on
-        :func:`expected_phi`.
+        ``"standard"``: ``robust_mean(per_example_grads, s, beta, axis=0)``.
 
     Returns
     -------

@@ -54,6 +54,7 @@ from scipy.special import logsumexp
 
 from .nets import L2BallNet, as_net
 from ..mechanisms import normalize_log_weights
+from . import _score_kernel
 from .truncation import _psi_nonneg, check_theta
 from ..records import split_records
 from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
@@ -209,6 +210,9 @@ class _Scorer:
 
     def terms(self, W):
         """(n, k) per-record log-weight contributions ``-k eps psi / log theta`` (each in ``[-k eps, 0]``)."""
+        if _score_kernel.HAVE_NUMBA:
+            # one compiled pass after the product: the same bits as the numpy passes below
+            return _score_kernel.psi_terms(self.Xs @ W.T, self.ys, self.s, self.iota, self.theta, -self.k_eps)
         P = _psi_block(W, self.Xs, self.ys, self.s, self.iota, self.theta)
         # In place, same two roundings as ``-k_eps * (P / log_theta)`` (bit-identical, no temporaries).
         np.divide(P, self.log_theta, out=P)
@@ -216,6 +220,11 @@ class _Scorer:
         return P
 
     def log_weights(self, W):
+        if _score_kernel.HAVE_NUMBA:
+            # psi, the two roundings and the sum over records fused, added row after row as
+            # ``terms(W).sum(axis=0)`` adds them: the same bits without the (n, k) term matrix
+            return _score_kernel.psi_log_weights(self.Xs @ W.T, self.ys, self.s, self.iota, self.theta,
+                                                 -self.k_eps)
         return self.terms(W).sum(axis=0)
 
 

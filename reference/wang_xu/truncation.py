@@ -52,14 +52,13 @@ def _psi_nonneg(t: np.ndarray, theta: float) -> np.ndarray:
         # 1 - s + s^2/2 = (1 + (1 - s)^2) / 2.  Near 1: log 2 - log1p((1-s)^2), where 1 - s is exact
         # (Sterbenz) and every step is a monotone rounding, so psi stays non-decreasing; at s = 1 it
         # is exactly log 2.  Near 0 (s < 1/2): -log1p(s (s/2 - 1)), accurate for tiny s (subnormals).
-        b = 1.0 - s
-        out = np.log1p(b * b)
-        np.subtract(math.log(2.0), out, out=out)
+        # One log1p per entry: the argument of either branch is chosen first (the same values as
+        # evaluating each branch on its own entries, so the same bits, at half the logarithms).
         small = s < 0.5
-        if small.any():
-            a = s[small]
-            out[small] = -np.log1p(a * (0.5 * a - 1.0))
-        return out
+        b = 1.0 - s
+        arg = np.where(small, s * (0.5 * s - 1.0), b * b)
+        out = np.log1p(arg)
+        return np.where(small, -out, math.log(2.0) - out)
     # 1 - s + s^theta/theta; s^theta underflows harmlessly to 0 for tiny s.
     out = -np.log1p(np.power(s, theta) / theta - s)
     # Mathematically out <= log theta with equality at s = 1; one rounding of the log argument could
