@@ -146,3 +146,11 @@ def test_audit_curve_exact_and_statistical():
     for bad, exc in (("yes", TypeError), ([-1.0], ValueError), ([], ValueError)):
         with pytest.raises(exc, match="curve"):
             audit(L, epsilon=1.0, pairs=[L.pair()], samples=2_000, curve=bad)
+
+
+def test_curve_progress_only_when_asked(capsys):
+    L = LaplaceCount(1.0)
+    statistical_curve(L, L.pair(), [0.0, 1.0], samples=2_000, progress=False)
+    assert capsys.readouterr().err == ""
+    statistical_curve(L, L.pair(), [0.0, 1.0], samples=2_000, progress=True)
+    assert "curve" in capsys.readouterr().err

@@ -311,7 +311,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         if curve is not None and "counterexample" in res.details:
             from .curves import add_curve
 
-            add_curve(res, mech, curve, samples, confidence, seed, jobs, statistic)
+            add_curve(res, mech, curve, samples, confidence, seed, jobs, statistic, progress)
             res.seconds = time.perf_counter() - start
         return res
     except MechanismCannotRun as exc:

@@ -277,7 +277,7 @@ class CurveResult:
 
 
 def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=0.95, seed=0, jobs=1,
-                      statistic="auto", selection_fraction=None, chunk_size=None):
+                      statistic="auto", selection_fraction=None, chunk_size=None, progress=False):
     """Lower confidence curve ``delta_lower(eps)`` of one neighbouring pair from ``samples`` calls.
 
     One sample set: the selection split chooses, per grid point, the event and direction that
@@ -298,12 +298,14 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
     jobs : int
     statistic : {"auto", "exact", "estimate"}
         As in :func:`~proofs_checks.audit.statistical.statistical_audit`.
+    progress : bool
+        A tqdm bar on stderr (selection, then each estimation dataset).
 
     Returns
     -------
     CurveResult
     """
-    from .statistical import (DEFAULT_CHUNK, SELECTION_CAP, ExactLogRatio, _chunk_sizes, _run_tasks,
+    from .statistical import (DEFAULT_CHUNK, SELECTION_CAP, ExactLogRatio, _chunk_sizes, _progress_bar, _run_tasks,
                               candidate_statistics, check_confidence, check_samples, draw_outputs)
 
     start = time.perf_counter()
@@ -327,10 +329,13 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     sel_root, est_root = root.spawn(2)
     sa, sb = sel_root.spawn(2)
+    bar = _progress_bar(3, bool(progress))
+    bar.set_description("curve")
     a = draw_outputs(mechanism, D, n_sel, sa, jobs=jobs, chunk_size=chunk_size, where="D")
     b = draw_outputs(mechanism, Dp, n_sel, sb, jobs=jobs, chunk_size=chunk_size, where="D_prime")
     if a.shape[1:] != b.shape[1:]:
         raise ValueError(f"outputs of inconsistent shape: {a.shape[1:]} on D, {b.shape[1:]} on D_prime")
+    bar.update(1)
     cands = candidate_statistics(a, b, mechanism, (D, Dp), statistic, fit_rows=n_sel // 2)
     exact = isinstance(cands[0], ExactLogRatio)
     if not exact:
@@ -359,6 +364,8 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
         tasks = [(_count_task, (mechanism, data, m, c, where, cands, regions))
                  for m, c in zip(sizes, ss.spawn(len(sizes)))]
         counts.append(np.sum(np.stack(_run_tasks(tasks, jobs)), axis=0))
+        bar.update(1)
+    bar.close()
     alpha = 2.0 * gamma
     d_raw, events = np.zeros(G), []
     for i, r in enumerate(best):
@@ -389,7 +396,7 @@ def _density_breakpoints(mechanism, D, Dp, rng, draws=4000):
     return np.quantile(x, [1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 1 - 1e-3])
 
 
-def add_curve(result, mechanism, grid, samples, confidence, seed, jobs=1, statistic="auto"):
+def add_curve(result, mechanism, grid, samples, confidence, seed, jobs=1, statistic="auto", progress=False):
     """Put the curve of ``result``'s worst pair into ``result.details["curve"]`` (used by ``audit(curve=...)``).
 
     ``grid`` is ``True`` (:func:`default_grid` around the claim and the epsilon found) or an array.
@@ -411,7 +418,7 @@ def add_curve(result, mechanism, grid, samples, confidence, seed, jobs=1, statis
     else:
         ss = np.random.SeedSequence([int(seed), 7])
         cur = statistical_curve(mechanism, (D, Dp), eps, samples=samples, confidence=confidence, seed=ss, jobs=jobs,
-                                statistic=statistic)
+                                statistic=statistic, progress=progress)
         out.update(method="statistical", **{k: v for k, v in cur.as_dict().items() if k != "epsilons"})
         if callable(getattr(mechanism, "log_prob", None)):
             _, lp, lq = align_laws(mechanism_law(mechanism, D, "D"), mechanism_law(mechanism, Dp, "D_prime"))
