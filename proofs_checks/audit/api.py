@@ -227,7 +227,7 @@ class _Guarded:
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
           search_budget=None, refine_steps=30, sampler_samples=None, name=None, progress=None,
-          attack="auto", features=None):
+          attack="auto", features=None, curve=False):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -273,6 +273,12 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     features : callable, optional
         ``features(outputs) -> (samples, k)`` finite floats on which the estimated statistics of a
         statistical audit work (:class:`~proofs_checks.audit.features.UserFeatures`).
+    curve : bool or sequence of float
+        Also give the privacy curve ``delta(eps)`` of the worst pair in ``details["curve"]``
+        (:mod:`~proofs_checks.audit.curves`): ``True`` on :func:`~proofs_checks.audit.curves.default_grid`,
+        or on the given epsilons.  Exact audits give the exact curve; statistical audits a lower
+        curve, simultaneous over the grid at ``confidence``, from ``samples`` further calls on the
+        worst pair (and the exact curve too when the mechanism gives its law).
 
     Raises
     ------
@@ -305,6 +311,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     sampler_samples = SAMPLER_SAMPLES if sampler_samples is None else \
         check_integer("sampler_samples", sampler_samples, minimum=0)
     name = name or type(mechanism).__name__
+    curve = _check_curve(curve)
     if data is not None:
         data = _check_data("data", data).astype(np.float64)
     given = _collect_pairs(pairs, neighbours, any_pair)
@@ -320,12 +327,32 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         if use_exact:
             if search_budget is not None and search_budget < 2:
                 raise ValueError(f"search_budget must be >= 2 for an exact audit (two datasets), got {search_budget}")
-            return _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget,
-                                refine_steps, sampler_samples, confidence, seed, start)
-        return _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
-                            jobs, statistic, progress, start, attack, features, search_budget)
+            res = _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget,
+                               refine_steps, sampler_samples, confidence, seed, start)
+        else:
+            res = _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
+                               jobs, statistic, progress, start, attack, features, search_budget)
+        if curve is not None and "counterexample" in res.details:
+            from .curves import add_curve
+
+            add_curve(res, mech, curve, samples, confidence, seed, jobs, statistic, progress)
+            res.seconds = time.perf_counter() - start
+        return res
     except MechanismCannotRun as exc:
         raise MechanismError(str(exc)) from exc.__cause__
+
+
+def _check_curve(curve):
+    """``False``/``None`` (no curve), ``True`` (default grid) or a grid of epsilons (checked)."""
+    if curve is None or curve is False:
+        return None
+    if curve is True:
+        return True
+    if isinstance(curve, (bool, np.bool_)):
+        return True if curve else None
+    from .curves import check_epsilons
+
+    return check_epsilons(curve, "curve")
 
 
 def _base_dataset(mech, name, rng):

@@ -6,6 +6,8 @@ confidence bound on epsilon from ``--samples`` mechanism calls) otherwise.
 Exit status 0 whenever the audit ran, whatever the verdict; 1 when the audited mechanism raised
 (a one-line message naming it and what it raised); 2 for bad input.  ``--counterexample FILE.npz``
 writes the worst pair and the audit's settings; ``--replay FILE.npz`` audits that pair again.
+``--curve`` adds the privacy curve delta(eps) of the worst pair (exact, or a lower curve simultaneous
+over the grid), ``--curve-plot FILE.png`` draws it.
 """
 
 from __future__ import annotations
@@ -15,16 +17,25 @@ import importlib
 import json
 import sys
 
-from ._common import add_backend_arguments
+from . import UsageError
+from ._common import add_backend_arguments, non_negative_int, positive_int
 
 NAME = "audit"
 HELP = "audit the (epsilon, delta)-DP claim of an algorithm id or of --mechanism MODULE:NAME"
 EPILOG = """\
 examples:
-  python -m proofs_checks audit laplace --samples 1000000 --json
-  python -m proofs_checks audit --mechanism mymod:MECH --pair pair.npz --epsilon 1 --statistic estimate
+  python -m proofs_checks audit laplace --epsilon 1
+  python -m proofs_checks audit exponential --epsilon 1 --json --counterexample worst.npz
+  python -m proofs_checks audit --replay worst.npz
+  python -m proofs_checks audit --mechanism mymod:MyMech --epsilon 0.5 --pair pair.npz --samples 10000000
   python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --attack histogram --features mymod:feats
+  python -m proofs_checks audit gem --epsilon 1 --search-budget 5000
+  python -m proofs_checks audit laplace --epsilon 1 --method statistical --curve --curve-plot curve.png
+
+exit status: 0 the audit ran (whatever the verdict); 1 the audited mechanism raised (one line naming
+it and what it raised); 2 bad arguments.
 """
+USAGE_ERRORS = ()   # bad arguments raise UsageError; anything else is a failure (exit 1)
 
 
 @functools.lru_cache(maxsize=1)
@@ -64,8 +75,8 @@ def add_arguments(parser):
                         help="total mechanism calls of a statistical audit, both datasets and all splits "
                              "(default: %(default)s)")
     parser.add_argument("--confidence", type=float, default=0.95, help="confidence level (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed (default: %(default)s)")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="parallel workers; results do not depend on it")
     add_backend_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--mechanism", metavar="MODULE:NAME",
@@ -100,22 +111,29 @@ def add_arguments(parser):
                         help="write the worst pair (arrays D, D_prime) and the audit's settings")
     parser.add_argument("--replay", metavar="FILE.npz",
                         help="audit again the pair and settings saved by --counterexample")
+    parser.add_argument("--curve", action="store_true",
+                        help="also give the privacy curve delta(eps) of the worst pair: exact for exact audits, "
+                             "a lower curve simultaneous over the grid (Bonferroni) from --samples further calls "
+                             "for statistical ones")
+    parser.add_argument("--curve-epsilons", metavar="E1,E2,...",
+                        help="grid of the curve (default: 21 points from 0 to max(2 epsilon, 1.25 epsilon_lower))")
+    parser.add_argument("--curve-plot", metavar="FILE.png", help="draw the curve (needs matplotlib)")
 
 
 def _load(spec, what):
     if ":" not in spec:
-        raise ValueError(f"{what} must be MODULE:NAME, got {spec!r}")
+        raise UsageError(f"{what} must be MODULE:NAME, got {spec!r}")
     mod_name, attr = spec.split(":", 1)
     try:
         mod = importlib.import_module(mod_name)
     except ImportError as exc:
-        raise ValueError(f"{what} {spec!r}: cannot import module {mod_name!r} ({exc})") from None
+        raise UsageError(f"{what} {spec!r}: cannot import module {mod_name!r} ({exc})") from None
     try:
         obj = mod
         for part in attr.split("."):
             obj = getattr(obj, part)
     except AttributeError:
-        raise ValueError(f"{what} {spec!r}: module {mod_name!r} has no attribute {attr!r}") from None
+        raise UsageError(f"{what} {spec!r}: module {mod_name!r} has no attribute {attr!r}") from None
     return obj
 
 
@@ -124,13 +142,16 @@ def _save_counterexample(path, res, spec):
 
     ce = res.details.get("counterexample")
     if ce is None:
-        raise ValueError("this audit has no counterexample pair to write")
+        raise UsageError("--counterexample: this audit has no counterexample pair to write")
     settings = dict(spec, epsilon=res.claimed_epsilon, delta=res.claimed_delta, method=res.method,
                     seed=res.seed, confidence=res.confidence, samples=res.samples, verdict=res.verdict,
                     epsilon_lower=res.epsilon_lower,
                     event=ce.get("event"), counts=ce.get("counts"))
-    np.savez(path, D=np.asarray(ce["D"], dtype=np.float64), D_prime=np.asarray(ce["D_prime"], dtype=np.float64),
-             settings=np.array(json.dumps(settings, default=str)))
+    try:
+        np.savez(path, D=np.asarray(ce["D"], dtype=np.float64), D_prime=np.asarray(ce["D_prime"], dtype=np.float64),
+                 settings=np.array(json.dumps(settings, default=str)))
+    except OSError as exc:
+        raise UsageError(f"--counterexample {path}: {exc}") from None
 
 
 def _load_replay(path):
@@ -140,10 +161,16 @@ def _load_replay(path):
         with np.load(path, allow_pickle=False) as f:
             missing = [k for k in ("D", "D_prime", "settings") if k not in f.files]
             if missing:
-                raise ValueError(f"--replay {path}: lacks array(s) {missing} (write it with --counterexample)")
-            return np.array(f["D"]), np.array(f["D_prime"]), json.loads(str(f["settings"]))
-    except OSError as exc:
-        raise ValueError(f"--replay {path}: {exc}") from None
+                raise UsageError(f"--replay {path}: lacks array(s) {missing} (write it with --counterexample)")
+            st = json.loads(str(f["settings"]))
+            missing = [k for k in ("epsilon", "delta", "seed", "method") if k not in st]
+            if missing:
+                raise UsageError(f"--replay {path}: settings lack {missing} (write it with --counterexample)")
+            return np.array(f["D"]), np.array(f["D_prime"]), st
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, UsageError):
+            raise
+        raise UsageError(f"--replay {path}: {exc}") from None
 
 
 def run(args):
@@ -156,13 +183,59 @@ def run(args):
         return 1
 
 
+def _curve_option(args):
+    """``None`` (no curve), ``True`` (default grid) or the parsed ``--curve-epsilons`` grid."""
+    if args.curve_epsilons is None:
+        return True if (args.curve or args.curve_plot) else None
+    try:
+        values = [float(v) for v in args.curve_epsilons.split(",") if v.strip()]
+    except ValueError:
+        raise UsageError(f"--curve-epsilons must be comma-separated numbers, got {args.curve_epsilons!r}") from None
+    from ..audit.curves import check_epsilons
+
+    try:
+        return check_epsilons(values, "--curve-epsilons")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _plot_curve(res, path):
+    curve = res.details.get("curve")
+    if curve is None:
+        raise UsageError("--curve-plot: this audit has no curve (no counterexample pair)")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--curve-plot needs matplotlib") from None
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    if "delta_exact" in curve:
+        ax.plot(curve["epsilons"], curve["delta_exact"], "k-", label="exact delta(eps)")
+    if "delta_lower" in curve:
+        ax.step(curve["epsilons"], curve["delta_lower"], "C0-", where="pre",   # d_i bounds delta on (eps_{i-1}, eps_i]
+                label=f"lower bound, simultaneous at {curve['confidence']}")
+    ax.plot([res.claimed_epsilon], [res.claimed_delta], "C3o", label="claim")
+    ax.set_xlabel("epsilon")
+    ax.set_ylabel("delta")
+    ax.set_title(f"{res.algorithm}: privacy curve of the worst pair", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise UsageError(f"--curve-plot {path}: {exc}") from None
+    finally:
+        plt.close(fig)
+
+
 def _run(args):
-    from ..audit.api import audit
+    from ..audit.api import MechanismError, audit
     from ..audit.neighbours import load_pair
     from ..audit_claims import audit_algorithm
 
-    if args.jobs < 1:
-        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    curve = _curve_option(args)
     if args.replay:
         D, Dp, st = _load_replay(args.replay)
         args.algorithm, args.mechanism = st.get("algorithm"), st.get("mechanism")
@@ -177,15 +250,15 @@ def _run(args):
     else:
         replay_pair = None
     if (args.algorithm is None) == (args.mechanism is None):
-        raise ValueError("give exactly one of ALGORITHM_ID and --mechanism MODULE:NAME")
+        raise UsageError("give exactly one of ALGORITHM_ID and --mechanism MODULE:NAME")
     if sys.path[0] != "":
         sys.path.insert(0, "")          # MODULE:NAME resolves from the current directory
     pairs = None
     if args.pair:
         try:
             pairs = [load_pair(args.pair) + (f"pair file {args.pair}",)]
-        except OSError as exc:
-            raise ValueError(f"--pair {args.pair}: {exc}") from None
+        except (OSError, ValueError, KeyError) as exc:
+            raise UsageError(f"--pair {args.pair}: {exc}") from None
     if replay_pair is not None:
         pairs = replay_pair
     features = _load(args.features, "--features") if args.features else None
@@ -194,24 +267,38 @@ def _run(args):
                          f"float array)")
     neighbours = _load(args.neighbours, "--neighbours") if args.neighbours else None
     if neighbours is not None and not callable(neighbours):
-        raise ValueError(f"--neighbours {args.neighbours} is not callable")
+        raise UsageError(f"--neighbours {args.neighbours} is not callable")
     common = dict(pairs=pairs, neighbours=neighbours, any_pair=args.any_pair, samples=args.samples,
                   confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method,
                   statistic=args.statistic, sampler_samples=args.sampler_samples, attack=args.attack,
                   features=features)
     if args.search_budget is not None:
         common["search_budget"] = args.search_budget
+    if curve is not None:
+        common["curve"] = curve
     if args.mechanism:
         if args.epsilon is None:
-            raise ValueError("--epsilon is required with --mechanism")
+            raise UsageError("--epsilon is required with --mechanism")
         mech = _load(args.mechanism, "--mechanism")
         if isinstance(mech, type) or (callable(mech) and not hasattr(mech, "sample")):
-            mech = mech()           # a class or a zero-argument factory
-        res = audit(mech, epsilon=args.epsilon, delta=args.delta, variant=args.variant,
-                    name=args.mechanism, **common)
-    else:
-        res = audit_algorithm(args.algorithm, args.variant, args.epsilon, args.delta, registry=_registry(),
-                              **common)
+            try:
+                mech = mech()           # a class or a zero-argument factory
+            except Exception as exc:    # the user's code raised: exit 1, one line
+                raise MechanismError(f"mechanism {args.mechanism}: constructing it raised "
+                                     f"{type(exc).__name__}: {exc}".splitlines()[0]) from exc
+    try:
+        if args.mechanism:
+            res = audit(mech, epsilon=args.epsilon, delta=args.delta, variant=args.variant,
+                        name=args.mechanism, **common)
+        else:
+            res = audit_algorithm(args.algorithm, args.variant, args.epsilon, args.delta, registry=_registry(),
+                                  **common)
+    except (ValueError, TypeError, KeyError) as exc:
+        # audit() raises these for bad arguments only (a mechanism's own errors are MechanismError)
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        raise UsageError(str(msg)) from None
+    if args.curve_plot:
+        _plot_curve(res, args.curve_plot)
     if args.counterexample:
         _save_counterexample(args.counterexample, res,
                              {"algorithm": args.algorithm, "mechanism": args.mechanism, "variant": res.variant,
@@ -228,5 +315,11 @@ def _run(args):
               + (f"; p-value {res.p_value:.3g}" if res.p_value is not None else "")
               + (f"; {res.samples} mechanism calls" if res.samples else ""))
         print(f"  pair: {res.pair}")
+        curve = res.details.get("curve")
+        if curve is not None:
+            cols = [k for k in ("delta_exact", "delta_lower") if k in curve]
+            print("  curve (" + curve["method"] + "): epsilon  " + "  ".join(cols))
+            for i, e in enumerate(curve["epsilons"]):
+                print(f"    {e:10.4g}  " + "  ".join(f"{curve[k][i]:11.4g}" for k in cols))
         print(f"  seed {res.seed}, {res.seconds:.2f} s")
     return 0

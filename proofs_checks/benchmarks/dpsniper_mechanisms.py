@@ -1,0 +1,225 @@
+"""The classic benchmark mechanisms of DP auditing, at claimed epsilon 0.1, in the auditor's protocol.
+
+These are the mechanisms on which StatDP [1]_ and DP-Sniper [2]_ report their lower bounds.  The
+definitions (noise scales, thresholds, output encodings, the budget split of each sparse-vector
+variant) are taken from the two papers and from the DP-Sniper repository's mechanism descriptions
+(github eth-sri/dp-sniper, ``dpsniper/mechanisms``); the sparse-vector variants are Lyu, Su and
+Li's Algorithms 1, 3, 4, 5 [3]_, the report-noisy-max variants StatDP's Algorithms 5 and 7, the
+noisy histograms StatDP's Algorithms 9 and 10, and the truncated geometric mechanism Balcer and
+Vadhan's GeoSample [4]_.  The code here is written from those definitions, vectorised over
+samples (the sparse-vector abort rule by a cumulative sum over the queries).
+
+Protocol (as every auditor mechanism, ``docs/architecture.md``): ``data`` is a 2-D array whose first
+row is the vector ``a`` of query answers (sensitivity 1 per query); ``sample(data, size, rng)``
+returns ``size`` output rows.  A neighbouring pair is two one-row datasets, so the auditor's
+replace-one check holds; the pairs are the ones DP-Sniper's own search chose (:data:`DPSNIPER_PAIRS`).
+
+References
+----------
+.. [1] Z. Ding, Y. Wang, G. Wang, D. Zhang and D. Kifer, "Detecting violations of differential
+       privacy", CCS 2018.
+.. [2] B. Bichsel, S. Steffen, I. Bogunovic and M. Vechev, "DP-Sniper: black-box discovery of
+       differential privacy violations using classifiers", IEEE S&P 2021.
+.. [3] M. Lyu, D. Su and N. Li, "Understanding the sparse vector technique for differential
+       privacy", PVLDB 10(6), 2017.
+.. [4] V. Balcer and S. Vadhan, "Differential privacy on finite computers", ITCS 2018 (Alg. 4.8).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from reference.validation import as_generator, check_epsilon, check_integer
+
+__all__ = ["EPSILON", "LaplaceMech", "NoisyHist", "ReportNoisyMax", "SparseVector", "TruncatedGeometric",
+           "svt_outputs", "benchmark_mechanisms", "DPSNIPER_PAIRS", "DPSNIPER_FULL", "DPSNIPER_TENTH"]
+
+#: The claimed epsilon of every benchmark mechanism.
+EPSILON = 0.1
+
+
+def _answers(data):
+    arr = np.asarray(data, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[0] < 1:
+        raise ValueError(f"data must be a 2-D array whose first row holds the query answers, got shape {arr.shape}")
+    return arr[0]
+
+
+class LaplaceMech:
+    """``a[0] + Lap(1/eps)`` (eps-DP for sensitivity 1)."""
+
+    name = "Laplace"
+
+    def __init__(self, eps=EPSILON):
+        self.scale = 1.0 / check_epsilon(eps)
+
+    def sample(self, data, size, rng=None):
+        a = _answers(data)
+        return (a[0] + as_generator(rng).laplace(0.0, self.scale, check_integer("size", size, minimum=0)))[:, None]
+
+
+class NoisyHist:
+    """``a + Lap(scale)`` on every bin: NoisyHist1 (scale 1/eps, eps-DP), NoisyHist2 (scale eps, not DP)."""
+
+    def __init__(self, eps=EPSILON, wrong_scale=False):
+        eps = check_epsilon(eps)
+        self.scale = eps if wrong_scale else 1.0 / eps
+        self.name = "NoisyHist2" if wrong_scale else "NoisyHist1"
+
+    def sample(self, data, size, rng=None):
+        a = _answers(data)
+        return a[None, :] + as_generator(rng).laplace(0.0, self.scale, (check_integer("size", size, minimum=0), a.size))
+
+
+class ReportNoisyMax:
+    """``a + Lap(2/eps)`` per query; ReportNoisyMax1 releases the argmax (eps-DP), ReportNoisyMax3 the max value.
+
+    Releasing the noisy maximum itself (variant 3) is not eps-DP: the value carries the winning
+    query's noise, whose budget was spent on the selection.
+    """
+
+    def __init__(self, eps=EPSILON, release_value=False):
+        self.scale = 2.0 / check_epsilon(eps)
+        self.release_value = bool(release_value)
+        self.name = "ReportNoisyMax3" if release_value else "ReportNoisyMax1"
+
+    def sample(self, data, size, rng=None):
+        a = _answers(data)
+        noisy = a[None, :] + as_generator(rng).laplace(0.0, self.scale, (check_integer("size", size, minimum=0), a.size))
+        if self.release_value:
+            return noisy.max(axis=1)[:, None]
+        return noisy.argmax(axis=1)[:, None].astype(np.int64)
+
+
+#: Output codes of the sparse-vector variants: below the threshold, after the abort (SVT1/4 use
+#: 0 and -1; SVT3 releases the noisy answer when above, and -1000 / -2000 otherwise).
+SVT_CODES = {"flags": (0.0, -1.0), "values": (-1000.0, -2000.0)}
+
+
+def svt_outputs(noisy, rho, threshold, c, release_values, abort=True):
+    """Outputs of one sparse-vector run per row, from the noise already drawn.
+
+    ``noisy`` (n, m) noisy answers, ``rho`` (n,) threshold noise; query j is "above" when
+    ``noisy[:, j] >= threshold + rho``; after ``c`` answers above, every later query is aborted.
+    Above: 1 (or the noisy answer when ``release_values``); below: 0 (or -1000); aborted: -1 (or -2000).
+    """
+    above = noisy >= (threshold + rho)[:, None]
+    below_code, abort_code = SVT_CODES["values" if release_values else "flags"]
+    out = np.where(above, noisy if release_values else 1.0, below_code)
+    if abort:
+        before = np.cumsum(above, axis=1) - above          # answers above strictly before query j
+        out = np.where(before >= c, abort_code, out)
+    return out
+
+
+class SparseVector:
+    """Lyu, Su and Li's sparse-vector variants 1, 3, 4 and 5 [3]_ with DP-Sniper's settings.
+
+    ========  =====================  ====================  ==============================  =========
+    variant   threshold noise        query noise           output                          correct?
+    ========  =====================  ====================  ==============================  =========
+    1         Lap(2/eps)             Lap(4c/eps)           1/0, -1 after c answers above   eps-DP
+    3         Lap(2/eps)             Lap(2c/eps)           noisy answer / -1000, -2000     no
+    4         Lap(4/eps)             Lap(4/(3 eps))        1/0, -1 after c answers above   no
+    5         Lap(2/eps)             none                  1/0 on every query, no abort    no
+    ========  =====================  ====================  ==============================  =========
+
+    DP-Sniper runs them with ``c = 1`` and threshold ``t = 0.5`` (variant 1) or ``t = 1``.
+    """
+
+    def __init__(self, variant, eps=EPSILON, c=1, threshold=None):
+        if variant not in (1, 3, 4, 5):
+            raise ValueError(f"variant must be 1, 3, 4 or 5, got {variant!r}")
+        eps = check_epsilon(eps)
+        self.variant, self.c = variant, check_integer("c", c, minimum=1)
+        self.threshold = (0.5 if variant == 1 else 1.0) if threshold is None else float(threshold)
+        eps1 = eps / 4.0 if variant == 4 else eps / 2.0
+        eps2 = eps - eps1
+        self.rho_scale = 1.0 / eps1
+        self.nu_scale = {1: 2.0 * self.c / eps2, 3: self.c / eps2, 4: 1.0 / eps2, 5: 0.0}[variant]
+        self.name = f"SVT{variant}"
+
+    def sample(self, data, size, rng=None):
+        a = _answers(data)
+        gen = as_generator(rng)
+        size = check_integer("size", size, minimum=0)
+        rho = gen.laplace(0.0, self.rho_scale, size)
+        noisy = a[None, :] + (gen.laplace(0.0, self.nu_scale, (size, a.size)) if self.nu_scale > 0
+                              else np.zeros((size, a.size)))
+        return svt_outputs(noisy, rho, self.threshold, self.c, release_values=self.variant == 3,
+                           abort=self.variant != 5)
+
+
+class TruncatedGeometric:
+    """Balcer and Vadhan's GeoSample [4]_ (Alg. 4.8) for a count ``c`` in ``{0, ..., n}``.
+
+    With ``k = ceil(ln(2/eps))`` and ``d = (2^{k+1} + 1)(2^k + 1)^{n-1}``, output ``z`` with
+    probability ``(F(z) - F(z-1))/d``, where ``F(z) = 2^{k(c-z)} (2^k+1)^{n-(c-z)}`` for ``z < c``,
+    ``d - 2^{k(z-c+1)} (2^k+1)^{n-1-(z-c)}`` for ``c <= z < n`` and ``F(n) = d`` (integers, exact).
+    Their Theorem 4.7 gives ``ln(1 + 2^-k)``-DP: 0.1178 at eps 0.1, above the claimed 0.1.
+    """
+
+    name = "TruncatedGeometric"
+
+    def __init__(self, eps=EPSILON, n=5):
+        eps = check_epsilon(eps)
+        self.n = check_integer("n", n, minimum=1)
+        self.k = math.ceil(math.log(2.0 / eps))
+        self.d = (2 ** (self.k + 1) + 1) * (2 ** self.k + 1) ** (self.n - 1)
+
+    def _cdf(self, c):
+        if not (0 <= c <= self.n) or c != int(c):
+            raise ValueError(f"the count must be an integer in [0, {self.n}], got {c!r}")
+        c, k, n, d = int(c), self.k, self.n, self.d
+        F = [2 ** (k * (c - z)) * (2 ** k + 1) ** (n - (c - z)) for z in range(c)]
+        F += [d - 2 ** (k * (z - c + 1)) * (2 ** k + 1) ** (n - 1 - (z - c)) for z in range(c, n)]
+        return F + [d]
+
+    def log_prob(self, data):
+        F = self._cdf(_answers(data)[0])
+        mass = np.diff([0] + F)
+        with np.errstate(divide="ignore"):
+            return np.arange(self.n + 1), np.log(mass.astype(np.float64)) - math.log(self.d)
+
+    def sample(self, data, size, rng=None):
+        F = np.array(self._cdf(_answers(data)[0]), dtype=np.int64)
+        u = as_generator(rng).integers(1, self.d + 1, check_integer("size", size, minimum=0))
+        return np.searchsorted(F, u, side="left")[:, None].astype(np.int64)   # smallest z with F(z) >= u
+
+
+def _row(values):
+    return np.asarray(values, dtype=np.float64)[None, :]
+
+
+#: DP-Sniper's chosen pair per mechanism (its logistic-regression run, ``eval_sp2021`` reference
+#: results of the repository): ``(a1, a2)`` as one-row datasets.
+DPSNIPER_PAIRS = {
+    "Laplace": (_row([1.0]), _row([2.0])),
+    "NoisyHist1": (_row([0, 1, 1, 1, 1]), _row([1, 1, 1, 1, 1])),
+    "NoisyHist2": (_row([0, 1, 1, 1, 1]), _row([1, 1, 1, 1, 1])),
+    "ReportNoisyMax1": (_row([1, 1, 1, 1, 1]), _row([0, 2, 2, 2, 2])),
+    "ReportNoisyMax3": (_row([0, 0, 0, 0, 0]), _row([1, 1, 1, 1, 1])),
+    "SVT1": (_row([0] * 5 + [1] * 5), _row([1] * 5 + [0] * 5)),
+    "SVT3": (_row([1] * 10), _row([2] * 5 + [0] * 5)),
+    "SVT4": (_row([1] * 10), _row([2] * 5 + [0] * 5)),
+    "SVT5": (_row([2] * 5 + [0] * 5), _row([1] * 10)),
+    "TruncatedGeometric": (_row([2]), _row([1])),
+}
+
+#: DP-Sniper's published epsilon lower bounds at its full budget (confidence 0.9; the issue's list).
+DPSNIPER_FULL = {"Laplace": 0.0968, "NoisyHist1": 0.0978, "NoisyHist2": 4.6020, "ReportNoisyMax1": 0.0923,
+                 "ReportNoisyMax3": 0.2478, "SVT1": 0.0858, "SVT3": 0.1716, "SVT4": 0.1687, "SVT5": 1.7612,
+                 "TruncatedGeometric": 0.1156}
+#: DP-Sniper at a tenth of its default budget, measured on this kind of machine (the issue's list).
+DPSNIPER_TENTH = {"Laplace": 0.0906, "NoisyHist1": 0.0914, "NoisyHist2": 4.6039, "ReportNoisyMax1": 0.0839,
+                  "ReportNoisyMax3": 0.2388, "SVT1": 0.0839, "SVT4": 0.1638, "SVT5": 1.7559}
+
+
+def benchmark_mechanisms(eps=EPSILON):
+    """``{name: mechanism}`` for the ten benchmark mechanisms, in the order of :data:`DPSNIPER_PAIRS`."""
+    mechs = [LaplaceMech(eps), NoisyHist(eps), NoisyHist(eps, wrong_scale=True), ReportNoisyMax(eps),
+             ReportNoisyMax(eps, release_value=True), SparseVector(1, eps), SparseVector(3, eps),
+             SparseVector(4, eps), SparseVector(5, eps), TruncatedGeometric(eps)]
+    return {m.name: m for m in mechs}

@@ -1,0 +1,90 @@
+"""The auditor on DP-Sniper's benchmark (issue 14 item 6): epsilon_lower beside DP-Sniper's, time per audit.
+
+Run: ``python -m proofs_checks.benchmarks.dpsniper_suite [--calls 1e7] [--confidence 0.9] [--seed 0]
+[--statistic estimate] [--only NAME ...] [--jobs 1] [--json]``.
+
+Every mechanism of :mod:`~proofs_checks.benchmarks.dpsniper_mechanisms` is audited at claimed
+epsilon 0.1 on DP-Sniper's own chosen pair with ``--calls`` mechanism calls, by the black-box
+statistical audit (``method="statistical"``; ``--statistic estimate`` by default, so the
+truncated geometric mechanism's exact law is not used, as DP-Sniper cannot use it either), at
+DP-Sniper's confidence 0.9.  The table gives ``epsilon_lower``, DP-Sniper's values at a tenth of
+its default budget and at its full budget (:data:`DPSNIPER_TENTH`, :data:`DPSNIPER_FULL`), whether
+each is met, and the wall time of the audit.  Numbers are recorded in ``docs/auditor.md``; nothing
+here is a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from proofs_checks.audit.api import audit
+from proofs_checks.benchmarks.dpsniper_mechanisms import (DPSNIPER_FULL, DPSNIPER_PAIRS, DPSNIPER_TENTH, EPSILON,
+                                                          benchmark_mechanisms)
+
+__all__ = ["run", "main"]
+
+
+def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None, jobs=1):
+    """Audit each benchmark mechanism once; return one dict per mechanism."""
+    rows = []
+    for name, mech in benchmark_mechanisms().items():
+        if only and name not in only:
+            continue
+        D, Dp = DPSNIPER_PAIRS[name]
+        t0 = time.perf_counter()
+        res = audit(mech, epsilon=EPSILON, pairs=[(D, Dp, f"DP-Sniper's pair {name}")], samples=int(calls),
+                    confidence=confidence, seed=seed, method="statistical", statistic=statistic, jobs=jobs,
+                    name=name, progress=False)
+        sec = time.perf_counter() - t0
+        tenth, full = DPSNIPER_TENTH.get(name), DPSNIPER_FULL.get(name)
+        rows.append({"mechanism": name, "epsilon_lower": res.epsilon_lower, "verdict": res.verdict,
+                     "dpsniper_tenth": tenth, "dpsniper_full": full,
+                     "meets_tenth": None if tenth is None else res.epsilon_lower >= tenth,
+                     "meets_full": None if full is None else res.epsilon_lower >= full,
+                     "seconds": sec, "calls": res.samples, "confidence": confidence, "seed": seed,
+                     "statistic": res.details.get("statistic"), "direction": res.details.get("direction")})
+    return rows
+
+
+def _table(rows):
+    head = f"{'mechanism':<19} {'eps_lower':>10} {'DPS 1/10':>9} {'DPS full':>9}  {'>=1/10':>6} {'>=full':>6} {'s':>7}  statistic"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        def fmt(v):
+            return "" if v is None else f"{v:.4f}"
+
+        def ok(v):
+            return "" if v is None else ("yes" if v else "NO")
+        lines.append(f"{r['mechanism']:<19} {r['epsilon_lower']:>10.4f} {fmt(r['dpsniper_tenth']):>9} "
+                     f"{fmt(r['dpsniper_full']):>9}  {ok(r['meets_tenth']):>6} {ok(r['meets_full']):>6} "
+                     f"{r['seconds']:>7.1f}  {r['statistic']}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m proofs_checks.benchmarks.dpsniper_suite", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--calls", type=float, default=1e6, help="mechanism calls per audit (default 1e6)")
+    p.add_argument("--confidence", type=float, default=0.9, help="confidence (DP-Sniper's: 0.9)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--statistic", choices=("auto", "estimate"), default="estimate",
+                   help="estimate: black box as DP-Sniper (default); auto: use a log_prob where given")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="audit only these mechanisms")
+    p.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not depend on it)")
+    p.add_argument("--json", action="store_true", help="print JSON rows")
+    args = p.parse_args(argv)
+    if args.calls < 100 or args.calls != int(args.calls):
+        p.error(f"--calls must be an integer >= 100, got {args.calls}")
+    unknown = sorted(set(args.only or ()) - set(DPSNIPER_PAIRS))
+    if unknown:
+        p.error(f"--only: unknown mechanism(s) {unknown}; known: {sorted(DPSNIPER_PAIRS)}")
+    rows = run(int(args.calls), args.confidence, args.seed, args.statistic, args.only, args.jobs)
+    print(json.dumps(rows, indent=2) if args.json else _table(rows))
+    return 0
+
+
+if __name__ == "__main__":   # pragma: no cover
+    sys.exit(main())
