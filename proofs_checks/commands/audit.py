@@ -263,7 +263,7 @@ def _run(args):
         pairs = replay_pair
     features = _load(args.features, "--features") if args.features else None
     if features is not None and not callable(features):
-        raise ValueError(f"--features {args.features} is not callable (it must map outputs to a (samples, k) "
+        raise UsageError(f"--features {args.features} is not callable (it must map outputs to a (samples, k) "
                          f"float array)")
     neighbours = _load(args.neighbours, "--neighbours") if args.neighbours else None
     if neighbours is not None and not callable(neighbours):
