@@ -197,3 +197,14 @@ def test_cli_rejects_an_unregistered_variant(capsys):
 class _Wide(AdditiveExp):
     def __init__(self, factor):
         super().__init__(factor, k=3)
+
+
+def test_sampler_alpha_sets_the_sampler_checks_error_and_is_validated():
+    mech = PRIMITIVE_FACTORIES["exponential"](epsilon=1.0)
+    res = audit(mech, epsilon=1.0, sampler_samples=2_000, sampler_alpha=1e-4, seed=1, search_budget=20)
+    assert res.method == "exact" and res.details["sampler_check"]["alpha"] == 1e-4
+    default = audit(mech, epsilon=1.0, sampler_samples=2_000, seed=1, search_budget=20, confidence=0.9)
+    assert default.details["sampler_check"]["alpha"] == pytest.approx(0.1)
+    for bad in (0.0, 1.0, "0.01", True):
+        with pytest.raises(ValueError, match="sampler_alpha"):
+            audit(mech, epsilon=1.0, sampler_alpha=bad, search_budget=20)

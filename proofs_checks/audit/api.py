@@ -226,7 +226,7 @@ class _Guarded:
 
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
-          search_budget=None, refine_steps=30, sampler_samples=None, name=None, progress=None,
+          search_budget=None, refine_steps=30, sampler_samples=None, sampler_alpha=None, name=None, progress=None,
           attack="auto", features=None, curve=False):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
@@ -263,6 +263,10 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     sampler_samples : int, optional
         Draws per dataset of the exact audit's sampler check
         (:func:`~proofs_checks.audit.laws.sampler_check`; default :data:`SAMPLER_SAMPLES`; 0 skips it).
+    sampler_alpha : float in (0, 1), optional
+        Error of the sampler check (its chance of refuting a correct sampler); default
+        ``1 - confidence``.  A battery of many audits (the registered claims) sets it lower so that
+        the battery as a whole keeps a small chance of any false refutation.
     name : str, optional
         Name reported for the mechanism (default: its class name).
     progress : bool, optional
@@ -293,6 +297,10 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     start = time.perf_counter()
     samples = check_samples(samples)
     confidence = check_confidence(confidence)
+    if sampler_alpha is None:
+        sampler_alpha = 1.0 - confidence
+    elif isinstance(sampler_alpha, bool) or not isinstance(sampler_alpha, (int, float)) or not 0 < sampler_alpha < 1:
+        raise ValueError(f"sampler_alpha must be a number in (0, 1), got {sampler_alpha!r}")
     if method not in ("auto", "exact", "statistical"):
         raise ValueError(f"method must be 'auto', 'exact' or 'statistical', got {method!r}")
     if statistic not in ("auto", "exact", "estimate"):
@@ -328,7 +336,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
             if search_budget is not None and search_budget < 2:
                 raise ValueError(f"search_budget must be >= 2 for an exact audit (two datasets), got {search_budget}")
             res = _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget,
-                               refine_steps, sampler_samples, confidence, seed, start)
+                               refine_steps, sampler_samples, confidence, seed, start, sampler_alpha)
         else:
             res = _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
                                jobs, statistic, progress, start, attack, features, search_budget)
@@ -417,7 +425,7 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
 
 
 def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget, refine_steps,
-                 sampler_samples, confidence, seed, start):
+                 sampler_samples, confidence, seed, start, sampler_alpha=None):
     """Exact audit: law validation, worst pair (given or searched), sampler check; see :func:`audit`."""
     details = {}
     try:
@@ -454,7 +462,8 @@ def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_b
         details["refuted_by"] = "privacy loss of the law"
     calls = 0
     if sampler_samples > 0:
-        check = sampler_check(mech, [Da, Db], [law_a, law_b], sampler_samples, rng, 1.0 - confidence)
+        check = sampler_check(mech, [Da, Db], [law_a, law_b], sampler_samples, rng,
+                              1.0 - confidence if sampler_alpha is None else sampler_alpha)
         details["sampler_check"] = check
         calls = 2 * sampler_samples
         if not check["passed"]:
