@@ -158,7 +158,7 @@ def rate_check(claim_id, trial=None, grids=None, repetitions=None):
 
 def broken_trial(claim_id, kind):
     """A deliberately broken algorithm for ``claim_id``: ``kind`` is one of the trial's ``broken`` modes
-    (``"ignore_data"``, ``"fixed_noise"``, ``"s_noise"``, ``"d_noise"``, ``"output_noise"``)."""
+    (``"ignore_data"``, ``"fixed_noise"``, ``"s_noise"``, ``"d_noise"``, ``"output_noise"``, ``"noise_x20"``)."""
     return functools.partial(_broken, SETTINGS[claim_id]["trial"], kind)
 
 
@@ -170,14 +170,16 @@ def _broken(trial, kind, point, rng):
 MUTANT_NAMES = {"ignore_data": "blind algorithm (output ignores the data)",
                 "fixed_noise": "privacy noise that does not shrink with n eps",
                 "output_noise": "output noise N(0, sigma^2) added to w",
+                "noise_x20": "privacy noise scale x20",
                 "d_noise": "privacy noise x d", "s_noise": "privacy noise x s*"}
 
 
 def mutant_kinds(claim_id):
     """The ``broken`` modes of :func:`broken_trial` that apply to ``claim_id``'s trial."""
-    kinds = ["ignore_data", "fixed_noise"]
-    if not claim_id.startswith("rates.hu.thm2"):   # Theorem 2's trial has no output-noise mode
-        kinds.append("output_noise")
+    kinds = ["ignore_data", "fixed_noise", "output_noise"]
+    if not (claim_id.endswith(".dimension") or ".sparsity" in claim_id):
+        # a constant factor on the noise leaves a growth in d or s* unchanged: only the n eps sweeps can see it
+        kinds.append("noise_x20")
     if claim_id.endswith(".dimension"):
         kinds.append("d_noise")
     if ".sparsity" in claim_id:

@@ -54,8 +54,10 @@ def _tolerance_used(observed, bound, direction):
     :func:`~proofs_checks.verdicts.compare` at that point.
     """
     tol = PSI_RTOL * np.abs(bound) + PSI_ATOL
-    gap = {"at_most": observed - bound, "at_least": bound - observed, "equal": np.abs(observed - bound)}[direction]
-    return gap / tol
+    # a non-finite psi (only a broken one) is refuted by _result before this point is judged
+    with np.errstate(invalid="ignore", over="ignore"):
+        gap = {"at_most": observed - bound, "at_least": bound - observed, "equal": np.abs(observed - bound)}[direction]
+        return gap / tol
 
 
 class _Closest:
