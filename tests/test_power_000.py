@@ -79,7 +79,8 @@ def test_sensitivity_tight_bound_refutes_x0_9_and_loose_ones_below_the_true_valu
 @pytest.mark.slow
 @pytest.mark.parametrize("claim_id", ["wang-xu.alg1.rate.printed", "wang-xu.alg2.rate.printed",
                                       "wang-xu.alg1.em-utility.standard", "wang-xu.lemma2.covering-number",
-                                      "wang-xu.alg1.privacy.calibrated"])
+                                      "wang-xu.alg1.privacy.calibrated", "wang-xu.lemma4.concentration",
+                                      "wang-xu.lemma10.concentration", "wang-xu.alg1.error-split"])
 def test_power_sweep_detects_the_declared_targets(claim_id):
     claim = default_registry().claim(claim_id)
     power = claim_power(claim, CTX.for_claim(claim_id))
@@ -88,7 +89,10 @@ def test_power_sweep_detects_the_declared_targets(claim_id):
             "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
             "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
             "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
-            "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"]}[claim_id]
+            "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"],
+            "wang-xu.lemma4.concentration": ["confidence radius x0.2"],
+            "wang-xu.lemma10.concentration": ["confidence radius x0.2"],
+            "wang-xu.alg1.error-split": ["bound x0.0001"]}[claim_id]
     for name in must:
         assert any(caught[k] for k in caught if k.startswith(name)), (claim_id, name, power.mutants)
 
@@ -131,19 +135,18 @@ def test_psi_tight_bounds_refute_x0_9():
 
 
 def test_concentration_refutes_a_radius_far_below_the_stated_one_fast():
-    # one case (n = 100, eps = 1), 40 datasets: there Lemma 8 fails at radius x0.02 and without its log(N/eta)
-    # term (over the four quick cases neither is refuted: coverage 0.93 and 1.0; see concentration.RADIUS_FACTORS)
-    ctx = CTX.for_claim("wang-xu.lemma8.concentration")
-    small = dict(cases=[(100, 1.0)], datasets=40)
-    assert C.concentration_check(8, **small)(ctx).verdict == "confirmed"
-    assert C.concentration_check(8, radius_factor=0.02, **small)(ctx).verdict == "refuted"
-    assert C.concentration_check(8, log_term_factor=0.0, **small)(ctx).verdict == "refuted"
+    # Lemma 4 on its n = 100, eps = 1 case, 30 datasets (measured: stated radius holds on 30/30, x0.2 on 8/30);
+    # over the four quick cases x0.2 holds on 37 % (concentration.RADIUS_FACTORS)
+    ctx = CTX.for_claim("wang-xu.lemma4.concentration")
+    small = dict(cases=[(100, 1.0)], datasets=30)
+    assert C.concentration_check(4, **small)(ctx).verdict == "confirmed"
+    assert C.concentration_check(4, radius_factor=0.2, **small)(ctx).verdict == "refuted"
 
 
 def test_error_split_refutes_the_bound_x1e_4_fast():
+    # the three quick cases, 4 datasets each (measured: 4/12 within the bound x1e-4; the power sweep misses x1e-3)
     ctx = CTX.for_claim("wang-xu.alg1.error-split")
-    small = dict(cases=[(100, 1.0)], datasets=4)
-    assert E.error_split_check(1, bound=E.scaled_bound(1e-4), **small)(ctx).verdict == "refuted"
+    assert E.error_split_check(1, bound=E.scaled_bound(1e-4), datasets=4)(ctx).verdict == "refuted"
 
 
 # --- verdicts do not depend on the seed (issue 18, item 4) ------------------------------------------------------
