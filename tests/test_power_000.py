@@ -79,7 +79,8 @@ def test_sensitivity_tight_bound_refutes_x0_9_and_loose_ones_below_the_true_valu
 @pytest.mark.slow
 @pytest.mark.parametrize("claim_id", ["wang-xu.alg1.rate.printed", "wang-xu.alg2.rate.printed",
                                       "wang-xu.alg1.em-utility.standard", "wang-xu.lemma2.covering-number",
-                                      "wang-xu.alg1.privacy.calibrated"])
+                                      "wang-xu.alg1.privacy.calibrated", "wang-xu.lemma4.concentration",
+                                      "wang-xu.lemma10.concentration", "wang-xu.alg1.error-split"])
 def test_power_sweep_detects_the_declared_targets(claim_id):
     claim = default_registry().claim(claim_id)
     power = claim_power(claim, CTX.for_claim(claim_id))
@@ -88,6 +89,79 @@ def test_power_sweep_detects_the_declared_targets(claim_id):
             "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
             "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
             "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
-            "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"]}[claim_id]
+            "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"],
+            "wang-xu.lemma4.concentration": ["confidence radius x0.2"],
+            "wang-xu.lemma10.concentration": ["confidence radius x0.2"],
+            "wang-xu.alg1.error-split": ["bound x0.0001"]}[claim_id]
     for name in must:
         assert any(caught[k] for k in caught if k.startswith(name)), (claim_id, name, power.mutants)
+
+
+# --- the families that had no mutants before (issue 18, part 1) -------------------------------------------------
+
+from proofs_checks.claim_sets.wang_xu import concentration as C  # noqa: E402
+from proofs_checks.claim_sets.wang_xu import error_split as E  # noqa: E402
+from proofs_checks.stability import DEFAULT_SEEDS, default_seeds, run_claim_across_seeds  # noqa: E402
+
+#: 000 claim families that must declare mutants (the new claims of eqs. (8), (19), Lemma 9 live in other modules).
+FAMILIES = ("wang-xu.psi.", "wang-xu.lemma4.", "wang-xu.lemma5.", "wang-xu.lemma7.", "wang-xu.lemma8.",
+            "wang-xu.lemma10.", "wang-xu.thm1.eq14.", "wang-xu.thm2.eq26.", "wang-xu.alg1.error-split",
+            "wang-xu.alg2.error-split")
+
+
+def test_the_families_without_mutants_now_declare_them():
+    claims = default_registry().select(list(FAMILIES))
+    assert len(claims) == 17 and all(c.mutants for c in claims), [c.id for c in claims if not c.mutants]
+
+
+@pytest.mark.parametrize("claim_id", [c for c in (
+    "wang-xu.psi.eq6.inequality-3", "wang-xu.psi.eq6.non-decreasing", "wang-xu.psi.eq6.bounded", "wang-xu.psi.eq6.odd",
+    "wang-xu.psi.eq16.inequality-15", "wang-xu.psi.eq16.non-decreasing", "wang-xu.psi.eq16.bounded",
+    "wang-xu.psi.eq16.odd", "wang-xu.thm1.eq14.follows", "wang-xu.thm2.eq26.follows")])
+def test_exact_checks_detect_every_declared_mutant(claim_id):
+    # psi on its float64 grid and the derivation sums are exact: psi x0.9 / x1.1, the bound x0.9, a dropped or
+    # doubled term, the other truncation are all caught (eq. (6)'s psi under (15) and the restored (26) are
+    # caught by being confirmed: they are true)
+    claim = default_registry().claim(claim_id)
+    power = claim_power(claim, CTX.for_claim(claim_id))
+    assert power.verdict == ("refuted" if claim_id == "wang-xu.thm2.eq26.follows" else "confirmed")
+    assert all(m.detected for m in power.mutants), power.mutants
+
+
+def test_psi_tight_bounds_refute_x0_9():
+    claim = default_registry().claim("wang-xu.psi.eq6.bounded")
+    m = next(m for m in claim.mutants if m.name.startswith("stated bound x0.9"))
+    assert m.check(CTX.for_claim(claim.id)).verdict == "refuted"
+
+
+def test_concentration_refutes_a_radius_far_below_the_stated_one_fast():
+    # Lemma 4 on its n = 100, eps = 1 case, 30 datasets (measured: stated radius holds on 30/30, x0.2 on 8/30);
+    # over the four quick cases x0.2 holds on 37 % (concentration.RADIUS_FACTORS)
+    ctx = CTX.for_claim("wang-xu.lemma4.concentration")
+    small = dict(cases=[(100, 1.0)], datasets=30)
+    assert C.concentration_check(4, **small)(ctx).verdict == "confirmed"
+    assert C.concentration_check(4, radius_factor=0.2, **small)(ctx).verdict == "refuted"
+
+
+def test_error_split_refutes_the_bound_x1e_4_fast():
+    # the three quick cases, 4 datasets each (measured: 4/12 within the bound x1e-4; the power sweep misses x1e-3)
+    ctx = CTX.for_claim("wang-xu.alg1.error-split")
+    assert E.error_split_check(1, bound=E.scaled_bound(1e-4), datasets=4)(ctx).verdict == "refuted"
+
+
+# --- verdicts do not depend on the seed (issue 18, item 4) ------------------------------------------------------
+
+def test_default_seed_policy():
+    assert default_seeds("wang-xu.alg1.privacy.printed", "quick") == (DEFAULT_SEEDS["quick"], None)
+    n, why = default_seeds("wang-xu.alg2.error-split", "quick")
+    assert n == 1 and "costs" in why
+    assert DEFAULT_SEEDS["quick"] >= 3
+
+
+@pytest.mark.parametrize("claim_id", ["wang-xu.sensitivity.eq6", "wang-xu.alg1.privacy.printed"])
+def test_the_default_seed_is_not_special(claim_id):
+    # seed swap: the verdict at the default seed is the verdict at each of two derived seeds
+    claim = default_registry().claim(claim_id)
+    res = run_claim_across_seeds(claim, CheckContext(profile="quick", seed=20261121), 3)
+    verdicts = [s["verdict"] for s in res.evidence.get("seeds", [{"verdict": res.verdict}])]
+    assert len(set(verdicts)) == 1 and res.verdict != "inconclusive", res.evidence.get("seeds")

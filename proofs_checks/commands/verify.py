@@ -47,10 +47,11 @@ def add_arguments(parser):
                         help="exit 1 when a claim is refuted (refuted), or refuted or inconclusive (inconclusive)")
     parser.add_argument("--no-timings", action="store_true",
                         help="leave wall times and the date out of the report, so that two runs diff clean")
-    parser.add_argument("--seeds", type=positive_int, default=1, metavar="N",
+    parser.add_argument("--seeds", type=positive_int, default=None, metavar="N",
                         help="run each randomised claim on N run seeds (the --seed and N-1 derived from it) and "
-                             "keep a verdict only where all agree, else inconclusive with the split (default: 1; "
-                             "5 recommended for a verdict you publish)")
+                             "keep a verdict only where all agree, else inconclusive with the split (default: 3 for "
+                             "every randomised claim except the expensive ones of stability.EXPENSIVE, which run "
+                             "once and say so in their evidence; 5 recommended for a verdict you publish)")
     parser.add_argument("--power", action="store_true",
                         help="also run each claim's mutants (deliberately broken implementations) and put what "
                              "its check catches beside its verdict")
@@ -88,7 +89,7 @@ def run(args):
     # a worker spends seconds importing the claim modules before its first claim.
     workers = jobs if active_backend() == "local" and len(claims) > FEW_CLAIMS else 1
     try:
-        run = functools.partial(run_claim_across_seeds, seeds=args.seeds) if args.seeds > 1 else None
+        run = functools.partial(run_claim_across_seeds, seeds=args.seeds) if args.seeds != 1 else None
         after = _claim_power if args.power else None
         for claim, result, power in iter_claims_in_workers(claims, ctx, workers, registry_factory=default_registry,
                                                            progress=sys.stderr, run=run, after=after):

@@ -28,8 +28,9 @@ key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
 the output does not depend on the data; ``"fixed_noise"``: the privacy noise
 scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows;
 ``"s_noise"``: multiplied by ``s*``; ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
-``d ** d_power``; ``"output_noise"`` (Theorems 3, 5, 7, 8): ``N(0, sigma^2)`` added to each
-coordinate of the output, an error growing linearly in ``d``).
+``d ** d_power``; ``"noise_x20"``: multiplied by 20 at every point (a mis-calibrated noise scale);
+``"output_noise"`` (Theorems 2, 3, 5, 7, 8): ``N(0, sigma^2)`` added to each coordinate of the output, an
+error growing linearly in ``d``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ __all__ = ["MeanEstimationLoss", "biweight_excess_risk", "trial_theorem2", "tria
 #: Degrees of freedom of the Student-t laws used (see the module docstring).
 T_DF_X, T_DF_NOISE3, T_DF_NOISE7, T_DF_MEAN = 10.0, 3.0, 5.0, 3.0
 NOISE_VAR = 0.1
+#: Scale of the ``noise_x20`` broken mode [issue 18]: the privacy noise 20 times the stated one at every point.
+NOISE_X20 = 20.0
+#: The broken modes that rescale the privacy noise (through :func:`_noise_factor`).
+_NOISE_MODES = ("fixed_noise", "s_noise", "d_noise", "noise_x20")
 
 
 def _t_moments(df):
@@ -69,6 +74,8 @@ def _noise_factor(point):
         return float(point["s_star"])
     if point.get("broken") == "d_noise":
         return float(point["d"]) ** float(point.get("d_power", 1.0))
+    if point.get("broken") == "noise_x20":
+        return NOISE_X20
     return point["n"] * point["epsilon"] / point["ne_ref"]
 
 
@@ -118,10 +125,11 @@ def trial_theorem2(point, rng):
     p = theorem2_parameters(n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1),
                             c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
     sens = None
-    if point.get("broken") in ("fixed_noise", "d_noise"):  # fixed_noise: noise of the smallest n at every n
+    if point.get("broken") in _NOISE_MODES:  # fixed_noise: noise of the smallest n at every n
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
     w = heavy_tailed_dp_fw(data, "squared", initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps, rng=rng,
                            step_size=p["step_size"], sensitivity=sens)
+    w = _output_noise(point, w, rng)
     var, _ = _t_moments(T_DF_X)
     diff = w - w_star
     return float(var * diff @ diff)
@@ -134,7 +142,7 @@ def trial_theorem5(point, rng):
     var, _ = _t_moments(T_DF_X)
     p = theorem5_parameters(n, eps, delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0))
     sens = None
-    if point.get("broken") in ("fixed_noise", "d_noise"):
+    if point.get("broken") in _NOISE_MODES:
         sens = 8.0 * p["K"] ** 2 / n * _noise_factor(point)
     w = heavy_tailed_private_lasso(data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng,
                                    step_size=p["step_size"], sensitivity=sens)
@@ -185,7 +193,7 @@ def trial_theorem3(point, rng):
     p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0),
                             c_s=point.get("c_s", 1.0))
     sens = None
-    if point.get("broken") in ("fixed_noise", "d_noise"):
+    if point.get("broken") in _NOISE_MODES:
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
     w = heavy_tailed_dp_fw(data, BiweightLoss(), initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps,
                            rng=rng, step_size=[p["eta"]] * p["T"], sensitivity=sens)
@@ -208,7 +216,7 @@ def trial_theorem7(point, rng):
     data = np.column_stack([X, y])
     p = theorem7_parameters(n, eps, s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0))
     lam = None
-    if point.get("broken") in ("fixed_noise", "s_noise", "d_noise"):
+    if point.get("broken") in _NOISE_MODES:
         lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_linear_regression(data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta,
                                               rng=rng, lam=lam)
@@ -278,7 +286,7 @@ def trial_theorem8(point, rng):
     if rule != "printed":
         p["k"] = theorem8_k(rule, n, eps, theorem8_tau(), p["s"], p["T"], point.get("c_k", 1.0))
     lam = None
-    if point.get("broken") in ("fixed_noise", "s_noise", "d_noise"):
+    if point.get("broken") in _NOISE_MODES:
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_optimization(data, MeanEstimationLoss(), np.zeros(d), p["s"], p["beta"], p["k"], p["T"],
                                          p["eta"], eps, delta, rng=rng, lam=lam)

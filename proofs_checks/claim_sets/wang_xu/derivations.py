@@ -9,11 +9,13 @@ bound follows when it is at least the sum.  ``observed`` is the largest ratio su
 from __future__ import annotations
 
 from ...builders import WorstCase, compare_result
-from ...model import Claim
+import math
+
+from ...model import Claim, Mutant
 from ._common import setup_for
 from .bounds import eq14_from_premises, eq14_printed, eq26_derived, eq26_printed, sup_moment
 
-__all__ = ["DERIVATION_GRID", "follows_check", "register"]
+__all__ = ["DERIVATION_GRID", "follows_check", "follows_mutants", "register"]
 
 #: (n, eps) at which the sums are compared: the rate grids' n, at several eps.
 DERIVATION_GRID = [(n, eps) for n in (50, 100, 200, 400, 800, 1600, 3200) for eps in (0.1, 0.25, 1.0, 4.0, 50.0)]
@@ -66,14 +68,49 @@ def follows_check(algorithm, *, printed=None, premises=None, grid=None):
     return check
 
 
+def _lg_term(s, n, e):
+    """``log(N/eta)/(n iota)``: the union-bound term every premise carries once."""
+    a = _args(s, n, e)
+    return math.log(a[5] / a[6]) / (n * a[3])
+
+
+def follows_mutants(algorithm):
+    """The derivation check with a term dropped from the printed bound, a premise counted twice, the bound x0.9.
+
+    Theorem 1's (14) is exactly the sum of its premises (ratio 1 at every grid point), so the bound x0.9 and a
+    dropped ``3 lg/(n iota)`` are refuted and a doubled Lemma 6 too.  Theorem 2's printed (26) is refuted as
+    printed (it drops ``4 lg/(n iota)``); restoring that term must give ``confirmed`` (its ``2 b M`` covers
+    ``(2a + b) M``), and the restored bound x0.9 (the tightness of the restored bound) must be refuted.
+    """
+    if algorithm == 1:
+        pr = lambda s, n, e: eq14_printed(*_args(s, n, e))
+        su = lambda s, n, e: eq14_from_premises(*_args(s, n, e))
+        a = _args
+        lemma6 = lambda s, n, e: (2 * a(s, n, e)[2] * s.tau + a(s, n, e)[3] * a(s, n, e)[2] ** 2 * s.tau ** 2
+                                  + 1.5 * a(s, n, e)[3] * a(s, n, e)[7] + _lg_term(s, n, e))
+        return (Mutant("printed (14) x0.9", follows_check(1, printed=lambda s, n, e: 0.9 * pr(s, n, e)), factor=0.9),
+                Mutant("3 lg/(n iota) dropped from the printed (14)",
+                       follows_check(1, printed=lambda s, n, e: pr(s, n, e) - 3 * _lg_term(s, n, e))),
+                Mutant("Lemma 6 counted twice in the sum (a doubled term)",
+                       follows_check(1, premises=lambda s, n, e: su(s, n, e) + lemma6(s, n, e))))
+    pr = lambda s, n, e: eq26_printed(s.theta, *_args(s, n, e))
+    restored = lambda s, n, e: pr(s, n, e) + 4 * _lg_term(s, n, e)
+    return (Mutant("printed (26) with its dropped 4 lg/(n iota) restored (must be confirmed)",
+                   follows_check(2, printed=restored), detected_by=("confirmed",)),
+            Mutant("restored (26) x0.9", follows_check(2, printed=lambda s, n, e: 0.9 * restored(s, n, e)), factor=0.9),
+            Mutant("restored (26) with its mechanism term 8 log(theta) lg/(n iota eps) dropped",
+                   follows_check(2, printed=lambda s, n, e: restored(s, n, e) - 8 * math.log(s.theta) * _lg_term(s, n, e) / e)))
+
+
 def register(registry):
     """Register the two derivation claims."""
     registry.add_claim(Claim(
         "wang-xu.thm1.eq14.follows", "[000 Thm. 1] [000 eq. (14)]",
         "Eq. (14) is the sum of Lemma 4, (9), (13) and Lemma 6: 3 zeta tau + iota zeta^2 tau^2 + (5 iota/2) M "
-        "+ 3 lg/(n iota) + 4 log 2 lg/(n iota eps).", "formula", follows_check(1), algorithm="wang-xu-1"))
+        "+ 3 lg/(n iota) + 4 log 2 lg/(n iota eps).", "formula", follows_check(1), algorithm="wang-xu-1",
+        mutants=follows_mutants(1)))
     registry.add_claim(Claim(
         "wang-xu.thm2.eq26.follows", "[000 Thm. 2] [000 eq. (26)]",
         "Eq. (26) follows from (20), Lemma 7, (23) and (24): 3 zeta tau + 2 (2 iota)^(theta-1)/theta (M + "
         "zeta^theta tau^theta) + 8 log theta lg/(n iota eps) is at least their sum.", "formula", follows_check(2),
-        algorithm="wang-xu-2"))
+        algorithm="wang-xu-2", mutants=follows_mutants(2)))

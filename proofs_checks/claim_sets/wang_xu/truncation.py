@@ -17,7 +17,7 @@ import numpy as np
 
 from reference.wang_xu.truncation import psi, psi_lower_envelope, psi_upper_envelope
 
-from ...model import Claim, Result
+from ...model import Claim, Mutant, Result
 from ...builders import compare_result
 from ...verdicts import ULP_RTOL
 
@@ -27,6 +27,7 @@ PSI_RTOL = PSI_ATOL = 2 * ULP_RTOL
 from ._common import THETAS_QUICK
 
 __all__ = ["psi_grid", "psi_inequality_check", "psi_monotone_check", "psi_bounded_check", "psi_odd_check",
+           "scaled_psi", "other_truncation", "untruncated_psi", "even_psi", "redescending_psi", "psi_mutants",
            "register"]
 
 GRID_METHOD = ("float64 evaluation on a grid of {points} points (uniform on [-4, 4], log-spaced over the float64 "
@@ -53,8 +54,10 @@ def _tolerance_used(observed, bound, direction):
     :func:`~proofs_checks.verdicts.compare` at that point.
     """
     tol = PSI_RTOL * np.abs(bound) + PSI_ATOL
-    gap = {"at_most": observed - bound, "at_least": bound - observed, "equal": np.abs(observed - bound)}[direction]
-    return gap / tol
+    # a non-finite psi (only a broken one) is refuted by _result before this point is judged
+    with np.errstate(invalid="ignore", over="ignore"):
+        gap = {"at_most": observed - bound, "at_least": bound - observed, "equal": np.abs(observed - bound)}[direction]
+        return gap / tol
 
 
 class _Closest:
@@ -181,34 +184,123 @@ def psi_odd_check(thetas=(2.0,), psi_fn=psi, *, reading="third case of [000 eq. 
     return check
 
 
+# --- mutants [issue 18]: broken psi's (and a broken stated bound) each check must catch -------------------------
+
+def scaled_psi(factor):
+    """``factor * psi``: a constant off in psi (x0.9, x1.1)."""
+    def fn(x, theta):
+        return factor * psi(x, theta)
+    return fn
+
+
+def other_truncation(theta_other=None):
+    """The other truncation: eq. (16)'s psi at ``theta_other`` (1.5) for eq. (6), eq. (6)'s (theta = 2) for eq. (16)."""
+    def fn(x, theta):
+        return psi(x, theta_other if theta_other is not None else 2.0)
+    return fn
+
+
+def untruncated_psi(x, theta):
+    """The first case of (6)/(16) on all of R (``min(|x|, 1)`` dropped): decreasing beyond 1, unbounded below."""
+    t = np.abs(np.asarray(x, dtype=float))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        val = -np.log1p(np.power(t, theta) / theta - t)
+    return np.where(np.asarray(x) < 0, -val, val)
+
+
+def even_psi(x, theta):
+    """The third case dropped: ``psi(|x|)`` for every x (even, not odd; decreasing on x < 0)."""
+    return psi(np.abs(np.asarray(x, dtype=float)), theta)
+
+
+def redescending_psi(x, theta):
+    """psi set to 0 beyond ``|x| > 1`` (a redescending, biweight-like truncation): not monotone."""
+    x = np.asarray(x, dtype=float)
+    return np.where(np.abs(x) <= 1.0, psi(x, theta), 0.0)
+
+
+def _negative_side_scaled(factor):
+    def fn(x, theta):
+        v = psi(x, theta)
+        return np.where(np.asarray(x) < 0, factor * v, v)
+    return fn
+
+
+def psi_mutants(prop, thetas, **kw):
+    """The mutants of the psi claim ``prop`` ("inequality", "monotone", "bounded", "odd") at ``thetas``.
+
+    Each is the claim's own factory with a broken ``psi_fn`` (or ``stated_bound``); ``kw`` goes to the factory
+    (its reading).  eq. (6) is ``thetas == (2.0,)``; its other truncation is eq. (16)'s psi at theta = 1.5.
+    """
+    eq6 = tuple(thetas) == (2.0,)
+    other = ("eq. (16)'s psi (theta = 1.5) in place of eq. (6)'s" if eq6 else
+             "eq. (6)'s psi (theta = 2) in place of eq. (16)'s")
+    other_fn = other_truncation(1.5 if eq6 else 2.0)
+    if prop == "inequality":
+        f = psi_inequality_check
+        pairs = [("psi x0.9", scaled_psi(0.9), 0.9), ("psi x1.1", scaled_psi(1.1), 1.1),
+                 ("third case dropped: psi(|x|)", even_psi, None)]
+        if eq6:
+            pairs.append((other, other_fn, None))
+        else:
+            # eq. (6)'s psi satisfies (15) at every theta in (1, 2) (x^theta/theta >= x^2/2 on [0, 1] widens both
+            # envelopes; beyond 1 the lower envelope is at most log theta < log 2): a sound check confirms it.
+            muts = [Mutant(name, psi_inequality_check(thetas, fn, **kw), factor=fac) for name, fn, fac in pairs]
+            return tuple(muts) + (Mutant(other + " (satisfies (15) too: must be confirmed)",
+                                         psi_inequality_check(thetas, other_fn, **kw), detected_by=("confirmed",)),)
+    elif prop == "monotone":
+        f = psi_monotone_check
+        pairs = [("truncation at 1 dropped (first case on all of R)", untruncated_psi, None),
+                 ("redescending: 0 beyond |x| > 1", redescending_psi, None),
+                 ("third case dropped: psi(|x|)", even_psi, None)]
+    elif prop == "bounded":
+        f = psi_bounded_check
+        pairs = [("psi x1.1", scaled_psi(1.1), 1.1), ("truncation at 1 dropped (first case on all of R)",
+                                                       untruncated_psi, None)]
+        if not eq6:
+            pairs.append((other, other_fn, None))
+        muts = [Mutant(name, f(thetas, fn, **kw), factor=fac) for name, fn, fac in pairs]
+        return tuple(muts) + (Mutant("stated bound x0.9 (0.9 log theta)",
+                                     f(thetas, psi, lambda th: 0.9 * math.log(th), **kw), factor=0.9),)
+    elif prop == "odd":
+        f = psi_odd_check
+        pairs = [("third case dropped: psi(|x|)", even_psi, None),
+                 ("negative side x0.9", _negative_side_scaled(0.9), 0.9)]
+    else:
+        raise ValueError(f"prop must be inequality, monotone, bounded or odd, got {prop!r}")
+    return tuple(Mutant(name, f(thetas, fn, **kw), factor=fac) for name, fn, fac in pairs)
+
+
 def register(registry):
     """Register the eight psi claims (eqs. (6) and (16): inequality, monotone, bounded, odd)."""
     claim = registry.add_claim
     eq16 = "[000 eq. (16)]"
     claim(Claim("wang-xu.psi.eq6.inequality-3", "[000 eq. (3)] [000 eq. (6)]",
                 "psi of (6) satisfies -log(1 - x + x^2/2) <= psi(x) <= log(1 + x + x^2/2).",
-                "inequality", psi_inequality_check((2.0,)), algorithm="wang-xu-1"))
+                "inequality", psi_inequality_check((2.0,)), algorithm="wang-xu-1",
+                mutants=psi_mutants("inequality", (2.0,))))
     claim(Claim("wang-xu.psi.eq6.non-decreasing", "[000 eq. (6)]",
-                "psi of (6) is non-decreasing.", "inequality", psi_monotone_check((2.0,)), algorithm="wang-xu-1"))
+                "psi of (6) is non-decreasing.", "inequality", psi_monotone_check((2.0,)), algorithm="wang-xu-1",
+                mutants=psi_mutants("monotone", (2.0,))))
     claim(Claim("wang-xu.psi.eq6.bounded", "[000 eq. (6)]",
                 "psi of (6) is bounded by log 2 in absolute value.", "inequality", psi_bounded_check((2.0,)),
-                algorithm="wang-xu-1"))
+                algorithm="wang-xu-1", mutants=psi_mutants("bounded", (2.0,))))
     claim(Claim("wang-xu.psi.eq6.odd", "[000 eq. (6)]",
                 "psi of (6) is odd: psi(-x) = -psi(x).", "inequality", psi_odd_check((2.0,)),
-                algorithm="wang-xu-1"))
+                algorithm="wang-xu-1", mutants=psi_mutants("odd", (2.0,))))
     claim(Claim("wang-xu.psi.eq16.odd", eq16,
                 "psi of (16) is odd: psi(-x) = -psi(x).", "inequality",
                 psi_odd_check(THETAS_QUICK, reading=f"third case of {eq16}: psi(x) = -psi(-x)"),
-                algorithm="wang-xu-2"))
+                algorithm="wang-xu-2", mutants=psi_mutants("odd", THETAS_QUICK)))
     claim(Claim("wang-xu.psi.eq16.inequality-15", "[000 eq. (15)] [000 eq. (16)]",
                 "psi of (16) satisfies -log(1 - x + |x|^theta/theta) <= psi(x) <= log(1 + x + |x|^theta/theta).",
                 "inequality", psi_inequality_check(THETAS_QUICK, reading=f"[000 eq. (15)] with psi of {eq16}"),
-                algorithm="wang-xu-2"))
+                algorithm="wang-xu-2", mutants=psi_mutants("inequality", THETAS_QUICK)))
     claim(Claim("wang-xu.psi.eq16.non-decreasing", eq16,
                 "psi of (16) is non-decreasing.", "inequality",
                 psi_monotone_check(THETAS_QUICK, reading=f"{eq16} and the text of [000 Sec. IV-B] before it"),
-                algorithm="wang-xu-2"))
+                algorithm="wang-xu-2", mutants=psi_mutants("monotone", THETAS_QUICK)))
     claim(Claim("wang-xu.psi.eq16.bounded", eq16,
                 "psi of (16) is bounded by log theta in absolute value.", "inequality",
                 psi_bounded_check(THETAS_QUICK, reading="text beside [000 Alg. 2]: |psi| <= log theta"),
-                algorithm="wang-xu-2"))
+                algorithm="wang-xu-2", mutants=psi_mutants("bounded", THETAS_QUICK)))
