@@ -136,10 +136,27 @@ def _with_blind_walk(claim_id, check):
     return wrapped
 
 
+#: Claims that check the other readings of the same statement (issue 19: readings side by side).
+_OTHER_READINGS = {
+    "rates.hu.thm8.sparsity": ("k as the theorem prints it", ("rates.hu.thm8.sparsity.proof-k",
+                                                              "rates.hu.thm8.sparsity.balanced-k")),
+    "rates.hu.thm8.sparsity.proof-k": ("k as the proof sets it", ("rates.hu.thm8.sparsity",
+                                                                  "rates.hu.thm8.sparsity.balanced-k")),
+    "rates.hu.thm8.sparsity.balanced-k": ("k balancing the proof's inequality", ("rates.hu.thm8.sparsity",
+                                                                                 "rates.hu.thm8.sparsity.proof-k")),
+}
+
+
 def _reading(claim_id):
     st = SETTINGS[claim_id]
-    return (f"{st['source']}: {st['statement']}; judged on the {1 - ZETA:g} quantile of the excess population "
-            f"risk against {st.get('xlabel', 'n * epsilon')} (stated exponent {st['exponent']:g}; hidden constants 1)")
+    text = (f"{st['source']}: {st['statement']}; judged on the {1 - ZETA:g} quantile of the excess population "
+            f"risk against {st.get('xlabel', 'n * epsilon')} (stated exponent {st['exponent']:g}). O~ hides "
+            f"constants and log factors the theorem does not give, so only the exponent is judged, never the "
+            f"level; ||W||_1 is the l1 diameter [002 Sec. 3]")
+    if claim_id in _OTHER_READINGS:
+        this, others = _OTHER_READINGS[claim_id]
+        text += f"; this claim reads {this}, the other readings are checked by {', '.join(others)}"
+    return text
 
 
 def rate_check(claim_id, trial=None, grids=None, repetitions=None):
