@@ -28,6 +28,7 @@ from .audit.api import AuditResult, MechanismError, NoRunnablePair, audit, profi
 from .audit.neighbours import CANNOT_RUN
 from .audit.primitive_mechanisms import PRIMITIVE_DEFAULTS, PRIMITIVE_FACTORIES
 from .model import Algorithm, Claim, Mutant, Result
+from .builders import with_power_note as _with_power
 from .verdicts import CONFIDENCE
 
 #: Error of the exact audits' sampler check in the registered claims.  At ``1 - CONFIDENCE`` each
@@ -315,16 +316,6 @@ AUDIT_POWER["audit.report-noisy-max.standard"] = {
              "primitives.report-noisy-max.privacy (exact, worst score moves) catches both always"}
 
 
-def _with_power(check, note):
-    """``check`` whose Result carries ``evidence["power"] = note`` (what its mutants show it misses, and why)."""
-
-    def noted(ctx):
-        res = check(ctx)
-        res.evidence = {**res.evidence, "power": note}
-        return res
-
-    noted.__wrapped__ = check
-    return noted
 
 
 def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS):

@@ -4,15 +4,13 @@ coverage judged separately at each sample size.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-
 import numpy as np
 
 from reference.arora.data import make_problem, project_to_domain
 from reference.arora.learners import NoisyGD, OutputPerturbation
 
 from ...adversarial import candidate_records
+from ...builders import with_power_note as with_power  # noqa: F401  (re-exported to the 004 claim modules)
 from ...model import Mutant
 from ...verdicts import clopper_pearson, coverage_verdict
 
@@ -105,12 +103,3 @@ def scaled_mutants(what, build, factors, notes=None):
                  for f in factors)
 
 
-def with_power(check, power):
-    """``check`` with ``evidence["power"] = power``: what its mutants show it misses, and why (measured)."""
-
-    @functools.wraps(check)
-    def checked(ctx):
-        result = check(ctx)
-        return dataclasses.replace(result, evidence={**result.evidence, "power": power})
-
-    return checked

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from ...adversarial import candidate_records, heavy_tailed_records
+from ...builders import with_power_note  # noqa: F401  (re-exported to the 002 claim modules)
 
 #: The neighbouring relation of every privacy and sensitivity claim of 002.  [002 Def. 1] (file line 54) calls
 #: D, D' neighbours if they 'differ by only one data sample'; the algorithms take n as given and split the n
@@ -150,17 +151,3 @@ def moderate_records(width, magnitudes=(10.0, 100.0, 1e3, 3e3, 1e4)):
     return np.concatenate([m * signs for m in magnitudes])
 
 
-def with_power_note(check, note):
-    """``check`` whose Result carries ``evidence["power"] = note``: the errors the check cannot catch, and why.
-
-    Used where a target of issue 18 is out of reach for any sound check (the mechanism with the broken
-    constant is still private on every instance, because the stated calibration has slack).
-    """
-
-    def noted(ctx):
-        res = check(ctx)
-        res.evidence = {**res.evidence, "power": note}
-        return res
-
-    noted.__wrapped__ = check
-    return noted

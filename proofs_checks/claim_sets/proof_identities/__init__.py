@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ...formulas import sensitivity
 from ...model import Claim, Mutant
+from ...builders import with_power_note as _with_power_note
 from .kl18 import kl_identity_check
 from .lemma2 import _split_of, lemma2_exact_laplace_check, lemma2_exact_rr_check
 from .sensitivity_demos import _clipped_mean_cases, _robust_mean_cases, clipped_mean
@@ -51,16 +52,6 @@ LEMMA2_PRINTED_POWER = (
     "(proofs.002.lemma2.exact-rr.standard, claimed total delta) catches x2 and x1.25")
 
 
-def _with_power_note(check, note):
-    """``check`` whose Result carries ``evidence["power"] = note``."""
-
-    def noted(ctx):
-        res = check(ctx)
-        res.evidence = {**res.evidence, "power": note}
-        return res
-
-    noted.__wrapped__ = check
-    return noted
 
 
 def register(registry):

@@ -24,6 +24,7 @@ import numpy as np
 from reference.wang_xu.l1_regression import EXPONENT_FACTORS, make_mechanism
 
 from ...builders import PrivacyTally
+from ...builders import with_power_note as _with_power_note
 from ...model import Claim, Mutant
 from ._common import RELATIONS, VARIANTS, datasets, exact_instances, replacement_candidates
 
@@ -170,18 +171,6 @@ def power_note(variant, relation):
             + ")")
 
 
-def _with_power_note(check, note):
-    """``check`` whose Result carries ``evidence["power"] = note``."""
-    if note is None:
-        return check
-
-    def noted(ctx):
-        res = check(ctx)
-        res.evidence = {**res.evidence, "power": note}
-        return res
-
-    noted.__wrapped__ = check
-    return noted
 
 
 def register(registry):
