@@ -427,35 +427,24 @@ class SparseOptPeelingStep(_PeelingOfVector):
         return sparse_opt_half_step(self.w[None], X, y, self.loss, self.k, self.beta, self.eta, self.variant)[0]
 
 
-
-class LaggedSparseOptPeelingStep(_PeelingOfVector):
+class LaggedSparseOptPeelingStep(SparseOptPeelingStep):
     """Algorithm 5 steps 4-7 under the printed indices (reading A): ``v = w^t - eta g~(w^{t-1}, D_t)``.
 
     The gradient is taken at ``w_grad`` (``w^{t-1}``), the step starts from ``w`` (``w^t``); both
     are fixed (earlier outputs, computed from other parts of the data).  The ordered Peeling
-    selection on ``v(data)`` is a finite mechanism, as for :class:`SparseOptPeelingStep`, which
-    is the case ``w_grad = w`` (reading B).
+    selection on ``v(data)`` is a finite mechanism, as for :class:`SparseOptPeelingStep` (whose
+    parameters it takes), which is the case ``w_grad = w`` (reading B).
 
     References
     ----------
     .. [1] [002 Alg. 5 steps 4-7], [002 Thm. 8] and its proof [002 App. A].
     """
 
-    finite_output = True
-
-    def __init__(self, *, w, w_grad, m, epsilon, delta, s, k, beta=1.0, eta=0.5, loss="logistic_l2",
-                 variant="standard", lam=None):
-        self.w = check_finite_array("w", w, ndim=1)
+    def __init__(self, *, w, w_grad, **params):
+        super().__init__(w=w, **params)
         self.w_grad = check_finite_array("w_grad", w_grad, ndim=1)
         if self.w_grad.shape != self.w.shape:
             raise ValueError(f"w_grad must have the shape of w {self.w.shape}, got {self.w_grad.shape}")
-        self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
-        self.m = check_integer("m", m, minimum=1)
-        self.k, self.beta, self.eta = check_positive("k", k), check_positive("beta", beta), check_positive("eta", eta)
-        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
-        self.loss, self.variant = get_loss(loss), variant
-        self.lam = sparse_opt_lambda(self.k, self.eta, self.m) if lam is None else check_positive("lam", lam)
-        self.noise_scale = peeling_scale(self.s, self.epsilon, self.delta, self.lam)
 
     def v(self, data):
         X, y = split_records(data, self.w.size)
