@@ -16,7 +16,7 @@ import numpy as np
 
 from ..validation import check_finite_array, check_integer
 
-__all__ = ["ROWS_PER_CHUNK_ELEMENTS", "check_candidate_array", "draw_shape", "chunked_rows", "rows_of_draws",
+__all__ = ["ROWS_PER_CHUNK_ELEMENTS", "argmax_of_noisy_rows", "check_candidate_array", "draw_shape", "chunked_rows", "rows_of_draws",
            "flat_batch"]
 
 #: Samplers draw their noise in chunks of about this many float64 numbers (32 MiB), so that
@@ -72,3 +72,21 @@ def flat_batch(arr: np.ndarray) -> tuple[np.ndarray, tuple]:
     """``arr`` of shape ``(..., K)`` as ``(B, K)`` rows with ``B = prod(...)``, and the batch shape."""
     batch_shape = arr.shape[:-1]
     return arr.reshape(math.prod(batch_shape), arr.shape[-1]), batch_shape
+
+
+def argmax_of_noisy_rows(values: np.ndarray, size, add_noise) -> np.ndarray:
+    """``argmax(add_noise(row))`` for ``size`` draws of every row of ``values`` (shape ``(..., K)``).
+
+    ``add_noise(chunk)`` returns the chunk plus its noise, drawing one variable per entry in C order;
+    the draws are chunked (:func:`chunked_rows`) without changing the stream, so the result is the
+    same as one draw over the whole ``(size, ..., K)`` array.  Returns int64 of shape
+    :func:`draw_shape` ``(batch shape, size)``.  Shared by the exponential mechanism (Gumbel noise)
+    and report-noisy-max (Laplace noise).
+    """
+    rows, batch_shape = flat_batch(values)
+    shape = draw_shape(batch_shape, size)
+    n_draws = int(np.prod(shape, dtype=np.int64))
+    out = np.empty(n_draws, dtype=np.int64)
+    for start, stop in chunked_rows(n_draws, values.shape[-1]):
+        out[start:stop] = np.argmax(add_noise(rows_of_draws(rows, start, stop)), axis=1)
+    return out.reshape(shape)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..validation import as_generator, check_epsilon, check_positive
-from ._batch import check_candidate_array, chunked_rows, draw_shape, flat_batch, rows_of_draws
+from ._batch import argmax_of_noisy_rows, check_candidate_array
 
 __all__ = ["exponential_log_prob", "exponential_sample", "gumbel_max_sample", "normalize_log_weights",
            "ExponentialMechanism"]
@@ -193,15 +193,8 @@ def gumbel_max_sample(log_weights, size=None, rng=None):
     """
     lw = _check_log_weights(log_weights)
     gen = as_generator(rng)
-    rows, batch_shape = flat_batch(lw)
-    shape = draw_shape(batch_shape, size)
-    n_draws = int(np.prod(shape, dtype=np.int64))
-    out = np.empty(n_draws, dtype=np.int64)
-    for start, stop in chunked_rows(n_draws, lw.shape[-1]):
-        chunk = rows_of_draws(rows, start, stop)
-        keys = np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf)
-        out[start:stop] = np.argmax(keys, axis=1)
-    return out.reshape(shape)
+    return argmax_of_noisy_rows(
+        lw, size, lambda chunk: np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf))
 
 
 def exponential_sample(scores, epsilon, sensitivity, size=None, rng=None, *, weight_factor=0.5):

@@ -20,7 +20,7 @@ import numpy as np
 from scipy import integrate
 
 from ..validation import as_generator, check_epsilon, check_positive
-from ._batch import check_candidate_array, chunked_rows, draw_shape, flat_batch, rows_of_draws
+from ._batch import argmax_of_noisy_rows, check_candidate_array, flat_batch
 
 __all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob",
            "ReportNoisyMax"]
@@ -81,14 +81,7 @@ def report_noisy_max(scores, scale, size=None, rng=None):
     b = check_positive("scale", scale)
     u = check_candidate_array("scores", scores)
     gen = as_generator(rng)
-    rows, batch_shape = flat_batch(u)
-    shape = draw_shape(batch_shape, size)
-    n_draws = int(np.prod(shape, dtype=np.int64))
-    out = np.empty(n_draws, dtype=np.int64)
-    for start, stop in chunked_rows(n_draws, u.shape[-1]):
-        chunk = rows_of_draws(rows, start, stop)
-        out[start:stop] = np.argmax(chunk + gen.laplace(0.0, b, size=chunk.shape), axis=1)
-    out = out.reshape(shape)
+    out = argmax_of_noisy_rows(u, size, lambda chunk: chunk + gen.laplace(0.0, b, size=chunk.shape))
     return int(out) if out.ndim == 0 else out
 
 
