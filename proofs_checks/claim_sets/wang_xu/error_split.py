@@ -68,18 +68,21 @@ def error_split_check(algorithm, *, cases=None, datasets=None, bound=statistical
             net = setup.net(n)
             pts, excess, _ = net_excess_risk(setup.model, float(setup.radius), float(p["zeta"]))
             B = bound(setup, n, eps)
-            stat, mech, mech_cal, lad = (np.empty(reps) for _ in range(4))
+            w_hat, w_lad, mean_printed, mean_calibrated = (np.empty(reps) for _ in range(4))
             for r in range(reps):
                 data = setup.model.sample(n, rng)
                 X, y = data[:, :1], data[:, 1]
                 # global over the zeta-net (zeta = 1/n); L_D of the continuous minimiser differs by <= zeta tau
-                w_hat, _ = truncated_loss_minimiser(X, y, p["iota"], setup.theta, net=net, polish=False)
-                w_lad = np.clip(lad_regression(X, y), -setup.radius, setup.radius)
-                ex, _ = excess_risk_1d(setup.model, [w_hat[0], w_lad[0]])
-                stat[r], lad[r] = ex
-                for variant, out in (("printed", mech), ("calibrated", mech_cal)):
+                w_hat[r] = truncated_loss_minimiser(X, y, p["iota"], setup.theta, net=net, polish=False)[0][0]
+                w_lad[r] = np.clip(lad_regression(X, y), -setup.radius, setup.radius)[0]
+                for variant, out in (("printed", mean_printed), ("calibrated", mean_calibrated)):
                     _, lp = wang_xu_log_prob(X, y, net, eps, p["iota"], setup.theta, variant)
-                    out[r] = float(np.exp(lp) @ excess) - stat[r]
+                    out[r] = float(np.exp(lp) @ excess)
+            # One vectorised quadrature for every dataset's two estimates (it was one per dataset,
+            # 95% of the check's time); the error control covers the whole vector.
+            ex, _ = excess_risk_1d(setup.model, np.concatenate([w_hat, w_lad]))
+            stat, lad = ex[:reps], ex[reps:]
+            mech, mech_cal = mean_printed - stat, mean_calibrated - stat
             held.append(stat <= B)
             vacuous += B >= worst_in_W
             q = 1 - setup.eta
