@@ -284,8 +284,15 @@ def fit_joint_logistic(a, b, penalty=1e-3, max_rows=50_000):
     center, scale = robust_scale(x)
     atoms = [at[:16] for at in column_atoms(x)]
     model = JointLogistic(center, scale, atoms, None)
-    f = model.features(x)
-    y = np.concatenate([np.ones(len(a)), np.zeros(len(b))])
+    model.weights = penalised_logistic_weights(model.features(x), len(a), penalty)
+    return model
+
+
+def penalised_logistic_weights(f, n_first, penalty):
+    """Weights ``(intercept, w)`` of a ridge-penalised logistic regression of ``f``'s first ``n_first`` rows
+    (label 1) against the rest (label 0): mean log-loss plus ``penalty * ||w||^2`` (intercept free),
+    minimised by L-BFGS-B from zero."""
+    y = np.concatenate([np.ones(n_first), np.zeros(len(f) - n_first)])
     X = np.hstack([np.ones((len(f), 1)), f])
 
     def loss(w):
@@ -295,8 +302,7 @@ def fit_joint_logistic(a, b, penalty=1e-3, max_rows=50_000):
         grad[1:] += 2 * penalty * w[1:]
         return val, grad
 
-    model.weights = optimize.minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B").x
-    return model
+    return optimize.minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B").x
 
 
 def structured_candidates(a, b, attack="auto"):

@@ -71,7 +71,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 from statsmodels.stats.proportion import proportion_confint
 
 from reference.validation import check_integer, check_probability
@@ -359,18 +359,9 @@ def fit_logistic(a, b, penalty=1e-3):
 
         center, scale = robust_scale(x)
     scale = np.where(scale > 0, scale, 1.0)
-    f = _features(x, center, scale)
-    y = np.concatenate([np.ones(len(a)), np.zeros(len(b))])
-    X = np.hstack([np.ones((len(f), 1)), f])
+    from .classifiers import penalised_logistic_weights
 
-    def loss(w):
-        eta = X @ w
-        val = np.sum(np.logaddexp(0.0, eta) - y * eta) / len(y) + penalty * np.dot(w[1:], w[1:])
-        grad = X.T @ (special.expit(eta) - y) / len(y)
-        grad[1:] += 2 * penalty * w[1:]
-        return val, grad
-
-    w = optimize.minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B").x
+    w = penalised_logistic_weights(_features(x, center, scale), len(a), penalty)
     return Projection(w, center, scale, name="logistic regression")
 
 
