@@ -106,20 +106,22 @@ def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE)
 
 
 def coverage_verdict(covered: int, trials: int, nominal: float, confidence: float = CONFIDENCE, *,
-                     confirm: str = "unless_refuted") -> str:
+                     confirm: str = "unless_refuted", vacuous: bool = False) -> str:
     """Verdict of "the bound holds with probability at least ``nominal``" from ``covered`` of ``trials``.
 
     ``"refuted"`` when the upper Clopper-Pearson limit of the coverage is below ``nominal``.
     Otherwise ``confirm="unless_refuted"`` gives ``"confirmed"`` (a simulation can refute a
     coverage claim, and a claim it does not refute is reported confirmed, with the interval in
     the evidence), and ``confirm="lower_limit"`` gives ``"confirmed"`` only when the lower
-    limit is at least ``nominal``, ``"inconclusive"`` otherwise.
+    limit is at least ``nominal``, ``"inconclusive"`` otherwise.  ``vacuous=True`` (no value the
+    simulation could produce breaks the bound in any case it ran) turns ``"confirmed"`` into
+    ``"vacuous"``: a bound nothing could break is not confirmed by holding.
     """
     if confirm not in ("unless_refuted", "lower_limit"):
         raise ValueError(f"confirm must be 'unless_refuted' or 'lower_limit', got {confirm!r}")
     lo, hi = clopper_pearson(covered, trials, confidence)
     if hi < nominal:
         return "refuted"
-    if confirm == "unless_refuted":
-        return "confirmed"
-    return "confirmed" if lo >= nominal else "inconclusive"
+    if confirm == "unless_refuted" or lo >= nominal:
+        return "vacuous" if vacuous else "confirmed"
+    return "inconclusive"

@@ -126,9 +126,7 @@ def concentration_check(lemma, *, psi_fn=psi, cases=None, datasets=None, radius_
         k, m = int(held.sum()), int(held.size)
         lo, hi = clopper_pearson(k, m, CONFIDENCE)
         nominal = 1 - setup.eta
-        verdict = coverage_verdict(k, m, nominal, CONFIDENCE)
-        if verdict == "confirmed" and vacuous_cases == len(rows):
-            verdict = "vacuous"
+        verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous_cases == len(rows))
         return Result(
             verdict, observed=k / m, bound=nominal, direction="at_least",
             method=f"{reps} simulated datasets per (n, eps); L_D on the net by adaptive quadrature of a closed form "

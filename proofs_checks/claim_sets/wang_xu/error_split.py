@@ -97,9 +97,7 @@ def error_split_check(algorithm, *, cases=None, datasets=None, bound=statistical
         k, m = int(held.sum()), int(held.size)
         nominal = 1 - 2 * setup.eta
         src = "[000 Lemma 6]" if algorithm == 1 else "[000 eq. (24)] (second line as printed)"
-        verdict = coverage_verdict(k, m, nominal, CONFIDENCE)
-        if verdict == "confirmed" and vacuous == len(rows):
-            verdict = "vacuous"
+        verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous == len(rows))
         return Result(
             verdict, observed=k / m, bound=nominal, direction="at_least",
             method=f"{reps} simulated datasets per (n, eps); w-hat_iota global over the zeta-net; excess "

@@ -134,9 +134,7 @@ def lemma9_check(*, psi_fn=psi, minimiser="argmin", cases=None, datasets=None, t
         held = np.concatenate(held)
         k, m = int(held.sum()), int(held.size)
         nominal = 1 - setup.eta
-        verdict = coverage_verdict(k, m, nominal, CONFIDENCE)
-        if verdict == "confirmed" and vacuous == len(rows):
-            verdict = "vacuous"
+        verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous == len(rows))
         return Result(
             verdict, observed=k / m, bound=nominal, direction="at_least",
             method=f"{reps} simulated datasets per case; w-hat_iota = argmin over W = [-{R:g}, {R:g}] of L-hat_iota "
