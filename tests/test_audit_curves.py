@@ -154,3 +154,41 @@ def test_curve_progress_only_when_asked(capsys):
     assert capsys.readouterr().err == ""
     statistical_curve(L, L.pair(), [0.0, 1.0], samples=2_000, progress=True)
     assert "curve" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the float range (hypothesis)
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_POSITIVE = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+_EPS = st.lists(st.floats(min_value=0.0, max_value=1e300, allow_nan=False), min_size=1, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(spread=_POSITIVE, sensitivity=_POSITIVE, epsilons=_EPS)
+def test_closed_form_curves_are_probabilities_and_non_increasing_over_the_float_range(spread, sensitivity, epsilons):
+    for curve in (laplace_curve, gaussian_curve):
+        with np.errstate(over="raise", divide="raise", invalid="raise"):    # underflow to 0 is the right limit
+            d = curve(epsilons, spread, sensitivity)
+        assert np.all(np.isfinite(d)) and np.all((0.0 <= d) & (d <= 1.0)), (curve.__name__, d)
+        assert np.all(np.diff(d) <= 1e-15), (curve.__name__, d)      # grid sorted: delta non-increasing
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs=st.lists(st.tuples(st.floats(-1e300, 0.0), st.floats(-1e300, 0.0)), min_size=1, max_size=8),
+       epsilons=_EPS)
+def test_exact_curve_is_a_probability_on_extreme_laws(logs, epsilons):
+    lp, lq = (np.array(c) for c in zip(*logs))
+    lp, lq = lp - np.logaddexp.reduce(lp), lq - np.logaddexp.reduce(lq)     # normalised laws
+    d = exact_curve(lp, lq, epsilons)
+    assert np.all(np.isfinite(d)) and np.all((0.0 <= d) & (d <= 1.0))
+    assert np.all(np.diff(d) <= 1e-12)
+
+
+@pytest.mark.parametrize("bad", ["1.0", float("nan"), -1.0, 0.0, float("inf"), True])
+def test_closed_form_curves_name_a_bad_parameter(bad):
+    for curve, name in ((laplace_curve, "scale"), (gaussian_curve, "sigma")):
+        with pytest.raises((TypeError, ValueError), match=name):
+            curve([0.0], bad)
+        with pytest.raises((TypeError, ValueError), match="sensitivity"):
+            curve([0.0], 1.0, bad)

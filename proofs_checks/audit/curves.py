@@ -49,7 +49,7 @@ import numpy as np
 from scipy import integrate, special
 from statsmodels.stats.proportion import proportion_confint
 
-from reference.validation import check_integer, check_probability
+from reference.validation import check_integer, check_positive, check_probability
 
 __all__ = ["DEFAULT_POINTS", "CurveResult", "check_epsilons", "default_grid", "exact_curve", "density_curve",
            "laplace_curve", "gaussian_curve", "statistical_curve"]
@@ -146,10 +146,9 @@ def laplace_curve(epsilons, scale, sensitivity=1.0):
     True
     """
     eps = check_epsilons(epsilons)
-    scale, sensitivity = float(scale), float(sensitivity)
-    if not (scale > 0 and math.isfinite(scale)) or not (sensitivity > 0 and math.isfinite(sensitivity)):
-        raise ValueError(f"scale and sensitivity must be finite and > 0, got {scale!r}, {sensitivity!r}")
-    eps0 = float(sensitivity) / scale
+    scale, sensitivity = check_positive("scale", scale), check_positive("sensitivity", sensitivity)
+    with np.errstate(over="ignore", under="ignore"):
+        eps0 = sensitivity / scale            # inf or 0 at the ends of the float range: the limits are right
     return np.where(eps < eps0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0), 0.0)
 
 
@@ -164,14 +163,17 @@ def gaussian_curve(epsilons, sigma, sensitivity=1.0):
     True
     """
     eps = check_epsilons(epsilons)
-    sigma, sensitivity = float(sigma), float(sensitivity)
-    if not (sigma > 0 and math.isfinite(sigma)) or not (sensitivity > 0 and math.isfinite(sensitivity)):
-        raise ValueError(f"sigma and sensitivity must be finite and > 0, got {sigma!r}, {sensitivity!r}")
-    mu = sensitivity / sigma
-    a = special.log_ndtr(mu / 2.0 - eps / mu)
-    b = eps + special.log_ndtr(-mu / 2.0 - eps / mu)
-    # exp(a) - exp(b) = exp(a) (1 - exp(b - a)), accurate when both are tiny
-    return np.maximum(np.exp(a) * -np.expm1(np.minimum(b - a, 0.0)), 0.0)
+    sigma, sensitivity = check_positive("sigma", sigma), check_positive("sensitivity", sensitivity)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        mu = sensitivity / sigma
+        if mu == 0.0:                         # underflow: the limit mu -> 0 is delta = 0 at every eps >= 0
+            return np.zeros(eps.size)
+        a = special.log_ndtr(mu / 2.0 - eps / mu)
+        b = eps + special.log_ndtr(-mu / 2.0 - eps / mu)
+        # exp(a) - exp(b) = exp(a) (1 - exp(b - a)), accurate when both are tiny; delta <= exp(a), so
+        # a = -inf (where b - a would be -inf + inf) gives 0
+        delta = np.exp(a) * -np.expm1(np.minimum(b - a, 0.0))
+    return np.where(a == -np.inf, 0.0, np.maximum(delta, 0.0))
 
 
 def density_curve(log_density_p, log_density_q, epsilons, breakpoints=(), tol=1e-12):
