@@ -222,3 +222,13 @@ def test_alg5_lambda_at_the_proofs_bound_is_a_named_variant():
     assert sparse_opt_lambda(3.0, 0.5, 7, bound="proof") == pytest.approx(4 * math.sqrt(2) * 0.5 * 3.0 / 21, rel=1e-15)
     with pytest.raises(ValueError, match="bound"):
         sparse_opt_lambda(3.0, 0.5, 7, bound="half")
+
+
+@pytest.mark.parametrize("bad", [{"p": "0.5"}, {"p": float("nan")}, {"p": 1.5}, {"delta": 1.0}, {"delta": "0"},
+                                 {"epsilon": 0.0}])
+def test_lemma3_closed_form_names_a_bad_parameter(bad):
+    from reference.hu.lower_bound import lemma3_closed_form
+
+    kwargs = {"size": 3, "n": 10, "p": 0.5, "epsilon": 1.0, "delta": 0.0, **bad}
+    with pytest.raises((TypeError, ValueError), match=next(iter(bad))):
+        lemma3_closed_form(**kwargs)

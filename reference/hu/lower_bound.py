@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ..validation import as_generator, check_delta, check_epsilon, check_integer, check_positive
+from ..validation import as_generator, check_delta, check_epsilon, check_integer, check_positive, check_probability
 
 __all__ = ["lemma3_closed_form", "lemma11_log_size", "theorem9_proof_p", "theorem9_proof_bound",
            "lemma11_packing", "packing_min_distance"]
@@ -42,13 +42,9 @@ def lemma3_closed_form(size, n, p, epsilon, delta):
     """
     size = check_integer("size", size, minimum=2)
     n = check_integer("n", n, minimum=1)
-    p = float(p)
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"p must be in [0, 1], got {p!r}")
+    p = check_probability("p", p, low_open=False, high_open=False)
     eps = check_positive("epsilon", epsilon)
-    delta = float(delta)
-    if not 0.0 <= delta < 1.0:
-        raise ValueError(f"delta must be in [0, 1), got {delta!r}")
+    delta = check_probability("delta", delta, low_open=False)
     K = math.ceil(n * p)
     y = math.exp(-eps * K)
     # -expm1 keeps 1 - e^{-x} accurate for small eps K and small eps
