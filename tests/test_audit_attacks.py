@@ -228,3 +228,13 @@ def test_wide_outputs_stay_bounded_and_are_refuted():
     Dp[0] = 1.0
     r = statistical_audit(Wide(), [(D, Dp)], 1.0, samples=50_000, seed=0, statistic="estimate")
     assert r.verdict == "refuted" and r.epsilon_lower <= 2.0
+
+
+@pytest.mark.parametrize("make, name", [(lambda: FlagLeakLaplace(leak=2.0), "leak"),
+                                        (lambda: FlagLeakLaplace(scale="1"), "scale"),
+                                        (lambda: SVTNoisyValue(epsilon=0.0), "epsilon"),
+                                        (lambda: SVTNoisyValue(threshold="0"), "threshold"),
+                                        (lambda: SVTNoisyValue(threshold=float("inf")), "threshold")])
+def test_structured_cases_name_a_bad_parameter(make, name):
+    with pytest.raises((TypeError, ValueError), match=name):
+        make()

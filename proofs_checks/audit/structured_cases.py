@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.validation import as_generator, check_integer
+from reference.validation import (as_generator, check_epsilon, check_finite_array, check_integer,
+                                  check_positive, check_probability)
 
 __all__ = ["FlagLeakLaplace", "SVTNoisyValue"]
 
@@ -42,7 +43,8 @@ class FlagLeakLaplace:
     claimed_epsilon, claimed_delta = 1.0, 1e-6
 
     def __init__(self, leak=1e-3, scale=1.0, columns=2):
-        self.leak, self.scale = float(leak), float(scale)
+        self.leak = check_probability("leak", leak, low_open=False, high_open=False)
+        self.scale = check_positive("scale", scale)
         self.columns = check_integer("columns", columns, minimum=1)
         if self.columns > 2:
             raise ValueError(f"columns must be 1 or 2, got {columns}")
@@ -88,9 +90,11 @@ class SVTNoisyValue:
     """
 
     def __init__(self, epsilon=1.0, queries=10, threshold=0.0):
-        self.epsilon = float(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.m = check_integer("queries", queries, minimum=1)
-        self.threshold = float(threshold)
+        if isinstance(threshold, (str, bytes, bool)):
+            raise TypeError(f"threshold must be a real number, got {threshold!r}")
+        self.threshold = float(check_finite_array("threshold", threshold, ndim=0))
         self.record_width = self.m
         self.claimed_epsilon, self.claimed_delta = self.epsilon, 0.0
 
