@@ -241,12 +241,23 @@ class Mutant:
         The scale of a scaled constant (``0.5`` for a halved noise scale), else ``None``.
     detected_by : tuple of str
         Verdicts that count as catching the mutant (default: ``("refuted",)``).
+    not_a_violation : str
+        Non-empty when the mutant provably still satisfies the claim on the instance the check
+        runs (an equivalent mutant, in mutation-testing terms): the proof in words, with its
+        numbers (e.g. "still (0.62 eps, delta)-DP by exact PLD accounting of its T steps").  No
+        sound check can catch it, so ``power`` lists it apart and does not count it as a miss.
+    out_of_reach : str
+        Non-empty when the mutant violates the claim but no check at this profile's budget can
+        show it (e.g. the best event's Clopper-Pearson bound at the profile's sample size stays
+        below the claimed epsilon): the reason with its numbers.  Still counted as a miss.
     """
 
     name: str
     check: Callable[[CheckContext], Result]
     factor: float | None = None
     detected_by: tuple = ("refuted",)
+    not_a_violation: str = ""
+    out_of_reach: str = ""
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,8 @@ class MutantOutcome:
     verdict: str
     detected: bool
     observed: float | None = None
+    not_a_violation: str = ""
+    out_of_reach: str = ""
 
 
 @dataclass
@@ -62,7 +64,9 @@ def _describe(outcomes):
     if not outcomes:
         return "no mutants declared", "no mutants declared"
     caught = [m for m in outcomes if m.detected]
-    missed = [m for m in outcomes if not m.detected]
+    # A mutant that provably still satisfies the claim is no miss: no sound check could catch it.
+    equivalent = [m for m in outcomes if not m.detected and m.not_a_violation]
+    missed = [m for m in outcomes if not m.detected and not m.not_a_violation]
     scaled_caught = sorted((m for m in caught if m.factor is not None), key=lambda m: _distance(m.factor))
     scaled_missed = sorted((m for m in missed if m.factor is not None), key=lambda m: -_distance(m.factor))
     if scaled_caught:
@@ -79,6 +83,8 @@ def _describe(outcomes):
             misses += "; also " + ", ".join(others)
     else:
         misses = ", ".join(m.name for m in missed) or "nothing among its mutants"
+    if equivalent:
+        misses += "; not violations (no sound check can catch them): " + ", ".join(m.name for m in equivalent)
     return detects, misses
 
 
@@ -94,7 +100,8 @@ def claim_power(claim: Claim, ctx: CheckContext, *, baseline=None) -> ClaimPower
     for mutant in claim.mutants:
         res = run_claim(replace(claim, check=mutant.check, mutants=()), ctx)
         outcomes.append(MutantOutcome(mutant.name, mutant.factor, res.verdict,
-                                      res.verdict in mutant.detected_by, res.observed))
+                                      res.verdict in mutant.detected_by, res.observed,
+                                      mutant.not_a_violation, mutant.out_of_reach))
     detects, misses = _describe(outcomes)
     return ClaimPower(claim.id, claim.kind, base.verdict, outcomes, detects, misses)
 
@@ -105,4 +112,6 @@ def power_summary(powers) -> dict:
     return {"claims": len(powers), "claims_with_mutants": len(with_mutants),
             "mutants": sum(len(p.mutants) for p in with_mutants),
             "mutants_detected": sum(m.detected for p in with_mutants for m in p.mutants),
+            "mutants_not_violations": sum(bool(m.not_a_violation) and not m.detected
+                                          for p in with_mutants for m in p.mutants),
             "claims_detecting_all": sum(all(m.detected for m in p.mutants) for p in with_mutants)}

@@ -60,6 +60,21 @@ def test_describe_without_factors_and_without_mutants():
     assert _describe(outs) == ("dropped factor 2", "other reading")
 
 
+def test_a_mutant_that_is_no_violation_is_listed_apart_not_as_a_miss():
+    confirmed = lambda ctx: Result("confirmed")  # noqa: E731
+    claim = Claim("toy.equivalent", "[002 Alg. 4]", "s", "privacy", confirmed,
+                  mutants=(Mutant("scale x0.5 (2x over-spend)", confirmed, factor=0.5,
+                                  not_a_violation="still (0.4 eps, delta)-DP by exact accounting"),
+                           Mutant("scale x0.1 (10x over-spend)", confirmed, factor=0.1,
+                                  out_of_reach="oracle bound 0.3 eps at 20000 calls")))
+    p = claim_power(claim, CheckContext())
+    assert [m.not_a_violation != "" for m in p.mutants] == [True, False]
+    assert p.mutants[1].out_of_reach.startswith("oracle")
+    assert p.misses == ("scale x0.1 (10x over-spend); not violations (no sound check can catch them): "
+                        "scale x0.5 (2x over-spend)")
+    assert power_summary([p])["mutants_not_violations"] == 1
+
+
 def test_a_mutant_that_raises_is_not_detected():
     def boom(ctx):
         raise RuntimeError("broken")

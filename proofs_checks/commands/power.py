@@ -53,7 +53,9 @@ def run(args):
         out = {"profile": args.profile, "seed": args.seed, "summary": power_summary(powers),
                "claims": [{"id": p.id, "kind": p.kind, "verdict": p.verdict,
                            "mutants": [{"name": m.name, "factor": m.factor, "detected": m.detected,
-                                        "verdict": m.verdict} for m in p.mutants],
+                                        "verdict": m.verdict,
+                                        "not_a_violation": m.not_a_violation or None,
+                                        "out_of_reach": m.out_of_reach or None} for m in p.mutants],
                            "detects": p.detects, "misses": p.misses} for p in powers]}
         print(json.dumps(out, indent=2))
         return 0
