@@ -143,7 +143,7 @@ def _mp_log_weights(X, y, W, counts, iota, theta, k_eps):
             r = mpmath.mpf(float(yi)) - mpmath.fsum(mpmath.mpf(float(a)) * mpmath.mpf(float(b)) for a, b in zip(xi, w))
             t = mpmath.mpf(iota) * abs(r)
             s = min(t, mpmath.mpf(1))
-            total += int(ci) * -mpmath.log(1 - s + s ** th / th)
+            total += int(ci) * -mpmath.log1p(s ** th / th - s)     # log1p: 50 digits of 1 - 1e-290 would be 1
         out.append(-mpmath.mpf(k_eps) / mpmath.log(th) * total)
     return out
 
