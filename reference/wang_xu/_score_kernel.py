@@ -71,8 +71,8 @@ _LOG2 = math.log(2.0)
 #: ``prod >= 2^-1000 (1 - 1e-12)``, above the smallest normal ``2^-1022`` (no underflow, no precision loss).
 BLOCK_RECORDS = 1000
 
-#: Net points per column block of :func:`log_weights`: the block's weights, products, sums and
-#: residuals (``(3 + d) x 256`` floats) stay in a 32 KB L1 cache for ``d <= 12``.
+#: Net points per column block of :func:`log_weights`: the block's weights, products, sums,
+#: compensations and residuals (``(4 + d) x 256`` floats) stay in a 32 KB L1 cache for ``d <= 12``.
 _WIDTH = 256
 
 if HAVE_NUMBA:
