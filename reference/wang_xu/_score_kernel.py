@@ -1,26 +1,45 @@
-"""Fused kernel for the exponential-mechanism scores of [000 Alg. 1-2]: psi, scaling and the sum over records.
+"""Fused kernels for the exponential-mechanism scores of [000 Alg. 1-2]: psi, scaling and the sum over records.
 
 The score of a net point ``w`` is ``-k eps / log(theta) * sum_i psi(iota |y_i - <x_i, w>|)``
-([000 eq. (2)], [000 Alg. 1 step 2], [000 Alg. 2 step 2]).  The numpy evaluation of
-:mod:`reference.wang_xu.l1_regression` spends almost all of its time in elementwise passes over
-the ``(records, points)`` matrix: ``|y - r|``, the scaling, ``min(t, 1)``, a ``log1p`` over every
-entry and a second ``log1p`` over the gathered entries below 1/2, the divisions and the sum.  Here
-the residual matrix ``Xs @ W.T`` still comes from the same BLAS product (so the same bits), and one
-compiled pass per entry does the rest:
+([000 eq. (2)], [000 Alg. 1 step 2], [000 Alg. 2 step 2]).  Two evaluations live here.
 
-* one ``log1p`` per entry, chosen by the branch of ``psi`` (the numpy code evaluates both
-  branches' logarithms where ``s < 1/2``), and none where ``t >= 1`` (``psi = log theta`` there;
-  the numpy code's ``log2 - log1p(0)`` is the same value);
-* the per-record terms ``(psi / log theta) * (-k eps)`` with the same two roundings;
-* for the log-weights, the sum over records row after row, the order in which ``np.sum(axis=0)``
-  adds the rows of a C-ordered matrix, without materialising the terms; parallel over blocks of
-  net points (each column's sum is computed by one thread, so the result does not depend on the
-  number of threads).
+Per-record terms (:func:`psi_terms`, used to rescore one replaced record in ``O(outputs x d)``):
+after the inner products (:func:`dot_products`, the residual of every path here), one compiled
+pass per entry computes psi with the C library's
+``log1p`` (and ``pow``), the functions numpy calls, so every entry has the bits of the numpy
+evaluation :func:`reference.wang_xu.truncation._psi_nonneg` followed by the two roundings
+``(psi / log theta) * (-k eps)``.
 
-The special functions are the C library's ``log1p`` and ``pow``, the functions numpy's ``log1p``
-and ``power`` call for float64 on this platform, so every entry has the bits of the numpy
-evaluation (``tests/test_wang_xu_score_kernel.py`` compares them with ``np.array_equal``).
-Without numba the numpy evaluation is used.
+Log-weights (:func:`log_weights`, the scorer of every law and sampler): psi is a logarithm,
+``psi(t) = -log q(s)`` with ``s = min(t, 1)`` and ``q(s) = 1 - s + s^theta / theta``
+([000 eq. (6)], [000 eq. (16)]), so ``sum_i psi_i = -log prod_i q_i``.  ``q`` decreases on
+``[0, 1]`` from 1 to ``1/theta >= 1/2``, so a product of at most ``BLOCK_RECORDS = 1000`` factors stays
+above ``2^-1000`` (normal; no underflow) and one ``log`` per block of records and net point replaces
+one ``log1p`` per (record, net point) pair.  The residual ``y_i - <x_i, w>`` is fused too (the
+``(records, points)`` matrix is never formed): ``x_i0 w_0``, then ``+ x_ik w_k`` for ``k = 1..d-1``,
+vectorised over a block of net points kept in L1 cache; ``theta = 2`` needs only ``+ - *``,
+``theta = 1.5`` takes ``s^1.5 = s sqrt(s)`` (correctly rounded, vectorised), other ``theta`` the C
+library's ``pow``.  No NaN or infinity can come out: ``s = t if t < 1 else 1`` maps an infinite
+``t`` (overflow) and a NaN residual (``inf - inf`` from net points near ``1.7e308``) to ``s = 1``,
+``q >= 1/2``, and the block product is normal.
+
+Accuracy of the log-weights (against exact arithmetic on the same inputs, ``u = 2^-53``; stated by
+:func:`log_weight_error_bound`): each ``q_i`` carries a relative error of at most a few ``u``
+(``theta = 2``: ``1 - s``, ``s s`` and the sum; ``theta != 2`` adds ``s^theta`` and ``1/theta``),
+the product ``u`` per factor, each block's ``log`` ``u`` times its value, and the block logarithms are
+added with Neumaier's compensated sum, so ``|dS| <= c n u + 3 u S`` (``c = 5`` or ``8``,
+``S = sum_i psi_i <= n log theta``) plus the residuals' own rounding, and
+``|d log-weight| <= k eps |dS| / log theta + 3 u |log-weight|``: ``O(n u)``, whatever the residuals.
+The law ``P(w) = exp(lw(w)) / Z`` moves by a relative ``2 max_w |d lw(w)|`` at most.  Where every
+residual is tiny (``q`` rounds to 1) the relative accuracy of ``S`` is lost but not this absolute
+bound, which is what the law (and privacy) depends on, so no compensated product is needed.  The
+per-pair summation it replaces had ``(n - 1) u sum_i |term_i|``, i.e. ``O(n^2 u)``.
+``tests/test_wang_xu_score_kernel.py`` checks the bound and the law against mpmath (50 digits).
+
+Without numba, :func:`log_weights_numpy` performs the same operations in the same order (blocks
+of records, the residual column by column, ``np.multiply.reduce`` row after row), the same bits.
+The kernels run on one thread: on a shared machine a two-thread parallel region waited for a
+descheduled thread and timed 10 to 25x slower than one thread (load 2 on 2 cores).
 
 References
 ----------
@@ -43,20 +62,24 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "psi_terms", "psi_log_weights"]
+__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "psi_terms", "log_weights", "log_weights_numpy", "log_weight_error_bound",
+           "dot_products"]
 
 _LOG2 = math.log(2.0)
 
+#: Records per block of the product of ``q``: ``q >= 1/theta >= 1/2`` (to within 5 ulps), so
+#: ``prod >= 2^-1000 (1 - 1e-12)``, above the smallest normal ``2^-1022`` (no underflow, no precision loss).
+BLOCK_RECORDS = 1000
+
+#: Net points per column block of :func:`log_weights`: the block's weights, products, sums,
+#: compensations and residuals (``(4 + d) x 256`` floats) stay in a 32 KB L1 cache for ``d <= 12``.
+_WIDTH = 256
+
 if HAVE_NUMBA:
     _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
-    _jit_par = numba.njit(parallel=True, cache=True, nogil=True, error_model="numpy")
-    _prange = numba.prange
 else:  # pragma: no cover
     def _jit(fn):
         return fn
-
-    _jit_par = _jit
-    _prange = range
 
 
 @_jit
@@ -82,55 +105,219 @@ def _term(r, yi, si, iota, theta, log_theta, neg_k_eps):
     return (_psi(t, theta, log_theta) / log_theta) * neg_k_eps
 
 
-@_jit_par
-def _terms_par(R, ys, s, iota, theta, log_theta, neg_k_eps, out):
+@_jit
+def _terms_loop(R, ys, s, iota, theta, log_theta, neg_k_eps, out):
     n, k = R.shape
-    for i in _prange(n):
+    for i in range(n):
         yi = ys[i]
         si = s[i]
         for j in range(k):
             out[i, j] = _term(R[i, j], yi, si, iota, theta, log_theta, neg_k_eps)
 
 
-@_jit_par
-def _colsum_par(R, ys, s, iota, theta, log_theta, neg_k_eps, width, out):
-    n, k = R.shape
-    nblocks = (k + width - 1) // width
-    for blk in _prange(nblocks):
-        j0 = blk * width
-        j1 = min(k, j0 + width)
-        for j in range(j0, j1):                   # row 0 starts the sums, as np.add.reduce does
-            out[j] = _term(R[0, j], ys[0], s[0], iota, theta, log_theta, neg_k_eps)
-        for i in range(1, n):
+def _theta_mode(theta):
+    """0: ``theta = 2`` (``s s / 2``); 1: ``theta = 1.5`` (``s sqrt(s)``); 2: any other (``pow``)."""
+    return 0 if theta == 2.0 else (1 if theta == 1.5 else 2)
+
+
+@_jit
+def _log_prod_q(Xs, ys, s, WT, iota, theta, inv_theta, mode, block, width, out):
+    """``out[j] = sum over record blocks of log prod_i q(min(iota |y_i - <x_i, w_j>| s_i, 1))``."""
+    n, d = Xs.shape
+    k = WT.shape[1]
+    acc = np.empty(width)
+    lsum = np.empty(width)
+    comp = np.empty(width)
+    r = np.empty(width)
+    W = np.empty((d, width))
+    for j0 in range(0, k, width):
+        m = min(k, j0 + width) - j0
+        for c in range(d):
+            for j in range(m):
+                W[c, j] = WT[c, j0 + j]
+        for j in range(m):
+            acc[j] = 1.0
+            lsum[j] = 0.0
+            comp[j] = 0.0
+        cnt = 0
+        for i in range(n):
             yi = ys[i]
             si = s[i]
-            for j in range(j0, j1):
-                out[j] = out[j] + _term(R[i, j], yi, si, iota, theta, log_theta, neg_k_eps)
+            x0 = Xs[i, 0]
+            for j in range(m):
+                r[j] = x0 * W[0, j]
+            for c in range(1, d):
+                xc = Xs[i, c]
+                for j in range(m):
+                    r[j] += xc * W[c, j]
+            # s = t if t < 1 else 1: an infinite t and a NaN residual give s = 1 (psi = log theta)
+            if mode == 0:
+                for j in range(m):
+                    t = (iota * abs(yi - r[j])) * si
+                    sv = t if t < 1.0 else 1.0
+                    acc[j] *= (1.0 - sv) + 0.5 * (sv * sv)
+            elif mode == 1:
+                for j in range(m):
+                    t = (iota * abs(yi - r[j])) * si
+                    sv = t if t < 1.0 else 1.0
+                    acc[j] *= (1.0 - sv) + (sv * math.sqrt(sv)) * inv_theta
+            else:
+                for j in range(m):
+                    t = (iota * abs(yi - r[j])) * si
+                    sv = t if t < 1.0 else 1.0
+                    acc[j] *= (1.0 - sv) + (sv ** theta) * inv_theta
+            cnt += 1
+            if cnt == block or i == n - 1:
+                # Neumaier's compensated sum of the block logarithms: with n = 10^6 identical-block
+                # records the plain sum drifted by 5e-9 (|S| ~ 4.5e5, 1,000 blocks rounding alike)
+                for j in range(m):
+                    x = math.log(acc[j])
+                    tot = lsum[j] + x
+                    if abs(lsum[j]) >= abs(x):
+                        comp[j] += (lsum[j] - tot) + x
+                    else:
+                        comp[j] += (x - tot) + lsum[j]
+                    lsum[j] = tot
+                    acc[j] = 1.0
+                cnt = 0
+        for j in range(m):
+            out[j0 + j] = lsum[j] + comp[j]
 
 
-def _threads():
-    return numba.get_num_threads() if HAVE_NUMBA else 1
+def dot_products(Xs, W):
+    """``<x_i, w_j>`` as an (n, k) array, added as every scorer here adds them: ``x_i0 w_j0``, then
+    ``+ x_ic w_jc`` for ``c = 1..d-1``, each product and sum rounded (no fused multiply-add).
+
+    One definition of the residual for the terms, the log-weights and the numpy fallbacks.  A BLAS
+    product may fuse a multiply-add, which is sometimes less accurate: on a record ``(1e300, -1e300)``
+    and ``w = (0.1, 0.1)`` the exact inner product is 0 and so is this sum, but a fused multiply-add
+    leaves the rounding error of ``1e300 * 0.1`` (2^-60 after scaling, ``t ~ 2^937``), i.e. psi =
+    log theta instead of 0.
+    """
+    Xs = np.asarray(Xs, dtype=np.float64)
+    W = np.asarray(W, dtype=np.float64)
+    r = Xs[:, 0, None] * W[:, 0]
+    for c in range(1, Xs.shape[1]):
+        r += Xs[:, c, None] * W[:, c]
+    return r
 
 
 def psi_terms(R, ys, s, iota, theta, neg_k_eps):
-    """``(psi(iota |ys_i - R_ik| s_i) / log theta) * neg_k_eps`` as an (n, k) array (R: (n, k) float64)."""
+    """``(psi(iota |ys_i - R_ik| s_i) / log theta) * neg_k_eps`` as an (n, k) array (R: (n, k) float64).
+
+    Bit for bit the numpy evaluation (``_psi_nonneg``, then the two roundings); one thread.
+    """
     R = np.ascontiguousarray(R, dtype=np.float64)
     out = np.empty(R.shape)
-    _terms_par(R, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
-               float(iota), float(theta), math.log(theta), float(neg_k_eps), out)
+    _terms_loop(R, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
+                float(iota), float(theta), math.log(theta), float(neg_k_eps), out)
     return out
 
 
-def psi_log_weights(R, ys, s, iota, theta, neg_k_eps):
-    """Column sums over records of :func:`psi_terms`, added row after row (``np.sum(axis=0)``'s order)."""
-    R = np.ascontiguousarray(R, dtype=np.float64)
-    n, k = R.shape
-    out = np.empty(k)
-    if n == 0:
-        out[:] = 0.0
-        return out
-    # column blocks: several per thread for balance, wide enough that the row loop vectorises
-    width = max(16, min(512, -(-k // (4 * _threads()))))
-    _colsum_par(R, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
-                float(iota), float(theta), math.log(theta), float(neg_k_eps), width, out)
-    return out
+def _finish(log_prod, theta, neg_k_eps):
+    # S = -sum log prod q >= 0; the log-weight is (S / log theta) * (-k eps), as each term was scaled
+    return (-log_prod / math.log(theta)) * neg_k_eps
+
+
+def log_weights(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
+    """Log-weights ``(S(w) / log theta) * neg_k_eps``, ``S(w) = -log prod_i q_i(w)``, of the net points ``W`` (k, d).
+
+    ``Xs`` (n, d), ``ys`` (n,) and ``s`` (n,) are the records scaled by powers of two
+    (``l1_regression._scaled``).  The compiled kernel when numba is present, else
+    :func:`log_weights_numpy` (the same bits).  ``block`` (records per logarithm) must stay at most
+    ``BLOCK_RECORDS`` for the no-underflow guarantee; it is a parameter only so the tests can show
+    what a larger block breaks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lw = log_weights(np.array([[1.0]]), np.array([1.0]), np.ones(1), np.array([[0.0], [1.0]]), 1.0, 2.0, -1.0)
+    >>> bool(abs(lw[0] + 1.0) < 1e-15), float(lw[1])      # psi(1) = log 2 -> -1; psi(0) = 0
+    (True, -0.0)
+    """
+    Xs = np.ascontiguousarray(Xs, dtype=np.float64)
+    W = np.asarray(W, dtype=np.float64)
+    if not HAVE_NUMBA:  # pragma: no cover
+        return log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, block=block)
+    theta = float(theta)
+    out = np.empty(W.shape[0])
+    _log_prod_q(Xs, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
+                np.ascontiguousarray(W.T), float(iota), theta, 1.0 / theta, _theta_mode(theta), int(block),
+                _WIDTH, out)
+    return _finish(out, theta, neg_k_eps)
+
+
+def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
+    """The numpy evaluation of :func:`log_weights`: the same operations in the same order (same bits).
+
+    Vectorised over a block of at most ``block`` records and all net points; a loop over record
+    blocks and over the ``d`` coordinates only.
+    """
+    Xs = np.asarray(Xs, dtype=np.float64)
+    ys = np.asarray(ys, dtype=np.float64)
+    s = np.asarray(s, dtype=np.float64)
+    W = np.asarray(W, dtype=np.float64)
+    theta = float(theta)
+    inv_theta = 1.0 / theta
+    mode = _theta_mode(theta)
+    n, d = Xs.shape
+    total = np.zeros(W.shape[0])
+    comp = np.zeros(W.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i0 in range(0, n, block):
+            i1 = min(n, i0 + block)
+            r = Xs[i0:i1, 0, None] * W[:, 0]
+            for c in range(1, d):
+                r += Xs[i0:i1, c, None] * W[:, c]
+            t = (iota * np.abs(ys[i0:i1, None] - r)) * s[i0:i1, None]
+            sv = np.where(t < 1.0, t, 1.0)             # inf and NaN -> 1, as in the kernel
+            if mode == 0:
+                q = (1.0 - sv) + 0.5 * (sv * sv)
+            elif mode == 1:
+                q = (1.0 - sv) + (sv * np.sqrt(sv)) * inv_theta
+            else:
+                q = (1.0 - sv) + np.power(sv, theta) * inv_theta
+            x = np.log(np.multiply.reduce(q, axis=0))
+            tot = total + x
+            comp += np.where(np.abs(total) >= np.abs(x), (total - tot) + x, (x - tot) + total)
+            total = tot
+    return _finish(total + comp, theta, neg_k_eps)
+
+
+def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
+    """First-order bound on ``|lw - exact|`` for the log-weights ``lw`` of :func:`log_weights` (k,).
+
+    ``exact`` is the log-weight in exact arithmetic on the same records and net points.  With
+    ``u = 2^-53``, ``c = 5`` (``theta = 2``: the two roundings of ``t``, the two of ``q`` and the
+    product) or ``8`` (``theta != 2``: ``s^theta`` or ``s sqrt(s)`` and ``1/theta`` add three) and
+    ``S = -log prod q``::
+
+        |d lw| <= 1.01 [ (k eps / log theta) (c n u + 3 u S + sum_i e_i) + 3 u |lw| ],
+        e_i = 0 if t_i - dt_i >= 1 else min(dt_i, log theta),
+        dt_i = iota s_i g_(d+1) (|ys_i| + sum_c |Xs_ic w_c|),
+
+    ``g_m = m u / (1 - m u)``, ``t_i`` the computed ``iota |y_i - <x_i, w>|``: ``u S`` for the block
+    logarithms, ``2 u S`` for their compensated sum.
+    The last sum is the rounding of the residuals themselves (psi has slope at most 1 and range
+    ``log theta``), which any float64 evaluation has (the BLAS product had it too); the other terms
+    are ``O(n u)`` whatever the residuals.  The law moves by a relative ``2 max |d lw|`` plus the
+    normalisation's own rounding.  Memory ``O(n k)`` (a diagnostic for the tests and the docs).
+    """
+    u = 2.0 ** -53
+    Xs = np.asarray(Xs, dtype=np.float64)
+    W = np.atleast_2d(np.asarray(W, dtype=np.float64))
+    lw = np.asarray(lw, dtype=np.float64)
+    n, d = Xs.shape
+    k_eps = abs(float(neg_k_eps))
+    log_theta = math.log(float(theta))
+    c = 5.0 if float(theta) == 2.0 else 8.0
+    S = np.abs(lw) * log_theta / k_eps
+    g = (d + 1) * u / (1.0 - (d + 1) * u)
+    si = np.asarray(s, dtype=np.float64)[:, None]
+    ys = np.asarray(ys, dtype=np.float64)[:, None]
+    with np.errstate(over="ignore", invalid="ignore"):
+        dt = (iota * g) * si * (np.abs(ys) + np.abs(Xs) @ np.abs(W).T)
+        t = (iota * np.abs(ys - dot_products(Xs, W))) * si
+        # psi is log theta on both sides where even t - dt >= 1 (no error); else at most min(dt, log theta)
+        resid = np.where(t - dt >= 1.0, 0.0, np.minimum(dt, log_theta)).sum(axis=0)
+    return 1.01 * ((k_eps / log_theta) * (c * n * u + 3.0 * u * S + resid) + 3.0 * u * np.abs(lw))

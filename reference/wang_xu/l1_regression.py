@@ -34,8 +34,10 @@ for the printed variant (exactly eps-DP), ``eps/4`` standard, ``eps/2`` calibrat
 Numerics.  Residuals are computed on records rescaled by a power of two per record
 (exact), so records with entries up to ``1.7e308`` never give ``inf - inf``; a scaled
 residual is multiplied back after the ``iota |.|`` step, where an overflow to ``inf`` is
-harmless (``psi(inf) = log theta``).  Scoring a block of net points is one matrix product
-plus elementwise psi; large nets are scored block by block with a streaming log-sum-exp
+harmless (``psi(inf) = log theta``).  The log-weights of a block of net points are
+``-log prod_i q_i`` with one ``log`` per block of records and the residuals fused
+(:mod:`reference.wang_xu._score_kernel`, error ``O(n u)`` absolute, stated there); the per-record
+terms (rescoring) are one matrix product plus elementwise psi; large nets are scored block by block with a streaming log-sum-exp
 and sampled with a streaming (block-level) Gumbel-max, in memory ``O(n * block + size)``.
 
 References
@@ -107,9 +109,10 @@ def _scaled(X, y):
 def _psi_block(W, Xs, ys, s, iota, theta):
     """``psi(iota |y_i - <x_i, w_k>|)`` for a block of net points ``W`` (k, d): array (n, k).
 
-    One matrix product for the residuals, then elementwise psi (no loop over records or points).
+    The inner products summed coordinate after coordinate (:func:`reference.wang_xu._score_kernel.dot_products`,
+    the residual of every scorer), then elementwise psi (no loop over records or points).
     """
-    resid = np.abs(ys[:, None] - Xs @ W.T)
+    resid = np.abs(ys[:, None] - _score_kernel.dot_products(Xs, W))
     with np.errstate(over="ignore"):
         t = (iota * resid) * s[:, None]          # 0 * s = 0; overflow gives +inf, psi(inf) = log theta
     return _psi_nonneg(t.ravel(), theta).reshape(t.shape)
@@ -211,8 +214,10 @@ class _Scorer:
     def terms(self, W):
         """(n, k) per-record log-weight contributions ``-k eps psi / log theta`` (each in ``[-k eps, 0]``)."""
         if _score_kernel.HAVE_NUMBA:
-            # one compiled pass after the product: the same bits as the numpy passes below
-            return _score_kernel.psi_terms(self.Xs @ W.T, self.ys, self.s, self.iota, self.theta, -self.k_eps)
+            # one compiled pass after the product: the same bits as the numpy passes below (per-pair
+            # log1p: these terms rescore one replaced record in O(K d))
+            R = _score_kernel.dot_products(self.Xs, W)
+            return _score_kernel.psi_terms(R, self.ys, self.s, self.iota, self.theta, -self.k_eps)
         P = _psi_block(W, self.Xs, self.ys, self.s, self.iota, self.theta)
         # In place, same two roundings as ``-k_eps * (P / log_theta)`` (bit-identical, no temporaries).
         np.divide(P, self.log_theta, out=P)
@@ -220,12 +225,10 @@ class _Scorer:
         return P
 
     def log_weights(self, W):
-        if _score_kernel.HAVE_NUMBA:
-            # psi, the two roundings and the sum over records fused, added row after row as
-            # ``terms(W).sum(axis=0)`` adds them: the same bits without the (n, k) term matrix
-            return _score_kernel.psi_log_weights(self.Xs @ W.T, self.ys, self.s, self.iota, self.theta,
-                                                 -self.k_eps)
-        return self.terms(W).sum(axis=0)
+        """(k,) log-weights ``(S(w) / log theta) * (-k eps)``, ``S(w) = -log prod_i q_i(w)`` (one ``log`` per
+        block of records, residuals fused; :func:`reference.wang_xu._score_kernel.log_weights` states the
+        error, ``O(n u)`` absolute).  ``terms(W).sum(axis=0)`` is the same sum term by term."""
+        return _score_kernel.log_weights(self.Xs, self.ys, self.s, W, self.iota, self.theta, -self.k_eps)
 
 
 def log_weights(W, X, y, epsilon, iota, theta=2.0, variant="printed"):
