@@ -183,7 +183,7 @@ def test_audit_mutant_records_its_multiplier_and_the_base_keeps_its_verdict(regi
 
 
 def test_audit_claims_out_of_reach_state_why(registry):
-    res = run_claim(registry.claim("audit.arora-noisy-gd.standard"), QUICK)
+    res = run_claim(registry.claim("audit.arora-grid-search.standard"), QUICK)
     assert "misses x30" in res.evidence["power"]
     for cid, entry in AUDIT_POWER.items():
         claim = registry.claim(cid)

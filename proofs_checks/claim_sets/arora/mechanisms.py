@@ -12,6 +12,7 @@ from reference.arora.model_selection import (BoostingMechanism, BoostingSelectio
                                              GridSearchSelection)
 
 from ...model import Algorithm
+from .audit_design import label_flip_pair
 
 __all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "register"]
 
@@ -89,6 +90,16 @@ class _LearnerMechanism:
 
     def sample(self, data, size, rng=None):
         return self.L.fit(data, self.B, self.epsilon, self.delta, size, rng)
+
+    def audit_design(self):
+        """The audit's pair: a label flip at the domain's edge (:func:`~.audit_design.label_flip_pair`).
+
+        Squared loss only (there it moves the gradient by ``4 X Y / n`` at every ``w``); other losses
+        keep the auditor's own search.
+        """
+        if self.L.loss != "squared":
+            return {}
+        return {"pairs": [label_flip_pair(self.L.x_bound, self.L.y_bound)]}
 
 
 def learner_factory(name):
