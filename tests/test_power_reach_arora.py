@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit_claims import AUDIT_POWER, privacy_audit_check
-from proofs_checks.claim_sets.arora.audit_design import (calls_for_oracle, gaussian_epsilon, gaussian_oracle,
+from proofs_checks.claim_sets.arora.audit_design import (boosting_flip_pair, calls_for_oracle, gaussian_epsilon, gaussian_oracle,
                                                           label_flip_pair, learner_mu_bound)
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
@@ -118,9 +118,26 @@ def test_learner_mechanisms_audit_the_label_flip_pair(registry):
     assert registry.algorithm("arora-output-perturbation").mechanism(loss="logistic").audit_design() == {}
 
 
-def _audit(registry, alg, m, seed):
-    ctx = CheckContext(profile="quick", seed=seed).for_claim(f"audit.{alg}.standard")
-    return privacy_audit_check(alg, "standard", registry=registry, privacy_multiplier=m)(ctx)
+def _audit(registry, alg, m, seed, variant="standard"):
+    ctx = CheckContext(profile="quick", seed=seed).for_claim(f"audit.{alg}.{variant}")
+    return privacy_audit_check(alg, variant, registry=registry, privacy_multiplier=m)(ctx)
+
+
+def test_boosting_mechanisms_audit_the_validation_flip(registry):
+    for v in ("printed", "standard", "calibrated"):
+        ((D, Dp, desc),) = registry.algorithm("arora-boosting").mechanism(variant=v).audit_design()["pairs"]
+        assert D.shape == (10, 2) and np.flatnonzero((D != Dp).any(axis=1)).tolist() == [9]
+    D, Dp, _ = boosting_flip_pair(1.0, 3.0, 4)
+    assert (D[:, 0] == 1).all() and D[-1, 1] == 3.0 and Dp[-1, 1] == -3.0
+
+
+@pytest.mark.parametrize("variant, caught", [("printed", 2.0), ("calibrated", 30.0)])
+def test_boosting_audits_catch_their_stated_multiplier_and_not_x1(registry, variant, caught):
+    # measured (quick, seeds 20261121, 1-4): printed x2 1.11-1.29, calibrated x30 4.5-5.3; x1 at most
+    # 0.89 (printed, 15 seeds) and 0.31 (calibrated)
+    for seed in (20261121, 2):
+        assert _audit(registry, "arora-boosting", caught, seed, variant).verdict == "refuted"
+        assert _audit(registry, "arora-boosting", 1.0, seed, variant).verdict == "inconclusive"
 
 
 @pytest.mark.parametrize("alg", ["arora-output-perturbation", "arora-noisy-gd"])
@@ -131,6 +148,13 @@ def test_learner_audits_catch_x6_and_not_x1(registry, alg):
         assert _audit(registry, alg, 6.0, seed).verdict == "refuted"
         base = _audit(registry, alg, 1.0, seed)
         assert base.verdict == "inconclusive" and base.observed < 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["printed", "standard", "calibrated"])
+def test_boosting_base_claims_stay_not_refuted_on_fifteen_seeds(registry, variant):
+    for seed in (20261121, *range(1, 15)):
+        assert _audit(registry, "arora-boosting", 1.0, seed, variant).verdict == "inconclusive"
 
 
 @pytest.mark.slow

@@ -32,7 +32,7 @@ import numpy as np
 from reference.arora.learners import noisy_gd_rho
 from reference.validation import check_delta, check_epsilon, check_integer, check_positive
 
-__all__ = ["DESIGN_ROWS", "label_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
+__all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
            "calls_for_oracle"]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
@@ -57,6 +57,27 @@ def label_flip_pair(x_bound, y_bound, n=DESIGN_ROWS, dim=1, row=0):
     Dp = D.copy()
     Dp[row, -1] = -Y
     return D, Dp, f"row {row}: label flip of the edge record (x = {X:g} e_1, y = +-{Y:g}), other records zero"
+
+
+def boosting_flip_pair(x_bound, y_bound, m):
+    """``(D, D', description)`` for Boosting [004 App. E] with ``m`` models: ``2 (m + 1)`` records
+    ``(X e_1, Y)`` (chunks of two), the last one (in the validation chunk ``S_{m+1}``) ``(X e_1, -Y)`` in ``D'``.
+
+    The ``m`` models are trained on the same data, so they differ only by their noise; the flipped
+    validation label reverses which of them scores best (the loss moves by ``4 X Y <w, e_1> / 2``), so
+    the selected model's first coordinate moves.
+
+    >>> D, Dp, _ = boosting_flip_pair(1.0, 3.0, 1)
+    >>> D.tolist(), Dp[-1].tolist()
+    ([[1.0, 3.0], [1.0, 3.0], [1.0, 3.0], [1.0, 3.0]], [1.0, -3.0])
+    """
+    X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
+    m = check_integer("m", m, minimum=1)
+    D = np.tile([X, Y], (2 * (m + 1), 1))
+    Dp = D.copy()
+    Dp[-1, -1] = -Y
+    return D, Dp, (f"label flip of the last validation record (x = {X:g} e_1, y = +-{Y:g}); "
+                   f"all {2 * (m + 1)} records (x = {X:g} e_1, y = {Y:g}) otherwise")
 
 
 def learner_mu_bound(learner, epsilon, delta):

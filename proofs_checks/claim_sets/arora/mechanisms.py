@@ -12,7 +12,7 @@ from reference.arora.model_selection import (BoostingMechanism, BoostingSelectio
                                              GridSearchSelection)
 
 from ...model import Algorithm
-from .audit_design import label_flip_pair
+from .audit_design import boosting_flip_pair, label_flip_pair
 
 __all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "register"]
 
@@ -76,7 +76,11 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
     if step == "selection":
         return _in_domain(BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed), L)
     if step == "full":
-        return _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
+        mech = _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
+        if loss == "squared":  # the audit's pair: a validation label flip (see boosting_flip_pair)
+            pair = boosting_flip_pair(L.x_bound, L.y_bound, m)
+            mech.audit_design = lambda: {"pairs": [pair]}
+        return mech
     raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
 
 
