@@ -231,11 +231,10 @@ AUDIT_MULTIPLIERS = (2.0, 1.25)
 #: reason in words, put in the claim's ``evidence["power"]``.
 AUDIT_POWER: dict = {}
 
-_STAT_ARORA = ("misses x30 (and x2, x1.25): the statistical audit's lower bound stays 0.0 at every multiplier "
-               "up to 30 (quick, 20000 calls): the neighbouring pairs its search makes inside the learners' "
-               "domain barely move {what}, and the event it selects does not separate the two output "
-               "laws; the exact claims of 004 catch x2 ({exact}).  Out of reach for the auditor at quick "
-               "(its search and attacks are being reworked), not for the paper's claim")
+_STAT_HU = ("misses x30 (and x2, x1.25): the statistical audit of the whole {alg} (continuous output in d = 4 "
+            "after T = 2 iterations) gives lower bound 0.0 at every multiplier up to 30 at quick (20000 calls): "
+            "the event it selects does not separate the pair's output laws; the exact audit of one Peeling step "
+            "(audit.hu-4.standard) catches x30 and the exact claim {exact} states Peeling's slack")
 _GRID_EXACT = "arora.thm1.privacy.composition, .parallel, arora.gem.privacy"
 # [004 Alg. 1] at m eps: a replaced record lies in S1 or in S2 (deterministic split, same n), so the mutant's
 # epsilon at delta is the larger of the two parts' (parallel composition); numbers recomputed in
@@ -322,10 +321,6 @@ AUDIT_POWER["audit.arora-noisy-gd.standard"] = {
                                   "Cor. 3.3, adaptive) with rho = noisy_gd_rho(1.25, 1e-5): mu = 0.2538, exact "
                                   "epsilon at delta = 1e-5 0.942 <= 1 on every pair; projection and averaging are "
                                   "post-processing"}}}
-_STAT_HU = ("misses x30 (and x2, x1.25): the statistical audit of the whole {alg} (continuous output in d = 4 "
-            "after T = 2 iterations) gives lower bound 0.0 at every multiplier up to 30 at quick (20000 calls): "
-            "the event it selects does not separate the pair's output laws; the exact audit of one Peeling step "
-            "(audit.hu-4.standard) catches x30 and the exact claim {exact} states Peeling's slack")
 for _aid, _alg, _exact in (("hu-3.standard", "Algorithm 3", "hu.thm6.privacy"),
                            ("hu-5.standard", "Algorithm 5", "hu.thm8.privacy.standard")):
     AUDIT_POWER[f"audit.{_aid}"] = {"multipliers": (2.0, 1.25, 30.0), "power": _STAT_HU.format(alg=_alg, exact=_exact)}

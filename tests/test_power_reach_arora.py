@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit_claims import AUDIT_POWER, privacy_audit_check
-from proofs_checks.claim_sets.arora.audit_design import (boosting_flip_pair, calls_for_oracle, gaussian_epsilon, gaussian_oracle,
-                                                          label_flip_pair, learner_mu_bound)
+from proofs_checks.claim_sets.arora.audit_design import (boosting_flip_pair, calls_for_oracle, gaussian_epsilon,
+                                                          gaussian_oracle, label_flip_pair, learner_mu_bound)
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
-from reference.arora.learners import (default_lambda, noisy_gd_rho, output_perturbation_sensitivity,
-                                      output_perturbation_sigma, regularized_erm)
+from reference.arora.learners import (default_lambda, lipschitz_constant, noisy_gd_rho, noisy_gd_sigma,
+                                      output_perturbation_sensitivity, output_perturbation_sigma, regularized_erm)
 
 DELTA = 1e-5
 OP, GD = "audit.arora-output-perturbation.standard", "audit.arora-noisy-gd.standard"
@@ -165,3 +165,16 @@ def test_learner_audits_on_five_seeds(registry, alg):
         assert _audit(registry, alg, 30.0, seed).verdict == "refuted"
         assert _audit(registry, alg, 2.0, seed).verdict == "inconclusive"
         assert _audit(registry, alg, 1.0, seed).verdict == "inconclusive"
+
+
+@pytest.mark.parametrize("n, B, m", [(3, 1.0, 1.25), (8, 2.0, 2.0), (100, 8.0, 0.1)])
+def test_the_mu_bounds_are_the_learners_own_calibration(n, B, m):
+    # sensitivity / sigma of the implementation equals the closed form the proofs use, at any n, B, lam
+    lam = default_lambda("squared", B, 1.0, 3.0, n, m)
+    op = (output_perturbation_sensitivity("squared", B, 1.0, 3.0, n, lam)
+          / output_perturbation_sigma("squared", B, 1.0, 3.0, n, lam, m, DELTA))
+    T = 7
+    gd = math.sqrt(T) * 2 * lipschitz_constant("squared", B, 1.0, 3.0) / n / noisy_gd_sigma("squared", B, 1.0, 3.0, n,
+                                                                                          T, m, DELTA)
+    assert op == pytest.approx(learner_mu_bound("output-perturbation", m, DELTA), rel=1e-12)
+    assert gd == pytest.approx(learner_mu_bound("noisy-gd", m, DELTA), rel=1e-12)
