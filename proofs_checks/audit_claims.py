@@ -194,9 +194,14 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
         alg = _algorithm(algorithm, registry)
         mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, privacy_multiplier=m,
                                                               **params)
+        # A mechanism may carry the audit's design (``audit_design() -> {"pairs": ..., "features": ...}``):
+        # neighbouring pairs built from the algorithm before any draw (e.g. the worst pair of a learner),
+        # so the claim audits them instead of the generic black-box patterns [issue 18].
+        design = getattr(mech, "audit_design", None)
+        options = {**profile_options(mech, ctx.profile), **(design() if callable(design) else {})}
         try:
             res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
-                        confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, **profile_options(mech, ctx.profile))
+                        confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, **options)
         except NoRunnablePair as exc:
             return Result("inconclusive", bound=eps, direction="at_most",
                           method="nothing audited: the mechanism cannot run on any neighbouring pair the audit made",
@@ -226,30 +231,96 @@ AUDIT_MULTIPLIERS = (2.0, 1.25)
 #: reason in words, put in the claim's ``evidence["power"]``.
 AUDIT_POWER: dict = {}
 
-_STAT_ARORA = ("misses x30 (and x2, x1.25): the statistical audit's lower bound stays 0.0 at every multiplier "
-               "up to 30 (quick, 20000 calls): the neighbouring pairs its search makes inside the learners' "
-               "domain (for output perturbation the best was a +1000 edit of one record, projected to (1, 0) "
-               "against zeros) barely move {what}, and the event it selects does not separate the two output "
-               "laws; the exact claims of 004 catch x2 ({exact}).  Out of reach for the auditor at quick "
-               "(its search and attacks are being reworked), not for the paper's claim")
 _STAT_HU = ("misses x30 (and x2, x1.25): the statistical audit of the whole {alg} (continuous output in d = 4 "
             "after T = 2 iterations) gives lower bound 0.0 at every multiplier up to 30 at quick (20000 calls): "
             "the event it selects does not separate the pair's output laws; the exact audit of one Peeling step "
             "(audit.hu-4.standard) catches x30 and the exact claim {exact} states Peeling's slack")
 _GRID_EXACT = "arora.thm1.privacy.composition, .parallel, arora.gem.privacy"
-for _aid, _what, _exact in (
-        ("arora-grid-search.printed", "the selected model", _GRID_EXACT),
-        ("arora-grid-search.standard", "the selected model", _GRID_EXACT),
-        ("arora-boosting.printed", "the selected model", "arora.boosting.privacy.calibrated; the paper's readings are "
-                                                         "not calibrated at all"),
-        ("arora-boosting.standard", "the selected model", "arora.boosting.privacy.calibrated; the paper's readings are "
-                                                          "not calibrated at all"),
-        ("arora-boosting.calibrated", "the selected model", "arora.boosting.privacy.calibrated, x0.8 too"),
-        ("arora-output-perturbation.standard", "the regularised ERM output",
-         "arora.learners.output-perturbation.gaussian-calibration, x0.8 too"),
-        ("arora-noisy-gd.standard", "the noisy-GD output", "arora.learners.noisy-gd.calibration, x0.8 too")):
-    AUDIT_POWER[f"audit.{_aid}"] = {"multipliers": (2.0, 1.25, 30.0),
-                                    "power": _STAT_ARORA.format(what=_what, exact=_exact)}
+# [004 Alg. 1] at m eps: a replaced record lies in S1 or in S2 (deterministic split, same n), so the mutant's
+# epsilon at delta is the larger of the two parts' (parallel composition); numbers recomputed in
+# tests/test_power_reach_arora.py.
+_GRID_PROOF = ("{m:g}x over-spend is no violation: a replaced record lies in S1 or in S2 (parallel composition).  "
+               "S1: the K = 3 noisy-GD runs at ({m:g} eps/6, delta/6) are each sqrt(2 rho)-GDP (T Gaussian steps of "
+               "sensitivity 2G/n, [DRS22] Cor. 3.3) and compose to mu = {mu:.4f}-GDP, {s1:.3f} eps at delta = 1e-5 "
+               "(Balle-Wang); GEM and the output are post-processing.  S2: the candidates do not depend on S2 and "
+               "GEM at {m:g} eps/2 is {s2:g} eps-DP ([004 App. D.1]) because every score moves by at most its "
+               "sensitivity: the candidates lie in the ball, where every domain loss is in [0, 2Y^2 + H B^2 X^2] "
+               "(standard sensitivities Delta(B)/|S2|; the printed Delta(B) = Y^2 + H B^2 X^2 exceeds "
+               "(B X + Y)^2/|S2| whenever |S2| >= 2, i.e. n >= 3, here n = 8).  Bound {bound:g} eps <= 1 on every pair")
+for _v in ("printed", "standard"):
+    AUDIT_POWER[f"audit.arora-grid-search.{_v}"] = {
+        "multipliers": (2.0, 1.25, 30.0),
+        "power": "misses x30; x2 and x1.25 are no violations (proved: S2's GEM spends m eps/2, S1's three noisy-GD "
+                 "runs 0.38 eps at x2).  The statistical audit's lower bound is 0.0 at every multiplier (quick, "
+                 "20000 calls, black-box pairs at n = 8): at n = 8 GEM's penalties exceed Y^2 and it returns "
+                 "w_0 = 0 with probability about 0.99 on both datasets.  A label-flip pair at n = 64 (all records "
+                 "(e_1, 3)) reaches only 0.50-0.77 at x30 with the flip in S1 and 0.05-0.62 with it in S2 (seeds "
+                 "0-2): the selected candidate dilutes the learners' shift; whether x30 violates on a pair the "
+                 "audit can reach is not established.  The exact claims catch x2 (" + _GRID_EXACT + ")",
+        "reach": {2.0: {"not_a_violation": _GRID_PROOF.format(m=2, mu=0.1112, s1=0.383, s2=1, bound=1)},
+                  1.25: {"not_a_violation": _GRID_PROOF.format(m=1.25, mu=0.0697, s1=0.230, s2=0.625,
+                                                               bound=0.625)}}}
+# Boosting [004 App. E], audited on the validation label-flip pair of
+# proofs_checks.claim_sets.arora.audit_design.boosting_flip_pair (quick, run seeds 20261121, 1-4; x1 on 15 seeds).
+_BOOST_PAIR = ("on the designed pair (10 records (e_1, 3), chunks of two, the last validation label flipped: the four "
+               "models see the same data, the flip reverses which scores best) the quick audit (20000 calls) gives ")
+_BOOST_NOTE = ("; the black-box pairs gave 0.0 at every multiplier up to 30.  No mutant is proved private: the paper's "
+               "Laplace scale 0.1/(m eps) is not calibrated to the scores' sensitivity (arora.boosting.privacy*)")
+AUDIT_POWER["audit.arora-boosting.printed"] = {
+    "multipliers": (2.0, 1.25, 30.0),
+    "power": "detects x2 and x30, misses x1.25: " + _BOOST_PAIR + "1.11-1.29 at x2, 5.0-5.8 at x30, 0.85-1.01 at "
+             "x1.25 (refuted on run seed 3 only) and 0.69-0.89 at x1 (run seeds 20261121, 1-14)" + _BOOST_NOTE}
+AUDIT_POWER["audit.arora-boosting.standard"] = {
+    "multipliers": (2.0, 1.25, 30.0),
+    "power": "detects x2 and x30, misses x1.25: " + _BOOST_PAIR + "1.10-1.38 at x2, 5.5-5.9 at x30, 0.83-0.95 at "
+             "x1.25 and 0.74-0.87 at x1 (run seeds 20261121, 1-14)" + _BOOST_NOTE}
+AUDIT_POWER["audit.arora-boosting.calibrated"] = {
+    "multipliers": (2.0, 1.25, 30.0),
+    "power": "detects x30, misses x2 and x1.25: " + _BOOST_PAIR + "4.5-5.3 at x30, 0.66-0.70 at x2, 0.25-0.39 at "
+             "x1.25 and 0.15-0.31 at x1 (the black-box pairs: 0.0 at every multiplier).  Neither is proved private "
+             "nor shown to violate: a training-chunk pair is at most 0.751 eps at x2 (output perturbation at "
+             "(eps, delta), mu 0.2064), but the clipped selection at scale 2 s/(m eps) is only (m eps)-DP by "
+             "report-noisy-max's general 2 s/b bound, approached by two scores moving s in opposite directions at "
+             "selection probabilities far in the tail; arora.boosting.privacy.calibrated (exact selection law) "
+             "catches x2 and x0.8"}
+# The two base learners of [004 Lemma D.4], audited on the label-flip pair of
+# proofs_checks.claim_sets.arora.audit_design (numbers recomputed in tests/test_power_reach_arora.py).
+AUDIT_POWER["audit.arora-output-perturbation.standard"] = {
+    "multipliers": (2.0, 1.25, 6.0, 30.0),
+    "power": "detects x6 and x30, misses x2 (out of reach) and x1.25 (no violation): on the designed label-flip "
+             "pair ((e_1, 3) against (e_1, -3), n = 8, other records zero) the quick audit (20000 calls) gives "
+             "1.51-1.91 at x6 and 5.9-6.6 at x30 on run seeds 20261121, 1-4 (x4: 0.77-0.98, missed), 0.00-0.19 at "
+             "x1; the black-box pairs it used before moved the minimiser by at most 0.053 noise units and gave "
+             "0.0 at x30.  arora.learners.output-perturbation.gaussian-calibration (exact) catches x1.25",
+    "reach": {
+        1.25: {"not_a_violation": "1.25x over-spend is no violation: any replace-one pair moves the constrained "
+                                  "regularised minimiser by at most 2G/(n lam) ([CMS11] Cor. 8, any n, lam, data) "
+                                  "and sigma = (2G/(n lam)) sqrt(2 log(1.25/delta))/(1.25 eps), so every pair is a "
+                                  "Gaussian shift of at most mu = 1.25/sqrt(2 log(1.25e5)) = 0.2580 noise units: "
+                                  "exact epsilon at delta = 1e-5 (Balle-Wang Thm. 8) 0.959 <= 1"},
+        2.0: {"out_of_reach": "violates: on the label-flip pair the minimisers differ by exactly 12/(2 + n lam) "
+                              "= 0.4192 (0.698 of the sensitivity bound), mu = 0.2880, exact epsilon at delta = 1e-5 "
+                              "1.082 > 1 (the bound allows mu = 0.4128, 1.610).  The best event's Clopper-Pearson "
+                              "bound (oracle, expected counts, 10000 calls per dataset, confidence 0.95) is 0.424 on "
+                              "that pair and 0.711 on a pair attaining the bound, so no statistical audit at quick "
+                              "can show it; on the label-flip pair the oracle passes 1 at 8.2e7 calls"}}}
+AUDIT_POWER["audit.arora-noisy-gd.standard"] = {
+    "multipliers": (2.0, 1.25, 6.0, 30.0),
+    "power": "detects x6 and x30, misses x2 and x1.25 (no violation): on the designed label-flip pair ((e_1, 3) "
+             "against (e_1, -3), n = 8, other records zero: every step's gradient moves by 12/n, 0.75 of 2G/n) "
+             "the quick audit (20000 calls) gives 1.23-1.47 at x6 and 4.5-5.0 at x30 on run seeds 20261121, 1-4 "
+             "(x4: 0.65-0.87, missed), 0.00-0.08 at x1.  x2 is not shown to violate: every pair is at most "
+             "0.4001-GDP (1.56 eps at delta = 1e-5), the label-flip pair's transcript 0.3001-GDP (1.13 eps; its "
+             "projected average, the output, less); and no statistical audit at quick could show it on any pair "
+             "(the oracle of a 0.4001 Gaussian shift at 20000 calls is 0.68).  "
+             "arora.learners.noisy-gd.calibration (exact) catches x1.25",
+    "reach": {
+        1.25: {"not_a_violation": "1.25x over-spend is no violation: each of the T steps adds N(0, sigma^2 I) to an "
+                                  "average gradient of replace-one sensitivity 2G/n (every iterate is in the ball), "
+                                  "sigma = (2G/n) sqrt(T/(2 rho)), so the transcript is sqrt(2 rho)-GDP ([DRS22] "
+                                  "Cor. 3.3, adaptive) with rho = noisy_gd_rho(1.25, 1e-5): mu = 0.2538, exact "
+                                  "epsilon at delta = 1e-5 0.942 <= 1 on every pair; projection and averaging are "
+                                  "post-processing"}}}
 for _aid, _alg, _exact in (("hu-3.standard", "Algorithm 3", "hu.thm6.privacy"),
                            ("hu-5.standard", "Algorithm 5", "hu.thm8.privacy.standard")):
     AUDIT_POWER[f"audit.{_aid}"] = {"multipliers": (2.0, 1.25, 30.0), "power": _STAT_HU.format(alg=_alg, exact=_exact)}
@@ -318,18 +389,42 @@ AUDIT_POWER["audit.report-noisy-max.standard"] = {
 
 
 
-def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS):
+def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
-    (2x over-spend)"``, with that scale as its ``factor``.
+    (2x over-spend)"``, with that scale as its ``factor``.  ``reach`` maps a multiplier to the
+    :class:`~proofs_checks.model.Mutant` fields ``not_a_violation`` (the proof that the mutant
+    still satisfies the claim on every neighbouring pair) and ``out_of_reach`` (why no check at the
+    profile's budget can show its violation), e.g. ``{2.0: {"not_a_violation": "..."}}`` (the
+    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.
+
+    Examples
+    --------
+    >>> from proofs_checks.model import Algorithm
+    >>> from proofs_checks.audit.primitive_mechanisms import laplace_factory
+    >>> lap = Algorithm("laplace", "[002 Def. 2]", "Laplace", mechanism=laplace_factory,
+    ...                 privacy_knob=("Laplace scale", -1.0))
+    >>> ms = audit_mutants(lap, "standard", multipliers=(2.0, 1.25),
+    ...                    reach={1.25: {"out_of_reach": "oracle bound 0.9 eps"}})
+    >>> [(m.name, m.out_of_reach) for m in ms]
+    [('Laplace scale x0.5 (2x over-spend)', ''), ('Laplace scale x0.8 (1.25x over-spend)', 'oracle bound 0.9 eps')]
     """
     label, exponent = alg.privacy_knob
+    reach = {float(k): v for k, v in (reach or {}).items()}
+    unknown = sorted(set(reach) - {float(m) for m in multipliers})
+    if unknown:
+        raise ValueError(f"reach names multipliers {unknown} that are not among multipliers {tuple(multipliers)}")
     out = []
     for m in multipliers:
         f = float(m) ** float(exponent)
+        why = reach.get(float(m), {})
+        bad = set(why) - {"not_a_violation", "out_of_reach"}
+        if bad:
+            raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
         out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
-                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m), factor=f))
+                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m), factor=f,
+                          not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
     return tuple(out)
 
 
@@ -362,5 +457,6 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
                              f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, adversarial neighbours).",
                              "privacy", check, algorithm=alg.id, variant=variant,
                              mutants=audit_mutants(alg, variant, epsilon, delta,
-                                                   power.get("multipliers", AUDIT_MULTIPLIERS))))
+                                                   power.get("multipliers", AUDIT_MULTIPLIERS),
+                                                   power.get("reach"))))
     return out

@@ -183,7 +183,7 @@ def test_audit_mutant_records_its_multiplier_and_the_base_keeps_its_verdict(regi
 
 
 def test_audit_claims_out_of_reach_state_why(registry):
-    res = run_claim(registry.claim("audit.arora-noisy-gd.standard"), QUICK)
+    res = run_claim(registry.claim("audit.arora-grid-search.standard"), QUICK)
     assert "misses x30" in res.evidence["power"]
     for cid, entry in AUDIT_POWER.items():
         claim = registry.claim(cid)
@@ -212,7 +212,7 @@ AUDIT_TABLE = {
     "audit.wang-xu-2.printed": {2.0: True, 1.25: True},
     "audit.hu-2.standard": {2.0: False, 1.25: False, 30.0: True},       # 0.14, 0.09, 1.27
     "audit.hu-4.standard": {0.5: False, 0.8: False, 1 / 30: True},      # 0.08, 0.05, 1.30
-    "audit.arora-boosting.calibrated": {2.0: False, 1.25: False, 30.0: False},   # all 0.0
+    "audit.arora-boosting.calibrated": {2.0: False, 1.25: False, 30.0: True},    # 0.67, 0.37, 4.79
 }
 
 

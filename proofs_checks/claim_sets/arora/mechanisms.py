@@ -12,6 +12,7 @@ from reference.arora.model_selection import (BoostingMechanism, BoostingSelectio
                                              GridSearchSelection)
 
 from ...model import Algorithm
+from .audit_design import boosting_flip_pair, label_flip_pair
 
 __all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "register"]
 
@@ -75,7 +76,11 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
     if step == "selection":
         return _in_domain(BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed), L)
     if step == "full":
-        return _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
+        mech = _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
+        if loss == "squared":  # the audit's pair: a validation label flip (see boosting_flip_pair)
+            pair = boosting_flip_pair(L.x_bound, L.y_bound, m)
+            mech.audit_design = lambda: {"pairs": [pair]}
+        return mech
     raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
 
 
@@ -89,6 +94,16 @@ class _LearnerMechanism:
 
     def sample(self, data, size, rng=None):
         return self.L.fit(data, self.B, self.epsilon, self.delta, size, rng)
+
+    def audit_design(self):
+        """The audit's pair: a label flip at the domain's edge (:func:`~.audit_design.label_flip_pair`).
+
+        Squared loss only (there it moves the gradient by ``4 X Y / n`` at every ``w``); other losses
+        keep the auditor's own search.
+        """
+        if self.L.loss != "squared":
+            return {}
+        return {"pairs": [label_flip_pair(self.L.x_bound, self.L.y_bound)]}
 
 
 def learner_factory(name):
