@@ -147,7 +147,7 @@ def test_batch_equals_scalar_calls_bit_for_bit(stress):
     assert np.array_equal(batch.view(np.int64), scalar.view(np.int64))
 
 
-def test_batch_result_independent_of_shape_order_and_threads():
+def test_batch_result_independent_of_shape_order_and_threads(numba_all_threads):
     rng = np.random.default_rng(11)
     n = 60_000                                   # above the parallel threshold
     a = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-4, 2, n)
@@ -242,7 +242,7 @@ def test_robust_gradient_paths_agree_bit_for_bit_and_with_expected_phi(s, beta):
         assert np.array_equal(ref, _reference_mean(G, s, beta))
 
 
-def test_robust_gradient_large_input_uses_threads_and_matches():
+def test_robust_gradient_large_input_uses_threads_and_matches(numba_all_threads):
     rng = np.random.default_rng(2)
     G = rng.standard_t(3.0, size=(20_000, 50)) * 3.0
     assert np.array_equal(robust_gradient(G, 5.0, 1.0), _terms_mean(G, 5.0, 1.0))

@@ -22,9 +22,11 @@ def test_notebooks_exist():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs(path):
+def test_notebook_runs(path, monkeypatch):
     jupytext = pytest.importorskip("jupytext")
     nbclient = pytest.importorskip("nbclient")
+    # one numba thread in the kernel, as in the test processes (tests/conftest.py says why)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
     nb = jupytext.read(path)
     start = time.perf_counter()
     nbclient.NotebookClient(nb, timeout=TIME_LIMIT, kernel_name="python3",

@@ -21,7 +21,19 @@ from reference.wang_xu.data import LinearModel, population_risk, student_t
 TINY = {"quick": [{"n": n, "epsilon": 1.0} for n in (40, 80, 160, 320, 640)],
         "full": [{"n": n, "epsilon": 1.0} for n in (40, 80, 160, 320, 640)]}
 TINY_REPS = {"quick": 10, "full": 10}
+#: The large-n end of the check (its own fit on fresh datasets) at the top three sizes of TINY instead
+#: of the quick profile's n = 400, 800, 1600: the excess-risk quadratures (one per net, cached per
+#: process) are shared with the main sweep and the trials are 2.5x smaller.  Every verdict asserted here
+#: is unchanged (measured: each broken variant refuted with rate verdict "slower", the real Alg. 1
+#: confirmed); fixed-temperature-2 went from 16.2 s to 7.9 s CPU, the CLI test from 9.8 s to 4.7 s.
+TINY_TAIL = {"quick": [{"n": n, "epsilon": 1.0} for n in (160, 320, 640)],
+             "full": [{"n": n, "epsilon": 1.0} for n in (160, 320, 640)]}
 CTX = CheckContext(profile="quick", seed=7)
+
+
+@pytest.fixture(autouse=True)
+def _tiny_tail(monkeypatch):
+    monkeypatch.setattr(R, "TAIL_GRIDS", TINY_TAIL)
 
 
 # ------------------------------------------------------------------ measurement

@@ -35,6 +35,7 @@ error growing linearly in ``d``).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -153,9 +154,14 @@ def trial_theorem5(point, rng):
 
 # --------------------------------------------------------------------------- Theorem 3
 
-_GH_Z, _GH_W = np.polynomial.hermite_e.hermegauss(100)
-_GH_W = _GH_W / _GH_W.sum()
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(400)
+@functools.lru_cache(maxsize=1)
+def _quadrature_nodes():
+    """Gauss-Hermite (100, weights normalised) and Gauss-Legendre (400) nodes and weights, built on first use:
+    ``leggauss(400)`` takes about 1.7 s (an eigenvalue problem), which every import of this module paid
+    (every test process collects it)."""
+    gh_z, gh_w = np.polynomial.hermite_e.hermegauss(100)
+    gl_x, gl_w = np.polynomial.legendre.leggauss(400)
+    return gh_z, gh_w / gh_w.sum(), gl_x, gl_w
 
 
 def biweight_psi(r, c=4.685):
@@ -176,9 +182,10 @@ def biweight_excess_risk(v, c=4.685, df=T_DF_NOISE3):
     v = float(v)
     if v == 0.0:
         return 0.0
-    r = c * _GL_X
-    dens = stats.t.pdf(r[:, None] - math.sqrt(v) * _GH_Z[None, :], df) - stats.t.pdf(r, df)[:, None]
-    return float(c * np.sum(_GL_W * (biweight_psi(r, c) - c * c / 6.0) * (dens @ _GH_W)))
+    gh_z, gh_w, gl_x, gl_w = _quadrature_nodes()
+    r = c * gl_x
+    dens = stats.t.pdf(r[:, None] - math.sqrt(v) * gh_z[None, :], df) - stats.t.pdf(r, df)[:, None]
+    return float(c * np.sum(gl_w * (biweight_psi(r, c) - c * c / 6.0) * (dens @ gh_w)))
 
 
 def trial_theorem3(point, rng):
