@@ -7,7 +7,7 @@ import traceback
 
 from .model import CheckContext, Claim, Result
 
-__all__ = ["iter_claims", "iter_claims_in_workers", "run_claim", "run_claims"]
+__all__ = ["iter_claims", "iter_claims_in_workers", "longest_first", "run_claim", "run_claims"]
 
 
 def run_claim(claim: Claim, ctx: CheckContext) -> Result:
@@ -70,6 +70,10 @@ def iter_claims_in_workers(claims, ctx: CheckContext, workers, *, registry_facto
                            after=None):
     """Run ``claims`` in ``workers`` local processes; yield ``(claim, result, extra)`` in claim order.
 
+    The claims start longest first (:func:`longest_first`, a static table of measured costs), so the
+    wall time is near the total divided by the workers; progress is reported as claims finish, and
+    the results are handed on in claim order.
+
     Each claim draws only from its own stream (``ctx.for_claim``), so its result does not depend on
     which process runs it or on what ran before: the results are those of :func:`iter_claims`, in
     the same order.  The workers look claims up by id in ``registry_factory()`` (a module-level
@@ -103,43 +107,75 @@ def iter_claims_in_workers(claims, ctx: CheckContext, workers, *, registry_facto
     from joblib import Parallel, delayed
 
     inner = replace(ctx, jobs=1, claim_id=None)
-    tasks = (delayed(_evaluate_by_id)(registry_factory, c.id, inner, run, after) for c in claims)
+    # Longest first (LPT): a long claim started last would hold one core while the other idles.
+    order = longest_first(claims, ctx.profile)
+    tasks = (delayed(_evaluate_by_id)(registry_factory, claims[i].id, inner, run, after, i) for i in order)
     bar = _bar(len(claims), progress)
+    done, next_out, finished = {}, 0, 0
     try:
-        results = Parallel(n_jobs=workers, return_as="generator", batch_size=1)(tasks)
-        for i, (claim, (result, extra)) in enumerate(zip(claims, results), 1):
+        results = Parallel(n_jobs=workers, return_as="generator_unordered", batch_size=1)(tasks)
+        for index, result, extra in results:
             if isinstance(result, _Interrupted):
                 raise KeyboardInterrupt
+            claim = claims[index]
+            finished += 1
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(claim.id, refresh=True)
                 if result.verdict in ("refuted", "error"):
                     bar.write(f"{claim.id}: {result.verdict}", file=progress)
             elif progress is not None:
-                print(f"[{i}/{len(claims)}] {claim.id} ... {result.verdict} ({result.seconds:.1f} s)",
+                print(f"[{finished}/{len(claims)}] {claim.id} ... {result.verdict} ({result.seconds:.1f} s)",
                       file=progress, flush=True)
-            yield claim, result, extra
+            done[index] = (result, extra)
+            while next_out in done:      # hand results on in claim order, as soon as the prefix is complete
+                yield (claims[next_out], *done.pop(next_out))
+                next_out += 1
+    except KeyboardInterrupt:
+        # The finished claims after a gap are kept too (in claim order), as without workers.
+        for index in sorted(done):
+            yield (claims[index], *done[index])
+        raise
     finally:
         if bar is not None:
             bar.close()
+
+
+def longest_first(claims, profile="quick"):
+    """Indices of ``claims``, most expensive first by :func:`proofs_checks.claim_costs.estimated_seconds`.
+
+    Longest-processing-time-first scheduling: with claims of 0.01-10 s on a few workers, the
+    wall time is near the total over the workers only when the long ones do not start last.
+    Ties keep the claims' order, so the schedule is deterministic (the results never depend on it).
+
+    >>> from proofs_checks.model import Claim
+    >>> cs = [Claim(i, "[000 Lemma 9]", "s", "inequality", None) for i in ("a.cheap", "wang-xu.lemma9.concentration")]
+    >>> longest_first(cs)
+    [1, 0]
+    """
+    from .claim_costs import estimated_seconds
+
+    costs = [estimated_seconds(c.id, profile) for c in claims]
+    return sorted(range(len(claims)), key=lambda i: (-costs[i], i))
 
 
 # One registry per worker process and factory: building it imports every claim module.
 _WORKER_REGISTRIES = {}
 
 
-def _evaluate_by_id(registry_factory, claim_id, ctx, run, after):
+def _evaluate_by_id(registry_factory, claim_id, ctx, run, after, index):
+    """``(index, result, extra)`` of the claim ``claim_id``: the index tells the parent which claim finished."""
     registry = _WORKER_REGISTRIES.get(registry_factory)
     if registry is None:
         registry = _WORKER_REGISTRIES[registry_factory] = registry_factory()
     claim = registry.claim(claim_id)
     try:
         result = (run_claim if run is None else run)(claim, ctx)
-        return result, (after(claim, ctx, result) if after is not None else None)
+        return index, result, (after(claim, ctx, result) if after is not None else None)
     except KeyboardInterrupt:
         # Carried to the parent as a value: how loky reports an exception of this kind from a
         # worker depends on timing, and the parent must stop the same way as without workers.
-        return _INTERRUPTED, None
+        return index, _INTERRUPTED, None
 
 
 class _Interrupted:

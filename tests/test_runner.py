@@ -146,3 +146,18 @@ def test_claims_in_workers_give_the_sequential_results_in_order():
 
 def _record_jobs(claim, ctx, result):
     return ctx.jobs
+
+
+def test_longest_claims_start_first_and_results_keep_claim_order(monkeypatch):
+    # LPT schedule from the static cost table; the results are still handed on in claim order.
+    from proofs_checks import claim_costs
+    from proofs_checks.runner import iter_claims_in_workers, longest_first
+
+    claims = _draws_registry().claims
+    monkeypatch.setattr(claim_costs, "QUICK_SECONDS", {"demo.claim4": 9.0, "demo.claim1": 5.0})
+    assert longest_first(claims) == [4, 1, 0, 2, 3, 5]
+    ctx = CheckContext(seed=11, jobs=2)
+    two = list(iter_claims_in_workers(claims, ctx, 2, registry_factory=_draws_registry))
+    assert [c.id for c, _, _ in two] == [c.id for c in claims]
+    one = list(iter_claims_in_workers(claims, ctx, 1, registry_factory=_draws_registry))
+    assert [r.observed for _, r, _ in one] == [r.observed for _, r, _ in two]
