@@ -47,9 +47,11 @@ The estimator's terms (:func:`standard_terms`, :func:`standard_column_sums`) hav
 piecewise polynomials of that curve (:func:`curve_table`; fitted in extended precision through
 values of :func:`ephi`, cached per ``beta``) instead of the per-entry special functions: the
 ``b >= 1`` series costs an ``erf``, an ``exp`` and up to 19 terms, the band two table look-ups, the
-curve one look-up and a degree-12 polynomial whatever the region.  Measured against mpmath the
-curve's error is below 2.1e-16 (``tests/test_catoni_curve.py`` checks 6e-16 at 9 values of ``beta``
-from 1e-8 to 1e8).  The tables use ``numpy.longdouble`` (80-bit on x86-64) for the fit; on a
+curve one look-up and a degree-9 polynomial whatever the region.  Measured against mpmath the
+curve's error is below 3.2e-16 (``tests/test_catoni_curve.py`` checks 6e-16 at 9 values of ``beta``
+from 1e-8 to 1e8).  The array loops evaluate it in passes over blocks (:func:`_curve_easy`,
+:func:`_curve_fill`) so that the divisions and the piece index run in vector instructions and no
+branch depends on the data.  The tables use ``numpy.longdouble`` (80-bit on x86-64) for the fit; on a
 platform where it is float64 the fit is less accurate (the test would say so).
 """
 
@@ -562,7 +564,7 @@ def _colsum_block_kernel(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use
 @_jit
 def _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums):
     """:func:`_colsum_block_kernel` with the curve table: each row block (columns ``j0:j1``) goes
-    through :func:`_curve_prep` row by row into ``buf``, then through :func:`_curve_fill` at once,
+    through :func:`_curve_easy` row by row into ``buf``, then through :func:`_curve_fill` at once,
     then is added row after row (the order of ``np.add.reduce`` over axis 0)."""
     m = flat.size // d
     w = j1 - j0
@@ -575,14 +577,17 @@ def _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_
     bad = 0
     for i0 in range(0, m, rows):
         i1 = min(m, i0 + rows)
+        nh = 0
         for i in range(i0, i1):
             k = (i - i0) * w
-            bad += _curve_prep(flat[i * d + j0:i * d + j1], s, root, limit, u_lo, iw, top, kw, buf[k:k + w],
-                               kbuf[k:k + w], tbuf[k:k + w])
+            nbad, nrow = _curve_easy(flat[i * d + j0:i * d + j1], s, root, limit, buf[k:k + w])
+            bad += nbad
+            nh += nrow
         if bad:
             return bad                                    # the caller raises
-        n = (i1 - i0) * w
-        _curve_fill(buf[:n], kbuf, tbuf, coef, idx)
+        if nh > 0:
+            _curve_fill(buf[:(i1 - i0) * w], nh, flat, i0 * d + j0, d, w, s, root, u_lo, iw, top, kw, coef,
+                        kbuf, tbuf, idx)
         for i in range(i0, i1):
             k = (i - i0) * w
             if i == 0:
@@ -608,9 +613,9 @@ def _colsum_block(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coe
 #: Pieces of the curve tables: width in U (a power of two) and polynomial degree; each piece is
 #: fitted over its interval widened by CURVE_PAD on both sides, so that an entry whose rounded U
 #: falls into the neighbouring piece is still inside the fitted range.
-CURVE_WIDTH = 0.5
-CURVE_DEGREE = 12
-CURVE_PAD = 0.0625
+CURVE_WIDTH = 0.25
+CURVE_DEGREE = 9
+CURVE_PAD = 0.03125
 #: beta range of the curve tables (outside it the per-entry kernel is used; see curve_table).
 CURVE_BETA_MIN = 1e-8
 CURVE_BETA_MAX = 1e8
@@ -721,13 +726,16 @@ def curve_table(beta):
 
     The estimator's terms lie on one curve per ``beta`` (``b = |a|/sqrt(beta)``): with
     ``c = 1/sqrt(beta)``, ``U = (r - a)/b = (r/a - 1)/c``, so ``|U| < 9`` is the interval
-    ``U in (-min(9, sqrt(beta)), 9)``, ``a = r/(1 + c U)``.  It is cut into pieces of width 0.5 in
-    ``U``; on each the value is a polynomial of degree 12 in ``t``, an affine image of ``a`` (or of
-    ``w = r/a`` where ``a`` spans more than a factor 2, up to ``a = infinity``), fitted by least
-    squares through 26 values of :func:`ephi` at Chebyshev points (26 per piece, about 1,000 per
+    ``U in (-min(9, sqrt(beta)), 9)``, ``a = r/(1 + c U)``.  It is cut into pieces of width 1/4 in
+    ``U``; on each the value is a polynomial of degree 9 in ``t``, an affine image of ``a`` (or of
+    ``w = r/a`` where ``a`` spans more than a factor 1.125, up to ``a = infinity``), fitted by least
+    squares through 40 values of :func:`ephi` at Chebyshev points (40 per piece, 1,500 to 3,000 per
     ``beta``; the fit averages their last-ulp errors) and converted to monomials exactly.  ``t`` is
     computed from ``a`` with one subtraction of nearby numbers and one product, so the rounding of
-    ``U`` only chooses the piece (the pieces overlap by 1/16 in ``U``).  The error against mpmath
+    ``U`` only chooses the piece (the pieces overlap by 1/32 in ``U``).  Degree 9 on width 1/4
+    (since issue 17's third pass; degree 12 on width 1/2 before): 13 numbers a piece instead of 16,
+    21 operations instead of 27, at most 3.1e-16 against mpmath instead of 1.8e-16 on the same kind
+    of points (degree 8 on width 1/4 or 1/8 measured 6e-15 and 1.6e-15: too few).  The error against mpmath
     is checked in ``tests/test_catoni_curve.py``.  Cached per ``beta`` (64 entries).
     """
     beta = float(beta)
@@ -743,20 +751,16 @@ def curve_table(beta):
     return tab
 
 
-assert CURVE_DEGREE == 12 and CURVE_ROW == 16, "_curve_fill is written out for degree 12 (16 numbers a piece)"
+assert CURVE_DEGREE == 9 and CURVE_ROW == 13, "_curve_fill is written out for degree 9 (13 numbers a piece)"
 
 
 @_jit_inline
-def _curve_prep(x, s, root, limit, u_lo, iw, top, kw, out, kbuf, tbuf):
-    """First pass over a block of entries for the curve tables, without branches (it vectorises).
-
-    ``out``: the value where it is a short expression (the limit beyond 1e300, ``phi(a) = a`` where
-    ``b`` underflowed to 0), NaN where it comes from the table (or where ``x`` is not finite);
-    ``kbuf`` (int32): the offset ``CURVE_ROW k`` of the piece ``k`` in the packed table; ``tbuf``: the
-    piece's variable (``w = r/a`` for the first ``kw`` pieces, else ``|a|``) with the sign of ``a``.
-    Returns the number of non-finite entries.
-    """
+def _curve_easy(x, s, root, limit, out):
+    """First pass over entries, without branches (it vectorises): the value where it is a short
+    expression (the limit beyond 1e300, ``phi(a) = a`` where ``b`` underflowed to 0), NaN where it
+    comes from the curve table (or where ``x`` is not finite).  Returns (non-finite entries, NaN entries)."""
     bad = 0
+    nh = 0
     for i in range(x.size):
         xi = x[i]
         a = xi / s
@@ -768,56 +772,97 @@ def _curve_prep(x, s, root, limit, u_lo, iw, top, kw, out, kbuf, tbuf):
         lim = limit if xi > 0.0 else -limit
         lim = lim if math.isfinite(xi) else math.nan
         bad += 0 if math.isfinite(xi) else 1
-        out[i] = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
-        w = _R / aa
-        # the piece only: U = (r/a - 1) sqrt(beta) up to a few ulps (the pieces overlap by CURVE_PAD)
-        u = ((w - 1.0) * root - u_lo) * iw
-        uc = u if u < top else top                        # NaN -> the last piece (then discarded)
-        uc = uc if uc > 0.0 else 0.0
-        kf = math.floor(uc)
-        kbuf[i] = _to_i32(kf * CURVE_ROW)               # a double -> int32 conversion vectorises (AVX2)
-        xv = w if kf < kw else aa
-        tbuf[i] = -xv if a < 0.0 else xv
-    return bad
+        val = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
+        nh += 1 if math.isnan(val) else 0
+        out[i] = val
+    return bad, nh
 
 
 @_jit_inline
-def _curve_fill(out, kbuf, tbuf, coef, idx):
-    """Second pass: the entries left NaN by :func:`_curve_prep` from the table (signed, in [-B, B]).
+def _curve_piece(xi, s, root, u_lo, iw, top, kw):
+    """The piece of the entry ``xi`` as its offset ``CURVE_ROW k`` in the packed table, and the piece's
+    variable (``w = r/a`` in the first ``kw`` pieces, else ``|a|``) with the sign of ``a``."""
+    a = xi / s
+    aa = abs(a)
+    w = _R / aa
+    # the piece only: U = (r/a - 1) sqrt(beta) up to a few ulps (the pieces overlap by CURVE_PAD)
+    u = ((w - 1.0) * root - u_lo) * iw
+    uc = u if u < top else top                            # NaN -> the last piece (then discarded)
+    uc = uc if uc > 0.0 else 0.0
+    kf = math.floor(uc)
+    xv = w if kf < kw else aa
+    return _to_i32(kf * CURVE_ROW), (-xv if a < 0.0 else xv)   # double -> int32 vectorises (AVX2)
 
-    The entries are first listed without branches (a store at every entry, the count advanced by
-    0 or 1), so that the evaluation runs over the list without mispredicted branches; its table reads
-    are scalar loads (numba does not vectorise gathers here, and on this AMD Zen 3 a vector gather
-    would cost about as much).  Kept apart from the first pass because one long dependency chain
-    per entry (two divisions, the piece, the reads, the polynomial) left the out-of-order window
-    too few entries to overlap (measured 12.9 ns an entry in one loop, about 1.6 + 4 in two).
+
+@_jit_inline
+def _curve_pieces(x, s, root, u_lo, iw, top, kw, kbuf, tbuf):
+    """:func:`_curve_piece` of every entry (no branches: it vectorises)."""
+    for i in range(x.size):
+        c, tv = _curve_piece(x[i], s, root, u_lo, iw, top, kw)
+        kbuf[i] = c
+        tbuf[i] = tv
+
+
+@_jit_inline
+def _curve_poly(coef, c, tv):
+    """The table's value at the signed variable ``tv`` of an entry in the piece at offset ``c``."""
+    t = (abs(tv) - coef[c + 11]) * coef[c + 12]
+    # Estrin's scheme (short dependency chains), the constant term coef[c] (+ coef[c + 10], its
+    # low part) added last: it dominates the value, so the result is rounded about once
+    t2 = t * t
+    t4 = t2 * t2
+    q0 = coef[c + 10] + coef[c + 1] * t
+    q2 = coef[c + 2] + coef[c + 3] * t
+    q4 = coef[c + 4] + coef[c + 5] * t
+    q6 = coef[c + 6] + coef[c + 7] * t
+    q8 = coef[c + 8] + coef[c + 9] * t
+    r0 = q0 + q2 * t2
+    r4 = q4 + q6 * t2 + q8 * t4
+    val = coef[c] + (r0 + r4 * t4)
+    val = val if val <= _B else _B
+    val = val if val >= 0.0 else 0.0
+    return -val if tv < 0.0 else val
+
+
+@_jit_inline
+def _curve_fill(out, nh, flat, base, d, w, s, root, u_lo, iw, top, kw, coef, kbuf, tbuf, idx):
+    """Second pass: the ``nh`` entries left NaN by :func:`_curve_easy` in ``out`` (rows of ``w``
+    entries; the entry ``p`` is ``flat[base + (p // w) d + p % w]``) from the table, signed, in [-B, B].
+
+    No branch depends on the data.  Where a quarter of the entries or more need the table, the pieces of
+    every entry are computed in a vectorised pass, then the polynomial runs over every entry and the
+    result is selected; otherwise the entries are listed (a store at every entry, the count advanced
+    by 0 or 1) and evaluated one by one (a long dependency chain each: about 27 ns an entry against
+    7.5 ns for the dense passes over every entry, hence the switch at a quarter).  The table
+    reads are scalar loads (numba does not vectorise gathers here; a copy into a structure of arrays
+    for a vectorised polynomial measured slower).  The dense path keeps the piece pass apart from
+    the polynomial because one chain per entry (two divisions, the piece, the reads, the polynomial)
+    left the out-of-order window too few entries to overlap (12.9 ns an entry in one loop, one thread).
     """
+    n = out.size
+    if 4 * nh >= n:
+        for r in range(n // w):
+            _curve_pieces(flat[base + r * d:base + r * d + w], s, root, u_lo, iw, top, kw,
+                          kbuf[r * w:(r + 1) * w], tbuf[r * w:(r + 1) * w])
+        for p in range(n):
+            c = kbuf[p]
+            hard = math.isnan(out[p])
+            # the other entries evaluate at the piece's centre (t = 0): garbage far outside the
+            # piece would make the clamps to [0, B] mispredicted branches
+            val = _curve_poly(coef, c, tbuf[p] if hard else coef[c + 11])
+            out[p] = val if hard else out[p]
+        return
+    # the list: each entry's place in out and its x (copied, so that no division finds it again)
     nh = 0
-    for p in range(out.size):
-        idx[nh] = p
-        nh += 1 if math.isnan(out[p]) else 0
+    for r in range(n // w):
+        for j in range(w):
+            p = r * w + j
+            idx[nh] = p
+            tbuf[nh] = flat[base + r * d + j]
+            nh += 1 if math.isnan(out[p]) else 0
     for q in range(nh):
-        p = idx[q]
-        c = kbuf[p]
-        tv = tbuf[p]
-        t = (abs(tv) - coef[c + 14]) * coef[c + 15]
-        # Estrin's scheme (short dependency chains), the constant term coef[c] (+ coef[c + 13], its
-        # low part) added last: it dominates the value, so the result is rounded about once
-        t2 = t * t
-        t4 = t2 * t2
-        q0 = coef[c + 13] + coef[c + 1] * t
-        q2 = coef[c + 2] + coef[c + 3] * t
-        q4 = coef[c + 4] + coef[c + 5] * t
-        q6 = coef[c + 6] + coef[c + 7] * t
-        q8 = coef[c + 8] + coef[c + 9] * t
-        q10 = coef[c + 10] + coef[c + 11] * t
-        r0 = q0 + q2 * t2
-        r4 = q4 + q6 * t2
-        r8 = q8 + q10 * t2 + coef[c + 12] * t4
-        val = coef[c] + (r0 + (r4 + r8 * t4) * t4)
-        val = val if val <= _B else _B
-        val = val if val >= 0.0 else 0.0
-        out[p] = -val if tv < 0.0 else val
+        c, tv = _curve_piece(tbuf[q], s, root, u_lo, iw, top, kw)
+        out[idx[q]] = _curve_poly(coef, c, tv)
 
 
 @_jit_inline
@@ -836,7 +881,7 @@ _CURVE_BLOCK = 4096
 @_jit
 def _terms_loop_curve(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, out):
     """:func:`_terms_loop` with the curve table instead of the per-entry kernel where ``|U| < 9``,
-    in two passes over blocks of entries (:func:`_curve_prep`, :func:`_curve_fill`)."""
+    in passes over blocks of entries (:func:`_curve_easy`, :func:`_curve_fill`)."""
     kw = _leading_w(use_w)
     top = npc - 0.5
     nb = min(x.size, _CURVE_BLOCK)
@@ -846,9 +891,10 @@ def _terms_loop_curve(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef,
     bad = 0
     for i0 in range(0, x.size, nb):
         i1 = min(x.size, i0 + nb)
-        bad += _curve_prep(x[i0:i1], s, root, limit, u_lo, iw, top, kw, out[i0:i1], kbuf, tbuf)
-        if bad == 0:                                      # else the caller raises
-            _curve_fill(out[i0:i1], kbuf, tbuf, coef, idx)
+        nbad, nh = _curve_easy(x[i0:i1], s, root, limit, out[i0:i1])
+        bad += nbad
+        if bad == 0 and nh > 0:                           # else the caller raises, or nothing to do
+            _curve_fill(out[i0:i1], nh, x, i0, i1 - i0, i1 - i0, s, root, u_lo, iw, top, kw, coef, kbuf, tbuf, idx)
     return bad
 
 
