@@ -179,3 +179,19 @@ def test_two_pass_blocks_equal_the_terms_bit_for_bit(scale_name):
         part, _ = K.standard_terms(G[:50], 1.0, beta)
         assert np.array_equal(part, terms[:50])
         assert np.all(np.abs(terms) <= PHI_BOUND)
+
+
+def test_sparse_and_dense_fill_paths_give_the_same_bits():
+    """A block with few table entries (listed, evaluated one by one) and a single entry (the dense
+    passes, n = 1) give the same value for the same x."""
+    rng = np.random.default_rng(31)
+    hard = rng.uniform(0.2, 3.0, 40) * rng.choice([-1.0, 1.0], 40)     # |U| < 9 at beta = 1, s = 1
+    x = rng.uniform(-0.01, 0.01, 4000)                                   # short expressions
+    pos = rng.choice(x.size, hard.size, replace=False)
+    x[pos] = hard
+    for beta in (1.0, 0.37, 1e4):
+        whole, _ = K.standard_terms(x, 1.0, beta)
+        single = np.array([K.standard_terms(np.array([v]), 1.0, beta)[0][0] for v in hard])
+        assert np.array_equal(whole[pos], single)
+        dense, _ = K.standard_terms(hard, 1.0, beta)                     # every entry in the table region
+        assert np.array_equal(dense, single)
