@@ -92,7 +92,7 @@ def test_the_accuracy_check_has_power():
     """A table whose constant terms are off by 1e-15 (9 ulps of the values near B) is caught."""
     beta = 1.0
     tab = list(K.curve_table(beta))
-    coef = tab[-1].copy().reshape(tab[2], K.CURVE_DEGREE + 2)
+    coef = tab[-1].copy().reshape(tab[2], K.CURVE_ROW)
     coef[:, 0] += 1e-15
     tab[-1] = coef.ravel()
     a = _points(beta, 10, seed=3)
@@ -156,3 +156,42 @@ def test_uncompiled_curve_gives_the_same_bits():
     plain = np.array([float.fromhex(h) for h in json.loads(res.stdout)])
     from reference.hu.catoni import robust_gradient
     assert np.array_equal(plain, robust_gradient(G, 1.3, 0.7))
+
+
+@pytest.mark.parametrize("scale_name", ["sparse", "mixed", "all-table"])
+def test_two_pass_blocks_equal_the_terms_bit_for_bit(scale_name):
+    """The two passes (_curve_prep, then _curve_fill over the listed entries) per block: the fused
+    column sums over many row blocks and both thread paths (serial below _PARALLEL_MIN entries,
+    parallel above) add exactly the terms; entries of one row block may all, some or none need the table."""
+    rng = np.random.default_rng({"sparse": 21, "mixed": 22, "all-table": 23}[scale_name])
+    m, d = 3000, 70                                       # 210,000 entries: several row blocks per column block
+    if scale_name == "sparse":
+        G = rng.standard_t(3.0, (m, d)) / 40.0            # a few entries with |U| < 9
+    elif scale_name == "mixed":
+        G = rng.standard_t(2.5, (m, d)) * rng.choice([0.01, 1.0, 30.0], (1, d))
+    else:
+        G = rng.choice([-1.0, 1.0], (m, d)) * rng.uniform(0.16, 1.0, (m, d))
+    for beta in (1.0, 0.37, 1e6):
+        terms, bad = K.standard_terms(G, 1.0, beta)
+        assert bad == 0
+        assert np.array_equal(robust_mean(G, 1.0, beta, axis=0), np.add.reduce(terms, axis=0) / m)
+        # serial (small) calls on slices give the same terms as the parallel whole
+        part, _ = K.standard_terms(G[:50], 1.0, beta)
+        assert np.array_equal(part, terms[:50])
+        assert np.all(np.abs(terms) <= PHI_BOUND)
+
+
+def test_sparse_and_dense_fill_paths_give_the_same_bits():
+    """A block with few table entries (listed, evaluated one by one) and a single entry (the dense
+    passes, n = 1) give the same value for the same x."""
+    rng = np.random.default_rng(31)
+    hard = rng.uniform(0.2, 3.0, 40) * rng.choice([-1.0, 1.0], 40)     # |U| < 9 at beta = 1, s = 1
+    x = rng.uniform(-0.01, 0.01, 4000)                                   # short expressions
+    pos = rng.choice(x.size, hard.size, replace=False)
+    x[pos] = hard
+    for beta in (1.0, 0.37, 1e4):
+        whole, _ = K.standard_terms(x, 1.0, beta)
+        single = np.array([K.standard_terms(np.array([v]), 1.0, beta)[0][0] for v in hard])
+        assert np.array_equal(whole[pos], single)
+        dense, _ = K.standard_terms(hard, 1.0, beta)                     # every entry in the table region
+        assert np.array_equal(dense, single)

@@ -47,9 +47,11 @@ The estimator's terms (:func:`standard_terms`, :func:`standard_column_sums`) hav
 piecewise polynomials of that curve (:func:`curve_table`; fitted in extended precision through
 values of :func:`ephi`, cached per ``beta``) instead of the per-entry special functions: the
 ``b >= 1`` series costs an ``erf``, an ``exp`` and up to 19 terms, the band two table look-ups, the
-curve one look-up and a degree-12 polynomial whatever the region.  Measured against mpmath the
-curve's error is below 2.1e-16 (``tests/test_catoni_curve.py`` checks 6e-16 at 9 values of ``beta``
-from 1e-8 to 1e8).  The tables use ``numpy.longdouble`` (80-bit on x86-64) for the fit; on a
+curve one look-up and a degree-9 polynomial whatever the region.  Measured against mpmath the
+curve's error is below 3.2e-16 (``tests/test_catoni_curve.py`` checks 6e-16 at 9 values of ``beta``
+from 1e-8 to 1e8).  The array loops evaluate it in passes over blocks (:func:`_curve_easy`,
+:func:`_curve_fill`) so that the divisions and the piece index run in vector instructions and no
+branch depends on the data.  The tables use ``numpy.longdouble`` (80-bit on x86-64) for the fit; on a
 platform where it is float64 the fit is less accurate (the test would say so).
 """
 
@@ -108,6 +110,7 @@ if HAVE_NUMBA:
     _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
     # inlined at numba's level, so that the loops calling them can be vectorised
     _jit_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+    _to_i32 = numba.int32
 else:  # pragma: no cover
     def _erf(x):
         return float(special.erf(x))
@@ -116,6 +119,7 @@ else:  # pragma: no cover
         return fn
 
     _jit_inline = _jit
+    _to_i32 = int
 
 
 _MILLS = np.array(_mills_table.COEFFS)
@@ -532,8 +536,8 @@ else:  # pragma: no cover
     _colsum_par = None
 
 @_jit
-def _colsum_block(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums):
-    """Column sums of the terms of columns ``j0:j1`` of the C-ordered ``(m, d)`` array ``flat``
+def _colsum_block_kernel(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums):
+    """Without a curve table: column sums of the terms of columns ``j0:j1`` of the C-ordered ``(m, d)`` array ``flat``
     (raveled), row after row (the order of ``np.add.reduce`` over axis 0), through a row-block
     buffer.  Returns the number of non-finite entries."""
     m = flat.size // d
@@ -557,17 +561,67 @@ def _colsum_block(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coe
     return bad
 
 
+@_jit
+def _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums):
+    """:func:`_colsum_block_kernel` with the curve table: each row block (columns ``j0:j1``) goes
+    through :func:`_curve_easy` row by row into ``buf``, then through :func:`_curve_fill` at once,
+    then is added row after row (the order of ``np.add.reduce`` over axis 0)."""
+    m = flat.size // d
+    w = j1 - j0
+    rows = buf.size // w
+    kw = _leading_w(use_w)
+    top = npc - 0.5
+    kbuf = np.empty(buf.size, dtype=np.int32)
+    tbuf = np.empty(buf.size)
+    idx = np.empty(buf.size, dtype=np.int64)
+    bad = 0
+    for i0 in range(0, m, rows):
+        i1 = min(m, i0 + rows)
+        nh = 0
+        for i in range(i0, i1):
+            k = (i - i0) * w
+            nbad, nrow = _curve_easy(flat[i * d + j0:i * d + j1], s, root, limit, buf[k:k + w])
+            bad += nbad
+            nh += nrow
+        if bad:
+            return bad                                    # the caller raises
+        if nh > 0:
+            _curve_fill(buf[:(i1 - i0) * w], nh, flat, i0 * d + j0, d, w, s, root, u_lo, iw, top, kw, coef,
+                        kbuf, tbuf, idx)
+        for i in range(i0, i1):
+            k = (i - i0) * w
+            if i == 0:
+                for j in range(w):
+                    sums[j0 + j] = buf[k + j]
+            else:
+                for j in range(w):
+                    sums[j0 + j] = sums[j0 + j] + buf[k + j]
+    return 0
+
+
+@_jit
+def _colsum_block(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums):
+    """Column sums over axis 0 of the terms of columns ``j0:j1``; returns the number of non-finite entries."""
+    if npc > 0:
+        return _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf,
+                                   sums)
+    return _colsum_block_kernel(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums)
+
+
 # --------------------------------------------------------------------------- the estimator's curve
 
 #: Pieces of the curve tables: width in U (a power of two) and polynomial degree; each piece is
 #: fitted over its interval widened by CURVE_PAD on both sides, so that an entry whose rounded U
 #: falls into the neighbouring piece is still inside the fitted range.
-CURVE_WIDTH = 0.5
-CURVE_DEGREE = 12
-CURVE_PAD = 0.0625
+CURVE_WIDTH = 0.25
+CURVE_DEGREE = 9
+CURVE_PAD = 0.03125
 #: beta range of the curve tables (outside it the per-entry kernel is used; see curve_table).
 CURVE_BETA_MIN = 1e-8
 CURVE_BETA_MAX = 1e8
+#: Numbers per piece in the packed table: CURVE_DEGREE + 1 coefficients, the low part of the
+#: constant term, the centre and the scale of the piece's variable.
+CURVE_ROW = CURVE_DEGREE + 4
 
 
 def _cheb_to_monomial(cheb):
@@ -651,7 +705,12 @@ def _curve_table_uncached(beta):
     x = np.where(use_w[:, None] == 1.0, _R / a, a)
     t = (x - mid[:, None]) * scale[:, None]
     vals = ephi_array(a.ravel(), b.ravel()).reshape(a.shape)
-    coef = _cheb_to_monomial(_lstsq_chebyshev(t, vals, deg)).ravel()
+    mono = _cheb_to_monomial(_lstsq_chebyshev(t, vals, deg))
+    # one row of CURVE_ROW numbers a piece: the coefficients, the low part of the constant term, then
+    # the piece's centre and scale, so that every read of an entry is at one offset of one array
+    coef = np.concatenate([mono, mid[:, None], scale[:, None]], axis=1).ravel()
+    # the kernel selects w or a by piece index (_leading_w): the w pieces must come first
+    assert np.all(np.diff(use_w) <= 0.0), "the pieces using w are not a prefix"
     for arr in (mid, scale, use_w, coef):
         arr.flags.writeable = False          # shared by every call with this beta
     return u_lo, 1.0 / CURVE_WIDTH, npc, mid, scale, use_w, coef
@@ -667,13 +726,16 @@ def curve_table(beta):
 
     The estimator's terms lie on one curve per ``beta`` (``b = |a|/sqrt(beta)``): with
     ``c = 1/sqrt(beta)``, ``U = (r - a)/b = (r/a - 1)/c``, so ``|U| < 9`` is the interval
-    ``U in (-min(9, sqrt(beta)), 9)``, ``a = r/(1 + c U)``.  It is cut into pieces of width 0.5 in
-    ``U``; on each the value is a polynomial of degree 12 in ``t``, an affine image of ``a`` (or of
-    ``w = r/a`` where ``a`` spans more than a factor 2, up to ``a = infinity``), fitted by least
-    squares through 26 values of :func:`ephi` at Chebyshev points (26 per piece, about 1,000 per
+    ``U in (-min(9, sqrt(beta)), 9)``, ``a = r/(1 + c U)``.  It is cut into pieces of width 1/4 in
+    ``U``; on each the value is a polynomial of degree 9 in ``t``, an affine image of ``a`` (or of
+    ``w = r/a`` where ``a`` spans more than a factor 1.125, up to ``a = infinity``), fitted by least
+    squares through 40 values of :func:`ephi` at Chebyshev points (40 per piece, 1,500 to 3,000 per
     ``beta``; the fit averages their last-ulp errors) and converted to monomials exactly.  ``t`` is
     computed from ``a`` with one subtraction of nearby numbers and one product, so the rounding of
-    ``U`` only chooses the piece (the pieces overlap by 1/16 in ``U``).  The error against mpmath
+    ``U`` only chooses the piece (the pieces overlap by 1/32 in ``U``).  Degree 9 on width 1/4
+    (since issue 17's third pass; degree 12 on width 1/2 before): 13 numbers a piece instead of 16,
+    21 operations instead of 27, at most 3.1e-16 against mpmath instead of 1.8e-16 on the same kind
+    of points (degree 8 on width 1/4 or 1/8 measured 6e-15 and 1.6e-15: too few).  The error against mpmath
     is checked in ``tests/test_catoni_curve.py``.  Cached per ``beta`` (64 entries).
     """
     beta = float(beta)
@@ -689,72 +751,151 @@ def curve_table(beta):
     return tab
 
 
+assert CURVE_DEGREE == 9 and CURVE_ROW == 13, "_curve_fill is written out for degree 9 (13 numbers a piece)"
+
+
 @_jit_inline
-def _curve_abs(aa, root, u_lo, iw, npc, mid, scale, use_w, coef):
-    """The curve table at ``|a| = aa > 0`` (no branches; clamped to [0, B])."""
+def _curve_easy(x, s, root, limit, out):
+    """First pass over entries, without branches (it vectorises): the value where it is a short
+    expression (the limit beyond 1e300, ``phi(a) = a`` where ``b`` underflowed to 0), NaN where it
+    comes from the curve table (or where ``x`` is not finite).  Returns (non-finite entries, NaN entries)."""
+    bad = 0
+    nh = 0
+    for i in range(x.size):
+        xi = x[i]
+        a = xi / s
+        aa = abs(a)
+        b = aa if root == 1.0 else aa / root              # |a| / 1.0 is |a|: the same bits
+        val = _easy(a, b)
+        # b = 0 with a != 0 only where |a|/root underflows (|a| < 5e-320): a^3 is 0, phi(a) = a exactly
+        val = val if b != 0.0 else (-aa if a < 0.0 else aa)
+        lim = limit if xi > 0.0 else -limit
+        lim = lim if math.isfinite(xi) else math.nan
+        bad += 0 if math.isfinite(xi) else 1
+        val = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
+        nh += 1 if math.isnan(val) else 0
+        out[i] = val
+    return bad, nh
+
+
+@_jit_inline
+def _curve_piece(xi, s, root, u_lo, iw, top, kw):
+    """The piece of the entry ``xi`` as its offset ``CURVE_ROW k`` in the packed table, and the piece's
+    variable (``w = r/a`` in the first ``kw`` pieces, else ``|a|``) with the sign of ``a``."""
+    a = xi / s
+    aa = abs(a)
     w = _R / aa
     # the piece only: U = (r/a - 1) sqrt(beta) up to a few ulps (the pieces overlap by CURVE_PAD)
     u = ((w - 1.0) * root - u_lo) * iw
-    uc = u if u < npc - 0.5 else npc - 0.5       # NaN -> the last piece (the value is then discarded)
+    uc = u if u < top else top                            # NaN -> the last piece (then discarded)
     uc = uc if uc > 0.0 else 0.0
-    k = int(uc)
-    x = w if use_w[k] == 1.0 else aa
-    t = (x - mid[k]) * scale[k]
-    c = k * 14
-    # Estrin's scheme (short dependency chains), the constant term coef[c] (+ coef[c + 13], its
+    kf = math.floor(uc)
+    xv = w if kf < kw else aa
+    return _to_i32(kf * CURVE_ROW), (-xv if a < 0.0 else xv)   # double -> int32 vectorises (AVX2)
+
+
+@_jit_inline
+def _curve_pieces(x, s, root, u_lo, iw, top, kw, kbuf, tbuf):
+    """:func:`_curve_piece` of every entry (no branches: it vectorises)."""
+    for i in range(x.size):
+        c, tv = _curve_piece(x[i], s, root, u_lo, iw, top, kw)
+        kbuf[i] = c
+        tbuf[i] = tv
+
+
+@_jit_inline
+def _curve_poly(coef, c, tv):
+    """The table's value at the signed variable ``tv`` of an entry in the piece at offset ``c``."""
+    t = (abs(tv) - coef[c + 11]) * coef[c + 12]
+    # Estrin's scheme (short dependency chains), the constant term coef[c] (+ coef[c + 10], its
     # low part) added last: it dominates the value, so the result is rounded about once
     t2 = t * t
     t4 = t2 * t2
-    q0 = coef[c + 13] + coef[c + 1] * t
+    q0 = coef[c + 10] + coef[c + 1] * t
     q2 = coef[c + 2] + coef[c + 3] * t
     q4 = coef[c + 4] + coef[c + 5] * t
     q6 = coef[c + 6] + coef[c + 7] * t
     q8 = coef[c + 8] + coef[c + 9] * t
-    q10 = coef[c + 10] + coef[c + 11] * t
     r0 = q0 + q2 * t2
-    r4 = q4 + q6 * t2
-    r8 = q8 + q10 * t2 + coef[c + 12] * t4
-    p = coef[c] + (r0 + (r4 + r8 * t4) * t4)
-    p = p if p <= _B else _B
-    return p if p >= 0.0 else 0.0
+    r4 = q4 + q6 * t2 + q8 * t4
+    val = coef[c] + (r0 + r4 * t4)
+    val = val if val <= _B else _B
+    val = val if val >= 0.0 else 0.0
+    return -val if tv < 0.0 else val
 
 
-assert CURVE_DEGREE == 12, "_curve_abs is written out for degree 12 (14 numbers a piece)"
+@_jit_inline
+def _curve_fill(out, nh, flat, base, d, w, s, root, u_lo, iw, top, kw, coef, kbuf, tbuf, idx):
+    """Second pass: the ``nh`` entries left NaN by :func:`_curve_easy` in ``out`` (rows of ``w``
+    entries; the entry ``p`` is ``flat[base + (p // w) d + p % w]``) from the table, signed, in [-B, B].
+
+    No branch depends on the data.  Where a quarter of the entries or more need the table, the pieces of
+    every entry are computed in a vectorised pass, then the polynomial runs over every entry and the
+    result is selected; otherwise the entries are listed (a store at every entry, the count advanced
+    by 0 or 1) and evaluated one by one (a long dependency chain each: about 27 ns an entry against
+    7.5 ns for the dense passes over every entry, hence the switch at a quarter).  The table
+    reads are scalar loads (numba does not vectorise gathers here; a copy into a structure of arrays
+    for a vectorised polynomial measured slower).  The dense path keeps the piece pass apart from
+    the polynomial because one chain per entry (two divisions, the piece, the reads, the polynomial)
+    left the out-of-order window too few entries to overlap (12.9 ns an entry in one loop, one thread).
+    """
+    n = out.size
+    if 4 * nh >= n:
+        for r in range(n // w):
+            _curve_pieces(flat[base + r * d:base + r * d + w], s, root, u_lo, iw, top, kw,
+                          kbuf[r * w:(r + 1) * w], tbuf[r * w:(r + 1) * w])
+        for p in range(n):
+            c = kbuf[p]
+            hard = math.isnan(out[p])
+            # the other entries evaluate at the piece's centre (t = 0): garbage far outside the
+            # piece would make the clamps to [0, B] mispredicted branches
+            val = _curve_poly(coef, c, tbuf[p] if hard else coef[c + 11])
+            out[p] = val if hard else out[p]
+        return
+    # the list: each entry's place in out and its x (copied, so that no division finds it again)
+    nh = 0
+    for r in range(n // w):
+        for j in range(w):
+            p = r * w + j
+            idx[nh] = p
+            tbuf[nh] = flat[base + r * d + j]
+            nh += 1 if math.isnan(out[p]) else 0
+    for q in range(nh):
+        c, tv = _curve_piece(tbuf[q], s, root, u_lo, iw, top, kw)
+        out[idx[q]] = _curve_poly(coef, c, tv)
+
+
+@_jit_inline
+def _leading_w(use_w):
+    """Number of pieces using ``w = r/a`` as variable (a prefix of the pieces, see :func:`curve_table`)."""
+    kw = 0
+    for k in range(use_w.size):
+        kw += 1 if (use_w[k] == 1.0 and kw == k) else 0
+    return float(kw)
+
+
+#: Entries per pass of the curve loops (the scratch arrays stay in L1/L2).
+_CURVE_BLOCK = 4096
 
 
 @_jit
 def _terms_loop_curve(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, out):
-    """:func:`_terms_loop` with the curve table instead of the per-entry kernel where ``|U| < 9``."""
+    """:func:`_terms_loop` with the curve table instead of the per-entry kernel where ``|U| < 9``,
+    in passes over blocks of entries (:func:`_curve_easy`, :func:`_curve_fill`)."""
+    kw = _leading_w(use_w)
+    top = npc - 0.5
+    nb = min(x.size, _CURVE_BLOCK)
+    kbuf = np.empty(nb, dtype=np.int32)
+    tbuf = np.empty(nb)
+    idx = np.empty(nb, dtype=np.int64)
     bad = 0
-    for i in range(x.size):                               # branch-free, so that it vectorises
-        xi = x[i]
-        a = xi / s
-        aa = abs(a)
-        b = aa if root == 1.0 else aa / root
-        val = _easy(a, b)
-        lim = limit if xi > 0.0 else -limit
-        lim = lim if math.isfinite(xi) else math.nan
-        bad += 0 if math.isfinite(xi) else 1
-        out[i] = val if (aa <= 1e300 and b <= 1e300) else lim
-    if bad:
-        return bad
-    # only the entries left by the common pass (the table reads are gathers, which numba does not
-    # vectorise on this hardware, so a branch-free pass over every entry would only add work)
-    for i in range(x.size):
-        if math.isnan(out[i]):
-            out[i] = _curve_signed(x[i], s, root, u_lo, iw, npc, mid, scale, use_w, coef)
-    return 0
-
-
-@_jit_inline
-def _curve_signed(xi, s, root, u_lo, iw, npc, mid, scale, use_w, coef):
-    """The term of one entry ``xi`` in the ``|U| < 9`` region from the curve table (signed)."""
-    a = xi / s
-    aa = abs(a)
-    b = aa if root == 1.0 else aa / root
-    val = _curve_abs(aa, root, u_lo, iw, npc, mid, scale, use_w, coef)
-    val = val if b != 0.0 else aa - aa ** 3.0 / 6.0    # b underflowed to 0: phi(a), as the kernel
-    return -val if a < 0.0 else val
+    for i0 in range(0, x.size, nb):
+        i1 = min(x.size, i0 + nb)
+        nbad, nh = _curve_easy(x[i0:i1], s, root, limit, out[i0:i1])
+        bad += nbad
+        if bad == 0 and nh > 0:                           # else the caller raises, or nothing to do
+            _curve_fill(out[i0:i1], nh, x, i0, i1 - i0, i1 - i0, s, root, u_lo, iw, top, kw, coef, kbuf, tbuf, idx)
+    return bad
 
 
 @_jit

@@ -284,7 +284,7 @@ def _standard_mean(x, s, beta, axis):
     ``sign(x) B erf(sqrt(beta/2))`` to within 1e-280 (the window and the shift ``r/b`` of the
     tail interval are below ``1.5e-300``), and that limit is used.  Where ``|U| >= 9`` a term is
     ``expected_phi(x/s, |x/s|/sqrt(beta))`` bit for bit; elsewhere it comes from the curve table
-    of ``beta`` (issue 17: a table look-up and a degree-12 polynomial instead of the per-entry
+    of ``beta`` (issue 17: a table look-up and a degree-9 polynomial instead of the per-entry
     special functions; within 6e-16 of mpmath, ``tests/test_catoni_curve.py``), or from
     ``expected_phi`` for ``beta`` outside ``[1e-8, 1e8]``.  For a C-contiguous 2-d ``x`` and
     ``axis=0`` the terms are summed inside the kernel, row after row as ``np.mean`` adds them,
