@@ -542,6 +542,47 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_threshold
     return t, best
 
 
+def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, statistic="auto", attack="auto",
+                 features=None, jobs=1, chunk_size=DEFAULT_CHUNK, bar=None):
+    """Selection phase of :func:`statistical_audit`: draw ``n_sel`` outputs per dataset of each pair
+    (from ``sel_seeds[j]``) and choose the one event to test on the estimation split.
+
+    Returns ``((bound, j, stat, direction, sign, t), seconds_mechanism, seconds_auditor)`` where the
+    event is ``{sign * stat(o) > t}`` with numerator ``D`` (sign +1) or ``D'`` of pair ``j`` and
+    ``bound`` the score it won with.  A function of the selection draws alone.
+    """
+    t_mech = t_aud = 0.0
+    best = None
+    for j, (D, Dp) in enumerate(pairs):
+        if bar is not None:
+            bar.update(1)
+        sa, sb = sel_seeds[j].spawn(2)
+        ta = time.perf_counter()
+        a = draw_outputs(mechanism, D, n_sel, sa, jobs=jobs, chunk_size=chunk_size, where="D")
+        b = draw_outputs(mechanism, Dp, n_sel, sb, jobs=jobs, chunk_size=chunk_size, where="D_prime")
+        t_mech += time.perf_counter() - ta
+        if a.shape[1:] != b.shape[1:]:
+            raise ValueError(f"outputs of inconsistent shape: {a.shape[1:]} on D, {b.shape[1:]} on D_prime")
+        ta = time.perf_counter()
+        cands = candidate_statistics(a, b, mechanism, (D, Dp), statistic, fit_rows=n_sel // 2, attack=attack,
+                                     features=features)
+        if not isinstance(cands[0], ExactLogRatio):
+            # estimated statistics were fitted on the first half: judge them on the second
+            a, b = a[n_sel // 2:], b[n_sel // 2:]
+        for stat in cands:
+            s_a, s_b = stat(a), stat(b)
+            for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
+                if isinstance(stat, ExactLogRatio):
+                    t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
+                else:
+                    t, bound = best_threshold(num, den, delta, gamma, n_est=n_est)
+                if best is None or bound > best[0]:
+                    best = (bound, j, stat, direction, sign, t)
+        t_aud += time.perf_counter() - ta
+    return best, t_mech, t_aud
+
+
+
 def _progress_bar(total, enabled):
     """A tqdm bar on stderr, or a silent stand-in when disabled (not a terminal)."""
     from tqdm import tqdm
@@ -653,34 +694,9 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
     sel_root, est_root = root.spawn(2)
     sel_seeds = sel_root.spawn(len(pairs))
 
-    t_mech = t_aud = 0.0
-    best = None
     bar = _progress_bar(len(pairs) + 2, progress)
-    for j, (D, Dp) in enumerate(pairs):
-        bar.update(1)
-        sa, sb = sel_seeds[j].spawn(2)
-        ta = time.perf_counter()
-        a = draw_outputs(mechanism, D, n_sel, sa, jobs=jobs, chunk_size=chunk_size, where="D")
-        b = draw_outputs(mechanism, Dp, n_sel, sb, jobs=jobs, chunk_size=chunk_size, where="D_prime")
-        t_mech += time.perf_counter() - ta
-        if a.shape[1:] != b.shape[1:]:
-            raise ValueError(f"outputs of inconsistent shape: {a.shape[1:]} on D, {b.shape[1:]} on D_prime")
-        ta = time.perf_counter()
-        cands = candidate_statistics(a, b, mechanism, (D, Dp), statistic, fit_rows=n_sel // 2, attack=attack,
-                                     features=features)
-        if not isinstance(cands[0], ExactLogRatio):
-            # estimated statistics were fitted on the first half: judge them on the second
-            a, b = a[n_sel // 2:], b[n_sel // 2:]
-        for stat in cands:
-            s_a, s_b = stat(a), stat(b)
-            for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
-                if isinstance(stat, ExactLogRatio):
-                    t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
-                else:
-                    t, bound = best_threshold(num, den, delta, gamma, n_est=n_est)
-                if best is None or bound > best[0]:
-                    best = (bound, j, stat, direction, sign, t)
-        t_aud += time.perf_counter() - ta
+    best, t_mech, t_aud = select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, statistic=statistic,
+                                       attack=attack, features=features, jobs=jobs, chunk_size=chunk_size, bar=bar)
     sel_bound, j, stat, direction, sign, thr = best
     D, Dp = pairs[j]
 
