@@ -141,3 +141,41 @@ def test_runner_at_tiny_calls(capsys):
     with pytest.raises(SystemExit) as exc:
         dpsniper_suite.main(["--only", "Nope"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("variant", [1, 4])
+def test_svt_pattern_law_matches_the_sampler(variant):
+    # exact law (Simpson's rule over the threshold noise) against 10^5 draws: chi-square at error 1e-6
+    from proofs_checks.benchmarks.dpsniper_mechanisms import svt_pattern_probabilities
+
+    name = f"SVT{variant}"
+    D = DPSNIPER_PAIRS[name][0]
+    p = svt_pattern_probabilities(variant, D[0])
+    assert p.sum() == pytest.approx(1.0, abs=1e-9)
+    out = SparseVector(variant).sample(D, N, np.random.default_rng(7))
+    hit = out == 1
+    idx = np.where(hit.any(axis=1), hit.argmax(axis=1), out.shape[1])
+    counts = np.bincount(idx, minlength=p.size)
+    assert stats.chisquare(counts, p * N).pvalue > ALPHA
+    # a wrong law (threshold noise of the other variant) is rejected by the same test
+    wrong = svt_pattern_probabilities(5 - variant, D[0])
+    assert stats.chisquare(counts, wrong / wrong.sum() * N).pvalue < ALPHA
+
+
+def test_oracle_bound_is_the_neyman_pearson_ceiling():
+    from proofs_checks.audit.statistical import _cp_eps_vector
+    from proofs_checks.benchmarks.dpsniper_mechanisms import oracle_bound, svt_pattern_probabilities
+
+    n = 5_000_000
+    o = oracle_bound("SVT1", n)
+    # reference: this module's Simpson law, brute force over all 2^11 - 1 events, both directions
+    D, Dp = DPSNIPER_PAIRS["SVT1"]
+    P, Q = svt_pattern_probabilities(1, D[0]), svt_pattern_probabilities(1, Dp[0])
+    masks = (np.arange(1, 2 ** 11)[:, None] >> np.arange(11)) & 1          # every non-empty event
+    brute = max(float(np.max(_cp_eps_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05))) for u, v in ((P, Q), (Q, P)))
+    assert brute <= o + 1e-12 and o - brute < 1e-3
+    assert o == pytest.approx(0.0782, abs=1e-4)
+    assert o < np.log(P / Q).max() < 0.1                       # below the pair's true loss, below the claim
+    assert oracle_bound("SVT1", 50_000_000) > o                 # more calls, higher ceiling
+    with pytest.raises(ValueError, match="name"):
+        oracle_bound("NoisyHist1", n)

@@ -34,7 +34,8 @@ import numpy as np
 from reference.validation import as_generator, check_epsilon, check_integer
 
 __all__ = ["EPSILON", "LaplaceMech", "NoisyHist", "ReportNoisyMax", "SparseVector", "TruncatedGeometric",
-           "svt_outputs", "benchmark_mechanisms", "DPSNIPER_PAIRS", "DPSNIPER_FULL", "DPSNIPER_TENTH"]
+           "svt_outputs", "benchmark_mechanisms", "DPSNIPER_PAIRS", "DPSNIPER_FULL", "DPSNIPER_TENTH",
+           "DPSNIPER_BUDGET", "svt_pattern_probabilities", "oracle_bound", "ORACLE_CASES"]
 
 #: The claimed epsilon of every benchmark mechanism.
 EPSILON = 0.1
@@ -223,3 +224,114 @@ def benchmark_mechanisms(eps=EPSILON):
              ReportNoisyMax(eps, release_value=True), SparseVector(1, eps), SparseVector(3, eps),
              SparseVector(4, eps), SparseVector(5, eps), TruncatedGeometric(eps)]
     return {m.name: m for m in mechs}
+
+
+#: DP-Sniper's default budget (its ``DDConfig``): training, threshold and check samples per input of
+#: the pair, and ``n_final`` samples per input for the final Clopper-Pearson bound.  "A tenth of its
+#: budget" divides each by 10, so its final bound alone uses 2*10^7 calls per input (4*10^7 in all),
+#: four times the 5*10^6 per input of a 10^7-call audit here.
+DPSNIPER_BUDGET = {"n_train": 10_700_000, "n": 10_700_000, "n_check": 10_700_000, "n_final": 200_000_000}
+
+
+def _lap_cdf(x, b):
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0.0) / b), 1.0 - 0.5 * np.exp(-np.maximum(x, 0.0) / b))
+
+
+def svt_pattern_probabilities(variant, answers, grid=200_001):
+    """Exact law of the output of :class:`SparseVector` ``variant`` 1 or 4 (``c = 1``) on ``answers``.
+
+    With ``c = 1`` the output is fixed by the index of the first query above the noisy threshold, so
+    the law has ``m + 1`` atoms: entry ``i < m`` is P(first above at query i), entry ``m`` P(none above).
+    Given the threshold noise ``rho``, queries are independent: P(first at i | rho) =
+    prod_{j<i} P(a_j + nu_j < T + rho) * P(a_i + nu_i >= T + rho) (Laplace CDFs); ``rho`` is integrated
+    by Simpson's rule on +-60 scales (tail mass e^-60).  [Lyu, Su & Li Alg. 1, 4]
+
+    Examples
+    --------
+    >>> p = svt_pattern_probabilities(1, np.zeros(10))
+    >>> bool(abs(p.sum() - 1) < 1e-9)
+    True
+    """
+    from scipy import integrate
+
+    if variant not in (1, 4):
+        raise ValueError(f"variant must be 1 or 4 (flag outputs), got {variant!r}")
+    m = SparseVector(variant)
+    a = np.asarray(answers, dtype=np.float64).ravel()
+    b = m.rho_scale
+    r = np.linspace(-60 * b, 60 * b, check_integer("grid", grid, minimum=101) | 1)
+    w = np.exp(-np.abs(r) / b) / (2 * b)
+    above = _lap_cdf(a[None, :] - (m.threshold + r)[:, None], m.nu_scale)     # P(a_j + nu_j >= T + rho)
+    before = np.cumprod(np.hstack([np.ones((r.size, 1)), 1.0 - above]), axis=1)
+    dens = np.hstack([before[:, :-1] * above, before[:, -1:]])
+    return integrate.simpson(dens * w[:, None], x=r, axis=0)
+
+
+def _svt_events(name):
+    var = int(name[3])
+    D, Dp = DPSNIPER_PAIRS[name]
+    return [(svt_pattern_probabilities(var, D[0]), svt_pattern_probabilities(var, Dp[0]))]
+
+
+def _rnm3_events():
+    # max of 5 Laplace(2/eps) around 0 and around 1: the likelihood ratio is monotone in the max,
+    # so the super-level sets are {max <= t} (numerator D) and {max > t} (numerator D').
+    b = 2.0 / EPSILON
+    t = np.linspace(-40 * b, 40 * b + 1, 40_001)
+    P, Q = _lap_cdf(t, b) ** 5, _lap_cdf(t - 1.0, b) ** 5
+    return [(np.diff(P, prepend=0.0), np.diff(Q, prepend=0.0))]
+
+
+def _laplace_events():
+    b = 1.0 / EPSILON
+    t = np.linspace(-40 * b, 40 * b + 1, 40_001)
+    P, Q = _lap_cdf(t - 1.0, b), _lap_cdf(t - 2.0, b)
+    return [(np.diff(P, prepend=0.0), np.diff(Q, prepend=0.0))]
+
+
+#: Mechanisms whose oracle bound :func:`oracle_bound` computes.
+ORACLE_CASES = ("Laplace", "ReportNoisyMax3", "SVT1", "SVT4")
+
+
+def oracle_bound(name, n_each, confidence=0.9):
+    """The largest Clopper-Pearson epsilon bound any event can give on DP-Sniper's pair with ``n_each`` calls per input.
+
+    Neyman-Pearson: for fixed ``P(S)`` the ratio ``P(S)/P'(S)`` is largest on a likelihood-ratio
+    super-level set, so the best event (randomised ones included: the bound is computed along the
+    segments between consecutive sets too) is on that family.  The bound is evaluated with the expected
+    counts ``n_each P(S)``, ``n_each P'(S)``, each one-sided bound at error ``(1 - confidence)/2``, both
+    directions.  A sound audit spending ``n_each`` calls per input on its estimation cannot expect more.
+
+    Examples
+    --------
+    >>> round(oracle_bound("SVT1", 5_000_000), 3)
+    0.078
+    """
+    from proofs_checks.audit.statistical import _cp_eps_vector
+
+    if name not in ORACLE_CASES:
+        raise ValueError(f"name must be one of {ORACLE_CASES}, got {name!r}")
+    n = float(check_integer("n_each", n_each, minimum=1))
+    gamma = (1.0 - float(confidence)) / 2.0
+    laws = (_svt_events(name) if name.startswith("SVT") else _rnm3_events() if name == "ReportNoisyMax3"
+            else _laplace_events())
+    best = 0.0
+    f = np.linspace(0.0, 1.0, 65)[:, None]
+    for P, Q in laws:
+        for p, q in ((P, Q), (Q, P)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                llr = np.where(p > 0, np.log(p) - np.log(q), -np.inf)
+            order = np.argsort(-llr, kind="stable")
+            cp = np.concatenate([[0.0], np.cumsum(p[order])])
+            cq = np.concatenate([[0.0], np.cumsum(q[order])])
+            if p.size > 64:            # continuous law on a fine grid: the sets alone
+                pp, qq = cp, cq
+            else:                      # few atoms: also fractions of the next atom (randomised events)
+                pp = (cp[:-1] + f * p[order]).ravel()
+                qq = (cq[:-1] + f * q[order]).ravel()
+            pp, qq = np.minimum(pp, 1.0), np.minimum(qq, 1.0)
+            ok = pp * n >= 1.0          # an event expected less than once cannot be counted
+            if ok.any():
+                best = max(best, float(np.max(_cp_eps_vector(pp[ok] * n, n, qq[ok] * n, n, 0.0, gamma))))
+    return best
