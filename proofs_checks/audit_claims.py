@@ -222,8 +222,9 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
 AUDIT_MULTIPLIERS = (2.0, 1.25)
 
 #: Per claim id: ``multipliers`` (instead of :data:`AUDIT_MULTIPLIERS`: larger ones locate the power
-#: where x2 is out of reach, 1.25 is dropped where one audit takes minutes) and ``power``, the measured
-#: reason in words, put in the claim's ``evidence["power"]``.
+#: where x2 is out of reach, 1.25 is dropped where one audit takes minutes), ``power``, the measured
+#: reason in words, put in the claim's ``evidence["power"]``, and ``reach`` (optional), per
+#: multiplier the mutant's ``not_a_violation`` proof or ``out_of_reach`` reason (see :func:`audit_mutants`).
 AUDIT_POWER: dict = {}
 
 _STAT_ARORA = ("misses x30 (and x2, x1.25): the statistical audit's lower bound stays 0.0 at every multiplier "
@@ -258,23 +259,59 @@ AUDIT_POWER["audit.hu-5.printed"] = {
     "power": "no verdict at any multiplier: the printed robust gradient returns NaN on some draws (the audit stops: "
              "inconclusive at x1, x1.25) or the statistical audit's lower bound is 0.0 (x2, x30), as for "
              "audit.hu-5.standard; hu.thm8.privacy.printed refutes the printed variant exactly"}
+#: Proven pure-DP upper bounds (in units of the claimed epsilon) of the hu-2 mutants, per variant and
+#: multiplier: T = 2 exponential-mechanism steps of ``lasso_epsilon_step(m eps, 1e-5, 2, variant)`` each,
+#: composed basically (recomputed in tests/test_power_reach_hu.py).
+_HU2_BOUND = {"printed": {2.0: 0.2947, 1.25: 0.1842}, "lemma2": {2.0: 0.2862, 1.25: 0.1789},
+              "standard": {2.0: 0.5270, 1.25: 0.3398}}
+_HU2_PROOF = ("still ({b:.4g} eps, 0)-DP on every replace-one pair, so (eps, 1e-5)-DP: [002 Alg. 2] here has d = 2, "
+              "T = 2, K = 1, w0 = 0, V the 2d vertices of the unit l1 ball; the iterates are convex combinations "
+              "of w0 and V (step sizes 2/3, 1/2), so ||w||_1 <= 1, each shrunken record's term x~(<x~, w> - y~) is "
+              "entrywise at most 2 K^2, and replacing one record moves every score <g~, v> by at most "
+              "8 K^2 / n = Delta_u, the sensitivity the step uses [002 Thm. 4 proof]; so each step (exponential "
+              "mechanism, log-weight eps_step u / (2 Delta_u)) is eps_step-DP whichever way the scores move, with "
+              "eps_step = lasso_epsilon_step({m:g} eps, 1e-5, T = 2, '{v}') = {h:.4g} eps, and the 2 adaptive steps "
+              "compose to 2 eps_step = {b:.4g} eps <= eps (the output w^T is a function of the path)")
 for _v in ("printed", "lemma2", "standard"):
     AUDIT_POWER[f"audit.hu-2.{_v}"] = {
         "multipliers": (2.0, 1.25, 30.0),
-        "power": "misses x2 and x1.25, detects x30: the exact audit (hockey-stick at delta = 1e-5, T = 2) finds "
-                 "0.04-0.07 of epsilon at x1, 0.08-0.14 at x2, 0.43-0.61 at x10 and 1.3-1.7 at x30: the per-step "
-                 "budget of advanced composition leaves far more than a factor 2 at T = 2 (hu.thm4.privacy.* state "
-                 "why no sound check of this instance can catch x2), so the x2 mechanism is still private here"}
+        "power": "x2 and x1.25 are not violations (proven, see their mutants: {b2:.2g} and {b125:.2g} of epsilon at "
+                 "most by pure composition of the 2 steps); detects x30: the exact audit (hockey-stick at "
+                 "delta = 1e-5, T = 2) finds 0.04-0.07 of epsilon at x1, 0.08-0.14 at x2, 0.43-0.61 at x10 and "
+                 "1.3-1.7 at x30: the per-step budget of advanced composition leaves more than a factor 2 at "
+                 "T = 2".format(b2=_HU2_BOUND[_v][2.0], b125=_HU2_BOUND[_v][1.25]),
+        "reach": {m: {"not_a_violation": _HU2_PROOF.format(b=_HU2_BOUND[_v][m], h=_HU2_BOUND[_v][m] / 2, m=m, v=_v)}
+                  for m in (2.0, 1.25)}}
+#: Peeling with s rounds of report-noisy-max at Laplace scale b = 2 lam sqrt(3 s log(1/delta)) / (m eps)
+#: on scores |v_j| whose replace-one moves are at most ``sens``: each round is (2 sens / b)-DP, the s
+#: rounds s times that.  Peeling primitive: sens = lam; hu-4 at w = 0: sens = lam / (sqrt(s) + 1).
+_PEEL = {"peeling": {2.0: 0.4813, 1.25: 0.3008}, "hu-4": {2.0: 0.1993, 1.25: 0.1246}}
+_PEEL_PROOF = ("still ({b:.4g} eps, 0)-DP on every replace-one pair, so (eps, 1e-5)-DP: the audited output is the "
+               "ordered support of [002 Alg. 4] with s = 2 rounds, each report-noisy-max over the remaining |v_j| "
+               "with Laplace scale b = 2 lam sqrt(3 s log(1/delta)) / ({m:g} eps); a round whose scores each move by "
+               "at most S (any directions) is (2 S / b)-DP (fix the other noises: j wins iff its noise exceeds a "
+               "threshold that moves by at most 2 S), and {why}; so each round is {r:.4g} eps-DP and the 2 rounds "
+               "compose to {b:.4g} eps <= eps")
+_WHY_PEEL = ("here v = sum_i clip(r_i, -lam/2, lam/2), so S = lam and 2 S / b = {m:g} eps / sqrt(3 s log(1/delta)) "
+             "with sqrt(6 log 1e5) = 8.311")
+_WHY_HU4 = ("here (hu-4: [002 Alg. 3 steps 5-6] at iterate w = 0, K = 1, eta0 = 1/2, s = 2) v = (eta0 / m) sum_i x~_i "
+            "y~_i with shrunken entries in [-K, K], so S = 2 K^2 eta0 / m = lam / (sqrt(s) + 1) for "
+            "lam = 2 K^2 eta0 (sqrt(s) + 1) / m [002 Alg. 3 step 6], and 2 S / b = {m:g} eps / ((sqrt 2 + 1) 8.311)")
 AUDIT_POWER["audit.hu-4.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "misses x2 and x1.25, detects x30: the exact law of one Peeling step (s = 2, delta = 1e-5) spends "
-             "0.04 of epsilon at x1, 0.08 at x2, 0.41 at x10 and 1.30 at x30: each round is report-noisy-max at "
-             "epsilon / sqrt(3 s log(1/delta)) (hu.thm6.privacy's note), so the x2 step is still private"}
+    "power": "x2 and x1.25 are not violations (proven, see their mutants: 0.20 and 0.12 of epsilon at most); "
+             "detects x30: the exact law of one Peeling step (s = 2, delta = 1e-5) spends 0.04 of epsilon at x1, "
+             "0.08 at x2, 0.41 at x10 and 1.30 at x30 (the pure bound is 0.10 m eps: x10 is still private too)",
+    "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["hu-4"][m], m=m, r=_PEEL["hu-4"][m] / 2,
+                                                        why=_WHY_HU4.format(m=m))} for m in (2.0, 1.25)}}
 AUDIT_POWER["audit.peeling.standard"] = {
     "multipliers": (2.0, 1.25, 10.0),
-    "power": "misses x2 (0.21 of epsilon) and x4 (0.43), detects x10 (1.08): Peeling's calibration "
-             "2 lam sqrt(3 s log(1/delta)) / epsilon leaves a factor sqrt(3 log(1/delta)) = 5.9 at s = 2, "
-             "delta = 1e-5 beside the composition's, so the x2 mechanism is still private on every pair"}
+    "power": "x2 and x1.25 are not violations (proven, see their mutants: 0.48 and 0.30 of epsilon at most; the "
+             "exact audit finds 0.21 at x2); detects x10 (1.08): Peeling's calibration 2 lam sqrt(3 s log(1/delta)) "
+             "/ epsilon leaves a factor sqrt(3 log(1/delta) / s) = 4.2 at s = 2, delta = 1e-5 over basic "
+             "composition of its rounds, so only m > 4.16 can violate",
+    "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["peeling"][m], m=m, r=_PEEL["peeling"][m] / 2,
+                                                        why=_WHY_PEEL.format(m=m))} for m in (2.0, 1.25)}}
 AUDIT_POWER["audit.gaussian.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "misses x2 (lower bound 0.43 of the claimed 0.5) and x4 (0.0), detects x30: a statistical audit "
@@ -294,12 +331,21 @@ AUDIT_POWER["audit.hu-1.standard"] = {
              "seed, 1.02 on seed 2, 0.83 on seed 1; the base audit reaches 0.45 of epsilon, the exact claim "
              "hu.thm1.privacy.standard 0.91 and refutes x2 at 1.94) and misses x1.25 (0.59, measured once: each "
              "audit of this claim takes about 2 minutes, so x1.25 is left out of the sweep)"}
+_WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so eps-DP: the standard variant's "
+             "log-weight of net point w is -(1/4)({m:g} eps) sum_i psi_i(w) / log theta [000 Def. 2 with the stated "
+             "Delta = 2 log theta / (n iota)], and each record's psi_i(w) = psi(iota |y_i - <x_i, w>|) lies in "
+             "[0, log theta] (psi non-decreasing, psi(0) = 0, sup psi = log theta [000 eq. (6)/(16)]); so a "
+             "replaced record moves each log-weight by at most k = {m:g} eps / 4 and the log-normaliser by at most "
+             "k, and every output's log-probability ratio is at most 2 k = {b:.4g} eps <= eps (the exact claim "
+             "wang-xu.alg{a}.privacy.standard measures 1.0 eps at x2: the bound is attained)")
 for _a in (1, 2):
     AUDIT_POWER[f"audit.wang-xu-{_a}.standard"] = {
         "multipliers": (2.0, 1.25, 4.0),
-        "power": "misses x2 and x1.25, detects x4: the standard calibration uses Delta = 2 log theta/(n iota), twice "
-                 "the true replace-one sensitivity, so the x2 mechanism is the calibrated one, which is epsilon-DP "
-                 "(wang-xu.alg*.privacy.standard measures exactly 1.0 eps at x2); no sound check can catch x2"}
+        "power": "x2 and x1.25 are not violations (proven, see their mutants: 1.0 and 0.625 of epsilon at most), "
+                 "detects x4: the standard calibration uses Delta = 2 log theta/(n iota), twice the true replace-one "
+                 "sensitivity, so the x2 mechanism is the calibrated one, which is epsilon-DP "
+                 "(wang-xu.alg*.privacy.standard measures exactly 1.0 eps at x2)",
+        "reach": {m: {"not_a_violation": _WX_PROOF.format(b=m / 2, m=m, a=_a)} for m in (2.0, 1.25)}}
     AUDIT_POWER[f"audit.wang-xu-{_a}.calibrated"] = {
         "multipliers": (2.0, 1.25),
         "power": "detects x2, misses x1.25: the auditor's adversarial search reaches 0.95 (Alg. 1) / 0.82 (Alg. 2) "
@@ -318,18 +364,42 @@ AUDIT_POWER["audit.report-noisy-max.standard"] = {
 
 
 
-def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS):
+def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
-    (2x over-spend)"``, with that scale as its ``factor``.
+    (2x over-spend)"``, with that scale as its ``factor``.  ``reach`` maps a multiplier to the
+    :class:`~proofs_checks.model.Mutant` fields ``not_a_violation`` (the proof that the mutant
+    still satisfies the claim on every neighbouring pair) and ``out_of_reach`` (why no check at the
+    profile's budget can show its violation), e.g. ``{2.0: {"not_a_violation": "..."}}`` (the
+    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.
+
+    Examples
+    --------
+    >>> from proofs_checks.model import Algorithm
+    >>> from proofs_checks.audit.primitive_mechanisms import laplace_factory
+    >>> lap = Algorithm("laplace", "[002 Def. 2]", "Laplace", mechanism=laplace_factory,
+    ...                 privacy_knob=("Laplace scale", -1.0))
+    >>> ms = audit_mutants(lap, "standard", multipliers=(2.0, 1.25),
+    ...                    reach={1.25: {"out_of_reach": "oracle bound 0.9 eps"}})
+    >>> [(m.name, m.out_of_reach) for m in ms]
+    [('Laplace scale x0.5 (2x over-spend)', ''), ('Laplace scale x0.8 (1.25x over-spend)', 'oracle bound 0.9 eps')]
     """
     label, exponent = alg.privacy_knob
+    reach = {float(k): v for k, v in (reach or {}).items()}
+    unknown = sorted(set(reach) - {float(m) for m in multipliers})
+    if unknown:
+        raise ValueError(f"reach names multipliers {unknown} that are not among multipliers {tuple(multipliers)}")
     out = []
     for m in multipliers:
         f = float(m) ** float(exponent)
+        why = reach.get(float(m), {})
+        bad = set(why) - {"not_a_violation", "out_of_reach"}
+        if bad:
+            raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
         out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
-                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m), factor=f))
+                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m), factor=f,
+                          not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
     return tuple(out)
 
 
@@ -362,5 +432,6 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
                              f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, adversarial neighbours).",
                              "privacy", check, algorithm=alg.id, variant=variant,
                              mutants=audit_mutants(alg, variant, epsilon, delta,
-                                                   power.get("multipliers", AUDIT_MULTIPLIERS))))
+                                                   power.get("multipliers", AUDIT_MULTIPLIERS),
+                                                   power.get("reach"))))
     return out
