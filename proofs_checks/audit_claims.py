@@ -275,8 +275,8 @@ _HU2_PROOF = ("still ({b:.4g} eps, 0)-DP on every replace-one pair, so (eps, 1e-
 for _v in ("printed", "lemma2", "standard"):
     AUDIT_POWER[f"audit.hu-2.{_v}"] = {
         "multipliers": (2.0, 1.25, 30.0),
-        "power": "x2 and x1.25 are not violations (proven, see their mutants: {b2:.2g} and {b125:.2g} of epsilon at "
-                 "most by pure composition of the 2 steps); detects x30: the exact audit (hockey-stick at "
+        "power": "detects x30; x2 and x1.25 are not violations (proven, see their mutants: {b2:.2g} and {b125:.2g} of "
+                 "epsilon at most by pure composition of the 2 steps): the exact audit (hockey-stick at "
                  "delta = 1e-5, T = 2) finds 0.04-0.07 of epsilon at x1, 0.08-0.14 at x2, 0.43-0.61 at x10 and "
                  "1.3-1.7 at x30: the per-step budget of advanced composition leaves more than a factor 2 at "
                  "T = 2".format(b2=_HU2_BOUND[_v][2.0], b125=_HU2_BOUND[_v][1.25]),
@@ -299,15 +299,15 @@ _WHY_HU4 = ("here (hu-4: [002 Alg. 3 steps 5-6] at iterate w = 0, K = 1, eta0 = 
             "lam = 2 K^2 eta0 (sqrt(s) + 1) / m [002 Alg. 3 step 6], and 2 S / b = {m:g} eps / ((sqrt 2 + 1) 8.311)")
 AUDIT_POWER["audit.hu-4.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "x2 and x1.25 are not violations (proven, see their mutants: 0.20 and 0.12 of epsilon at most); "
-             "detects x30: the exact law of one Peeling step (s = 2, delta = 1e-5) spends 0.04 of epsilon at x1, "
+    "power": "detects x30; x2 and x1.25 are not violations (proven, see their mutants: 0.20 and 0.12 of epsilon "
+             "at most): the exact law of one Peeling step (s = 2, delta = 1e-5) spends 0.04 of epsilon at x1, "
              "0.08 at x2, 0.41 at x10 and 1.30 at x30 (the pure bound is 0.10 m eps: x10 is still private too)",
     "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["hu-4"][m], m=m, r=_PEEL["hu-4"][m] / 2,
                                                         why=_WHY_HU4.format(m=m))} for m in (2.0, 1.25)}}
 AUDIT_POWER["audit.peeling.standard"] = {
     "multipliers": (2.0, 1.25, 10.0),
-    "power": "x2 and x1.25 are not violations (proven, see their mutants: 0.48 and 0.30 of epsilon at most; the "
-             "exact audit finds 0.21 at x2); detects x10 (1.08): Peeling's calibration 2 lam sqrt(3 s log(1/delta)) "
+    "power": "detects x10 (1.08); x2 and x1.25 are not violations (proven, see their mutants: 0.48 and 0.30 of "
+             "epsilon at most; the exact audit finds 0.21 at x2): Peeling's calibration 2 lam sqrt(3 s log(1/delta)) "
              "/ epsilon leaves a factor sqrt(3 log(1/delta) / s) = 4.2 at s = 2, delta = 1e-5 over basic "
              "composition of its rounds, so only m > 4.16 can violate",
     "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["peeling"][m], m=m, r=_PEEL["peeling"][m] / 2,
@@ -341,8 +341,8 @@ _WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so 
 for _a in (1, 2):
     AUDIT_POWER[f"audit.wang-xu-{_a}.standard"] = {
         "multipliers": (2.0, 1.25, 4.0),
-        "power": "x2 and x1.25 are not violations (proven, see their mutants: 1.0 and 0.625 of epsilon at most), "
-                 "detects x4: the standard calibration uses Delta = 2 log theta/(n iota), twice the true replace-one "
+        "power": "detects x4; x2 and x1.25 are not violations (proven, see their mutants: 1.0 and 0.625 of epsilon "
+                 "at most): the standard calibration uses Delta = 2 log theta/(n iota), twice the true replace-one "
                  "sensitivity, so the x2 mechanism is the calibrated one, which is epsilon-DP "
                  "(wang-xu.alg*.privacy.standard measures exactly 1.0 eps at x2)",
         "reach": {m: {"not_a_violation": _WX_PROOF.format(b=m / 2, m=m, a=_a)} for m in (2.0, 1.25)}}
