@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from .audit.api import AuditResult, MechanismError, NoRunnablePair, audit, profile_options
 from .audit.neighbours import CANNOT_RUN
 from .audit.primitive_mechanisms import PRIMITIVE_DEFAULTS, PRIMITIVE_FACTORIES
@@ -170,11 +172,18 @@ def audit_result(res: AuditResult, alg: Algorithm) -> Result:
 
 
 def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0,
-                        **params):
+                        pairs=None, **params):
     """A claim check ``check(ctx) -> Result`` auditing ``algorithm`` with the context's profile.
 
     ``privacy_multiplier`` builds the mechanism for that multiple of the claimed epsilon (a
     mutant for the power sweep, see :func:`resolve_mechanism`); the evidence records it.
+
+    ``pairs`` (optional, a list of replace-one ``(D, D_prime)``) are neighbouring pairs designed
+    from the algorithm before any run (e.g. the scores moving by the full sensitivity in opposite
+    directions): an exact audit of them runs beside the adversarial search and the verdict is that
+    of the pair with the larger loss (a refutation by either refutes; for an exact audit
+    "confirmed" then covers the searched and the designed pairs).  Only exact audits take them
+    (a second statistical bound would need its own confidence split).
 
     The audit's seed is drawn from the claim's own seed sequence (``ctx.seed_sequence()``).
     A mechanism that raises is an ``error`` of the check (the runner records it), never a
@@ -211,7 +220,19 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
             return Result("inconclusive", bound=eps, direction="at_most",
                           method="audit stopped: the mechanism raised on one of its draws during the audit",
                           reading=_reading(alg, used_variant, eps, dlt), evidence={"reason": str(exc)})
-        return audit_result(res, alg)
+        if pairs is None or res.method != "exact":
+            return audit_result(res, alg)
+        designed = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
+                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, pairs=list(pairs), method="exact",
+                         **{k: v for k, v in profile_options(mech, ctx.profile).items() if k != "search_budget"})
+        worse = max((res, designed), key=lambda r: (r.verdict == "refuted", r.epsilon_lower))
+        out = audit_result(worse, alg)
+        out.method += (f"; beside the search, {len(pairs)} designed pair(s) (epsilon lower "
+                       f"{designed.epsilon_lower:.4g}; search {res.epsilon_lower:.4g})")
+        out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "epsilon_lower": designed.epsilon_lower,
+                                                           "verdict": designed.verdict},
+                        "search": {"epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+        return out
 
     return check
 
@@ -224,7 +245,9 @@ AUDIT_MULTIPLIERS = (2.0, 1.25)
 #: Per claim id: ``multipliers`` (instead of :data:`AUDIT_MULTIPLIERS`: larger ones locate the power
 #: where x2 is out of reach, 1.25 is dropped where one audit takes minutes), ``power``, the measured
 #: reason in words, put in the claim's ``evidence["power"]``, and ``reach`` (optional), per
-#: multiplier the mutant's ``not_a_violation`` proof or ``out_of_reach`` reason (see :func:`audit_mutants`).
+#: multiplier the mutant's ``not_a_violation`` proof or ``out_of_reach`` reason (see :func:`audit_mutants`),
+#: and ``pairs`` (optional): neighbouring pairs designed from the algorithm, audited exactly beside
+#: the search (see :func:`privacy_audit_check`).
 AUDIT_POWER: dict = {}
 
 _STAT_ARORA = ("misses x30 (and x2, x1.25): the statistical audit's lower bound stays 0.0 at every multiplier "
@@ -318,13 +341,20 @@ AUDIT_POWER["audit.gaussian.standard"] = {
              "bounds epsilon at delta = 1e-5 from 20000 calls: the x2 mechanism's exact epsilon at that delta is 0.75 "
              "(0.35 at x1, 1.61 at x4; the Gaussian privacy profile), an excess visible only in tail events of "
              "probability near delta; primitives.gaussian.classic-calibration (exact) catches x2 and x1.25"}
+#: [004 App. D.1] GEM on the primitive's candidates (sensitivities g = 1, 2, 4; n = 6 records, each adding
+#: clip(r_k, -g_k/2, g_k/2) to q_k): the replaced record moves every q_k by its full g_k, q from
+#: (0.5, -3, 10) to (1.5, -5, 6), a pair chosen by a seeded random search over such moves on the exact
+#: law (before, and independent of, any audit run): exact loss 0.28 eps at x1, 0.53 at x1.25, 1.32 at x2.
+_GEM_PAIR = np.array([[-0.5, 1.0, 2.0]] + [[0.2, -0.8, 1.6]] * 5)
 AUDIT_POWER["audit.gem.standard"] = {
     "multipliers": (2.0, 1.25),
-    "power": "detects x2 on the default run seed only (1.09; seeds 1-4: 0.96-0.98, x2 is at the edge of its "
-             "reach); misses x1.25 (0.66, also at the full profile): on the auditor's pairs GEM spends about "
-             "half its epsilon (0.52 at x1; the best candidate carries nearly all its mass; arora.gem.privacy "
-             "measures the same slack, 0.78 at most on stressed scores), so x1.25 is still private there and the "
-             "x2 mechanism's loss on them is about epsilon"}
+    "pairs": [(_GEM_PAIR, np.vstack([[0.5, -1.0, -2.0], _GEM_PAIR[1:]]))],
+    "power": "detects x2 on every run seed (the designed pair, every q_k moved by its full sensitivity g_k in "
+             "mixed directions, has exact loss 1.32 eps at x2; the search alone reached 1.09 on the default seed "
+             "and 0.96-0.98 on seeds 1-4); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
+             "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
+             "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
+             "stressed scores), so x1.25 may still be private: neither proven nor refuted"}
 AUDIT_POWER["audit.hu-1.standard"] = {
     "multipliers": (2.0,),
     "power": "detects x2 at quick by a small margin and not on every seed (1.06 against 1 on the default run "
@@ -354,17 +384,24 @@ for _a in (1, 2):
                  "replacement records do not reach the worst pair; the search is the auditor's.  x2 is caught on "
                  "run seeds 1-4 too (1.45-1.56); on seed 1 x1.25 comes out refuted, but by the auditor's sampler "
                  "check (Bonferroni p = 0.039 < 0.05), not by the loss (0.94)"}
+#: Report-noisy-max over K = 3 scores u_k = sum_i clip(r_ik, 0, 1) (n = 6): the replaced record moves u_0
+#: down by the full sensitivity 1 and u_1, u_2 up by 1, u from (1, 5, 5) to (0, 6, 6) (the closed-form worst
+#: direction of [002 Def. 3]'s noisy-max argument: output 0's winning threshold moves by 2 Delta):
+#: exact loss 0.983 eps at x1, 1.24 at x1.25, 2.00 at x2.
+_RNM_PAIR = np.array([[1.0, 0.0, 0.0]] + [[0.0, 1.0, 1.0]] * 5)
 AUDIT_POWER["audit.report-noisy-max.standard"] = {
     "multipliers": AUDIT_MULTIPLIERS,
-    "power": "detects x2 on 4 of 5 run seeds (1.97 on the default, 1.45-1.76 on seeds 1, 2, 4; 0.90 on seed 3) and "
-             "x1.25 on 2 of 5 (1.20 default, 1.07 seed 2; 0.54-0.92 elsewhere): the exact audit's adversarial "
-             "search does not always reach the pair where report-noisy-max spends all of epsilon; "
-             "primitives.report-noisy-max.privacy (exact, worst score moves) catches both always"}
+    "pairs": [(_RNM_PAIR, np.vstack([[0.0, 1.0, 1.0], _RNM_PAIR[1:]]))],
+    "power": "detects x2 and x1.25 on every run seed: the designed pair (one score down by the full sensitivity, "
+             "the others up, u = (1, 5, 5) -> (0, 6, 6)) has exact loss 2.00 eps at x2 and 1.24 at x1.25 (0.983 at "
+             "x1); the adversarial search alone reached x2 on 4 of 5 seeds (1.97 on the default, 0.90 on seed 3) "
+             "and x1.25 on 2 of 5"}
 
 
 
 
-def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None):
+def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None,
+                  pairs=None):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
@@ -372,7 +409,8 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
     :class:`~proofs_checks.model.Mutant` fields ``not_a_violation`` (the proof that the mutant
     still satisfies the claim on every neighbouring pair) and ``out_of_reach`` (why no check at the
     profile's budget can show its violation), e.g. ``{2.0: {"not_a_violation": "..."}}`` (the
-    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.
+    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.  ``pairs``: designed
+    neighbouring pairs audited beside the search (see :func:`privacy_audit_check`).
 
     Examples
     --------
@@ -398,7 +436,8 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
         if bad:
             raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
         out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
-                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m), factor=f,
+                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m, pairs=pairs),
+                          factor=f,
                           not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
     return tuple(out)
 
@@ -425,7 +464,7 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
             if cid in skip or cid in existing:
                 continue
             power = AUDIT_POWER.get(cid, {})
-            check = privacy_audit_check(alg, variant, epsilon, delta)
+            check = privacy_audit_check(alg, variant, epsilon, delta, pairs=power.get("pairs"))
             if "power" in power:
                 check = _with_power(check, power["power"])
             out.append(Claim(cid, alg.source,
@@ -433,5 +472,5 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
                              "privacy", check, algorithm=alg.id, variant=variant,
                              mutants=audit_mutants(alg, variant, epsilon, delta,
                                                    power.get("multipliers", AUDIT_MULTIPLIERS),
-                                                   power.get("reach"))))
+                                                   power.get("reach"), power.get("pairs"))))
     return out
