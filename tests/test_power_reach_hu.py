@@ -193,6 +193,106 @@ def test_no_not_a_violation_mark_without_its_recomputation():
               if why.get("not_a_violation")}
     tested = {(f"audit.hu-2.{v}", m) for v in ("printed", "lemma2", "standard") for m in (2.0, 1.25)}
     tested |= {(c, m) for c in ("audit.peeling.standard", "audit.hu-4.standard", "audit.wang-xu-1.standard",
-                                "audit.wang-xu-2.standard") for m in (2.0, 1.25)}
+                                "audit.wang-xu-2.standard", "audit.hu-3.standard", "audit.hu-5.standard")
+               for m in (2.0, 1.25)}
     assert marked <= tested, sorted(marked - tested)
     assert audit_claims.AUDIT_POWER is AUDIT_POWER
+
+
+# ------------------------------------------------------------------------- hu-3, hu-5: one Peeling call
+
+def _full_peeling_bound(m, s=2):
+    lam = 1.0
+    return 3 * s * lam / peeling_scale(s, m * 1.0, DELTA, lam)     # s rounds at 2 lam/b + release s lam/b
+
+
+@pytest.mark.parametrize("cid", ["audit.hu-3.standard", "audit.hu-5.standard"])
+def test_hu3_hu5_mutants_are_proven_private_by_parallel_composition(registry, cid):
+    alg_id, variant = cid.split(".")[1], cid.split(".")[2]
+    mech, *_, eps, delta = resolve_mechanism(alg_id, variant, registry=registry)
+    assert (eps, delta, mech.T, mech.d, mech.s, mech.lam) == (1.0, DELTA, 2, 4, 2, None)
+    assert np.all(mech.w1 == 0)
+    if alg_id == "hu-3":
+        assert (mech.K, mech.eta0) == (1.0, 0.5)
+    else:
+        assert (mech.k, mech.beta, mech.eta, mech.variant) == (1.0, 1.0, 0.5, "standard")
+    claim = _claim(registry, cid)
+    for m in (2.0, 1.25):
+        mut = next(x for x in claim.mutants if f"({m:g}x over-spend)" in x.name)
+        bound = _full_peeling_bound(m)
+        assert bound <= 1.0
+        assert _number(mut.not_a_violation) == pytest.approx(bound, abs=1e-4)
+
+
+def test_hu5_step_moves_by_at_most_lambda_on_extreme_pairs(registry):
+    """The proof's premise for hu-5: the half step moves by <= lam = 4 sqrt(2) k eta / m (in fact <= lam / 3)."""
+    from reference.hu.sparse import sparse_opt_half_step, sparse_opt_lambda
+    mech, *_ = resolve_mechanism("hu-5", "standard", registry=registry)
+    rng = np.random.default_rng(1)
+    m = 4
+    base = rng.standard_t(1.5, size=(m, 5))
+    extremes = np.vstack([rng.standard_t(1.0, size=(30, 5)) * 100, np.full((1, 5), 1e300), np.full((1, 5), -1e300),
+                          np.zeros((1, 5))])
+    W = np.vstack([np.zeros(4), [1.0, 0, 0, 0], [0.6, -0.8, 0, 0]])
+    lam = sparse_opt_lambda(mech.k, mech.eta, m)
+    worst = 0.0
+    ref = None
+    for r in extremes:
+        D = base.copy()
+        D[0] = r
+        h = sparse_opt_half_step(W, D[:, :-1], D[:, -1], mech.loss, mech.k, mech.beta, mech.eta, "standard")
+        if ref is not None:
+            worst = max(worst, np.max(np.abs(h - ref)))
+        else:
+            ref = h
+    # each (ref, D) is a replace-one pair (record 0): the proof's bound, a third of lam, holds and is nearly reached
+    assert np.isfinite(worst) and worst <= lam / 3 * (1 + 1e-9)
+    assert worst >= 0.5 * lam / 3
+
+
+# ------------------------------------------------------------------- designed pairs: RNM and GEM
+
+def _pair_loss(mech, D, Dp):
+    _, a = mech.log_prob(D)
+    _, b = mech.log_prob(Dp)
+    return float(np.max(np.abs(a - b)))
+
+
+@pytest.mark.parametrize("cid, expected", [
+    # exact laws (RNM: adaptive quadrature, rtol 1e-11; GEM: closed form), computed once when the pairs were chosen
+    ("audit.report-noisy-max.standard", {1.0: 0.9826, 1.25: 1.2382, 2.0: 1.9968}),
+    ("audit.gem.standard", {1.0: 0.2769, 1.25: 0.5304, 2.0: 1.3185})])
+def test_designed_pairs_are_within_epsilon_at_x1_and_beyond_it_at_x2(registry, cid, expected):
+    (D, Dp), = AUDIT_POWER[cid]["pairs"]
+    assert D.shape == Dp.shape and np.sum(np.any(D != Dp, axis=1)) == 1       # replace-one neighbours
+    alg_id = cid.split(".")[1]
+    for m, value in expected.items():
+        mech, *_ = resolve_mechanism(alg_id, "standard", registry=registry, privacy_multiplier=m)
+        assert _pair_loss(mech, D, Dp) == pytest.approx(value, abs=1e-4)
+    assert expected[1.0] <= 1.0 < expected[2.0]
+
+
+def test_designed_pair_result_keeps_both_audits_in_the_evidence(registry):
+    from proofs_checks.audit_claims import privacy_audit_check
+    D = np.array([[1.0, 0.0, 0.0, 0.0]] + [[0.0, 1.0, 1.0, 1.0]] * 5)
+    Dp = np.vstack([[0.0, 1.0, 1.0, 1.0], D[1:]])
+    res = privacy_audit_check("exponential", registry=registry, privacy_multiplier=2.0, pairs=[(D, Dp)])(
+        CheckContext(profile="quick").for_claim("audit.exponential.standard"))
+    ev = res.evidence
+    assert ev["designed_pairs"]["pairs"] == 1 and "epsilon_lower" in ev["search"]
+    assert res.observed == max(ev["designed_pairs"]["epsilon_lower"], ev["search"]["epsilon_lower"])
+    assert "designed pair" in res.method
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cid", ["audit.report-noisy-max.standard", "audit.gem.standard"])
+def test_designed_pairs_catch_x2_on_five_run_seeds(registry, cid):
+    from dataclasses import replace
+
+    from proofs_checks.runner import run_claim
+    claim = _claim(registry, cid)
+    x2 = next(m for m in claim.mutants if "(2x over-spend)" in m.name)
+    for seed in (20261121, 1, 2, 3, 4):
+        ctx = CheckContext(profile="quick", seed=seed)
+        assert run_claim(replace(claim, mutants=()), ctx).verdict == "confirmed"
+        assert run_claim(replace(claim, check=x2.check, mutants=()), ctx).verdict == "refuted"
