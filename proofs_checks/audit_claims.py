@@ -172,7 +172,7 @@ def audit_result(res: AuditResult, alg: Algorithm) -> Result:
 
 
 def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0,
-                        pairs=None, **params):
+                        pairs=None, features=None, **params):
     """A claim check ``check(ctx) -> Result`` auditing ``algorithm`` with the context's profile.
 
     ``privacy_multiplier`` builds the mechanism for that multiple of the claimed epsilon (a
@@ -182,8 +182,10 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
     from the algorithm before any run (e.g. the scores moving by the full sensitivity in opposite
     directions): an exact audit of them runs beside the adversarial search and the verdict is that
     of the pair with the larger loss (a refutation by either refutes; for an exact audit
-    "confirmed" then covers the searched and the designed pairs).  Only exact audits take them
-    (a second statistical bound would need its own confidence split).
+    "confirmed" then covers the searched and the designed pairs).  A statistical audit (a
+    mechanism without ``log_prob``) audits the designed pairs instead of its search, on
+    ``features`` (a module-level ``features(outputs) -> (samples, k)``; a second statistical
+    bound beside the search's would need its confidence split).
 
     The audit's seed is drawn from the claim's own seed sequence (``ctx.seed_sequence()``).
     A mechanism that raises is an ``error`` of the check (the runner records it), never a
@@ -203,9 +205,15 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
         alg = _algorithm(algorithm, registry)
         mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, privacy_multiplier=m,
                                                               **params)
+        options = profile_options(mech, ctx.profile)
+        statistical_design = pairs is not None and not callable(getattr(mech, "log_prob", None))
+        if statistical_design:
+            # designed pairs replace the search (two statistical bounds would need the confidence split)
+            options = {k: v for k, v in options.items() if k != "search_budget"}
+            options.update(pairs=list(pairs), features=features)
         try:
             res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
-                        confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, **profile_options(mech, ctx.profile))
+                        confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, **options)
         except NoRunnablePair as exc:
             return Result("inconclusive", bound=eps, direction="at_most",
                           method="nothing audited: the mechanism cannot run on any neighbouring pair the audit made",
@@ -220,6 +228,12 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
             return Result("inconclusive", bound=eps, direction="at_most",
                           method="audit stopped: the mechanism raised on one of its draws during the audit",
                           reading=_reading(alg, used_variant, eps, dlt), evidence={"reason": str(exc)})
+        if statistical_design:
+            out = audit_result(res, alg)
+            out.method += f"; on {len(pairs)} designed pair(s) instead of the search"
+            out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "features": getattr(
+                features, "__name__", None), "epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+            return out
         if pairs is None or res.method != "exact":
             return audit_result(res, alg)
         designed = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
@@ -246,8 +260,8 @@ AUDIT_MULTIPLIERS = (2.0, 1.25)
 #: where x2 is out of reach, 1.25 is dropped where one audit takes minutes), ``power``, the measured
 #: reason in words, put in the claim's ``evidence["power"]``, and ``reach`` (optional), per
 #: multiplier the mutant's ``not_a_violation`` proof or ``out_of_reach`` reason (see :func:`audit_mutants`),
-#: and ``pairs`` (optional): neighbouring pairs designed from the algorithm, audited exactly beside
-#: the search (see :func:`privacy_audit_check`).
+#: ``pairs`` (optional): neighbouring pairs designed from the algorithm, audited exactly beside the
+#: search, or for a statistical audit instead of it on ``features`` (see :func:`privacy_audit_check`).
 AUDIT_POWER: dict = {}
 
 _STAT_ARORA = ("misses x30 (and x2, x1.25): the statistical audit's lower bound stays 0.0 at every multiplier "
@@ -298,6 +312,24 @@ _STAT_HU_X30 = ("misses x30 (lower bound 0.0 at x2, x1.25 and x30 at quick, 2000
                 "the same bound gives 10.8 eps, and one Peeling selection at w = 0 (audit.hu-4.standard, exact) "
                 "reaches 1.30 eps at x30, so a record of the last part whose support shows in w^3 probably does; "
                 "{exact} states Peeling's slack exactly")
+
+
+def output_sum(outputs):
+    """Feature of the hu-3 design: the sum of the released coordinates of ``w^{T+1}``, shape (samples, 1)."""
+    return np.asarray(outputs, dtype=np.float64).sum(axis=1, keepdims=True)
+
+
+#: hu-3's designed pair (n = 20, T = 2 parts of m = 10; records [x_1..x_4, y]), chosen from the algorithm
+#: before any run: part 1's 10 records (1, 1, 0, 0, 1) push w^2 to about (1/2, 1/2, 0, 0), so that the last
+#: Peeling selects coordinates 1, 2 (at x30); part 2 is zeros but for its last record, (1, 1, 1, 1, -1) against
+#: (1, -1, 0, 0, 1), whose terms x~(<x~, w^2> - y~) are about (2, 2, 2, 2) and (-1, 1, 0, 0): coordinates 1, 2
+#: of w^{2.5} move by 3 eta0/m and eta0/m, their sum by 4 eta0 / m = 2/m, which ``output_sum`` reads
+#: [002 Alg. 3 steps 5-7].
+_HU3_D = np.zeros((20, 5))
+_HU3_D[:10] = [1.0, 1.0, 0.0, 0.0, 1.0]
+_HU3_D[-1] = [1.0, 1.0, 1.0, 1.0, -1.0]
+_HU3_DP = _HU3_D.copy()
+_HU3_DP[-1] = [1.0, -1.0, 0.0, 0.0, 1.0]
 for _aid, _alg, _why, _v, _exact in (
         ("hu-3.standard", "[002 Alg. 3]", _HU3_WHY, "w^t - (eta0/m) sum x~(<x~, w^t> - y~) (K = 1, eta0 = 1/2)",
          "hu.thm6.privacy"),
@@ -307,6 +339,15 @@ for _aid, _alg, _why, _v, _exact in (
         "multipliers": (2.0, 1.25, 30.0), "power": _STAT_HU_X30.format(alg=_alg, exact=_exact),
         "reach": {m: {"not_a_violation": _PEEL_FULL_PROOF.format(b=_PEEL_FULL[m], m=m, alg=_alg, v=_v, why=_why)}
                   for m in (2.0, 1.25)}}
+AUDIT_POWER["audit.hu-3.standard"].update(pairs=[(_HU3_D, _HU3_DP)], features=output_sum, power=(
+    "detects x30 (1.10-1.26 on run seeds 20261121, 1-4 at quick, 20000 calls; the x1 claim 0.0 on all five); x2 "
+    "and x1.25 are not violations (proven, see their mutants: 0.72 and 0.45 of epsilon at most, one Peeling call "
+    "by parallel composition).  The statistical audit of the whole [002 Alg. 3] (continuous w^3 in d = 4) runs on "
+    "a designed pair (part 1 steering the last selection to coordinates 1, 2; the last record moving their sum by "
+    "2/m) with the feature sum(w^3), instead of the adversarial search, which gave 0.0 at every multiplier up to "
+    "30; at 100000 calls the pair gives 1.40-1.51 at x30 (seeds 0-2) and 0.42-0.45 at x10 (whether x10 violates "
+    "is not established: the pure bound is 3.6 eps); x30 is at the edge of the quick budget (a direct audit at "
+    "20000 calls gave 0.92-1.30 on seeds 0-4); hu.thm6.privacy states Peeling's slack exactly"))
 AUDIT_POWER["audit.hu-5.printed"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "no verdict at any multiplier: the printed robust gradient returns NaN on some draws (the audit stops: "
@@ -431,7 +472,7 @@ AUDIT_POWER["audit.report-noisy-max.standard"] = {
 
 
 def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None,
-                  pairs=None):
+                  pairs=None, features=None):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
@@ -439,8 +480,8 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
     :class:`~proofs_checks.model.Mutant` fields ``not_a_violation`` (the proof that the mutant
     still satisfies the claim on every neighbouring pair) and ``out_of_reach`` (why no check at the
     profile's budget can show its violation), e.g. ``{2.0: {"not_a_violation": "..."}}`` (the
-    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.  ``pairs``: designed
-    neighbouring pairs audited beside the search (see :func:`privacy_audit_check`).
+    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.  ``pairs``, ``features``:
+    designed neighbouring pairs and the statistical audit's features (see :func:`privacy_audit_check`).
 
     Examples
     --------
@@ -466,7 +507,8 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
         if bad:
             raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
         out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
-                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m, pairs=pairs),
+                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m, pairs=pairs,
+                                              features=features),
                           factor=f,
                           not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
     return tuple(out)
@@ -494,7 +536,8 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
             if cid in skip or cid in existing:
                 continue
             power = AUDIT_POWER.get(cid, {})
-            check = privacy_audit_check(alg, variant, epsilon, delta, pairs=power.get("pairs"))
+            check = privacy_audit_check(alg, variant, epsilon, delta, pairs=power.get("pairs"),
+                                        features=power.get("features"))
             if "power" in power:
                 check = _with_power(check, power["power"])
             out.append(Claim(cid, alg.source,
@@ -502,5 +545,5 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
                              "privacy", check, algorithm=alg.id, variant=variant,
                              mutants=audit_mutants(alg, variant, epsilon, delta,
                                                    power.get("multipliers", AUDIT_MULTIPLIERS),
-                                                   power.get("reach"), power.get("pairs"))))
+                                                   power.get("reach"), power.get("pairs"), power.get("features"))))
     return out

@@ -296,3 +296,32 @@ def test_designed_pairs_catch_x2_on_five_run_seeds(registry, cid):
         ctx = CheckContext(profile="quick", seed=seed)
         assert run_claim(replace(claim, mutants=()), ctx).verdict == "confirmed"
         assert run_claim(replace(claim, check=x2.check, mutants=()), ctx).verdict == "refuted"
+
+
+# ------------------------------------------------------------------------------ hu-3: designed pair
+
+def test_hu3_designed_pair_is_a_replace_one_pair_in_the_last_part(registry):
+    from reference.hu.frank_wolfe import data_split
+    entry = AUDIT_POWER["audit.hu-3.standard"]
+    (D, Dp), = entry["pairs"]
+    rows = np.flatnonzero(np.any(D != Dp, axis=1))
+    assert rows.tolist() == [D.shape[0] - 1]
+    assert rows[0] in data_split(D.shape[0], 2)[-1]
+    assert entry["features"](np.array([[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]])).tolist() == [[3.0], [0.0]]
+    claim = _claim(registry, "audit.hu-3.standard")
+    res = claim.check(CheckContext(profile="quick").for_claim(claim.id))
+    assert res.verdict == "inconclusive" and res.evidence["designed_pairs"]["pairs"] == 1
+    assert "instead of the search" in res.method
+
+
+@pytest.mark.slow
+def test_hu3_designed_pair_shows_x30_violates_at_100000_calls(registry):
+    """The measured reach (seeded, thresholds fixed before the run): x30 refuted, x1 lower bound 0."""
+    from proofs_checks.audit.api import audit
+    (D, Dp), = AUDIT_POWER["audit.hu-3.standard"]["pairs"]
+    feats = AUDIT_POWER["audit.hu-3.standard"]["features"]
+    for m, refuted in ((30.0, True), (1.0, False)):
+        mech, *_ = resolve_mechanism("hu-3", "standard", registry=registry, privacy_multiplier=m)
+        res = audit(mech, epsilon=1.0, delta=DELTA, pairs=[(D, Dp)], samples=100_000, seed=0, features=feats,
+                    method="statistical")
+        assert (res.verdict == "refuted") is refuted, (m, res.epsilon_lower)
