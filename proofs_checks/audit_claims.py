@@ -515,6 +515,14 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
     return tuple(out)
 
 
+def _neighbours(power):
+    """How an audit claim's neighbouring pairs are made, for its statement."""
+    if "pairs" not in power:
+        return "adversarial neighbours"
+    return ("designed neighbours" if power.get("features") is not None
+            else "adversarial and designed neighbours")
+
+
 def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
     """One privacy claim per (auditable algorithm, variant) of ``registry``, judged by the auditor.
 
@@ -542,7 +550,7 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
             if "power" in power:
                 check = _with_power(check, power["power"])
             out.append(Claim(cid, alg.source,
-                             f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, adversarial neighbours).",
+                             f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, {_neighbours(power)}).",
                              "privacy", check, algorithm=alg.id, variant=variant,
                              mutants=audit_mutants(alg, variant, epsilon, delta,
                                                    power.get("multipliers", AUDIT_MULTIPLIERS),
