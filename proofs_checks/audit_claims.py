@@ -427,12 +427,28 @@ AUDIT_POWER["audit.gem.standard"] = {
              "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
              "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
              "stressed scores), so x1.25 may still be private: neither proven nor refuted"}
+#: [002 Alg. 1] as audited (d = 2, T = 2, s = 1, beta = 1, squared loss): a pair the exact audit's adversarial
+#: search found for the x2 mutant on the default run seed, frozen (an exact audit has no estimation data: the
+#: pair's loss is a fact of the two exact laws, the same on every seed): 32 records, 29 equal to
+#: (0.470, 44.1, -0.917), rows 13, 16, 26 at (-1.7e308, -1.7e308, -0.917); row 16 replaced by a record near
+#: -1.4e88.  Exact loss 0.679 eps at x1, 0.852 at x1.25, 1.365 at x2.
+_HU1_BASE = [0.47045565394572214, 44.113291782295796, -0.9165691409504498]
+_HU1_D = np.array([_HU1_BASE] * 32)
+_HU1_D[[13, 16, 26]] = [-1.7e308, -1.7e308, -0.9165691409504498]
+_HU1_DP = _HU1_D.copy()
+_HU1_DP[16] = [-1.3483263597035968e+88, -1.4142518747302351e+88, -1.333599653890703e+88]
 AUDIT_POWER["audit.hu-1.standard"] = {
     "multipliers": (2.0,),
-    "power": "detects x2 at quick by a small margin and not on every seed (1.06 against 1 on the default run "
-             "seed, 1.02 on seed 2, 0.83 on seed 1; the base audit reaches 0.45 of epsilon, the exact claim "
-             "hu.thm1.privacy.standard 0.91 and refutes x2 at 1.94) and misses x1.25 (0.59, measured once: each "
-             "audit of this claim takes about 2 minutes, so x1.25 is left out of the sweep)"}
+    "pairs": [(_HU1_D, _HU1_DP)],
+    "power": "detects x2 on every run seed: beside the search, a frozen pair (found by the search on the default "
+             "seed: one record at -1.7e308 replaced by one near -1.4e88 among 32) has exact loss 1.365 eps at x2 "
+             "(0.679 at x1, 0.852 at x1.25); measured on run seeds 20261121, 1-4: x2 refuted at 1.365 and x1 "
+             "confirmed at 0.679 on all five, and the search alone now reaches the same 1.365 on all five (the "
+             "earlier 0.83-1.06 were measured with an older search): the frozen pair keeps the verdict independent "
+             "of the search; misses x1.25 (0.85 on that pair; each audit of "
+             "this claim takes 1-2 minutes, so x1.25 is left out of the sweep); the exact claim "
+             "hu.thm1.privacy.standard reaches 0.91 at x1 and refutes x2 at 1.94"}
+
 _WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so eps-DP: the standard variant's "
              "log-weight of net point w is -(1/4)({m:g} eps) sum_i psi_i(w) / log theta [000 Def. 2 with the stated "
              "Delta = 2 log theta / (n iota)], and each record's psi_i(w) = psi(iota |y_i - <x_i, w>|) lies in "

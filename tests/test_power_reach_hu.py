@@ -261,13 +261,16 @@ def _pair_loss(mech, D, Dp):
 @pytest.mark.parametrize("cid, expected", [
     # exact laws (RNM: adaptive quadrature, rtol 1e-11; GEM: closed form), computed once when the pairs were chosen
     ("audit.report-noisy-max.standard", {1.0: 0.9826, 1.25: 1.2382, 2.0: 1.9968}),
-    ("audit.gem.standard", {1.0: 0.2769, 1.25: 0.5304, 2.0: 1.3185})])
+    ("audit.gem.standard", {1.0: 0.2769, 1.25: 0.5304, 2.0: 1.3185}),
+    # hu-1: exact law of w^T over all |V|^T selection paths
+    ("audit.hu-1.standard", {1.0: 0.6786, 1.25: 0.8519, 2.0: 1.3653})])
 def test_designed_pairs_are_within_epsilon_at_x1_and_beyond_it_at_x2(registry, cid, expected):
     (D, Dp), = AUDIT_POWER[cid]["pairs"]
     assert D.shape == Dp.shape and np.sum(np.any(D != Dp, axis=1)) == 1       # replace-one neighbours
     alg_id = cid.split(".")[1]
     for m, value in expected.items():
         mech, *_ = resolve_mechanism(alg_id, "standard", registry=registry, privacy_multiplier=m)
+        assert np.array_equal(mech.log_prob(D)[0], mech.log_prob(Dp)[0])       # the same outputs, in order
         assert _pair_loss(mech, D, Dp) == pytest.approx(value, abs=1e-4)
     assert expected[1.0] <= 1.0 < expected[2.0]
 
@@ -285,7 +288,7 @@ def test_designed_pair_result_keeps_both_audits_in_the_evidence(registry):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cid", ["audit.report-noisy-max.standard", "audit.gem.standard"])
+@pytest.mark.parametrize("cid", ["audit.report-noisy-max.standard", "audit.gem.standard", "audit.hu-1.standard"])
 def test_designed_pairs_catch_x2_on_five_run_seeds(registry, cid):
     from dataclasses import replace
 
