@@ -423,7 +423,7 @@ AUDIT_POWER["audit.gem.standard"] = {
     "pairs": [(_GEM_PAIR, np.vstack([[0.5, -1.0, -2.0], _GEM_PAIR[1:]]))],
     "power": "detects x2 on every run seed (the designed pair, every q_k moved by its full sensitivity g_k in "
              "mixed directions, has exact loss 1.32 eps at x2; the search alone reached 1.09 on the default seed "
-             "and 0.96-0.98 on seeds 1-4); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
+             "and 0.96-0.98 on seeds 1-4, as recorded earlier); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
              "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
              "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
              "stressed scores), so x1.25 may still be private: neither proven nor refuted"}
@@ -482,7 +482,7 @@ AUDIT_POWER["audit.report-noisy-max.standard"] = {
     "pairs": [(_RNM_PAIR, np.vstack([[0.0, 1.0, 1.0], _RNM_PAIR[1:]]))],
     "power": "detects x2 and x1.25 on every run seed: the designed pair (one score down by the full sensitivity, "
              "the others up, u = (1, 5, 5) -> (0, 6, 6)) has exact loss 2.00 eps at x2 and 1.24 at x1.25 (0.983 at "
-             "x1); the adversarial search alone reached x2 on 4 of 5 seeds (1.97 on the default, 0.90 on seed 3) "
+             "x1); the adversarial search alone reached (as recorded earlier) x2 on 4 of 5 seeds (1.97 on the default, 0.90 on seed 3) "
              "and x1.25 on 2 of 5"}
 
 
