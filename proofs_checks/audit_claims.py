@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from .audit.api import AuditResult, MechanismError, NoRunnablePair, audit, profile_options
 from .audit.neighbours import CANNOT_RUN
 from .audit.primitive_mechanisms import PRIMITIVE_DEFAULTS, PRIMITIVE_FACTORIES
@@ -170,11 +172,20 @@ def audit_result(res: AuditResult, alg: Algorithm) -> Result:
 
 
 def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0,
-                        **params):
+                        pairs=None, features=None, **params):
     """A claim check ``check(ctx) -> Result`` auditing ``algorithm`` with the context's profile.
 
     ``privacy_multiplier`` builds the mechanism for that multiple of the claimed epsilon (a
     mutant for the power sweep, see :func:`resolve_mechanism`); the evidence records it.
+
+    ``pairs`` (optional, a list of replace-one ``(D, D_prime)``) are neighbouring pairs designed
+    from the algorithm before any run (e.g. the scores moving by the full sensitivity in opposite
+    directions): an exact audit of them runs beside the adversarial search and the verdict is that
+    of the pair with the larger loss (a refutation by either refutes; for an exact audit
+    "confirmed" then covers the searched and the designed pairs).  A statistical audit (a
+    mechanism without ``log_prob``) audits the designed pairs instead of its search, on
+    ``features`` (a module-level ``features(outputs) -> (samples, k)``; a second statistical
+    bound beside the search's would need its confidence split).
 
     The audit's seed is drawn from the claim's own seed sequence (``ctx.seed_sequence()``).
     A mechanism that raises is an ``error`` of the check (the runner records it), never a
@@ -199,6 +210,11 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
         # so the claim audits them instead of the generic black-box patterns [issue 18].
         design = getattr(mech, "audit_design", None)
         options = {**profile_options(mech, ctx.profile), **(design() if callable(design) else {})}
+        statistical_design = pairs is not None and not callable(getattr(mech, "log_prob", None))
+        if statistical_design:
+            # designed pairs replace the search (two statistical bounds would need the confidence split)
+            options = {k: v for k, v in options.items() if k != "search_budget"}
+            options.update(pairs=list(pairs), features=features)
         try:
             res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, **options)
@@ -216,7 +232,25 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
             return Result("inconclusive", bound=eps, direction="at_most",
                           method="audit stopped: the mechanism raised on one of its draws during the audit",
                           reading=_reading(alg, used_variant, eps, dlt), evidence={"reason": str(exc)})
-        return audit_result(res, alg)
+        if statistical_design:
+            out = audit_result(res, alg)
+            out.method += f"; on {len(pairs)} designed pair(s) instead of the search"
+            out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "features": getattr(
+                features, "__name__", None), "epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+            return out
+        if pairs is None or res.method != "exact":
+            return audit_result(res, alg)
+        designed = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
+                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, pairs=list(pairs), method="exact",
+                         **{k: v for k, v in profile_options(mech, ctx.profile).items() if k != "search_budget"})
+        worse = max((res, designed), key=lambda r: (r.verdict == "refuted", r.epsilon_lower))
+        out = audit_result(worse, alg)
+        out.method += (f"; beside the search, {len(pairs)} designed pair(s) (epsilon lower "
+                       f"{designed.epsilon_lower:.4g}; search {res.epsilon_lower:.4g})")
+        out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "epsilon_lower": designed.epsilon_lower,
+                                                           "verdict": designed.verdict},
+                        "search": {"epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+        return out
 
     return check
 
@@ -227,14 +261,13 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
 AUDIT_MULTIPLIERS = (2.0, 1.25)
 
 #: Per claim id: ``multipliers`` (instead of :data:`AUDIT_MULTIPLIERS`: larger ones locate the power
-#: where x2 is out of reach, 1.25 is dropped where one audit takes minutes) and ``power``, the measured
-#: reason in words, put in the claim's ``evidence["power"]``.
+#: where x2 is out of reach, 1.25 is dropped where one audit takes minutes), ``power``, the measured
+#: reason in words, put in the claim's ``evidence["power"]``, and ``reach`` (optional), per
+#: multiplier the mutant's ``not_a_violation`` proof or ``out_of_reach`` reason (see :func:`audit_mutants`),
+#: ``pairs`` (optional): neighbouring pairs designed from the algorithm, audited exactly beside the
+#: search, or for a statistical audit instead of it on ``features`` (see :func:`privacy_audit_check`).
 AUDIT_POWER: dict = {}
 
-_STAT_HU = ("misses x30 (and x2, x1.25): the statistical audit of the whole {alg} (continuous output in d = 4 "
-            "after T = 2 iterations) gives lower bound 0.0 at every multiplier up to 30 at quick (20000 calls): "
-            "the event it selects does not separate the pair's output laws; the exact audit of one Peeling step "
-            "(audit.hu-4.standard) catches x30 and the exact claim {exact} states Peeling's slack")
 _GRID_EXACT = "arora.thm1.privacy.composition, .parallel, arora.gem.privacy"
 # [004 Alg. 1] at m eps: a replaced record lies in S1 or in S2 (deterministic split, same n), so the mutant's
 # epsilon at delta is the larger of the two parts' (parallel composition); numbers recomputed in
@@ -321,56 +354,186 @@ AUDIT_POWER["audit.arora-noisy-gd.standard"] = {
                                   "Cor. 3.3, adaptive) with rho = noisy_gd_rho(1.25, 1e-5): mu = 0.2538, exact "
                                   "epsilon at delta = 1e-5 0.942 <= 1 on every pair; projection and averaging are "
                                   "post-processing"}}}
-for _aid, _alg, _exact in (("hu-3.standard", "Algorithm 3", "hu.thm6.privacy"),
-                           ("hu-5.standard", "Algorithm 5", "hu.thm8.privacy.standard")):
-    AUDIT_POWER[f"audit.{_aid}"] = {"multipliers": (2.0, 1.25, 30.0), "power": _STAT_HU.format(alg=_alg, exact=_exact)}
+#: Algorithms 3 and 5 as audited: T = 2 disjoint parts, one Peeling call per part (s = 2, delta = 1e-5), the
+#: output w^{T+1} a function of the Peeling releases.  A replaced record sits in one part only: the loss is that
+#: of one Peeling call with the selection (s report-noisy-max rounds, 2 S / b each) and the release v_S + Lap(b)^s
+#: (s S / b), S <= lam: 3 s lam / b = 1.5 m sqrt(s / (3 log(1/delta))) eps = 0.3609 m eps.
+_PEEL_FULL = {2.0: 0.7219, 1.25: 0.4512}
+_PEEL_FULL_PROOF = (
+    "still ({b:.4g} eps, 0)-DP on every replace-one pair, so (eps, 1e-5)-DP: {alg} splits the data into T = 2 "
+    "disjoint parts fixed by n and T only, and step t reads only part t (its iterate w^t is a function of the "
+    "earlier releases), so a replaced record changes one Peeling call and the rest is post-processing (parallel "
+    "composition).  That call ([002 Alg. 4], s = 2, delta = 1e-5, noise b = 2 lam sqrt(3 s log(1/delta)) / "
+    "({m:g} eps)) sees v = {v} move by at most lam per coordinate ({why}); its s selection rounds are each "
+    "(2 lam / b)-DP (report-noisy-max, scores moving any way by <= lam) and the release v_S + Lap(b)^s is "
+    "(s lam / b)-DP given S, in all 3 s lam / b = 1.5 ({m:g}) sqrt(s / (3 log 1e5)) eps = {b:.4g} eps <= eps")
+_HU3_WHY = ("lam = 2 K^2 eta0 (sqrt(s) + 1) / m [002 Alg. 3 step 6]: w^t is s-sparse with ||w^t||_2 <= 1 (w^1 = 0, "
+            "then Peeling's s-sparse output projected on the unit l2 ball), so |<x~, w^t>| <= sqrt(s) K and each "
+            "shrunken record's term x~(<x~, w^t> - y~) has entries at most K^2 (sqrt(s) + 1) [002 Thm. 6 proof]; "
+            "hu.alg3.step6.sensitivity finds the bound tight")
+_HU5_WHY = ("lam = 4 sqrt(2) k eta / m, the printed step-7 parameter [002 Alg. 5 step 7]: the proof of [002 Thm. 8] "
+            "bounds the move of the standard robust gradient step by a third of it, 4 sqrt(2) eta k / (3m), and "
+            "hu.alg5.step7.sensitivity.standard finds a third attained, never more (with the proof's bound the loss "
+            "would be a third of this)")
+
+
+def output_sum(outputs):
+    """Feature of the hu-3 design: the sum of the released coordinates of ``w^{T+1}``, shape (samples, 1)."""
+    return np.asarray(outputs, dtype=np.float64).sum(axis=1, keepdims=True)
+
+
+#: hu-3's designed pair (n = 20, T = 2 parts of m = 10; records [x_1..x_4, y]), chosen from the algorithm
+#: before any run: part 1's 10 records (1, 1, 0, 0, 1) push w^2 to about (1/2, 1/2, 0, 0), so that the last
+#: Peeling selects coordinates 1, 2 (at x30); part 2 is zeros but for its last record, (1, 1, 1, 1, -1) against
+#: (1, -1, 0, 0, 1), whose terms x~(<x~, w^2> - y~) are about (2, 2, 2, 2) and (-1, 1, 0, 0): coordinates 1, 2
+#: of w^{2.5} move by 3 eta0/m and eta0/m, their sum by 4 eta0 / m = 2/m, which ``output_sum`` reads
+#: [002 Alg. 3 steps 5-7].
+_HU3_D = np.zeros((20, 5))
+_HU3_D[:10] = [1.0, 1.0, 0.0, 0.0, 1.0]
+_HU3_D[-1] = [1.0, 1.0, 1.0, 1.0, -1.0]
+_HU3_DP = _HU3_D.copy()
+_HU3_DP[-1] = [1.0, -1.0, 0.0, 0.0, 1.0]
+for _aid, _alg, _why, _v in (
+        ("hu-3.standard", "[002 Alg. 3]", _HU3_WHY, "w^t - (eta0/m) sum x~(<x~, w^t> - y~) (K = 1, eta0 = 1/2)"),
+        ("hu-5.standard", "[002 Alg. 5]", _HU5_WHY, "w^t - eta g~(w^t) (standard robust gradient, k = 1, "
+                                                    "beta = 1, eta = 1/2)")):
+    AUDIT_POWER[f"audit.{_aid}"] = {
+        "multipliers": (2.0, 1.25, 30.0),   # "power" below, per claim
+        "reach": {m: {"not_a_violation": _PEEL_FULL_PROOF.format(b=_PEEL_FULL[m], m=m, alg=_alg, v=_v, why=_why)}
+                  for m in (2.0, 1.25)}}
+AUDIT_POWER["audit.hu-3.standard"].update(pairs=[(_HU3_D, _HU3_DP)], features=output_sum, power=(
+    "detects x30 (1.10-1.26 on run seeds 20261121, 1-4 at quick, 20000 calls; the x1 claim 0.0 on all five); x2 "
+    "and x1.25 are not violations (proven, see their mutants: 0.72 and 0.45 of epsilon at most, one Peeling call "
+    "by parallel composition).  The statistical audit of the whole [002 Alg. 3] (continuous w^3 in d = 4) runs on "
+    "a designed pair (part 1 steering the last selection to coordinates 1, 2; the last record moving their sum by "
+    "2/m) with the feature sum(w^3), instead of the adversarial search, which gave 0.0 at every multiplier up to "
+    "30; at 100000 calls the pair gives 1.40-1.51 at x30 (seeds 0-2) and 0.42-0.45 at x10 (whether x10 violates "
+    "is not established: the pure bound is 3.6 eps); x30 is at the edge of the quick budget (a direct audit at "
+    "20000 calls gave 0.92-1.30 on seeds 0-4); hu.thm6.privacy states Peeling's slack exactly"))
+AUDIT_POWER["audit.hu-5.standard"]["power"] = (
+    "misses x30 (lower bound 0.0 at x2, x1.25 and x30 at quick, 20000 calls, by the adversarial search); x2 and "
+    "x1.25 are not violations (proven, see their mutants: 0.72 and 0.45 of epsilon at most, one Peeling call by "
+    "parallel composition, with the printed lambda; the attained move is lambda / 3, so in fact 0.24 and 0.15).  "
+    "Whether x30 violates is not established: the same bound with the attained move gives 3.6 eps, but per "
+    "coordinate the move is lambda / 3 against the x30 noise scale 0.55 lambda (ratio 0.6; in [002 Alg. 3] the "
+    "move can reach lambda, ratio 1.8); designed pairs like audit.hu-3's (part 1 pushing w^2, the last record's label flipped, "
+    "feature sum(w^3), x in {1, 3, 10}) gave 0.0-0.24 at x30 on 3 seeds at 20000 calls.  hu.thm8.privacy.standard "
+    "states Peeling's slack exactly")
 AUDIT_POWER["audit.hu-5.printed"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "no verdict at any multiplier: the printed robust gradient returns NaN on some draws (the audit stops: "
              "inconclusive at x1, x1.25) or the statistical audit's lower bound is 0.0 (x2, x30), as for "
              "audit.hu-5.standard; hu.thm8.privacy.printed refutes the printed variant exactly"}
+#: Proven pure-DP upper bounds (in units of the claimed epsilon) of the hu-2 mutants, per variant and
+#: multiplier: T = 2 exponential-mechanism steps of ``lasso_epsilon_step(m eps, 1e-5, 2, variant)`` each,
+#: composed basically (recomputed in tests/test_power_reach_hu.py).
+_HU2_BOUND = {"printed": {2.0: 0.2947, 1.25: 0.1842}, "lemma2": {2.0: 0.2862, 1.25: 0.1789},
+              "standard": {2.0: 0.5270, 1.25: 0.3398}}
+_HU2_PROOF = ("still ({b:.4g} eps, 0)-DP on every replace-one pair, so (eps, 1e-5)-DP: [002 Alg. 2] here has d = 2, "
+              "T = 2, K = 1, w0 = 0, V the 2d vertices of the unit l1 ball; the iterates are convex combinations "
+              "of w0 and V (step sizes 2/3, 1/2), so ||w||_1 <= 1, each shrunken record's term x~(<x~, w> - y~) is "
+              "entrywise at most 2 K^2, and replacing one record moves every score <g~, v> by at most "
+              "8 K^2 / n = Delta_u, the sensitivity the step uses [002 Thm. 4 proof]; so each step (exponential "
+              "mechanism, log-weight eps_step u / (2 Delta_u)) is eps_step-DP whichever way the scores move, with "
+              "eps_step = lasso_epsilon_step({m:g} eps, 1e-5, T = 2, '{v}') = {h:.4g} eps, and the 2 adaptive steps "
+              "compose to 2 eps_step = {b:.4g} eps <= eps (the output w^T is a function of the path)")
 for _v in ("printed", "lemma2", "standard"):
     AUDIT_POWER[f"audit.hu-2.{_v}"] = {
         "multipliers": (2.0, 1.25, 30.0),
-        "power": "misses x2 and x1.25, detects x30: the exact audit (hockey-stick at delta = 1e-5, T = 2) finds "
-                 "0.04-0.07 of epsilon at x1, 0.08-0.14 at x2, 0.43-0.61 at x10 and 1.3-1.7 at x30: the per-step "
-                 "budget of advanced composition leaves far more than a factor 2 at T = 2 (hu.thm4.privacy.* state "
-                 "why no sound check of this instance can catch x2), so the x2 mechanism is still private here"}
+        "power": "detects x30; x2 and x1.25 are not violations (proven, see their mutants: {b2:.2g} and {b125:.2g} of "
+                 "epsilon at most by pure composition of the 2 steps): the exact audit (hockey-stick at "
+                 "delta = 1e-5, T = 2) finds 0.04-0.07 of epsilon at x1, 0.08-0.14 at x2, 0.43-0.61 at x10 and "
+                 "1.3-1.7 at x30: the per-step budget of advanced composition leaves more than a factor 2 at "
+                 "T = 2".format(b2=_HU2_BOUND[_v][2.0], b125=_HU2_BOUND[_v][1.25]),
+        "reach": {m: {"not_a_violation": _HU2_PROOF.format(b=_HU2_BOUND[_v][m], h=_HU2_BOUND[_v][m] / 2, m=m, v=_v)}
+                  for m in (2.0, 1.25)}}
+#: Peeling with s rounds of report-noisy-max at Laplace scale b = 2 lam sqrt(3 s log(1/delta)) / (m eps)
+#: on scores |v_j| whose replace-one moves are at most ``sens``: each round is (2 sens / b)-DP, the s
+#: rounds s times that.  Peeling primitive: sens = lam; hu-4 at w = 0: sens = lam / (sqrt(s) + 1).
+_PEEL = {"peeling": {2.0: 0.4813, 1.25: 0.3008}, "hu-4": {2.0: 0.1993, 1.25: 0.1246}}
+_PEEL_PROOF = ("still ({b:.4g} eps, 0)-DP on every replace-one pair, so (eps, 1e-5)-DP: the audited output is the "
+               "ordered support of [002 Alg. 4] with s = 2 rounds, each report-noisy-max over the remaining |v_j| "
+               "with Laplace scale b = 2 lam sqrt(3 s log(1/delta)) / ({m:g} eps); a round whose scores each move by "
+               "at most S (any directions) is (2 S / b)-DP (fix the other noises: j wins iff its noise exceeds a "
+               "threshold that moves by at most 2 S), and {why}; so each round is {r:.4g} eps-DP and the 2 rounds "
+               "compose to {b:.4g} eps <= eps")
+_WHY_PEEL = ("here v = sum_i clip(r_i, -lam/2, lam/2), so S = lam and 2 S / b = {m:g} eps / sqrt(3 s log(1/delta)) "
+             "with sqrt(6 log 1e5) = 8.311")
+_WHY_HU4 = ("here (hu-4: [002 Alg. 3 steps 5-6] at iterate w = 0, K = 1, eta0 = 1/2, s = 2) v = (eta0 / m) sum_i x~_i "
+            "y~_i with shrunken entries in [-K, K], so S = 2 K^2 eta0 / m = lam / (sqrt(s) + 1) for "
+            "lam = 2 K^2 eta0 (sqrt(s) + 1) / m [002 Alg. 3 step 6], and 2 S / b = {m:g} eps / ((sqrt 2 + 1) 8.311)")
 AUDIT_POWER["audit.hu-4.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "misses x2 and x1.25, detects x30: the exact law of one Peeling step (s = 2, delta = 1e-5) spends "
-             "0.04 of epsilon at x1, 0.08 at x2, 0.41 at x10 and 1.30 at x30: each round is report-noisy-max at "
-             "epsilon / sqrt(3 s log(1/delta)) (hu.thm6.privacy's note), so the x2 step is still private"}
+    "power": "detects x30; x2 and x1.25 are not violations (proven, see their mutants: 0.20 and 0.12 of epsilon "
+             "at most): the exact law of one Peeling step (s = 2, delta = 1e-5) spends 0.04 of epsilon at x1, "
+             "0.08 at x2, 0.41 at x10 and 1.30 at x30 (the pure bound is 0.10 m eps: x10 is still private too)",
+    "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["hu-4"][m], m=m, r=_PEEL["hu-4"][m] / 2,
+                                                        why=_WHY_HU4.format(m=m))} for m in (2.0, 1.25)}}
 AUDIT_POWER["audit.peeling.standard"] = {
     "multipliers": (2.0, 1.25, 10.0),
-    "power": "misses x2 (0.21 of epsilon) and x4 (0.43), detects x10 (1.08): Peeling's calibration "
-             "2 lam sqrt(3 s log(1/delta)) / epsilon leaves a factor sqrt(3 log(1/delta)) = 5.9 at s = 2, "
-             "delta = 1e-5 beside the composition's, so the x2 mechanism is still private on every pair"}
+    "power": "detects x10 (1.08); x2 and x1.25 are not violations (proven, see their mutants: 0.48 and 0.30 of "
+             "epsilon at most; the exact audit finds 0.21 at x2): Peeling's calibration 2 lam sqrt(3 s log(1/delta)) "
+             "/ epsilon leaves a factor sqrt(3 log(1/delta) / s) = 4.2 at s = 2, delta = 1e-5 over basic "
+             "composition of its rounds, so only m > 4.16 can violate",
+    "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["peeling"][m], m=m, r=_PEEL["peeling"][m] / 2,
+                                                        why=_WHY_PEEL.format(m=m))} for m in (2.0, 1.25)}}
 AUDIT_POWER["audit.gaussian.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "misses x2 (lower bound 0.43 of the claimed 0.5) and x4 (0.0), detects x30: a statistical audit "
              "bounds epsilon at delta = 1e-5 from 20000 calls: the x2 mechanism's exact epsilon at that delta is 0.75 "
              "(0.35 at x1, 1.61 at x4; the Gaussian privacy profile), an excess visible only in tail events of "
              "probability near delta; primitives.gaussian.classic-calibration (exact) catches x2 and x1.25"}
+#: [004 App. D.1] GEM on the primitive's candidates (sensitivities g = 1, 2, 4; n = 6 records, each adding
+#: clip(r_k, -g_k/2, g_k/2) to q_k): the replaced record moves every q_k by its full g_k, q from
+#: (0.5, -3, 10) to (1.5, -5, 6), a pair chosen by a seeded random search over such moves on the exact
+#: law (before, and independent of, any audit run): exact loss 0.28 eps at x1, 0.53 at x1.25, 1.32 at x2.
+_GEM_PAIR = np.array([[-0.5, 1.0, 2.0]] + [[0.2, -0.8, 1.6]] * 5)
 AUDIT_POWER["audit.gem.standard"] = {
     "multipliers": (2.0, 1.25),
-    "power": "detects x2 on the default run seed only (1.09; seeds 1-4: 0.96-0.98, x2 is at the edge of its "
-             "reach); misses x1.25 (0.66, also at the full profile): on the auditor's pairs GEM spends about "
-             "half its epsilon (0.52 at x1; the best candidate carries nearly all its mass; arora.gem.privacy "
-             "measures the same slack, 0.78 at most on stressed scores), so x1.25 is still private there and the "
-             "x2 mechanism's loss on them is about epsilon"}
+    "pairs": [(_GEM_PAIR, np.vstack([[0.5, -1.0, -2.0], _GEM_PAIR[1:]]))],
+    "power": "detects x2 on every run seed (the designed pair, every q_k moved by its full sensitivity g_k in "
+             "mixed directions, has exact loss 1.32 eps at x2; the search alone reached 1.09 on the default seed "
+             "and 0.96-0.98 on seeds 1-4, as recorded earlier); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
+             "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
+             "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
+             "stressed scores), so x1.25 may still be private: neither proven nor refuted"}
+#: [002 Alg. 1] as audited (d = 2, T = 2, s = 1, beta = 1, squared loss): a pair the exact audit's adversarial
+#: search found for the x2 mutant on the default run seed, frozen (an exact audit has no estimation data: the
+#: pair's loss is a fact of the two exact laws, the same on every seed): 32 records, 29 equal to
+#: (0.470, 44.1, -0.917), rows 13, 16, 26 at (-1.7e308, -1.7e308, -0.917); row 16 replaced by a record near
+#: -1.4e88.  Exact loss 0.679 eps at x1, 0.852 at x1.25, 1.365 at x2.
+_HU1_BASE = [0.47045565394572214, 44.113291782295796, -0.9165691409504498]
+_HU1_D = np.array([_HU1_BASE] * 32)
+_HU1_D[[13, 16, 26]] = [-1.7e308, -1.7e308, -0.9165691409504498]
+_HU1_DP = _HU1_D.copy()
+_HU1_DP[16] = [-1.3483263597035968e+88, -1.4142518747302351e+88, -1.333599653890703e+88]
 AUDIT_POWER["audit.hu-1.standard"] = {
     "multipliers": (2.0,),
-    "power": "detects x2 at quick by a small margin and not on every seed (1.06 against 1 on the default run "
-             "seed, 1.02 on seed 2, 0.83 on seed 1; the base audit reaches 0.45 of epsilon, the exact claim "
-             "hu.thm1.privacy.standard 0.91 and refutes x2 at 1.94) and misses x1.25 (0.59, measured once: each "
-             "audit of this claim takes about 2 minutes, so x1.25 is left out of the sweep)"}
+    "pairs": [(_HU1_D, _HU1_DP)],
+    "power": "detects x2 on every run seed: beside the search, a frozen pair (found by the search on the default "
+             "seed: one record at -1.7e308 replaced by one near -1.4e88 among 32) has exact loss 1.365 eps at x2 "
+             "(0.679 at x1, 0.852 at x1.25); measured on run seeds 20261121, 1-4: x2 refuted at 1.365 and x1 "
+             "confirmed at 0.679 on all five, and the search alone now reaches the same 1.365 on all five (the "
+             "earlier 0.83-1.06 were measured with an older search): the frozen pair keeps the verdict independent "
+             "of the search; misses x1.25 (0.85 on that pair; each audit of "
+             "this claim takes 1-2 minutes, so x1.25 is left out of the sweep); the exact claim "
+             "hu.thm1.privacy.standard reaches 0.91 at x1 and refutes x2 at 1.94"}
+
+_WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so eps-DP: the standard variant's "
+             "log-weight of net point w is -(1/4)({m:g} eps) sum_i psi_i(w) / log theta [000 Def. 2 with the stated "
+             "Delta = 2 log theta / (n iota)], and each record's psi_i(w) = psi(iota |y_i - <x_i, w>|) lies in "
+             "[0, log theta] (psi non-decreasing, psi(0) = 0, sup psi = log theta [000 eq. (6)/(16)]); so a "
+             "replaced record moves each log-weight by at most k = {m:g} eps / 4 and the log-normaliser by at most "
+             "k, and every output's log-probability ratio is at most 2 k = {b:.4g} eps <= eps (the exact claim "
+             "wang-xu.alg{a}.privacy.standard measures 1.0 eps at x2: the bound is attained)")
 for _a in (1, 2):
     AUDIT_POWER[f"audit.wang-xu-{_a}.standard"] = {
         "multipliers": (2.0, 1.25, 4.0),
-        "power": "misses x2 and x1.25, detects x4: the standard calibration uses Delta = 2 log theta/(n iota), twice "
-                 "the true replace-one sensitivity, so the x2 mechanism is the calibrated one, which is epsilon-DP "
-                 "(wang-xu.alg*.privacy.standard measures exactly 1.0 eps at x2); no sound check can catch x2"}
+        "power": "detects x4; x2 and x1.25 are not violations (proven, see their mutants: 1.0 and 0.625 of epsilon "
+                 "at most): the standard calibration uses Delta = 2 log theta/(n iota), twice the true replace-one "
+                 "sensitivity, so the x2 mechanism is the calibrated one, which is epsilon-DP "
+                 "(wang-xu.alg*.privacy.standard measures exactly 1.0 eps at x2)",
+        "reach": {m: {"not_a_violation": _WX_PROOF.format(b=m / 2, m=m, a=_a)} for m in (2.0, 1.25)}}
     AUDIT_POWER[f"audit.wang-xu-{_a}.calibrated"] = {
         "multipliers": (2.0, 1.25),
         "power": "detects x2, misses x1.25: the auditor's adversarial search reaches 0.95 (Alg. 1) / 0.82 (Alg. 2) "
@@ -379,17 +542,24 @@ for _a in (1, 2):
                  "replacement records do not reach the worst pair; the search is the auditor's.  x2 is caught on "
                  "run seeds 1-4 too (1.45-1.56); on seed 1 x1.25 comes out refuted, but by the auditor's sampler "
                  "check (Bonferroni p = 0.039 < 0.05), not by the loss (0.94)"}
+#: Report-noisy-max over K = 3 scores u_k = sum_i clip(r_ik, 0, 1) (n = 6): the replaced record moves u_0
+#: down by the full sensitivity 1 and u_1, u_2 up by 1, u from (1, 5, 5) to (0, 6, 6) (the closed-form worst
+#: direction of [002 Def. 3]'s noisy-max argument: output 0's winning threshold moves by 2 Delta):
+#: exact loss 0.983 eps at x1, 1.24 at x1.25, 2.00 at x2.
+_RNM_PAIR = np.array([[1.0, 0.0, 0.0]] + [[0.0, 1.0, 1.0]] * 5)
 AUDIT_POWER["audit.report-noisy-max.standard"] = {
     "multipliers": AUDIT_MULTIPLIERS,
-    "power": "detects x2 on 4 of 5 run seeds (1.97 on the default, 1.45-1.76 on seeds 1, 2, 4; 0.90 on seed 3) and "
-             "x1.25 on 2 of 5 (1.20 default, 1.07 seed 2; 0.54-0.92 elsewhere): the exact audit's adversarial "
-             "search does not always reach the pair where report-noisy-max spends all of epsilon; "
-             "primitives.report-noisy-max.privacy (exact, worst score moves) catches both always"}
+    "pairs": [(_RNM_PAIR, np.vstack([[0.0, 1.0, 1.0], _RNM_PAIR[1:]]))],
+    "power": "detects x2 and x1.25 on every run seed: the designed pair (one score down by the full sensitivity, "
+             "the others up, u = (1, 5, 5) -> (0, 6, 6)) has exact loss 2.00 eps at x2 and 1.24 at x1.25 (0.983 at "
+             "x1); the adversarial search alone reached (as recorded earlier) x2 on 4 of 5 seeds (1.97 on the default, 0.90 on seed 3) "
+             "and x1.25 on 2 of 5"}
 
 
 
 
-def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None):
+def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None,
+                  pairs=None, features=None):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
@@ -397,7 +567,8 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
     :class:`~proofs_checks.model.Mutant` fields ``not_a_violation`` (the proof that the mutant
     still satisfies the claim on every neighbouring pair) and ``out_of_reach`` (why no check at the
     profile's budget can show its violation), e.g. ``{2.0: {"not_a_violation": "..."}}`` (the
-    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.
+    ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.  ``pairs``, ``features``:
+    designed neighbouring pairs and the statistical audit's features (see :func:`privacy_audit_check`).
 
     Examples
     --------
@@ -423,9 +594,19 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
         if bad:
             raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
         out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
-                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m), factor=f,
+                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m, pairs=pairs,
+                                              features=features),
+                          factor=f,
                           not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
     return tuple(out)
+
+
+def _neighbours(power):
+    """How an audit claim's neighbouring pairs are made, for its statement."""
+    if "pairs" not in power:
+        return "adversarial neighbours"
+    return ("designed neighbours" if power.get("features") is not None
+            else "adversarial and designed neighbours")
 
 
 def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
@@ -450,13 +631,14 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
             if cid in skip or cid in existing:
                 continue
             power = AUDIT_POWER.get(cid, {})
-            check = privacy_audit_check(alg, variant, epsilon, delta)
+            check = privacy_audit_check(alg, variant, epsilon, delta, pairs=power.get("pairs"),
+                                        features=power.get("features"))
             if "power" in power:
                 check = _with_power(check, power["power"])
             out.append(Claim(cid, alg.source,
-                             f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, adversarial neighbours).",
+                             f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, {_neighbours(power)}).",
                              "privacy", check, algorithm=alg.id, variant=variant,
                              mutants=audit_mutants(alg, variant, epsilon, delta,
                                                    power.get("multipliers", AUDIT_MULTIPLIERS),
-                                                   power.get("reach"))))
+                                                   power.get("reach"), power.get("pairs"), power.get("features"))))
     return out

@@ -139,5 +139,11 @@ def _claim_power(claim, ctx, result):
     from ..power import claim_power
 
     p = claim_power(claim, ctx, baseline=result)
-    return {"share": sum(m.detected for m in p.mutants) / len(p.mutants), "mutants": len(p.mutants),
-            "detects": p.detects, "misses": p.misses}
+    # A mutant proven to satisfy the claim is no miss (no sound check can catch it): the share is
+    # over the mutants that violate; both lists are kept for the report [issue 18].
+    equivalent = [m.name for m in p.mutants if m.not_a_violation and not m.detected]
+    violating = [m for m in p.mutants if not (m.not_a_violation and not m.detected)]
+    share = sum(m.detected for m in violating) / len(violating) if violating else 1.0
+    return {"share": share, "mutants": len(p.mutants), "detects": p.detects, "misses": p.misses,
+            "not_violations": equivalent,
+            "out_of_reach": [m.name for m in p.mutants if m.out_of_reach and not m.detected]}

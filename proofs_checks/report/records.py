@@ -18,8 +18,9 @@ def claim_record(claim, result, *, power=None):
     Besides the claim's fields and the free evidence: ``observed`` against ``bound`` with its
     ``direction`` and ``margin``, the ``method`` and ``reading`` of the check, ``seed`` (the
     entropy ``[run seed, claim key]`` of the claim's seed sequence), ``seconds`` and ``power``
-    (``{"share", "mutants", "detects", "misses"}``: the claim's mutants its check catches, see
-    :mod:`proofs_checks.power`; ``None`` when not measured).
+    (``{"share", "mutants", "detects", "misses", "not_violations", "out_of_reach"}``: the share of
+    the violating mutants its check catches, the mutants proven to satisfy the claim and those
+    out of reach at the profile's budget, see :mod:`proofs_checks.power`; ``None`` when not measured).
     """
     record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
               "algorithm": claim.algorithm, "variant": claim.variant, "scope": claim.scope}
@@ -53,7 +54,11 @@ def verdict_line(record):
     if record.get("method"):
         parts.append(record["method"])
     if record.get("power") is not None:
-        parts.append(f"detects {record['power']['detects']}; misses {record['power']['misses']}")
+        power = record["power"]
+        text = f"detects {power['detects']}; misses {power['misses']}"
+        if power.get("out_of_reach"):
+            text += f" (out of reach at this profile: {', '.join(power['out_of_reach'])})"
+        parts.append(text)
     text = " — ".join(parts) if parts else "no single number compared (see the evidence)"
     return f"{record.get('verdict', '?')}: {text}"
 
