@@ -188,13 +188,16 @@ def test_wang_xu_standard_mutants_are_proven_private(registry, a):
 
 
 def test_no_not_a_violation_mark_without_its_recomputation():
-    """Every proven mark in AUDIT_POWER is one of those recomputed above (a new one needs its test)."""
+    """Every proven mark in AUDIT_POWER is one of those recomputed above or in test_power_reach_arora (a new one needs its test)."""
     marked = {(cid, m) for cid, e in AUDIT_POWER.items() for m, why in e.get("reach", {}).items()
               if why.get("not_a_violation")}
     tested = {(f"audit.hu-2.{v}", m) for v in ("printed", "lemma2", "standard") for m in (2.0, 1.25)}
     tested |= {(c, m) for c in ("audit.peeling.standard", "audit.hu-4.standard", "audit.wang-xu-1.standard",
                                 "audit.wang-xu-2.standard", "audit.hu-3.standard", "audit.hu-5.standard")
                for m in (2.0, 1.25)}
+    # recomputed in tests/test_power_reach_arora.py
+    tested |= {("audit.arora-output-perturbation.standard", 1.25), ("audit.arora-noisy-gd.standard", 1.25)}
+    tested |= {(f"audit.arora-grid-search.{v}", m) for v in ("printed", "standard") for m in (2.0, 1.25)}
     assert marked <= tested, sorted(marked - tested)
     assert audit_claims.AUDIT_POWER is AUDIT_POWER
 
