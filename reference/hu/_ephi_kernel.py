@@ -550,15 +550,22 @@ def _colsum_block_kernel(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use
             k = (i - i0) * w
             bad += _terms_any(flat[i * d + j0:i * d + j1], s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef,
                               buf[k:k + w])
-        for i in range(i0, i1):
-            k = (i - i0) * w
-            if i == 0:
-                for j in range(w):
-                    sums[j0 + j] = buf[k + j]
-            else:
-                for j in range(w):
-                    sums[j0 + j] = sums[j0 + j] + buf[k + j]
+        _add_rows(buf, i0, i1, w, j0, sums)
     return bad
+
+
+@_jit
+def _add_rows(buf, i0, i1, w, j0, sums):
+    """Add the rows ``i0:i1`` held in ``buf`` to ``sums[j0:j0 + w]`` one after the other (row 0 starts
+    the sums), the order of ``np.add.reduce`` over axis 0, so the column sums keep its bits."""
+    for i in range(i0, i1):
+        k = (i - i0) * w
+        if i == 0:
+            for j in range(w):
+                sums[j0 + j] = buf[k + j]
+        else:
+            for j in range(w):
+                sums[j0 + j] = sums[j0 + j] + buf[k + j]
 
 
 @_jit
@@ -588,14 +595,7 @@ def _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_
         if nh > 0:
             _curve_fill(buf[:(i1 - i0) * w], nh, flat, i0 * d + j0, d, w, s, root, u_lo, iw, top, kw, coef,
                         kbuf, tbuf, idx)
-        for i in range(i0, i1):
-            k = (i - i0) * w
-            if i == 0:
-                for j in range(w):
-                    sums[j0 + j] = buf[k + j]
-            else:
-                for j in range(w):
-                    sums[j0 + j] = sums[j0 + j] + buf[k + j]
+        _add_rows(buf, i0, i1, w, j0, sums)
     return 0
 
 
