@@ -205,16 +205,19 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
         alg = _algorithm(algorithm, registry)
         mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, privacy_multiplier=m,
                                                               **params)
-        # A mechanism may carry the audit's design (``audit_design() -> {"pairs": ..., "features": ...}``):
-        # neighbouring pairs built from the algorithm before any draw (e.g. the worst pair of a learner),
-        # so the claim audits them instead of the generic black-box patterns [issue 18].
+        # Designed pairs come from the claim (``pairs=``) or from the mechanism built for it
+        # (``audit_design() -> {"pairs": ..., "features": ...}``, where the pair depends on the
+        # mechanism's domain, e.g. 004's learners); either way they take the one path below [issue 18].
         design = getattr(mech, "audit_design", None)
-        options = {**profile_options(mech, ctx.profile), **(design() if callable(design) else {})}
-        statistical_design = pairs is not None and not callable(getattr(mech, "log_prob", None))
+        design = design() if callable(design) else {}
+        designed_pairs = pairs if pairs is not None else design.get("pairs")
+        designed_features = features if features is not None else design.get("features")
+        options = profile_options(mech, ctx.profile)
+        statistical_design = designed_pairs is not None and not callable(getattr(mech, "log_prob", None))
         if statistical_design:
             # designed pairs replace the search (two statistical bounds would need the confidence split)
             options = {k: v for k, v in options.items() if k != "search_budget"}
-            options.update(pairs=list(pairs), features=features)
+            options.update(pairs=list(designed_pairs), features=designed_features)
         try:
             res = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, **options)
@@ -234,20 +237,21 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
                           reading=_reading(alg, used_variant, eps, dlt), evidence={"reason": str(exc)})
         if statistical_design:
             out = audit_result(res, alg)
-            out.method += f"; on {len(pairs)} designed pair(s) instead of the search"
-            out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "features": getattr(
-                features, "__name__", None), "epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+            out.method += f"; on {len(designed_pairs)} designed pair(s) instead of the search"
+            out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(designed_pairs), "features": getattr(
+                designed_features, "__name__", None), "epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
             return out
-        if pairs is None or res.method != "exact":
+        if designed_pairs is None or res.method != "exact":
             return audit_result(res, alg)
         designed = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
-                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, pairs=list(pairs), method="exact",
+                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, pairs=list(designed_pairs), method="exact",
                          **{k: v for k, v in profile_options(mech, ctx.profile).items() if k != "search_budget"})
         worse = max((res, designed), key=lambda r: (r.verdict == "refuted", r.epsilon_lower))
         out = audit_result(worse, alg)
-        out.method += (f"; beside the search, {len(pairs)} designed pair(s) (epsilon lower "
+        out.method += (f"; beside the search, {len(designed_pairs)} designed pair(s) (epsilon lower "
                        f"{designed.epsilon_lower:.4g}; search {res.epsilon_lower:.4g})")
-        out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "epsilon_lower": designed.epsilon_lower,
+        out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(designed_pairs),
+                                                           "epsilon_lower": designed.epsilon_lower,
                                                            "verdict": designed.verdict},
                         "search": {"epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
         return out

@@ -37,7 +37,8 @@ residual is multiplied back after the ``iota |.|`` step, where an overflow to ``
 harmless (``psi(inf) = log theta``).  The log-weights of a block of net points are
 ``-log prod_i q_i`` with one ``log`` per block of records and the residuals fused
 (:mod:`reference.wang_xu._score_kernel`, error ``O(n u)`` absolute, stated there); the per-record
-terms (rescoring) are one matrix product plus elementwise psi; large nets are scored block by block with a streaming log-sum-exp
+terms (rescoring) use the same in-order inner products (``_score_kernel.dot_products``, not a
+BLAS product) plus elementwise psi; large nets are scored block by block with a streaming log-sum-exp
 and sampled with a streaming (block-level) Gumbel-max, in memory ``O(n * block + size)``.
 
 References
