@@ -317,3 +317,22 @@ def test_calibrations_finite_or_named_error_over_float_range(B, X, Y, sigma, los
             assert "overflows float64" in str(exc) or "must be a positive finite number" in str(exc)
         else:
             assert math.isfinite(v) and v >= 0
+
+
+def test_squared_scores_and_gradients_from_moments_match_the_per_record_definition():
+    # boosting_scores (clipped or not) and glm_gradient use the data's moments for the squared loss; the
+    # per-record definitions agree to rounding (measured <= 2e-15 relative; 1e-13 allows for the platform).
+    from reference.arora.learners import glm_gradient
+    from reference.arora.model_selection import boosting_scores
+
+    p = make_problem("squared", (1.2, -0.6))
+    z = sample_records(p, 80, 1)
+    W = np.random.default_rng(3).normal(size=(500, 4, 2)) * 2
+    per_record = glm_loss(W.reshape(-1, 2), z, "squared")
+    for clip in (None, 1.0, 30.0, 1e9):
+        want = -(per_record if clip is None else np.minimum(per_record, clip)).mean(axis=1).reshape(500, 4)
+        np.testing.assert_allclose(boosting_scores(W, z, "squared", clip), want, rtol=1e-13, atol=0)
+    x, y = z[:, :-1], z[:, -1]
+    w = W[:, 0]
+    np.testing.assert_allclose(glm_gradient(w, z, "squared"), (2.0 * (w @ x.T - y)) @ x / len(z),
+                               rtol=1e-13, atol=1e-14)

@@ -197,3 +197,23 @@ BAD_INPUTS = [
 def test_bad_inputs_raise_naming_the_parameter(call, error, name):
     with pytest.raises(error, match=name):
         call()
+
+
+def test_gem_normalized_scores_small_path_is_the_loop_bit_for_bit(monkeypatch):
+    # The one-array path for small inputs performs the loop's float64 operations: equal bits, zeros,
+    # 1e+-300 and zero denominators included.
+    import importlib
+
+    gem = importlib.import_module("reference.mechanisms.gem")
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        k, n = int(rng.integers(1, 9)), int(rng.integers(1, 12))
+        g = rng.choice([0.0, 0.1, 1.0, 1e-300, 1e300, 3.7], size=k) * rng.uniform(0, 2, size=k)
+        if trial % 3 == 0:
+            g = rng.uniform(0, 2, size=(n, k)) * (rng.random((n, k)) < 0.7)
+        q = rng.normal(size=(n, k)) * rng.choice([1.0, 1e300, 1e-300])
+        small = gem.gem_normalized_scores(g, q, 1.0, 0.1)
+        with monkeypatch.context() as mp:
+            mp.setattr(gem, "_SMALL_PAIRWISE", -1)
+            loop = gem.gem_normalized_scores(g, q, 1.0, 0.1)
+        assert np.array_equal(small, loop, equal_nan=True)

@@ -13,8 +13,9 @@ SUBJECT = "mechanisms"
 DESCRIPTION = ("noise scales (Laplace [002 Def. 2], Peeling [002 Alg. 4], report-noisy-max, GEM threshold), "
                "exact output laws of the exponential mechanism, report-noisy-max, Peeling's ordered support "
                "and GEM [004 App. D.1], and advanced composition [002 Lemma 2]")
-REFERENCE_PRECISION = ("float64; report-noisy-max and Peeling laws by adaptive quadrature in log space "
-                       "(relative tolerance 1e-11, reference.mechanisms.report_noisy_max)")
+REFERENCE_PRECISION = ("float64; report-noisy-max and Peeling laws by quadrature (reference.mechanisms."
+                       "report_noisy_max): fixed Gauss-Legendre exact to rounding for rows within 80 noise "
+                       "scales, adaptive in log space (relative tolerance 1e-11) otherwise")
 
 
 def build(seed):

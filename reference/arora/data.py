@@ -23,6 +23,7 @@ a large seeded Monte Carlo sample (see :class:`GLMProblem`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -153,6 +154,22 @@ def _raw_features(d, n, df, x_bound, gen):
     return t * factor[:, None]
 
 
+@functools.lru_cache(maxsize=64)
+def _second_moment(d, df, x_bound):
+    """``s`` with ``E[x x^T] = s I``, from 400,000 features of a fixed seed (deterministic, so cached: every
+    check of 004 builds its problems again, and this costs ~0.1 s a call)."""
+    feats = _raw_features(d, 400_000, df, x_bound, np.random.default_rng(20261121))
+    return float(np.mean(np.sum(feats * feats, axis=1)) / d)
+
+
+@functools.lru_cache(maxsize=64)
+def _truncated_noise_variance(df, c):
+    """``E[xi^2]`` of Student-t(df) noise clipped to ``[-c, c]`` (quadrature; deterministic, so cached)."""
+    dist = stats.t(df)
+    inner, _ = integrate.quad(lambda u: u * u * dist.pdf(u), -c, c, epsabs=0, epsrel=1e-12)
+    return inner + 2 * c * c * dist.sf(c)
+
+
 def make_problem(loss="squared", w_star=(1.5, -0.5, 0.25), *, x_bound=1.0, noise_bound=1.0, df=2.5):
     """Build a :class:`GLMProblem` (deterministic: the moments use a fixed seed).
 
@@ -179,12 +196,9 @@ def make_problem(loss="squared", w_star=(1.5, -0.5, 0.25), *, x_bound=1.0, noise
     X = check_positive("x_bound", x_bound)
     c = check_positive("noise_bound", noise_bound)
     df = check_positive("df", df)
-    feats = _raw_features(w.size, 400_000, df, X, np.random.default_rng(20261121))
-    s = float(np.mean(np.sum(feats * feats, axis=1)) / w.size)
+    s = _second_moment(w.size, df, X)
     if loss == "squared":
-        dist = stats.t(df)
-        inner, _ = integrate.quad(lambda u: u * u * dist.pdf(u), -c, c, epsabs=0, epsrel=1e-12)
-        var = inner + 2 * c * c * dist.sf(c)
+        var = _truncated_noise_variance(df, c)
         y_bound = float(np.linalg.norm(w) * X + c)
         H = 2.0
     else:

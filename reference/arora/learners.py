@@ -110,6 +110,11 @@ def glm_gradient(W, records, loss):
     """
     z = np.asarray(records, dtype=np.float64)
     x, y = z[..., :-1], z[..., -1]
+    if loss == "squared" and z.ndim == 2:
+        # (2/n) X^T (X w - y) = 2 (X^T X/n) w - 2 X^T y/n: O(n d^2 + m d^2) instead of O(m n d) (noisy GD
+        # runs 10^3-10^4 draws at once); equal up to rounding (measured 2e-15 relative).
+        n = x.shape[0]
+        return 2.0 * (W @ (x.T @ x / n)) - 2.0 * (x.T @ y / n)
     if z.ndim == 3:
         m = np.einsum("bnd,bd->bn", x, W)
     else:

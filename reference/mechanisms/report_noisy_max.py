@@ -38,6 +38,19 @@ _FLAT_SCALES = 40.0
 _NEGLIGIBLE_SCALES = 1e12
 
 
+#: Rows whose scores all lie within this many noise scales of their maximum (and have at most
+#: :data:`_FAST_MAX_K` candidates) take the fixed, vectorised quadrature of :func:`_fast_log_prob_rows`.
+_FAST_RANGE = 80.0
+_FAST_MAX_K = 64
+#: Gauss-Legendre nodes per panel and the panel width (noise scales, divided by K) between scores: with 5
+#: nodes the worst error against mpmath is 1e-13 in log-probability, with 6 or more float64 rounding.
+_PANEL_NODES = 8
+_PANEL_WIDTH = 2.0
+_GL_T, _GL_W = np.polynomial.legendre.leggauss(_PANEL_NODES)
+#: Rows handled per block (bounds the (nodes, K) work arrays to about 2e6 entries).
+_BLOCK_ENTRIES = 2_000_000
+
+
 def report_noisy_max_scale(sensitivity, epsilon, *, monotone=False):
     """Laplace scale for an epsilon-DP report-noisy-max.
 
@@ -156,8 +169,14 @@ def _log_prob_one(z, j):
 def report_noisy_max_log_prob(scores, scale):
     """Exact log P[report-noisy-max selects j], j = 0..K-1, for every row of ``scores``.
 
-    ``scores`` has shape ``(..., K)``; the result has the same shape (each row
-    is computed by one-dimensional quadrature, one row at a time).
+    ``scores`` has shape ``(..., K)``; the result has the same shape.
+
+    Rows whose scores lie within 80 noise scales of their maximum (at most 64 candidates; every
+    case of the checks) are computed together by a fixed quadrature that is exact up to rounding
+    (:func:`_fast_log_prob_rows`: closed form below the lowest score, exact Gauss-Legendre in
+    ``e^{-x}`` above the highest, composite Gauss-Legendre between scores; within 1e-14 of mpmath
+    at 50 digits in log-probability).  Other rows take the adaptive quadrature below, one row at
+    a time.
 
     ``P[j] = int f(x - u_j) prod_{i != j} F(x - u_i) dx`` with ``f, F`` the
     Laplace(scale) density and CDF.  Scores are grouped into clusters (runs
@@ -166,8 +185,9 @@ def report_noisy_max_log_prob(scores, scale):
     breakpoints (relative tolerance 1e-11, or ``1e-14 * gap`` where the gap
     in noise scales makes float64 rounding larger); between clusters every factor is a
     pure exponential up to a relative ``exp(-40)`` and is integrated in closed
-    form.  The result is renormalised; the tests check the factor is 1 to 1e-9
-    and compare with the closed form for two candidates up to gaps of 1e5.
+    form.  The result is renormalised; the tests check the factor is 1 to 1e-9,
+    compare with the closed form for two candidates up to gaps of 1e5 and both paths
+    with mpmath.
 
     A score more than 1e12 noise scales below the maximum gets log-probability
     ``-inf`` (its true value is below ``-1e12``).
@@ -180,8 +200,85 @@ def report_noisy_max_log_prob(scores, scale):
     u = check_candidate_array("scores", scores)
     b = check_positive("scale", scale)
     rows, _ = flat_batch(u)
-    logp = np.array([_log_prob_row(row, b) for row in rows])
+    logp = np.empty(rows.shape, dtype=np.float64)
+    if rows.shape[0]:
+        with np.errstate(over="ignore"):
+            z = (rows / 2 - rows.max(axis=1, keepdims=True) / 2) / b * 2.0   # as in _log_prob_row
+        fast = (z.min(axis=1) >= -_FAST_RANGE) & (rows.shape[1] <= _FAST_MAX_K) & (rows.shape[1] > 1)
+        if np.any(fast):
+            logp[fast] = _fast_log_prob_rows(z[fast])
+        for i in np.flatnonzero(~fast):      # wide or long rows: the adaptive quadrature
+            logp[i] = _log_prob_row(rows[i], b)
     return logp.reshape(u.shape)
+
+
+def _fast_log_prob_rows(z):
+    """Exact log P[j wins] for rows ``z`` (R, K) in noise-scale units, max 0 and min >= -80, in one pass.
+
+    ``P_j = int f(x - z_j) prod_{i != j} F(x - z_i) dx`` splits at the sorted scores
+    ``s_0 <= ... <= s_{K-1} = 0`` into three parts, each without cancellation:
+
+    * below ``s_0`` every factor is ``e^{x - z_i}/2``: the integral is
+      ``exp(sum_i (s_0 - z_i)) / (K 2^K)`` in closed form;
+    * above ``0``, with ``y = e^{-x}`` the integrand is the polynomial
+      ``(e^{z_j}/2) prod_{i != j} (1 - y e^{z_i}/2)`` of degree ``K - 1`` on ``[0, 1]``: Gauss-Legendre
+      with ``ceil(K/2)`` or more nodes is exact;
+    * between consecutive scores every factor is entire (``e^{t}/2`` or ``1 - e^{-t}/2``): composite
+      Gauss-Legendre, 8 nodes per panel of width at most ``2/K`` (the log-integrand's slope is at most
+      ``K``).  All terms are positive, so each ``P_j`` keeps its own relative accuracy (tests: within
+      about 1e-14 relative of mpmath at 50 digits).
+
+    The nodes are shared by all ``j``: the integrand of ``j`` is ``G(x) f(x - z_j)/F(x - z_j)`` with
+    ``G = prod_i F(x - z_i)``.  Results are renormalised like :func:`_log_prob_row`; every row's
+    value depends on that row only (segment reductions), so a batch equals its rows one by one.
+    """
+    R, K = z.shape
+    per_row = int(np.ceil(_FAST_RANGE * K / _PANEL_WIDTH)) * _PANEL_NODES + K
+    block = max(1, _BLOCK_ENTRIES // (per_row * K))
+    out = np.empty((R, K))
+    for start in range(0, R, block):      # blocks of rows bound the memory, not a loop over draws
+        out[start:start + block] = _fast_block(z[start:start + block])
+    return out
+
+
+def _fast_block(z):
+    """:func:`_fast_log_prob_rows` on one block of rows."""
+    R, K = z.shape
+    s = np.sort(z, axis=1)
+    gaps = np.diff(s, axis=1).ravel()                                   # (R (K-1),)
+    npan = np.ceil(gaps * (K / _PANEL_WIDTH)).astype(np.int64)          # 0 for ties
+    total = int(npan.sum())
+    gap_of = np.repeat(np.arange(gaps.size), npan)
+    first = np.cumsum(npan) - npan
+    pos = np.arange(total) - first[gap_of]
+    width = np.divide(gaps, npan, out=np.zeros_like(gaps), where=npan > 0)[gap_of]
+    left = s[:, :-1].ravel()[gap_of] + pos * width
+    x_mid = (left[:, None] + width[:, None] * ((_GL_T + 1.0) / 2.0)).ravel()
+    logw_mid = (np.log(width / 2.0)[:, None] + np.log(_GL_W)).ravel()
+    row_mid = np.repeat(gap_of // (K - 1), _PANEL_NODES)
+    # upper tail: y = e^{-x} in (0, 1), dx = dy / y
+    m = (K + 1) // 2
+    ty, wy = np.polynomial.legendre.leggauss(m)
+    y = (ty + 1.0) / 2.0
+    x_top = np.tile(-np.log(y), R)
+    logw_top = np.tile(np.log(wy / 2.0) - np.log(y), R)
+    row_top = np.repeat(np.arange(R), m)
+    x = np.concatenate([x_mid, x_top])
+    logw = np.concatenate([logw_mid, logw_top])
+    row = np.concatenate([row_mid, row_top])
+    order = np.argsort(row, kind="stable")                              # each row's nodes contiguous
+    x, logw, row = x[order], logw[order], row[order]
+    t = x[:, None] - z[row]                                             # (N, K)
+    log_cdf = _log_laplace_cdf(t)
+    log_g = np.sum(log_cdf, axis=1, keepdims=True)
+    log_int = log_g - log_cdf - np.abs(t) - math.log(2.0) + logw[:, None]
+    starts = np.searchsorted(row, np.arange(R))
+    ref = np.maximum.reduceat(log_int, starts, axis=0)
+    total_mid = np.log(np.add.reduceat(np.exp(log_int - ref[row]), starts, axis=0)) + ref
+    low = np.sum(s[:, :1] - z, axis=1) - K * math.log(2.0) - math.log(K)
+    logp = np.logaddexp(total_mid, low[:, None])
+    mx = np.max(logp, axis=1, keepdims=True)
+    return logp - (mx + np.log(np.sum(np.exp(logp - mx), axis=1, keepdims=True)))
 
 
 def _log_prob_row(u, b):

@@ -51,11 +51,14 @@ def gem_privacy_004_check(weight_scale=1.0, epsilon=1.0, beta=0.1):
             eye = np.eye(k, dtype=bool)
             patterns = np.vstack([np.where(eye, 1.0, -1.0), np.where(eye, -1.0, 1.0),
                                   rng.choice([-1.0, 1.0], size=(20, k))])
-            for q in scores:
-                logp = gem_log_prob(sens, q, weight_scale * epsilon / 2, beta / 4)
-                for s in patterns:
-                    tally.add(logp, gem_log_prob(sens, q + s * sens, weight_scale * epsilon / 2, beta / 4),
-                              epsilon / 2, where={**where, "move": s.tolist()})
+            # every score vector and its moves in one GEM call (each row of the batched law is bit for bit the
+            # row's own law); add_rows keeps the same maximum and place as one add per pair
+            logp = gem_log_prob(sens, scores, weight_scale * epsilon / 2, beta / 4)                   # (R, k)
+            logq = gem_log_prob(sens, scores[:, None, :] + patterns * sens, weight_scale * epsilon / 2,
+                                beta / 4)                                                           # (R, P, k)
+            for r in range(scores.shape[0]):
+                tally.add_rows(np.vstack([logp[r], logq[r]]), epsilon / 2,
+                               where_of=lambda j, where=where: {**where, "move": patterns[j].tolist()})
             _stressed(tally, rng, sens, patterns, weight_scale * epsilon / 2, epsilon / 2, beta / 4,
                       30 if ctx.profile == "quick" else 300, where)
         return tally.result(
@@ -116,9 +119,9 @@ def gem_utility_004_check(bound_factor=4.0, epsilon=1.0, beta=0.1):
                 q[j] = 0.0
                 q[0] = 10 * sens.max() * t
                 stressed.append(q)
-            for i, q in enumerate(stressed):
+            probs = np.exp(gem_log_prob(sens, np.array(stressed), e2, b4))   # one call; rows as if alone
+            for i, (q, pr) in enumerate(zip(stressed, probs)):
                 bound = np.min(q + bound_factor * sens * math.log(N / b4) / e2)
-                pr = np.exp(gem_log_prob(sens, q, e2, b4))
                 worst.update(float(pr[q > bound].sum()), {**where, "score_vector": i})
         return worst.value, worst.where, worst.count
 

@@ -80,14 +80,20 @@ def thm1_gem_step_privacy_check(variant="standard", sens_factor=1.0, epsilon=1.0
                 if rows == ("low",):
                     S2a[0] = low
                     rows = (0,)
-                lp = _gem_log_prob(cset, S2a, LB, n, epsilon, delta, beta, variant, sens_factor)
-                for row in rows:
-                    for i, r in enumerate(rset):
-                        S2b = S2a.copy()
-                        S2b[row] = r
-                        lq = _gem_log_prob(cset, S2b, LB, n, epsilon, delta, beta, variant, sens_factor)
-                        tally.add(lp, lq, epsilon / 2, where={"loss": loss, "learner": type(L).__name__,
-                                                              "plan": plan, "row": int(row), "record": i})
+                # S2a and all its neighbours in one GEM call: each row of the batched law is bit for bit the
+                # law of that row alone ([004 App. D.1] rows are independent), and add_rows takes the same
+                # maximum as one add per pair
+                where = [(int(row), i) for row in rows for i in range(len(rset))]
+                datasets = [S2a]
+                for row, i in where:
+                    S2b = S2a.copy()
+                    S2b[row] = rset[i]
+                    datasets.append(S2b)
+                laws = _gem_log_prob_many(cset, datasets, LB, n, epsilon, delta, beta, variant, sens_factor)
+                tally.add_rows(laws, epsilon / 2,
+                               where_of=lambda j, plan=plan, where=where: {
+                                   "loss": loss, "learner": type(L).__name__, "plan": plan,
+                                   "row": where[j][0], "record": where[j][1]})
         return tally.result(
             method="exact GEM log-probabilities of neighbouring S2 (candidates trained once on S1), "
                    "both losses and both base learners",
@@ -122,10 +128,15 @@ class _MemoLossBound:
         return self._bounds[key]
 
 
-def _gem_log_prob(cset, S2, L, n, epsilon, delta, beta, variant, sens_factor):
-    """Exact GEM law of [004 Alg. 1 step 8] on ``S2`` with the sensitivities scaled by ``sens_factor``."""
-    sens, scores = grid_search_pairs(cset, S2, L, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant)
-    return gem_log_prob(sens * sens_factor, scores[0], epsilon / 2, beta / 4)
+def _gem_log_prob_many(cset, datasets, L, n, epsilon, delta, beta, variant, sens_factor):
+    """Exact GEM laws of [004 Alg. 1 step 8] on each ``S2`` of ``datasets`` (rows of the result), sensitivities
+    scaled by ``sens_factor``, in one batched GEM call."""
+    pairs = [grid_search_pairs(cset, S2, L, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant)
+             for S2 in datasets]
+    sens = pairs[0][0]
+    if any(not np.array_equal(p[0], sens) for p in pairs):    # Delta(B_j) never depends on S2
+        raise RuntimeError("GEM sensitivities differ between neighbouring S2")
+    return gem_log_prob(sens * sens_factor, np.stack([p[1][0] for p in pairs]), epsilon / 2, beta / 4)
 
 
 def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, *, per_guess=2, target=1.0,
