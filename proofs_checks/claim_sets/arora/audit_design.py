@@ -29,11 +29,11 @@ import math
 
 import numpy as np
 
-from reference.arora.learners import noisy_gd_rho
+from reference.arora.learners import lipschitz_constant, noisy_gd_rho, noisy_gd_sigma
 from reference.validation import check_delta, check_epsilon, check_integer, check_positive
 
 __all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
-           "calls_for_oracle"]
+           "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output"]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
 DESIGN_ROWS = 8
@@ -125,3 +125,74 @@ def calls_for_oracle(mu, epsilon, confidence, delta, start=20_000, limit=10**13)
             return n
         n *= 2
     return None
+
+
+def noisy_gd_violation_pair(n=400, x_bound=1.0, y_bound=3.0):
+    """``(D, D', description)`` on which noisy GD's output shows its full transcript: ``n`` records ``(X, 0)``
+    (d = 1), row 0 ``(X, Y)`` in ``D`` and ``(X, -Y)`` in ``D'``.
+
+    Every record has ``x = X``, so the average squared loss has curvature ``A = 2 X^2`` and its gradient
+    ``A w - b`` pulls the iterates to ``b / A = +-Y / n``: they stay far inside the ball (no projection,
+    so the output is a linear function of the Gaussian noise, see :func:`noisy_gd_linear_output`) and
+    the average iterate weighs the steps' noises nearly equally (the mean reversion forgets the late
+    start), so it keeps almost all of the transcript's ``sqrt(T) Delta / sigma``.  The flip moves
+    ``b`` by ``4 X Y / n`` at every ``w``.
+
+    >>> D, Dp, _ = noisy_gd_violation_pair(n=3)
+    >>> D.tolist(), Dp[0].tolist()
+    ([[1.0, 3.0], [1.0, 0.0], [1.0, 0.0]], [1.0, -3.0])
+    """
+    X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
+    n = check_integer("n", n, minimum=1)
+    D = np.zeros((n, 2))
+    D[:, 0] = X
+    D[0, 1] = Y
+    Dp = D.copy()
+    Dp[0, 1] = -Y
+    return D, Dp, (f"{n} records (x = {X:g}, y = 0) in d = 1, row 0 (x = {X:g}, y = +-{Y:g}): the iterates "
+                   f"revert to +-{Y:g}/n, so the average keeps nearly the whole transcript")
+
+
+def noisy_gd_linear_output(n, epsilon, delta, B=1.0, x_bound=1.0, y_bound=3.0):
+    """Exact law of noisy GD's output on :func:`noisy_gd_violation_pair` while no projection binds.
+
+    With ``A = 2 X^2``, ``b = 2 X y_0 / n``, step ``eta`` and noise ``sigma`` of
+    :func:`reference.arora.learners.noisy_gd` (squared loss, ``T = min(n, 200)``, ``w_0 = 0``), the
+    unprojected iterates are ``w_{t+1} = (1 - k) w_t + eta b - eta sigma xi_t`` with ``k = eta A``; the
+    average ``(1/T) sum_{t=1..T} w_t`` is Gaussian with mean ``(eta b / T) sum_s c_s`` and standard
+    deviation ``(eta sigma / T) ||c||``, ``c_s = (1 - (1 - k)^{T-s}) / k`` (s = 0..T-1).  The two
+    datasets' outputs are therefore ``mu = (4 X Y / n) sum c / (sigma ||c||)`` noise units apart
+    (``<= sqrt(T) (4 X Y / n) / sigma``, Cauchy-Schwarz).  The real output equals this one on the event
+    that no unprojected iterate leaves ``[-B, B]``, whose complement has probability at most
+    ``projection`` (Gaussian tails of every ``w_t``, union bound over ``t``, the larger of the two
+    datasets), so the real ``delta(eps)`` is at least the Gaussian curve's at ``mu`` minus
+    ``(1 + e^eps) projection``.
+
+    Returns
+    -------
+    dict with ``mu``, ``transcript_mu`` (``sqrt(T) 4XY/(n sigma)``), ``projection``, ``T``, ``sigma``,
+    ``eta``, ``k``.
+
+    >>> r = noisy_gd_linear_output(400, 2.0, 1e-5)
+    >>> round(r["mu"], 4), round(r["transcript_mu"], 4), r["projection"] < 1e-40
+    (0.2832, 0.3001, True)
+    """
+    from scipy import special
+
+    n = check_integer("n", n, minimum=1)
+    B, X, Y = (check_positive(k, v) for k, v in (("B", B), ("x_bound", x_bound), ("y_bound", y_bound)))
+    T = min(n, 200)
+    sigma = noisy_gd_sigma("squared", B, X, Y, n, T, epsilon, delta)
+    G = lipschitz_constant("squared", B, X, Y)
+    eta = B / (math.sqrt(G * G + sigma * sigma) * math.sqrt(T))      # d = 1, as noisy_gd sets it
+    k = eta * 2.0 * X * X
+    s = np.arange(T)
+    c = -np.expm1((T - s) * math.log1p(-k)) / k
+    shift = 4.0 * X * Y / n
+    t = np.arange(1, T + 1)
+    var = (eta * sigma) ** 2 * -np.expm1(2 * t * math.log1p(-k)) / -math.expm1(2 * math.log1p(-k))
+    mean = (2.0 * X * Y / n) / (2.0 * X * X) * -np.expm1(t * math.log1p(-k))   # |E w_t| on either dataset
+    sd = np.sqrt(var)
+    projection = float(np.sum(special.ndtr(-(B - mean) / sd) + special.ndtr(-(B + mean) / sd)))
+    return {"mu": float(shift * c.sum() / (sigma * np.linalg.norm(c))), "transcript_mu": math.sqrt(T) * shift / sigma,
+            "projection": projection, "T": T, "sigma": sigma, "eta": eta, "k": k}
