@@ -311,15 +311,32 @@ AUDIT_POWER["audit.arora-boosting.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "detects x2 and x30, misses x1.25: " + _BOOST_PAIR + "1.10-1.38 at x2, 5.5-5.9 at x30, 0.83-0.95 at "
              "x1.25 and 0.74-0.87 at x1 (run seeds 20261121, 1-14)" + _BOOST_NOTE}
+# The calibrated variant on boosting_validation_pair (64 records per chunk, n = 320): its output law is computed
+# by quadrature in audit_design.boosting_output_law (numbers recomputed in tests/test_power_reach_gd.py).
+# (audit_design.boosting_validation_pair(64), built here: the adapter imports no claim set): 4 training chunks of 64
+# records (1, 3), a validation chunk of (0, 0) records but the last, (1, 3) against (1, -3).
+_BOOST_CAL_D = np.zeros((320, 2))
+_BOOST_CAL_D[:256] = _BOOST_CAL_D[-1] = [1.0, 3.0]
+_BOOST_CAL_DP = _BOOST_CAL_D.copy()
+_BOOST_CAL_DP[-1] = [1.0, -3.0]
 AUDIT_POWER["audit.arora-boosting.calibrated"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "detects x30, misses x2 and x1.25: " + _BOOST_PAIR + "4.5-5.3 at x30, 0.66-0.70 at x2, 0.25-0.39 at "
-             "x1.25 and 0.15-0.31 at x1 (the black-box pairs: 0.0 at every multiplier).  Neither is proved private "
-             "nor shown to violate: a training-chunk pair is at most 0.751 eps at x2 (output perturbation at "
-             "(eps, delta), mu 0.2064), but the clipped selection at scale 2 s/(m eps) is only (m eps)-DP by "
-             "report-noisy-max's general 2 s/b bound, approached by two scores moving s in opposite directions at "
-             "selection probabilities far in the tail; arora.boosting.privacy.calibrated (exact selection law) "
-             "catches x2 and x0.8"}
+    "pairs": [(np.tile([1.0, 3.0], (10, 1)), np.vstack([np.tile([1.0, 3.0], (9, 1)), [1.0, -3.0]])),
+              (_BOOST_CAL_D, _BOOST_CAL_DP)],
+    "power": "detects x30, misses x2 (a violation at the edge of the quick budget) and x1.25 (undecided).  Two "
+             "designed pairs: the validation flip of 10 records (e_1, 3) in chunks of two (as the other "
+             "variants) and the same flip with chunks of 64 records, the validation chunk (0, 0) but its last (n = 320; the models "
+             "concentrate, so a selected model far from the bulk has beaten competitors whose scores moved the "
+             "other way).  Quick (20000 calls, run seeds 20261121, 0-2): x30 3.9-4.8 (10-record pair), x2 0.88-0.98, "
+             "x1.25 0.35-0.53, x1 0.28-0.39 (320-record pair).  x2 violates: the output law on the 320-record pair "
+             "(quadrature, audit_design.boosting_output_law: the m = 4 models i.i.d., report-noisy-max of i.i.d. "
+             "candidates) has epsilon 1.281 at delta = 1e-5 (delta(1) = 0.016), but its best event's oracle bound "
+             "at 20000 calls is only 1.031 (chunks of 32-96 records: 0.98-1.03), so the audit, which chooses its "
+             "event on part of the calls, cannot reach it at quick; the full profile (1e6 calls, oracle 1.237) "
+             "refutes x2 at 1.21 on run seeds 20261121, 1, 2 (x1 0.50).  x1.25: 0.714 eps on that pair, 0.86 "
+             "with chunks of 256; the conditional bound of the selection (report-noisy-max at scale 2 s/(m eps) "
+             "given the models) is 1.25 eps, so neither a proof nor a violation; x1 0.538 on that pair.  "
+             "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8"}
 # The two base learners of [004 Lemma D.4], audited on the label-flip pair of
 # proofs_checks.claim_sets.arora.audit_design (numbers recomputed in tests/test_power_reach_arora.py).
 AUDIT_POWER["audit.arora-output-perturbation.standard"] = {

@@ -24,6 +24,13 @@ DELTA = 1e-5
 GD = "audit.arora-noisy-gd.standard"
 
 
+@pytest.fixture(scope="module")
+def registry():
+    from proofs_checks.registry import default_registry
+
+    return default_registry()
+
+
 def _replay(D, m, size, seed):
     """noisy_gd's iterates rebuilt from its own noise stream (d = 1), without projection: (outputs, max |w_t|)."""
     r = noisy_gd_linear_output(D.shape[0], m, DELTA)
@@ -87,9 +94,75 @@ def test_noisy_gd_x2_violates_and_is_out_of_reach_with_the_stated_numbers():
     assert calls == 81_920_000 and "8.2e7 calls" in text
 
 
-def test_noisy_gd_claim_carries_the_classification():
-    from proofs_checks.registry import default_registry
-
-    ms = {m.factor: m for m in default_registry().claim(GD).mutants}
+def test_noisy_gd_claim_carries_the_classification(registry):
+    ms = {m.factor: m for m in registry.claim(GD).mutants}
     assert ms[2.0].out_of_reach and not ms[2.0].not_a_violation
     assert ms[1.25].not_a_violation and not ms[6.0].out_of_reach
+
+
+# ---------------------------------------------------------------- Boosting, calibrated variant [004 App. E]
+
+BC = "audit.arora-boosting.calibrated"
+
+
+@pytest.fixture(scope="module")
+def boosting_laws():
+    from proofs_checks.claim_sets.arora.audit_design import boosting_output_law, boosting_validation_pair
+
+    D, Dp, _ = boosting_validation_pair()
+    return D, Dp, {m: boosting_output_law(D, Dp, m) for m in (2.0, 1.0)}
+
+
+def test_the_boosting_pair_is_the_audited_one():
+    from proofs_checks.claim_sets.arora.audit_design import boosting_flip_pair, boosting_validation_pair
+
+    (a, ap), (b, bp) = AUDIT_POWER[BC]["pairs"]
+    D, Dp, _ = boosting_flip_pair(1.0, 3.0, 4)
+    E, Ep, _ = boosting_validation_pair()
+    assert (a == D).all() and (ap == Dp).all() and (b == E).all() and (bp == Ep).all()
+
+
+def test_the_boosting_output_law_matches_the_implementation(boosting_laws, registry):
+    # the quadrature law against 10000 runs of reference.arora.model_selection.boosting (seeded): the output's
+    # CDF at five points agrees within 4 standard errors (at most 0.02)
+    D, Dp, laws = boosting_laws
+    mech = registry.algorithm("arora-boosting").mechanism(variant="calibrated", epsilon=2.0)
+    for data, law in ((D, laws[2.0][1]), (Dp, laws[2.0][2])):
+        w = laws[2.0][0]
+        draws = mech.sample(data, 10_000, np.random.default_rng(11))[:, 0]
+        for t in (-1.0, 0.5, 1.5, 2.5, 4.0):
+            cdf = law[w <= t].sum() / law.sum()
+            assert abs(np.mean(draws <= t) - cdf) < 4 * math.sqrt(cdf * (1 - cdf) / 10_000) + 2e-3, t
+
+
+def test_boosting_calibrated_x2_violates_at_the_edge_of_the_quick_budget(boosting_laws, registry):
+    from proofs_checks.claim_sets.arora.audit_design import law_epsilon, law_oracle
+
+    _, _, laws = boosting_laws
+    _, p, q = laws[2.0]
+    eps, d1 = law_epsilon(p, q, DELTA), max(np.maximum(p - math.e * q, 0).sum(), np.maximum(q - math.e * p, 0).sum())
+    quick, full = law_oracle(p, q, 20_000, 0.95, DELTA), law_oracle(p, q, 10**6, 0.95, DELTA)
+    assert eps > 1.2 and d1 > 0.01 and 1.0 < quick < 1.05 and full > 1.2
+    base = law_epsilon(laws[1.0][1], laws[1.0][2], DELTA)
+    assert base < 0.6                                            # x1 far from refutable on this pair
+    text = AUDIT_POWER[BC]["power"]
+    for value in (f"epsilon {eps:.3f} at delta", f"delta(1) = {d1:.3f}", f"only {quick:.3f}", f"oracle {full:.3f}",
+                  f"x1 {base:.3f} on that pair"):
+        assert value in text, value
+    ms = {m.factor: m for m in registry.claim(BC).mutants}
+    assert not ms[2.0].out_of_reach and not ms[2.0].not_a_violation      # oracle > 1: not out of reach
+
+
+@pytest.mark.slow
+def test_boosting_calibrated_full_profile_refutes_x2_not_x1():
+    # measured: x2 refuted at 1.21 on run seeds 20261121, 1, 2 (25 s each); x1 0.50
+    from proofs_checks.audit_claims import privacy_audit_check
+    from proofs_checks.model import CheckContext
+    from proofs_checks.registry import default_registry
+
+    reg = default_registry()
+    ctx = CheckContext(profile="full", seed=20261121).for_claim(BC)
+    pairs = AUDIT_POWER[BC]["pairs"]
+    assert privacy_audit_check("arora-boosting", "calibrated", registry=reg, privacy_multiplier=2.0,
+                               pairs=pairs)(ctx).verdict == "refuted"
+    assert privacy_audit_check("arora-boosting", "calibrated", registry=reg, pairs=pairs)(ctx).verdict == "inconclusive"

@@ -33,7 +33,8 @@ from reference.arora.learners import lipschitz_constant, noisy_gd_rho, noisy_gd_
 from reference.validation import check_delta, check_epsilon, check_integer, check_positive
 
 __all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
-           "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output"]
+           "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output", "boosting_validation_pair",
+           "boosting_output_law", "law_epsilon", "law_oracle"]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
 DESIGN_ROWS = 8
@@ -196,3 +197,110 @@ def noisy_gd_linear_output(n, epsilon, delta, B=1.0, x_bound=1.0, y_bound=3.0):
     projection = float(np.sum(special.ndtr(-(B - mean) / sd) + special.ndtr(-(B + mean) / sd)))
     return {"mu": float(shift * c.sum() / (sigma * np.linalg.norm(c))), "transcript_mu": math.sqrt(T) * shift / sigma,
             "projection": projection, "T": T, "sigma": sigma, "eta": eta, "k": k}
+
+
+#: Records per chunk of :func:`boosting_validation_pair` as audited (n = 5 x 64 = 320 at m = 4).
+BOOSTING_CHUNK = 64
+
+
+def boosting_validation_pair(chunk=BOOSTING_CHUNK, m=4, x_bound=1.0, y_bound=3.0):
+    """``(D, D', description)`` for Boosting [004 App. E] in d = 1: ``m`` training chunks of ``chunk``
+    records ``(X, Y)``, a validation chunk of ``(0, 0)`` records but its last, ``(X, Y)`` in ``D`` and
+    ``(X, -Y)`` in ``D'``.
+
+    The ``m`` models are i.i.d. (equal chunks) around the minimiser near ``B``; ``(0, 0)`` records add
+    nothing to the scores, so the flipped record alone moves model ``w``'s score by
+    ``(min((w + Y)^2, c) - min((w - Y)^2, c)) / chunk`` (``c`` the clip level): up to the full
+    sensitivity ``c / chunk`` in opposite directions for models near ``Y`` and near ``-Y``.  Larger
+    chunks concentrate the models (output-perturbation noise ``~ 1/sqrt(chunk)``) so that a selected
+    model far from the bulk has won against competitors whose scores moved the other way.
+
+    >>> D, Dp, _ = boosting_validation_pair(chunk=2, m=1)
+    >>> D.tolist(), Dp[-1].tolist()
+    ([[1.0, 3.0], [1.0, 3.0], [0.0, 0.0], [1.0, 3.0]], [1.0, -3.0])
+    """
+    c = check_integer("chunk", chunk, minimum=1)
+    m = check_integer("m", m, minimum=1)
+    X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
+    D = np.zeros(((m + 1) * c, 2))
+    D[: m * c] = [X, Y]
+    D[-1] = [X, Y]
+    Dp = D.copy()
+    Dp[-1, 1] = -Y
+    return D, Dp, (f"{m} training chunks of {c} records (x = {X:g}, y = {Y:g}); validation chunk of (0, 0) records "
+                   f"but the last, y = +-{Y:g}")
+
+
+def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=3001, lgrid=601):
+    """Law of calibrated Boosting's output ``w_{i*}`` on two d = 1 datasets with equal training chunks, by quadrature.
+
+    The ``m`` models are i.i.d. ``N(w_hat, s^2)`` (output perturbation at ``(epsilon/2, delta)`` on the same
+    chunk), so the output density is ``m phi(w) pi(w)`` with ``pi(w) = int Lap_b(l) F(u(w) + l)^{m-1} dl``
+    and ``F(t) = P(u(W) + Lap_b < t)``: ``u`` the clipped validation score, ``b`` the calibrated Laplace scale
+    [004 App. E] (report-noisy-max of i.i.d. candidates).  Riemann sums on ``grid`` points over ``w_hat +- 12 s``
+    and ``lgrid`` points over ``+-30 b``; the outputs are the probabilities of the grid cells.
+
+    Returns
+    -------
+    (w, p, q) : grid and cell probabilities on ``D`` and ``D'``.
+    """
+    from reference.arora.learners import OutputPerturbation, delta_noisy_gd, regularized_erm
+    from reference.arora.model_selection import calibrated_laplace_scale
+
+    m = check_integer("m", m, minimum=1)
+    eps = check_epsilon(epsilon)
+    L = OutputPerturbation("squared", x_bound, y_bound)
+    nc = np.shape(D)[0] // (m + 1)
+    train = np.asarray(D, dtype=np.float64)[:nc]
+    for data in (D, Dp):
+        if not (np.shape(data)[1] == 2 and (np.asarray(data)[: m * nc].reshape(m, nc, 2) == train).all()):
+            raise ValueError("D and Dp must be d = 1 datasets whose m training chunks all equal the first")
+    sig = L.sigma(B, nc, eps / 2, delta)
+    w_hat = float(regularized_erm(train, "squared", B, L._lam(B, nc, eps / 2))[0])
+    clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
+    b = calibrated_laplace_scale(clip, nc, eps)
+    w = np.linspace(w_hat - 12 * sig, w_hat + 12 * sig, grid)
+    dw = w[1] - w[0]
+    phi = np.exp(-0.5 * ((w - w_hat) / sig) ** 2) / (sig * math.sqrt(2 * math.pi)) * dw
+    t = np.linspace(-clip - 30 * b, 30 * b, lgrid)
+    ell = np.linspace(-30 * b, 30 * b, lgrid)
+    lap = np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
+
+    def lap_cdf(v):
+        return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0) / b), 1 - 0.5 * np.exp(-np.maximum(v, 0) / b))
+
+    out = []
+    for data in (D, Dp):
+        V = np.asarray(data, dtype=np.float64)[m * nc:(m + 1) * nc]
+        u = -np.mean(np.minimum((w[:, None] * V[None, :, 0] - V[None, :, 1]) ** 2, clip), axis=1)
+        F = lap_cdf(t[:, None] - u[None, :]) @ phi
+        Fw = np.interp(u[:, None] + ell[None, :], t, F)
+        out.append(m * phi * ((Fw ** (m - 1)) @ lap))
+    return w, out[0], out[1]
+
+
+def law_epsilon(p, q, delta):
+    """Epsilon at ``delta`` of two discrete laws (both directions): the root of ``sum (p - e^eps q)_+ = delta``."""
+    from scipy.optimize import brentq
+
+    best = 0.0
+    for P, Q in ((p, q), (q, p)):
+        def excess(e, P=P, Q=Q):
+            return float(np.maximum(P - math.exp(e) * Q, 0.0).sum()) - delta
+        if excess(0.0) > 0:
+            best = max(best, brentq(excess, 0.0, 50.0, xtol=1e-12))
+    return best
+
+
+def law_oracle(p, q, samples, confidence, delta):
+    """Clopper-Pearson bound of the best event (likelihood-ratio level sets) of two discrete laws,
+    ``samples/2`` calls per dataset, expected counts (as :func:`oracle_bound`)."""
+    from proofs_checks.audit.statistical import _cp_eps_vector
+
+    n = check_integer("samples", samples, minimum=2) // 2
+    best = 0.0
+    for P, Q in ((p, q), (q, p)):
+        order = np.argsort(-(np.log(P + 1e-300) - np.log(Q + 1e-300)))
+        cp = _cp_eps_vector(n * np.cumsum(P[order]), n, n * np.cumsum(Q[order]), n, delta, (1 - confidence) / 2)
+        best = max(best, float(np.max(cp)))
+    return best
