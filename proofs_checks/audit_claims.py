@@ -531,7 +531,10 @@ AUDIT_POWER["audit.gem.standard"] = {
              "and 0.96-0.98 on seeds 1-4, as recorded earlier); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
              "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
              "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
-             "stressed scores), so x1.25 may still be private: neither proven nor refuted"}
+             "stressed scores), so x1.25 may still be private: neither proven nor refuted.  The largest exact "
+             "loss at x1.25 that 60 local searches (Nelder-Mead, seed 1) found over the audited domain (n = 6, "
+             "every q_k moved by at most g_k) is 0.864 eps, at q = (3, -5.442, 8) -> (2, -3.442, 12) (the third "
+             "score at the domain's edge, so larger n may give more): probably private at n = 6, not proven"}
 #: [002 Alg. 1] as audited (d = 2, T = 2, s = 1, beta = 1, squared loss): a pair the exact audit's adversarial
 #: search found for the x2 mutant on the default run seed, frozen (an exact audit has no estimation data: the
 #: pair's loss is a fact of the two exact laws, the same on every seed): 32 records, 29 equal to
