@@ -311,15 +311,32 @@ AUDIT_POWER["audit.arora-boosting.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "detects x2 and x30, misses x1.25: " + _BOOST_PAIR + "1.10-1.38 at x2, 5.5-5.9 at x30, 0.83-0.95 at "
              "x1.25 and 0.74-0.87 at x1 (run seeds 20261121, 1-14)" + _BOOST_NOTE}
+# The calibrated variant on boosting_validation_pair (64 records per chunk, n = 320): its output law is computed
+# by quadrature in audit_design.boosting_output_law (numbers recomputed in tests/test_power_reach_gd.py).
+# (audit_design.boosting_validation_pair(64), built here: the adapter imports no claim set): 4 training chunks of 64
+# records (1, 3), a validation chunk of (0, 0) records but the last, (1, 3) against (1, -3).
+_BOOST_CAL_D = np.zeros((320, 2))
+_BOOST_CAL_D[:256] = _BOOST_CAL_D[-1] = [1.0, 3.0]
+_BOOST_CAL_DP = _BOOST_CAL_D.copy()
+_BOOST_CAL_DP[-1] = [1.0, -3.0]
 AUDIT_POWER["audit.arora-boosting.calibrated"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "detects x30, misses x2 and x1.25: " + _BOOST_PAIR + "4.5-5.3 at x30, 0.66-0.70 at x2, 0.25-0.39 at "
-             "x1.25 and 0.15-0.31 at x1 (the black-box pairs: 0.0 at every multiplier).  Neither is proved private "
-             "nor shown to violate: a training-chunk pair is at most 0.751 eps at x2 (output perturbation at "
-             "(eps, delta), mu 0.2064), but the clipped selection at scale 2 s/(m eps) is only (m eps)-DP by "
-             "report-noisy-max's general 2 s/b bound, approached by two scores moving s in opposite directions at "
-             "selection probabilities far in the tail; arora.boosting.privacy.calibrated (exact selection law) "
-             "catches x2 and x0.8"}
+    "pairs": [(np.tile([1.0, 3.0], (10, 1)), np.vstack([np.tile([1.0, 3.0], (9, 1)), [1.0, -3.0]])),
+              (_BOOST_CAL_D, _BOOST_CAL_DP)],
+    "power": "detects x30, misses x2 (a violation at the edge of the quick budget) and x1.25 (undecided).  Two "
+             "designed pairs: the validation flip of 10 records (e_1, 3) in chunks of two (as the other "
+             "variants) and the same flip with chunks of 64 records, the validation chunk (0, 0) but its last (n = 320; the models "
+             "concentrate, so a selected model far from the bulk has beaten competitors whose scores moved the "
+             "other way).  Quick (20000 calls, run seeds 20261121, 0-2): x30 3.9-4.8 (10-record pair), x2 0.88-0.98, "
+             "x1.25 0.35-0.53, x1 0.28-0.39 (320-record pair).  x2 violates: the output law on the 320-record pair "
+             "(quadrature, audit_design.boosting_output_law: the m = 4 models i.i.d., report-noisy-max of i.i.d. "
+             "candidates) has epsilon 1.281 at delta = 1e-5 (delta(1) = 0.016), but its best event's oracle bound "
+             "at 20000 calls is only 1.031 (chunks of 32-96 records: 0.98-1.03), so the audit, which chooses its "
+             "event on part of the calls, cannot reach it at quick; the full profile (1e6 calls, oracle 1.237) "
+             "refutes x2 at 1.21 on run seeds 20261121, 1, 2 (x1 0.50).  x1.25: 0.714 eps on that pair, 0.86 "
+             "with chunks of 256; the conditional bound of the selection (report-noisy-max at scale 2 s/(m eps) "
+             "given the models) is 1.25 eps, so neither a proof nor a violation; x1 0.538 on that pair.  "
+             "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8"}
 # The two base learners of [004 Lemma D.4], audited on the label-flip pair of
 # proofs_checks.claim_sets.arora.audit_design (numbers recomputed in tests/test_power_reach_arora.py).
 AUDIT_POWER["audit.arora-output-perturbation.standard"] = {
@@ -343,13 +360,12 @@ AUDIT_POWER["audit.arora-output-perturbation.standard"] = {
                               "can show it; on the label-flip pair the oracle passes 1 at 8.2e7 calls"}}}
 AUDIT_POWER["audit.arora-noisy-gd.standard"] = {
     "multipliers": (2.0, 1.25, 6.0, 30.0),
-    "power": "detects x6 and x30, misses x2 and x1.25 (no violation): on the designed label-flip pair ((e_1, 3) "
-             "against (e_1, -3), n = 8, other records zero: every step's gradient moves by 12/n, 0.75 of 2G/n) "
-             "the quick audit (20000 calls) gives 1.23-1.47 at x6 and 4.5-5.0 at x30 on run seeds 20261121, 1-4 "
-             "(x4: 0.65-0.87, missed), 0.00-0.08 at x1.  x2 is not shown to violate: every pair is at most "
-             "0.4001-GDP (1.56 eps at delta = 1e-5), the label-flip pair's transcript 0.3001-GDP (1.13 eps; its "
-             "projected average, the output, less); and no statistical audit at quick could show it on any pair "
-             "(the oracle of a 0.4001 Gaussian shift at 20000 calls is 0.68).  "
+    "power": "detects x6 and x30, misses x2 (out of reach) and x1.25 (no violation): on the designed label-flip "
+             "pair ((e_1, 3) against (e_1, -3), n = 8, other records zero: every step's gradient moves by 12/n, 0.75 "
+             "of 2G/n) the quick audit (20000 calls) gives 1.23-1.47 at x6 and 4.5-5.0 at x30 on run seeds "
+             "20261121, 1-4 (x4: 0.65-0.87, missed), 0.00-0.08 at x1.  x2 violates (1.062 eps at delta = 1e-5 on a "
+             "pair of n = 400 records whose iterates never reach the ball's edge, see its mutant) but every pair "
+             "is at most 0.4001-GDP, whose best event's oracle bound at 20000 calls is 0.68.  "
              "arora.learners.noisy-gd.calibration (exact) catches x1.25",
     "reach": {
         1.25: {"not_a_violation": "1.25x over-spend is no violation: each of the T steps adds N(0, sigma^2 I) to an "
@@ -357,7 +373,22 @@ AUDIT_POWER["audit.arora-noisy-gd.standard"] = {
                                   "sigma = (2G/n) sqrt(T/(2 rho)), so the transcript is sqrt(2 rho)-GDP ([DRS22] "
                                   "Cor. 3.3, adaptive) with rho = noisy_gd_rho(1.25, 1e-5): mu = 0.2538, exact "
                                   "epsilon at delta = 1e-5 0.942 <= 1 on every pair; projection and averaging are "
-                                  "post-processing"}}}
+                                  "post-processing"},
+        2.0: {"out_of_reach": "violates: on n = 400 records (x = 1, y = 0) in d = 1 with row 0 (1, 3) against (1, -3) "
+                              "(audit_design.noisy_gd_violation_pair) the T = 200 unprojected iterates follow "
+                              "w_{t+1} = (1 - k) w_t + eta b - eta sigma xi_t, k = 2 eta = 0.0174, b = +-6/n, so "
+                              "the average is Gaussian, mu = 0.2832 noise units apart (the transcript's 0.3001 "
+                              "times sum c / (sqrt(T) ||c||), c_s = (1 - (1-k)^(T-s))/k); the real output equals it "
+                              "unless some unprojected iterate leaves [-1, 1], probability <= 2.3e-49 (every w_t "
+                              "is at least 15 standard deviations inside); so delta(1) >= 2.39e-5 - 3.7 x 2.3e-49 "
+                              "> 1e-5 (Balle-Wang; dp-accounting's pessimistic PLD gives the same 2.39e-5), "
+                              "epsilon at delta = 1e-5 is 1.062 > 1.  No statistical audit at quick can show it: "
+                              "the best event's Clopper-Pearson bound (oracle, expected counts, 10000 calls per "
+                              "dataset, confidence 0.95) is 0.414 on that pair and 0.680 on any pair (every pair "
+                              "is at most sqrt(2 rho(2 eps)) = 0.4001-GDP: T Gaussian steps of sensitivity 2G/n, "
+                              "[DRS22] Cor. 3.3, and the output is post-processing, so no event separates it "
+                              "better than a 0.4001 Gaussian shift's half-line); on that pair the oracle passes 1 "
+                              "at 8.2e7 calls"}}}
 #: Algorithms 3 and 5 as audited: T = 2 disjoint parts, one Peeling call per part (s = 2, delta = 1e-5), the
 #: output w^{T+1} a function of the Peeling releases.  A replaced record sits in one part only: the loss is that
 #: of one Peeling call with the selection (s report-noisy-max rounds, 2 S / b each) and the release v_S + Lap(b)^s
@@ -500,7 +531,10 @@ AUDIT_POWER["audit.gem.standard"] = {
              "and 0.96-0.98 on seeds 1-4, as recorded earlier); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
              "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
              "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
-             "stressed scores), so x1.25 may still be private: neither proven nor refuted"}
+             "stressed scores), so x1.25 may still be private: neither proven nor refuted.  The largest exact "
+             "loss at x1.25 that 60 local searches (Nelder-Mead, seed 1) found over the audited domain (n = 6, "
+             "every q_k moved by at most g_k) is 0.864 eps, at q = (3, -5.442, 8) -> (2, -3.442, 12) (the third "
+             "score at the domain's edge, so larger n may give more): probably private at n = 6, not proven"}
 #: [002 Alg. 1] as audited (d = 2, T = 2, s = 1, beta = 1, squared loss): a pair the exact audit's adversarial
 #: search found for the x2 mutant on the default run seed, frozen (an exact audit has no estimation data: the
 #: pair's loss is a fact of the two exact laws, the same on every seed): 32 records, 29 equal to

@@ -29,11 +29,12 @@ import math
 
 import numpy as np
 
-from reference.arora.learners import noisy_gd_rho
+from reference.arora.learners import lipschitz_constant, noisy_gd_rho, noisy_gd_sigma
 from reference.validation import check_delta, check_epsilon, check_integer, check_positive
 
 __all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
-           "calls_for_oracle"]
+           "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output", "boosting_validation_pair",
+           "boosting_output_law", "law_epsilon", "law_oracle"]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
 DESIGN_ROWS = 8
@@ -125,3 +126,181 @@ def calls_for_oracle(mu, epsilon, confidence, delta, start=20_000, limit=10**13)
             return n
         n *= 2
     return None
+
+
+def noisy_gd_violation_pair(n=400, x_bound=1.0, y_bound=3.0):
+    """``(D, D', description)`` on which noisy GD's output shows its full transcript: ``n`` records ``(X, 0)``
+    (d = 1), row 0 ``(X, Y)`` in ``D`` and ``(X, -Y)`` in ``D'``.
+
+    Every record has ``x = X``, so the average squared loss has curvature ``A = 2 X^2`` and its gradient
+    ``A w - b`` pulls the iterates to ``b / A = +-Y / n``: they stay far inside the ball (no projection,
+    so the output is a linear function of the Gaussian noise, see :func:`noisy_gd_linear_output`) and
+    the average iterate weighs the steps' noises nearly equally (the mean reversion forgets the late
+    start), so it keeps almost all of the transcript's ``sqrt(T) Delta / sigma``.  The flip moves
+    ``b`` by ``4 X Y / n`` at every ``w``.
+
+    >>> D, Dp, _ = noisy_gd_violation_pair(n=3)
+    >>> D.tolist(), Dp[0].tolist()
+    ([[1.0, 3.0], [1.0, 0.0], [1.0, 0.0]], [1.0, -3.0])
+    """
+    X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
+    n = check_integer("n", n, minimum=1)
+    D = np.zeros((n, 2))
+    D[:, 0] = X
+    D[0, 1] = Y
+    Dp = D.copy()
+    Dp[0, 1] = -Y
+    return D, Dp, (f"{n} records (x = {X:g}, y = 0) in d = 1, row 0 (x = {X:g}, y = +-{Y:g}): the iterates "
+                   f"revert to +-{Y:g}/n, so the average keeps nearly the whole transcript")
+
+
+def noisy_gd_linear_output(n, epsilon, delta, B=1.0, x_bound=1.0, y_bound=3.0):
+    """Exact law of noisy GD's output on :func:`noisy_gd_violation_pair` while no projection binds.
+
+    With ``A = 2 X^2``, ``b = 2 X y_0 / n``, step ``eta`` and noise ``sigma`` of
+    :func:`reference.arora.learners.noisy_gd` (squared loss, ``T = min(n, 200)``, ``w_0 = 0``), the
+    unprojected iterates are ``w_{t+1} = (1 - k) w_t + eta b - eta sigma xi_t`` with ``k = eta A``; the
+    average ``(1/T) sum_{t=1..T} w_t`` is Gaussian with mean ``(eta b / T) sum_s c_s`` and standard
+    deviation ``(eta sigma / T) ||c||``, ``c_s = (1 - (1 - k)^{T-s}) / k`` (s = 0..T-1).  The two
+    datasets' outputs are therefore ``mu = (4 X Y / n) sum c / (sigma ||c||)`` noise units apart
+    (``<= sqrt(T) (4 X Y / n) / sigma``, Cauchy-Schwarz).  The real output equals this one on the event
+    that no unprojected iterate leaves ``[-B, B]``, whose complement has probability at most
+    ``projection`` (Gaussian tails of every ``w_t``, union bound over ``t``, the larger of the two
+    datasets), so the real ``delta(eps)`` is at least the Gaussian curve's at ``mu`` minus
+    ``(1 + e^eps) projection``.
+
+    Returns
+    -------
+    dict with ``mu``, ``transcript_mu`` (``sqrt(T) 4XY/(n sigma)``), ``projection``, ``T``, ``sigma``,
+    ``eta``, ``k``.
+
+    >>> r = noisy_gd_linear_output(400, 2.0, 1e-5)
+    >>> round(r["mu"], 4), round(r["transcript_mu"], 4), r["projection"] < 1e-40
+    (0.2832, 0.3001, True)
+    """
+    from scipy import special
+
+    n = check_integer("n", n, minimum=1)
+    B, X, Y = (check_positive(k, v) for k, v in (("B", B), ("x_bound", x_bound), ("y_bound", y_bound)))
+    T = min(n, 200)
+    sigma = noisy_gd_sigma("squared", B, X, Y, n, T, epsilon, delta)
+    G = lipschitz_constant("squared", B, X, Y)
+    eta = B / (math.sqrt(G * G + sigma * sigma) * math.sqrt(T))      # d = 1, as noisy_gd sets it
+    k = eta * 2.0 * X * X
+    s = np.arange(T)
+    c = -np.expm1((T - s) * math.log1p(-k)) / k
+    shift = 4.0 * X * Y / n
+    t = np.arange(1, T + 1)
+    var = (eta * sigma) ** 2 * -np.expm1(2 * t * math.log1p(-k)) / -math.expm1(2 * math.log1p(-k))
+    mean = (2.0 * X * Y / n) / (2.0 * X * X) * -np.expm1(t * math.log1p(-k))   # |E w_t| on either dataset
+    sd = np.sqrt(var)
+    projection = float(np.sum(special.ndtr(-(B - mean) / sd) + special.ndtr(-(B + mean) / sd)))
+    return {"mu": float(shift * c.sum() / (sigma * np.linalg.norm(c))), "transcript_mu": math.sqrt(T) * shift / sigma,
+            "projection": projection, "T": T, "sigma": sigma, "eta": eta, "k": k}
+
+
+#: Records per chunk of :func:`boosting_validation_pair` as audited (n = 5 x 64 = 320 at m = 4).
+BOOSTING_CHUNK = 64
+
+
+def boosting_validation_pair(chunk=BOOSTING_CHUNK, m=4, x_bound=1.0, y_bound=3.0):
+    """``(D, D', description)`` for Boosting [004 App. E] in d = 1: ``m`` training chunks of ``chunk``
+    records ``(X, Y)``, a validation chunk of ``(0, 0)`` records but its last, ``(X, Y)`` in ``D`` and
+    ``(X, -Y)`` in ``D'``.
+
+    The ``m`` models are i.i.d. (equal chunks) around the minimiser near ``B``; ``(0, 0)`` records add
+    nothing to the scores, so the flipped record alone moves model ``w``'s score by
+    ``(min((w + Y)^2, c) - min((w - Y)^2, c)) / chunk`` (``c`` the clip level): up to the full
+    sensitivity ``c / chunk`` in opposite directions for models near ``Y`` and near ``-Y``.  Larger
+    chunks concentrate the models (output-perturbation noise ``~ 1/sqrt(chunk)``) so that a selected
+    model far from the bulk has won against competitors whose scores moved the other way.
+
+    >>> D, Dp, _ = boosting_validation_pair(chunk=2, m=1)
+    >>> D.tolist(), Dp[-1].tolist()
+    ([[1.0, 3.0], [1.0, 3.0], [0.0, 0.0], [1.0, 3.0]], [1.0, -3.0])
+    """
+    c = check_integer("chunk", chunk, minimum=1)
+    m = check_integer("m", m, minimum=1)
+    X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
+    D = np.zeros(((m + 1) * c, 2))
+    D[: m * c] = [X, Y]
+    D[-1] = [X, Y]
+    Dp = D.copy()
+    Dp[-1, 1] = -Y
+    return D, Dp, (f"{m} training chunks of {c} records (x = {X:g}, y = {Y:g}); validation chunk of (0, 0) records "
+                   f"but the last, y = +-{Y:g}")
+
+
+def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=3001, lgrid=601):
+    """Law of calibrated Boosting's output ``w_{i*}`` on two d = 1 datasets with equal training chunks, by quadrature.
+
+    The ``m`` models are i.i.d. ``N(w_hat, s^2)`` (output perturbation at ``(epsilon/2, delta)`` on the same
+    chunk), so the output density is ``m phi(w) pi(w)`` with ``pi(w) = int Lap_b(l) F(u(w) + l)^{m-1} dl``
+    and ``F(t) = P(u(W) + Lap_b < t)``: ``u`` the clipped validation score, ``b`` the calibrated Laplace scale
+    [004 App. E] (report-noisy-max of i.i.d. candidates).  Riemann sums on ``grid`` points over ``w_hat +- 12 s``
+    and ``lgrid`` points over ``+-30 b``; the outputs are the probabilities of the grid cells.
+
+    Returns
+    -------
+    (w, p, q) : grid and cell probabilities on ``D`` and ``D'``.
+    """
+    from reference.arora.learners import OutputPerturbation, delta_noisy_gd, regularized_erm
+    from reference.arora.model_selection import calibrated_laplace_scale
+
+    m = check_integer("m", m, minimum=1)
+    eps = check_epsilon(epsilon)
+    L = OutputPerturbation("squared", x_bound, y_bound)
+    nc = np.shape(D)[0] // (m + 1)
+    train = np.asarray(D, dtype=np.float64)[:nc]
+    for data in (D, Dp):
+        if not (np.shape(data)[1] == 2 and (np.asarray(data)[: m * nc].reshape(m, nc, 2) == train).all()):
+            raise ValueError("D and Dp must be d = 1 datasets whose m training chunks all equal the first")
+    sig = L.sigma(B, nc, eps / 2, delta)
+    w_hat = float(regularized_erm(train, "squared", B, L._lam(B, nc, eps / 2))[0])
+    clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
+    b = calibrated_laplace_scale(clip, nc, eps)
+    w = np.linspace(w_hat - 12 * sig, w_hat + 12 * sig, grid)
+    dw = w[1] - w[0]
+    phi = np.exp(-0.5 * ((w - w_hat) / sig) ** 2) / (sig * math.sqrt(2 * math.pi)) * dw
+    t = np.linspace(-clip - 30 * b, 30 * b, lgrid)
+    ell = np.linspace(-30 * b, 30 * b, lgrid)
+    lap = np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
+
+    def lap_cdf(v):
+        return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0) / b), 1 - 0.5 * np.exp(-np.maximum(v, 0) / b))
+
+    out = []
+    for data in (D, Dp):
+        V = np.asarray(data, dtype=np.float64)[m * nc:(m + 1) * nc]
+        u = -np.mean(np.minimum((w[:, None] * V[None, :, 0] - V[None, :, 1]) ** 2, clip), axis=1)
+        F = lap_cdf(t[:, None] - u[None, :]) @ phi
+        Fw = np.interp(u[:, None] + ell[None, :], t, F)
+        out.append(m * phi * ((Fw ** (m - 1)) @ lap))
+    return w, out[0], out[1]
+
+
+def law_epsilon(p, q, delta):
+    """Epsilon at ``delta`` of two discrete laws (both directions): the root of ``sum (p - e^eps q)_+ = delta``."""
+    from scipy.optimize import brentq
+
+    best = 0.0
+    for P, Q in ((p, q), (q, p)):
+        def excess(e, P=P, Q=Q):
+            return float(np.maximum(P - math.exp(e) * Q, 0.0).sum()) - delta
+        if excess(0.0) > 0:
+            best = max(best, brentq(excess, 0.0, 50.0, xtol=1e-12))
+    return best
+
+
+def law_oracle(p, q, samples, confidence, delta):
+    """Clopper-Pearson bound of the best event (likelihood-ratio level sets) of two discrete laws,
+    ``samples/2`` calls per dataset, expected counts (as :func:`oracle_bound`)."""
+    from proofs_checks.audit.statistical import _cp_eps_vector
+
+    n = check_integer("samples", samples, minimum=2) // 2
+    best = 0.0
+    for P, Q in ((p, q), (q, p)):
+        order = np.argsort(-(np.log(P + 1e-300) - np.log(Q + 1e-300)))
+        cp = _cp_eps_vector(n * np.cumsum(P[order]), n, n * np.cumsum(Q[order]), n, delta, (1 - confidence) / 2)
+        best = max(best, float(np.max(cp)))
+    return best
