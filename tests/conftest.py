@@ -60,8 +60,11 @@ def pytest_configure(config):
     done = tmp / "done"
     log = open(tmp / "stderr", "w")
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    # the done file is created whatever happens, even if the import fails, so no worker waits in vain
+    code = ("import pathlib, sys\ntry:\n    from tests._numba_warm import warm\n    warm()\n"
+            "finally:\n    pathlib.Path(sys.argv[1]).touch()\n")
     _warm.update(tmp=tmp, log=log, proc=subprocess.Popen(
-        [sys.executable, "-m", "tests._numba_warm", str(done)], cwd=Path(__file__).resolve().parents[1],
+        [sys.executable, "-c", code, str(done)], cwd=Path(__file__).resolve().parents[1],
         env=env, stdout=subprocess.DEVNULL, stderr=log))
     os.environ[_WARM_ENV] = str(done)  # inherited by the workers, started after this hook
 
