@@ -95,6 +95,7 @@ def test_the_accuracy_check_has_power():
     coef = tab[-1].copy().reshape(tab[2], K.CURVE_ROW)
     coef[:, 0] += 1e-15
     tab[-1] = coef.ravel()
+    tab[-1].flags.writeable = False      # like the real table's: no extra compiled specialisation
     a = _points(beta, 10, seed=3)
     err, _ = _errors(beta, a, tuple(tab))
     assert err.max() > ABS_TOL

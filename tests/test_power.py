@@ -1,8 +1,6 @@
 """The power sweep: mutants run with the claim's own context; smallest error caught, largest missed."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 
@@ -85,18 +83,21 @@ def test_a_mutant_that_raises_is_not_detected():
     assert p.mutants[0].verdict == "error" and not p.mutants[0].detected
 
 
-def test_power_cli_json_lists_claims_with_their_mutants():
-    out = subprocess.run([sys.executable, "-m", "proofs_checks", "power", "--only", "primitives.gaussian", "--json"],
-                         capture_output=True, text=True, check=True)
-    data = json.loads(out.stdout)
+def test_power_cli_json_lists_claims_with_their_mutants(capsys):
+    # in-process, like test_verify_seeds_records_every_seed: a subprocess re-imported the package (3 s of CPU)
+    from proofs_checks.cli import main
+
+    assert main(["power", "--only", "primitives.gaussian", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
     assert [c["id"] for c in data["claims"]] == ["primitives.gaussian.classic-calibration"]
     assert set(data["claims"][0]) == {"id", "kind", "verdict", "mutants", "detects", "misses"}
 
 
 def test_verify_seeds_records_every_seed(tmp_path):
     out = tmp_path / "r"
-    subprocess.run([sys.executable, "-m", "proofs_checks", "verify", "--only", "primitives.gem.utility", "--seeds", "3",
-                    "--no-timings", "--out", str(out)], capture_output=True, text=True, check=True)
+    from proofs_checks.cli import main
+
+    assert main(["verify", "--only", "primitives.gem.utility", "--seeds", "3", "--no-timings", "--out", str(out)]) == 0
     rec = json.loads((out / "report.json").read_text())["claims"][0]
     assert [s["seed"] for s in rec["evidence"]["seeds"]][0] == 20261121 and len(rec["evidence"]["seeds"]) == 3
     assert rec["power"] is None

@@ -2,8 +2,6 @@
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -88,13 +86,16 @@ def test_panel_results_identical_whatever_the_workers():
     assert all(np.isfinite(r["mean"]) for r in a)
 
 
-def test_cli_runs_one_figure(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "proofs_checks", "experiments", "--figure", "6", "--json",
-                          "--out", str(tmp_path)], capture_output=True, text=True, check=True)
-    rep = json.loads(out.stdout)
+def test_cli_runs_one_figure(tmp_path, capsys):
+    # in-process (a subprocess re-imported numpy, scipy and the package: 4.7 s of CPU, most of the test)
+    from proofs_checks.cli import main
+
+    assert main(["experiments", "--figure", "6", "--json", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr()
+    rep = json.loads(out.out)
     assert [f["figure"] for f in rep["figures"]] == [6]
     assert (tmp_path / "figures" / "section6_figure6.png").exists()
-    assert "figure 6(a)" in out.stderr
+    assert "figure 6(a)" in out.err
     rows = rep["figures"][0]["panels"][2]["rows"]
     assert {r["private"] for r in rows} == {True, False}
     saved = json.loads((tmp_path / "section6_quick_figure6.json").read_text())

@@ -923,11 +923,18 @@ def ephi_array(a, b):
     return out
 
 
+_NO_TABLE_ARRAY = np.zeros(1)
+# read-only like the tables' arrays, so both cases share one compiled specialisation of each kernel
+# (numba types a read-only array apart from a writable one: with a writable placeholder every kernel
+# compiled twice, about 25 s of CPU more in a process with an empty numba cache)
+_NO_TABLE_ARRAY.flags.writeable = False
+
+
 def _table_args(beta):
     """The curve table of ``beta`` as kernel arguments (``npc = 0``: none, the per-entry kernel)."""
     tab = curve_table(beta)
     if tab is None:
-        z = np.zeros(1)
+        z = _NO_TABLE_ARRAY
         return 0.0, 1.0, 0, z, z, z, z
     return tab
 
