@@ -54,3 +54,19 @@ def test_concentration_terms_fast_path_equals_numpy_path(lemma):
 def test_bad_lengths_raise():
     with pytest.raises(ValueError, match="equal, positive length"):
         psi_column_sums(np.ones(3), np.ones(2), np.zeros(4), 1.0, 2.0)
+
+
+@pytest.mark.parametrize("theta", [2.0, 1.5])
+@pytest.mark.parametrize("k", [1, 101])
+def test_psi_of_residuals_same_bits_and_lemma9_risk(theta, k):
+    from proofs_checks.claim_sets.wang_xu.lemma9 import _risk
+    from reference.wang_xu._score_kernel import psi_of_residuals
+    rng = np.random.default_rng(11)
+    x = np.abs(rng.standard_t(1.8, 2000))
+    y = 0.37 * x + rng.standard_t(2.5, 2000)
+    x[:2], y[:2] = [0.0, 1e150], [5e-324, -1e150]
+    w = np.linspace(-1, 1, k) if k > 1 else np.array(0.123)
+    ref = psi(0.2 * np.abs(y[:, None] - x[:, None] * np.ravel(w)[None, :]), theta)
+    assert np.array_equal(_bits(psi_of_residuals(x, y, w, 0.2, theta)), _bits(ref))
+    # the risk of Lemma 9's minimiser: fast path (psi itself) = numpy path (a wrapper), also for a 0-d w
+    assert np.array_equal(_bits(_risk(psi, theta, x, y, 0.2, w)), _bits(_risk(lambda a, t: psi(a, t), theta, x, y, 0.2, w)))

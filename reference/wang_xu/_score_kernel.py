@@ -62,7 +62,7 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "psi_terms", "psi_column_sums", "log_weights", "log_weights_numpy", "log_weight_error_bound",
+__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "psi_terms", "psi_column_sums", "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound",
            "dot_products"]
 
 _LOG2 = math.log(2.0)
@@ -250,6 +250,35 @@ def psi_column_sums(x, y, w, iota, theta, shift=None):
     theta = float(theta)
     out = np.empty(w.size)
     _psi_sums_loop(x, y, c, w, float(iota), theta, math.log(theta), out)
+    return out
+
+
+@_jit
+def _psi_residual_loop(x, y, w, iota, theta, log_theta, out):
+    n = x.shape[0]
+    k = w.shape[0]
+    for i in range(n):
+        xi = x[i]
+        yi = y[i]
+        for j in range(k):
+            out[i, j] = _psi(iota * abs(yi - xi * w[j]), theta, log_theta)
+
+
+def psi_of_residuals(x, y, w, iota, theta):
+    """The ``(n, k)`` matrix ``psi(iota |y_i - x_i w_j|)`` (d = 1, scalar net points ``w_j``), one compiled pass.
+
+    Bit for bit ``psi(iota * np.abs(y[:, None] - x[:, None] * w[None, :]), theta)`` of
+    :func:`reference.wang_xu.truncation.psi` (the terms of [000 eq. (2)]); the caller sums it as before, so
+    the summation order, hence every bit of the risk, is numpy's.  Arguments must be finite.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+    y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+    w = np.ascontiguousarray(w, dtype=np.float64).ravel()
+    if x.size != y.size:
+        raise ValueError(f"x and y must have equal lengths, got {x.size} and {y.size}")
+    theta = float(theta)
+    out = np.empty((x.size, w.size))
+    _psi_residual_loop(x, y, w, float(iota), theta, math.log(theta), out)
     return out
 
 def _finish(log_prod, theta, neg_k_eps):
