@@ -62,7 +62,7 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "psi_terms", "log_weights", "log_weights_numpy", "log_weight_error_bound",
+__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "psi_terms", "psi_column_sums", "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound",
            "dot_products"]
 
 _LOG2 = math.log(2.0)
@@ -213,6 +213,73 @@ def psi_terms(R, ys, s, iota, theta, neg_k_eps):
                 float(iota), float(theta), math.log(theta), float(neg_k_eps), out)
     return out
 
+
+
+@_jit
+def _psi_sums_loop(x, y, c, w, iota, theta, log_theta, out):
+    n = x.shape[0]
+    k = w.shape[0]
+    for i in range(n):
+        xi = x[i]
+        yi = y[i]
+        ci = c[i]
+        for j in range(k):
+            a = iota * abs(yi - xi * w[j]) - ci
+            v = _psi(abs(a), theta, log_theta)
+            v = -v if a < 0.0 else v                   # psi is odd: np.where(arg < 0, -psi(|arg|), psi(|arg|))
+            if i == 0:
+                out[j] = v                             # numpy's sum starts from the first row
+            else:
+                out[j] += v                            # then adds row after row (axis 0 of a C-ordered array)
+
+
+def psi_column_sums(x, y, w, iota, theta, shift=None):
+    """``sum_i psi(iota |y_i - x_i w_j| - c_i)`` for every scalar net point ``w_j`` (d = 1), as a (k,) array.
+
+    Bit for bit the numpy evaluation ``psi(iota * np.abs(y[:, None] - x[:, None] * w) - c[:, None],
+    theta).sum(axis=0)`` of :func:`reference.wang_xu.truncation.psi` (``c = shift``, default 0), without
+    forming the ``(n, k)`` matrix: the terms of [000 eq. (2)] (and of the shifted sum of [000 Lemma 10]),
+    one compiled pass, one thread.  Arguments must be finite (no NaN check here).
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+    y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+    w = np.ascontiguousarray(w, dtype=np.float64).ravel()
+    c = np.zeros(x.size) if shift is None else np.ascontiguousarray(shift, dtype=np.float64).ravel()
+    if not (x.size == y.size == c.size) or x.size == 0:
+        raise ValueError(f"x, y and shift must have one equal, positive length, got {x.size}, {y.size}, {c.size}")
+    theta = float(theta)
+    out = np.empty(w.size)
+    _psi_sums_loop(x, y, c, w, float(iota), theta, math.log(theta), out)
+    return out
+
+
+@_jit
+def _psi_residual_loop(x, y, w, iota, theta, log_theta, out):
+    n = x.shape[0]
+    k = w.shape[0]
+    for i in range(n):
+        xi = x[i]
+        yi = y[i]
+        for j in range(k):
+            out[i, j] = _psi(iota * abs(yi - xi * w[j]), theta, log_theta)
+
+
+def psi_of_residuals(x, y, w, iota, theta):
+    """The ``(n, k)`` matrix ``psi(iota |y_i - x_i w_j|)`` (d = 1, scalar net points ``w_j``), one compiled pass.
+
+    Bit for bit ``psi(iota * np.abs(y[:, None] - x[:, None] * w[None, :]), theta)`` of
+    :func:`reference.wang_xu.truncation.psi` (the terms of [000 eq. (2)]); the caller sums it as before, so
+    the summation order, hence every bit of the risk, is numpy's.  Arguments must be finite.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+    y = np.ascontiguousarray(y, dtype=np.float64).ravel()
+    w = np.ascontiguousarray(w, dtype=np.float64).ravel()
+    if x.size != y.size:
+        raise ValueError(f"x and y must have equal lengths, got {x.size} and {y.size}")
+    theta = float(theta)
+    out = np.empty((x.size, w.size))
+    _psi_residual_loop(x, y, w, float(iota), theta, math.log(theta), out)
+    return out
 
 def _finish(log_prod, theta, neg_k_eps):
     # S = -sum log prod q >= 0; the log-weight is (S / log theta) * (-k eps), as each term was scaled

@@ -38,6 +38,7 @@ import numpy as np
 
 from scipy.optimize import minimize_scalar
 
+from reference.wang_xu._score_kernel import HAVE_NUMBA, psi_of_residuals
 from reference.wang_xu.truncation import psi
 
 from ...model import Claim, Mutant, Result
@@ -68,8 +69,12 @@ def lemma9_allowed(setup, n, iota, zeta, net_size, eta, M):
 def _risk(psi_fn, theta, x, y, iota, w):
     """L-hat_iota of [000 eq. (2)] at the scalar points ``w`` (d = 1): shape of ``w``."""
     w = np.asarray(w, dtype=float)
-    r = np.abs(y[:, None] - x[:, None] * w.ravel()[None, :])
-    return (psi_fn(iota * r, theta).sum(axis=0) / (x.size * iota)).reshape(w.shape)
+    if psi_fn is psi and HAVE_NUMBA:  # the compiled terms: the same bits as the numpy path, summed by numpy as before
+        terms = psi_of_residuals(x, y, w, iota, theta)
+    else:
+        r = np.abs(y[:, None] - x[:, None] * w.ravel()[None, :])
+        terms = psi_fn(iota * r, theta)
+    return (terms.sum(axis=0) / (x.size * iota)).reshape(w.shape)
 
 
 def minimise_1d(psi_fn, theta, x, y, iota, grid):
