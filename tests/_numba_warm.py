@@ -37,6 +37,9 @@ def warm():
     W = x[16:20, :2]
     S.psi_terms(S.dot_products(Xs, W), ys, s, 1.0, 2.0, -1.0)
     S.log_weights(Xs, ys, s, W, 1.0, 2.0, -1.0)
+    S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
+    S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0, shift=s)
+    S.psi_of_residuals(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
 
 
 if __name__ == "__main__":

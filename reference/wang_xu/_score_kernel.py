@@ -281,6 +281,7 @@ def psi_of_residuals(x, y, w, iota, theta):
     _psi_residual_loop(x, y, w, float(iota), theta, math.log(theta), out)
     return out
 
+
 def _finish(log_prod, theta, neg_k_eps):
     # S = -sum log prod q >= 0; the log-weight is (S / log theta) * (-k eps), as each term was scaled
     return (-log_prod / math.log(theta)) * neg_k_eps
