@@ -86,8 +86,10 @@ def run_claim_across_seeds(claim: Claim, ctx: CheckContext, seeds=None) -> Resul
     if seeds == 1 or not scoped.randomised or first.verdict == "error":
         return first
     runs = [(ctx.seed, first)]
+    # The extra seeds draw no figures: the report shows the default seed's, which its result describes
+    # (with the same out_dir each extra seed re-drew it and the last one overwrote it).
     for s in extra_seeds(ctx.seed, seeds - 1):
-        runs.append((s, run_claim(claim, replace(ctx, seed=s))))
+        runs.append((s, run_claim(claim, replace(ctx, seed=s, out_dir=None))))
     split = [{"seed": s, "verdict": r.verdict, "observed": r.observed} for s, r in runs]
     verdicts = {r.verdict for _, r in runs}
     result = replace(first, evidence={**first.evidence, "seeds": split})

@@ -161,3 +161,17 @@ def test_longest_claims_start_first_and_results_keep_claim_order(monkeypatch):
     assert [c.id for c, _, _ in two] == [c.id for c in claims]
     one = list(iter_claims_in_workers(claims, ctx, 1, registry_factory=_draws_registry))
     assert [r.observed for _, r, _ in one] == [r.observed for _, r, _ in two]
+
+
+def test_only_the_default_seed_draws_figures(tmp_path):
+    # The report's figure must be the default seed's (the result it sits beside), not the last seed's.
+    from proofs_checks.stability import run_claim_across_seeds
+
+    drawn = []
+
+    def plotting(ctx):
+        drawn.append(ctx.out_dir)
+        return Result("confirmed", observed=ctx.rng().random())
+
+    res = run_claim_across_seeds(_claim(plotting), CheckContext(out_dir=tmp_path), 3)
+    assert len(res.evidence["seeds"]) == 3 and drawn == [tmp_path, None, None]
