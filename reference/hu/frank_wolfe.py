@@ -177,8 +177,11 @@ def _fw_run(w0, etas, V, step_logp, size, rng):
     path = np.empty((size, etas.size), dtype=np.int64)
     for t in range(1, etas.size + 1):  # loop over iterations only; vectorised over runs
         # Runs share at most |V|^(t-1) distinct iterates: score each distinct one once.
-        Wu, inv = np.unique(W, axis=0, return_inverse=True)
-        logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
+        if W.shape[0] == 1:   # one run: its iterate is the distinct one (np.unique would return a copy of it)
+            logp = step_logp(t, W.copy())
+        else:
+            Wu, inv = np.unique(W, axis=0, return_inverse=True)
+            logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
         j = gumbel_max_sample(logp, rng=rng)
         path[:, t - 1] = j
         W = (1.0 - etas[t - 1]) * W + etas[t - 1] * V[j]
