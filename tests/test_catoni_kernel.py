@@ -268,3 +268,23 @@ def test_robust_gradient_bad_shapes_and_types():
         robust_gradient(np.ones((0, 3)), 1.0, 1.0)
     with pytest.raises(TypeError, match="array of real numbers"):
         robust_gradient([["a"]], 1.0, 1.0)
+
+
+@pytest.mark.parametrize("beta", [0.5, 1.0, 1e12])   # curve tables at 0.5 and 1, the per-entry kernel at 1e12
+def test_column_sums_serial_below_parallel_min_equal_the_threaded_kernel(beta):
+    # small inputs run one thread (_colsum_serial), large ones _colsum_par; both must give the bits of
+    # np.add.reduce over the terms, whatever the block width
+    rng = np.random.default_rng(3)
+    root = math.sqrt(beta)
+    limit = K.PHI_BOUND * math.erf(root / K._R)
+    tab = K._table_args(beta)
+    for shape in [(1, 1), (3, 5), (64, 64), (7, 300)]:
+        x = np.ascontiguousarray(rng.standard_t(1.5, size=shape) * 3.0)
+        assert x.size < K._PARALLEL_MIN
+        ref = np.add.reduce(K.standard_terms(x, 1.3, beta)[0], axis=0)
+        sums, bad = K.standard_column_sums(x, 1.3, beta)
+        assert bad == 0 and np.array_equal(sums, ref)
+        m, d = shape
+        for width in (1, 7, 64):
+            par, _ = K._colsum_par(x.reshape(-1), d, 1.3, root, limit, *tab, width, width * max(1, 4096 // width))
+            assert np.array_equal(par, ref)

@@ -39,7 +39,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
 from reference.hu.data import initial_polytope, linear_data, w_star_polytope
@@ -164,6 +164,24 @@ def _quadrature_nodes():
     return gh_z, gh_w / gh_w.sum(), gl_x, gl_w
 
 
+def _t_pdf(x, df):
+    """``scipy.stats.t.pdf(x, df)`` bit for bit: the expression of ``t._logpdf`` (``log(poch(df/2, 1/2)) -
+    (log df + log pi)/2 - (df + 1)/2 log1p(x^2/df)``), then ``exp``, without the generic machinery of
+    ``rv_continuous.pdf`` (argument checks, ``apply_where``), which cost 11 ms on the 400 x 100 grid of
+    :func:`biweight_excess_risk` against 0.65 ms here (most of a Theorem 3 trial)."""
+    x = np.asarray(x, dtype=np.float64)
+    c = np.log(special.poch(0.5 * df, 0.5)) - 0.5 * (np.log(df) + np.log(np.pi))
+    return np.exp(c - (df + 1) / 2 * np.log1p(x * x / df))
+
+
+@functools.lru_cache(maxsize=8)
+def _base_density(c, df):
+    """``t.pdf(c x_k, df)`` at the Gauss-Legendre nodes ``x_k`` (the same at every ``v``)."""
+    out = _t_pdf(c * _quadrature_nodes()[2], df)
+    out.setflags(write=False)
+    return out
+
+
 def biweight_psi(r, c=4.685):
     """Tukey's biweight ``psi(r) = c^2/6 (1 - (1 - (r/c)^2)^3)`` for ``|r| <= c``, ``c^2/6`` outside."""
     u2 = np.minimum((np.asarray(r, dtype=float) / c) ** 2, 1.0)
@@ -184,7 +202,7 @@ def biweight_excess_risk(v, c=4.685, df=T_DF_NOISE3):
         return 0.0
     gh_z, gh_w, gl_x, gl_w = _quadrature_nodes()
     r = c * gl_x
-    dens = stats.t.pdf(r[:, None] - math.sqrt(v) * gh_z[None, :], df) - stats.t.pdf(r, df)[:, None]
+    dens = _t_pdf(r[:, None] - math.sqrt(v) * gh_z[None, :], df) - _base_density(c, df)[:, None]
     return float(c * np.sum(gl_w * (biweight_psi(r, c) - c * c / 6.0) * (dens @ gh_w)))
 
 

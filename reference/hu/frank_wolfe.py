@@ -25,6 +25,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -176,8 +177,11 @@ def _fw_run(w0, etas, V, step_logp, size, rng):
     path = np.empty((size, etas.size), dtype=np.int64)
     for t in range(1, etas.size + 1):  # loop over iterations only; vectorised over runs
         # Runs share at most |V|^(t-1) distinct iterates: score each distinct one once.
-        Wu, inv = np.unique(W, axis=0, return_inverse=True)
-        logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
+        if W.shape[0] == 1:   # one run: its iterate is the distinct one (np.unique would return a copy of it)
+            logp = step_logp(t, W.copy())
+        else:
+            Wu, inv = np.unique(W, axis=0, return_inverse=True)
+            logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
         j = gumbel_max_sample(logp, rng=rng)
         path[:, t - 1] = j
         W = (1.0 - etas[t - 1]) * W + etas[t - 1] * V[j]
@@ -238,15 +242,41 @@ def _merge_outputs_batch(W, logp):
     return outputs, np.where(np.isfinite(top), merged, -np.inf)
 
 
-def _merge_outputs(W, logp):
-    """Group identical output rows (exact float equality, as the sampler would output them)."""
+def _merge_plan_uncached(W):
+    """The grouping of :func:`_merge_outputs`: ``(outputs, order, starts, counts)`` of the rows of ``W``."""
     outputs, inverse = np.unique(W, axis=0, return_inverse=True)
     inverse = np.asarray(inverse).ravel()
     order = np.argsort(inverse, kind="stable")
-    lp, starts = logp[order], np.searchsorted(inverse[order], np.arange(outputs.shape[0]))
+    starts = np.searchsorted(inverse[order], np.arange(outputs.shape[0]))
+    return outputs, order, starts, np.diff(np.append(starts, W.shape[0]))
+
+
+@functools.lru_cache(maxsize=64)
+def _merge_plan_cached(shape, buffer):
+    plan = _merge_plan_uncached(np.frombuffer(buffer, dtype=np.float64).reshape(shape))
+    for a in plan:
+        a.setflags(write=False)
+    return plan
+
+
+#: Largest ``W`` (entries) whose grouping is cached: the enumerated iterates depend on ``w0``, the step sizes
+#: and ``V`` only, never on the data, so an exact law evaluated on many datasets (an audit's search) groups
+#: the same ``W`` each time; the grouping (``np.unique`` on rows) was a quarter of such a law's cost.
+_MERGE_CACHE_MAX = 1 << 14
+
+
+def _merge_outputs(W, logp):
+    """Group identical output rows (exact float equality, as the sampler would output them)."""
+    if W.size <= _MERGE_CACHE_MAX:
+        Wc = np.ascontiguousarray(W, dtype=np.float64)
+        outputs, order, starts, counts = _merge_plan_cached(Wc.shape, Wc.tobytes())
+        outputs = outputs.copy()
+    else:
+        outputs, order, starts, counts = _merge_plan_uncached(W)
+    lp = logp[order]
     top = np.maximum.reduceat(lp, starts)
     with np.errstate(invalid="ignore"):
-        rel = np.exp(lp - np.repeat(top, np.diff(np.append(starts, lp.size))))
+        rel = np.exp(lp - np.repeat(top, counts))
     merged = top + np.log(np.add.reduceat(np.nan_to_num(rel), starts))
     return outputs, np.where(np.isfinite(top), merged, -np.inf)
 
@@ -512,6 +542,15 @@ def lasso_epsilon_step(epsilon, delta, T, variant="printed"):
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     T = check_integer("T", T, minimum=1)
+    if variant not in LASSO_VARIANTS:
+        raise ValueError(f"variant must be one of {LASSO_VARIANTS}, got {variant!r}")
+    return _lasso_epsilon_step(float(eps), float(dlt), T, variant)
+
+
+@functools.lru_cache(maxsize=256)
+def _lasso_epsilon_step(eps, dlt, T, variant):
+    # deterministic in its arguments; "standard" solves for the split by a root search, which an exact law
+    # evaluated on many datasets repeated each time (14 % of the law's cost)
     if variant == "printed":
         return eps / (2.0 * math.sqrt(2.0 * T * math.log(1.0 / dlt)))
     if variant == "lemma2":
@@ -659,7 +698,9 @@ def private_lasso_output_log_prob(data, w0, K, T, epsilon, delta, vertices=None,
     """Exact law of the output of Algorithm 2 by enumerating the ``|V|^T`` selection paths."""
     Xs, ys, w0, V, e_step = _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant)
     etas = fw_step_sizes(T, step_size)
-    step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=sensitivity)  # noqa: E731
+    # the sensitivity once, not at every step (the value lasso_selection_log_prob would compute)
+    delta_u = lasso_sensitivity(V, K, Xs.shape[0]) if sensitivity is None else sensitivity
+    step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=delta_u)  # noqa: E731
     paths, W, logp = _fw_enumerate(w0, etas, V, step)
     outputs, merged = _merge_outputs(W, logp)
     if return_paths:

@@ -115,7 +115,8 @@ def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
     check_delta(delta)
     parts = data_split(n, T)
     w1 = check_sparse_start(w1, d, s, l2_radius=1.0)
-    sh = shrink_records(data, K)
+    # split_records has validated data (finite, 2-d): shrink_records without its second finiteness pass
+    sh = np.clip(np.asarray(data, dtype=np.float64), -K, K)
     return sh[:, :-1], sh[:, -1], w1, parts, K, eta0, s
 
 
@@ -168,7 +169,8 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
     runs = 1 if size is None else check_integer("size", size, minimum=1)
     W = np.repeat(w1[None, :], runs, axis=0)
     for idx in parts:  # loop over iterations only
-        half = iht_half_step(W, Xs[idx], ys[idx], eta0)
+        part = slice(int(idx[0]), int(idx[-1]) + 1)   # data_split's parts are contiguous: views, not copies
+        half = iht_half_step(W, Xs[part], ys[part], eta0)
         lam_t = iht_lambda(K, eta0, s, idx.size) if lam is None else check_positive("lam", lam)
         # [002 Alg. 4] on every run's iterate at once (one row per run)
         W = project_l2_ball(peeling(half, s, epsilon, delta, lam_t, rng=gen)[0])
