@@ -29,6 +29,7 @@ def warm():
     for beta in (1.0, K.CURVE_BETA_MAX * 4):          # with and without a curve table
         K.standard_terms(x[:4].ravel(), 1.0, beta)    # serial path
         K.standard_terms(x.ravel(), 1.0, beta)        # parallel path (>= _PARALLEL_MIN entries)
+        K.standard_column_sums(x[:4], 1.0, beta)      # serial path (below _PARALLEL_MIN entries)
         K.standard_column_sums(x, 1.0, beta)
     K.ephi_array(x[:4].ravel(), np.abs(x[:4].ravel()))
     K.ephi_array(x.ravel(), np.abs(x.ravel()))
