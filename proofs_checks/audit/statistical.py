@@ -104,6 +104,11 @@ DISCRETE_SELECTION_ERROR = 0.2
 #: ``fixed_events``): 0.5 is the plug-in (median) estimate, as one event per direction carries no winner's
 #: curse of a threshold search.
 FIXED_EVENT_ERROR = 0.5
+#: A model fixes its event for at most this many times the scoring rows: at 10^8 calls a choice for the full
+#: estimation size (4.9*10^7 per input) favoured events too small for 5*10^5 scoring rows to tell from other
+#: candidates (SVT3 seed 0: a good event, exact bound 0.249, scored 0.089 and lost to one of exact 0.062);
+#: 8 is the ratio at 10^7 calls, where the choice was measured.
+FIXED_EVENT_SIZE_FACTOR = 8
 #: Distinct output rows up to which outputs are treated as categories.
 MAX_CATEGORIES = 512
 
@@ -607,7 +612,7 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
             if hasattr(stat, "fixed_events"):
                 # events fixed by the fitted model: each judged once on the scoring rows (plug-in, no curse
                 # of a threshold search to offset), see classifiers.PatternValueLogRatio
-                for sign, t in stat.fixed_events(n_est, delta, gamma):
+                for sign, t in stat.fixed_events(min(n_est, FIXED_EVENT_SIZE_FACTOR * len(a)), delta, gamma):
                     num, den = (s_a, s_b) if sign > 0 else (-s_b, -s_a)
                     bound = float(_predicted_bound(np.count_nonzero(num > t), num.size, np.count_nonzero(den > t),
                                              den.size, n_est, delta, gamma, FIXED_EVENT_ERROR))
