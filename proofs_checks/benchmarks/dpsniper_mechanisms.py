@@ -35,7 +35,7 @@ from reference.validation import as_generator, check_epsilon, check_integer
 
 __all__ = ["EPSILON", "LaplaceMech", "NoisyHist", "ReportNoisyMax", "SparseVector", "TruncatedGeometric",
            "svt_outputs", "benchmark_mechanisms", "DPSNIPER_PAIRS", "DPSNIPER_FULL", "DPSNIPER_TENTH",
-           "DPSNIPER_BUDGET", "svt_pattern_probabilities", "oracle_bound", "ORACLE_CASES"]
+           "DPSNIPER_BUDGET", "svt_pattern_probabilities", "svt3_law", "oracle_bound", "ORACLE_CASES"]
 
 #: The claimed epsilon of every benchmark mechanism.
 EPSILON = 0.1
@@ -268,6 +268,45 @@ def svt_pattern_probabilities(variant, answers, grid=200_001):
     return integrate.simpson(dens * w[:, None], x=r, axis=0)
 
 
+def svt3_law(answers, step=0.05, span=60.0):
+    """Law of :class:`SparseVector` variant 3 (``c = 1``) on ``answers``: a density per pattern and one atom.
+
+    With ``c = 1`` the output is fixed by the index ``i`` of the first query above the noisy threshold and
+    its noisy answer ``v = a_i + nu_i`` (the other entries are the codes -1000 before, -2000 after).  Its
+    density is ``f_nu(v - a_i) H_i(v - T)`` with ``H_i(x) = int_{r <= x} f_rho(r) prod_{j<i} F_nu(T + r - a_j) dr``
+    (query ``i`` above means ``v >= T + rho``); ``H`` is a cumulative trapezoid sum on a grid of step ``step``
+    over +-``span`` threshold-noise scales.  Returns ``(v, dens, none)``: the grid, the densities ``(len(v), m)``
+    and P(no query above).  [Lyu, Su & Li Alg. 3]
+
+    Examples
+    --------
+    >>> v, dens, none = svt3_law(np.ones(10))
+    >>> [round(float(x), 4) for x in (dens.sum(axis=0)[:3] * (v[1] - v[0]))] + [round(none, 4)]
+    [0.5, 0.1667, 0.0833, 0.0909]
+    """
+    m = SparseVector(3)
+    a = np.asarray(answers, dtype=np.float64).ravel()
+    b, s, T = m.rho_scale, m.nu_scale, m.threshold
+    x = np.arange(-span * b, span * b + step / 2, step)                      # x = v - T = the noise rho
+    f = np.exp(-np.abs(x) / b) / (2 * b)
+    below = _lap_cdf((T + x)[:, None] - a[None, :], s)                        # P(a_j + nu_j < T + rho)
+    pre = np.cumprod(np.hstack([np.ones((x.size, 1)), below]), axis=1)       # prod_{j<i}, i = 0..m
+    g = f[:, None] * pre
+    H = np.vstack([np.zeros((1, a.size + 1)), np.cumsum(0.5 * (g[1:] + g[:-1]) * step, axis=0)])
+    v = x + T
+    dens = np.exp(-np.abs(v[:, None] - a[None, :]) / s) / (2 * s) * H[:, :a.size]
+    return v, dens, float(H[-1, a.size])
+
+
+def _svt3_events():
+    D, Dp = DPSNIPER_PAIRS["SVT3"]
+    laws = []
+    for ans in (D[0], Dp[0]):
+        v, dens, none = svt3_law(ans)
+        laws.append(np.concatenate([(dens * (v[1] - v[0])).T.ravel(), [none]]))
+    return [tuple(laws)]
+
+
 def _svt_events(name):
     var = int(name[3])
     D, Dp = DPSNIPER_PAIRS[name]
@@ -291,7 +330,7 @@ def _laplace_events():
 
 
 #: Mechanisms whose oracle bound :func:`oracle_bound` computes.
-ORACLE_CASES = ("Laplace", "ReportNoisyMax3", "SVT1", "SVT4")
+ORACLE_CASES = ("Laplace", "ReportNoisyMax3", "SVT1", "SVT3", "SVT4")
 
 
 def oracle_bound(name, n_each, confidence=0.9):
@@ -314,7 +353,7 @@ def oracle_bound(name, n_each, confidence=0.9):
         raise ValueError(f"name must be one of {ORACLE_CASES}, got {name!r}")
     n = float(check_integer("n_each", n_each, minimum=1))
     gamma = (1.0 - float(confidence)) / 2.0
-    laws = (_svt_events(name) if name.startswith("SVT") else _rnm3_events() if name == "ReportNoisyMax3"
+    laws = (_svt3_events() if name == "SVT3" else _svt_events(name) if name.startswith("SVT") else _rnm3_events() if name == "ReportNoisyMax3"
             else _laplace_events())
     best = 0.0
     f = np.linspace(0.0, 1.0, 65)[:, None]
@@ -332,6 +371,12 @@ def oracle_bound(name, n_each, confidence=0.9):
                 qq = (cq[:-1] + f * q[order]).ravel()
             pp, qq = np.minimum(pp, 1.0), np.minimum(qq, 1.0)
             ok = pp * n >= 1.0          # an event expected less than once cannot be counted
-            if ok.any():
-                best = max(best, float(np.max(_cp_eps_vector(pp[ok] * n, n, qq[ok] * n, n, 0.0, gamma))))
+            pp, qq = pp[ok], qq[ok]
+            if pp.size > 4096:          # fine grid: every 1/4096 of the sets, then every set around the best
+                idx = np.unique(np.linspace(0, pp.size - 1, 4096).round().astype(np.int64))
+                j = int(np.argmax(_cp_eps_vector(pp[idx] * n, n, qq[idx] * n, n, 0.0, gamma)))
+                sl = slice(idx[max(j - 8, 0)], idx[min(j + 8, idx.size - 1)] + 1)
+                pp, qq = np.concatenate([pp[idx], pp[sl]]), np.concatenate([qq[idx], qq[sl]])
+            if pp.size:
+                best = max(best, float(np.max(_cp_eps_vector(pp * n, n, qq * n, n, 0.0, gamma))))
     return best
