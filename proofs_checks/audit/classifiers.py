@@ -410,7 +410,7 @@ class PatternValueLogRatio:
         fitting rows alone, so the scoring rows judge one event per direction instead of thousands of
         thresholds: their noisy small-event counts decide nothing but the competition between candidates.
         """
-        from .statistical import _cp_eps_vector
+        from ._cp_bound import _cp_eps_vector
 
         llr, pa, pb = np.concatenate(self.llr), np.concatenate(self.pa), np.concatenate(self.pb)
         out = []

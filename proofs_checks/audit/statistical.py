@@ -76,6 +76,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from reference.validation import check_integer, check_probability
 
+from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, benchmarks and tests import it here)
+
 __all__ = ["StatisticalAuditResult", "statistical_audit", "clopper_pearson_bounds",
            "clopper_pearson_epsilon", "dp_p_value", "draw_outputs", "check_samples",
            "check_confidence", "MIN_SAMPLES"]
@@ -168,17 +170,6 @@ def _eps_from_bounds(p_low, q_high, delta):
 def clopper_pearson_epsilon(k, n, k2, n2, delta, confidence):
     """``max(0, log((p_low - delta)/q_high))`` with the bounds of :func:`clopper_pearson_bounds`."""
     return _eps_from_bounds(*clopper_pearson_bounds(k, n, k2, n2, confidence), delta)
-
-
-def _cp_eps_vector(k, n, k2, n2, delta, gamma):
-    """Vectorised CP epsilon bound (real-valued counts allowed), each bound at error ``gamma``."""
-    k = np.asarray(k, dtype=np.float64)
-    k2 = np.asarray(k2, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        p_low = np.where(k > 0, special.betaincinv(np.maximum(k, 1e-300), n - k + 1, gamma), 0.0)
-        q_high = np.where(k2 < n2, special.betainccinv(k2 + 1, np.maximum(n2 - k2, 1e-300), gamma), 1.0)
-        val = np.log(p_low - delta) - np.log(q_high)
-    return np.where(p_low > delta, val, -np.inf)
 
 
 def dp_p_value(k, n, k2, n2, epsilon, delta):
