@@ -118,13 +118,18 @@ def test_fail_on_inconclusive_catches_inconclusive_only_runs(fake, tmp_path):
     assert main(["verify", "--out", str(tmp_path), "--only", "toy.rate", "--fail-on", "inconclusive"]) == 1
 
 
-def test_ctrl_c_writes_partial_report_and_exits_130(fake, tmp_path):
+def _interrupting_registry():
+    """The toy registry with a claim that raises KeyboardInterrupt (a Ctrl-C) and one registered after it."""
     def interrupt(ctx):
         raise KeyboardInterrupt
 
-    reg = fake_registry(extra=[Claim("toy.z-interrupt", "[000 Lemma 2]", "x", "formula", interrupt),
-                               Claim("toy.z-after", "[000 Lemma 3]", "x", "formula", lambda ctx: Result("confirmed"))])
-    fake["registry"] = reg
+    return fake_registry(extra=[Claim("toy.z-interrupt", "[000 Lemma 2]", "x", "formula", interrupt),
+                                Claim("toy.z-after", "[000 Lemma 3]", "x", "formula",
+                                      lambda ctx: Result("confirmed"))])
+
+
+def test_ctrl_c_writes_partial_report_and_exits_130(fake, tmp_path):
+    fake["registry"] = _interrupting_registry()
     assert main(["verify", "--out", str(tmp_path), "--jobs", "1"]) == 130
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["interrupted"] is True
@@ -136,12 +141,7 @@ def test_ctrl_c_writes_partial_report_and_exits_130(fake, tmp_path):
 def test_ctrl_c_with_workers_keeps_every_claim_once(fake, tmp_path):
     # With workers, a claim started beside the interrupted one may finish before the interrupt
     # arrives: it is then reported, not listed as not run.  Either way no claim is lost or doubled.
-    def interrupt(ctx):
-        raise KeyboardInterrupt
-
-    reg = fake_registry(extra=[Claim("toy.z-interrupt", "[000 Lemma 2]", "x", "formula", interrupt),
-                               Claim("toy.z-after", "[000 Lemma 3]", "x", "formula", lambda ctx: Result("confirmed"))])
-    fake["registry"] = reg
+    reg = fake["registry"] = _interrupting_registry()
     assert main(["verify", "--out", str(tmp_path), "--jobs", "2"]) == 130
     report = json.loads((tmp_path / "report.json").read_text())
     reported = [r["id"] for r in report["claims"]]
