@@ -153,6 +153,31 @@ def test_boosting_calibrated_x2_violates_at_the_edge_of_the_quick_budget(boostin
     assert not ms[2.0].out_of_reach and not ms[2.0].not_a_violation      # oracle > 1: not out of reach
 
 
+def test_boosting_calibrated_quick_budget_of_200000_calls_refutes_x2_not_x1(registry):
+    # AUDIT_POWER gives this claim 200000 calls at quick (the profile's 20000 leave x2's oracle at 1.031);
+    # measured: x2 1.098-1.247 on run seeds 20261121, 0-2, x1 0.43-0.49; 0.7-0.9 s a run
+    from proofs_checks.model import CheckContext
+
+    assert AUDIT_POWER[BC]["samples"] == {"quick": 200_000}
+    claim = registry.claim(BC)
+    (x2,) = [m for m in claim.mutants if m.factor == 2.0]
+    ctx = CheckContext(profile="quick", seed=20261121).for_claim(BC)
+    res = x2.check(ctx)
+    assert res.verdict == "refuted" and res.evidence["samples"] == 200_000 and res.observed > 1.0
+    assert claim.check(ctx).verdict == "inconclusive"
+
+
+def test_claim_sample_override_is_checked():
+    from proofs_checks.audit_claims import privacy_audit_check
+
+    with pytest.raises(ValueError, match="only 'quick' and 'full'"):
+        privacy_audit_check("arora-boosting", "calibrated", samples={"fast": 10})
+    with pytest.raises(ValueError, match=r"samples\['quick'\] must be >= 1"):
+        privacy_audit_check("arora-boosting", "calibrated", samples={"quick": 0})
+    with pytest.raises(TypeError, match=r"samples\['quick'\] must be an integer"):
+        privacy_audit_check("arora-boosting", "calibrated", samples={"quick": 2e5})
+
+
 @pytest.mark.slow
 def test_boosting_calibrated_full_profile_refutes_x2_not_x1():
     # measured: x2 refuted at 1.21 on run seeds 20261121, 1, 2 (25 s each); x1 0.50
