@@ -7,7 +7,8 @@ from tests._import_graph import project_graph
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAPERS = ("reference.wang_xu", "reference.hu", "reference.arora")
 #: What a paper's package may import besides itself: the modules shared by the papers.
-SHARED = ("reference.mechanisms", "reference.validation", "reference.losses", "reference.records")
+SHARED = ("reference.mechanisms", "reference.validation", "reference.losses", "reference.records",
+          "reference._densities")
 
 
 def _within(name, package):

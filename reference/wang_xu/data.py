@@ -30,34 +30,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, special, stats
 
+from .._densities import lomax_sf as _lomax_sf
+from .._densities import t_pdf as _t_pdf
 from ..validation import as_generator, check_finite_array, check_integer, check_positive
 
 __all__ = ["SymmetricLaw", "TwoSidedLomax", "FoldedLaw", "student_t", "lomax", "two_sided_lomax", "folded", "lognormal", "LinearModel",
            "population_risk"]
-
-
-def _t_pdf(a, nu):
-    """``scipy.stats.t.pdf(a, nu)`` for finite ``nu``: the same operations in the same order, without its
-    per-call argument handling (about 1 ms, paid at every node of the quadratures of the rate checks).
-
-    Same bits as scipy 1.17's ``t._logpdf`` (``exp(log(poch(nu/2, 1/2)) - (log nu + log pi)/2
-    - (nu + 1)/2 log1p(a^2/nu))``); ``tests/test_wang_xu_data_fast.py`` compares the two bit for bit on
-    a grid from 0 to inf (subnormals, nan included), so a scipy that changes its formula is noticed.
-    """
-    a = np.asarray(a, dtype=float)
-    df = np.asarray(float(nu))
-    with np.errstate(over="ignore"):  # a^2 = inf for a > 1e154: log1p(inf) = inf, density 0, as scipy's
-        out = np.exp(np.log(special.poch(0.5 * df, 0.5)) - 0.5 * (np.log(df) + np.log(np.pi))
-                     - (df + 1) / 2 * np.log1p(a * a / df))
-    return out[()] if out.ndim == 0 else out
-
-
-def _lomax_sf(z, alpha):
-    """``scipy.stats.lomax.sf(z, alpha)`` for ``z >= 0`` (or nan): ``exp(-alpha log1p(z))``, scipy's ``_sf``, same
-    bits (checked as :func:`_t_pdf`) without its per-call argument handling."""
-    z = np.asarray(z, dtype=float)
-    out = np.exp(-np.asarray(float(alpha)) * special.log1p(z))
-    return out[()] if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
