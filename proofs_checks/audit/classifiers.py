@@ -384,8 +384,10 @@ class PatternValueLogRatio:
     [Lyu, Su & Li Alg. 3]
     """
 
-    def __init__(self, atoms, radix, keys, edges, llr, lam):
+    def __init__(self, atoms, radix, keys, edges, llr, lam, pa=(), pb=(), n_fit=0):
         self.atoms, self.radix, self.keys, self.edges, self.llr = atoms, radix, keys, edges, llr
+        # the fitted model's own probability of each cell on either dataset (for fixed_events) and its fitting rows
+        self.pa, self.pb, self.n_fit = pa, pb, n_fit
         self.name = f"pattern x value log-ratio (atoms in {keys.size} patterns, smoothing {lam:g})"
 
     def codes(self, x):
@@ -494,10 +496,9 @@ def fit_pattern_value(a, b, lams=PATTERN_SMOOTHING):
     out = []
     for lam in lams:
         eta = [_smooth_logit(ca, cb, lam) for e, ca, cb in per_pattern]
-        stat = PatternValueLogRatio(atoms, radix, keys, [e for e, _, _ in per_pattern], [t - offset for t in eta], lam)
-        # the fitted model's own probability of each cell on either dataset (its smoothed split of the pooled count)
-        stat.pa = [(ca + cb) * special.expit(t) / len(a) for t, (_, ca, cb) in zip(eta, per_pattern)]
-        stat.pb = [(ca + cb) * special.expit(-t) / len(b) for t, (_, ca, cb) in zip(eta, per_pattern)]
-        stat.n_fit = min(len(a), len(b))
-        out.append(stat)
+        # the model's probability of each cell on either dataset: its smoothed split of the pooled count
+        pa = [(ca + cb) * special.expit(t) / len(a) for t, (_, ca, cb) in zip(eta, per_pattern)]
+        pb = [(ca + cb) * special.expit(-t) / len(b) for t, (_, ca, cb) in zip(eta, per_pattern)]
+        out.append(PatternValueLogRatio(atoms, radix, keys, [e for e, _, _ in per_pattern], [t - offset for t in eta],
+                                        lam, pa=pa, pb=pb, n_fit=min(len(a), len(b))))
     return out
