@@ -280,16 +280,16 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
 
 
 def law_epsilon(p, q, delta):
-    """Epsilon at ``delta`` of two discrete laws (both directions): the root of ``sum (p - e^eps q)_+ = delta``."""
-    from scipy.optimize import brentq
+    """Epsilon at ``delta`` of two discrete laws (both directions): the root of ``sum (p - e^eps q)_+ = delta``.
 
-    best = 0.0
-    for P, Q in ((p, q), (q, p)):
-        def excess(e, P=P, Q=Q):
-            return float(np.maximum(P - math.exp(e) * Q, 0.0).sum()) - delta
-        if excess(0.0) > 0:
-            best = max(best, brentq(excess, 0.0, 50.0, xtol=1e-12))
-    return best
+    :func:`proofs_checks.audit.exact.privacy_profile` on the laws' logarithms (exact over the likelihood-ratio
+    level sets, cells of probability 0 included).
+    """
+    from proofs_checks.audit.exact import privacy_profile
+
+    with np.errstate(divide="ignore"):
+        logp, logq = np.log(np.asarray(p, dtype=np.float64)), np.log(np.asarray(q, dtype=np.float64))
+    return privacy_profile(logp, logq, delta)[0]
 
 
 def law_oracle(p, q, samples, confidence, delta):
