@@ -336,3 +336,32 @@ def test_squared_scores_and_gradients_from_moments_match_the_per_record_definiti
     w = W[:, 0]
     np.testing.assert_allclose(glm_gradient(w, z, "squared"), (2.0 * (w @ x.T - y)) @ x / len(z),
                                rtol=1e-13, atol=1e-14)
+
+
+EXTREME = st.one_of(st.floats(min_value=-1e300, max_value=1e300, allow_nan=False),
+                    st.sampled_from([0.0, 5e-324, -5e-324, 1e-300, 1e154, -1e154, 1e300, -1e300]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(EXTREME, EXTREME), min_size=1, max_size=5), st.lists(EXTREME, min_size=1, max_size=4),
+       st.sampled_from([None, 1.0, 1e300]))
+def test_squared_moments_paths_never_give_nan_at_extreme_records(records, models, clip):
+    # The moments overflow beyond about 1e154 (inf - inf); such models must fall back to the per-record
+    # definition (d = 1: that one has no NaN), never return NaN.
+    import warnings
+
+    from reference.arora.learners import glm_gradient
+    from reference.arora.model_selection import boosting_scores
+
+    z = np.array(records, dtype=np.float64)
+    W = np.array(models, dtype=np.float64)[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)        # overflow to inf is the per-record value too
+        per_record = glm_loss(W, z, "squared")
+        scores = boosting_scores(W, z, "squared", clip)
+        grad = glm_gradient(W, z, "squared")
+        per_record_grad = (2.0 * (W @ z[:, :1].T - z[:, 1])) @ z[:, :1] / len(z)
+    assert not np.any(np.isnan(scores)) and not np.any(np.isnan(grad[~np.isnan(per_record_grad)]))
+    want = -(per_record if clip is None else np.minimum(per_record, clip)).mean(axis=1)
+    bad = ~np.isfinite(scores)
+    assert np.array_equal(scores[bad], want[bad])

@@ -318,18 +318,25 @@ def boosting_scores(models, validation, loss, loss_clip=None):
         # (||w|| X + Y)^2: measured 5e-15 absolute, 2e-15 relative on 2e5 models against the per-record mean).
         z = np.asarray(validation, dtype=np.float64)
         x, y = z[:, :-1], z[:, -1]
-        gram, xy, yy = x.T @ x / len(z), x.T @ y / len(z), float(y @ y) / len(z)
-        mean = np.maximum(np.sum((flat @ gram) * flat, axis=1) - 2.0 * (flat @ xy) + yy, 0.0)
+        # Where the moments overflow (records near 1e154 and beyond: inf - inf) a model takes the per-record
+        # mean, as before.
+        with np.errstate(over="ignore", invalid="ignore"):
+            gram, xy, yy = x.T @ x / len(z), x.T @ y / len(z), float(y @ y) / len(z)
+            mean = np.maximum(np.sum((flat @ gram) * flat, axis=1) - 2.0 * (flat @ xy) + yy, 0.0)
+        out = mean
         if loss_clip is None:
-            return -mean.reshape(W.shape[:-1])
+            near = np.flatnonzero(~np.isfinite(mean))
+            if near.size:
+                out[near] = glm_loss(flat[near], validation, loss).mean(axis=1)
+            return -out.reshape(W.shape[:-1])
         # Clipped: a model whose every loss is below the clip (Cauchy-Schwarz: (<w,x> - y)^2 <= (||w|| ||x|| +
         # |y|)^2, with a 1e-12 margin for rounding) has min(loss, clip) = loss on every record: its mean from
         # the moments too; the other models go record by record.
         clip = check_positive("loss_clip", loss_clip)
-        x_max, y_max = float(np.max(np.linalg.norm(x, axis=1))), float(np.max(np.abs(y)))
-        reach = (np.linalg.norm(flat, axis=1) * x_max + y_max) ** 2
-        out = mean
-        near = np.flatnonzero(~(reach * (1.0 + 1e-12) <= clip))
+        with np.errstate(over="ignore", invalid="ignore"):
+            x_max, y_max = float(np.max(np.linalg.norm(x, axis=1))), float(np.max(np.abs(y)))
+            reach = (np.linalg.norm(flat, axis=1) * x_max + y_max) ** 2
+        near = np.flatnonzero(~(reach * (1.0 + 1e-12) <= clip) | ~np.isfinite(mean))
         if near.size:
             out[near] = np.minimum(glm_loss(flat[near], validation, loss), clip).mean(axis=1)
         return -out.reshape(W.shape[:-1])
