@@ -18,16 +18,18 @@ above ``2^-1000`` (normal; no underflow) and one ``log`` per block of records an
 one ``log1p`` per (record, net point) pair.  The residual ``y_i - <x_i, w>`` is fused too (the
 ``(records, points)`` matrix is never formed): ``x_i0 w_0``, then ``+ x_ik w_k`` for ``k = 1..d-1``,
 vectorised over a block of net points kept in L1 cache; ``theta = 2`` needs only ``+ - *``,
-``theta = 1.5`` takes ``s^1.5 = s sqrt(s)`` (correctly rounded, vectorised), other ``theta`` the C
-library's ``pow``.  No NaN or infinity can come out: ``s = t if t < 1 else 1`` maps an infinite
+``theta = 1.5`` takes ``s^1.5 = s sqrt(s)`` (correctly rounded, vectorised), other ``theta``
+:func:`reference.wang_xu._powers.pow_unit` (``+ - * /`` and bit operations, vectorised, relative error
+at most ``8 u``; the C library's ``pow`` stopped the loop from vectorising).  No NaN or infinity can come out: ``s = t if t < 1 else 1`` maps an infinite
 ``t`` (overflow) and a NaN residual (``inf - inf`` from net points near ``1.7e308``) to ``s = 1``,
 ``q >= 1/2``, and the block product is normal.
 
 Accuracy of the log-weights (against exact arithmetic on the same inputs, ``u = 2^-53``; stated by
 :func:`log_weight_error_bound`): each ``q_i`` carries a relative error of at most a few ``u``
-(``theta = 2``: ``1 - s``, ``s s`` and the sum; ``theta != 2`` adds ``s^theta`` and ``1/theta``),
+(``theta = 2``: ``1 - s``, ``s s`` and the sum; ``theta = 1.5`` adds ``s sqrt(s)`` and ``1/theta``;
+other ``theta`` add ``1/theta`` and the ``8 u`` of ``pow_unit``),
 the product ``u`` per factor, each block's ``log`` ``u`` times its value, and the block logarithms are
-added with Neumaier's compensated sum, so ``|dS| <= c n u + 3 u S`` (``c = 5`` or ``8``,
+added with Neumaier's compensated sum, so ``|dS| <= c n u + 3 u S`` (``c = 5``, ``8`` or ``15``,
 ``S = sum_i psi_i <= n log theta``) plus the residuals' own rounding, and
 ``|d log-weight| <= k eps |dS| / log theta + 3 u |log-weight|``: ``O(n u)``, whatever the residuals.
 The law ``P(w) = exp(lw(w)) / Z`` moves by a relative ``2 max_w |d lw(w)|`` at most.  Where every
@@ -52,6 +54,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from ._powers import POW_REL_ERROR, _pow_np, pow_constants
+from ._powers import pow_unit as pow_unit
 
 try:  # pragma: no cover - exercised by whichever environment runs the tests
     import numba
@@ -121,8 +126,11 @@ def _theta_mode(theta):
 
 
 @_jit
-def _log_prod_q(Xs, ys, s, WT, iota, theta, inv_theta, mode, block, width, out):
-    """``out[j] = sum over record blocks of log prod_i q(min(iota |y_i - <x_i, w_j>| s_i, 1))``."""
+def _log_prod_q(Xs, ys, s, WT, iota, theta_hi, theta_lo, c_theta, inv_theta, mode, block, width, out):
+    """``out[j] = sum over record blocks of log prod_i q(min(iota |y_i - <x_i, w_j>| s_i, 1))``.
+
+    ``theta_hi, theta_lo, c_theta``: :func:`reference.wang_xu._powers.pow_constants` (mode 2 only).
+    """
     n, d = Xs.shape
     k = WT.shape[1]
     acc = np.empty(width)
@@ -165,7 +173,7 @@ def _log_prod_q(Xs, ys, s, WT, iota, theta, inv_theta, mode, block, width, out):
                 for j in range(m):
                     t = (iota * abs(yi - r[j])) * si
                     sv = t if t < 1.0 else 1.0
-                    acc[j] *= (1.0 - sv) + (sv ** theta) * inv_theta
+                    acc[j] *= (1.0 - sv) + pow_unit(sv, theta_hi, theta_lo, c_theta) * inv_theta
             cnt += 1
             if cnt == block or i == n - 1:
                 # Neumaier's compensated sum of the block logarithms: with n = 10^6 identical-block
@@ -308,9 +316,11 @@ def log_weights(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
     if not HAVE_NUMBA:  # pragma: no cover
         return log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, block=block)
     theta = float(theta)
+    mode = _theta_mode(theta)
+    th, tl, c = pow_constants(theta) if mode == 2 else (0.0, 0.0, 0.0)
     out = np.empty(W.shape[0])
     _log_prod_q(Xs, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
-                np.ascontiguousarray(W.T), float(iota), theta, 1.0 / theta, _theta_mode(theta), int(block),
+                np.ascontiguousarray(W.T), float(iota), th, tl, c, 1.0 / theta, mode, int(block),
                 _WIDTH, out)
     return _finish(out, theta, neg_k_eps)
 
@@ -328,6 +338,7 @@ def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECOR
     theta = float(theta)
     inv_theta = 1.0 / theta
     mode = _theta_mode(theta)
+    consts = pow_constants(theta) if mode == 2 else None
     n, d = Xs.shape
     total = np.zeros(W.shape[0])
     comp = np.zeros(W.shape[0])
@@ -344,7 +355,7 @@ def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECOR
             elif mode == 1:
                 q = (1.0 - sv) + (sv * np.sqrt(sv)) * inv_theta
             else:
-                q = (1.0 - sv) + np.power(sv, theta) * inv_theta
+                q = (1.0 - sv) + _pow_np(sv, *consts) * inv_theta
             x = np.log(np.multiply.reduce(q, axis=0))
             tot = total + x
             comp += np.where(np.abs(total) >= np.abs(x), (total - tot) + x, (x - tot) + total)
@@ -357,8 +368,9 @@ def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
 
     ``exact`` is the log-weight in exact arithmetic on the same records and net points.  With
     ``u = 2^-53``, ``c = 5`` (``theta = 2``: the two roundings of ``t``, the two of ``q`` and the
-    product) or ``8`` (``theta != 2``: ``s^theta`` or ``s sqrt(s)`` and ``1/theta`` add three) and
-    ``S = -log prod q``::
+    product), ``8`` (``theta = 1.5``: ``s sqrt(s)`` and ``1/theta`` add three) or ``15`` (other
+    ``theta``: ``1/theta`` and its product add two, ``pow_unit`` its relative ``8 u``, which moves ``q``
+    by at most ``8 u q`` since ``0 <= s^theta / theta <= q``) and ``S = -log prod q``::
 
         |d lw| <= 1.01 [ (k eps / log theta) (c n u + 3 u S + sum_i e_i) + 3 u |lw| ],
         e_i = 0 if t_i - dt_i >= 1 else min(dt_i, log theta),
@@ -378,7 +390,8 @@ def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
     n, d = Xs.shape
     k_eps = abs(float(neg_k_eps))
     log_theta = math.log(float(theta))
-    c = 5.0 if float(theta) == 2.0 else 8.0
+    mode = _theta_mode(float(theta))
+    c = (5.0, 8.0, 7.0 + POW_REL_ERROR / u)[mode]
     S = np.abs(lw) * log_theta / k_eps
     g = (d + 1) * u / (1.0 - (d + 1) * u)
     si = np.asarray(s, dtype=np.float64)[:, None]
