@@ -187,7 +187,7 @@ def _case(name, theta, rng):
     raise ValueError(name)
 
 
-@pytest.mark.parametrize("theta", [2.0, 1.5, 1.3, 1.01, 1.7, 1.99])
+@pytest.mark.parametrize("theta", [2.0, 1.5, 1.3, 1.01, 1.7])
 @pytest.mark.parametrize("name", ["heavy", "tiny", "near_one", "huge", "huge_n"])
 def test_law_within_stated_error_of_mpmath(name, theta):
     rng = np.random.default_rng([17, int(theta * 10), len(name)])

@@ -78,7 +78,7 @@ _LOG2 = math.log(2.0)
 POW_REL_ERROR = 8.0 * 2.0 ** -53
 
 _LN2 = Fraction("0.69314718055994530941723212145817656807550013436026")   # 50 digits
-_OFF = 0x3FE6A09E667F3BCD                      # bits of sqrt(1/2) (rounded down)
+_OFF = 0x3FE6A09E667F3BCD                      # bits of sqrt(1/2), rounded to nearest (up by 5e-17)
 _BIAS = 1 << 62                                # keeps bits(s) - _OFF positive (logical shift = arithmetic)
 _HIGH = 0x7FF << 52                           # exponent field (t < 2^63: bit 63 is clear)
 _TWO52 = 0x4330000000000000                    # bits of 2^52
@@ -111,7 +111,8 @@ _Q = (float.fromhex("0x1.e9d3fe39521c2p-32"), float.fromhex("0x1.e6063f7217c1cp-
 
 
 def pow_constants(theta):
-    """``(theta_hi, theta_lo, c)`` of step 4: ``theta`` cut to 41 bits, the rest, ``theta / log 2`` rounded once.
+    """``(theta_hi, theta_lo, c)`` of step 4 in :mod:`reference.wang_xu._powers`: ``theta`` cut to 41
+    bits, the rest, and ``theta / log 2`` rounded once (from a 50-digit ``log 2``).
 
     Raises ``ValueError`` unless ``1 < theta <= 2`` (the range of [000 Alg. 2]; ``theta = 1`` would be ``s``).
     """
