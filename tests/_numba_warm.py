@@ -20,6 +20,7 @@ import numpy as np
 def warm():
     """Call every compiled entry point once on small inputs of each argument-type combination."""
     from reference.hu import _ephi_kernel as K
+    from reference.wang_xu import _powers as P
     from reference.wang_xu import _score_kernel as S
 
     if not K.HAVE_NUMBA:  # pragma: no cover - nothing to compile
@@ -38,6 +39,8 @@ def warm():
     W = x[16:20, :2]
     S.psi_terms(S.dot_products(Xs, W), ys, s, 1.0, 2.0, -1.0)
     S.log_weights(Xs, ys, s, W, 1.0, 2.0, -1.0)
+    S.log_weights(Xs, ys, s, W, 1.0, 1.3, -1.0)       # the same kernel; mode 2 inlines _powers.pow_unit
+    P.pow_unit_compiled(np.abs(ys) / (1.0 + np.abs(ys)), 1.3)
     S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
     S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0, shift=s)
     S.psi_of_residuals(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)

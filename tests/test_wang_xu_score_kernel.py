@@ -51,7 +51,7 @@ def _adversarial(theta, d, n=157, k=203, seed=None):
     return X, y, W
 
 
-@pytest.mark.parametrize("theta", [2.0, 1.5, 1.1, 1.0 + 1e-6])
+@pytest.mark.parametrize("theta", [2.0, 1.5, 1.3, 1.1, 1.0 + 1e-6])
 @pytest.mark.parametrize("variant", ["printed", "standard"])
 @pytest.mark.parametrize("d", [1, 3])
 def test_kernel_terms_equal_numpy_and_log_weights_equal_their_numpy_form(theta, variant, d):
@@ -69,10 +69,11 @@ def test_kernel_terms_equal_numpy_and_log_weights_equal_their_numpy_form(theta, 
     assert np.all(np.abs(lw - summed) <= bound + X.shape[0] * U * np.abs(ref).sum(axis=0))
 
 
+@pytest.mark.parametrize("theta", [1.5, 1.3])
 @pytest.mark.parametrize("block", [1, 7, 1000])
-def test_log_weights_numpy_equals_kernel_for_any_record_block(block):
-    X, y, W = _adversarial(1.5, 2, n=2345, k=40, seed=11)
-    sc = _Scorer(X, y, 1.0, 0.5, 1.5, "printed")
+def test_log_weights_numpy_equals_kernel_for_any_record_block(block, theta):
+    X, y, W = _adversarial(theta, 2, n=2345, k=40, seed=11)
+    sc = _Scorer(X, y, 1.0, 0.5, theta, "printed")
     a = SK.log_weights(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, block=block)
     b = SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, block=block)
     assert _bits_equal(a, b)
@@ -84,10 +85,10 @@ def test_log_weights_independent_of_column_block_width():
     # the wrapper's layouts (C-contiguous), so the cached compilation serves
     Xs, ys, s, WT = (np.ascontiguousarray(a) for a in (sc.Xs, sc.ys, sc.s, W.T))
     ref = np.empty(W.shape[0])
-    SK._log_prod_q(Xs, ys, s, WT, 0.5, 2.0, 0.5, 0, 1000, 256, ref)
+    SK._log_prod_q(Xs, ys, s, WT, 0.5, 0.0, 0.0, 0.0, 0.5, 0, 1000, 256, ref)
     out = np.empty(W.shape[0])
     for width in (1, 7, 300, 1000):
-        SK._log_prod_q(Xs, ys, s, WT, 0.5, 2.0, 0.5, 0, 1000, width, out)
+        SK._log_prod_q(Xs, ys, s, WT, 0.5, 0.0, 0.0, 0.0, 0.5, 0, 1000, width, out)
         assert _bits_equal(out, ref)
 
 
@@ -186,7 +187,7 @@ def _case(name, theta, rng):
     raise ValueError(name)
 
 
-@pytest.mark.parametrize("theta", [2.0, 1.5, 1.3])
+@pytest.mark.parametrize("theta", [2.0, 1.5, 1.3, 1.01, 1.7])
 @pytest.mark.parametrize("name", ["heavy", "tiny", "near_one", "huge", "huge_n"])
 def test_law_within_stated_error_of_mpmath(name, theta):
     rng = np.random.default_rng([17, int(theta * 10), len(name)])
@@ -203,8 +204,12 @@ def test_law_within_stated_error_of_mpmath(name, theta):
     assert law <= 2 * bound.max() + 8 * U * (np.abs(lw).max() + 1.0)
     if sc.X.shape[0] <= 1000:
         assert law <= 1e-12               # the stated accuracy for n <= 1,000 (issue 17 item 2)
-    else:
+    elif theta >= 1.3:
         assert law <= 1e-9                # n = 5 10^5: |lw| ~ 3.3e5, measured in docs/benchmarks.md
+    else:
+        # theta = 1.01: k eps / log theta is 26x that of theta = 1.3; measured 1.69e-9, the same value
+        # (bit for bit) with the C library's pow in place of pow_unit, so not an effect of pow_unit
+        assert law <= 5e-9
 
 
 def test_law_check_catches_a_log_weight_error_of_2e_12():

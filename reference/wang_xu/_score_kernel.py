@@ -18,16 +18,18 @@ above ``2^-1000`` (normal; no underflow) and one ``log`` per block of records an
 one ``log1p`` per (record, net point) pair.  The residual ``y_i - <x_i, w>`` is fused too (the
 ``(records, points)`` matrix is never formed): ``x_i0 w_0``, then ``+ x_ik w_k`` for ``k = 1..d-1``,
 vectorised over a block of net points kept in L1 cache; ``theta = 2`` needs only ``+ - *``,
-``theta = 1.5`` takes ``s^1.5 = s sqrt(s)`` (correctly rounded, vectorised), other ``theta`` the C
-library's ``pow``.  No NaN or infinity can come out: ``s = t if t < 1 else 1`` maps an infinite
+``theta = 1.5`` takes ``s^1.5 = s sqrt(s)`` (correctly rounded, vectorised), other ``theta``
+:func:`reference.wang_xu._powers.pow_unit` (``+ - * /`` and bit operations, vectorised, relative error
+at most ``8 u``; the C library's ``pow`` stopped the loop from vectorising).  No NaN or infinity can come out: ``s = t if t < 1 else 1`` maps an infinite
 ``t`` (overflow) and a NaN residual (``inf - inf`` from net points near ``1.7e308``) to ``s = 1``,
 ``q >= 1/2``, and the block product is normal.
 
 Accuracy of the log-weights (against exact arithmetic on the same inputs, ``u = 2^-53``; stated by
 :func:`log_weight_error_bound`): each ``q_i`` carries a relative error of at most a few ``u``
-(``theta = 2``: ``1 - s``, ``s s`` and the sum; ``theta != 2`` adds ``s^theta`` and ``1/theta``),
+(``theta = 2``: ``1 - s``, ``s s`` and the sum; ``theta = 1.5`` adds ``s sqrt(s)`` and ``1/theta``;
+other ``theta`` add ``1/theta`` and the ``8 u`` of ``pow_unit``),
 the product ``u`` per factor, each block's ``log`` ``u`` times its value, and the block logarithms are
-added with Neumaier's compensated sum, so ``|dS| <= c n u + 3 u S`` (``c = 5`` or ``8``,
+added with Neumaier's compensated sum, so ``|dS| <= c n u + 3 u S`` (``c = 5``, ``8`` or ``15``,
 ``S = sum_i psi_i <= n log theta``) plus the residuals' own rounding, and
 ``|d log-weight| <= k eps |dS| / log theta + 3 u |log-weight|``: ``O(n u)``, whatever the residuals.
 The law ``P(w) = exp(lw(w)) / Z`` moves by a relative ``2 max_w |d lw(w)|`` at most.  Where every
@@ -50,6 +52,7 @@ References
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -62,10 +65,170 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "psi_terms", "psi_column_sums", "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound",
+__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "POW_REL_ERROR", "pow_constants", "pow_unit", "psi_terms", "psi_column_sums", "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound",
            "dot_products"]
 
 _LOG2 = math.log(2.0)
+
+# ---- s^theta by + - * / and bit operations: algorithm, error bound and proof in _powers.py ----------
+# (here, beside the kernel that inlines it, because numba's on-disk cache does not notice changes to
+# functions or constants of another file: the kernel kept the old pow_unit after an edit of _powers.py)
+
+#: Relative error bound of :func:`pow_unit` (plus ``2^-1075`` absolute for a subnormal result).
+POW_REL_ERROR = 8.0 * 2.0 ** -53
+
+_LN2 = Fraction("0.69314718055994530941723212145817656807550013436026")   # 50 digits
+_OFF = 0x3FE6A09E667F3BCD                      # bits of sqrt(1/2), rounded to nearest (up by 5e-17)
+_BIAS = 1 << 62                                # keeps bits(s) - _OFF positive (logical shift = arithmetic)
+_HIGH = 0x7FF << 52                           # exponent field (t < 2^63: bit 63 is clear)
+_TWO52 = 0x4330000000000000                    # bits of 2^52
+_SHIFT = 6755399441055744.0                    # 1.5 2^52: x + _SHIFT - _SHIFT rounds x to an integer
+_SHIFT_SCALE = _SHIFT + 540.0                  # exact (ulp 1 at 1.5 2^52)
+_SHIFT_BITS = 0x4338000000000000               # bits of _SHIFT
+_SUB = 2.0 ** -1022
+_TWO54 = 2.0 ** 54
+_TWO_M540 = 2.0 ** -540
+_NMIN = -1100.0
+
+# fdlibm e_log.c: R(w) = Lg1 w + ... + Lg7 w^7, |R(z^2) - (log((1+z)/(1-z)) - 2z)/z| <= 2^-58.45, |z| <= 0.1716
+_LG1 = 6.666666666666735130e-01
+_LG2 = 3.999999999940941908e-01
+_LG3 = 2.857142874366239149e-01
+_LG4 = 2.222219843214978396e-01
+_LG5 = 1.818357216161805012e-01
+_LG6 = 1.531383769920937332e-01
+_LG7 = 1.479819860511658591e-01
+
+# (2^x - 1)/x on [-1/2 - 1e-12, 1/2 + 1e-12], mpmath.chebyfit at 50 digits, degree 10, highest first;
+# max fit error 1.26e-17 (before rounding to float64)
+_Q = (float.fromhex("0x1.e9d3fe39521c2p-32"), float.fromhex("0x1.e6063f7217c1cp-28"),
+      float.fromhex("0x1.b524fae627834p-24"), float.fromhex("0x1.62bfd47773353p-20"),
+      float.fromhex("0x1.ffcbfc670dcd4p-17"), float.fromhex("0x1.430913096fd9fp-13"),
+      float.fromhex("0x1.5d87fe78a5276p-10"), float.fromhex("0x1.3b2ab6fba1ddap-7"),
+      float.fromhex("0x1.c6b08d704a0c2p-5"), float.fromhex("0x1.ebfbdff82c598p-3"),
+      float.fromhex("0x1.62e42fefa39efp-1"))
+(_Q10, _Q9, _Q8, _Q7, _Q6, _Q5, _Q4, _Q3, _Q2, _Q1, _Q0) = _Q
+
+
+def pow_constants(theta):
+    """``(theta_hi, theta_lo, c)`` of step 4 in :mod:`reference.wang_xu._powers`: ``theta`` cut to 41
+    bits, the rest, and ``theta / log 2`` rounded once (from a 50-digit ``log 2``).
+
+    Raises ``ValueError`` unless ``1 < theta <= 2`` (the range of [000 Alg. 2]; ``theta = 1`` would be ``s``).
+    """
+    if isinstance(theta, (bool, np.bool_)) or not isinstance(theta, (int, float, np.integer, np.floating)):
+        raise TypeError(f"theta must be a real number, got {theta!r}")
+    theta = float(theta)
+    if not 1.0 < theta <= 2.0:
+        raise ValueError(f"theta must lie in (1, 2], got {theta!r}")
+    # clear the low 12 of 52 fraction bits: 41 significant bits, so theta_hi k is exact for |k| < 2^11
+    hi = float((np.float64(theta).view(np.int64) & np.int64(~0xFFF)).view(np.float64))
+    return hi, theta - hi, float(Fraction(theta) / _LN2)
+
+
+if HAVE_NUMBA:
+    from llvmlite import ir as _ir
+    from numba.core import types as _types
+    from numba.extending import intrinsic as _intrinsic
+
+    @_intrinsic
+    def _f2i(typingctx, x):
+        """The bits of a float64 as an int64 (LLVM bitcast; vectorises)."""
+        if x != _types.float64:
+            return None
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], _ir.IntType(64))
+        return _types.int64(_types.float64), codegen
+
+    @_intrinsic
+    def _i2f(typingctx, x):
+        """The float64 with the bits of an int64 (LLVM bitcast; vectorises)."""
+        if x != _types.int64:
+            return None
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], _ir.DoubleType())
+        return _types.float64(_types.int64), codegen
+
+    @numba.njit(cache=True, nogil=True, error_model="numpy")
+    def pow_unit(s, theta_hi, theta_lo, c):
+        """``s^theta`` for ``s in [0, 1]`` (scalar, inlined into vectorised loops); see :mod:`._powers`."""
+        sub = s < _SUB
+        s2 = s * _TWO54 if sub else s
+        ix = _f2i(s2)
+        tt = ix - _OFF + _BIAS
+        kb = (tt >> 52) & 0xFFF
+        kf = (_i2f(kb | _TWO52) - 4503599627370496.0) - 1024.0      # 2^52 + k + 1024 - 2^52 - 1024, exact
+        kf = kf - 54.0 if sub else kf
+        m = _i2f(ix - (tt & _HIGH) + _BIAS)
+        F = m - 1.0
+        z = F / (2.0 + F)
+        w = z * z
+        w2 = w * w
+        w4 = w2 * w2
+        R = w * ((_LG1 + w * _LG2) + w2 * (_LG3 + w * _LG4) + w4 * ((_LG5 + w * _LG6) + w2 * _LG7))
+        L = 2.0 * z + z * R
+        A = theta_hi * kf
+        B = theta_lo * kf + c * L
+        kx = (A + B) + _SHIFT
+        N = kx - _SHIFT
+        f = (A - N) + B
+        f2 = f * f
+        f4 = f2 * f2
+        # Horner for the three leading terms (their rounding dominates), Estrin below (shorter chains)
+        T = ((_Q3 + f * _Q4) + f2 * (_Q5 + f * _Q6)) + f4 * ((_Q7 + f * _Q8) + f2 * (_Q9 + f * _Q10))
+        Qf = _Q0 + f * (_Q1 + f * (_Q2 + f * T))
+        p = 1.0 + f * Qf
+        Nc = N if N > _NMIN else _NMIN
+        scale = _i2f(((_f2i(Nc + _SHIFT_SCALE) - _SHIFT_BITS) + 1023) << 52)
+        out = (p * scale) * _TWO_M540
+        return out if s > 0.0 else 0.0
+
+    @numba.njit(cache=True, nogil=True, error_model="numpy")
+    def _pow_loop(s, theta_hi, theta_lo, c, out):
+        for i in range(s.shape[0]):
+            out[i] = pow_unit(s[i], theta_hi, theta_lo, c)
+else:  # pragma: no cover
+    pow_unit = None
+    _pow_loop = None
+
+
+def _pow_np(s, theta_hi, theta_lo, c):
+    """:func:`pow_unit` in numpy (same operations, same bits) on a float64 array in [0, 1] (no checks)."""
+    sub = s < _SUB
+    s2 = np.where(sub, s * _TWO54, s)
+    ix = s2.view(np.int64)
+    tt = ix - np.int64(_OFF) + np.int64(_BIAS)
+    kb = (tt >> 52) & 0xFFF
+    kf = ((kb | np.int64(_TWO52)).view(np.float64) - 4503599627370496.0) - 1024.0
+    kf = np.where(sub, kf - 54.0, kf)
+    m = (ix - (tt & np.int64(_HIGH)) + np.int64(_BIAS)).view(np.float64)
+    F = m - 1.0
+    z = F / (2.0 + F)
+    w = z * z
+    w2 = w * w
+    w4 = w2 * w2
+    R = w * ((_LG1 + w * _LG2) + w2 * (_LG3 + w * _LG4) + w4 * ((_LG5 + w * _LG6) + w2 * _LG7))
+    L = 2.0 * z + z * R
+    A = theta_hi * kf
+    B = theta_lo * kf + c * L
+    kx = (A + B) + _SHIFT
+    N = kx - _SHIFT
+    f = (A - N) + B
+    f2 = f * f
+    f4 = f2 * f2
+    # Horner for the three leading terms (their rounding dominates), Estrin below (shorter chains)
+    T = ((_Q3 + f * _Q4) + f2 * (_Q5 + f * _Q6)) + f4 * ((_Q7 + f * _Q8) + f2 * (_Q9 + f * _Q10))
+    Qf = _Q0 + f * (_Q1 + f * (_Q2 + f * T))
+    p = 1.0 + f * Qf
+    Nc = np.where(N > _NMIN, N, _NMIN)
+    scale = ((((Nc + _SHIFT_SCALE).view(np.int64) - np.int64(_SHIFT_BITS)) + 1023) << 52).view(np.float64)
+    with np.errstate(under="ignore"):
+        out = (p * scale) * _TWO_M540
+    return np.where(s > 0.0, out, 0.0)
+
+
 
 #: Records per block of the product of ``q``: ``q >= 1/theta >= 1/2`` (to within 5 ulps), so
 #: ``prod >= 2^-1000 (1 - 1e-12)``, above the smallest normal ``2^-1022`` (no underflow, no precision loss).
@@ -121,14 +284,18 @@ def _theta_mode(theta):
 
 
 @_jit
-def _log_prod_q(Xs, ys, s, WT, iota, theta, inv_theta, mode, block, width, out):
-    """``out[j] = sum over record blocks of log prod_i q(min(iota |y_i - <x_i, w_j>| s_i, 1))``."""
+def _log_prod_q(Xs, ys, s, WT, iota, theta_hi, theta_lo, c_theta, inv_theta, mode, block, width, out):
+    """``out[j] = sum over record blocks of log prod_i q(min(iota |y_i - <x_i, w_j>| s_i, 1))``.
+
+    ``theta_hi, theta_lo, c_theta``: :func:`reference.wang_xu._powers.pow_constants` (mode 2 only).
+    """
     n, d = Xs.shape
     k = WT.shape[1]
     acc = np.empty(width)
     lsum = np.empty(width)
     comp = np.empty(width)
     r = np.empty(width)
+    pw = np.empty(width)
     W = np.empty((d, width))
     for j0 in range(0, k, width):
         m = min(k, j0 + width) - j0
@@ -162,10 +329,15 @@ def _log_prod_q(Xs, ys, s, WT, iota, theta, inv_theta, mode, block, width, out):
                     sv = t if t < 1.0 else 1.0
                     acc[j] *= (1.0 - sv) + (sv * math.sqrt(sv)) * inv_theta
             else:
+                # three loops, the same operations: fused into one, LLVM reloaded the ~30 constants of
+                # pow_unit every iteration and the kernel took 12.5 ns a pair against 5.5 for pow_unit alone
                 for j in range(m):
                     t = (iota * abs(yi - r[j])) * si
-                    sv = t if t < 1.0 else 1.0
-                    acc[j] *= (1.0 - sv) + (sv ** theta) * inv_theta
+                    r[j] = t if t < 1.0 else 1.0
+                for j in range(m):
+                    pw[j] = pow_unit(r[j], theta_hi, theta_lo, c_theta)
+                for j in range(m):
+                    acc[j] *= (1.0 - r[j]) + pw[j] * inv_theta
             cnt += 1
             if cnt == block or i == n - 1:
                 # Neumaier's compensated sum of the block logarithms: with n = 10^6 identical-block
@@ -308,9 +480,11 @@ def log_weights(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
     if not HAVE_NUMBA:  # pragma: no cover
         return log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, block=block)
     theta = float(theta)
+    mode = _theta_mode(theta)
+    th, tl, c = pow_constants(theta) if mode == 2 else (0.0, 0.0, 0.0)
     out = np.empty(W.shape[0])
     _log_prod_q(Xs, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
-                np.ascontiguousarray(W.T), float(iota), theta, 1.0 / theta, _theta_mode(theta), int(block),
+                np.ascontiguousarray(W.T), float(iota), th, tl, c, 1.0 / theta, mode, int(block),
                 _WIDTH, out)
     return _finish(out, theta, neg_k_eps)
 
@@ -328,6 +502,7 @@ def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECOR
     theta = float(theta)
     inv_theta = 1.0 / theta
     mode = _theta_mode(theta)
+    consts = pow_constants(theta) if mode == 2 else None
     n, d = Xs.shape
     total = np.zeros(W.shape[0])
     comp = np.zeros(W.shape[0])
@@ -344,7 +519,7 @@ def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECOR
             elif mode == 1:
                 q = (1.0 - sv) + (sv * np.sqrt(sv)) * inv_theta
             else:
-                q = (1.0 - sv) + np.power(sv, theta) * inv_theta
+                q = (1.0 - sv) + _pow_np(sv, *consts) * inv_theta
             x = np.log(np.multiply.reduce(q, axis=0))
             tot = total + x
             comp += np.where(np.abs(total) >= np.abs(x), (total - tot) + x, (x - tot) + total)
@@ -357,8 +532,9 @@ def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
 
     ``exact`` is the log-weight in exact arithmetic on the same records and net points.  With
     ``u = 2^-53``, ``c = 5`` (``theta = 2``: the two roundings of ``t``, the two of ``q`` and the
-    product) or ``8`` (``theta != 2``: ``s^theta`` or ``s sqrt(s)`` and ``1/theta`` add three) and
-    ``S = -log prod q``::
+    product), ``8`` (``theta = 1.5``: ``s sqrt(s)`` and ``1/theta`` add three) or ``15`` (other
+    ``theta``: ``1/theta`` and its product add two, ``pow_unit`` its relative ``8 u``, which moves ``q``
+    by at most ``8 u q`` since ``0 <= s^theta / theta <= q``) and ``S = -log prod q``::
 
         |d lw| <= 1.01 [ (k eps / log theta) (c n u + 3 u S + sum_i e_i) + 3 u |lw| ],
         e_i = 0 if t_i - dt_i >= 1 else min(dt_i, log theta),
@@ -378,7 +554,8 @@ def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
     n, d = Xs.shape
     k_eps = abs(float(neg_k_eps))
     log_theta = math.log(float(theta))
-    c = 5.0 if float(theta) == 2.0 else 8.0
+    mode = _theta_mode(float(theta))
+    c = (5.0, 8.0, 7.0 + POW_REL_ERROR / u)[mode]
     S = np.abs(lw) * log_theta / k_eps
     g = (d + 1) * u / (1.0 - (d + 1) * u)
     si = np.asarray(s, dtype=np.float64)[:, None]
