@@ -169,3 +169,32 @@ def test_proof_numbers_are_finite_at_extreme_parameters():
         d = sparse.rr_product_delta(eps_list, 0.5)
         assert np.isfinite(d) and 0.0 <= d <= 1.0
     assert re.match(r"still", frank_wolfe._thm1_diameter_proof(0.5))
+
+
+# ------------------------------------------------------------------------------ Lemma 2, printed split
+
+def _lemma2_pure_ratio(factor, quick):
+    from proofs_checks.claim_sets.proof_identities.lemma2 import _rr_grid, _split_of
+    split = _split_of("printed")
+    eg, dg, tg = _rr_grid(quick)
+    points = [(float(e), d, t) for e in eg for d in dg for t in tg]
+    # the Laplace check's grid (both profiles): eps in (0.5, 0.999), delta in (1e-3, 1e-6, 1e-9), T up to 1000
+    points += [(e, d, t) for e in (0.5, 0.999) for d in (1e-3, 1e-6, 1e-9) for t in (1, 10, 100, 1000)]
+    return max(rr_composition_delta(factor * split(e, d, t)[0], t, e) / d for e, d, t in points)
+
+
+@pytest.mark.parametrize("factor", [2.0, pytest.param(1.25, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("quick", [True, pytest.param(False, marks=pytest.mark.slow)])
+def test_lemma2_printed_mutants_are_no_violation(registry, factor, quick):
+    # rr_composition_delta (log-space binomial sum, cross-checked against mpmath in test_composition) over the
+    # grids of both Lemma 2 checks; quick grid 0.015555 at x2 (T = 1e4), full 0.015559 (T = 1e6)
+    from proofs_checks.claim_sets.proof_identities import LEMMA2_PRINTED_PURE
+    bound = LEMMA2_PRINTED_PURE[factor][0]
+    ratio = _lemma2_pure_ratio(factor, quick)
+    assert ratio <= bound and ratio > 0.99 * bound
+    # the total 1 - (1 - delta/T)^T (1 - delta_RR) <= delta + delta_RR stays below the claimed 2 delta
+    assert (1.0 + bound) / 2.0 < 1.0
+    for cid in ("proofs.002.lemma2.exact-rr.printed", "proofs.002.lemma2.exact-laplace.printed"):
+        text = _by_factor(_claim(registry, cid))[factor].not_a_violation
+        assert f"delta_RR <= {bound:.4g} delta" in text, cid
+    assert all(not m.not_a_violation for m in _claim(registry, "proofs.002.lemma2.exact-rr.standard").mutants)
