@@ -198,3 +198,37 @@ def test_lemma2_printed_mutants_are_no_violation(registry, factor, quick):
         text = _by_factor(_claim(registry, cid))[factor].not_a_violation
         assert f"delta_RR <= {bound:.4g} delta" in text, cid
     assert all(not m.not_a_violation for m in _claim(registry, "proofs.002.lemma2.exact-rr.standard").mutants)
+
+
+# ------------------------------------------------------------------------- 000, Algorithms 1 and 2
+
+def test_wang_xu_per_record_terms_lie_in_minus_k_eps_to_zero():
+    # the proof's ingredient: each record's log-weight contribution lies in [-k eps, 0], extremes included
+    from reference.wang_xu.l1_regression import EXPONENT_FACTORS, make_mechanism
+    rng = np.random.default_rng(0)
+    recs = np.vstack([rng.standard_t(1.5, size=(50, 3)) * 10.0 ** rng.uniform(-3, 3, size=(50, 1)),
+                      [[1e300, -1e300, 1e300], [1e-300, 0.0, -5e-324], [0.0, 0.0, 0.0]]])
+    for alg, theta in ((1, None), (2, 1.1)):
+        for variant, k in EXPONENT_FACTORS.items():
+            eps = 3.0
+            kw = {} if theta is None else {"theta": theta}
+            mech = make_mechanism(alg, variant=variant, epsilon=eps, dim=2, zeta=0.5, iota=0.7, **kw)
+            t = mech.score_terms(recs)
+            assert np.all(np.isfinite(t)) and t.max() <= 0.0 and t.min() >= -k * eps * (1 + 1e-15)
+
+
+@pytest.mark.parametrize("alg", [1, 2])
+def test_wang_xu_mutants_no_violation_exactly_where_the_loss_stays_within_eps(registry, alg):
+    from reference.wang_xu.l1_regression import EXPONENT_FACTORS
+    marked = {}
+    for variant, k in EXPONENT_FACTORS.items():
+        for relation, suffix, a in (("replace-one", "", 2 * k), ("add-remove", ".add-remove", k)):
+            for m in _claim(registry, f"wang-xu.alg{alg}.privacy.{variant}{suffix}").mutants:
+                assert bool(m.not_a_violation) == (a * m.factor <= 1.0), (variant, relation, m.name)
+                if m.not_a_violation:
+                    assert m.not_a_violation.startswith(f"still eps-DP on every {relation} pair: the loss is at "
+                                                        f"most {a * m.factor:g} eps")
+                    marked.setdefault(f"{variant}{suffix}", []).append(m.factor)
+    # the brief's list: standard (x1.25, x2), standard add/remove (up to x4), calibrated add/remove (x1.25, x2)
+    assert marked == {"standard": [1.25, 2.0], "standard.add-remove": [1.25, 2.0, 4.0],
+                      "calibrated.add-remove": [1.25, 2.0]}
