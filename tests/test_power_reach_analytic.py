@@ -232,3 +232,16 @@ def test_wang_xu_mutants_no_violation_exactly_where_the_loss_stays_within_eps(re
     # the brief's list: standard (x1.25, x2), standard add/remove (up to x4), calibrated add/remove (x1.25, x2)
     assert marked == {"standard": [1.25, 2.0], "standard.add-remove": [1.25, 2.0, 4.0],
                       "calibrated.add-remove": [1.25, 2.0]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cid", ["proofs.002.lemma2.exact-rr.printed", "proofs.002.lemma2.exact-laplace.printed"])
+def test_lemma2_printed_checks_refute_per_round_epsilon_x3(registry, cid):
+    # measured at quick: exact-rr 7.9e3, exact-laplace 7.7 (x2, x1.25: proven no violation above)
+    from dataclasses import replace
+    from proofs_checks.model import CheckContext
+    from proofs_checks.runner import run_claim
+    claim = _claim(registry, cid)
+    m = _by_factor(claim)[3.0]
+    assert not m.not_a_violation
+    assert run_claim(replace(claim, check=m.check, mutants=()), CheckContext(profile="quick")).verdict == "refuted"
