@@ -245,3 +245,23 @@ def test_lemma2_printed_checks_refute_per_round_epsilon_x3(registry, cid):
     m = _by_factor(claim)[3.0]
     assert not m.not_a_violation
     assert run_claim(replace(claim, check=m.check, mutants=()), CheckContext(profile="quick")).verdict == "refuted"
+
+
+# ---------------------------------------------------------------- 004, Theorem 1-2 composition accounting
+
+@pytest.mark.parametrize("cid, per_guess, target, accounting, delta_ratio", [
+    # recomputed from the check's own rows (exact per-learner deltas, basic composition), noise x0.8
+    ("arora.thm1.privacy.composition", 2, 1.0, "sequential", 0.621),
+    ("arora.thm1.privacy.parallel", 2, 0.5, "parallel", 1.0),      # the Assumption-1 failure alone is delta/2
+    ("arora.thm2.privacy", 1, 1.0, "parallel", 0.519)])
+def test_composition_noise_x08_is_no_violation(registry, cid, per_guess, target, accounting, delta_ratio):
+    from proofs_checks.claim_sets.arora.grid_search import composition_rows
+    rows = list(composition_rows(0.8, per_guess=per_guess, target=target, accounting=accounting))
+    d = max(w["delta_total"] for _, w in rows) / (target * 1e-5)
+    e = max(w["epsilon_total"] for _, w in rows) / target
+    assert d == pytest.approx(delta_ratio, abs=5e-4) and d <= 1.0 and e <= 1.0
+    # x0.5 breaks the target somewhere: no proof
+    assert max(v for v, _ in composition_rows(0.5, per_guess=per_guess, target=target, accounting=accounting)) > 1.0
+    ms = _by_factor(_claim(registry, cid))
+    assert f"{d:.3g} target delta" in ms[0.8].not_a_violation
+    assert not ms[0.5].not_a_violation and not ms[0.9].not_a_violation
