@@ -235,8 +235,9 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
 #: Why the Peeling checks cannot catch x0.5 [issue 18].
 PEELING_POWER = (
     "misses lambda x0.5 (Peeling without its factor 2) and x0.8 because one iteration with them is still "
-    "(eps, delta)-DP (proven, see the mutants: x0.8 on every instance, at most 0.78 delta; x0.5 on the quick "
-    "instances, s = 1, at most 0.69 delta): each Peeling round is report-noisy-max, (2 lambda / b)-DP with "
+    "(eps, delta)-DP (proven for the lambda mutants of hu.thm6.privacy, hu.thm8.privacy.standard and "
+    "hu.thm8.privacy.proof-lambda: x0.8 on every instance, at most 0.78 delta; x0.5 on the quick instances, s = 1, "
+    "at most 0.69 delta): each Peeling round is report-noisy-max, (2 lambda / b)-DP with "
     "b = 2 lambda sqrt(3 s log(1/delta)) / eps, so a round spends eps / sqrt(3 s log(1/delta)); at s = 1 that "
     "leaves the whole sqrt(3 log(1/delta)) (2.6 at delta = 0.1), and at delta near 1 the claimed delta is so large "
     "that randomized response at the broken per-round loss stays below it.  At x0.5 two full instances (s = 2; "
