@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from reference.hu.frank_wolfe import (dp_fw_output_log_prob_batch, dp_fw_sensitivity, l1_ball_vertices,
-                                      lasso_sensitivity, private_lasso_output_log_prob_batch)
+                                      lasso_epsilon_step, lasso_sensitivity, private_lasso_output_log_prob_batch)
 
 from ...builders import PrivacyTally
+from ...formulas.composition import rr_composition_delta
 from ...model import Claim, Mutant
 from ._common import (NEIGHBOURS, as_labels, base_data, candidate_pool, corner_records, law_skipping, moderate_records,
                       neighbour_stack, variant_reading, with_power_note)
@@ -156,22 +157,90 @@ THM1_DIAMETER_POWER = (
     "(2 Delta), and with the diameter in Delta that is eps / 2; halving the noise gives exactly the radius "
     "reading, which hu.thm1.privacy.standard confirms at loss / eps = 0.91 (and refutes at x0.5: 1.94)")
 
+
+def thm1_diameter_mutant_loss(factor):
+    """Proven bound (in units of epsilon) on the pure loss of Algorithm 1 with the diameter-reading Delta x ``factor``.
+
+    A replaced record enters one step (disjoint parts [002 Alg. 1 step 3]); there the scores
+    ``u_v = -<v, g~>`` move with ``Delta u_v - Delta u_w = <Delta g, w - v> <= ||Delta g||_inf diam(W)``
+    and ``||Delta g||_inf <= 4 sqrt(2) s / (3m)`` [002 Thm. 1 proof], so the exponential mechanism with
+    log-weight ``eps u / (2 factor Delta)``, ``Delta = diam(W) 4 sqrt(2) s / (3m)``, loses at most
+    ``eps / (2 factor)``.
+
+    >>> thm1_diameter_mutant_loss(0.5), thm1_diameter_mutant_loss(0.8)
+    (1.0, 0.625)
+    """
+    return 1.0 / (2.0 * factor)
+
+
+def _thm1_diameter_proof(factor):
+    return (f"still ({thm1_diameter_mutant_loss(factor):.4g} eps, 0)-DP on every replace-one pair: [002 Alg. 1] "
+            "gives each step a fresh part of m records (n = T m), so a replaced record enters one "
+            "exponential-mechanism step and the rest is post-processing (parallel composition); there the scores "
+            "u_v = -<v, g~> move with Delta u_v - Delta u_w = <Delta g, w - v> <= ||Delta g||_inf ||v - w||_1 <= "
+            "||Delta g||_inf diam(W), and ||Delta g||_inf <= 4 sqrt(2) s / (3m) (the robust gradient's per-coordinate "
+            "sensitivity [002 Thm. 1 proof]; hu.alg1.step6.sensitivity.standard finds it attained, never exceeded); "
+            f"the step's log-weight eps u / (2 x{factor:g} Delta) with Delta = diam(W) 4 sqrt(2) s / (3m) (the "
+            "printed Delta, ||W||_1 the diameter) so loses at most eps max_(v,w) (Delta u_v - Delta u_w) / "
+            f"(2 x{factor:g} Delta) <= eps / (2 x{factor:g}) = {thm1_diameter_mutant_loss(factor):.4g} eps <= eps. "
+            "Noise x0.5 is exactly the radius reading (hu.thm1.privacy.standard)")
+
+
+def thm4_mutant_delta_ratio(variant, factor, configs=None):
+    """Largest proven ``delta(eps) / delta`` of Algorithm 2 with the step-4 noise scale x ``factor``, over the instances.
+
+    Each of the ``T`` steps is an exponential mechanism with log-weight ``eps_step u / (2 factor Delta_u)``
+    on scores that move by at most ``Delta_u`` [002 Thm. 4 proof], so it is ``eps_step / factor``-DP; ``T``
+    adaptive pure steps are dominated by ``T``-fold randomized response (Kairouz, Oh & Viswanath 2015),
+    whose ``delta`` at ``eps`` :func:`~proofs_checks.formulas.composition.rr_composition_delta` gives
+    exactly.  ``configs`` defaults to every instance of the check (quick and full).  Returns
+    ``(ratio, (T, epsilon, delta))`` of the worst instance.
+
+    >>> r, where = thm4_mutant_delta_ratio("standard", 0.5)
+    >>> round(r, 4), where
+    (0.329, (3, 0.999, 0.2))
+    """
+    configs = THM4_QUICK + THM4_FULL if configs is None else configs
+    return max((rr_composition_delta(lasso_epsilon_step(eps, dlt, T, variant) / factor, T, eps) / dlt, (T, eps, dlt))
+               for T, n, K, eps, dlt in configs)
+
+
+def _thm4_proof(variant, factor):
+    ratio, (T, eps, dlt) = thm4_mutant_delta_ratio(variant, factor)
+    return (f"still (eps, {ratio:.3g} delta)-DP on every replace-one pair of every instance the check runs (quick and "
+            "full; worst at T = {T}, eps = {eps:g}, delta = {dlt:g}): [002 Alg. 2] here runs on the unit l1 ball "
+            "(d = 2, ||W||_1 read as the radius, 1) from a vertex, so every iterate is a convex combination of "
+            "vertices (||w||_1 <= 1) and replacing one record moves every score -<v, g~> by at most "
+            "Delta_u = 8 K^2 / n [002 Thm. 4 proof] (hu.alg2.step4.sensitivity finds it attained, never exceeded); "
+            f"with the noise scale x{factor:g} each step (exponential mechanism, log-weight eps_step u / "
+            f"(2 x{factor:g} Delta_u)) is (eps_step / {factor:g})-DP whichever way the scores move, eps_step = "
+            f"lasso_epsilon_step(eps, delta, T, '{variant}'); T adaptive pure steps are dominated by T-fold randomized "
+            "response (Kairouz, Oh & Viswanath 2015 Thm. 3.3), whose hockey-stick divergence at eps "
+            f"(rr_composition_delta) is at most {ratio:.3g} delta on every instance; the output w^T is a function of "
+            "the path").format(T=T, eps=eps, dlt=dlt)
+
+
 #: Why the Theorem 4 checks cannot catch x0.5 [issue 18].
 THM4_POWER = (
     "misses noise x0.5 and x0.8 because Algorithm 2 with them is still (eps, delta)-DP on every instance the exact "
-    "check can enumerate (T <= 4, |V| = 4): the per-step budget comes from advanced composition, which at small T "
-    "leaves more than a factor 2 (the printed/lemma2 budgets carry a further factor 2 in 2 sqrt(2 T log(1/delta))); "
-    "the whole T-step law has pure loss <= 0.5 eps at the printed calibration (evidence "
-    "max_pure_privacy_loss_over_epsilon).  Even two-outcome randomized response composed T times, the worst case "
-    "for pure steps, needs T >= 5 and delta <= 1e-3 for a 2x over-spend of the 'standard' budget to break delta; "
-    "the exponential mechanism over the l1 ball's opposite vertices reaches less (0.17 eps pure at T = 5, d = 1).  "
-    "Detects: 'standard' x0.1, 'printed' and 'lemma2' x0.05")
+    "check can enumerate (T <= 5, |V| = 4) for the 'lemma2' and 'standard' budgets (proven, see the mutants: T-fold "
+    "randomized response at eps_step / 0.5 stays below 0.33 delta): the per-step budget comes from advanced "
+    "composition, which at small T leaves more than a factor 2.  The 'printed' budget eps / (2 sqrt(2 T "
+    "log(1/delta))) is undecided at x0.5 and x0.8: at delta near 1 (T = 4, delta = 0.99; T = 5, delta = 0.999) the "
+    "per-step budget is large (1.75 at x1) and randomized response composed T times would break delta (1.005 delta "
+    "at x0.5 on the quick instance T = 4, delta = 0.99), but the exponential mechanism over the l1 ball's vertices "
+    "reaches less; whether any pair does is not established.  Detects: 'standard' x0.1, 'printed' and 'lemma2' "
+    "x0.05")
 
 
-def _noise_mutants(make, extra=()):
-    """Mutants ``make(f)``: the check with the noise (its sensitivity or lambda) scaled by ``f``."""
-    return tuple(Mutant(f"noise scale x{f:g}" + (" (2x over-spend)" if f == 0.5 else ""), make(f), factor=f)
-                 for f in NOISE_FACTORS + tuple(extra))
+def _noise_mutants(make, extra=(), proofs=None):
+    """Mutants ``make(f)``: the check with the noise (its sensitivity or lambda) scaled by ``f``.
+
+    ``proofs`` maps a factor to the proof that the mutant is no violation (its ``not_a_violation``).
+    """
+    proofs = proofs or {}
+    return tuple(Mutant(f"noise scale x{f:g}" + (" (2x over-spend)" if f == 0.5 else ""), make(f), factor=f,
+                        not_a_violation=proofs.get(f, "")) for f in NOISE_FACTORS + tuple(extra))
 
 
 def register(registry):
@@ -188,11 +257,15 @@ def register(registry):
                 with_power_note(dp_fw_privacy_check("standard", reading="diameter"), THM1_DIAMETER_POWER),
                 algorithm="hu-1", variant="standard",
                 mutants=_noise_mutants(lambda f: dp_fw_privacy_check("standard", sensitivity_factor=f,
-                                                                     reading="diameter"), extra=(0.25,))))
+                                                                     reading="diameter"), extra=(0.25,),
+                                 proofs={f: _thm1_diameter_proof(f) for f in NOISE_FACTORS})))
     for v in ("printed", "lemma2", "standard"):
         claim(Claim(f"hu.thm4.privacy.{v}", "[002 Thm. 4], [002 Lemma 2]",
                     f"Algorithm 2 with the {v!r} per-step budget is (epsilon, delta)-DP for 0 < epsilon, delta < 1 "
                     "(Theorem 4 is printed as 'Algorithm 1').", "privacy",
                     with_power_note(lasso_privacy_check(v), THM4_POWER), algorithm="hu-2", variant=v,
                     mutants=_noise_mutants(lambda f, v=v: lasso_privacy_check(v, sensitivity_factor=f),
-                                           extra=(0.1, 0.05))))
+                                           extra=(0.1, 0.05),
+                                           # 'printed' is undecided at x0.5, x0.8 (see THM4_POWER)
+                                           proofs={} if v == "printed" else {f: _thm4_proof(v, f)
+                                                                             for f in NOISE_FACTORS})))

@@ -143,8 +143,41 @@ def privacy_mutants(alg, variant, relation):
     """
     factors = (1.25, 2.0, 4.0) + ((8.0,) if 1.0 / _analytic_loss(variant, relation) >= 4.0 else ())
     return tuple(Mutant(f"log-weight x{f:g} ({f:g}x over-spend)",
-                        privacy_check(alg, variant, relation=relation, exponent_scale=f), factor=f)
+                        privacy_check(alg, variant, relation=relation, exponent_scale=f), factor=f,
+                        not_a_violation=mutant_proof(alg, variant, relation, f))
                  for f in factors)
+
+
+def mutant_proof(alg, variant, relation, factor):
+    """The proof that the log-weight x ``factor`` mutant is still eps-DP over ``relation``, or ``""`` when it is not.
+
+    Each record adds ``-k eps psi_i / log theta`` to every log-weight, in ``[-k eps, 0]`` because
+    ``0 <= psi(iota |r|) <= log theta`` [000 eq. (6)] [000 eq. (16)]; scaled by ``f`` it lies in
+    ``[-k f eps, 0]``.  Replace-one moves every log-weight by at most ``k f eps`` either way, the
+    log-normaliser by as much: loss ``<= 2 k f eps``.  Add/remove moves every log-weight the same way
+    by between 0 and ``k f eps``, and the log-normaliser within that range, so the loss is at most
+    ``k f eps``.  Every net, iota, theta, n and dataset: not instance-specific.
+
+    >>> mutant_proof(1, "standard", "replace-one", 2.0)[:40]
+    'still eps-DP on every replace-one pair: '
+    >>> mutant_proof(1, "standard", "replace-one", 4.0)
+    ''
+    """
+    k = EXPONENT_FACTORS[variant]
+    a = _analytic_loss(variant, relation)
+    if a * factor > 1.0:
+        return ""
+    eq = "(6)" if alg == 1 else "(16)"
+    theta = "log 2" if alg == 1 else "log theta"
+    how = ("moves every log-weight by at most k f eps either way and the log-normaliser by as much, so the loss is "
+           "at most 2 k f eps" if relation == "replace-one" else
+           "moves every log-weight the same way by between 0 and k f eps (psi >= 0: an added record only lowers "
+           "weights) and the log-normaliser within that range, so the loss is at most k f eps")
+    return (f"still eps-DP on every {relation} pair: the loss is at most {a * factor:g} eps.  Each record adds "
+            f"-k eps psi(iota |r|) / {theta} to every log-weight [000 Alg. {alg} step 2], in [-k eps, 0] because "
+            f"0 <= psi <= {theta} for a non-negative argument [000 eq. {eq}], with k = {k:g} for the {variant} "
+            f"weight; the mutant scales it by f = {factor:g}; one {relation} change {how} = {a * factor:g} eps <= eps "
+            "(every net, iota, theta, n and dataset: not instance-specific)")
 
 
 def _analytic_loss(variant, relation):
