@@ -246,6 +246,10 @@ class Mutant:
         runs (an equivalent mutant, in mutation-testing terms): the proof in words, with its
         numbers (e.g. "still (0.62 eps, delta)-DP by exact PLD accounting of its T steps").  No
         sound check can catch it, so ``power`` lists it apart and does not count it as a miss.
+    proof_profiles : tuple of str
+        The profiles whose instances ``not_a_violation`` covers (default: both).  A proof shown only on
+        the quick profile's instances does not excuse the mutant at the full profile, where it counts
+        as a miss again.
     out_of_reach : str
         Non-empty when the mutant violates the claim but no check at this profile's budget can
         show it (e.g. the best event's Clopper-Pearson bound at the profile's sample size stays
@@ -258,6 +262,11 @@ class Mutant:
     detected_by: tuple = ("refuted",)
     not_a_violation: str = ""
     out_of_reach: str = ""
+    proof_profiles: tuple = ("quick", "full")
+
+    def proof_at(self, profile):
+        """``not_a_violation`` where its proof covers ``profile``'s instances, else ``""``."""
+        return self.not_a_violation if profile in self.proof_profiles else ""
 
 
 @dataclass(frozen=True)

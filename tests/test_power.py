@@ -73,6 +73,21 @@ def test_a_mutant_that_is_no_violation_is_listed_apart_not_as_a_miss():
     assert power_summary([p])["mutants_not_violations"] == 1
 
 
+def test_a_proof_shown_on_the_quick_instances_only_does_not_excuse_the_mutant_at_full():
+    confirmed = lambda ctx: Result("confirmed")  # noqa: E731
+    claim = Claim("toy.scoped", "[002 Alg. 4]", "s", "privacy", confirmed,
+                  mutants=(Mutant("lambda x0.5", confirmed, factor=0.5, proof_profiles=("quick",),
+                                  not_a_violation="0.69 delta on the quick instances"),))
+    quick, full = (claim_power(claim, CheckContext(profile=p)) for p in ("quick", "full"))
+    assert quick.mutants[0].not_a_violation and "not violations" in quick.misses
+    assert full.mutants[0].not_a_violation == "" and full.misses == "lambda x0.5"
+    # the registered Peeling claims carry that scope for x0.5 and not for x0.8
+    from proofs_checks.registry import default_registry
+    mutants = {m.factor: m for m in default_registry().claim("hu.thm6.privacy").mutants}
+    assert mutants[0.5].proof_at("full") == "" and mutants[0.5].proof_at("quick")
+    assert mutants[0.8].proof_at("full") and mutants[0.8].proof_at("quick")
+
+
 def test_a_mutant_that_raises_is_not_detected():
     def boom(ctx):
         raise RuntimeError("broken")
