@@ -548,12 +548,28 @@ AUDIT_POWER["audit.peeling.standard"] = {
              "composition of its rounds, so only m > 4.16 can violate",
     "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["peeling"][m], m=m, r=_PEEL["peeling"][m] / 2,
                                                         why=_WHY_PEEL.format(m=m))} for m in (2.0, 1.25)}}
+#: Gaussian primitive (claimed (0.5, 1e-5), l2 sensitivity 1: records clipped to norm 1/2): the m-times mechanism has
+#: sigma = sqrt(2 log(1.25/delta)) / (0.5 m), so a pair is a Gaussian shift of at most mu = 0.5 m / 4.845 noise units
+#: (attained: e_1/2 against -e_1/2); numbers recomputed in tests/test_power_reach_primitives.py.
 AUDIT_POWER["audit.gaussian.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "misses x2 (lower bound 0.43 of the claimed 0.5) and x4 (0.0), detects x30: a statistical audit "
+    "power": "misses x2 (lower bound 0.43 of the claimed 0.5; out of reach, see its mutant) and x4 (0.0), detects "
+             "x30; x1.25 is no violation (proven, exact 0.450 <= 0.5): a statistical audit "
              "bounds epsilon at delta = 1e-5 from 20000 calls: the x2 mechanism's exact epsilon at that delta is 0.75 "
              "(0.35 at x1, 1.61 at x4; the Gaussian privacy profile), an excess visible only in tail events of "
-             "probability near delta; primitives.gaussian.classic-calibration (exact) catches x2 and x1.25"}
+             "probability near delta; primitives.gaussian.classic-calibration (exact) catches x2 and x1.25",
+    "reach": {
+        1.25: {"not_a_violation": "1.25x over-spend is no violation: the query (records clipped to l2 norm 1/2, "
+                                  "summed) has replace-one l2 sensitivity 1 and sigma = sqrt(2 log(1.25/delta)) / "
+                                  "(1.25 x 0.5) = 7.752, so every pair is a Gaussian shift of at most mu = 0.1290 "
+                                  "noise units: exact epsilon at delta = 1e-5 (Balle-Wang Thm. 8, increasing in mu) "
+                                  "0.4496 <= 0.5 (the classic calibration's slack: 0.3526 at x1)"},
+        2.0: {"out_of_reach": "violates: the pair e_1/2 against -e_1/2 shifts the output by the full sensitivity 1, "
+                              "mu = 0.2064 noise units (sigma = 4.845), exact epsilon at delta = 1e-5 0.751 > 0.5.  "
+                              "The best event's Clopper-Pearson bound (oracle: half-lines, expected counts, 10000 "
+                              "calls per dataset, confidence 0.95) is 0.252 at the quick profile's 20000 calls and "
+                              "0.525 at the full profile's 1e6 (so reachable there by an ideal check, barely); it "
+                              "passes 0.5 at 1.28e6 calls (the first power-of-two multiple of 20000)"}}}
 #: [004 App. D.1] GEM on the primitive's candidates (sensitivities g = 1, 2, 4; n = 6 records, each adding
 #: clip(r_k, -g_k/2, g_k/2) to q_k): the replaced record moves every q_k by its full g_k, q from
 #: (0.5, -3, 10) to (1.5, -5, 6), a pair chosen by a seeded random search over such moves on the exact
@@ -582,16 +598,19 @@ _HU1_D[[13, 16, 26]] = [-1.7e308, -1.7e308, -0.9165691409504498]
 _HU1_DP = _HU1_D.copy()
 _HU1_DP[16] = [-1.3483263597035968e+88, -1.4142518747302351e+88, -1.333599653890703e+88]
 AUDIT_POWER["audit.hu-1.standard"] = {
-    "multipliers": (2.0,),
+    "multipliers": (2.0, 1.25),
     "pairs": [(_HU1_D, _HU1_DP)],
     "power": "detects x2 on every run seed: beside the search, a frozen pair (found by the search on the default "
              "seed: one record at -1.7e308 replaced by one near -1.4e88 among 32) has exact loss 1.365 eps at x2 "
              "(0.679 at x1, 0.852 at x1.25); measured on run seeds 20261121, 1-4: x2 refuted at 1.365 and x1 "
              "confirmed at 0.679 on all five, and the search alone now reaches the same 1.365 on all five (the "
              "earlier 0.83-1.06 were measured with an older search): the frozen pair keeps the verdict independent "
-             "of the search; misses x1.25 (0.85 on that pair; each audit of "
-             "this claim takes 1-2 minutes, so x1.25 is left out of the sweep); the exact claim "
-             "hu.thm1.privacy.standard reaches 0.91 at x1 and refutes x2 at 1.94"}
+             "of the search; misses x1.25 (0.852 on that pair and by the search on run seed 20261121, 7 s a run; "
+             "neither proven private nor shown violating: the loss is the exponential mechanism's, at most "
+             "1.25 eps times the attained fraction of the robust gradient's sensitivity bound, and at s = beta = 1 "
+             "proofs.sensitivity.robust-mean attains 0.71 of it (a search, not a proof), which would give 0.89 eps); "
+             "the exact claim hu.thm1.privacy.standard reaches 0.91 at x1 (T = 1, s = 2, beta = 9) and detects "
+             "noise x0.8 (x1.25)"}
 
 _WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so eps-DP: the standard variant's "
              "log-weight of net point w is -(1/4)({m:g} eps) sum_i psi_i(w) / log theta [000 Def. 2 with the stated "
