@@ -372,7 +372,10 @@ AUDIT_POWER["audit.arora-boosting.calibrated"] = {
              "refutes x2 at 1.21 on run seeds 20261121, 1, 2 (x1 0.50).  x1.25: 0.714 eps on that pair, 0.86 "
              "with chunks of 256; the conditional bound of the selection (report-noisy-max at scale 2 s/(m eps) "
              "given the models) is 1.25 eps, so neither a proof nor a violation; x1 0.538 on that pair.  "
-             "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8"}
+             "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8.  x1.25, scanned (issue 18): "
+             "the output law (quadrature) on validation-flip pairs with chunks of 2-128 records and training labels "
+             "y0 in {3, 1.5, 0, -1.5} reaches at most 0.792 eps (chunks of 128, y0 = 3; 0.639 at 32), rising with the "
+             "chunk while the quadrature starts to lose mass (0.998 at 128): still undecided"}
 # The two base learners of [004 Lemma D.4], audited on the label-flip pair of
 # proofs_checks.claim_sets.arora.audit_design (numbers recomputed in tests/test_power_reach_arora.py).
 AUDIT_POWER["audit.arora-output-perturbation.standard"] = {

@@ -112,3 +112,15 @@ def test_the_quick_audit_refutes_the_printed_constant(registry, variant):
         ctx = CheckContext(profile="quick", seed=seed).for_claim(f"audit.arora-boosting.{variant}")
         res = privacy_audit_check("arora-boosting", variant, registry=registry)(ctx)
         assert res.verdict == "refuted" and res.observed > 1.5
+
+
+def test_the_calibrated_x125_scan_number():
+    # AUDIT_POWER["audit.arora-boosting.calibrated"]: chunks of 32, training label 3: 0.639 eps at x1.25
+    D = np.zeros((160, 2))
+    D[:128] = [1.0, 3.0]
+    D[-1] = [1.0, 3.0]
+    Dp = D.copy()
+    Dp[-1, 1] = -3.0
+    w, p, q = boosting_output_law(D, Dp, 1.25, grid=2001, lgrid=601)
+    assert law_epsilon(p / p.sum(), q / q.sum(), DELTA) == pytest.approx(0.6393, abs=1e-3)
+    assert "0.639 at 32" in AUDIT_POWER["audit.arora-boosting.calibrated"]["power"]
