@@ -124,3 +124,11 @@ def test_the_calibrated_x125_scan_number():
     w, p, q = boosting_output_law(D, Dp, 1.25, grid=2001, lgrid=601)
     assert law_epsilon(p / p.sum(), q / q.sum(), DELTA) == pytest.approx(0.6393, abs=1e-3)
     assert "0.639 at 32" in AUDIT_POWER["audit.arora-boosting.calibrated"]["power"]
+
+
+def test_other_readings_of_sigma_tilde_still_violate(pair):
+    # docs/proof_checks.md, Boosting section: n read as the chunk size (sigma~ x sqrt 5) 3.14 eps; x3 2.48; x10 0.868
+    st = paper_sigma_tilde(L, 2.0, 4, 20, 1.0, DELTA)
+    for f, eps in ((math.sqrt(5.0), 3.1425), (3.0, 2.48), (10.0, 0.8682)):
+        w, p, q = boosting_output_law(*pair, 1.0, variant="printed", sigma_tilde=f * st, **COARSE)
+        assert law_epsilon(p, q, DELTA) == pytest.approx(eps, abs=3e-3)
