@@ -648,6 +648,13 @@ _WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so 
              "replaced record moves each log-weight by at most k = {m:g} eps / 4 and the log-normaliser by at most "
              "k, and every output's log-probability ratio is at most 2 k = {b:.4g} eps <= eps (the exact claim "
              "wang-xu.alg{a}.privacy.standard measures 1.0 eps at x2: the bound is attained)")
+#: [000 Alg. 1-2] calibrated variant, designed pair (net of the factory: l2 ball of radius 1 in d = 1, zeta = 0.25):
+#: 32 records (x, y) = (100, 100), whose psi is 0 at w = 1 and saturated elsewhere on the net, so the mass sits at
+#: w = 1; row 0 (100, -100) (psi 0 at w = -1, saturated at w = 1) against (100, 100).  Exact loss 0.999999 eps at
+#: x1, 1.25 at x1.25, 2.0 at x2 (recomputed in tests/test_power_reach_hu.py).
+_WX_D = np.tile([100.0, 100.0], (32, 1))
+_WX_D[0] = [100.0, -100.0]
+_WX_DP = np.tile([100.0, 100.0], (32, 1))
 for _a in (1, 2):
     AUDIT_POWER[f"audit.wang-xu-{_a}.standard"] = {
         "multipliers": (2.0, 1.25, 4.0),
@@ -658,12 +665,14 @@ for _a in (1, 2):
         "reach": {m: {"not_a_violation": _WX_PROOF.format(b=m / 2, m=m, a=_a)} for m in (2.0, 1.25)}}
     AUDIT_POWER[f"audit.wang-xu-{_a}.calibrated"] = {
         "multipliers": (2.0, 1.25),
-        "power": "detects x2, misses x1.25: the auditor's adversarial search reaches 0.95 (Alg. 1) / 0.82 (Alg. 2) "
-                 "of epsilon at x1.25 (0.956 / 0.825 at the full profile), whose true loss is 1.25 eps (the exact "
-                 "claim wang-xu.alg*.privacy.calibrated enumerates the neighbours and finds it): the search's "
-                 "replacement records do not reach the worst pair; the search is the auditor's.  x2 is caught on "
-                 "run seeds 1-4 too (1.45-1.56); on seed 1 x1.25 comes out refuted, but by the auditor's sampler "
-                 "check (Bonferroni p = 0.039 < 0.05), not by the loss (0.94)"}
+        "pairs": [(_WX_D, _WX_DP)],
+        "power": "detects x2 and x1.25 on every run seed through the designed pair (issue 18, helper i18: 32 records "
+                 "(100, 100) pulling the mass to w = 1, row 0 (100, -100) against (100, 100): the replaced record's "
+                 "psi is 0 at one end of the net and saturated at the other, so its log-weight moves by the full k at "
+                 "both ends while the normaliser, concentrated at w = 1, moves by k too): exact loss 0.999999 eps at "
+                 "x1, 1.25 at x1.25, 2.0 at x2 (the calibrated bound 2k = m eps, attained).  Before: the auditor's "
+                 "adversarial search alone reached 0.95 (Alg. 1) / 0.82 (Alg. 2) of epsilon at x1.25 (0.956 / 0.825 "
+                 "at the full profile) and caught x1.25 on some seeds only"}
 #: Report-noisy-max over K = 3 scores u_k = sum_i clip(r_ik, 0, 1) (n = 6): the replaced record moves u_0
 #: down by the full sensitivity 1 and u_1, u_2 up by 1, u from (1, 5, 5) to (0, 6, 6) (the closed-form worst
 #: direction of [002 Def. 3]'s noisy-max argument: output 0's winning threshold moves by 2 Delta):

@@ -356,3 +356,16 @@ def test_hu1_x125_proof_numbers():
         assert m * limit - attained < 0.005
     text = AUDIT_POWER["audit.hu-1.standard"]["reach"][1.25]["not_a_violation"]
     assert "0.8534 eps <= eps" in text and "0.682689" in text
+
+
+@pytest.mark.parametrize("alg_id", ["wang-xu-1", "wang-xu-2"])
+def test_wang_xu_calibrated_designed_pair_attains_the_bound(registry, alg_id):
+    # issue 18 (helper i18): the calibrated variant's bound 2k = m eps is attained on the designed pair, so the
+    # exact audit refutes x1.25 (1.25) and x2 (2.0) on every run seed and keeps x1 (0.999999) confirmed
+    (D, Dp), = AUDIT_POWER[f"audit.{alg_id}.calibrated"]["pairs"]
+    assert D.shape == (32, 2) and np.flatnonzero(np.any(D != Dp, axis=1)).tolist() == [0]
+    for m, value in ((1.0, 0.999999), (1.25, 1.25), (2.0, 2.0)):
+        mech, *_ = resolve_mechanism(alg_id, "calibrated", registry=registry, privacy_multiplier=m)
+        assert _pair_loss(mech, D, Dp) == pytest.approx(value, abs=2e-6)
+    mech, *_ = resolve_mechanism(alg_id, "calibrated", registry=registry)
+    assert _pair_loss(mech, D, Dp) < 1.0
