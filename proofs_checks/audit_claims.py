@@ -313,20 +313,36 @@ for _v in ("printed", "standard"):
         "reach": {2.0: {"not_a_violation": _GRID_PROOF.format(m=2, mu=0.1112, s1=0.383, s2=1, bound=1)},
                   1.25: {"not_a_violation": _GRID_PROOF.format(m=1.25, mu=0.0697, s1=0.230, s2=0.625,
                                                                bound=0.625)}}}
-# Boosting [004 App. E], audited on the validation label-flip pair of
-# proofs_checks.claim_sets.arora.audit_design.boosting_flip_pair (quick, run seeds 20261121, 1-4; x1 on 15 seeds).
-_BOOST_PAIR = ("on the designed pair (10 records (e_1, 3), chunks of two, the last validation label flipped: the four "
-               "models see the same data, the flip reverses which scores best) the quick audit (20000 calls) gives ")
-_BOOST_NOTE = ("; the black-box pairs gave 0.0 at every multiplier up to 30.  No mutant is proved private: the paper's "
-               "Laplace scale 0.1/(m eps) is not calibrated to the scores' sensitivity (arora.boosting.privacy*)")
+# Boosting [004 App. E] with the paper's own sigma~ of [004 Thm. E] (the factory's default since issue 18; before,
+# the audit ran sigma~ = 0.1, 169 times below the printed 16.93 at n = 10, and its x1 verdict was a verdict on no
+# paper's constant), audited on audit_design.boosting_validation_pair(4): four training chunks of four records
+# (e_1, 3), the validation chunk (0, 0) but its last record, (e_1, 3) against (e_1, -3) (n = 20).  Exact output law
+# by quadrature (audit_design.boosting_output_law, checked against runs of the implementation): epsilon at
+# delta = 1e-5 is 4.91 (printed) at x1; numbers recomputed in tests/test_power_reach_boosting.py.
+_BOOST_PAPER = ("the paper's Boosting is not (eps, delta)-DP at its printed sigma~: on the designed pair (n = 20, m = 4 "
+                "chunks of four records (e_1, 3) and a validation chunk of (0, 0) records but its last, (e_1, 3) "
+                "against (e_1, -3); sigma~ = 2 sqrt(Y^2 + H gamma^2 X^2)/sqrt(n eps) = {st:.4g} by [004 Thm. E] with "
+                "gamma = 16.14 the learner's sub-Gaussian constant) the output w_(i*) has exact epsilon {e1:.3g} at "
+                "delta = 1e-5 (quadrature of the output law; {e10} at the 10-record flip pair), the best event's "
+                "oracle bound at 20000 calls is {o1:.3g}; the quick audit (20000 calls) refutes x1 at {x1} on run "
+                "seeds 20261121, 0-3 (20261121, 0-2 for standard).  Readings: Lap(0, sigma~) as scale (printed) or "
+                "variance (standard) both violate; "
+                "gamma~ = gamma (a gamma~ near 10 gamma would be needed: at n = 10 the scale x10 gives 0.965 eps, x3 "
+                "still 1.97); the privacy sentence of [004 Thm. E] precedes and does not carry 'n >= n0' (n0 = "
+                "16 gamma^2 log^8(4/beta) H/Y^2, 3.2e7 here at beta = 0.1), which qualifies the excess-risk sentence "
+                "only: "
+                "under the reading that n >= n0 bounds the privacy claim too, this instance is outside it.  Mutants: "
+                "x2 {x2}, x1.25 {x125}, x30 {x30} (refuted with the base; exact {m2} at x2)")
 AUDIT_POWER["audit.arora-boosting.printed"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "detects x2 and x30, misses x1.25: " + _BOOST_PAIR + "1.11-1.29 at x2, 5.0-5.8 at x30, 0.85-1.01 at "
-             "x1.25 (refuted on run seed 3 only) and 0.69-0.89 at x1 (run seeds 20261121, 1-14)" + _BOOST_NOTE}
+    "power": "detects x2, x1.25 and x30 (the base itself is refuted): " + _BOOST_PAPER.format(
+        st=10.2951, e1=4.910, e10="1.851", o1=2.409, x1="1.89-2.48", x2="2.49-3.46", x125="2.12-2.73",
+        x30="3.72-5.02", m2=7.98)}
 AUDIT_POWER["audit.arora-boosting.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "detects x2 and x30, misses x1.25: " + _BOOST_PAIR + "1.10-1.38 at x2, 5.5-5.9 at x30, 0.83-0.95 at "
-             "x1.25 and 0.74-0.87 at x1 (run seeds 20261121, 1-14)" + _BOOST_NOTE}
+    "power": "detects x2, x1.25 and x30 (the base itself is refuted): " + _BOOST_PAPER.format(
+        st=10.2951, e1=4.786, e10="1.845", o1=2.617, x1="1.98-2.51", x2="2.94-3.41", x125="2.42-2.80",
+        x30="4.72-5.05", m2=7.94).replace("the output w_(i*)", "the output w_(i*) (Laplace scale sigma~/sqrt 2)")}
 # The calibrated variant on boosting_validation_pair (64 records per chunk, n = 320): its output law is computed
 # by quadrature in audit_design.boosting_output_law (numbers recomputed in tests/test_power_reach_gd.py).
 # (audit_design.boosting_validation_pair(64), built here: the adapter imports no claim set): 4 training chunks of 64
@@ -356,7 +372,10 @@ AUDIT_POWER["audit.arora-boosting.calibrated"] = {
              "refutes x2 at 1.21 on run seeds 20261121, 1, 2 (x1 0.50).  x1.25: 0.714 eps on that pair, 0.86 "
              "with chunks of 256; the conditional bound of the selection (report-noisy-max at scale 2 s/(m eps) "
              "given the models) is 1.25 eps, so neither a proof nor a violation; x1 0.538 on that pair.  "
-             "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8"}
+             "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8.  x1.25, scanned (issue 18): "
+             "the output law (quadrature) on validation-flip pairs with chunks of 2-128 records and training labels "
+             "y0 in {3, 1.5, 0, -1.5} reaches at most 0.792 eps (chunks of 128, y0 = 3; 0.639 at 32), rising with the "
+             "chunk while the quadrature starts to lose mass (0.998 at 128): still undecided"}
 # The two base learners of [004 Lemma D.4], audited on the label-flip pair of
 # proofs_checks.claim_sets.arora.audit_design (numbers recomputed in tests/test_power_reach_arora.py).
 AUDIT_POWER["audit.arora-output-perturbation.standard"] = {
@@ -532,29 +551,56 @@ AUDIT_POWER["audit.peeling.standard"] = {
              "composition of its rounds, so only m > 4.16 can violate",
     "reach": {m: {"not_a_violation": _PEEL_PROOF.format(b=_PEEL["peeling"][m], m=m, r=_PEEL["peeling"][m] / 2,
                                                         why=_WHY_PEEL.format(m=m))} for m in (2.0, 1.25)}}
+#: Gaussian primitive (claimed (0.5, 1e-5), l2 sensitivity 1: records clipped to norm 1/2): the m-times mechanism has
+#: sigma = sqrt(2 log(1.25/delta)) / (0.5 m), so a pair is a Gaussian shift of at most mu = 0.5 m / 4.845 noise units
+#: (attained: e_1/2 against -e_1/2); numbers recomputed in tests/test_power_reach_primitives.py.
 AUDIT_POWER["audit.gaussian.standard"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "power": "misses x2 (lower bound 0.43 of the claimed 0.5) and x4 (0.0), detects x30: a statistical audit "
+    "power": "misses x2 (lower bound 0.43 of the claimed 0.5; out of reach, see its mutant) and x4 (0.0), detects "
+             "x30; x1.25 is no violation (proven, exact 0.450 <= 0.5): a statistical audit "
              "bounds epsilon at delta = 1e-5 from 20000 calls: the x2 mechanism's exact epsilon at that delta is 0.75 "
              "(0.35 at x1, 1.61 at x4; the Gaussian privacy profile), an excess visible only in tail events of "
-             "probability near delta; primitives.gaussian.classic-calibration (exact) catches x2 and x1.25"}
+             "probability near delta; primitives.gaussian.classic-calibration (exact) catches x2 and x1.25",
+    "reach": {
+        1.25: {"not_a_violation": "1.25x over-spend is no violation: the query (records clipped to l2 norm 1/2, "
+                                  "summed) has replace-one l2 sensitivity 1 and sigma = sqrt(2 log(1.25/delta)) / "
+                                  "(1.25 x 0.5) = 7.752, so every pair is a Gaussian shift of at most mu = 0.1290 "
+                                  "noise units: exact epsilon at delta = 1e-5 (Balle-Wang Thm. 8, increasing in mu) "
+                                  "0.4496 <= 0.5 (the classic calibration's slack: 0.3526 at x1)"},
+        2.0: {"out_of_reach": "violates: the pair e_1/2 against -e_1/2 shifts the output by the full sensitivity 1, "
+                              "mu = 0.2064 noise units (sigma = 4.845), exact epsilon at delta = 1e-5 0.751 > 0.5.  "
+                              "The best event's Clopper-Pearson bound (oracle: half-lines, expected counts, 10000 "
+                              "calls per dataset, confidence 0.95) is 0.252 at the quick profile's 20000 calls and "
+                              "0.525 at the full profile's 1e6 (so reachable there by an ideal check, barely); it "
+                              "passes 0.5 at 1.28e6 calls (the first power-of-two multiple of 20000)"}}}
 #: [004 App. D.1] GEM on the primitive's candidates (sensitivities g = 1, 2, 4; n = 6 records, each adding
 #: clip(r_k, -g_k/2, g_k/2) to q_k): the replaced record moves every q_k by its full g_k, q from
 #: (0.5, -3, 10) to (1.5, -5, 6), a pair chosen by a seeded random search over such moves on the exact
 #: law (before, and independent of, any audit run): exact loss 0.28 eps at x1, 0.53 at x1.25, 1.32 at x2.
 _GEM_PAIR = np.array([[-0.5, 1.0, 2.0]] + [[0.2, -0.8, 1.6]] * 5)
+#: GEM's pure loss on K candidates with log-weight -a s_i (a = m eps / 2) and replace-one moves of each s_i within 1:
+#: at most a + log(K / (1 + (K - 1) e^-a)) (proof in the x1.25 mutant; recomputed in tests/test_power_reach_primitives.py).
+_GEM_BOUND = {1.0: 0.8042, 1.25: 0.9958, 2.0: 1.5472}
 AUDIT_POWER["audit.gem.standard"] = {
     "multipliers": (2.0, 1.25),
     "pairs": [(_GEM_PAIR, np.vstack([[0.5, -1.0, -2.0], _GEM_PAIR[1:]]))],
     "power": "detects x2 on every run seed (the designed pair, every q_k moved by its full sensitivity g_k in "
              "mixed directions, has exact loss 1.32 eps at x2; the search alone reached 1.09 on the default seed "
-             "and 0.96-0.98 on seeds 1-4, as recorded earlier); misses x1.25 (0.66 by the search, 0.53 on the designed pair, also at the "
-             "full profile): on the auditor's pairs GEM spends about half its epsilon (0.52 at x1; the best "
-             "candidate carries nearly all its mass; arora.gem.privacy measures the same slack, 0.78 at most on "
-             "stressed scores), so x1.25 may still be private: neither proven nor refuted.  The largest exact "
-             "loss at x1.25 that 60 local searches (Nelder-Mead, seed 1) found over the audited domain (n = 6, "
-             "every q_k moved by at most g_k) is 0.864 eps, at q = (3, -5.442, 8) -> (2, -3.442, 12) (the third "
-             "score at the domain's edge, so larger n may give more): probably private at n = 6, not proven"}
+             "and 0.96-0.98 on seeds 1-4, as recorded earlier); x1.25 is no violation (proven, see its mutant: "
+             "0.9958 eps at most on every pair, at any n; missed at quick and full, 0.66 by the search, 0.53 on "
+             "the designed pair, 0.864 by 60 local searches, 0.889 by differential evolution): GEM's loss on K = 3 "
+             "candidates is at most a + log(3 / (1 + 2 e^-a)) with a = m eps / 2, 0.804 eps at x1",
+    "reach": {1.25: {"not_a_violation": (
+        "1.25x over-spend is no violation: GEM [004 App. D.1] is the exponential mechanism P_i ~ exp(-a s_i), "
+        "a = 1.25 eps / 2, on the normalised scores s_i = max_j ((q_i + t g_i) - (q_j + t g_j))_+ / (g_i + g_j) >= 0 "
+        "of K = 3 candidates (g = 1, 2, 4); a replaced record moves each q_k by at most g_k, so each s_i by at "
+        "most 1 (t g_k does not move), and on either dataset the best penalised candidate has s = 0.  With "
+        "Z = sum_j exp(-a s_j) on D and Z' on D': P_i / P'_i = exp(a (s'_i - s_i)) Z' / Z <= e^a Z' / Z, and "
+        "Z >= 1 + e^-a (Z' - 1) (Z's s = 0 term is 1, every other term is at least e^-a times its D' term, and "
+        "the D' term left out is at most 1), so Z' / Z <= Z' / (1 + e^-a (Z' - 1)) <= 3 / (1 + 2 e^-a) (increasing "
+        "in Z' <= K = 3); the same with D and D' swapped.  Loss <= a + log(3 / (1 + 2 e^-a)) = 0.9958 eps <= eps "
+        "on every pair at any n (0.8042 at x1, 1.5472 at x2; the largest found: 0.889 = a + log(2 / (1 + e^-a)) "
+        "by differential evolution)")}}}
 #: [002 Alg. 1] as audited (d = 2, T = 2, s = 1, beta = 1, squared loss): a pair the exact audit's adversarial
 #: search found for the x2 mutant on the default run seed, frozen (an exact audit has no estimation data: the
 #: pair's loss is a fact of the two exact laws, the same on every seed): 32 records, 29 equal to
@@ -565,17 +611,35 @@ _HU1_D = np.array([_HU1_BASE] * 32)
 _HU1_D[[13, 16, 26]] = [-1.7e308, -1.7e308, -0.9165691409504498]
 _HU1_DP = _HU1_D.copy()
 _HU1_DP[16] = [-1.3483263597035968e+88, -1.4142518747302351e+88, -1.333599653890703e+88]
+#: sup of a record's robust-mean term E phi(a + |a| Z) (beta = 1) over B = 2 sqrt 2 / 3: 2 Phi(1) - 1, approached as
+#: a -> inf (the term is below it at every a; tests/test_power_reach_hu.py).
+_HU1_RATIO = 0.682689
+_HU1_PROOF = (
+    "1.25x over-spend is no violation: [002 Alg. 1] here (d = 2, T = 2 disjoint parts, V the 4 vertices of the "
+    "unit l1 ball, squared loss, standard robust gradient with s = beta = 1) changes, for a replaced record, only "
+    "its own part's selection (the earlier steps have the same law, the later ones read unchanged data given the "
+    "path: parallel composition).  That step is the exponential mechanism with log-weight 1.25 eps u_v / (2 Delta), "
+    "u_v = -<v, g~>, Delta = 4 sqrt 2 s / (3 m) = 2 B s / m (B = 2 sqrt 2 / 3, the l1 radius reading), whose loss is "
+    "at most 1.25 eps max_k |Delta g~_k| / Delta (v = +-e_k).  Each coordinate of g~ is (s / m) sum_i "
+    "E phi(a_i + |a_i| Z) (a_i = g_ik / s, Z ~ N(0, 1/beta)) [002 eq. (4)], an odd term whose supremum over a is "
+    "B (2 Phi(1) - 1) = 0.682689 B (phi saturates at +-B; approached as a -> inf, below it everywhere), so "
+    "|Delta g~_k| <= 2 (0.682689) B s / m and the loss is at most 1.25 x 0.682689 eps = 0.8534 eps <= eps on every "
+    "pair (the frozen pair attains 0.852; at x1 the bound is 0.6827, the pair 0.679; at x2 1.3654, the pair 1.365)")
 AUDIT_POWER["audit.hu-1.standard"] = {
-    "multipliers": (2.0,),
+    "multipliers": (2.0, 1.25),
+    "reach": {1.25: {"not_a_violation": _HU1_PROOF}},
     "pairs": [(_HU1_D, _HU1_DP)],
     "power": "detects x2 on every run seed: beside the search, a frozen pair (found by the search on the default "
              "seed: one record at -1.7e308 replaced by one near -1.4e88 among 32) has exact loss 1.365 eps at x2 "
              "(0.679 at x1, 0.852 at x1.25); measured on run seeds 20261121, 1-4: x2 refuted at 1.365 and x1 "
              "confirmed at 0.679 on all five, and the search alone now reaches the same 1.365 on all five (the "
              "earlier 0.83-1.06 were measured with an older search): the frozen pair keeps the verdict independent "
-             "of the search; misses x1.25 (0.85 on that pair; each audit of "
-             "this claim takes 1-2 minutes, so x1.25 is left out of the sweep); the exact claim "
-             "hu.thm1.privacy.standard reaches 0.91 at x1 and refutes x2 at 1.94"}
+             "of the search; x1.25 is no violation (proven, see its mutant: at most 0.8534 eps; 0.852 on that pair and by "
+             "the search on run seed 20261121, 7 s a run; also missed at full): a record's robust-gradient term "
+             "reaches at most 2 Phi(1) - 1 = 0.6827 of the sensitivity bound's, and the selection's loss is m eps "
+             "times that; "
+             "the exact claim hu.thm1.privacy.standard reaches 0.91 at x1 (T = 1, s = 2, beta = 9) and detects "
+             "noise x0.8 (x1.25)"}
 
 _WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so eps-DP: the standard variant's "
              "log-weight of net point w is -(1/4)({m:g} eps) sum_i psi_i(w) / log theta [000 Def. 2 with the stated "
@@ -584,6 +648,13 @@ _WX_PROOF = ("still ({b:.4g} eps)-DP on every replace-one pair [000 Def. 1], so 
              "replaced record moves each log-weight by at most k = {m:g} eps / 4 and the log-normaliser by at most "
              "k, and every output's log-probability ratio is at most 2 k = {b:.4g} eps <= eps (the exact claim "
              "wang-xu.alg{a}.privacy.standard measures 1.0 eps at x2: the bound is attained)")
+#: [000 Alg. 1-2] calibrated variant, designed pair (net of the factory: l2 ball of radius 1 in d = 1, zeta = 0.25):
+#: 32 records (x, y) = (100, 100), whose psi is 0 at w = 1 and saturated elsewhere on the net, so the mass sits at
+#: w = 1; row 0 (100, -100) (psi 0 at w = -1, saturated at w = 1) against (100, 100).  Exact loss 0.999999 eps at
+#: x1, 1.25 at x1.25, 2.0 at x2 (recomputed in tests/test_power_reach_hu.py).
+_WX_D = np.tile([100.0, 100.0], (32, 1))
+_WX_D[0] = [100.0, -100.0]
+_WX_DP = np.tile([100.0, 100.0], (32, 1))
 for _a in (1, 2):
     AUDIT_POWER[f"audit.wang-xu-{_a}.standard"] = {
         "multipliers": (2.0, 1.25, 4.0),
@@ -594,12 +665,14 @@ for _a in (1, 2):
         "reach": {m: {"not_a_violation": _WX_PROOF.format(b=m / 2, m=m, a=_a)} for m in (2.0, 1.25)}}
     AUDIT_POWER[f"audit.wang-xu-{_a}.calibrated"] = {
         "multipliers": (2.0, 1.25),
-        "power": "detects x2, misses x1.25: the auditor's adversarial search reaches 0.95 (Alg. 1) / 0.82 (Alg. 2) "
-                 "of epsilon at x1.25 (0.956 / 0.825 at the full profile), whose true loss is 1.25 eps (the exact "
-                 "claim wang-xu.alg*.privacy.calibrated enumerates the neighbours and finds it): the search's "
-                 "replacement records do not reach the worst pair; the search is the auditor's.  x2 is caught on "
-                 "run seeds 1-4 too (1.45-1.56); on seed 1 x1.25 comes out refuted, but by the auditor's sampler "
-                 "check (Bonferroni p = 0.039 < 0.05), not by the loss (0.94)"}
+        "pairs": [(_WX_D, _WX_DP)],
+        "power": "detects x2 and x1.25 on every run seed through the designed pair (issue 18, helper i18: 32 records "
+                 "(100, 100) pulling the mass to w = 1, row 0 (100, -100) against (100, 100): the replaced record's "
+                 "psi is 0 at one end of the net and saturated at the other, so its log-weight moves by the full k at "
+                 "both ends while the normaliser, concentrated at w = 1, moves by k too): exact loss 0.999999 eps at "
+                 "x1, 1.25 at x1.25, 2.0 at x2 (the calibrated bound 2k = m eps, attained).  Before: the auditor's "
+                 "adversarial search alone reached 0.95 (Alg. 1) / 0.82 (Alg. 2) of epsilon at x1.25 (0.956 / 0.825 "
+                 "at the full profile) and caught x1.25 on some seeds only"}
 #: Report-noisy-max over K = 3 scores u_k = sum_i clip(r_ik, 0, 1) (n = 6): the replaced record moves u_0
 #: down by the full sensitivity 1 and u_1, u_2 up by 1, u from (1, 5, 5) to (0, 6, 6) (the closed-form worst
 #: direction of [002 Def. 3]'s noisy-max argument: output 0's winning threshold moves by 2 Delta):

@@ -125,17 +125,19 @@ def _audit(registry, alg, m, seed, variant="standard"):
 
 
 def test_boosting_mechanisms_audit_the_validation_flip(registry):
-    for v in ("printed", "standard", "calibrated"):
-        ((D, Dp, desc),) = registry.algorithm("arora-boosting").mechanism(variant=v).audit_design()["pairs"]
+    # the paper's readings (printed sigma~) are audited on the 20-record validation pair since issue 18
+    # (tests/test_power_reach_boosting.py); a given sigma~ and the calibrated variant on the 10-record flip
+    for v, kw in (("printed", {"sigma_tilde": 0.1}), ("standard", {"sigma_tilde": 0.1}), ("calibrated", {})):
+        ((D, Dp, desc),) = registry.algorithm("arora-boosting").mechanism(variant=v, **kw).audit_design()["pairs"]
         assert D.shape == (10, 2) and np.flatnonzero((D != Dp).any(axis=1)).tolist() == [9]
     D, Dp, _ = boosting_flip_pair(1.0, 3.0, 4)
     assert (D[:, 0] == 1).all() and D[-1, 1] == 3.0 and Dp[-1, 1] == -3.0
 
 
-@pytest.mark.parametrize("variant, caught", [("printed", 2.0), ("calibrated", 30.0)])
+@pytest.mark.parametrize("variant, caught", [("calibrated", 30.0)])
 def test_boosting_audits_catch_their_stated_multiplier_and_not_x1(registry, variant, caught):
-    # measured (quick, seeds 20261121, 1-4): printed x2 1.11-1.29, calibrated x30 4.5-5.3; x1 at most
-    # 0.89 (printed, 15 seeds) and 0.31 (calibrated)
+    # measured (quick, seeds 20261121, 1-4): calibrated x30 4.5-5.3; x1 at most 0.31.  The paper's readings
+    # are refuted at x1 since issue 18 (their own sigma~; tests/test_power_reach_boosting.py)
     for seed in (20261121, 2):
         assert _audit(registry, "arora-boosting", caught, seed, variant).verdict == "refuted"
         assert _audit(registry, "arora-boosting", 1.0, seed, variant).verdict == "inconclusive"
@@ -152,7 +154,7 @@ def test_learner_audits_catch_x6_and_not_x1(registry, alg):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["printed", "standard", "calibrated"])
+@pytest.mark.parametrize("variant", ["calibrated"])
 def test_boosting_base_claims_stay_not_refuted_on_fifteen_seeds(registry, variant):
     for seed in (20261121, *range(1, 15)):
         assert _audit(registry, "arora-boosting", 1.0, seed, variant).verdict == "inconclusive"

@@ -198,6 +198,8 @@ def test_no_not_a_violation_mark_without_its_recomputation():
     # recomputed in tests/test_power_reach_arora.py
     tested |= {("audit.arora-output-perturbation.standard", 1.25), ("audit.arora-noisy-gd.standard", 1.25)}
     tested |= {(f"audit.arora-grid-search.{v}", m) for v in ("printed", "standard") for m in (2.0, 1.25)}
+    # issue 18, helper i18: hu-1 below (test_hu1_x125_proof_numbers); GEM and Gaussian in test_power_reach_primitives
+    tested |= {("audit.hu-1.standard", 1.25), ("audit.gem.standard", 1.25), ("audit.gaussian.standard", 1.25)}
     assert marked <= tested, sorted(marked - tested)
     assert audit_claims.AUDIT_POWER is AUDIT_POWER
 
@@ -331,3 +333,39 @@ def test_hu3_designed_pair_shows_x30_violates_at_100000_calls(registry):
         res = audit(mech, epsilon=1.0, delta=DELTA, pairs=[(D, Dp)], samples=100_000, seed=0, features=feats,
                     method="statistical")
         assert (res.verdict == "refuted") is refuted, (m, res.epsilon_lower)
+
+
+def test_hu1_x125_proof_numbers():
+    # a record's robust-mean term E phi(a + |a| Z) (beta = 1) stays below B (2 Phi(1) - 1) and approaches it as
+    # a -> inf (grid over 200001 + 2000 points up to 1e300; the limit by the normal CDF): the selection's loss is
+    # at most m x 0.682689 eps, attained by the frozen pair within 0.005 (0.6786, 0.8519, 1.3653 above)
+    from scipy.special import ndtr
+
+    from proofs_checks.audit_claims import _HU1_RATIO
+    from reference.hu.catoni import expected_phi
+
+    B = 2 * math.sqrt(2) / 3
+    limit = 2 * ndtr(1.0) - 1
+    assert limit == pytest.approx(_HU1_RATIO, abs=1e-6)
+    a = np.concatenate([np.linspace(1e-6, 20, 200_001), np.logspace(1.3, 300, 2000)])
+    h = np.asarray(expected_phi(a, np.abs(a))) / B
+    assert h.max() <= limit + 1e-12 and h[-1] == pytest.approx(limit, abs=1e-12)
+    assert np.allclose(np.asarray(expected_phi(-a[:5], a[:5])), -np.asarray(expected_phi(a[:5], a[:5])))   # odd
+    for m, attained in ((1.0, 0.6786), (1.25, 0.8519), (2.0, 1.3653)):
+        assert attained <= m * limit + 1e-4
+        assert m * limit - attained < 0.005
+    text = AUDIT_POWER["audit.hu-1.standard"]["reach"][1.25]["not_a_violation"]
+    assert "0.8534 eps <= eps" in text and "0.682689" in text
+
+
+@pytest.mark.parametrize("alg_id", ["wang-xu-1", "wang-xu-2"])
+def test_wang_xu_calibrated_designed_pair_attains_the_bound(registry, alg_id):
+    # issue 18 (helper i18): the calibrated variant's bound 2k = m eps is attained on the designed pair, so the
+    # exact audit refutes x1.25 (1.25) and x2 (2.0) on every run seed and keeps x1 (0.999999) confirmed
+    (D, Dp), = AUDIT_POWER[f"audit.{alg_id}.calibrated"]["pairs"]
+    assert D.shape == (32, 2) and np.flatnonzero(np.any(D != Dp, axis=1)).tolist() == [0]
+    for m, value in ((1.0, 0.999999), (1.25, 1.25), (2.0, 2.0)):
+        mech, *_ = resolve_mechanism(alg_id, "calibrated", registry=registry, privacy_multiplier=m)
+        assert _pair_loss(mech, D, Dp) == pytest.approx(value, abs=2e-6)
+    mech, *_ = resolve_mechanism(alg_id, "calibrated", registry=registry)
+    assert _pair_loss(mech, D, Dp) < 1.0

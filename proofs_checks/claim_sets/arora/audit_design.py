@@ -34,7 +34,7 @@ from reference.validation import check_delta, check_epsilon, check_integer, chec
 
 __all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
            "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output", "boosting_validation_pair",
-           "boosting_output_law", "law_epsilon", "law_oracle"]
+           "boosting_output_law", "law_epsilon", "law_oracle", "paper_sigma_tilde", "BOOSTING_PAPER_CHUNK"]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
 DESIGN_ROWS = 8
@@ -231,24 +231,70 @@ def boosting_validation_pair(chunk=BOOSTING_CHUNK, m=4, x_bound=1.0, y_bound=3.0
                    f"but the last, y = +-{Y:g}")
 
 
-def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=3001, lgrid=601):
-    """Law of calibrated Boosting's output ``w_{i*}`` on two d = 1 datasets with equal training chunks, by quadrature.
+#: Records per chunk of the validation pair on which the paper's readings of Boosting are audited (n = 20 at m = 4).
+BOOSTING_PAPER_CHUNK = 4
+
+
+def paper_sigma_tilde(learner, B, m, n, epsilon, delta):
+    """The printed ``sigma_tilde`` of [004 Thm. E] for Boosting on ``n`` records with ``learner`` at guess ``B``.
+
+    ``sigma_tilde^2 = 4 (Y^2 + H gamma^2 X^2) / (n epsilon)`` (:func:`~reference.arora.model_selection.boosting_sigma_tilde`)
+    with ``gamma`` the sub-Gaussian constant of condition 2 of that theorem for the learner run at
+    ``(epsilon/2, delta)`` on a chunk of ``n // (m + 1)`` records [004 App. E step 2]: output
+    perturbation releases ``w + N(0, s^2 I)`` with ``||w|| <= B``, whose smallest constant is
+    :func:`~reference.arora.model_selection.gaussian_output_subgaussian_constant`; noisy GD releases a point
+    of the ball, sub-Gaussian with ``gamma = B / sqrt(log 2)`` (``E exp(<w, u>^2/gamma^2) <= exp(B^2/gamma^2) = 2``;
+    a valid constant, perhaps not the smallest: a larger ``gamma`` only adds noise).  The theorem writes
+    ``gamma~`` in ``sigma_tilde`` and ``gamma`` elsewhere; both are read as this ``gamma``.
+
+    >>> from reference.arora.learners import OutputPerturbation
+    >>> L = OutputPerturbation("squared", 1.0, 3.0)
+    >>> round(paper_sigma_tilde(L, 2.0, 4, 10, 1.0, 1e-5), 4), round(paper_sigma_tilde(L, 2.0, 4, 20, 1.0, 1e-5), 4)
+    (16.9325, 10.2951)
+    """
+    from reference.arora.learners import OutputPerturbation
+    from reference.arora.model_selection import boosting_sigma_tilde, gaussian_output_subgaussian_constant
+
+    n, m = check_integer("n", n, minimum=1), check_integer("m", m, minimum=1)
+    chunk = n // (m + 1)
+    if chunk < 1:
+        raise ValueError(f"Boosting with m = {m} models needs at least {m + 1} records, got n = {n}")
+    if isinstance(learner, OutputPerturbation):
+        gamma = gaussian_output_subgaussian_constant(B, learner.sigma(B, chunk, epsilon / 2, delta))
+    else:
+        gamma = B / math.sqrt(math.log(2.0))
+    return boosting_sigma_tilde(n, epsilon, learner.y_bound, learner.H, gamma, learner.x_bound)
+
+
+def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=3001, lgrid=601,
+                        variant="calibrated", sigma_tilde=None, tgrid=8001):
+    """Law of Boosting's output ``w_{i*}`` on two d = 1 datasets with equal training chunks, by quadrature.
 
     The ``m`` models are i.i.d. ``N(w_hat, s^2)`` (output perturbation at ``(epsilon/2, delta)`` on the same
     chunk), so the output density is ``m phi(w) pi(w)`` with ``pi(w) = int Lap_b(l) F(u(w) + l)^{m-1} dl``
-    and ``F(t) = P(u(W) + Lap_b < t)``: ``u`` the clipped validation score, ``b`` the calibrated Laplace scale
+    and ``F(t) = P(u(W) + Lap_b < t)``: ``u`` the validation score, ``b`` the Laplace scale
     [004 App. E] (report-noisy-max of i.i.d. candidates).  Riemann sums on ``grid`` points over ``w_hat +- 12 s``
     and ``lgrid`` points over ``+-30 b``; the outputs are the probabilities of the grid cells.
+
+    ``variant="calibrated"`` (not the paper's): scores of losses clipped at ``Delta(B)``, the calibrated
+    scale.  ``"printed"`` / ``"standard"``, the two readings of the paper's ``Lap(0, sigma_tilde)``:
+    unclipped losses, scale ``sigma_tilde`` or ``sigma_tilde / sqrt 2``, ``sigma_tilde`` by default the
+    paper's (:func:`paper_sigma_tilde` at ``n = len(D)``); ``F`` is then tabulated on ``tgrid`` points over
+    the scores' range ``+- 31 b`` and both laws are normalised (the Laplace Riemann sum's relative
+    excess ``h^2/12`` cancels in the likelihood ratios).
 
     Returns
     -------
     (w, p, q) : grid and cell probabilities on ``D`` and ``D'``.
     """
     from reference.arora.learners import OutputPerturbation, delta_noisy_gd, regularized_erm
-    from reference.arora.model_selection import calibrated_laplace_scale
+    from reference.arora.model_selection import (BOOSTING_VARIANTS, boosting_laplace_scale,
+                                                 calibrated_laplace_scale)
 
     m = check_integer("m", m, minimum=1)
     eps = check_epsilon(epsilon)
+    if variant not in BOOSTING_VARIANTS:
+        raise ValueError(f"variant must be one of {BOOSTING_VARIANTS}, got {variant!r}")
     L = OutputPerturbation("squared", x_bound, y_bound)
     nc = np.shape(D)[0] // (m + 1)
     train = np.asarray(D, dtype=np.float64)[:nc]
@@ -257,12 +303,19 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
             raise ValueError("D and Dp must be d = 1 datasets whose m training chunks all equal the first")
     sig = L.sigma(B, nc, eps / 2, delta)
     w_hat = float(regularized_erm(train, "squared", B, L._lam(B, nc, eps / 2))[0])
-    clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
-    b = calibrated_laplace_scale(clip, nc, eps)
+    if variant == "calibrated":
+        if sigma_tilde is not None:
+            raise ValueError(f"variant 'calibrated' sets its own scale; got sigma_tilde={sigma_tilde!r}")
+        clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
+        b = calibrated_laplace_scale(clip, nc, eps)
+    else:
+        clip = np.inf
+        if sigma_tilde is None:
+            sigma_tilde = paper_sigma_tilde(L, B, m, np.shape(D)[0], eps, delta)
+        b = boosting_laplace_scale(sigma_tilde, variant)
     w = np.linspace(w_hat - 12 * sig, w_hat + 12 * sig, grid)
     dw = w[1] - w[0]
     phi = np.exp(-0.5 * ((w - w_hat) / sig) ** 2) / (sig * math.sqrt(2 * math.pi)) * dw
-    t = np.linspace(-clip - 30 * b, 30 * b, lgrid)
     ell = np.linspace(-30 * b, 30 * b, lgrid)
     lap = np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
 
@@ -273,9 +326,16 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
     for data in (D, Dp):
         V = np.asarray(data, dtype=np.float64)[m * nc:(m + 1) * nc]
         u = -np.mean(np.minimum((w[:, None] * V[None, :, 0] - V[None, :, 1]) ** 2, clip), axis=1)
-        F = lap_cdf(t[:, None] - u[None, :]) @ phi
+        if variant == "calibrated":
+            t = np.linspace(-clip - 30 * b, 30 * b, lgrid)
+            F = lap_cdf(t[:, None] - u[None, :]) @ phi
+        else:   # unclipped scores span (w_hat +- 12 s)^2: tabulate F over their range, in blocks of w
+            t = np.linspace(u.min() - 31 * b, u.max() + 31 * b, tgrid)
+            F = sum(lap_cdf(t[:, None] - u[None, i:i + 512]) @ phi[i:i + 512] for i in range(0, grid, 512))
         Fw = np.interp(u[:, None] + ell[None, :], t, F)
         out.append(m * phi * ((Fw ** (m - 1)) @ lap))
+    if variant != "calibrated":
+        out = [o / o.sum() for o in out]
     return w, out[0], out[1]
 
 

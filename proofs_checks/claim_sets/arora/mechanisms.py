@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from reference.arora.data import project_to_domain
 from reference.arora.learners import NoisyGD, OutputPerturbation, delta_noisy_gd
 from reference.arora.model_selection import (BoostingMechanism, BoostingSelection, GridSearchMechanism,
-                                             GridSearchSelection)
+                                             GridSearchSelection, boosting)
 
 from ...model import Algorithm
-from .audit_design import boosting_flip_pair, label_flip_pair
+from .audit_design import (BOOSTING_PAPER_CHUNK, boosting_flip_pair, boosting_validation_pair, label_flip_pair,
+                            paper_sigma_tilde)
 
-__all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "register"]
+__all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "paper_sigma_tilde", "PaperScaleBoosting",
+           "register"]
 
 
 def _default_y_bound(loss, y_bound):
@@ -52,16 +56,35 @@ def grid_search_factory(variant="standard", epsilon=1.0, delta=1e-5, *, beta=0.1
     raise ValueError(f"step must be 'full' or 'gem', got {step!r}")
 
 
+class PaperScaleBoosting(BoostingMechanism):
+    """Boosting [004 App. E] with the printed ``sigma_tilde`` of [004 Thm. E], computed at each dataset's ``n``.
+
+    ``sigma_tilde`` depends on ``n`` (and, through ``gamma``, on the chunk size), so it is set per call of
+    :meth:`sample` by :func:`paper_sigma_tilde`; ``variant`` (``"printed"`` / ``"standard"``) is the
+    reading of ``Lap(0, sigma_tilde)`` (scale or variance).
+    """
+
+    def __init__(self, learner, B, m, epsilon, delta, variant="printed"):
+        super().__init__(learner, B, m, epsilon, delta, 1.0, variant)
+        self.sigma_tilde = None
+
+    def sample(self, data, size, rng=None):
+        st = paper_sigma_tilde(self.learner, self.B, self.m, np.shape(data)[0], self.epsilon, self.delta)
+        return boosting(data, self.learner, self.B, self.m, self.epsilon, self.delta, sigma_tilde=st,
+                        variant=self.variant, size=size, rng=rng)
+
+
 def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, loss="squared",
                      learner="output-perturbation", x_bound=1.0, y_bound=None, sigma_tilde=None, loss_clip=None,
                      step="full", model_seed=0, **kw):
     """Boosting [004 App. E]: ``step="full"`` or ``step="selection"`` (report-noisy-max on fixed
     models, finite output with exact ``log_prob``; the paper's two readings only).
 
-    ``variant="printed"`` / ``"standard"`` use ``sigma_tilde`` (default ``0.1 / epsilon``: 0.1 at
-    epsilon 1, and scaled with the budget so that a mechanism built for ``m`` times epsilon, the
-    audit's power knob, has ``1/m`` of the selection noise; the paper's own ``sigma_tilde`` is not
-    calibrated to the scores' sensitivity, see :mod:`reference.arora.model_selection`).
+    ``variant="printed"`` / ``"standard"`` (the two readings of ``Lap(0, sigma_tilde)``): ``sigma_tilde``
+    defaults, for ``step="full"``, to the paper's own, ``sigma_tilde^2 = 4 (Y^2 + H gamma^2 X^2) / (n eps)``
+    of [004 Thm. E] at each dataset's ``n`` (:class:`PaperScaleBoosting`; 16.93 at the audited n = 10,
+    epsilon 1), and for ``step="selection"`` to ``0.1 / epsilon``; a number fixes it (the audit's
+    instance before issue 18 used ``0.1 / epsilon``, 169 times below the printed value at n = 10).
     ``variant="calibrated"`` (not the paper's) clips the validation losses at ``loss_clip``
     (default ``Delta(B)`` of :func:`reference.arora.learners.delta_noisy_gd`, the loss bound of a
     model in the ball) and takes the Laplace scale ``2 loss_clip / (|S_{m+1}| epsilon)``.
@@ -71,14 +94,24 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
     if variant == "calibrated":
         if loss_clip is None:
             loss_clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
-    elif sigma_tilde is None:
+    elif sigma_tilde is None and step == "selection":
         sigma_tilde = 0.1 / epsilon
     if step == "selection":
         return _in_domain(BoostingSelection(L, B, m, epsilon, delta, sigma_tilde, variant, model_seed), L)
     if step == "full":
-        mech = _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
-        if loss == "squared":  # the audit's pair: a validation label flip (see boosting_flip_pair)
-            pair = boosting_flip_pair(L.x_bound, L.y_bound, m)
+        if variant != "calibrated" and sigma_tilde is None:
+            if loss_clip is not None:
+                raise ValueError(f"loss_clip is used by variant 'calibrated' only; got loss_clip={loss_clip!r} "
+                                 f"with variant {variant!r}")
+            mech = _in_domain(PaperScaleBoosting(L, B, m, epsilon, delta, variant), L)
+        else:
+            mech = _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
+        if loss == "squared":  # the audit's pair: a validation label flip
+            # the paper's scale: the flip of the one non-zero validation record beside four training chunks of
+            # four (n = 20, boosting_validation_pair; exact epsilon 4.91 at x1, 2.4 reachable at 20000 calls);
+            # a given scale: the flip among 10 equal records (boosting_flip_pair), as audited before issue 18
+            pair = (boosting_validation_pair(BOOSTING_PAPER_CHUNK, m, L.x_bound, L.y_bound)
+                    if isinstance(mech, PaperScaleBoosting) else boosting_flip_pair(L.x_bound, L.y_bound, m))
             mech.audit_design = lambda: {"pairs": [pair]}
         return mech
     raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
