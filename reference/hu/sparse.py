@@ -115,9 +115,14 @@ def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
     check_delta(delta)
     parts = data_split(n, T)
     w1 = check_sparse_start(w1, d, s, l2_radius=1.0)
-    # split_records has validated data (finite, 2-d): shrink_records without its second finiteness pass
-    sh = np.clip(np.asarray(data, dtype=np.float64), -K, K)
-    return sh[:, :-1], sh[:, -1], w1, parts, K, eta0, s
+    # split_records has validated data (finite, 2-d): shrink_records without its second finiteness pass.
+    # Features already inside [-K, K] (the usual case: K grows with n) are used as they are, a view: clipping
+    # would copy the whole (n, d) array for nothing (same values, same strides, so the same bits downstream).
+    arr = np.asarray(data, dtype=np.float64)
+    Xs = arr[:, :-1]
+    if Xs.max() > K or Xs.min() < -K:
+        Xs = np.clip(arr, -K, K)[:, :-1]
+    return Xs, np.clip(arr[:, -1], -K, K), w1, parts, K, eta0, s
 
 
 def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, rng=None, *,
