@@ -294,7 +294,8 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
     W_prev, iterates = W, [W]
     for idx in parts:  # loop over iterations only
         at = W if gradient_at == "current" else W_prev   # [002 Alg. 5 step 4]: g~(w^{t-1}, D_t) as printed
-        half = W - eta * dp_fw_robust_gradients(at, X[idx], y[idx], loss, k, beta, variant)
+        part = slice(int(idx[0]), int(idx[-1]) + 1)   # data_split's parts are contiguous: views, not copies
+        half = W - eta * dp_fw_robust_gradients(at, X[part], y[part], loss, k, beta, variant)
         lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
         W_prev, W = W, peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
         iterates.append(W)
