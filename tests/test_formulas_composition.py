@@ -142,3 +142,22 @@ def test_rounds_type_error():
         C.rr_composition_delta(0.1, 2.5, 1.0)
     with pytest.raises(TypeError, match="epsilon"):
         C.rr_composition_delta(0.1, 2, "x")
+
+
+def test_logsumexp_is_scipys_bit_for_bit():
+    # composition._logsumexp replaces scipy.special.logsumexp in rr_composition_delta for speed (issue 17 item 6):
+    # on finite 1-D arrays (ties at the maximum, integers, magnitudes 1e-3..1e3, shifts to -800) the same bits
+    import numpy as np
+    from scipy import special
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        n = int(rng.integers(1, 300))
+        a = rng.normal(0.0, 10.0 ** rng.uniform(-3, 3), n) - rng.uniform(0, 800)
+        if rng.random() < 0.2:
+            a[rng.integers(0, n, 3)] = a.max()
+        if rng.random() < 0.1:
+            a = np.round(a)
+        assert C._logsumexp(a) == special.logsumexp(a)
+    for t, e0, eps in ((1, 1.0, 0.0), (1000, 0.01, 0.5), (10**4, 0.003, 0.999)):
+        assert C.rr_composition_delta(e0, t, eps) == pytest.approx(float(C.rr_composition_delta_mpmath(e0, t, eps)),
+                                                                   rel=1e-10)

@@ -169,3 +169,25 @@ def test_dimension_rate_check_refutes_growth_faster_than_log_d():
                            grids={"quick": grid, "full": grid},
                            repetitions={"quick": 30, "full": 30})(CheckContext(seed=3).for_claim("rates.hu.thm2.dimension"))
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower"
+
+
+def test_theorem7_trial_records_have_the_stated_law(monkeypatch):
+    # trial_theorem7 draws its records [x, y] in place (n (d + 1) normals, the last column overwritten by y;
+    # issue 17 item 6): x must still be i.i.d. N(0, 1) and y - <x, w*> Student t(5), independent of x
+    from scipy import stats
+    seen = {}
+
+    def capture(data, w1, *args, **kwargs):
+        seen["data"] = np.array(data)
+        return np.zeros(w1.shape)
+
+    monkeypatch.setattr(trials_hu, "heavy_tailed_sparse_linear_regression", capture)
+    point = dict(n=4000, epsilon=1600.0, d=8, s_star=2, c_s=2.0, delta=1e-5, ne_ref=1.0)
+    trials_hu.trial_theorem7(point, np.random.default_rng(11))
+    data = seen["data"]
+    X, y = data[:, :-1], data[:, -1]
+    w_star = trials_hu._sparse_unit(8, 2, 0.5, np.random.default_rng(11))   # the trial's first draws
+    assert stats.kstest(X.ravel(), "norm").pvalue > 1e-3
+    resid = y - X @ w_star
+    assert stats.kstest(resid, "t", args=(trials_hu.T_DF_NOISE7,)).pvalue > 1e-3
+    assert abs(np.corrcoef(resid, X[:, 0])[0, 1]) < 0.06   # 4000 pairs: sd 0.016

@@ -665,6 +665,8 @@ def heavy_tailed_private_lasso(data, w0, K, T, epsilon, delta, vertices=None, rn
     etas = fw_step_sizes(T, step_size)
     gen = as_generator(rng)
     runs = 1 if size is None else check_integer("size", size, minimum=1)
+    if sensitivity is None:   # the same at every iteration: ||W||_1 of the vertex set computed once, not T times
+        sensitivity = lasso_sensitivity(V, K, Xs.shape[0])
     step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=sensitivity)  # noqa: E731
     W, path = _fw_run(w0, etas, V, step, runs, gen)
     if size is None:

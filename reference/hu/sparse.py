@@ -115,9 +115,14 @@ def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
     check_delta(delta)
     parts = data_split(n, T)
     w1 = check_sparse_start(w1, d, s, l2_radius=1.0)
-    # split_records has validated data (finite, 2-d): shrink_records without its second finiteness pass
-    sh = np.clip(np.asarray(data, dtype=np.float64), -K, K)
-    return sh[:, :-1], sh[:, -1], w1, parts, K, eta0, s
+    # split_records has validated data (finite, 2-d): shrink_records without its second finiteness pass.
+    # Features already inside [-K, K] (the usual case: K grows with n) are used as they are, a view: clipping
+    # would copy the whole (n, d) array for nothing (same values, same strides, so the same bits downstream).
+    arr = np.asarray(data, dtype=np.float64)
+    Xs = arr[:, :-1]
+    if Xs.max() > K or Xs.min() < -K:
+        Xs = np.clip(arr, -K, K)[:, :-1]
+    return Xs, np.clip(arr[:, -1], -K, K), w1, parts, K, eta0, s
 
 
 def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, rng=None, *,
@@ -289,7 +294,8 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
     W_prev, iterates = W, [W]
     for idx in parts:  # loop over iterations only
         at = W if gradient_at == "current" else W_prev   # [002 Alg. 5 step 4]: g~(w^{t-1}, D_t) as printed
-        half = W - eta * dp_fw_robust_gradients(at, X[idx], y[idx], loss, k, beta, variant)
+        part = slice(int(idx[0]), int(idx[-1]) + 1)   # data_split's parts are contiguous: views, not copies
+        half = W - eta * dp_fw_robust_gradients(at, X[part], y[part], loss, k, beta, variant)
         lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
         W_prev, W = W, peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
         iterates.append(W)
