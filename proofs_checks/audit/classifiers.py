@@ -202,7 +202,9 @@ def fit_cells(a, b, columns=None, joint=None, rows_per_cell=ROWS_PER_CELL, use_r
     else:
         stat.column_llr = [_llr(np.bincount(p, minlength=s), len(a), np.bincount(q, minlength=s), len(b))
                            for p, q, s in zip(ca, cb, stat.sizes)]
-    if use_row_atoms and len(columns) == x.shape[1] and x.shape[1] > 1:
+    # a row repeated >= ATOM_MIN_COUNT times repeats each of its values as often: a column without atoms
+    # (values repeated that often) rules row atoms out, and skips a sort of every row (NoisyHist: 5 columns)
+    if use_row_atoms and len(columns) == x.shape[1] and x.shape[1] > 1 and all(at.size for at in atoms):
         rk = row_atoms(x)
         if rk.size:
             va, vb = _void_rows(a), _void_rows(b)
