@@ -294,3 +294,26 @@ def test_cross_fitted_competition_switch(monkeypatch):
     assert _run(leak, 40_000, seed=3).verdict == "refuted"
     assert {s["fixed"] for s in scores} == {True, False}
     assert _run(FlagLeakLaplace(leak=0.0), 40_000, seed=3).verdict == "not refuted"
+
+
+def test_cell_lookup_with_few_atoms_equals_the_binary_search():
+    # classifiers._column_cells compares with each of <= SMALL_ATOMS atoms instead of a binary search (speed);
+    # the cells are those of the binary search, including -0.0, NaN and columns without edges
+    from proofs_checks.audit.classifiers import _column_cells
+
+    def binary(v, atoms, edges):
+        out = atoms.size + np.searchsorted(edges, v, side="right")
+        if atoms.size:
+            i = np.minimum(np.searchsorted(atoms, v), atoms.size - 1)
+            out = np.where(atoms[i] == v, i, out)
+        return out.astype(np.int64)
+
+    rng = np.random.default_rng(0)
+    pool = np.array([-2000.0, -1000.0, -7.0, -3.0, 0.0, 1.0, 2.0, 5.0, 7.5, 9.0, 11.0, 13.0])
+    for trial in range(100):
+        atoms = np.sort(rng.choice(pool, trial % 12, replace=False))
+        n = 500
+        special = rng.choice(np.append(atoms, [0.0, -0.0, np.nan]), n)
+        v = np.where(rng.random(n) < 0.5, special, rng.normal(size=n))
+        edges = np.sort(rng.normal(size=trial % 4))
+        assert np.array_equal(_column_cells(v, atoms, edges), binary(v, atoms, edges))

@@ -96,13 +96,25 @@ def _llr(ca, na, cb, nb):
     return np.log((ca + 0.5) / (na + 0.5)) - np.log((cb + 0.5) / (nb + 0.5))
 
 
+#: Up to this many atoms a column's cell lookup compares with each atom instead of a binary search.
+SMALL_ATOMS = 8
+
+
 def _column_cells(v, atoms, edges):
     """Cell of each value: its atom's index, else ``len(atoms) + `` its quantile bin."""
-    out = atoms.size + np.searchsorted(edges, v, side="right")
-    if atoms.size:
+    if edges.size:
+        out = atoms.size + np.searchsorted(edges, v, side="right").astype(np.int64)
+    else:
+        out = np.full(np.shape(v), atoms.size, dtype=np.int64)
+    if 0 < atoms.size <= SMALL_ATOMS:
+        # a few atoms (flags, a sparse vector's codes): one comparison pass each beats a binary search per value
+        # (SVT3 at 10^7 calls: 6.6 of 34 CPU seconds were these lookups); atoms are distinct, so one match at most
+        for k, at in enumerate(atoms):
+            out[v == at] = k
+    elif atoms.size:
         i = np.minimum(np.searchsorted(atoms, v), atoms.size - 1)
         out = np.where(atoms[i] == v, i, out)
-    return out.astype(np.int64)
+    return out
 
 
 class CellLogRatio:
