@@ -290,10 +290,10 @@ def test_cross_fitted_competition_switch(monkeypatch):
     scores = []
     orig = st.select_event
     monkeypatch.setattr(st, "select_event", lambda *a, **k: orig(*a, scores=scores, **k))
-    leak = FlagLeakLaplace(leak=0.01)
-    assert _run(leak, 40_000, seed=3).verdict == "refuted"
+    leak = FlagLeakLaplace(leak=0.02)
+    assert _run(leak, 20_000, seed=3).verdict == "refuted"
     assert {s["fixed"] for s in scores} == {True, False}
-    assert _run(FlagLeakLaplace(leak=0.0), 40_000, seed=3).verdict == "not refuted"
+    assert _run(FlagLeakLaplace(leak=0.0), 20_000, seed=3).verdict == "not refuted"
 
 
 def test_cell_lookup_with_few_atoms_equals_the_binary_search():
