@@ -25,7 +25,7 @@ from ...rates.trials_hu import MeanEstimationLoss
 from ...verdicts import within
 from ._common import NEIGHBOURS, with_power_note
 from ._gradient_search import robust_columns_or_nan
-from .sparse import PEELING_POWER, _peeling_privacy_check
+from .sparse import PEELING_POWER, _lambda_mutants, _peeling_privacy_check
 
 READINGS = ("[002 Alg. 5 steps 4-6] (file lines ~305-317) print g~(w^{t-1}, D_t) and w^{t+0.5} = w^t - eta "
             "g~(w^{t-1}, D_t); reading A takes these indices literally (lagged gradient, w^0 := w^1), reading B "
@@ -145,4 +145,5 @@ def register(registry):
     claim(Claim("hu.thm8.privacy.printed-indices", "[002 Thm. 8], [002 Alg. 5 steps 4-7], [002 Lemma 10]",
                 "Algorithm 5 with the printed indices (gradient at w^{t-1}) is (epsilon, delta)-DP (per iteration).",
                 "privacy", with_power_note(lagged_privacy_check(), PEELING_POWER), algorithm="hu-5", variant="standard",
-                mutants=(Mutant("lambda x0.01", lagged_privacy_check(lam_factor=0.01), factor=0.01),)))
+                mutants=_lambda_mutants(lambda f: lagged_privacy_check(lam_factor=f), claim_id="hu.thm8.privacy.printed-indices",
+                                        factors=(0.5, 0.8, 0.01))))

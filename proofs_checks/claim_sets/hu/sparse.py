@@ -235,8 +235,8 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
 #: Why the Peeling checks cannot catch x0.5 [issue 18].
 PEELING_POWER = (
     "misses lambda x0.5 (Peeling without its factor 2) and x0.8 because one iteration with them is still "
-    "(eps, delta)-DP (proven for the lambda mutants of hu.thm6.privacy, hu.thm8.privacy.standard and "
-    "hu.thm8.privacy.proof-lambda: x0.8 on every instance, at most 0.78 delta; x0.5 on the quick instances, s = 1, "
+    "(eps, delta)-DP (proven for the lambda mutants of hu.thm6.privacy, hu.thm8.privacy.standard, "
+    "hu.thm8.privacy.proof-lambda and hu.thm8.privacy.printed-indices: x0.8 on every instance, at most 0.78 delta; x0.5 on the quick instances, s = 1, "
     "at most 0.69 delta): each Peeling round is report-noisy-max, (2 lambda / b)-DP with "
     "b = 2 lambda sqrt(3 s log(1/delta)) / eps, so a round spends eps / sqrt(3 s log(1/delta)); at s = 1 that "
     "leaves the whole sqrt(3 log(1/delta)) (2.6 at delta = 0.1), and at delta near 1 the claimed delta is so large "
@@ -307,6 +307,10 @@ _PEEL_WHY = {
                                 "the proof of [002 Thm. 8] bounds the move of the standard robust gradient step by "
                                 "a third of it, and hu.alg5.step7.sensitivity.standard finds a third attained, never "
                                 "more (the bound below uses lambda itself, so it holds with 3x to spare)",
+    "hu.thm8.privacy.printed-indices": "lambda = 4 sqrt(2) k eta / m [002 Alg. 5 step 7] under reading A (gradient "
+                                       "at w^(t-1)): v moves by eta times the robust gradient's move, whose bound in "
+                                       "the proof of [002 Thm. 8] (a third of lambda) holds at any fixed point, "
+                                       "w^(t-1) included (the bound below uses lambda itself)",
     "hu.thm8.privacy.proof-lambda": "lambda = 4 sqrt(2) k eta / (3m), the proof's bound on the move of the "
                                     "standard robust gradient step [002 Thm. 8 proof]; "
                                     "hu.alg5.step7.sensitivity.standard finds it attained, never exceeded"}
@@ -331,14 +335,14 @@ def peeling_proof(claim_id, factor):
             f"2015; Murtagh & Vadhan 2016), whose hockey-stick divergence at eps is at most {ratio:.3g} delta")
 
 
-def _lambda_mutants(make, extra=(), claim_id=None):
+def _lambda_mutants(make, extra=(), claim_id=None, factors=LAMBDA_FACTORS):
     names = {0.5: "lambda x0.5 (Peeling without its factor 2)"}
     proofs = {f: peeling_proof(claim_id, f) for f in (0.5, 0.8)} if claim_id else {}
     # x0.5 is proven on the quick instances only (peeling_proof): at full it counts as a miss again.
     scope = {0.5: ("quick",)}
     return tuple(Mutant(names.get(f, f"lambda x{f:g}"), make(f), factor=f, not_a_violation=proofs.get(f, ""),
                         proof_profiles=scope.get(f, ("quick", "full")))
-                 for f in LAMBDA_FACTORS + tuple(extra))
+                 for f in tuple(factors) + tuple(extra))
 
 
 def register(registry):
