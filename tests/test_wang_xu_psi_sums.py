@@ -98,3 +98,19 @@ def test_largest_deviation_equals_the_full_net_maximum(lemma, step):
                                                        lemma, psi), L_D))
             got = C._largest_deviation(setup, data[:, :1], data[:, 1], pts, p["iota"], p["zeta"], lemma, L_D, step)
             assert _bits(got) == _bits(full)
+
+
+@pytest.mark.parametrize("step", [2, 6, 200])
+def test_lemma9_grid_argmin_equals_the_full_grid(step):
+    # reference: np.argmin of lemma9._risk over the whole grid (the check's evaluation before the pruning)
+    from proofs_checks.claim_sets.wang_xu import lemma9 as L9
+    setup = setup_for(2)
+    rng = np.random.default_rng(7)
+    grid = np.linspace(-1, 1, L9.GRID)
+    for n, eps, factor in [(2000, 0.25, 1.0), (2000, 4.0, 4.0)]:
+        iota = setup.parameters(n, eps)["iota"] * factor
+        for _ in range(3):
+            data = setup.model.sample(n, rng)
+            risks = L9._risk(psi, setup.theta, data[:, 0], data[:, 1], iota, grid)
+            j, value = L9._grid_argmin(setup.theta, data[:, 0], data[:, 1], iota, grid, step)
+            assert j == int(np.argmin(risks)) and _bits(value) == _bits(risks[j])
