@@ -44,6 +44,9 @@ def warm():
     S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
     S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0, shift=s)
     S.psi_of_residuals(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
+    from reference.wang_xu import _risk_kernel as RK
+    RK.risk_column_sums(Xs, ys, s, W, 1.0, 2.0)
+    RK.risk_column_sums(Xs, ys, s, W, 1.0, 1.5)
 
 
 if __name__ == "__main__":

@@ -60,3 +60,18 @@ def test_excess_risk_table_unchanged(model):
 
     ref, _ = integrate.quad_vec(slow, 0, np.inf, epsabs=1e-13, epsrel=1e-10, limit=2000)
     np.testing.assert_array_equal(excess_risk_1d(model, w)[0], ref)
+
+
+def test_two_sided_lomax_partial_mean_split_same_bits():
+    # reference: the whole-array formula the 1-d split replaced (both halves on every entry)
+    import numpy as np
+    from reference.wang_xu.data import _lomax_partial_mean, two_sided_lomax
+    law = two_sided_lomax(2.5, 1.5, 0.5)
+    c = np.concatenate([np.linspace(-40, 40, 4001), [0.0, -0.0, 5e-324, -5e-324, 1e300, -1e300]])
+    a, sp, sn = law.param, law.scale_pos, law.scale_neg
+    pos = _lomax_partial_mean(np.maximum(c, 0.0), a, sp)
+    neg = np.where(c < 0, -(sn / (a - 1) - _lomax_partial_mean(np.maximum(-c, 0.0), a, sn)), 0.0)
+    want = 0.5 * (pos + neg)
+    got = law.partial_mean(c)
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+    assert float(law.partial_mean(-2.0)) == float(want[np.flatnonzero(c == -2.0)[0]])

@@ -199,19 +199,25 @@ class DimensionSetup:
         return p
 
 
-@functools.lru_cache(maxsize=8)
 def net_radial_table(setup: DimensionSetup, d: int):
     """Net points of ``L2BallNet(radius, zeta, d)``, their norms and excess risks ``h(norm)`` (cached per process).
 
-    Returns ``(points (N, d), norms (N,), excess (N,), abs_error_estimate, distinct_norms)``.
+    Returns ``(points (N, d), norms (N,), excess (N,), abs_error_estimate, distinct_norms)``.  The table depends
+    on the net and the law only, so the variants and mutants of one model share it (the cache was keyed by the
+    whole setup, and each variant paid the quadrature again).
     """
-    net = L2BallNet(setup.radius, setup.zeta, d)
+    return _radial_table(setup.radius, setup.zeta, int(d), setup.nu, setup.noise_law)
+
+
+@functools.lru_cache(maxsize=8)
+def _radial_table(radius, zeta, d, nu, noise_law):
+    net = L2BallNet(radius, zeta, d)
     pts = net.points()
     k = np.rint(pts / net.spacing).astype(np.int64)
     m = np.einsum("ij,ij->i", k, k)               # ||w||^2 = spacing^2 * m exactly, m integer
     um, inv = np.unique(m, return_inverse=True)
     radii = net.spacing * np.sqrt(um.astype(float))
-    h, err = excess_risk_1d(setup.model(d).radial_model, radii)
+    h, err = excess_risk_1d(MultivariateTModel(d, nu, noise_law).radial_model, radii)
     h = np.maximum(h, 0.0)
     h[um == 0] = 0.0                                 # w = w*: excess exactly 0
     norms = radii[inv]

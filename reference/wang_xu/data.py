@@ -186,6 +186,17 @@ class TwoSidedLomax:
             raise ValueError(f"{self} has no finite mean")
         c = np.asarray(c, dtype=float)
         a, sp, sn = self.param, self.scale_pos, self.scale_neg
+        if c.ndim == 1:
+            # each half only where it is not constant (the quadratures of the rate checks call this at every
+            # node on the whole net): the same elementwise operations, so the same bits, at one power per entry
+            neg_side = c < 0
+            pos_side = ~neg_side
+            pos = np.empty_like(c)
+            pos[pos_side] = _lomax_partial_mean(np.maximum(c[pos_side], 0.0), a, sp)
+            pos[neg_side] = _lomax_partial_mean(np.zeros(1), a, sp)[0]
+            neg = np.zeros_like(c)
+            neg[neg_side] = -(sn / (a - 1) - _lomax_partial_mean(np.maximum(-c[neg_side], 0.0), a, sn))
+            return 0.5 * (pos + neg)
         pos = _lomax_partial_mean(np.maximum(c, 0.0), a, sp)
         # negative half: E[-Z 1{-Z > c}] = -(E Z - E[Z 1{Z >= -c}]) for c < 0, else 0
         neg = np.where(c < 0, -(sn / (a - 1) - _lomax_partial_mean(np.maximum(-c, 0.0), a, sn)), 0.0)

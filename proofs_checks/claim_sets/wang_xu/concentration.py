@@ -56,6 +56,46 @@ def _terms(setup, X, y, pts, iota, zeta, lemma, psi_fn):
     return psi_fn(arg, setup.theta).sum(axis=0) / (X.shape[0] * iota)
 
 
+#: Net points between two exactly evaluated ones in the first pass of :func:`_largest_deviation` (measured on
+#: the quick cases: 8-16 evaluates 8-15 % of the net for the lower-bound Lemmas 4, 7, 10 and 21-31 % for 5, 8).
+COARSE_STEP = 12
+
+
+def _largest_deviation(setup, X, y, pts, iota, zeta, lemma, L_D, step=COARSE_STEP):
+    """``max_w`` of :func:`_deviation` over the net: the same value, bit for bit, as evaluating every point.
+
+    Branch and bound with an exact Lipschitz bound.  psi of [000 eq. (6)] / [000 eq. (16)] is 1-Lipschitz:
+    odd, constant beyond 1, and on [0, 1] its slope ``(1 - x^(theta-1)) / (1 - x + x^theta/theta)`` is at
+    most 1 (``x - x^theta/theta <= x <= x^(theta-1)``).  So ``w -> L-hat_iota(w)`` of [000 eq. (2)] (and
+    Lemma 10's shifted sum, whose shift does not depend on ``w``) is ``A``-Lipschitz with
+    ``A = mean_i |x_i|``.  Every ``step``-th net point (and the last) is evaluated first; a point ``w`` between
+    evaluated ``c`` and ``c'`` can only beat the best value found if ``min_c [+-(L_D(w) - L-hat(c)) + A |w - c|]``
+    reaches it (1e-9 of slack for the roundings of the sums); only those points are evaluated next.  Each
+    evaluated value comes from the same per-column sums as the full evaluation (a column's sum does not depend
+    on the other columns), so the maximum is the same float.
+    """
+    K = pts.shape[0]
+    idx = np.arange(0, K, step)
+    if idx[-1] != K - 1:
+        idx = np.append(idx, K - 1)
+    L_c = _terms(setup, X, y, pts[idx], iota, zeta, lemma, psi)
+    best = float(np.max(_deviation(lemma, L_c, L_D[idx])))
+    if idx.size < 2:
+        return best
+    A = float(np.mean(np.abs(X[:, 0]))) * (1 + 1e-9)
+    seg = np.minimum(np.searchsorted(idx, np.arange(K), side="right") - 1, idx.size - 2)
+    w = pts[:, 0]
+    sign = 1.0 if lemma in (4, 7, 10) else -1.0
+    ub = np.minimum(sign * (L_D - L_c[seg]) + A * np.abs(w - w[idx[seg]]),
+                    sign * (L_D - L_c[seg + 1]) + A * np.abs(w - w[idx[seg + 1]]))
+    ub[idx] = -np.inf
+    cand = np.flatnonzero(ub + 1e-9 >= best)
+    if cand.size:
+        L_x = _terms(setup, X, y, pts[cand], iota, zeta, lemma, psi)
+        best = max(best, float(np.max(_deviation(lemma, L_x, L_D[cand]))))
+    return best
+
+
 def _deviation(lemma, Lhat, L_D):
     """The signed deviation each lemma bounds from above (lower-bound lemmas flip the sign)."""
     return (L_D - Lhat) if lemma in (4, 7, 10) else (Lhat - L_D)
@@ -116,8 +156,11 @@ def concentration_check(lemma, *, psi_fn=psi, cases=None, datasets=None, radius_
             dev = np.empty(reps)
             for r in range(reps):
                 data = setup.model.sample(n, rng)
-                Lhat = _terms(setup, data[:, :1], data[:, 1], pts, iota, zeta, lemma, psi_fn)
-                dev[r] = float(np.max(_deviation(lemma, Lhat, L_D)))
+                if psi_fn is psi:  # the paper's psi is 1-Lipschitz: the exact maximum from a fraction of the net
+                    dev[r] = _largest_deviation(setup, data[:, :1], data[:, 1], pts, iota, zeta, lemma, L_D)
+                else:              # a broken psi of the tests may not be: every point
+                    Lhat = _terms(setup, data[:, :1], data[:, 1], pts, iota, zeta, lemma, psi_fn)
+                    dev[r] = float(np.max(_deviation(lemma, Lhat, L_D)))
             ok = dev <= allowed
             held.append(ok)
             # Vacuous case: no value of L-hat could break it (L-hat in [0, log theta / iota]; Lemma 10's sum
