@@ -182,7 +182,8 @@ def start_workers(workers, *, registry_factory):
     ``n_jobs``), so while the caller builds its own registry (1.5-2 s of CPU) the workers build theirs instead
     of waiting for it: start-up overlaps with start-up.  Nothing else is run early and no result depends on
     it (a worker that got no warm-up task builds its registry at its first claim, as without this).
-    Returns the thread (join it before running claims), or ``None`` for ``workers < 2`` (nothing started).
+    Returns the thread (join it before running claims), or ``None`` (nothing started) for ``workers < 2`` or a
+    factory that does not pickle.
     """
     import threading
 
@@ -194,7 +195,13 @@ def start_workers(workers, *, registry_factory):
         except Exception:  # noqa: BLE001 - a failed warm-up changes nothing: the claims build what they need
             pass
 
+    import pickle
+
     if workers < 2:
+        return None
+    try:
+        pickle.dumps(registry_factory)
+    except Exception:  # noqa: BLE001 - e.g. a lambda standing in for the registry: the claims' run would fail the same way
         return None
     thread = threading.Thread(target=warm, name="start-workers", daemon=True)
     thread.start()

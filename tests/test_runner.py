@@ -197,6 +197,7 @@ def test_started_workers_are_the_ones_that_run_the_claims_and_change_no_result()
     from proofs_checks.runner import iter_claims_in_workers, start_workers
 
     assert start_workers(1, registry_factory=_draws_registry) is None     # one worker: nothing started
+    assert start_workers(2, registry_factory=lambda: _draws_registry()) is None   # does not pickle: nothing
     claims = _draws_registry().claims
     ctx = CheckContext(seed=11, jobs=2)
     cold = list(iter_claims_in_workers(claims, ctx, 2, registry_factory=_draws_registry))
