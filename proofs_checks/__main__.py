@@ -37,4 +37,7 @@ def _leave(status):
     os._exit(status)
 
 
-_leave(int(main() or 0))
+if __name__ == "__main__":
+    _leave(int(main() or 0))
+else:   # imported rather than run (as before: the CLI runs), with the ordinary exit
+    sys.exit(main())
