@@ -7,7 +7,7 @@ import traceback
 
 from .model import CheckContext, Claim, Result
 
-__all__ = ["iter_claims", "iter_claims_in_workers", "longest_first", "run_claim", "run_claims"]
+__all__ = ["iter_claims", "iter_claims_in_workers", "longest_first", "run_claim", "run_claims", "start_workers"]
 
 
 def run_claim(claim: Claim, ctx: CheckContext) -> Result:
@@ -163,12 +163,54 @@ def longest_first(claims, profile="quick"):
 _WORKER_REGISTRIES = {}
 
 
-def _evaluate_by_id(registry_factory, claim_id, ctx, run, after, index):
-    """``(index, result, extra)`` of the claim ``claim_id``: the index tells the parent which claim finished."""
+def _worker_registry(registry_factory):
     registry = _WORKER_REGISTRIES.get(registry_factory)
     if registry is None:
         registry = _WORKER_REGISTRIES[registry_factory] = registry_factory()
-    claim = registry.claim(claim_id)
+    return registry
+
+
+def _warm(registry_factory):
+    """Build the worker's registry (the task of :func:`start_workers`); returns nothing to the parent."""
+    _worker_registry(registry_factory)
+
+
+def start_workers(workers, *, registry_factory):
+    """Start ``workers`` local worker processes building their registries now, in a background thread.
+
+    :func:`iter_claims_in_workers` reuses the same processes (joblib's reusable ``loky`` executor, same
+    ``n_jobs``), so while the caller builds its own registry (1.5-2 s of CPU) the workers build theirs instead
+    of waiting for it: start-up overlaps with start-up.  Nothing else is run early and no result depends on
+    it (a worker that got no warm-up task builds its registry at its first claim, as without this).
+    Returns the thread (join it before running claims), or ``None`` (nothing started) for ``workers < 2`` or a
+    factory that does not pickle.
+    """
+    import threading
+
+    def warm():
+        from joblib import Parallel, delayed
+
+        try:
+            Parallel(n_jobs=workers, batch_size=1)(delayed(_warm)(registry_factory) for _ in range(workers))
+        except Exception:  # noqa: BLE001 - a failed warm-up changes nothing: the claims build what they need
+            pass
+
+    import pickle
+
+    if workers < 2:
+        return None
+    try:
+        pickle.dumps(registry_factory)
+    except Exception:  # noqa: BLE001 - e.g. a lambda standing in for the registry: the claims' run would fail the same way
+        return None
+    thread = threading.Thread(target=warm, name="start-workers", daemon=True)
+    thread.start()
+    return thread
+
+
+def _evaluate_by_id(registry_factory, claim_id, ctx, run, after, index):
+    """``(index, result, extra)`` of the claim ``claim_id``: the index tells the parent which claim finished."""
+    claim = _worker_registry(registry_factory).claim(claim_id)
     try:
         result = (run_claim if run is None else run)(claim, ctx)
         return index, result, (after(claim, ctx, result) if after is not None else None)

@@ -34,9 +34,6 @@ from __future__ import annotations
 
 import math
 
-from statsmodels.stats.proportion import proportion_confint
-
-
 __all__ = ["ROUNDING_RTOL", "ROUNDING_ATOL", "QUADRATURE_RTOL", "IDENTITY_RTOL", "FORMULA_TOL", "CONFIDENCE",
            "HIGH_PRECISION_TOL", "ULP_RTOL",
            "within", "at_least", "compare", "clopper_pearson", "coverage_verdict"]
@@ -101,6 +98,10 @@ def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE)
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     if trials < 1 or not 0 <= successes <= trials:
         raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes} of {trials}")
+    # imported here: statsmodels (with pandas) costs ~0.6 s of CPU at import, paid only by the checks that
+    # build an interval, not by every process that imports the verdict rules (the CLI, the registry)
+    from statsmodels.stats.proportion import proportion_confint
+
     lo, hi = proportion_confint(successes, trials, alpha=1 - confidence, method="beta")
     return float(lo), float(hi)
 

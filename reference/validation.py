@@ -28,6 +28,10 @@ __all__ = [
 
 
 def _check_real(name: str, value) -> float:
+    # Exact-type fast path: the abstract-base-class check below costs about a microsecond, and the exact
+    # searches of the audit validate parameters on every one of their thousands of law evaluations.
+    if type(value) is float:
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
     return float(value)
@@ -65,7 +69,7 @@ def check_delta(delta, name: str = "delta") -> float:
 
 def check_integer(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """An integer (Python or numpy) within optional inclusive bounds."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
         raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
     v = int(value)
     if minimum is not None and v < minimum:
@@ -92,7 +96,7 @@ def check_finite_array(name: str, value, *, ndim: int | None = None, nonempty: b
             raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
     if nonempty and arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
+    if not np.isfinite(arr).all():     # the method: np.all's Python wrapper costs more than the test on small arrays
         bad = np.flatnonzero(~np.isfinite(arr.ravel()))
         raise ValueError(
             f"{name} must be finite; entry {int(bad[0])} (flat index) is {arr.ravel()[bad[0]]!r}"

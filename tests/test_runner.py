@@ -175,3 +175,37 @@ def test_only_the_default_seed_draws_figures(tmp_path):
 
     res = run_claim_across_seeds(_claim(plotting), CheckContext(out_dir=tmp_path), 3)
     assert len(res.evidence["seeds"]) == 3 and drawn == [tmp_path, None, None]
+
+
+def _pid_registry():
+    """Module-level factory: one claim whose observed value is the worker's process id."""
+    import os
+
+    from proofs_checks.registry import Registry
+
+    reg = Registry()
+    for i in range(4):
+        reg.add_claim(Claim(f"demo.pid{i}", "[002 Thm. 1]", "demo", "inequality",
+                            lambda ctx: Result("confirmed", observed=float(os.getpid()), bound=1e12,
+                                               direction="at_most", method="m")))
+    return reg
+
+
+def test_started_workers_are_the_ones_that_run_the_claims_and_change_no_result():
+    import os
+
+    from proofs_checks.runner import iter_claims_in_workers, start_workers
+
+    assert start_workers(1, registry_factory=_draws_registry) is None     # one worker: nothing started
+    assert start_workers(2, registry_factory=lambda: _draws_registry()) is None   # does not pickle: nothing
+    claims = _draws_registry().claims
+    ctx = CheckContext(seed=11, jobs=2)
+    cold = list(iter_claims_in_workers(claims, ctx, 2, registry_factory=_draws_registry))
+    start_workers(2, registry_factory=_draws_registry).join()
+    warm = list(iter_claims_in_workers(claims, ctx, 2, registry_factory=_draws_registry))
+    assert [(c.id, r.observed, r.seed) for c, r, _ in warm] == [(c.id, r.observed, r.seed) for c, r, _ in cold]
+    # the same (reused) worker processes, not this one
+    start_workers(2, registry_factory=_pid_registry).join()
+    pids = {r.observed for _, r, _ in iter_claims_in_workers(_pid_registry().claims, ctx, 2,
+                                                             registry_factory=_pid_registry)}
+    assert float(os.getpid()) not in pids and 1 <= len(pids) <= 2

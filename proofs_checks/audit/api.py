@@ -42,7 +42,6 @@ from .features import check_features
 from .laws import LawError, align_laws, sampler_check
 from .neighbours import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
                          domain_projector, exact_pair_epsilon, mechanism_law, search_exact)
-from .statistical import check_confidence, check_samples, statistical_audit
 
 __all__ = ["AuditResult", "MechanismError", "NoRunnablePair", "SAMPLER_SAMPLES", "audit", "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL"]
 
@@ -294,6 +293,10 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     To audit a registered algorithm by its id, use
     :func:`proofs_checks.audit_claims.audit_algorithm`.
     """
+    # imported here, not at module level: the statistical audit pulls in statsmodels (~0.6 s of CPU), which a
+    # process that only builds the registry (verify's parent, the CLI) need not pay
+    from .statistical import check_confidence, check_samples
+
     start = time.perf_counter()
     samples = check_samples(samples)
     confidence = check_confidence(confidence)
@@ -407,6 +410,8 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
                                  f"pairs (first error: {skipped['first_errors'][0]})", skipped)
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
+    from .statistical import statistical_audit
+
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
                             seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
                             features=features)

@@ -20,7 +20,8 @@ def _check_logs(logp, logq):
     q = np.asarray(logq, dtype=np.float64)
     if p.shape != q.shape or p.ndim != 1 or p.size == 0:
         raise ValueError(f"log-probability vectors must be 1-d of equal non-zero length, got {p.shape} and {q.shape}")
-    if np.any(np.isnan(p)) or np.any(np.isnan(q)) or np.any(p == np.inf) or np.any(q == np.inf):
+    # ndarray methods, not np.any: the wrapper's overhead exceeds the test on the small laws of an exact search
+    if np.isnan(p).any() or np.isnan(q).any() or (p == np.inf).any() or (q == np.inf).any():
         raise ValueError("log-probabilities must not be NaN or +inf")
     return p, q
 
@@ -75,8 +76,13 @@ def hockey_stick_epsilon(logp, logq, delta):
     delta = float(delta)
     if not (0.0 <= delta < 1.0) or math.isnan(delta):
         raise ValueError(f"delta must be in [0, 1), got {delta!r}")
+    return _hockey_stick_epsilon(p, q, delta)
+
+
+def _hockey_stick_epsilon(p, q, delta):
+    """:func:`hockey_stick_epsilon` of checked float64 vectors and a checked ``delta``."""
     keep = p > -np.inf
-    if not np.any(keep):
+    if not keep.any():
         return 0.0
     p, q = p[keep], q[keep]
     with np.errstate(invalid="ignore"):
@@ -85,28 +91,39 @@ def hockey_stick_epsilon(logp, logq, delta):
     cum_p = np.cumsum(np.exp(p[order]))
     cum_q = np.cumsum(np.exp(q[order]))
     ok = cum_p > delta
-    if not np.any(ok):
+    if not ok.any():
         return 0.0
-    if np.any(ok & (cum_q == 0.0)):
+    if (ok & (cum_q == 0.0)).any():
         return math.inf
     with np.errstate(divide="ignore"):
         cand = np.log(cum_p[ok] - delta) - np.log(cum_q[ok])
-    return float(max(0.0, np.max(cand)))
+    return float(max(0.0, cand.max()))
 
 
 def privacy_profile(logp, logq, delta=0.0):
     """Both directions: ``(epsilon(delta), worst direction)`` with direction 'forward' for P vs Q."""
-    fwd = hockey_stick_epsilon(logp, logq, delta) if delta > 0 else max(0.0, _directed_loss(logp, logq))
-    bwd = hockey_stick_epsilon(logq, logp, delta) if delta > 0 else max(0.0, _directed_loss(logq, logp))
+    # The laws and delta are checked once, not once per direction (an exact search calls this per pair).
+    p, q = _check_logs(logp, logq)
+    if delta > 0:
+        delta = float(delta)
+        if not (0.0 <= delta < 1.0) or math.isnan(delta):
+            raise ValueError(f"delta must be in [0, 1), got {delta!r}")
+        fwd, bwd = _hockey_stick_epsilon(p, q, delta), _hockey_stick_epsilon(q, p, delta)
+    else:
+        fwd, bwd = max(0.0, _directed_loss_checked(p, q)), max(0.0, _directed_loss_checked(q, p))
     return (fwd, "forward") if fwd >= bwd else (bwd, "backward")
 
 
 def _directed_loss(logp, logq):
     """``max_o log p(o) - log q(o)`` over outputs with ``p(o) > 0``; inf when ``q(o) = 0`` there."""
     p, q = _check_logs(logp, logq)
+    return _directed_loss_checked(p, q)
+
+
+def _directed_loss_checked(p, q):
     keep = p > -np.inf
-    if not np.any(keep):
+    if not keep.any():
         return 0.0
-    if np.any(q[keep] == -np.inf):
+    if (q[keep] == -np.inf).any():
         return math.inf
-    return float(np.max(p[keep] - q[keep]))
+    return float((p[keep] - q[keep]).max())

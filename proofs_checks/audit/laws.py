@@ -59,15 +59,19 @@ def row_keys(outputs, count):
     return r.view(np.dtype((np.void, r.dtype.itemsize * r.shape[1]))).ravel(), r.shape[1]
 
 
-def validate_law(outputs, log_probs, where="D", tol=NORMALISATION_TOL):
-    """Check one law; return ``(keys, width, log_probs)`` or raise :class:`LawError` saying what is wrong."""
+def validate_law(outputs, log_probs, where="D", tol=NORMALISATION_TOL, *, distinct=False):
+    """Check one law; return ``(keys, width, log_probs)`` or raise :class:`LawError` saying what is wrong.
+
+    ``distinct=True`` is the caller's statement that the outputs are distinct by construction (the indices
+    ``np.arange(K)`` of an incremental law): the test for an output listed twice is then skipped.
+    """
     lp = np.asarray(log_probs, dtype=np.float64)
     if lp.ndim != 1 or lp.size == 0:
         raise LawError(f"log_prob({where}) must give a non-empty 1-D vector of log-probabilities, got shape {lp.shape}")
     keys, width = row_keys(outputs, lp.size)
     if np.isnan(lp).any() or (lp == np.inf).any():
         raise LawError(f"log_prob({where}) contains NaN or +inf log-probabilities")
-    if np.unique(keys).size != keys.size:
+    if not distinct and np.unique(keys).size != keys.size:
         raise LawError(f"log_prob({where}) lists an output more than once")
     total = float(np.exp(np.logaddexp.reduce(lp)))
     if not abs(total - 1.0) <= tol:

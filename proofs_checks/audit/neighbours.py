@@ -292,7 +292,7 @@ class _DatasetLaws:
             if self.incremental:
                 total = np.asarray(self.m.score_terms(D), dtype=np.float64).sum(axis=0)
                 lp = np.asarray(self.m.log_prob_from_terms(total), dtype=np.float64)
-                law = validate_law(np.arange(lp.size), lp, "a searched dataset")
+                law = validate_law(np.arange(lp.size), lp, "a searched dataset", distinct=True)
             else:
                 law = mechanism_law(self.m, D, "a searched dataset")
         except LawError:
@@ -585,7 +585,7 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
             def law_of(record, rest=rest):
                 t = np.asarray(mechanism.score_terms(np.atleast_2d(record)), dtype=np.float64)[0]
                 lp = np.asarray(mechanism.log_prob_from_terms(rest + t), dtype=np.float64)
-                return validate_law(np.arange(lp.size), lp, "the replaced dataset")
+                return validate_law(np.arange(lp.size), lp, "the replaced dataset", distinct=True)
         else:
             def law_of(record, row=row):
                 return mechanism_law(mechanism, replace_row(D, row, record), "the replaced dataset")

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..audit.calibration import calibration_suite, oracle_bound
 from ..audit.exact import privacy_profile
-from ..audit.statistical import statistical_audit
 from ..model import Claim, Result
 from ..builders import compare_result
 from ..verdicts import CONFIDENCE, ROUNDING_RTOL, at_least
@@ -42,20 +40,34 @@ _READING = ("auditor calibration (issue 6): mechanisms of known output laws and 
             "event S, both directions")
 
 
+def _defaults(suite, audit):
+    """``suite`` and ``audit``, the calibration suite and the statistical audit where ``None``.
+
+    Imported when a check runs, not when the claims are registered: the statistical audit pulls in statsmodels
+    (~0.6 s of CPU at import), which a process that only builds the registry (verify's parent) need not pay.
+    """
+    from ..audit.calibration import calibration_suite
+    from ..audit.statistical import statistical_audit
+
+    return (calibration_suite if suite is None else suite), (statistical_audit if audit is None else audit)
+
+
 def _audit_seed(ctx, *stream):
     """A 32-bit seed for the auditor from the named sub-stream ``stream`` of the claim."""
     return int(ctx.seed_sequence("/".join(map(str, stream))).generate_state(1)[0])
 
 
-def exact_calibration_check(suite=calibration_suite, tolerance=ROUNDING_RTOL):
+def exact_calibration_check(suite=None, tolerance=ROUNDING_RTOL):
     """Check factory: exact audit (hockey-stick over the exact laws) against the analytic epsilon.
 
     Finite-output cases only; ``observed`` is the largest absolute difference (epsilons are of order 1).
+    ``suite`` defaults to :func:`proofs_checks.audit.calibration.calibration_suite`.
     """
 
     def check(ctx):
+        suite_, _ = _defaults(suite, None)
         rows = []
-        for case in suite():
+        for case in suite_():
             if not hasattr(case.mechanism, "log_prob"):
                 continue
             D, Dp = case.pair()
@@ -72,19 +84,22 @@ def exact_calibration_check(suite=calibration_suite, tolerance=ROUNDING_RTOL):
     return check
 
 
-def verdict_calibration_check(suite=calibration_suite, audit=statistical_audit, confidence=CONFIDENCE):
+def verdict_calibration_check(suite=None, audit=None, confidence=CONFIDENCE):
     """Check factory: statistical audits refute exactly the violating calibration mechanisms.
 
     Each case is audited with the exact log-ratio statistic (``"auto"``) and black box
-    (``"estimate"``); ``observed`` is the number of audits whose verdict is wrong.
+    (``"estimate"``); ``observed`` is the number of audits whose verdict is wrong.  ``suite`` and ``audit``
+    default to :func:`~proofs_checks.audit.calibration.calibration_suite` and
+    :func:`~proofs_checks.audit.statistical.statistical_audit`.
     """
 
     def check(ctx):
+        suite_, audit_ = _defaults(suite, audit)
         samples = 200_000 if ctx.profile == "quick" else 1_000_000
         rows = []
-        for case in suite():
+        for case in suite_():
             for statistic in ("auto", "estimate"):
-                res = audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
+                res = audit_(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
                             samples=samples, confidence=confidence, seed=_audit_seed(ctx, case.name, statistic),
                             statistic=statistic)
                 rows.append({"case": case.name, "statistic": res.statistic, "epsilon_lower": res.epsilon_lower,
@@ -101,7 +116,7 @@ def verdict_calibration_check(suite=calibration_suite, audit=statistical_audit, 
     return check
 
 
-def power_calibration_check(suite=calibration_suite, audit=statistical_audit, confidence=CONFIDENCE,
+def power_calibration_check(suite=None, audit=None, confidence=CONFIDENCE,
                             target=POWER_TARGET, samples=None, seeds=None):
     """Check factory: the audit's epsilon lower bound over the oracle Clopper-Pearson bound is >= ``target``.
 
@@ -111,16 +126,19 @@ def power_calibration_check(suite=calibration_suite, audit=statistical_audit, co
     """
 
     def check(ctx):
+        from ..audit.calibration import calibration_suite, oracle_bound
+
+        suite_, audit_ = _defaults(suite, audit)
         n_calls, n_seeds = (1_000_000, 1) if ctx.profile == "quick" else (1_000_000, 10)
         n_calls, n_seeds = samples or n_calls, seeds or n_seeds
-        cases = suite()
-        if ctx.profile == "quick" and suite is calibration_suite:
+        cases = suite_()
+        if ctx.profile == "quick" and suite_ is calibration_suite:
             cases = [c for c in cases if not c.correct]     # the refutations; full runs every case
         rows = []
         for case in cases:
             oracle = oracle_bound(case, n_calls, confidence)
             for statistic in ("auto", "estimate"):
-                vals = [audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
+                vals = [audit_(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
                               samples=n_calls, confidence=confidence, seed=_audit_seed(ctx, case.name, statistic, s),
                               statistic=statistic).epsilon_lower for s in range(n_seeds)]
                 rows.append({"case": case.name, "statistic": statistic, "oracle": oracle,

@@ -65,22 +65,27 @@ def run(args):
     from ..report.provenance import provenance
     from ..report.write import remove_stale_figures
     from ..parallel import active_backend
-    from ..runner import iter_claims_in_workers
+    from ..runner import iter_claims_in_workers, start_workers
     from ..stability import run_claim_across_seeds
     import datetime as dt
     import functools
     import json
     import time
 
+    from ._common import default_jobs
+
     out = usable_out_dir(args.out)
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    # Every claim (no --only) runs in workers: they start building their registries now, beside this one's.
+    warming = (start_workers(jobs, registry_factory=default_registry)
+               if not args.only and active_backend() == "local" else None)
     reg = default_registry()
     claims = reg.select(args.only)
     if not claims:
         raise UsageError(f"--only: no claim id starts with any of {args.only} (see `python -m proofs_checks list`)")
     remove_stale_figures(out)
-    from ._common import default_jobs
-
-    jobs = args.jobs if args.jobs is not None else default_jobs()
+    if warming is not None:
+        warming.join()
     ctx = CheckContext(profile=args.profile, seed=args.seed, jobs=jobs, out_dir=out)
     start = time.perf_counter()
     records, interrupted = [], False

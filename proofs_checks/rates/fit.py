@@ -32,9 +32,6 @@ import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
-import statsmodels.api as sm
-from statsmodels.regression.quantile_regression import QuantReg
-from statsmodels.tools.sm_exceptions import IterationLimitWarning
 
 from reference.validation import check_finite_array, check_probability
 
@@ -103,6 +100,12 @@ def fit_rate(x, errors, stated_exponent, *, confidence=0.95, quantile=None, max_
         raise ValueError("x and errors must be positive for a log-log fit")
     if x.size < 3:
         raise ValueError(f"a rate fit needs at least 3 grid points, got {x.size}")
+    # imported here: statsmodels.api (with pandas) costs ~0.8 s of CPU at import, paid by the rate fits only,
+    # not by every process that builds the registry
+    import statsmodels.api as sm
+    from statsmodels.regression.quantile_regression import QuantReg
+    from statsmodels.tools.sm_exceptions import IterationLimitWarning
+
     lx = np.repeat(np.log(x), err.shape[1])
     ly = np.log(err).ravel()
     design = sm.add_constant(lx)
