@@ -27,7 +27,9 @@ def _leave(status):
     loky = sys.modules.get("joblib.externals.loky.reusable_executor")
     executor = getattr(loky, "_executor", None) if loky is not None else None
     if executor is not None:
-        executor.shutdown(wait=True, kill_workers=True)
+        # not kill_workers: a killed worker leaves its semaphores to the resource tracker, which then warns
+        # "leaked semaphore objects" on stderr (seen on every quick verify); idle workers leave at once anyway
+        executor.shutdown(wait=True, kill_workers=False)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
