@@ -126,6 +126,30 @@ def pow_constants(theta):
     return hi, theta - hi, float(Fraction(theta) / _LN2)
 
 
+def _pow_core(m, kf, theta_hi, theta_lo, c):
+    """Steps 3-5 of :mod:`reference.wang_xu._powers`: ``(2^f, N)`` with ``s^theta = 2^f 2^N``, from the reduced
+    mantissa ``m`` and the exponent ``kf``.  Arithmetic only, so the same code runs on scalars inside the
+    compiled :func:`pow_unit` and on arrays in :func:`_pow_np` (same operations in the same order, same bits)."""
+    F = m - 1.0
+    z = F / (2.0 + F)
+    w = z * z
+    w2 = w * w
+    w4 = w2 * w2
+    R = w * ((_LG1 + w * _LG2) + w2 * (_LG3 + w * _LG4) + w4 * ((_LG5 + w * _LG6) + w2 * _LG7))
+    L = 2.0 * z + z * R
+    A = theta_hi * kf
+    B = theta_lo * kf + c * L
+    kx = (A + B) + _SHIFT
+    N = kx - _SHIFT
+    f = (A - N) + B
+    f2 = f * f
+    f4 = f2 * f2
+    # Horner for the three leading terms (their rounding dominates), Estrin below (shorter chains)
+    T = ((_Q3 + f * _Q4) + f2 * (_Q5 + f * _Q6)) + f4 * ((_Q7 + f * _Q8) + f2 * (_Q9 + f * _Q10))
+    Qf = _Q0 + f * (_Q1 + f * (_Q2 + f * T))
+    return 1.0 + f * Qf, N
+
+
 if HAVE_NUMBA:
     from llvmlite import ir as _ir
     from numba.core import types as _types
@@ -151,6 +175,8 @@ if HAVE_NUMBA:
             return builder.bitcast(args[0], _ir.DoubleType())
         return _types.float64(_types.int64), codegen
 
+    _pow_core_nb = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(_pow_core)
+
     @numba.njit(cache=True, nogil=True, error_model="numpy")
     def pow_unit(s, theta_hi, theta_lo, c):
         """``s^theta`` for ``s in [0, 1]`` (scalar, inlined into vectorised loops); see :mod:`._powers`."""
@@ -162,24 +188,7 @@ if HAVE_NUMBA:
         kf = (_i2f(kb | _TWO52) - 4503599627370496.0) - 1024.0      # 2^52 + k + 1024 - 2^52 - 1024, exact
         kf = kf - 54.0 if sub else kf
         m = _i2f(ix - (tt & _HIGH) + _BIAS)
-        F = m - 1.0
-        z = F / (2.0 + F)
-        w = z * z
-        w2 = w * w
-        w4 = w2 * w2
-        R = w * ((_LG1 + w * _LG2) + w2 * (_LG3 + w * _LG4) + w4 * ((_LG5 + w * _LG6) + w2 * _LG7))
-        L = 2.0 * z + z * R
-        A = theta_hi * kf
-        B = theta_lo * kf + c * L
-        kx = (A + B) + _SHIFT
-        N = kx - _SHIFT
-        f = (A - N) + B
-        f2 = f * f
-        f4 = f2 * f2
-        # Horner for the three leading terms (their rounding dominates), Estrin below (shorter chains)
-        T = ((_Q3 + f * _Q4) + f2 * (_Q5 + f * _Q6)) + f4 * ((_Q7 + f * _Q8) + f2 * (_Q9 + f * _Q10))
-        Qf = _Q0 + f * (_Q1 + f * (_Q2 + f * T))
-        p = 1.0 + f * Qf
+        p, N = _pow_core_nb(m, kf, theta_hi, theta_lo, c)
         Nc = N if N > _NMIN else _NMIN
         scale = _i2f(((_f2i(Nc + _SHIFT_SCALE) - _SHIFT_BITS) + 1023) << 52)
         out = (p * scale) * _TWO_M540
@@ -204,24 +213,7 @@ def _pow_np(s, theta_hi, theta_lo, c):
     kf = ((kb | np.int64(_TWO52)).view(np.float64) - 4503599627370496.0) - 1024.0
     kf = np.where(sub, kf - 54.0, kf)
     m = (ix - (tt & np.int64(_HIGH)) + np.int64(_BIAS)).view(np.float64)
-    F = m - 1.0
-    z = F / (2.0 + F)
-    w = z * z
-    w2 = w * w
-    w4 = w2 * w2
-    R = w * ((_LG1 + w * _LG2) + w2 * (_LG3 + w * _LG4) + w4 * ((_LG5 + w * _LG6) + w2 * _LG7))
-    L = 2.0 * z + z * R
-    A = theta_hi * kf
-    B = theta_lo * kf + c * L
-    kx = (A + B) + _SHIFT
-    N = kx - _SHIFT
-    f = (A - N) + B
-    f2 = f * f
-    f4 = f2 * f2
-    # Horner for the three leading terms (their rounding dominates), Estrin below (shorter chains)
-    T = ((_Q3 + f * _Q4) + f2 * (_Q5 + f * _Q6)) + f4 * ((_Q7 + f * _Q8) + f2 * (_Q9 + f * _Q10))
-    Qf = _Q0 + f * (_Q1 + f * (_Q2 + f * T))
-    p = 1.0 + f * Qf
+    p, N = _pow_core(m, kf, theta_hi, theta_lo, c)
     Nc = np.where(N > _NMIN, N, _NMIN)
     scale = ((((Nc + _SHIFT_SCALE).view(np.int64) - np.int64(_SHIFT_BITS)) + 1023) << 52).view(np.float64)
     with np.errstate(under="ignore"):
