@@ -265,3 +265,22 @@ def test_composition_noise_x08_is_no_violation(registry, cid, per_guess, target,
     ms = _by_factor(_claim(registry, cid))
     assert f"{d:.3g} target delta" in ms[0.8].not_a_violation
     assert not ms[0.5].not_a_violation and not ms[0.9].not_a_violation
+
+
+def test_printed_gem_step_sensitivity_halved_is_proven_no_violation_on_the_checks_instances():
+    """[004 Alg. 1 step 8] as printed declares Delta(B_j) for an average over S2: x f stays a valid sensitivity bound
+    while f >= 1/|S2|; the check's S2 are 20 (quick) and 100 (full) records (split_in_two of 40 / 200)."""
+    from proofs_checks.claim_sets.arora._common import grid_configs
+    from proofs_checks.registry import default_registry
+    from reference.arora.model_selection import split_in_two
+    import numpy as np
+
+    for profile in ("quick", "full"):
+        for *_, n, _K in grid_configs(profile):
+            S1, S2 = split_in_two(np.zeros((n, 2)))
+            assert S2.shape[0] >= 2
+    mutants = {m.factor: m for m in default_registry().claim("arora.thm1.privacy.gem-step.printed").mutants}
+    assert "|S2| >= 2" in mutants[0.5].not_a_violation and "|S2| >= 2" in mutants[0.8].not_a_violation
+    assert mutants[0.02].not_a_violation == ""
+    standard = {m.factor: m for m in default_registry().claim("arora.thm1.privacy.gem-step").mutants}
+    assert all(m.not_a_violation == "" for m in standard.values())      # undecided there (docs/proof_checks.md)
