@@ -497,7 +497,13 @@ AUDIT_POWER["audit.hu-5.printed"] = {
     "multipliers": (2.0, 1.25, 30.0),
     "power": "no verdict at any multiplier: the printed robust gradient returns NaN on some draws (the audit stops: "
              "inconclusive at x1, x1.25) or the statistical audit's lower bound is 0.0 (x2, x30), as for "
-             "audit.hu-5.standard; hu.thm8.privacy.printed refutes the printed variant exactly"}
+             "audit.hu-5.standard; hu.thm8.privacy.printed refutes the printed variant exactly",
+    "reach": {m: {"out_of_reach": "violates (hu.thm8.privacy.printed refutes the printed step exactly at x1: support "
+                                  "delta 6.8 delta, and a smaller noise scale only adds to it), but no statistical "
+                                  "audit of this mechanism gives a bound: the printed robust gradient returns NaN on "
+                                  "some draws (the printed C-hat of [002 App. A] in [002 eq. (5)] gives NaN at b = 0 and "
+                                  "overflows for large |a|/b in float64), so the audit stops"}
+              for m in (2.0, 1.25)}}
 #: Proven pure-DP upper bounds (in units of the claimed epsilon) of the hu-2 mutants, per variant and
 #: multiplier: T = 2 exponential-mechanism steps of ``lasso_epsilon_step(m eps, 1e-5, 2, variant)`` each,
 #: composed basically (recomputed in tests/test_power_reach_hu.py).
