@@ -284,3 +284,17 @@ def test_printed_gem_step_sensitivity_halved_is_proven_no_violation_on_the_check
     assert mutants[0.02].not_a_violation == ""
     standard = {m.factor: m for m in default_registry().claim("arora.thm1.privacy.gem-step").mutants}
     assert all(m.not_a_violation == "" for m in standard.values())      # undecided there (docs/proof_checks.md)
+
+
+def test_lemma2_split_x125_stays_within_by_dwork_roth_on_both_grids():
+    """The number of primitives.composition.lemma2's x1.25 proof is the check's own observed value (Dwork & Roth
+    Thm. 3.20 on the 1,120-point grid, the same at quick and full)."""
+    from proofs_checks.model import CheckContext
+    from proofs_checks.registry import default_registry
+
+    mutants = {m.factor: m for m in default_registry().claim("primitives.composition.lemma2").mutants}
+    assert "0.6244 eps" in mutants[1.25].not_a_violation and mutants[2.0].not_a_violation == ""
+    for profile in ("quick", "full"):
+        r = mutants[1.25].check(CheckContext(profile=profile))
+        assert r.verdict == "confirmed" and round(r.observed, 4) == 0.6244
+        assert r.evidence["evaluations"] == 1120

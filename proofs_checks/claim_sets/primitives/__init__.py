@@ -89,6 +89,17 @@ def _split_dropping(factor):
     return split
 
 
+#: Why Lemma 2's split with its per-round epsilon x1.25 is still within the lemma's claim [issue 18]; the number is
+#: the check's own observed value on that mutant (quick and full grids alike), recomputed in
+#: tests/test_power_reach_analytic.py.
+_LEMMA2_X125_PROOF = (
+    "no violation on the check's grid: Dwork & Roth Thm. 3.20 (advanced composition, a valid upper bound) gives the "
+    "T rounds at 1.25 eps' a total of at most 0.6244 eps (worst at eps = 0.999, delta = 1e-9, T = 1) with the "
+    "lemma's delta T delta' + delta, on all 1,120 (eps, delta, T) points of both profiles, so the x1.25 split is "
+    "still (eps, T delta' + delta)-DP there; the x2 mutant's 1.083 is a bound of the same theorem above eps, which "
+    "refutes the proof's route, not privacy (the exact composition of proofs.002.lemma2.* keeps it within)")
+
+
 def _mutants():
     """The broken implementations each primitive's check must catch [issue 18]."""
     over = (0.5, 0.8)   # noise scale factors: both over-spend (0.5 is the 2x over-spend)
@@ -114,7 +125,8 @@ def _mutants():
                                    Mutant("bound x0.9", gem_utility_check(bound_factor=3.6), factor=0.9)),
         "primitives.composition.lemma2": tuple(
             Mutant(f"per-round epsilon x{f:g}" + (" (drops the factor 2)" if f == 2.0 else ""),
-                   composition_split_check(split=_split_dropping(f)), factor=f) for f in (2.0, 1.25)),
+                   composition_split_check(split=_split_dropping(f)), factor=f,
+                   not_a_violation=_LEMMA2_X125_PROOF if f == 1.25 else "") for f in (2.0, 1.25)),
     }
 
 
