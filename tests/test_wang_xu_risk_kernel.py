@@ -42,3 +42,24 @@ def test_single_point_and_bad_input_unchanged():
     with pytest.raises(ValueError):
         risk_column_sums(np.zeros((0, 1)), np.zeros(0), np.zeros(0), np.zeros((2, 1)), 1.0, 2.0)
     assert HAVE_NUMBA in (True, False)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_HEAVY = st.floats(min_value=-1e300, max_value=1e300, allow_nan=False, allow_subnormal=True)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(x=st.lists(_HEAVY, min_size=2, max_size=12), y=st.lists(_HEAVY, min_size=2, max_size=12),
+       w=st.lists(st.floats(min_value=-1.0, max_value=1.0), min_size=2, max_size=6),
+       theta=st.sampled_from([2.0, 1.5, 1.3, 1.01]))
+def test_same_bits_as_numpy_over_the_float_range(x, y, w, theta):
+    """Records anywhere in [-1e300, 1e300] (zeros and subnormals included), d = 1, K >= 2 net points: the compiled
+    sums are finite, within [0, log theta / iota], and bit for bit the numpy path's."""
+    n = min(len(x), len(y))
+    X, Y, W = np.array(x[:n])[:, None], np.array(y[:n]), np.array(w)[:, None]
+    got = L.truncated_empirical_risk(W, X, Y, 0.3, theta)
+    want = _numpy_risk(W, X, Y, 0.3, theta)
+    assert np.all(np.isfinite(got)) and np.all(got >= 0.0) and np.all(got <= np.log(theta) / 0.3 * (1 + 1e-12))
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))

@@ -5,7 +5,7 @@
 the records.  :func:`risk_column_sums` computes the same sums in one compiled pass without the matrix: the
 inner product added coordinate after coordinate as :func:`reference.wang_xu._score_kernel.dot_products` (no
 fused multiply-add), psi by :func:`reference.wang_xu._score_kernel._psi` (the operations of
-``truncation._psi_nonneg``), and the sum row after row, which is how numpy reduces axis 0 of a C-ordered
+``truncation._psi_nonneg``), and the sum row after row from 0.0, which is how numpy reduces axis 0 of a C-ordered
 ``(n, K)`` array with ``K >= 2`` (with ``K = 1`` numpy sums pairwise: the caller keeps numpy there).
 
 References
@@ -36,10 +36,7 @@ def _risk_sums_loop(Xs, ys, s, W, iota, theta, log_theta, out):
             for c in range(1, d):
                 r += Xs[i, c] * W[j, c]
             v = _psi((iota * abs(yi - r)) * si, theta, log_theta)
-            if i == 0:
-                out[j] = v                             # numpy's sum starts from the first row
-            else:
-                out[j] += v                            # then adds row after row
+            out[j] += v        # row after row, from numpy's starting value 0.0 (set below), so -0.0 terms sum to +0.0
 
 
 def risk_column_sums(Xs, ys, s, W, iota, theta):
@@ -52,7 +49,7 @@ def risk_column_sums(Xs, ys, s, W, iota, theta):
     W = np.ascontiguousarray(W, dtype=np.float64)
     if Xs.ndim != 2 or W.ndim != 2 or W.shape[1] != Xs.shape[1] or Xs.shape[0] == 0:
         raise ValueError(f"Xs must be (n >= 1, d) and W (K, d), got {Xs.shape} and {W.shape}")
-    out = np.empty(W.shape[0])
+    out = np.zeros(W.shape[0])      # numpy's reduction starts from 0.0: a column of -0.0 terms sums to +0.0
     theta = float(theta)
     _risk_sums_loop(Xs, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64), W,
                     float(iota), theta, math.log(theta), out)
