@@ -108,3 +108,21 @@ def add_variant_claims(registry, id_format, source_of, statement_of, kind, facto
         for variant in variants:
             registry.add_claim(Claim(id_format.format(alg=alg, variant=variant), source_of(alg), statement_of(alg),
                                      kind, factory(alg, variant), algorithm=f"wang-xu-{alg}", variant=variant))
+
+
+def coarse_pass(K, step):
+    """First pass of the exact branch and bound over ``K`` ordered points (concentration maxima, Lemma 9's argmin).
+
+    Returns ``(idx, seg)``: every ``step``-th index and the last (the points evaluated first), and for each of the
+    ``K`` points the segment ``[idx[seg], idx[seg + 1]]`` holding it, from whose two ends a Lipschitz bound of the
+    point's value is taken.
+
+    >>> idx, seg = coarse_pass(7, 3)
+    >>> idx.tolist(), seg.tolist()
+    ([0, 3, 6], [0, 0, 0, 1, 1, 1, 1])
+    """
+    idx = np.arange(0, K, step)
+    if idx[-1] != K - 1:
+        idx = np.append(idx, K - 1)
+    seg = np.minimum(np.searchsorted(idx, np.arange(K), side="right") - 1, max(idx.size - 2, 0))
+    return idx, seg

@@ -30,7 +30,7 @@ from reference.wang_xu.truncation import psi
 from ...model import Claim, Mutant, Result
 from ...rates.trials_wang_xu import net_excess_risk
 from ...verdicts import CONFIDENCE, clopper_pearson, coverage_verdict
-from ._common import setup_for
+from ._common import coarse_pass, setup_for
 from .bounds import sup_moment
 
 __all__ = ["LEMMAS", "CASES", "concentration_check", "concentration_mutants", "register"]
@@ -75,15 +75,12 @@ def _largest_deviation(setup, X, y, pts, iota, zeta, lemma, L_D, step=COARSE_STE
     on the other columns), so the maximum is the same float.
     """
     K = pts.shape[0]
-    idx = np.arange(0, K, step)
-    if idx[-1] != K - 1:
-        idx = np.append(idx, K - 1)
+    idx, seg = coarse_pass(K, step)
     L_c = _terms(setup, X, y, pts[idx], iota, zeta, lemma, psi)
     best = float(np.max(_deviation(lemma, L_c, L_D[idx])))
     if idx.size < 2:
         return best
     A = float(np.mean(np.abs(X[:, 0]))) * (1 + 1e-9)
-    seg = np.minimum(np.searchsorted(idx, np.arange(K), side="right") - 1, idx.size - 2)
     w = pts[:, 0]
     sign = 1.0 if lemma in (4, 7, 10) else -1.0
     ub = np.minimum(sign * (L_D - L_c[seg]) + A * np.abs(w - w[idx[seg]]),

@@ -44,7 +44,7 @@ from reference.wang_xu.truncation import psi
 from ...model import Claim, Mutant, Result
 from ...rates.trials_wang_xu import net_excess_risk
 from ...verdicts import CONFIDENCE, clopper_pearson, coverage_verdict
-from ._common import setup_for
+from ._common import coarse_pass, setup_for
 from .bounds import sup_moment
 
 __all__ = ["LEMMA9_CASES", "lemma9_allowed", "lemma9_check", "minimise_1d", "register"]
@@ -92,16 +92,13 @@ def _grid_argmin(theta, x, y, iota, grid, step=COARSE_STEP):
     other columns (numpy sums an (n, k >= 2) array row after row; a lone candidate is evaluated with a neighbour).
     """
     K = grid.size
-    idx = np.arange(0, K, step)
-    if idx[-1] != K - 1:
-        idx = np.append(idx, K - 1)
+    idx, seg = coarse_pass(K, step)
     if idx.size < 2 or idx.size == K:
         risks = _risk(psi, theta, x, y, iota, grid)
         j = int(np.argmin(risks))
         return j, float(risks[j])
     r_c = _risk(psi, theta, x, y, iota, grid[idx])
     A = float(np.mean(np.abs(x))) * (1 + 1e-9)
-    seg = np.minimum(np.searchsorted(idx, np.arange(K), side="right") - 1, idx.size - 2)
     lb = np.maximum(r_c[seg] - A * np.abs(grid - grid[idx[seg]]), r_c[seg + 1] - A * np.abs(grid - grid[idx[seg + 1]]))
     lb[idx] = np.inf
     cand = np.flatnonzero(lb - 1e-9 <= r_c.min())
