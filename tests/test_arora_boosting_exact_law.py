@@ -79,8 +79,13 @@ def test_law_bounds_reject_bad_input():
     D, Dp, _ = boosting_validation_pair(4)
     with pytest.raises(TypeError, match="learner"):
         boosting_law_bounds(NoisyGD("squared", 1.0, 3.0), D, Dp, 1.0, scale=1.0)
-    with pytest.raises(ValueError, match="scale"):
-        boosting_law_bounds(L, D, Dp, 1.0, scale=0.0)
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="scale"):
+            boosting_law_bounds(L, D, Dp, 1.0, scale=bad)
+    with pytest.raises(ValueError, match="scale=1e-300 is too small"):
+        boosting_law_bounds(L, D, Dp, 1.0, scale=1e-300)
+    huge = boosting_law_bounds(L, D, Dp, 1.0, scale=1e300, cells=100, steps_per_scale=4)
+    assert np.isfinite(huge["p_lo"]).all() and np.isfinite(huge["p_hi"]).all()
     E = D.copy()
     E[0, 1] = -3.0
     with pytest.raises(ValueError, match="training chunks"):
