@@ -146,6 +146,8 @@ def test_the_claims_are_refuted_at_quick_by_the_exact_law(claim_id, variant):
     assert res.verdict == "refuted" and res.observed > 1.4
     assert res.evidence["refuted_by"] == ["the exact law of the release on the designed pair"]
     assert "misses x0.9" in bp.BOOST_POWER
+    for reading in ("as scale 1.50", "as variance 2.10", "chunk size 0.63", "3 gamma 0.46", "n >= n0"):
+        assert reading in res.reading, reading            # the readings, side by side, in the verdict's text
 
 
 @pytest.mark.slow

@@ -342,7 +342,15 @@ def boosting_privacy_check(variant="printed", scale_factor=1.0, *, epsilon=1.0, 
                     f"and disjoint, so by parallel composition the selection must be eps = {epsilon}-DP in "
                     f"S_(m+1) (a sequential count would ask eps/2); the pair (e1, -Y) / (e1, +Y) in S_(m+1) is "
                     f"fixed before the draws; the release is w_hat_(i*) only (the index given the models is the "
-                    f"proof's route, not the output)",
+                    f"proof's route, not the output)" + ("" if variant == "calibrated" else
+                    "; gamma is the smallest constant meeting [004 Thm. E] condition 2 for the learner (a larger "
+                    "valid gamma enlarges sigma~, but the theorem must hold for every gamma meeting the condition). "
+                    "Readings side by side (evidence by_n[*].exact_law_designed_pair.readings, eps at delta on the "
+                    "designed pair at n = 400): Lap(0, sigma~) as scale 1.50 and as variance 2.10 (the verdicts of "
+                    ".privacy and .standard); n in sigma~ read as the chunk size 0.63, gamma~ = 3 gamma 0.46 and "
+                    "10 gamma 0.11 (no violation shown on this pair); the theorem's privacy sentence carries no "
+                    "condition on n, and reading the next sentence's n >= n0 (n0 = 1.1e7 here) into it puts "
+                    "n = 400 outside the claim"),
             evidence={"variant": variant, "epsilon_selection": epsilon, "delta": delta, "by_n": by_n,
                       "refuted_by": refuted_by,
                       "observed_is": ("largest exact selection loss given the models / epsilon over the draws"
