@@ -25,7 +25,9 @@ reach the violation (their models spread the scores less); the designed pair doe
 
 from __future__ import annotations
 
+import functools
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -157,6 +159,22 @@ def _designed_pair(s):
     return pad[0], pad[1], desc + f" (embedded in d = {dim}: the other coordinates of x are 0)"
 
 
+def _law(s, scale, epsilon, delta, cells, steps_per_scale):
+    """:func:`boosting_law_bounds` on the designed pair of ``s``, cached: the law is deterministic (it depends on
+    ``n``, the learner and the scale only), so the run seeds of one claim share it; only the sampler check reruns."""
+    L = s["L"]
+    return _law_cached(s["c"], s["m"], s["zA"].shape[1] - 1, L.loss, L.x_bound, L.y_bound, L.lam, s["B"],
+                       float(scale), float(epsilon), float(delta), int(cells), int(steps_per_scale))
+
+
+@functools.lru_cache(maxsize=32)
+def _law_cached(c, m, dim, loss, x_bound, y_bound, lam, B, scale, epsilon, delta, cells, steps_per_scale):
+    s = {"c": c, "m": m, "p": SimpleNamespace(y_bound=y_bound), "zA": np.zeros((1, dim + 1))}
+    D, Dp, _ = _designed_pair(s)
+    return boosting_law_bounds(OutputPerturbation(loss, x_bound, y_bound, lam=lam), D, Dp, epsilon, delta,
+                               scale=scale, m=m, B=B, cells=cells, steps_per_scale=steps_per_scale)
+
+
 def _law_delta_lower(law, epsilon):
     """Guaranteed lower bound on the release's ``delta(epsilon)``: the event ``{cells where p_lo > e^eps q_hi}``
     (and the mirror), ``P_lo(E) - e^eps Q_hi(E)``; the event is read off the exact law, no run is involved."""
@@ -221,8 +239,7 @@ def _sampler_gof(s, pair, law, runs, bins, alpha, epsilon, delta, rng):
 def _exact_law_audit(s, epsilon, delta, cfg, rng):
     """The release's law on the designed pair (guaranteed brackets) and the sampler checked against it."""
     pair = _designed_pair(s)
-    law = boosting_law_bounds(s["L"], pair[0], pair[1], epsilon, delta, scale=s["scale"], m=s["m"], B=s["B"],
-                              cells=cfg["cells"], steps_per_scale=cfg["steps_per_scale"])
+    law = _law(s, s["scale"], epsilon, delta, cfg["cells"], cfg["steps_per_scale"])
     gof = _sampler_gof(s, pair, law, cfg["runs"], cfg["bins"], cfg["alpha"], epsilon, delta, rng)
     d_lo = _law_delta_lower(law, epsilon)
     readings = _readings(s, pair, epsilon, delta)
@@ -254,7 +271,7 @@ def _readings(s, pair, epsilon, delta):
               "gamma~ read as 10 gamma (scale)": boosting_sigma_tilde(n, epsilon, p.y_bound, L.H, 10 * s["gamma"], 1.0)}
     out = {}
     for name, b in scales.items():
-        law = boosting_law_bounds(L, pair[0], pair[1], epsilon, delta, scale=f * b, m=m, B=s["B"], **_READING_GRID)
+        law = _law(s, f * b, epsilon, delta, **_READING_GRID)
         out[name] = {"laplace_scale": f * b, "epsilon_at_delta_lower": _law_epsilon_lower(law, delta)}
     n0 = boosting_n0(s["gamma"], 0.1, L.H, p.y_bound)
     out["n >= n0 (the excess-risk sentence's condition read into the privacy sentence)"] = {
