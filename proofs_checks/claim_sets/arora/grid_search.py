@@ -225,7 +225,7 @@ def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, 
                 f"and S2'; target ({target} epsilon, {target} delta) = ({target * epsilon}, {target * delta}); "
                 f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition"
                 + ("; Theorem 2's learner is boosted output perturbation, taken (eps/K, delta/K)-DP as the theorem "
-                   "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, inconclusive as printed; "
+                   "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, refuted as printed at n = 400; "
                    "the clipped calibrated selection is eps-DP); the learners here are plain output perturbation "
                    "and noisy GD at (eps/K, delta/K)" if per_guess == 1 else ""),
         evidence={"observed_is": "largest of total epsilon / target epsilon and total delta / target delta",
