@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -224,3 +225,63 @@ def test_full_profile_and_the_extra_seeds_of_verify(factor):
     for seed in extra_seeds(20261121, 2):
         for profile in ("quick", "full"):
             assert gem_step_supremum(profile, factor, seed)[1] <= stated["seeds"] < 1.0
+
+
+# --- GEM's supremum [004 App. D.1]: arora.gem.privacy x1.25 and primitives.gem.privacy x0.8 ------------------------
+#
+# GEM's normalised scores each move by at most 1 between neighbours and the smallest is 0.  For output i,
+# log P(i)/P'(i) = log[(y_i + r sum_{k != i} y'_k) / (y_i + sum_{k != i} y_k)] with y = exp(-a s), r = y_i/y'_i <= e^a
+# and y'_k <= min(1, e^a y_k); the ratio is largest with y_i -> 0, one other pair at y = 1 and the N - 2 others at
+# e^-a, which gives a + log((N-1)/(1 + (N-2) e^-a)) (the case where i is the best pair gives less).  At a = 1.25 eps/2
+# this exceeds eps from N = 4 when eps/2 = 0.5 is GEM's budget (1.019), from N = 5 when it is 1 (1.054).
+
+def _gem_supremum(n_pairs, a):
+    """GEM's largest privacy loss with ``n_pairs`` pairs and log-weights ``-a s`` (mpmath, 50 digits)."""
+    with mpmath.workdps(50):
+        a = mpmath.mpf(a)
+        return float(a + mpmath.log((n_pairs - 1) / (1 + (n_pairs - 2) * mpmath.exp(-a))))
+
+
+def test_gem_supremum_is_attained_by_the_designed_pairs():
+    from proofs_checks.claim_sets.arora.gem import gem_worst_case_scores
+    from proofs_checks.claim_sets.primitives.selection import gem_worst_case_pair
+
+    for k in range(3, 10):
+        for w in (1.0, 1.25, 2.0):
+            g, pair = gem_worst_case_pair(k, w, 0.1)
+            lp = gem_log_prob(g, pair, w, 0.1)
+            assert np.abs(lp[1] - lp[0]).max() == pytest.approx(_gem_supremum(k, w / 2), rel=1e-12)
+    sens = np.array([0.0, 0.011, 0.036, 0.13])                 # a zero pair and three positive ones, as in 004
+    patterns = np.where(np.eye(4, dtype=bool), -1.0, 1.0)
+    for w in (1.0, 1.25, 2.0):
+        q = gem_worst_case_scores(sens, w * EPS / 2, BETA / 4)
+        lp = gem_log_prob(sens, np.vstack([q, q + patterns * sens]), w * EPS / 2, BETA / 4)
+        got = np.abs(lp[1:] - lp[0]).max() / (EPS / 2)
+        assert got == pytest.approx(_gem_supremum(4, w * EPS / 4) / (EPS / 2), rel=1e-12)
+    assert _gem_supremum(4, 1.25 * EPS / 4) / (EPS / 2) > 1.019 and _gem_supremum(4, 1.25 / 2) < 0.9959
+    assert _gem_supremum(5, 1.25 / 2) > 1.0535
+
+
+def test_gem_supremum_bounds_random_moves():
+    """Seeded random pairs (k = 2..9, the extreme sign patterns and random ones): the loss never exceeds the bound."""
+    rng = np.random.default_rng(20261124)
+    for k in range(2, 10):
+        g = 10.0 ** rng.uniform(-2, 2, size=(2000, k))
+        g[::3, 0] = 0.0                                       # a data-independent pair in a third of the rows
+        q = rng.normal(0, 1, size=(2000, k)) * g.max(axis=1, keepdims=True) * rng.uniform(0, 30, size=(2000, 1))
+        for w in (1.0, 1.25):
+            signs = np.where(rng.uniform(size=(2000, k)) < 0.5, -1.0, 1.0)
+            loss = np.abs(gem_log_prob(g, q + signs * g, w, 0.1) - gem_log_prob(g, q, w, 0.1)).max(axis=1)
+            assert loss.max() <= _gem_supremum(k, w / 2) + 1e-12
+
+
+def test_gem_checks_catch_the_x125_over_spend_and_stay_confirmed_at_x1():
+    registry = default_registry()
+    arora, prim = registry.claim("arora.gem.privacy"), registry.claim("primitives.gem.privacy")
+    for claim, factor, expect in ((arora, 1.25, _gem_supremum(4, 1.25 * EPS / 4) / (EPS / 2)),
+                                  (prim, 0.8, _gem_supremum(9, 1.25 / 2))):
+        base = claim.check(CheckContext(profile="quick").for_claim(claim.id))
+        assert base.verdict == "confirmed" and base.observed < 0.93
+        (mutant,) = [m for m in claim.mutants if m.factor == factor]
+        r = mutant.check(CheckContext(profile="quick").for_claim(claim.id))
+        assert r.verdict == "refuted" and r.observed == pytest.approx(expect, rel=1e-9)
