@@ -186,7 +186,8 @@ def test_point_values_are_the_checks_exact_laws():
     assert worst < 1e-13
 
 
-#: factor -> the check's own observed value at quick (default run seed 20261121; power --only arora.thm1.privacy.gem-step)
+#: factor -> the check's own observed value at quick (default run seed 20261121;
+#: power --only arora.thm1.privacy.gem-step)
 OBSERVED_QUICK = {0.5: 0.99216, 0.8: 0.61892}
 
 

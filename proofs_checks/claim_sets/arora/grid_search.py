@@ -252,9 +252,10 @@ def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, 
 
 #: Why the GEM step misses a halved sensitivity (measured, quick and full profile, default seed).
 GEM_STEP_POWER = ("misses sensitivity x0.5 and x0.8, which are no violation on its instances (proven by branch and "
-                  "bound over every replace-one neighbour: at most 0.9922 / 0.9940 of epsilon/2 at x0.5, quick / full): "
-                  "on the scores a real S2 gives, the best pair (0, Y^2) carries nearly all of GEM's mass and its "
-                  "normalised score is pinned at 0, and a realisable record moves a score by at most (B_j X + Y)^2/|S2| "
+                  "bound over every replace-one neighbour: at most 0.9922 / 0.9940 of epsilon/2 at x0.5, quick / "
+                  "full): on the scores a real S2 gives, the best pair (0, Y^2) carries nearly all of GEM's mass and "
+                  "its normalised score is pinned at 0, and a realisable record moves a score by at most "
+                  "(B_j X + Y)^2/|S2| "
                   "< Delta(B_j)/|S2|, so GEM spends about half its budget (0.495 of epsilon/2 at x1 on the check's "
                   "neighbours, at most 0.5725 on every neighbour at full); it detects sensitivity x0.25 (1.99)")
 GEM_STEP_PRINTED_POWER = ("misses sensitivity x0.05: the printed sensitivities Delta(B_j) are |S2| times the "
