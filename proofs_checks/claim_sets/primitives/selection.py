@@ -17,7 +17,8 @@ from reference.mechanisms import exponential_log_prob, gem_log_prob, report_nois
 from ...builders import PrivacyTally, max_search_check
 from ...verdicts import QUADRATURE_RTOL
 
-__all__ = ["exponential_privacy_check", "report_noisy_max_privacy_check", "gem_privacy_check", "gem_utility_check"]
+__all__ = ["exponential_privacy_check", "report_noisy_max_privacy_check", "gem_privacy_check", "gem_utility_check",
+           "gem_worst_case_pair"]
 
 #: The neighbouring relation on scores: what replacing one record does to them.
 SCORE_NEIGHBOURS = ("score vectors u, u' with |u(r) - u'(r)| <= Delta for every output r, i.e. the scores of "
@@ -113,13 +114,47 @@ def gem_privacy_check(epsilon=1.0, beta=0.1, weight_scale=1.0):
             laws = gem_log_prob(g, scores, epsilon * weight_scale, beta)
             tally.add_rows(laws, epsilon, where_of=lambda j: {"sensitivities": g.tolist(), "scores": q.tolist(),
                                                               "neighbour": scores[1 + j].tolist()})
+        for k in range(3, 10):                  # the designed pairs: GEM's supremum at each k the vectors draw
+            g, pair = gem_worst_case_pair(k, epsilon * weight_scale, beta)
+            tally.add_rows(gem_log_prob(g, pair, epsilon * weight_scale, beta), epsilon,
+                           where_of=lambda j, g=g, pair=pair: {"sensitivities": g.tolist(), "scores": pair[0].tolist(),
+                                                               "neighbour": pair[1].tolist(), "designed": True})
         return tally.result(
-            method=f"exact output laws of {n_vectors} random (sensitivity, score) vectors and 2k + 40 neighbours each",
+            method=f"exact output laws of {n_vectors} random (sensitivity, score) vectors and 2k + 40 neighbours each, "
+                   "and of the designed pair where GEM's loss is largest, for k = 3..9",
             reading="GEM of [RS15] as stated in [004 App. D.1], sensitivity-score pairs (gamma_j, q_j(S)); eps-DP "
                     "over adjacent datasets, i.e. scores with |q_j(S) - q_j(S')| <= gamma_j for every j",
             evidence={"epsilon": epsilon, "beta": beta, "weight_scale": weight_scale, "score_vectors": n_vectors})
 
     return check
+
+
+def gem_worst_case_pair(k, epsilon, beta, far=200.0):
+    """``(sensitivities, scores (2, k))``: neighbouring score vectors on which GEM's privacy loss is its supremum.
+
+    GEM's normalised scores each move by at most 1 between neighbours and the smallest is 0, which bounds the loss
+    of any output by ``a + log((k-1)/(1 + (k-2) e^-a))`` with ``a = epsilon/2`` (the output's own score moves by
+    1, one other pair stays at 0 and the ``k - 2`` others fall from 1 to 0).  This pair attains it up to
+    ``e^{-a far/2}``: sensitivities ``(1, 1, 4, 1, ..., 1)``, offset scores ``q + t g`` equal to ``(far, 0, ..., 0)``
+    on the first vector; the second moves pair 0 and pair 2 down by their sensitivities and the others up, so
+    pair 0's normalised score falls by exactly 1 (its partner, pair 1, rose) while pair 2 becomes the best and the
+    others sit at 1.  For ``k >= 5`` and ``a = 1.25 epsilon/2`` the loss exceeds ``epsilon`` (1.054 at k = 5).
+
+    References
+    ----------
+    .. [1] [004 App. D.1]; Raskhodnikova & Smith 2016 (GEM).
+    """
+    if k < 3:
+        raise ValueError(f"k must be >= 3, got {k!r}")
+    g = np.ones(k)
+    g[2] = 4.0
+    t = 2.0 * math.log(k / beta) / epsilon
+    q = np.zeros(k)
+    q[0] = far
+    move = np.ones(k)
+    move[[0, 2]] = -1.0
+    q = q - t * g
+    return g, np.vstack([q, q + move * g])
 
 
 def gem_utility_check(epsilon=1.0, beta=0.1, bound_factor=4.0):
