@@ -188,3 +188,34 @@ def test_printed_budget_itself_is_proven_on_every_instance():
     ratio, where = frank_wolfe.thm4_printed_br_ratio(1.0)
     assert ratio == pytest.approx(0.98951, abs=1e-5) and where == (5, 0.99, 0.999)
     assert frank_wolfe.thm4_mutant_delta_ratio("printed", 1.0)[0] > 1.0
+
+
+def _rnm_rr_laplace_release_delta(rnd, s, eps, m=2000):
+    """Upper bound on delta(eps) of one Peeling iteration: s report-noisy-max rounds dominated by RR(rnd) each
+    (Kairouz, Oh & Viswanath 2015) and the release v_S + Lap(b)^s dominated by s Laplace pairs at rnd / 2 each
+    (their exact PLD, loss rounded up on the grid: pessimistic); dominating pairs compose adaptively
+    (Zhu, Dong & Wang 2022).  Direct convolution, no FFT."""
+    from proofs_checks.formulas.composition import laplace_pld
+    h = rnd / (2 * m)
+    rr = np.zeros(4 * m + 1)
+    rr[-1], rr[0] = 1 / (1 + np.exp(-rnd)), 1 / (1 + np.exp(rnd))     # RR's losses +-rnd = +-2m h
+    pmf = np.array([1.0])
+    for comp in [laplace_pld(rnd / 2, m, "up")] * s + [rr] * s:
+        pmf = np.convolve(pmf, comp)
+    loss = (np.arange(pmf.size) - (pmf.size - 1) // 2) * h
+    return float(np.sum(pmf * np.maximum(0.0, -np.expm1(eps - loss))))
+
+
+def test_peeling_x05_at_full_laplace_release_sharpens_but_does_not_close():
+    # [issue 18, brc] lambda x0.5 at full (Peeling without its factor 2): with the release's exact Laplace PLD in
+    # place of one RR(s rnd / 2), the delta = 0.9 instance closes (0.985 delta, RR product 1.043) but delta = 0.01
+    # does not (1.088 delta, RR product 2.39): the mutant stays undecided at full.  Measured, m = 2000.
+    from proofs_checks.claim_sets.hu.sparse import PEELING_INSTANCES, rr_product_delta
+    got = {}
+    for s, eps, dlt in PEELING_INSTANCES["full"]:
+        rnd = eps / (0.5 * np.sqrt(3.0 * s * np.log(1.0 / dlt)))
+        got[dlt] = (_rnm_rr_laplace_release_delta(rnd, s, eps) / dlt,
+                    rr_product_delta([rnd] * s + [s * rnd / 2], eps) / dlt)
+    assert got[0.9][0] == pytest.approx(0.98509, abs=2e-4) and got[0.9][1] > 1.04
+    assert got[0.01][0] == pytest.approx(1.0876, abs=5e-4) and got[0.01][1] > 2.3
+    assert got[1e-3][0] == 0.0
