@@ -242,3 +242,33 @@ def test_report_noisy_max_with_laplace_noise_is_not_2s_over_b_bounded_range():
     r = np.log(probs(u) / probs(u + shift))
     assert np.abs(r).max() <= 2 * S                      # (2S/b)-DP, as the Peeling proof uses
     assert (r.max() - r.min()) / (2 * S) == pytest.approx(1.1625, abs=2e-3)   # but not (2S/b)-BR
+
+
+# ------------------------------------------ Peeling where the printed lambda is 3x the move's bound
+
+def test_peeling_x05_closes_at_full_where_the_move_is_a_third_of_lambda(registry):
+    # [issue 18, brc] hu.thm8.privacy.standard and .printed-indices: the standard robust gradient's per-coordinate
+    # move is eta 2 k B / m with B = 2 sqrt(2)/3 (= lambda / 3); with S <= lambda / 3 the RR product closes x0.5 on
+    # every instance (mpmath-free: rr_product_delta is tested against mpmath in test_power_reach_analytic.py)
+    import math
+
+    from proofs_checks.claim_sets.hu import sparse
+    from reference.hu.catoni import PHI_BOUND
+    from reference.hu.sparse import sparse_opt_lambda
+    k, eta, m = 3.0, 0.7, 11
+    assert eta * 2 * k * PHI_BOUND / m == pytest.approx(sparse_opt_lambda(k, eta, m) / 3, rel=1e-14)
+    ratio, where = sparse.peeling_mutant_delta_ratio(0.5, ("quick", "full"), 1.0 / 3.0)
+    assert ratio == pytest.approx(0.29152, abs=1e-5) and where == (2, 0.99, 0.9)
+    # the same bound with S <= lambda: 2.39 delta at full (why hu.thm6 and .proof-lambda stay open there)
+    assert sparse.peeling_mutant_delta_ratio(0.5, ("full",))[0] > 2.3
+    for cid in ("hu.thm8.privacy.standard", "hu.thm8.privacy.printed-indices"):
+        ms = _mutants(registry, cid)
+        assert ms[0.5].proof_at("quick") and ms[0.5].proof_at("full"), cid
+        assert ms[0.5].not_a_violation.startswith(f"still (eps, {ratio:.3g} delta)-DP"), cid
+        assert "S <= lambda / 3" in ms[0.5].not_a_violation
+        r8 = sparse.peeling_mutant_delta_ratio(0.8, ("quick", "full"), 1.0 / 3.0)[0]
+        assert ms[0.8].not_a_violation.startswith(f"still (eps, {r8:.3g} delta)-DP"), cid
+        assert math.isfinite(r8) and all(not m.not_a_violation for f, m in ms.items() if f not in (0.5, 0.8))
+    for cid in ("hu.thm6.privacy", "hu.thm8.privacy.proof-lambda"):
+        ms = _mutants(registry, cid)
+        assert ms[0.5].proof_at("quick") and not ms[0.5].proof_at("full"), cid
