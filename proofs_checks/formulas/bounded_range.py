@@ -1,8 +1,8 @@
 """Optimal adaptive composition of bounded-range (BR) mechanisms, e.g. exponential mechanisms.
 
-A mechanism is ``eta``-bounded-range (Durfee & Rogers 2019, Def. 3; Dong, Durfee & Rogers 2020,
-Def. 2.1) if for every neighbouring pair its privacy loss ``L(y) = log P(y)/Q(y)`` ranges over an
-interval of width at most ``eta``.  The exponential mechanism ``exp(eps u / (2 Delta))`` is
+A mechanism is ``eta``-bounded-range (Durfee & Rogers 2019; Dong, Durfee & Rogers 2020, Sec. 2) if
+for every neighbouring pair its privacy loss ``L(y) = log P(y)/Q(y)`` ranges over an interval of width
+at most ``eta``.  The exponential mechanism ``exp(eps u / (2 Delta))`` is
 ``eps``-BR when every score moves by at most ``Delta`` (its log-ratio at ``y`` is
 ``eps (u_y - u'_y) / (2 Delta)`` minus a constant, and the score moves span at most ``2 Delta``); as
 pure DP it is also only ``eps``-DP, but BR is the sharper description: a pure ``eps``-DP loss may
@@ -34,11 +34,12 @@ convex in ``u``, hence convex; so it is convex in ``s = e^{-L_k}``, and a convex
 References
 ----------
 .. [1] D. Durfee and R. Rogers, "Practical differentially private top-k selection with pay-what-you-get
-       composition", NeurIPS 2019 (bounded range, Def. 3; the exponential mechanism is BR).
+       composition", NeurIPS 2019 (the definition of bounded range; the exponential mechanism is BR).
 .. [2] J. Dong, D. Durfee and R. Rogers, "Optimal differential privacy composition for exponential
        mechanisms", ICML 2020 (arXiv:1909.13830): reduction of BR to generalized randomized response
-       (Sec. 4), non-adaptive optimum (Sec. 5), adaptive optimum as a recursion over adaptively chosen
-       ``t`` (Sec. 6), the gap between them (Sec. 3.3).
+       (Sec. 4, convexity Sec. 4.1), non-adaptive optimum (Sec. 5), adaptive optimum as a recursion over
+       adaptively chosen ``t`` (Sec. 6), the gap between them (Sec. 3.3); section titles as in arXiv:1909.13830
+       (theorem numbers not checked here, hence the self-contained proof above).
 .. [3] P. Kairouz, S. Oh and P. Viswanath, "The composition theorem for differential privacy", ICML 2015
        (the pure-DP analogue, :func:`proofs_checks.formulas.composition.rr_composition_delta`).
 """

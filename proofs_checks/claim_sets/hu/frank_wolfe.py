@@ -267,7 +267,7 @@ def _thm4_printed_proof(factor):
         low = br_composition_delta(lasso_epsilon_step(e, d, t, "printed") / factor, t, e,
                                    points_per_step=BR_POINTS).lower / d
         scope = (f"the quick instances (at full, T = {t}, delta = {d:g}, the adaptive bounded-range optimum itself is "
-                 f"at least {low:.5g} delta: undecided there)")
+                 f"at least {low:.6g} delta: undecided there)")
     return (f"still (eps, {ratio:.4g} delta)-DP on every replace-one pair of {scope}; worst at T = {T}, eps = {eps:g}, "
             f"delta = {dlt:g}: [002 Alg. 2] runs here on the unit l1 ball (d = 2, ||W||_1 read as the radius) from a "
             "vertex, and replacing one record moves every score u_v = -<v, g~> by at most Delta_u = 8 K^2 / n [002 "
