@@ -83,7 +83,7 @@ def test_a_proof_shown_on_the_quick_instances_only_does_not_excuse_the_mutant_at
     assert full.mutants[0].not_a_violation == "" and full.misses == "lambda x0.5"
     # the registered Peeling claims carry that scope for x0.5 and not for x0.8
     from proofs_checks.registry import default_registry
-    for cid in ("hu.thm6.privacy", "hu.thm8.privacy.printed-indices"):
+    for cid in ("hu.thm6.privacy", "hu.thm8.privacy.proof-lambda"):   # (.standard, .printed-indices: S <= lambda/3)
         mutants = {m.factor: m for m in default_registry().claim(cid).mutants}
         assert mutants[0.5].proof_at("full") == "" and mutants[0.5].proof_at("quick"), cid
         assert mutants[0.8].proof_at("full") and mutants[0.8].proof_at("quick"), cid
