@@ -250,6 +250,10 @@ class Mutant:
         The profiles whose instances ``not_a_violation`` covers (default: both).  A proof shown only on
         the quick profile's instances does not excuse the mutant at the full profile, where it counts
         as a miss again.
+    proof_seeds : tuple of int or None
+        The run seeds whose instances ``not_a_violation`` covers, where the check's instances are drawn at
+        random (a proof computed on the drawn datasets); ``None`` (default) when the instances do not depend on
+        the seed.  At any other run seed the mutant counts as a miss again.
     out_of_reach : str
         Non-empty when the mutant violates the claim but no check at this profile's budget can
         show it (e.g. the best event's Clopper-Pearson bound at the profile's sample size stays
@@ -263,10 +267,15 @@ class Mutant:
     not_a_violation: str = ""
     out_of_reach: str = ""
     proof_profiles: tuple = ("quick", "full")
+    proof_seeds: tuple | None = None
 
-    def proof_at(self, profile):
-        """``not_a_violation`` where its proof covers ``profile``'s instances, else ``""``."""
-        return self.not_a_violation if profile in self.proof_profiles else ""
+    def proof_at(self, profile, seed=None):
+        """``not_a_violation`` where its proof covers the instances of ``profile`` (at run ``seed``), else ``""``."""
+        if profile not in self.proof_profiles:
+            return ""
+        if self.proof_seeds is not None and seed not in self.proof_seeds:
+            return ""
+        return self.not_a_violation
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ def claim_power(claim: Claim, ctx: CheckContext, *, baseline=None) -> ClaimPower
         res = run_claim(replace(claim, check=mutant.check, mutants=()), ctx)
         outcomes.append(MutantOutcome(mutant.name, mutant.factor, res.verdict,
                                       res.verdict in mutant.detected_by, res.observed,
-                                      mutant.proof_at(ctx.profile), mutant.out_of_reach))
+                                      mutant.proof_at(ctx.profile, ctx.seed), mutant.out_of_reach))
     detects, misses = _describe(outcomes)
     return ClaimPower(claim.id, claim.kind, base.verdict, outcomes, detects, misses)
 

@@ -89,6 +89,17 @@ def test_a_proof_shown_on_the_quick_instances_only_does_not_excuse_the_mutant_at
         assert mutants[0.8].proof_at("full") and mutants[0.8].proof_at("quick"), cid
 
 
+def test_a_proof_computed_on_one_run_seeds_draws_does_not_excuse_the_mutant_at_another_seed():
+    confirmed = lambda ctx: Result("confirmed")  # noqa: E731
+    claim = Claim("toy.seeded", "[004 Alg. 1 step 8]", "s", "privacy", confirmed,
+                  mutants=(Mutant("sensitivity x0.5", confirmed, factor=0.5, proof_seeds=(20261121,),
+                                  not_a_violation="0.99 of eps/2 on the S2 drawn at seed 20261121"),))
+    same, other = (claim_power(claim, CheckContext(seed=s)) for s in (20261121, 5))
+    assert same.mutants[0].not_a_violation and "not violations" in same.misses
+    assert other.mutants[0].not_a_violation == "" and other.misses == "sensitivity x0.5"
+    assert Mutant("m", confirmed, not_a_violation="p").proof_at("quick", 5) == "p"   # None: every seed
+
+
 def test_a_mutant_that_raises_is_not_detected():
     def boom(ctx):
         raise RuntimeError("broken")
