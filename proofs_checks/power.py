@@ -103,7 +103,20 @@ def claim_power(claim: Claim, ctx: CheckContext, *, baseline=None) -> ClaimPower
                                       res.verdict in mutant.detected_by, res.observed,
                                       mutant.proof_at(ctx.profile, ctx.seed), mutant.out_of_reach))
     detects, misses = _describe(outcomes)
+    if not outcomes:
+        misses = _why_no_mutants(claim, base.verdict)
     return ClaimPower(claim.id, claim.kind, base.verdict, outcomes, detects, misses)
+
+
+def _why_no_mutants(claim, verdict):
+    """Why a claim declares no mutants, in words (the ``misses`` field of :class:`ClaimPower`)."""
+    if getattr(claim, "scope", "") == "self-test":
+        return "no mutants declared: a self-test of the checkers, whose broken variants are what it runs"
+    if verdict == "refuted":
+        return "no mutants declared: the statement is refuted, and a broken implementation of it would be too"
+    if verdict == "vacuous":
+        return "no mutants declared: vacuous, no implementation could break its bound"
+    return "no mutants declared"
 
 
 def power_summary(powers) -> dict:

@@ -53,6 +53,16 @@ def test_mutants_use_the_claims_own_stream():
 
 def test_describe_without_factors_and_without_mutants():
     assert _describe([]) == ("no mutants declared", "no mutants declared")
+
+
+def test_a_claim_without_mutants_says_why():
+    ok = lambda verdict: (lambda ctx: Result(verdict))  # noqa: E731
+    cases = {("refuted", "paper"): "refuted", ("vacuous", "paper"): "vacuous",
+             ("confirmed", "self-test"): "self-test", ("confirmed", "paper"): None}
+    for (verdict, scope), word in cases.items():
+        p = claim_power(Claim("toy.none", "[000 Thm. 1]", "s", "formula", ok(verdict), scope=scope), CheckContext())
+        assert p.detects == "no mutants declared" and p.misses.startswith("no mutants declared")
+        assert (word in p.misses) if word else p.misses == "no mutants declared"
     outs = [MutantOutcome("dropped factor 2", None, "refuted", True), MutantOutcome("other reading", None,
                                                                                    "confirmed", False)]
     assert _describe(outs) == ("dropped factor 2", "other reading")
