@@ -121,3 +121,84 @@ def test_few_valued_outputs_false_refutation_rate():
 def test_best_threshold_selection_error_is_validated():
     with pytest.raises(ValueError, match="selection_error"):
         st.best_threshold(np.zeros(10), np.zeros(10), 0.0, 0.05, n_est=100, selection_error=1.5)
+
+
+def test_weighted_threshold_with_the_true_log_ratio_is_the_exact_rule():
+    # best_threshold_weighted with z = l = the exact log-ratio is best_threshold_exact (same t, same bound)
+    from proofs_checks.audit.calibration import calibration_suite
+
+    case = [c for c in calibration_suite() if c.name == "gaussian-violating"][0]
+    rng = np.random.default_rng(0)
+    a, b = case.mechanism.sample(D, 50_000, rng)[:, None], case.mechanism.sample(DP, 50_000, rng)[:, None]
+    stat = st.ExactLogRatio(case.mechanism, D, DP)
+    sa, sb = stat(a), stat(b)
+    for num, den in ((sa, sb), (-sb, -sa)):
+        got = st.best_threshold_weighted(num, den, num, den, 400_000, 400_000, 1e-5, 0.025)
+        assert got == st.best_threshold_exact(num, den, 400_000, 400_000, 1e-5, 0.025)
+
+
+def test_smoothed_log_ratio_recovers_the_gaussian_one():
+    # log dD/dD' of N(0, s^2) against N(1, s^2) is (1/2 - x)/s^2: the spline fit on 2*10^5 rows is within 0.05
+    # of it between the outer knots, about [-2s, 2s] (seeds 0-4: max errors 0.007-0.035; seed 1 0.029); beyond
+    # them the fit is linear and its error grows (0.02-0.08 at 3s)
+    s = 5.38
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0, s, 100_000), 1 + rng.normal(0, s, 100_000)
+    model = st.SmoothLogRatio(a, b)
+    assert model.ok
+    x = np.linspace(-2 * s, 2 * s, 101)
+    assert np.max(np.abs(model(x) - (0.5 - x) / s**2)) < 0.05
+
+
+def test_black_box_gaussian_threshold_reaches_the_oracle_of_its_estimation_size():
+    # issue 14 item 6 (calibration suite >= 0.95 of the oracle): the raw output's threshold chosen with the
+    # smoothed log-ratio.  Selection split only (seeds 1000-1001, 10^6 calls, the audit's seed layout); the
+    # chosen half-line is scored exactly (normal cdf) at the estimation size.  Before (raw counts, pessimistic
+    # rule) these seeds gave 0.886 of the oracle on average (exact values 0.3917, 0.4259); now 0.965 (0.4456,
+    # 0.4442; the oracle at the estimation size is 0.966 of the stated one).
+    from scipy import stats
+
+    from proofs_checks.audit._cp_bound import _cp_eps_vector
+    from proofs_checks.audit.calibration import calibration_suite, oracle_bound
+
+    case = [c for c in calibration_suite() if c.name == "gaussian-correct"][0]
+    samples, sigma = 1_000_000, case.mechanism.scale
+    n_sel = samples // 2 // 4
+    n_est = samples // 2 - n_sel
+    vals = []
+    for seed in (1000, 1001):
+        sel_root = np.random.SeedSequence(seed).spawn(2)[0]
+        best, _, _ = st.select_event(case.mechanism, [case.pair()], sel_root.spawn(1), n_sel, n_est, 1e-5, 0.025,
+                                     statistic="estimate")
+        _, _, stat, _, sign, t = best
+        assert st._is_raw(stat)
+        x_sign = sign * (-1.0 if isinstance(stat, st._Negated) else 1.0)      # the event is {x_sign * x > t}
+        p_d, p_dp = ((stats.norm.sf(t, 0, sigma), stats.norm.sf(t, 1, sigma)) if x_sign > 0 else
+                     (stats.norm.cdf(-t, 0, sigma), stats.norm.cdf(-t, 1, sigma)))
+        num, den = (p_d, p_dp) if sign > 0 else (p_dp, p_d)
+        vals.append(float(_cp_eps_vector(num * n_est, n_est, den * n_est, n_est, 1e-5, 0.025)))
+    assert np.mean(vals) >= 0.95 * oracle_bound(case, samples, 0.95)
+
+
+class _Extreme1D:
+    """One-column outputs at 1e300 and 1e-300 scales, +-1.7e308, inf; record 0 shifts the location."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def sample(self, data, size, rng):
+        b = float(np.asarray(data)[0, 0] > 0.5)
+        lap = rng.laplace(size=size) + b
+        return {"big": lap * 1e300, "tiny": lap * 1e-300,
+                "mixed": np.where(rng.random(size) < 0.01, 1e300 * rng.laplace(size=size), 1e-300 * lap),
+                "max": np.where(rng.random(size) < 0.01, 1.7e308 * np.sign(rng.laplace(size=size)), lap),
+                "inf": np.where(rng.random(size) < 0.5, np.inf, lap)}[self.kind]
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("kind", ["big", "tiny", "mixed", "max", "inf"])
+def test_one_column_extreme_outputs_give_no_overflow(kind):
+    # the spline's cubes overflow for outputs over hundreds of orders of magnitude: no smoothing then, the raw
+    # counts choose; the shift is found either way (true loss 1 on the bulk)
+    r = statistical_audit(_Extreme1D(kind), [(D, DP)], 0.1, samples=20_000, seed=0, statistic="estimate")
+    assert r.verdict == "refuted" and 0.1 < r.epsilon_lower <= 1.0 + 1e-9
