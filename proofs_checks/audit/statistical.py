@@ -627,124 +627,6 @@ def _cross_fitted_bound(s_num, s_den, delta, gamma, n_est, selection_error):
     return float(_predicted_bound(k_num, s_num.size, k_den, s_den.size, n_est, delta, gamma, FIXED_EVENT_ERROR))
 
 
-#: Knots of the natural cubic spline of the smoothed log-ratio of a raw one-column output
-#: (:class:`SmoothLogRatio`), at these quantiles of the pooled selection outputs.  Fixed before the measurement
-#: (docs/auditor.md, "Calibration suite, black-box Gaussian"): 5 knots; 9 knots lost laplace-correct (0.94 of
-#: the oracle: the wiggles of the fitted ratio in its flat tail inflate the estimated tail probabilities).
-SMOOTH_KNOT_QUANTILES = (0.02, 0.26, 0.5, 0.74, 0.98)
-#: Ridge penalty of the spline's logistic fit (the basis is on the robust scale of the outputs).
-SMOOTH_PENALTY = 1e-6
-
-
-def _spline_basis(z, knots):
-    """Natural cubic spline basis in ``z`` with the given knots (linear beyond the outer ones) [4]_."""
-    def d(k):
-        return (np.maximum(z - knots[k], 0.0) ** 3 - np.maximum(z - knots[-1], 0.0) ** 3) / (knots[-1] - knots[k])
-
-    last = d(knots.size - 2)
-    return np.column_stack([z] + [d(k) - last for k in range(knots.size - 2)])
-
-
-class SmoothLogRatio:
-    """Estimated ``log dD/dD'`` of a one-column output: logistic regression on a natural cubic spline.
-
-    Fitted on the selection rows only; it weighs the pooled selection outputs in
-    :func:`best_threshold_weighted`, which chooses the threshold of the raw output
-    (the event stays a half-line of the output).  The ratio enters through a few
-    parameters, so the estimated tail probabilities vary much less than raw tail
-    counts; a wrong fit costs power (a worse threshold), never soundness: the event is
-    tested on the estimation split.
-    """
-
-    def __init__(self, a, b):
-        x = np.concatenate([a, b]).astype(np.float64)
-        with np.errstate(over="ignore", invalid="ignore"):
-            self.center = float(np.median(x))
-            q = np.percentile(x, [75, 25])
-            scale = float(q[0] - q[1])
-        self.scale = scale if np.isfinite(scale) and scale > 0 else 1.0
-        self.ok = bool(np.isfinite(self.center) and np.isfinite(x).all())
-        with np.errstate(all="ignore"):
-            knots = np.unique(np.quantile(self._z(x), SMOOTH_KNOT_QUANTILES)) if self.ok else np.zeros(0)
-        self.ok = self.ok and bool(np.isfinite(knots).all())
-        self.ok = self.ok and knots.size == len(SMOOTH_KNOT_QUANTILES)
-        self.knots = knots
-        if self.ok:
-            with np.errstate(all="ignore"):
-                basis = _spline_basis(self._z(x), knots)
-            # outputs spread over hundreds of orders of magnitude overflow the cubes: no smoothing then
-            self.ok = bool(np.isfinite(basis).all())
-        if self.ok:
-            with np.errstate(all="ignore"):
-                self.w = _newton_logistic(basis, a.size, SMOOTH_PENALTY)
-            self.ok = bool(np.isfinite(self.w).all())
-
-    def _z(self, x):
-        with np.errstate(over="ignore", invalid="ignore"):
-            return (np.asarray(x, dtype=np.float64) - self.center) / self.scale
-
-    def __call__(self, x):
-        with np.errstate(all="ignore"):
-            return _spline_basis(self._z(x), self.knots) @ self.w[1:] + self.w[0]
-
-
-def _newton_logistic(f, n_first, penalty, steps=50, tol=1e-10):
-    """Weights ``(intercept, w)`` of the ridge-penalised logistic regression of
-    :func:`~proofs_checks.audit.classifiers.penalised_logistic_weights` (rows ``f[:n_first]`` label 1), by
-    Newton's method: a handful of columns, so each step solves a small system and about 6-8 steps converge
-    where L-BFGS-B took 35 (3 s for 2.5*10^5 rows on a loaded machine)."""
-    y = np.concatenate([np.ones(n_first), np.zeros(len(f) - n_first)])
-    X = np.hstack([np.ones((len(f), 1)), f])
-    ridge = np.full(X.shape[1], 2.0 * penalty)
-    ridge[0] = 0.0
-    w = np.zeros(X.shape[1])
-    for _ in range(steps):
-        p = special.expit(X @ w)
-        grad = X.T @ (p - y) / len(y) + ridge * w
-        hess = (X * (p * (1.0 - p))[:, None]).T @ X / len(y) + np.diag(ridge)
-        try:
-            step = np.linalg.solve(hess, grad)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(hess, grad, rcond=None)[0]
-        w = w - step
-        if np.max(np.abs(step)) <= tol * (1.0 + np.max(np.abs(w))):
-            break
-    return w
-
-
-def best_threshold_weighted(z_num, z_den, l_num, l_den, n_num, n_den, delta, gamma, max_thresholds=2048):
-    """Threshold of ``S = {z > t}`` from pooled selection outputs weighted by an estimated log-ratio.
-
-    As :func:`best_threshold_exact`, but the event statistic ``z`` (here the raw output) and the log-ratio
-    ``l = log dN/dO`` that weighs the pooled rows (``2 sigmoid(l)``, ``2 sigmoid(-l)``) are separate: ``l`` is
-    an estimate (:class:`SmoothLogRatio`), so only the choice of ``t`` depends on it.  Returns ``(t, bound)``
-    with ``bound`` the plug-in estimate at the estimation sizes ``n_num, n_den``.
-    """
-    pooled = np.concatenate([z_num, z_den])
-    lp = np.concatenate([l_num, l_den])
-    m = pooled.size / 2.0
-    order = np.argsort(-pooled, kind="stable")
-    z, lo_ = pooled[order], lp[order]
-    cum_n, cum_o = np.cumsum(special.expit(lo_) / m), np.cumsum(special.expit(-lo_) / m)
-    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
-    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
-
-    def score(idx):
-        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
-
-    idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
-    b = score(idx)
-    j = int(np.argmax(b))
-    lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
-    fine = np.arange(lo, hi + 1)
-    if fine.size > max_thresholds:
-        fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
-    bf = score(fine)
-    k = int(np.argmax(bf))
-    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
-    return float(np.nextafter(z[last[i]], -np.inf)), best
-
-
 def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_thresholds=2048):
     """Threshold of ``S = {s > t}`` for an exact log-likelihood ratio ``s = log dN/dO``.
 
@@ -816,15 +698,6 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
         cands = candidate_statistics(a, b, mechanism, (D, Dp), statistic, fit_rows=None if few else n_sel // 2,
                                      attack=attack, features=features)
         fit_a, fit_b = a[:n_sel // 2], b[:n_sel // 2]
-        smooth = None
-        if not few and features is None and a.shape[1] == 1 \
-                and any(_is_raw(stat) for stat in cands):
-            # the raw output's thresholds are chosen with a smoothed log-ratio fitted on all selection rows
-            # (nothing else is fitted to them); without a usable fit, by the raw counts as for other statistics
-            model = SmoothLogRatio(a[:, 0], b[:, 0])
-            if model.ok:
-                l_a, l_b = model(a[:, 0]), model(b[:, 0])
-                smooth = (a, b, l_a, l_b) if np.isfinite(l_a).all() and np.isfinite(l_b).all() else None
         if not few and not isinstance(cands[0], ExactLogRatio):
             # estimated statistics were fitted on the first half: judge them on the second
             a, b = a[n_sel // 2:], b[n_sel // 2:]
@@ -872,13 +745,6 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
             for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
                 if isinstance(stat, ExactLogRatio):
                     t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
-                elif smooth is not None and _is_raw(stat):
-                    full_a, full_b, l_a, l_b = smooth
-                    z_a, z_b = stat(full_a), stat(full_b)
-                    if sign > 0:
-                        t, bound = best_threshold_weighted(z_a, z_b, l_a, l_b, n_est, n_est, delta, gamma)
-                    else:
-                        t, bound = best_threshold_weighted(-z_b, -z_a, -l_b, -l_a, n_est, n_est, delta, gamma)
                 else:
                     err = DISCRETE_SELECTION_ERROR if few else SELECTION_ERROR
                     t, bound = best_threshold(num, den, delta, gamma, n_est=n_est, selection_error=err)
@@ -892,12 +758,6 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
         t_aud += time.perf_counter() - ta
     return best, t_mech, t_aud
 
-
-
-def _is_raw(stat):
-    """Whether ``stat`` is the raw output or its negative (nothing fitted)."""
-    inner = stat.inner if isinstance(stat, _Negated) else stat
-    return isinstance(inner, Projection) and inner.weights is None
 
 
 def _progress_bar(total, enabled):
