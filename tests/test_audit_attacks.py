@@ -156,6 +156,10 @@ def test_cli_attack_and_features(tmp_path, capsys, monkeypatch):
     assert main(base + ["--attack", "logistic", "--features", "leakmod:leak"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["verdict"] == "refuted" and out["details"]["extra"]["features"] == "leak"
+    with pytest.raises(SystemExit) as exc:
+        main(base + ["--fixed-event-scoring", "cross_fit"])
+    assert exc.value.code == 2
+    assert "--fixed-event-scoring" in capsys.readouterr().err
     assert main(base + ["--features", "leakmod:NOT_CALLABLE"]) == 2
     assert "not callable" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
@@ -203,13 +207,14 @@ def test_counterexample_replays_with_its_attack_and_features(tmp_path, capsys, m
     ce = tmp_path / "ce.npz"
     assert main(["audit", "--mechanism", "leakmod2:LEAK", "--pair", "pair.npz", "--epsilon", "1", "--delta", "1e-6",
                  "--samples", "400000", "--attack", "logistic", "--features", "leakmod2:leak", "--json",
-                 "--counterexample", str(ce)]) == 0
+                 "--fixed-event-scoring", "cross-fit", "--counterexample", str(ce)]) == 0
     first = json.loads(capsys.readouterr().out)
     assert main(["audit", "--replay", str(ce), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert first["verdict"] == again["verdict"] == "refuted"
     assert again["epsilon_lower"] == first["epsilon_lower"]
     assert again["details"]["extra"]["attack"] == "logistic" and again["details"]["extra"]["features"] == "leak"
+    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"     # --fixed-event-scoring passed and replayed
 
 
 class Wide:
@@ -282,18 +287,49 @@ def test_pruned_threshold_search_equals_the_full_scan():
 
 
 def test_cross_fitted_competition_switch(monkeypatch):
-    # statistical.CROSS_FIT_COMPETITION (off by default; docs/auditor.md "Fair scoring"): with it on, fixed and
-    # searched events are scored by the same held-out rule; the leak is still refuted, the leak-free version not
+    # fixed_event_scoring="cross-fit" (default "plug-in"; docs/auditor.md "Fair scoring"): fixed and searched
+    # events are scored by the same held-out rule; the leak is still refuted, the leak-free version not
     from proofs_checks.audit import statistical as st
 
-    monkeypatch.setattr(st, "CROSS_FIT_COMPETITION", True)
     scores = []
     orig = st.select_event
     monkeypatch.setattr(st, "select_event", lambda *a, **k: orig(*a, scores=scores, **k))
     leak = FlagLeakLaplace(leak=0.02)
-    assert _run(leak, 20_000, seed=3).verdict == "refuted"
+    r = _run(leak, 20_000, seed=3, fixed_event_scoring="cross-fit")
+    assert r.verdict == "refuted" and r.extra["fixed_event_scoring"] == "cross-fit"
     assert {s["fixed"] for s in scores} == {True, False}
-    assert _run(FlagLeakLaplace(leak=0.0), 20_000, seed=3).verdict == "not refuted"
+    assert _run(FlagLeakLaplace(leak=0.0), 20_000, seed=3, fixed_event_scoring="cross-fit").verdict == "not refuted"
+
+
+def test_fixed_event_scoring_changes_the_scores_only_where_a_model_fixes_its_events():
+    # with atoms the two rules score the searched candidates differently; without (the calibration suite's Laplace)
+    # every score and the audit are the same bits either way
+    from proofs_checks.audit import statistical as st
+    from proofs_checks.audit.calibration import calibration_suite
+
+    def run(mech, pair, eps, delta, rule):
+        scores = []
+        root = np.random.SeedSequence(3)
+        best, _, _ = st.select_event(mech, [pair], root.spawn(1), 2_000, 20_000, delta, 0.025,
+                                     statistic="estimate", scores=scores, fixed_event_scoring=rule)
+        return [(s["statistic"], s["direction"], s["score"]) for s in scores], best[0]
+
+    leak = FlagLeakLaplace(leak=0.02)
+    a, b = (run(leak, leak.pair(), 1.0, 1e-6, rule) for rule in st.FIXED_EVENT_SCORINGS)
+    assert a != b
+    lap = [c for c in calibration_suite() if c.name == "laplace-correct"][0]
+    a, b = (run(lap.mechanism, lap.pair(), 1.0, 0.0, rule) for rule in st.FIXED_EVENT_SCORINGS)
+    assert a == b
+
+
+@pytest.mark.parametrize("bad", ["cross_fit", "Plug-in", "", None, 1, ("plug-in",)])
+def test_fixed_event_scoring_is_validated(bad):
+    with pytest.raises(ValueError, match="fixed_event_scoring"):
+        _run(FlagLeakLaplace(), 1_000, fixed_event_scoring=bad)
+    m = FlagLeakLaplace()
+    with pytest.raises(ValueError, match="fixed_event_scoring"):
+        audit(m, epsilon=1.0, delta=1e-6, pairs=[m.pair()], samples=1_000, method="statistical",
+              fixed_event_scoring=bad)
 
 
 def test_cell_lookup_with_few_atoms_equals_the_binary_search():

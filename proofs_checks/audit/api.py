@@ -226,7 +226,7 @@ class _Guarded:
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
           search_budget=None, refine_steps=30, sampler_samples=None, sampler_alpha=None, name=None, progress=None,
-          attack="auto", features=None, curve=False):
+          attack="auto", features=None, curve=False, fixed_event_scoring="plug-in"):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -282,6 +282,9 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         or on the given epsilons.  Exact audits give the exact curve; statistical audits a lower
         curve, simultaneous over the grid at ``confidence``, from ``samples`` further calls on the
         worst pair (and the exact curve too when the mechanism gives its law).
+    fixed_event_scoring : {"plug-in", "cross-fit"}
+        Statistical audit: how events a model fixes itself compete with searched thresholds on the
+        selection split (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"plug-in"``).
 
     Raises
     ------
@@ -295,7 +298,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     """
     # imported here, not at module level: the statistical audit pulls in statsmodels (~0.6 s of CPU), which a
     # process that only builds the registry (verify's parent, the CLI) need not pay
-    from .statistical import check_confidence, check_samples
+    from .statistical import check_confidence, check_fixed_event_scoring, check_samples
 
     start = time.perf_counter()
     samples = check_samples(samples)
@@ -310,6 +313,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         raise ValueError(f"statistic must be 'auto', 'exact' or 'estimate', got {statistic!r}")
     attack = check_attack(attack)
     features = check_features(features)
+    fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
     _check_mechanism(mechanism)
     if epsilon is None:
         raise ValueError("epsilon (the claimed privacy parameter) is required when auditing a mechanism object")
@@ -342,7 +346,8 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
                                refine_steps, sampler_samples, confidence, seed, start, sampler_alpha)
         else:
             res = _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
-                               jobs, statistic, progress, start, attack, features, search_budget)
+                               jobs, statistic, progress, start, attack, features, search_budget,
+                               fixed_event_scoring)
         if curve is not None and "counterexample" in res.details:
             from .curves import add_curve
 
@@ -394,7 +399,8 @@ def _runnable_pairs(mech, made, rng):
 
 
 def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
-                 statistic, progress, start, attack="auto", features=None, search_budget=None):
+                 statistic, progress, start, attack="auto", features=None, search_budget=None,
+                 fixed_event_scoring="plug-in"):
     """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
 
     if given:
@@ -414,7 +420,7 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
 
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
                             seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
-                            features=features)
+                            features=features, fixed_event_scoring=fixed_event_scoring)
     details = {k: v for k, v in res.as_dict().items()
                if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
                         "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}

@@ -80,7 +80,7 @@ from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, 
 
 __all__ = ["StatisticalAuditResult", "statistical_audit", "clopper_pearson_bounds",
            "clopper_pearson_epsilon", "dp_p_value", "draw_outputs", "check_samples",
-           "check_confidence", "MIN_SAMPLES"]
+           "check_confidence", "check_fixed_event_scoring", "FIXED_EVENT_SCORINGS", "MIN_SAMPLES"]
 
 #: Smallest total number of mechanism calls accepted.
 MIN_SAMPLES = 100
@@ -112,14 +112,16 @@ FIXED_EVENT_ERROR = 0.5
 #: candidates (SVT3 seed 0: a good event, exact bound 0.249, scored 0.089 and lost to one of exact 0.062);
 #: 8 is the ratio at 10^7 calls, where the choice was measured.
 FIXED_EVENT_SIZE_FACTOR = 8
-#: Whether a model's fixed events and searched thresholds compete by the same held-out plug-in rule
-#: (:func:`_cross_fitted_bound`, the fixed events' counts pooled with those of the model refitted on the
-#: scoring rows) instead of plug-in against pessimistic.  Off: measured both ways (docs/auditor.md, "Fair
-#: scoring"), it wins the sparse vector releasing its value at 10^6 calls (seeds 2000-2002: 1/3 -> 3/3
-#: refuted) but loses it on seed 1 (0.973, joint cells; main refutes) and loses SVT3 at 10^7 on seed 0
-#: (0.2082 -> 0.1311: the pattern event's score, from about 1,000 held-out rows, is 0.03 low, and an unbiased
-#: comparison then prefers a precise event of exact bound 0.128 to one of 0.170).
-CROSS_FIT_COMPETITION = False
+#: Values of ``fixed_event_scoring`` (:func:`statistical_audit`): how a model's fixed events and searched
+#: thresholds compete on the selection split.  ``"plug-in"`` (default): a fixed event by its plug-in score on the
+#: scoring rows, a searched threshold by its pessimistic score (:data:`SELECTION_ERROR`).  ``"cross-fit"``: both by
+#: the same held-out plug-in rule (:func:`_cross_fitted_bound`, the fixed events' counts pooled with those of the
+#: model refitted on the scoring rows).  Measured both ways (docs/auditor.md, "Fair scoring"): cross-fit wins the
+#: sparse vector releasing its value at 10^6 calls (seeds 2000-2002: 1/3 -> 3/3 refuted) but loses it on seed 1
+#: (0.973, joint cells; plug-in refutes) and loses SVT3 at 10^7 on seed 0 (0.2082 -> 0.1311: the pattern event's
+#: score, from about 1,000 held-out rows, is 0.03 low, and an unbiased comparison then prefers a precise event of
+#: exact bound 0.128 to one of 0.170).  Audits without such a model (no atoms in the outputs) are the same either way.
+FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
 #: Folds of the cross-fitted score of a searched threshold (:func:`_cross_fitted_bound`; used when a model's
 #: fixed events compete).  Sparse vector releasing its value, 10^6 calls, seeds 2000-2002: 2 folds 2/3 refuted
 #: (the joint cells' score on seed 2002: 0.918), 4 and 8 folds 3/3 (1.365; thresholds chosen on 3/4 of the
@@ -143,6 +145,18 @@ def check_samples(samples):
 def check_confidence(confidence):
     """``confidence`` is a float in the open interval (0, 1)."""
     return check_probability("confidence", confidence)
+
+
+def check_fixed_event_scoring(fixed_event_scoring):
+    """``fixed_event_scoring`` is one of :data:`FIXED_EVENT_SCORINGS` (a str; nothing is coerced).
+
+    >>> check_fixed_event_scoring("cross-fit")
+    'cross-fit'
+    """
+    if not isinstance(fixed_event_scoring, str) or fixed_event_scoring not in FIXED_EVENT_SCORINGS:
+        raise ValueError(f"fixed_event_scoring must be one of {', '.join(map(repr, FIXED_EVENT_SCORINGS))}, "
+                         f"got {fixed_event_scoring!r}")
+    return fixed_event_scoring
 
 
 def _check_eps_delta(epsilon, delta):
@@ -653,7 +667,8 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_threshold
 
 
 def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, statistic="auto", attack="auto",
-                 features=None, jobs=1, chunk_size=DEFAULT_CHUNK, bar=None, scores=None):
+                 features=None, jobs=1, chunk_size=DEFAULT_CHUNK, bar=None, scores=None,
+                 fixed_event_scoring="plug-in"):
     """Selection phase of :func:`statistical_audit`: draw ``n_sel`` outputs per dataset of each pair
     (from ``sel_seeds[j]``) and choose the one event to test on the estimation split.
 
@@ -661,8 +676,9 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
     event is ``{sign * stat(o) > t}`` with numerator ``D`` (sign +1) or ``D'`` of pair ``j`` and
     ``bound`` the score it won with.  A function of the selection draws alone.  ``scores``, a list, receives
     one dict per candidate event (statistic, direction, score, whether the model fixed it, and the event
-    ``(stat, sign, t)``).
+    ``(stat, sign, t)``).  ``fixed_event_scoring`` as in :func:`statistical_audit`.
     """
+    check_fixed_event_scoring(fixed_event_scoring)
     t_mech = t_aud = 0.0
     best = None
     for j, (D, Dp) in enumerate(pairs):
@@ -687,7 +703,7 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
             a, b = a[n_sel // 2:], b[n_sel // 2:]
         # a model that fixes its own events competes with searched thresholds: score every candidate by the
         # same plug-in rule on rows that did not choose its event (cross-fitting, _cross_fitted_bound)
-        fair = CROSS_FIT_COMPETITION and not few and any(hasattr(stat, "fixed_events") for stat in cands)
+        fair = fixed_event_scoring == "cross-fit" and not few and any(hasattr(stat, "fixed_events") for stat in cands)
         swapped = {}
         if fair:
             # the same models fitted on the scoring rows, their events counted on the fitting rows: the fixed
@@ -787,7 +803,8 @@ class StatisticalAuditResult:
 
 def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=0.95,
                       seed=0, jobs=1, statistic="auto", selection_fraction=None,
-                      chunk_size=DEFAULT_CHUNK, progress=False, attack="auto", features=None):
+                      chunk_size=DEFAULT_CHUNK, progress=False, attack="auto", features=None,
+                      fixed_event_scoring="plug-in"):
     """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
 
     Parameters
@@ -820,6 +837,12 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
     features : callable, optional
         ``features(outputs) -> (samples, k)`` floats; the estimated statistics work on these columns
         (:class:`~proofs_checks.audit.features.UserFeatures`).  Module-level when ``jobs > 1``.
+    fixed_event_scoring : {"plug-in", "cross-fit"}
+        How the events a model fixes itself (outputs with atoms: the pattern x value statistic of
+        :mod:`~proofs_checks.audit.classifiers`) compete with searched thresholds on the selection split:
+        ``"plug-in"`` scores a fixed event by its plug-in estimate and a searched threshold pessimistically;
+        ``"cross-fit"`` scores both by one held-out plug-in rule (:data:`FIXED_EVENT_SCORINGS` has the
+        measurements).  No effect on audits where no model fixes its events.
 
     Returns
     -------
@@ -838,6 +861,7 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
 
     attack = check_attack(attack)
     features = check_features(features)
+    fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
     pairs = list(pairs)
     if not pairs:
         raise ValueError("pairs must contain at least one (D, D_prime) pair")
@@ -857,7 +881,8 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
 
     bar = _progress_bar(len(pairs) + 2, progress)
     best, t_mech, t_aud = select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, statistic=statistic,
-                                       attack=attack, features=features, jobs=jobs, chunk_size=chunk_size, bar=bar)
+                                       attack=attack, features=features, jobs=jobs, chunk_size=chunk_size, bar=bar,
+                                       fixed_event_scoring=fixed_event_scoring)
     sel_bound, j, stat, direction, sign, thr = best
     D, Dp = pairs[j]
 
@@ -887,7 +912,7 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         p_low=p_low, q_high=q_high, selection_samples=2 * n_sel * len(pairs), estimation_samples=2 * n_est,
         pair_index=j, seed=seed if isinstance(seed, (int, np.integer)) else None, jobs=jobs,
         seconds=time.perf_counter() - start, seconds_mechanism=t_mech, seconds_auditor=t_aud,
-        extra={"selection_bound": sel_bound, "attack": attack,
+        extra={"selection_bound": sel_bound, "attack": attack, "fixed_event_scoring": fixed_event_scoring,
                "features": features.name if features is not None else None,
                "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: "
                          f"{'D' if sign > 0 else 'D_prime'})"})

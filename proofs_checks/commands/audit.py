@@ -29,6 +29,7 @@ examples:
   python -m proofs_checks audit --replay worst.npz
   python -m proofs_checks audit --mechanism mymod:MyMech --epsilon 0.5 --pair pair.npz --samples 10000000
   python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --attack histogram --features mymod:feats
+  python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --statistic estimate --fixed-event-scoring cross-fit
   python -m proofs_checks audit gem --epsilon 1 --search-budget 5000
   python -m proofs_checks audit laplace --epsilon 1 --method statistical --curve --curve-plot curve.png
 
@@ -96,6 +97,11 @@ def add_arguments(parser):
                         help="statistical audit with an estimated statistic: the attacks that compete on the "
                              "selection split: logistic projection, histogram log-ratio on cells of atoms and "
                              "quantile bins, or all of them with per-coordinate and joint features "
+                             "(default: %(default)s)")
+    parser.add_argument("--fixed-event-scoring", choices=("plug-in", "cross-fit"), default="plug-in",
+                        help="statistical audit with an estimated statistic: how events a model fixes itself "
+                             "(outputs with atoms) compete with searched thresholds on the selection split: "
+                             "plug-in against pessimistic scores, or one held-out plug-in rule for both "
                              "(default: %(default)s)")
     parser.add_argument("--features", metavar="MODULE:NAME",
                         help="statistical audit: callable mapping outputs (samples, ...) to a (samples, k) float "
@@ -243,6 +249,7 @@ def _run(args):
         args.seed, args.method = st["seed"], st["method"]
         args.statistic = st.get("statistic", "auto")
         args.attack, args.features = st.get("attack", "auto"), st.get("features")
+        args.fixed_event_scoring = st.get("fixed_event_scoring", "plug-in")
         if st["method"] == "statistical":
             args.samples = max(int(st["samples"]), 100)
         args.any_pair = True
@@ -271,7 +278,7 @@ def _run(args):
     common = dict(pairs=pairs, neighbours=neighbours, any_pair=args.any_pair, samples=args.samples,
                   confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method,
                   statistic=args.statistic, sampler_samples=args.sampler_samples, attack=args.attack,
-                  features=features)
+                  features=features, fixed_event_scoring=args.fixed_event_scoring)
     if args.search_budget is not None:
         common["search_budget"] = args.search_budget
     if curve is not None:
@@ -303,6 +310,7 @@ def _run(args):
         _save_counterexample(args.counterexample, res,
                              {"algorithm": args.algorithm, "mechanism": args.mechanism, "variant": res.variant,
                               "statistic": args.statistic, "attack": args.attack,
+                              "fixed_event_scoring": args.fixed_event_scoring,
                               "features": args.features})
     out = res.as_dict()
     if args.json:
