@@ -404,7 +404,7 @@ AUDIT_POWER["audit.arora-boosting.calibrated"] = {
              "deterministic-model limit, audit_design.boosting_split_index_law: epsilon 1.153 at delta = "
              "1e-5).  Output law by quadrature (audit_design.boosting_split_law, three resolutions agree to 1e-3; "
              "P(w < -2) = 0.0389 on D, 0.0123 on D', runs of the implementation agree): epsilon 1.159 at "
-             "delta = 1e-5, delta(1) = 0.0068 (400 times the claim's 1e-5; x1: 0.915, within the claim); "
+             "delta = 1e-5, delta(1) = 0.0068 (680 times the claim's 1e-5; x1: 0.915, within the claim); "
              "oracle 1.062 at the quick budget of 200000 calls, 1.110 at 10^6.  Full profile (10^6 calls, "
              "this pair beside the two above, about 75 s a run): x1.25 refuted at 1.067, 1.102, 1.093 on run "
              "seeds 20261121, 1, 2; x1 0.833 (inconclusive), x2 refuted at 1.75 (run seed 20261121).  Quick keeps the two pairs (the third costs about 15 s at "
