@@ -402,7 +402,7 @@ AUDIT_POWER["audit.arora-boosting.calibrated"] = {
              "moves the lone model's score against the others' by 8 B Y/c = 48/c, 0.923 of the calibration's "
              "2 Delta/c = 52/c, so the lone model's win has likelihood ratio up to exp(1.154 eps) at x1.25 (the "
              "deterministic-model limit, audit_design.boosting_split_index_law: epsilon 1.153 at delta = "
-             "1e-5).  Output law by quadrature (audit_design.boosting_split_law, three resolutions agree to 1e-3; "
+             "1e-5; its largest delta(1), 0.0236, with one (1, 3) record).  Output law by quadrature (audit_design.boosting_split_law, three resolutions agree to 1e-3; "
              "P(w < -2) = 0.0389 on D, 0.0123 on D', runs of the implementation agree): epsilon 1.159 at "
              "delta = 1e-5, delta(1) = 0.0068 (680 times the claim's 1e-5; x1: 0.915, within the claim); "
              "oracle 1.062 at the quick budget of 200000 calls, 1.110 at 10^6.  Full profile (10^6 calls, "

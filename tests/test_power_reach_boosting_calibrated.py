@@ -83,6 +83,8 @@ def test_deterministic_limit_loses_1_15_eps_at_x1_25_and_stays_within_at_x1():
     assert _two_outcome_epsilon(*_limit(3, 1.0)) < 48 / 52 < 1.0
     text = AUDIT_POWER[BC]["power"]
     assert f"epsilon {best:.3f} at delta" in text
+    d1 = max(max(p - math.e * q, 0.0) for p, q in (_limit(k / 4, 1.25) for k in range(40)))   # gaps on a 1/4 grid
+    assert 0.0235 < d1 < 0.0237 and f"largest delta(1), {d1:.4f}, with one (1, 3) record" in text
     # the index law's quadrature: P(lone wins) at equal scores is 1/m
     assert abs(boosting_split_index_law(0.0, 0.0) - 0.25) < 1e-9
 
