@@ -174,7 +174,7 @@ def audit_result(res: AuditResult, alg: Algorithm) -> Result:
 
 
 def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0,
-                        pairs=None, features=None, samples=None, **params):
+                        pairs=None, features=None, samples=None, profile_pairs=None, **params):
     """A claim check ``check(ctx) -> Result`` auditing ``algorithm`` with the context's profile.
 
     ``privacy_multiplier`` builds the mechanism for that multiple of the claimed epsilon (a
@@ -192,6 +192,8 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
     ``samples`` (optional, ``{profile: calls}``) replaces the profile's number of mechanism calls for
     this claim, e.g. where the claim's violation needs more calls than the profile gives every audit
     (the ``"samples"`` entry of :data:`AUDIT_POWER`); profiles it does not name keep their size.
+    ``profile_pairs`` (optional, ``{profile: pairs}``) replaces ``pairs`` at the profiles it names, e.g. a
+    pair too costly to sample at quick (the ``"profile_pairs"`` entry of :data:`AUDIT_POWER`).
 
     The audit's seed is drawn from the claim's own seed sequence (``ctx.seed_sequence()``).
     A mechanism that raises is an ``error`` of the check (the runner records it), never a
@@ -203,6 +205,10 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
     unknown = sorted(set(samples) - {"quick", "full"})
     if unknown:
         raise ValueError(f"samples names profiles {unknown}; only 'quick' and 'full' exist")
+    profile_pairs = dict(profile_pairs or {})
+    unknown = sorted(set(profile_pairs) - {"quick", "full"})
+    if unknown:
+        raise ValueError(f"profile_pairs names profiles {unknown}; only 'quick' and 'full' exist")
 
     def sizes(mech, profile):
         options = profile_options(mech, profile)
@@ -226,7 +232,8 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
         # mechanism's domain, e.g. 004's learners); either way they take the one path below [issue 18].
         design = getattr(mech, "audit_design", None)
         design = design() if callable(design) else {}
-        designed_pairs = pairs if pairs is not None else design.get("pairs")
+        at_profile = profile_pairs.get(ctx.profile, pairs)
+        designed_pairs = at_profile if at_profile is not None else design.get("pairs")
         designed_features = features if features is not None else design.get("features")
         options = sizes(mech, ctx.profile)
         statistical_design = designed_pairs is not None and not callable(getattr(mech, "log_prob", None))
@@ -351,13 +358,25 @@ _BOOST_CAL_D = np.zeros((320, 2))
 _BOOST_CAL_D[:256] = _BOOST_CAL_D[-1] = [1.0, 3.0]
 _BOOST_CAL_DP = _BOOST_CAL_D.copy()
 _BOOST_CAL_DP[-1] = [1.0, -3.0]
+# x1.25 (issue 18, helper bcal): audit_design.boosting_split_pair(4096, 3), built here (n = 20480): training chunk 1
+# of records (1, -3), chunks 2-4 of (1, 3) (models near -2 and +2), validation: 3 records (1, 3), the last (1, -3)
+# against (1, 3), others (0, 0).  Sampled at full only (about 75 s a run of 10^6 calls; quick keeps its two pairs).
+_BOOST_SPLIT_D = np.zeros((5 * 4096, 2))
+_BOOST_SPLIT_D[:4096] = [1.0, -3.0]
+_BOOST_SPLIT_D[4096:4 * 4096 + 3] = [1.0, 3.0]
+_BOOST_SPLIT_D[-1] = [1.0, -3.0]
+_BOOST_SPLIT_DP = _BOOST_SPLIT_D.copy()
+_BOOST_SPLIT_DP[-1] = [1.0, 3.0]
+_BOOST_CAL_PAIRS = [(np.tile([1.0, 3.0], (10, 1)), np.vstack([np.tile([1.0, 3.0], (9, 1)), [1.0, -3.0]])),
+                    (_BOOST_CAL_D, _BOOST_CAL_DP)]
 AUDIT_POWER["audit.arora-boosting.calibrated"] = {
     "multipliers": (2.0, 1.25, 30.0),
-    "pairs": [(np.tile([1.0, 3.0], (10, 1)), np.vstack([np.tile([1.0, 3.0], (9, 1)), [1.0, -3.0]])),
-              (_BOOST_CAL_D, _BOOST_CAL_DP)],
+    "pairs": _BOOST_CAL_PAIRS,
+    "profile_pairs": {"full": _BOOST_CAL_PAIRS + [(_BOOST_SPLIT_D, _BOOST_SPLIT_DP)]},
     # x2's violation needs more calls than the quick profile's 20000 (below): 200000 at quick, 0.7-0.9 s a run.
     "samples": {"quick": 200_000},
-    "power": "detects x2 and x30, misses x1.25 (undecided).  At quick this claim makes 200000 calls, not the "
+    "power": "detects x2 and x30 at quick, x1.25 at full only (a violation, caught by a third pair sampled at full, "
+             "below).  At quick this claim makes 200000 calls, not the "
              "profile's 20000: x2 1.098-1.247 (refuted), x1 0.43-0.49 (run seeds 20261121, 0-2; at 100000 calls x2 "
              "gave 1.003-1.133).  The text below is the record at 20000 calls.  Two "
              "designed pairs: the validation flip of 10 records (e_1, 3) in chunks of two (as the other "
@@ -375,7 +394,21 @@ AUDIT_POWER["audit.arora-boosting.calibrated"] = {
              "arora.boosting.privacy.calibrated (exact selection law) catches x2 and x0.8.  x1.25, scanned (issue 18): "
              "the output law (quadrature) on validation-flip pairs with chunks of 2-128 records and training labels "
              "y0 in {3, 1.5, 0, -1.5} reaches at most 0.792 eps (chunks of 128, y0 = 3; 0.639 at 32), rising with the "
-             "chunk while the quadrature starts to lose mass (0.998 at 128): still undecided"}
+             "chunk while the quadrature starts to lose mass (0.998 at 128).  Decided since (helper bcal): x1.25 "
+             "violates.  Report-noisy-max on non-monotone scores loses up to (the score difference's shift)/b: "
+             "a pair whose models differ (audit_design.boosting_split_pair(4096, 3): training chunk 1 of records "
+             "(1, -3), chunks 2-4 of (1, 3), so the models sit near -2 and +2 with noise s = 0.473; validation: 3 "
+             "records (1, 3) keeping the lone model behind, the last (1, -3) against (1, 3), the others (0, 0)) "
+             "moves the lone model's score against the others' by 8 B Y/c = 48/c, 0.923 of the calibration's "
+             "2 Delta/c = 52/c, so the lone model's win has likelihood ratio up to exp(1.154 eps) at x1.25 (the "
+             "deterministic-model limit, audit_design.boosting_split_index_law: epsilon 1.153 at delta = "
+             "1e-5; its largest delta(1), 0.0236, with one (1, 3) record).  Output law by quadrature (audit_design.boosting_split_law, three resolutions agree to 1e-3; "
+             "P(w < -2) = 0.0389 on D, 0.0123 on D', runs of the implementation agree): epsilon 1.159 at "
+             "delta = 1e-5, delta(1) = 0.0068 (680 times the claim's 1e-5; x1: 0.915, within the claim); "
+             "oracle 1.062 at the quick budget of 200000 calls, 1.110 at 10^6.  Full profile (10^6 calls, "
+             "this pair beside the two above, about 75 s a run): x1.25 refuted at 1.067, 1.102, 1.093 on run "
+             "seeds 20261121, 1, 2; x1 0.833 (inconclusive), x2 refuted at 1.75 (run seed 20261121).  Quick keeps the two pairs (the third costs about 15 s at "
+             "200000 calls) and misses x1.25 (0.35-0.53)"}
 # The two base learners of [004 Lemma D.4], audited on the label-flip pair of
 # proofs_checks.claim_sets.arora.audit_design (numbers recomputed in tests/test_power_reach_arora.py).
 AUDIT_POWER["audit.arora-output-perturbation.standard"] = {
@@ -696,7 +729,7 @@ AUDIT_POWER["audit.report-noisy-max.standard"] = {
 
 
 def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None,
-                  pairs=None, features=None, samples=None):
+                  pairs=None, features=None, samples=None, profile_pairs=None):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
@@ -706,7 +739,7 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
     profile's budget can show its violation), e.g. ``{2.0: {"not_a_violation": "..."}}`` (the
     ``"reach"`` entry of :data:`AUDIT_POWER`); other keys are a TypeError.  ``pairs``, ``features``:
     designed neighbouring pairs and the statistical audit's features, ``samples`` the claim's calls per
-    profile (see :func:`privacy_audit_check`).
+    profile, ``profile_pairs`` its pairs per profile (see :func:`privacy_audit_check`).
 
     Examples
     --------
@@ -733,7 +766,7 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
             raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
         out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
                           privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m, pairs=pairs,
-                                              features=features, samples=samples),
+                                              features=features, samples=samples, profile_pairs=profile_pairs),
                           factor=f,
                           not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
     return tuple(out)
@@ -770,7 +803,8 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
                 continue
             power = AUDIT_POWER.get(cid, {})
             check = privacy_audit_check(alg, variant, epsilon, delta, pairs=power.get("pairs"),
-                                        features=power.get("features"), samples=power.get("samples"))
+                                        features=power.get("features"), samples=power.get("samples"),
+                                        profile_pairs=power.get("profile_pairs"))
             if "power" in power:
                 check = _with_power(check, power["power"])
             out.append(Claim(cid, alg.source,
@@ -779,5 +813,5 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None):
                              mutants=audit_mutants(alg, variant, epsilon, delta,
                                                    power.get("multipliers", AUDIT_MULTIPLIERS),
                                                    power.get("reach"), power.get("pairs"), power.get("features"),
-                                                   power.get("samples"))))
+                                                   power.get("samples"), power.get("profile_pairs"))))
     return out

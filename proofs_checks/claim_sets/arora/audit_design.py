@@ -35,7 +35,7 @@ from reference.validation import check_delta, check_epsilon, check_integer, chec
 __all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon", "gaussian_oracle",
            "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output", "boosting_validation_pair",
            "boosting_output_law", "law_epsilon", "law_oracle", "paper_sigma_tilde", "BOOSTING_PAPER_CHUNK",
-           "boosting_law_bounds"]
+           "boosting_law_bounds", "boosting_split_pair", "boosting_split_law", "boosting_split_index_law"]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
 DESIGN_ROWS = 8
@@ -507,3 +507,137 @@ def _laplace_smoothed_cdf(t, u, P, b):
     mass = np.concatenate([[0.0], np.cumsum(Ps)])
     i = np.searchsorted(us, t, side="right")                   # u_k <= t for k < i
     return mass[i] - 0.5 * np.exp(below[i] - t / b) + 0.5 * np.exp(above[i] + t / b)
+
+
+#: Records per chunk of :func:`boosting_split_pair` as audited at the full profile (n = 5 x 1024 at m = 4).
+BOOSTING_SPLIT_CHUNK = 1024
+#: Validation records ``(X, Y)`` of :func:`boosting_split_pair` that hold the lone model behind (the gap).
+BOOSTING_SPLIT_BAD = 3
+
+
+def boosting_split_pair(chunk=BOOSTING_SPLIT_CHUNK, bad=BOOSTING_SPLIT_BAD, m=4, x_bound=1.0, y_bound=3.0):
+    """``(D, D', description)`` for the calibrated Boosting [004 App. E] in d = 1 whose scores move by
+    nearly their full sensitivity in opposite directions: training chunk 1 of ``chunk`` records ``(X, -Y)``,
+    chunks 2..m of ``(X, Y)``; the validation chunk holds ``bad`` records ``(X, Y)``, its last record is
+    ``(X, -Y)`` in ``D`` and ``(X, Y)`` in ``D'``, the others are ``(0, 0)`` (no loss for any model).
+
+    With a large chunk the models concentrate at the ball's edge, ``-B`` (the lone model) and ``+B`` (the
+    others), so the flipped record moves the lone model's loss by ``(B - Y)^2 - (B + Y)^2 = -4 B Y`` and the
+    others' by ``+4 B Y``: the score difference moves by ``8 B Y / chunk`` (48/chunk, 0.923 of the
+    ``2 Delta / chunk = 52 / chunk`` of the calibration at ``Delta = 2 Y^2 + H B^2 X^2 = 26``).  The ``bad``
+    records keep the lone model ``4 B Y (bad - 1) / chunk`` behind in ``D``, where report-noisy-max's Laplace
+    tail turns the shift into a likelihood ratio near ``exp(8 B Y / (chunk b))`` on the event that the lone
+    model wins: ``1.154 eps`` at the Laplace scale ``b`` of ``1.25 eps``.
+
+    >>> D, Dp, _ = boosting_split_pair(chunk=2, bad=1, m=2)
+    >>> D.tolist(), Dp[-1].tolist()
+    ([[1.0, -3.0], [1.0, -3.0], [1.0, 3.0], [1.0, 3.0], [1.0, 3.0], [1.0, -3.0]], [1.0, 3.0])
+    """
+    c = check_integer("chunk", chunk, minimum=2)
+    m = check_integer("m", m, minimum=2)
+    k = check_integer("bad", bad, minimum=0, maximum=c - 1)
+    X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
+    D = np.zeros(((m + 1) * c, 2))
+    D[:c] = [X, -Y]
+    D[c: m * c] = [X, Y]
+    D[m * c: m * c + k] = [X, Y]
+    D[-1] = [X, -Y]
+    Dp = D.copy()
+    Dp[-1, 1] = Y
+    return D, Dp, (f"training chunk 1 of {c} records (x = {X:g}, y = {-Y:g}), chunks 2-{m} of (x = {X:g}, y = {Y:g}); "
+                   f"validation: {k} records (x = {X:g}, y = {Y:g}), the last y = {-Y:g} against {Y:g}, others (0, 0)")
+
+
+def boosting_split_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=8001, lgrid=2001,
+                       tgrid=16001):
+    """Law of the calibrated Boosting's output ``w_{i*}`` [004 App. E] on two d = 1 datasets whose training chunks
+    take few distinct values (e.g. :func:`boosting_split_pair`), by quadrature.
+
+    The models are independent, ``N(w_hat_g, s^2)`` with ``w_hat_g`` the constrained minimiser of their chunk
+    (output perturbation at ``(epsilon/2, delta)``), grouped by equal chunks (group ``g`` of ``n_g`` models).
+    Report-noisy-max with Laplace scale ``b = 2 Delta/(|S_(m+1)| epsilon)`` on the clipped scores ``u`` gives the
+    output the density ``sum_g n_g phi_g(w) int Lap_b(l) prod_h F_h(u(w) + l)^(n_h - [h = g]) dl`` with
+    ``F_h(t) = P(u(W_h) + Lap_b < t)``, ``W_h ~ N(w_hat_h, s^2)`` (as :func:`boosting_output_law`, which is the
+    one-group case).  Riemann sums on ``grid`` points over ``[min w_hat - 12 s, max w_hat + 12 s]``, ``lgrid``
+    over ``+-30 b`` and ``tgrid`` for ``F``; the outputs are cell probabilities (their sums are 1 within
+    ~1e-3; the test compares two resolutions and runs of the implementation).
+
+    Returns
+    -------
+    (w, p, q, info) : grid, cell probabilities on ``D`` and ``D'``, ``info`` with ``s``, ``b``, ``w_hat``.
+    """
+    from reference.arora.learners import OutputPerturbation, delta_noisy_gd, regularized_erm
+    from reference.arora.model_selection import calibrated_laplace_scale
+
+    m = check_integer("m", m, minimum=2)
+    eps, dl = check_epsilon(epsilon), check_delta(delta)
+    D, Dp = np.asarray(D, dtype=np.float64), np.asarray(Dp, dtype=np.float64)
+    if D.ndim != 2 or D.shape != Dp.shape or D.shape[1] != 2:
+        raise ValueError(f"D and Dp must be d = 1 datasets of one shape, got {D.shape} and {Dp.shape}")
+    c = D.shape[0] // (m + 1)
+    if c < 1 or not (D[: m * c] == Dp[: m * c]).all():
+        raise ValueError("D and Dp must share their m training chunks (the replaced record is a validation record)")
+    L = OutputPerturbation("squared", x_bound, y_bound)
+    s = L.sigma(B, c, eps / 2, dl)
+    lam = L._lam(B, c, eps / 2)
+    groups = {}
+    for i in range(m):
+        mu = float(regularized_erm(D[i * c:(i + 1) * c], "squared", B, lam)[0])
+        groups[mu] = groups.get(mu, 0) + 1
+    clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
+    b = calibrated_laplace_scale(clip, c, eps)
+    w = np.linspace(min(groups) - 12 * s, max(groups) + 12 * s, grid)
+    dw = w[1] - w[0]
+    phis = {mu: np.exp(-0.5 * ((w - mu) / s) ** 2) / (s * math.sqrt(2 * math.pi)) * dw for mu in groups}
+    ell = np.linspace(-30 * b, 30 * b, lgrid)
+    lap = np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
+
+    def lap_cdf(v):
+        return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0) / b), 1 - 0.5 * np.exp(-np.maximum(v, 0) / b))
+
+    out = []
+    for data in (D, Dp):
+        V = data[m * c:(m + 1) * c]
+        V = V[(V != 0).any(axis=1)]           # (0, 0) records add no loss to any model
+        u = -np.minimum((w[:, None] * V[None, :, 0] - V[None, :, 1]) ** 2, clip).sum(axis=1) / c
+        t = np.linspace(-clip - 31 * b, 31 * b, tgrid)
+        Fw = {mu: np.interp(u[:, None] + ell[None, :], t,
+                            sum(lap_cdf(t[:, None] - u[None, i:i + 512]) @ phi[i:i + 512] for i in range(0, grid, 512)))
+              for mu, phi in phis.items()}
+        dens = np.zeros_like(w)
+        for g, ng in groups.items():
+            prod = np.ones((grid, lgrid))
+            for h, nh in groups.items():
+                prod *= Fw[h] ** (nh - (h == g))
+            dens += ng * phis[g] * (prod @ lap)
+        out.append(dens)
+    return w, out[0], out[1], {"s": s, "b": b, "w_hat": sorted(groups)}
+
+
+def boosting_split_index_law(gap, shift, lone=1, m=4):
+    """``P(the lone group wins)`` of report-noisy-max (Laplace scale 1) among ``m`` deterministic scores: ``lone``
+    of them ``gap`` scales above the others, by adaptive quadrature (scipy ``quad``, relative error ~1e-10).
+
+    The deterministic-model limit (chunk -> infinity) of :func:`boosting_split_pair`: ``gap`` on ``D`` and
+    ``gap - shift`` on ``D'``, ``shift = 8 B Y / (chunk b)``.  Returns ``P(lone wins)`` at ``gap``.
+
+    >>> round(boosting_split_index_law(0.0, 0.0, lone=1, m=2), 6)
+    0.5
+    """
+    from scipy import integrate
+
+    lone, m = check_integer("lone", lone, minimum=1), check_integer("m", m, minimum=2)
+    if lone >= m:
+        raise ValueError(f"lone must be below m = {m}, got {lone}")
+    g = float(gap)
+    if not math.isfinite(g):
+        raise ValueError(f"gap must be finite, got {gap!r}")
+
+    def F(v):
+        return 0.5 * math.exp(v) if v < 0 else 1 - 0.5 * math.exp(-v)
+
+    def dens(t):   # d/dt P(max of the lone group < t) times P(max of the others < t)
+        v = t - g
+        return lone * F(v) ** (lone - 1) * 0.5 * math.exp(-abs(v)) * F(t) ** (m - lone)
+
+    return float(integrate.quad(dens, g - 60, g + 60, points=[g, 0.0] if abs(g) < 60 else [g], limit=500)[0])
