@@ -25,6 +25,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -317,11 +318,8 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
     w = np.linspace(w_hat - 12 * sig, w_hat + 12 * sig, grid)
     dw = w[1] - w[0]
     phi = np.exp(-0.5 * ((w - w_hat) / sig) ** 2) / (sig * math.sqrt(2 * math.pi)) * dw
-    ell = np.linspace(-30 * b, 30 * b, lgrid)
-    lap = np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
-
-    def lap_cdf(v):
-        return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0) / b), 1 - 0.5 * np.exp(-np.maximum(v, 0) / b))
+    ell, lap = _laplace_cells(b, lgrid)
+    lap_cdf = functools.partial(_laplace_cdf, b=b)
 
     out = []
     for data in (D, Dp):
@@ -338,6 +336,18 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
     if variant != "calibrated":
         out = [o / o.sum() for o in out]
     return w, out[0], out[1]
+
+
+def _laplace_cells(b, lgrid):
+    """``lgrid`` equally spaced points over ``+-30 b`` and the Laplace(``b``) density times the spacing there
+    (the Riemann weights of the Boosting laws' noise integral)."""
+    ell = np.linspace(-30 * b, 30 * b, lgrid)
+    return ell, np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
+
+
+def _laplace_cdf(v, b):
+    """CDF of Laplace(0, ``b``) at ``v``, without overflow on either side."""
+    return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0) / b), 1 - 0.5 * np.exp(-np.maximum(v, 0) / b))
 
 
 def law_epsilon(p, q, delta):
@@ -450,7 +460,7 @@ def boosting_law_bounds(learner, D, Dp, epsilon, delta=1e-5, *, scale, m=4, B=2.
     h = b / steps
     J = int(math.ceil(lap_reach * steps))                     # Laplace cells [l_j, l_j+1], l_j = j h, j = -J..J-1
     lj = np.arange(-J, J + 1) * h
-    lap_cdf_l = np.where(lj < 0, 0.5 * np.exp(np.minimum(lj, 0) / b), 1 - 0.5 * np.exp(-np.maximum(lj, 0) / b))
+    lap_cdf_l = _laplace_cdf(lj, b)
     M = np.diff(lap_cdf_l)
     tail = 0.5 * math.exp(-J * h / b)                         # P(Lambda < -J h) = P(Lambda > J h)
 
@@ -589,11 +599,8 @@ def boosting_split_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y
     w = np.linspace(min(groups) - 12 * s, max(groups) + 12 * s, grid)
     dw = w[1] - w[0]
     phis = {mu: np.exp(-0.5 * ((w - mu) / s) ** 2) / (s * math.sqrt(2 * math.pi)) * dw for mu in groups}
-    ell = np.linspace(-30 * b, 30 * b, lgrid)
-    lap = np.exp(-np.abs(ell) / b) / (2 * b) * (ell[1] - ell[0])
-
-    def lap_cdf(v):
-        return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0) / b), 1 - 0.5 * np.exp(-np.maximum(v, 0) / b))
+    ell, lap = _laplace_cells(b, lgrid)
+    lap_cdf = functools.partial(_laplace_cdf, b=b)
 
     out = []
     for data in (D, Dp):
