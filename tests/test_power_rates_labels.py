@@ -142,6 +142,11 @@ def test_output_noise_magnitudes_of_theorems_3_and_8(registry):
     assert "output noise N(0, sigma^2) added to w (sigma = 10)" in _mutants(registry, "rates.hu.thm8")
 
 
+def test_blind_theorem_8_rate_is_out_of_reach(registry):
+    m = _mutants(registry, "rates.hu.thm8")["blind algorithm (output ignores the data)"]
+    assert not m.not_a_violation and "smallest 0.9 quantile is 30" in m.out_of_reach and "1.11 [0.97, 1.25]" in m.out_of_reach
+
+
 def test_noise_x20_of_theorem_8_changes_only_the_constant(registry):
     text = _mutants(registry, "rates.hu.thm8")["privacy noise scale x20"].not_a_violation
     assert "quadratic in the noise scale" in text and "400" in text

@@ -233,7 +233,8 @@ _BOUNDED = ("the claim bounds the growth of the error in {x} by O({g}) with a hi
 _BLIND_VIA_CLAIM = ("the blind mutant is the stated algorithm run on data of another parameter that meets the same "
                     "assumptions ({other}); by the claim for that instance, ||w - {other_sym}||^2 <= C {g} with "
                     "probability 1 - zeta, so the error ||w - {sym}||^2 <= 2 C {g} + 2 ||{other_sym} - {sym}||^2 <= "
-                    "(2 C + 2 {dist2} / smallest {g}) {g}: the same growth, another O-constant")
+                    "(2 C + 2 {dist2} / smallest {g}) {g}: the same growth, another O-constant (a proof conditional on the claim "
+                    "for the stated algorithm; where that fails, the base check is the one to show it)")
 _OUTPUT_NOISE_S = ("the added noise xi ~ N(0, sigma^2 I_d), sigma = 0.05, has d fixed along the s* sweep (d = {d}): "
                    "error <= 2 ||w - w*||^2 + 2 ||xi||^2, and the 1 - zeta quantile q of ||xi||^2 = sigma^2 "
                    "chi^2_d is {q}, constant in s*; with s*^b >= 1 the growth bound O(s*^b) holds with O-constant "
@@ -243,6 +244,12 @@ _X20_THM8 = ("a constant factor on the noise scale changes only the O-constant o
              "s ||w~||_inf^2 <= O(eta0^2 s^2 k^2 T^2 log^2(Ts/zeta) log(1/delta) / (n^2 eps^2)), quadratic in the "
              "noise scale, so with k, T, s unchanged the bound O~(s*^(3/2) / (n eps)) holds with an O-constant at "
              "most 20^2 = 400 times the stated one (and the mutant is 20 times more private)")
+_BLIND_THM8 = ("a real violation (the blind output estimates mean 0, so its error stays near ||mu||^2 = 1 while the "
+               "rate goes to 0) that the grid cannot show: Theorem 8's grid is noise-dominated, its smallest 0.9 "
+               "quantile is 30 at eps = 256 (quick, stated algorithm; the blind mutant's is 11.8 at full, seed 20261121), "
+               "10-30 times the floor 1, so the blind mutant decays like the stated algorithm (quick: confirmed; "
+               "full: exponent 1.11 [0.97, 1.25], confirmed).  At the stated slope 1 the quantile meets the floor "
+               "near eps ~ 3,000-8,000, outside the grid (eps <= 256)")
 _FW = ("Frank-Wolfe iterates are convex combinations of the vertices of the unit l1 ball (noise enters only the "
        "vertex choice) and ||w*||_1 <= 1, so ||w - w*||_2 <= 2")
 _ALG3 = "Algorithm 3 projects on the unit l2 ball (step 7) and ||w*||_2 = 0.5, so ||w - w*||_2^2 <= 2.25"
@@ -279,6 +286,8 @@ def mutant_label(claim_id, kind):
             q=", ".join(f"{0.05 ** 2 * _chi2_quantile(v):.3g} at {k}" for k, v in ds.items()))}
     if kind == "noise_x20" and claim_id == "rates.hu.thm8":
         return {"not_a_violation": _X20_THM8}
+    if kind == "ignore_data" and claim_id == "rates.hu.thm8":
+        return {"out_of_reach": _BLIND_THM8}
     return {}
 
 
