@@ -129,12 +129,14 @@ def test_power_sweep_of_the_area(registry):
 
 @pytest.mark.slow
 def test_power_sweep_of_the_rate_claims(registry):
-    """Every rate claim of 002 refutes a blind algorithm and a privacy noise that does not shrink."""
+    """Every rate claim of 002 refutes a blind algorithm, or the mutant carries a proof that it satisfies the
+    claim as stated (the d- and s*-growth claims, issue 18 item 2)."""
     ctx = CheckContext(profile="quick")
     for claim in registry.select(["rates.hu"]):
         power = claim_power(claim, ctx)
         by_name = {m.name: m for m in power.mutants}
-        assert by_name["blind algorithm (output ignores the data)"].detected, claim.id
+        blind = by_name["blind algorithm (output ignores the data)"]
+        assert blind.detected or blind.not_a_violation, claim.id
 
 
 def test_thm8_printed_refuted_on_every_seed(registry):
@@ -165,7 +167,8 @@ def test_rate_mutants_of_002_cover_noise_x20_and_output_noise():
                                               ("rates.hu.thm2", "output_noise", {"output_sigma": 0.3})])
 def test_rate_checks_of_002_refute_noise_x20_and_output_noise(cid, kind, extra):
     # measured at the quick profile, seed 20261121: exponents 0.13, 0.17, 0.08, 0.016 (stated 1/3, 1/4, 2/5, 1)
-    # and 0.08 for the output noise; rates.hu.thm8 with noise x20 stays consistent (1.23 [1.11, 1.34]): out of reach
+    # and 0.08 for the output noise; rates.hu.thm8 with noise x20 stays consistent (1.23 [1.11, 1.34]): a constant
+    # factor on its noise changes only the hidden O-constant (not_a_violation, tests/test_power_rates_labels.py)
     from proofs_checks.claim_sets.hu import rates
     check = rates.rate_check(cid, trial=rates.broken_trial(cid, kind, **extra))
     assert check(CheckContext(profile="quick", seed=20261121).for_claim(cid)).verdict == "refuted"

@@ -211,7 +211,84 @@ def mutant_kinds(claim_id):
 #: Per-claim settings of the broken modes.  Theorem 2's privacy noise dominates its quick grid: an output noise
 #: of sigma = 0.05 (the default) leaves the exponent at 0.36 (consistent); sigma = 0.3 (an error floor of
 #: 4 sigma^2 var(x) = 0.45) flattens the decay and is refuted (exponent 0.08 [-0.06, 0.23]).
-MUTANT_EXTRA = {("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3}}
+#: Theorems 3 and 8 likewise (issue 18, seed 20261121, quick): at sigma = 0.05 Theorem 3's exponent stays 0.31
+#: [0.23, 0.40] (consistent; its floor d sigma^2 = 0.01 is below its smallest quantile 0.043) and Theorem 8's
+#: 1.08 [0.94, 1.21] (its smallest quantile is 30, the floor 0.015); sigma = 0.3 (Theorem 3: 0.16 [0.10, 0.23],
+#: 0.12 [0.04, 0.20] and 0.08 [0.01, 0.16] at seeds 20261121, 1, 2) and sigma = 10 (Theorem 8, floor
+#: 6 sigma^2 = 600: 0.56 [0.35, 0.77], 0.53 [0.39, 0.66], 0.56 [0.41, 0.72]) are refuted.
+MUTANT_EXTRA = {("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
+                ("rates.hu.thm3", "output_noise"): {"output_sigma": 0.3},
+                ("rates.hu.thm8", "output_noise"): {"output_sigma": 10.0}}
+
+#: Why a rate mutant is no violation of the claim as stated (issue 18), by the mutant kind; ``{g}`` is the
+#: stated growth of the claim, ``{bound}`` the bound on the error of any output the algorithm can release.
+_SAME_NOISE = ("equivalent mutant: the sweep holds n eps fixed, so the factor n eps / (n eps)_ref of this broken "
+               "mode is exactly 1 at every grid point and the mutant runs the stated algorithm with the stated "
+               "noise scale")
+_BOUNDED = ("the claim bounds the growth of the error in {x} by O({g}) with a hidden constant, and {g} is at "
+            "least its value at the sweep's smallest {x}; this algorithm's output stays in a bounded set whatever "
+            "the noise ({bound}), so its error is bounded and satisfies O({g}) with O-constant bound / "
+            "(smallest {g}).  (Under the asymptotic reading no implementation whose output stays in that set can "
+            "violate a growth claim; the check judges the local log-log growth over the grid, a second reading)")
+_BLIND_VIA_CLAIM = ("the blind mutant is the stated algorithm run on data of another parameter that meets the same "
+                    "assumptions ({other}); by the claim for that instance, ||w - {other_sym}||^2 <= C {g} with "
+                    "probability 1 - zeta, so the error ||w - {sym}||^2 <= 2 C {g} + 2 ||{other_sym} - {sym}||^2 <= "
+                    "(2 C + 2 {dist2} / smallest {g}) {g}: the same growth, another O-constant (a proof conditional on the claim "
+                    "for the stated algorithm; where that fails, the base check is the one to show it)")
+_OUTPUT_NOISE_S = ("the added noise xi ~ N(0, sigma^2 I_d), sigma = 0.05, has d fixed along the s* sweep (d = {d}): "
+                   "error <= 2 ||w - w*||^2 + 2 ||xi||^2, and the 1 - zeta quantile q of ||xi||^2 = sigma^2 "
+                   "chi^2_d is {q}, constant in s*; with s*^b >= 1 the growth bound O(s*^b) holds with O-constant "
+                   "2 C + 2 q (at probability 1 - 2 zeta)")
+_X20_THM8 = ("a constant factor on the noise scale changes only the O-constant of a rate whose constants are "
+             "hidden: in the proof of [002 Thm. 8] the privacy noise enters only through sum_i ||w_i||_inf^2 + "
+             "s ||w~||_inf^2 <= O(eta0^2 s^2 k^2 T^2 log^2(Ts/zeta) log(1/delta) / (n^2 eps^2)), quadratic in the "
+             "noise scale, so with k, T, s unchanged the bound O~(s*^(3/2) / (n eps)) holds with an O-constant at "
+             "most 20^2 = 400 times the stated one (and the mutant is 20 times more private)")
+_BLIND_THM8 = ("a real violation (the blind output estimates mean 0, so its error stays near ||mu||^2 = 1 while the "
+               "rate goes to 0) that the grid cannot show: Theorem 8's grid is noise-dominated, its smallest 0.9 "
+               "quantile is 30 at eps = 256 (quick, stated algorithm; the blind mutant's is 11.8 at full, seed 20261121), "
+               "10-30 times the floor 1, so the blind mutant decays like the stated algorithm (quick: confirmed; "
+               "full: exponent 1.11 [0.97, 1.25], confirmed).  At the stated slope 1 the quantile meets the floor "
+               "near eps ~ 3,000-8,000, outside the grid (eps <= 256)")
+_FW = ("Frank-Wolfe iterates are convex combinations of the vertices of the unit l1 ball (noise enters only the "
+       "vertex choice) and ||w*||_1 <= 1, so ||w - w*||_2 <= 2")
+_ALG3 = "Algorithm 3 projects on the unit l2 ball (step 7) and ||w*||_2 = 0.5, so ||w - w*||_2^2 <= 2.25"
+_DIM = {"rates.hu.thm2.dimension": ("d", "log(2d)", _FW + ", excess risk <= var(x) x 4"),
+        "rates.hu.thm3.dimension": ("d", "log^(1/4)(d n / zeta)", _FW + ", the biweight excess risk is bounded"),
+        "rates.hu.thm5.dimension": ("d", "log^(4/5)(d n / zeta)", _FW + ", excess risk <= var(x) x 4"),
+        "rates.hu.thm7.dimension": ("d", "log^2(d / zeta)", _ALG3),
+        "rates.hu.thm7.sparsity": ("s*", "s*^2", _ALG3)}
+
+
+def _chi2_quantile(d, q=1 - ZETA):
+    from scipy.stats import chi2
+    return float(chi2.ppf(q, d))
+
+
+def mutant_label(claim_id, kind):
+    """``{"not_a_violation": ...}`` / ``{"out_of_reach": ...}`` for the broken mode ``kind`` of ``claim_id``
+    where the quick sweep (issue 18) misses it, with the reason; ``{}`` where the check must catch it."""
+    sweep = claim_id.endswith(".dimension") or ".sparsity" in claim_id
+    if kind == "fixed_noise" and sweep:
+        return {"not_a_violation": _SAME_NOISE}
+    if claim_id in _DIM and kind in ("ignore_data", "d_noise", "s_noise"):
+        x, g, bound = _DIM[claim_id]
+        return {"not_a_violation": _BOUNDED.format(x=x, g=g, bound=bound)}
+    if kind == "ignore_data" and claim_id.startswith("rates.hu.thm8.") and sweep:
+        x = "d" if claim_id.endswith(".dimension") else "s*"
+        g = "log(d / zeta)" if x == "d" else "s*^(3/2)"
+        return {"not_a_violation": _BLIND_VIA_CLAIM.format(other="mean 0, the same Student t coordinates", other_sym="0",
+                                                           sym="mu", g=g, dist2="||mu||^2 = 1")}
+    if kind == "output_noise" and ".sparsity" in claim_id:
+        ds = {prof: int(g[0]["d"]) for prof, g in SETTINGS[claim_id]["grids"].items()}
+        return {"not_a_violation": _OUTPUT_NOISE_S.format(
+            d=", ".join(f"{v} at {k}" for k, v in ds.items()),
+            q=", ".join(f"{0.05 ** 2 * _chi2_quantile(v):.3g} at {k}" for k, v in ds.items()))}
+    if kind == "noise_x20" and claim_id == "rates.hu.thm8":
+        return {"not_a_violation": _X20_THM8}
+    if kind == "ignore_data" and claim_id == "rates.hu.thm8":
+        return {"out_of_reach": _BLIND_THM8}
+    return {}
 
 
 def rate_mutants(claim_id):
@@ -220,7 +297,8 @@ def rate_mutants(claim_id):
     for k in mutant_kinds(claim_id):
         extra = MUTANT_EXTRA.get((claim_id, k), {})
         name = MUTANT_NAMES[k] + (f" (sigma = {extra['output_sigma']:g})" if "output_sigma" in extra else "")
-        out.append(Mutant(name, rate_check(claim_id, trial=broken_trial(claim_id, k, **extra))))
+        out.append(Mutant(name, rate_check(claim_id, trial=broken_trial(claim_id, k, **extra)),
+                          **mutant_label(claim_id, k)))
     return tuple(out)
 
 
