@@ -5,7 +5,7 @@ from statsmodels.stats.proportion import proportion_confint
 from proofs_checks.audit import statistical as st
 from proofs_checks.audit.statistical import (clopper_pearson_epsilon, dp_p_value, draw_outputs,
                                              statistical_audit)
-from tests._audit_helpers import MECH, BadShape, ShiftLaplace, WrongLength
+from tests._audit_helpers import COIN, MECH, BadShape, ShiftLaplace, WrongLength
 
 D = np.zeros((4, 1))
 DP = D.copy()
@@ -145,3 +145,72 @@ def test_one_column_extreme_outputs_give_no_overflow(kind):
     # orders of magnitude: no warning, and the shift of the bulk is found (true loss 1, claim 0.1)
     r = statistical_audit(_Extreme1D(kind), [(D, DP)], 0.1, samples=20_000, seed=0, statistic="estimate")
     assert r.verdict == "refuted" and 0.1 < r.epsilon_lower <= 1.0 + 1e-9
+
+
+class _NoisyCoordinates:
+    """Black box, two continuous columns: the record shifts column 0 (Laplace(1)); column 1 is N(0, 1) noise."""
+
+    def sample(self, data, size, rng):
+        x = float(np.asarray(data).ravel()[0])
+        return np.column_stack([x + rng.laplace(0.0, 1.0, size), rng.standard_normal(size)])
+
+
+def _selection_scores(mech, pair, rule, n_sel=4_000, seed=3):
+    scores = []
+    best, _, _ = st.select_event(mech, [pair], np.random.SeedSequence(seed).spawn(1), n_sel, 20_000, 0.0, 0.025,
+                                 statistic="estimate", scores=scores, threshold_scoring=rule)
+    return scores, best
+
+
+def test_threshold_scoring_cross_fit_rescores_searched_candidates_with_the_same_events():
+    # "cross-fit" changes each searched candidate's score to its cross-fitted bound, never its threshold
+    # (chosen on all scoring rows either way); one event is still tested.
+    pair = (np.array([[0.0]]), np.array([[1.0]]))
+    pes, best_p = _selection_scores(_NoisyCoordinates(), pair, "pessimistic")
+    xf, best_x = _selection_scores(_NoisyCoordinates(), pair, "cross-fit")
+    assert [(s["statistic"], s["direction"]) for s in pes] == [(s["statistic"], s["direction"]) for s in xf]
+    assert [s["event"][2] for s in pes] == [s["event"][2] for s in xf]
+    assert all(not s["fixed"] for s in xf)
+    assert [s["score"] for s in pes] != [s["score"] for s in xf]
+    assert best_x[0] == max(s["score"] for s in xf)
+    # each score is _cross_fitted_bound of the candidate's statistic on the scoring half
+    rng_a, rng_b = np.random.SeedSequence(3).spawn(1)[0].spawn(2)
+    a = st.draw_outputs(_NoisyCoordinates(), pair[0], 4_000, rng_a)[2_000:]
+    b = st.draw_outputs(_NoisyCoordinates(), pair[1], 4_000, rng_b)[2_000:]
+    s0 = xf[0]
+    stat, sign = s0["event"][0], s0["event"][1]
+    num, den = (stat(a), stat(b)) if sign > 0 else (-stat(b), -stat(a))
+    assert s0["score"] == st._cross_fitted_bound(num, den, 0.0, 0.025, 20_000, st.SELECTION_ERROR)
+
+
+def test_threshold_scoring_leaves_few_valued_and_exact_audits_alone():
+    # few-valued outputs (category table, error 0.2) and exact log-ratios: the same bits under either rule
+    D, Dp = np.array([[0.0]]), np.array([[1.0]])
+    for mech, statistic in ((KaryRR(1.0), "estimate"), (COIN, "auto")):
+        pair = (D, Dp)
+        r = [st.statistical_audit(mech, [pair], 0.5, samples=20_000, statistic=statistic, seed=5,
+                                  threshold_scoring=rule) for rule in st.THRESHOLD_SCORINGS]
+        assert r[0].counts == r[1].counts and r[0].threshold == r[1].threshold
+        assert r[0].extra["selection_bound"] == r[1].extra["selection_bound"]
+        assert [x.extra["threshold_scoring"] for x in r] == list(st.THRESHOLD_SCORINGS)
+
+
+def test_threshold_scoring_cross_fit_false_refutation_rate():
+    # correct Laplace(1) at its true epsilon 1, black box, confidence 0.9, 24 seeded audits: expected <= 2.4
+    # refutations; more than 8 has probability 4e-4 under Binomial(24, 0.1) (scipy binom.sf(8, 24, 0.1)).
+    mech = ShiftLaplace(1.0)
+    refuted = sum(statistical_audit(mech, [(D, DP)], 1.0, samples=10_000, statistic="estimate", seed=700 + s,
+                                    confidence=0.9, threshold_scoring="cross-fit").verdict == "refuted"
+                  for s in range(24))
+    assert refuted <= 8
+
+
+@pytest.mark.parametrize("bad", ["cross_fit", "Pessimistic", "", None, 1, ("cross-fit",)])
+def test_threshold_scoring_is_validated(bad):
+    from proofs_checks.audit.api import audit
+
+    with pytest.raises(ValueError, match="threshold_scoring"):
+        statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=1_000, threshold_scoring=bad)
+    with pytest.raises(ValueError, match="threshold_scoring"):
+        audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=1_000, method="statistical",
+              threshold_scoring=bad)
