@@ -286,7 +286,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     fixed_event_scoring : {"plug-in", "cross-fit"}
         Statistical audit: how events a model fixes itself compete with searched thresholds on the
         selection split (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"plug-in"``).
-    threshold_scoring : {"pessimistic", "cross-fit"}
+    threshold_scoring : {"pessimistic", "cross-fit", "cross-fit-smooth"}
         Statistical audit: how searched thresholds of estimated statistics compete when no model fixes
         its events (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"pessimistic"``).
 

@@ -104,10 +104,12 @@ def add_arguments(parser):
                              "(outputs with atoms) compete with searched thresholds on the selection split: "
                              "plug-in against pessimistic scores, or one held-out plug-in rule for both "
                              "(default: %(default)s)")
-    parser.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit"), default="pessimistic",
+    parser.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit", "cross-fit-smooth"),
+                        default="pessimistic",
                         help="statistical audit with an estimated statistic, outputs without atoms: how searched "
                              "thresholds compete on the selection split: pessimistic scores, or cross-fitted "
-                             "plug-in scores without a winner's curse (default: %(default)s)")
+                             "plug-in scores without a winner's curse; cross-fit-smooth adds, for one-column outputs, the raw "
+                             "output's threshold chosen with a smoothed log-ratio (default: %(default)s)")
     parser.add_argument("--features", metavar="MODULE:NAME",
                         help="statistical audit: callable mapping outputs (samples, ...) to a (samples, k) float "
                              "array; the estimated statistics work on its columns")
