@@ -239,3 +239,41 @@ def test_cross_fit_smooth_adds_the_smoothed_threshold_of_a_one_column_output():
     assert all(np.isfinite(s["score"]) for s in smooth)
     two, _ = _selection_scores(_NoisyCoordinates(), pair, "cross-fit-smooth")
     assert not any(s["statistic"].endswith("(smoothed threshold)") for s in two)
+
+
+GAUSS_MODULE = """
+import numpy as np
+
+
+class Gauss1D:
+    def sample(self, data, size, rng):
+        return float(np.asarray(data).ravel()[0]) + rng.standard_normal(size)
+
+
+GAUSS = Gauss1D()
+"""
+
+
+def test_threshold_scoring_cli_passes_validates_and_replays(tmp_path, capsys, monkeypatch):
+    import json
+
+    from proofs_checks.cli import main
+
+    (tmp_path / "gaussmod.py").write_text(GAUSS_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    np.savez(tmp_path / "pair.npz", D=np.array([[0.0]]), D_prime=np.array([[1.0]]))
+    ce = tmp_path / "ce.npz"
+    base = ["audit", "--mechanism", "gaussmod:GAUSS", "--pair", "pair.npz", "--epsilon", "0.5", "--samples",
+            "20000", "--statistic", "estimate", "--json"]
+    assert main(base + ["--threshold-scoring", "cross-fit-smooth", "--counterexample", str(ce)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["details"]["extra"]["threshold_scoring"] == "cross-fit-smooth"
+    assert main(["audit", "--replay", str(ce), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["details"]["extra"]["threshold_scoring"] == "cross-fit-smooth"
+    assert again["epsilon_lower"] == first["epsilon_lower"] and again["verdict"] == first["verdict"]
+    with pytest.raises(SystemExit) as exc:
+        main(base + ["--threshold-scoring", "cross_fit"])
+    assert exc.value.code == 2
+    assert "--threshold-scoring" in capsys.readouterr().err
