@@ -5,7 +5,7 @@ from statsmodels.stats.proportion import proportion_confint
 from proofs_checks.audit import statistical as st
 from proofs_checks.audit.statistical import (clopper_pearson_epsilon, dp_p_value, draw_outputs,
                                              statistical_audit)
-from tests._audit_helpers import MECH, BadShape, ShiftLaplace, WrongLength
+from tests._audit_helpers import COIN, MECH, BadShape, ShiftLaplace, WrongLength
 
 D = np.zeros((4, 1))
 DP = D.copy()
@@ -139,9 +139,141 @@ class _Extreme1D:
 
 
 @pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("rule", ["pessimistic", "cross-fit-smooth"])
 @pytest.mark.parametrize("kind", ["big", "tiny", "mixed", "max", "inf"])
-def test_one_column_extreme_outputs_give_no_overflow(kind):
-    # the black-box path of a one-column output (raw output, histogram, cells) on outputs over hundreds of
-    # orders of magnitude: no warning, and the shift of the bulk is found (true loss 1, claim 0.1)
-    r = statistical_audit(_Extreme1D(kind), [(D, DP)], 0.1, samples=20_000, seed=0, statistic="estimate")
+def test_one_column_extreme_outputs_give_no_overflow(kind, rule):
+    # the black-box path of a one-column output (raw output, histogram, cells; with cross-fit-smooth also the
+    # spline of the smoothed threshold) on outputs over hundreds of orders of magnitude: no warning, and the
+    # shift of the bulk is found (true loss 1, claim 0.1)
+    r = statistical_audit(_Extreme1D(kind), [(D, DP)], 0.1, samples=20_000, seed=0, statistic="estimate",
+                          threshold_scoring=rule)
     assert r.verdict == "refuted" and 0.1 < r.epsilon_lower <= 1.0 + 1e-9
+
+
+class _NoisyCoordinates:
+    """Black box, two continuous columns: the record shifts column 0 (Laplace(1)); column 1 is N(0, 1) noise."""
+
+    def sample(self, data, size, rng):
+        x = float(np.asarray(data).ravel()[0])
+        return np.column_stack([x + rng.laplace(0.0, 1.0, size), rng.standard_normal(size)])
+
+
+def _selection_scores(mech, pair, rule, n_sel=4_000, seed=3):
+    scores = []
+    best, _, _ = st.select_event(mech, [pair], np.random.SeedSequence(seed).spawn(1), n_sel, 20_000, 0.0, 0.025,
+                                 statistic="estimate", scores=scores, threshold_scoring=rule)
+    return scores, best
+
+
+def test_threshold_scoring_cross_fit_rescores_searched_candidates_with_the_same_events():
+    # "cross-fit" changes each searched candidate's score to its cross-fitted bound, never its threshold
+    # (chosen on all scoring rows either way); one event is still tested.
+    pair = (np.array([[0.0]]), np.array([[1.0]]))
+    pes, best_p = _selection_scores(_NoisyCoordinates(), pair, "pessimistic")
+    xf, best_x = _selection_scores(_NoisyCoordinates(), pair, "cross-fit")
+    assert [(s["statistic"], s["direction"]) for s in pes] == [(s["statistic"], s["direction"]) for s in xf]
+    assert [s["event"][2] for s in pes] == [s["event"][2] for s in xf]
+    assert all(not s["fixed"] for s in xf)
+    assert [s["score"] for s in pes] != [s["score"] for s in xf]
+    assert best_x[0] == max(s["score"] for s in xf)
+    # each score is _cross_fitted_bound of the candidate's statistic on the scoring half
+    rng_a, rng_b = np.random.SeedSequence(3).spawn(1)[0].spawn(2)
+    a = st.draw_outputs(_NoisyCoordinates(), pair[0], 4_000, rng_a)[2_000:]
+    b = st.draw_outputs(_NoisyCoordinates(), pair[1], 4_000, rng_b)[2_000:]
+    s0 = xf[0]
+    stat, sign = s0["event"][0], s0["event"][1]
+    num, den = (stat(a), stat(b)) if sign > 0 else (-stat(b), -stat(a))
+    assert s0["score"] == st._cross_fitted_bound(num, den, 0.0, 0.025, 20_000, st.SELECTION_ERROR)
+
+
+def test_threshold_scoring_leaves_few_valued_and_exact_audits_alone():
+    # few-valued outputs (category table, error 0.2) and exact log-ratios: the same bits under either rule
+    D, Dp = np.array([[0.0]]), np.array([[1.0]])
+    for mech, statistic in ((KaryRR(1.0), "estimate"), (COIN, "auto")):
+        pair = (D, Dp)
+        r = [st.statistical_audit(mech, [pair], 0.5, samples=20_000, statistic=statistic, seed=5,
+                                  threshold_scoring=rule) for rule in st.THRESHOLD_SCORINGS]
+        for x in r[1:]:
+            assert r[0].counts == x.counts and r[0].threshold == x.threshold
+            assert r[0].extra["selection_bound"] == x.extra["selection_bound"]
+        assert [x.extra["threshold_scoring"] for x in r] == list(st.THRESHOLD_SCORINGS)
+
+
+def test_threshold_scoring_cross_fit_false_refutation_rate():
+    # correct Laplace(1) at its true epsilon 1, black box, confidence 0.9, 24 seeded audits: expected <= 2.4
+    # refutations; more than 8 has probability 4e-4 under Binomial(24, 0.1) (scipy binom.sf(8, 24, 0.1)).
+    mech = ShiftLaplace(1.0)
+    refuted = sum(statistical_audit(mech, [(D, DP)], 1.0, samples=10_000, statistic="estimate", seed=700 + s,
+                                    confidence=0.9, threshold_scoring="cross-fit").verdict == "refuted"
+                  for s in range(24))
+    assert refuted <= 8
+
+
+@pytest.mark.parametrize("bad", ["cross_fit", "Pessimistic", "", None, 1, ("cross-fit",)])
+def test_threshold_scoring_is_validated(bad):
+    from proofs_checks.audit.api import audit
+
+    with pytest.raises(ValueError, match="threshold_scoring"):
+        statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=1_000, threshold_scoring=bad)
+    with pytest.raises(ValueError, match="threshold_scoring"):
+        audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=1_000, method="statistical",
+              threshold_scoring=bad)
+
+
+class _Gauss1D:
+    """Black box, one column: record 0 shifts a N(0, 1) output (the calibration suite's Gaussian, no density)."""
+
+    def sample(self, data, size, rng):
+        return float(np.asarray(data).ravel()[0]) + rng.standard_normal(size)
+
+
+def test_cross_fit_smooth_adds_the_smoothed_threshold_of_a_one_column_output():
+    # "cross-fit-smooth": the raw output (and its negative) get one more candidate per direction, the half-line
+    # chosen with the spline log-ratio, scored by its own cross-fitted bound; multi-column outputs get none
+    pair = (np.array([[0.0]]), np.array([[1.0]]))
+    xs, _ = _selection_scores(_Gauss1D(), pair, "cross-fit-smooth", n_sel=8_000)
+    xf, _ = _selection_scores(_Gauss1D(), pair, "cross-fit", n_sel=8_000)
+    smooth = [s for s in xs if s["statistic"].endswith("(smoothed threshold)")]
+    assert len(smooth) == 4 and len(xs) == len(xf) + 4
+    assert [s["score"] for s in xs if s not in smooth] == [s["score"] for s in xf]
+    assert all(np.isfinite(s["score"]) for s in smooth)
+    two, _ = _selection_scores(_NoisyCoordinates(), pair, "cross-fit-smooth")
+    assert not any(s["statistic"].endswith("(smoothed threshold)") for s in two)
+
+
+GAUSS_MODULE = """
+import numpy as np
+
+
+class Gauss1D:
+    def sample(self, data, size, rng):
+        return float(np.asarray(data).ravel()[0]) + rng.standard_normal(size)
+
+
+GAUSS = Gauss1D()
+"""
+
+
+def test_threshold_scoring_cli_passes_validates_and_replays(tmp_path, capsys, monkeypatch):
+    import json
+
+    from proofs_checks.cli import main
+
+    (tmp_path / "gaussmod.py").write_text(GAUSS_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    np.savez(tmp_path / "pair.npz", D=np.array([[0.0]]), D_prime=np.array([[1.0]]))
+    ce = tmp_path / "ce.npz"
+    base = ["audit", "--mechanism", "gaussmod:GAUSS", "--pair", "pair.npz", "--epsilon", "0.5", "--samples",
+            "20000", "--statistic", "estimate", "--json"]
+    assert main(base + ["--threshold-scoring", "cross-fit-smooth", "--counterexample", str(ce)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["details"]["extra"]["threshold_scoring"] == "cross-fit-smooth"
+    assert main(["audit", "--replay", str(ce), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["details"]["extra"]["threshold_scoring"] == "cross-fit-smooth"
+    assert again["epsilon_lower"] == first["epsilon_lower"] and again["verdict"] == first["verdict"]
+    with pytest.raises(SystemExit) as exc:
+        main(base + ["--threshold-scoring", "cross_fit"])
+    assert exc.value.code == 2
+    assert "--threshold-scoring" in capsys.readouterr().err

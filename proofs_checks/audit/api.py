@@ -226,7 +226,8 @@ class _Guarded:
 def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
           search_budget=None, refine_steps=30, sampler_samples=None, sampler_alpha=None, name=None, progress=None,
-          attack="auto", features=None, curve=False, fixed_event_scoring="plug-in"):
+          attack="auto", features=None, curve=False, fixed_event_scoring="plug-in",
+          threshold_scoring="pessimistic"):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -285,6 +286,9 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     fixed_event_scoring : {"plug-in", "cross-fit"}
         Statistical audit: how events a model fixes itself compete with searched thresholds on the
         selection split (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"plug-in"``).
+    threshold_scoring : {"pessimistic", "cross-fit", "cross-fit-smooth"}
+        Statistical audit: how searched thresholds of estimated statistics compete when no model fixes
+        its events (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"pessimistic"``).
 
     Raises
     ------
@@ -298,7 +302,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     """
     # imported here, not at module level: the statistical audit pulls in statsmodels (~0.6 s of CPU), which a
     # process that only builds the registry (verify's parent, the CLI) need not pay
-    from .statistical import check_confidence, check_fixed_event_scoring, check_samples
+    from .statistical import check_confidence, check_fixed_event_scoring, check_samples, check_threshold_scoring
 
     start = time.perf_counter()
     samples = check_samples(samples)
@@ -314,6 +318,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     attack = check_attack(attack)
     features = check_features(features)
     fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
+    threshold_scoring = check_threshold_scoring(threshold_scoring)
     _check_mechanism(mechanism)
     if epsilon is None:
         raise ValueError("epsilon (the claimed privacy parameter) is required when auditing a mechanism object")
@@ -347,7 +352,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         else:
             res = _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
                                jobs, statistic, progress, start, attack, features, search_budget,
-                               fixed_event_scoring)
+                               fixed_event_scoring, threshold_scoring)
         if curve is not None and "counterexample" in res.details:
             from .curves import add_curve
 
@@ -400,7 +405,7 @@ def _runnable_pairs(mech, made, rng):
 
 def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
                  statistic, progress, start, attack="auto", features=None, search_budget=None,
-                 fixed_event_scoring="plug-in"):
+                 fixed_event_scoring="plug-in", threshold_scoring="pessimistic"):
     """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
 
     if given:
@@ -420,7 +425,8 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
 
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
                             seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
-                            features=features, fixed_event_scoring=fixed_event_scoring)
+                            features=features, fixed_event_scoring=fixed_event_scoring,
+                            threshold_scoring=threshold_scoring)
     details = {k: v for k, v in res.as_dict().items()
                if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
                         "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}

@@ -30,6 +30,7 @@ examples:
   python -m proofs_checks audit --mechanism mymod:MyMech --epsilon 0.5 --pair pair.npz --samples 10000000
   python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --attack histogram --features mymod:feats
   python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --statistic estimate --fixed-event-scoring cross-fit
+  python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --statistic estimate --threshold-scoring cross-fit
   python -m proofs_checks audit gem --epsilon 1 --search-budget 5000
   python -m proofs_checks audit laplace --epsilon 1 --method statistical --curve --curve-plot curve.png
 
@@ -103,6 +104,12 @@ def add_arguments(parser):
                              "(outputs with atoms) compete with searched thresholds on the selection split: "
                              "plug-in against pessimistic scores, or one held-out plug-in rule for both "
                              "(default: %(default)s)")
+    parser.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit", "cross-fit-smooth"),
+                        default="pessimistic",
+                        help="statistical audit with an estimated statistic, outputs without atoms: how searched "
+                             "thresholds compete on the selection split: pessimistic scores, or cross-fitted "
+                             "plug-in scores without a winner's curse; cross-fit-smooth adds, for one-column outputs, the raw "
+                             "output's threshold chosen with a smoothed log-ratio (default: %(default)s)")
     parser.add_argument("--features", metavar="MODULE:NAME",
                         help="statistical audit: callable mapping outputs (samples, ...) to a (samples, k) float "
                              "array; the estimated statistics work on its columns")
@@ -250,6 +257,7 @@ def _run(args):
         args.statistic = st.get("statistic", "auto")
         args.attack, args.features = st.get("attack", "auto"), st.get("features")
         args.fixed_event_scoring = st.get("fixed_event_scoring", "plug-in")
+        args.threshold_scoring = st.get("threshold_scoring", "pessimistic")
         if st["method"] == "statistical":
             args.samples = max(int(st["samples"]), 100)
         args.any_pair = True
@@ -278,7 +286,8 @@ def _run(args):
     common = dict(pairs=pairs, neighbours=neighbours, any_pair=args.any_pair, samples=args.samples,
                   confidence=args.confidence, seed=args.seed, jobs=args.jobs, method=args.method,
                   statistic=args.statistic, sampler_samples=args.sampler_samples, attack=args.attack,
-                  features=features, fixed_event_scoring=args.fixed_event_scoring)
+                  features=features, fixed_event_scoring=args.fixed_event_scoring,
+                  threshold_scoring=args.threshold_scoring)
     if args.search_budget is not None:
         common["search_budget"] = args.search_budget
     if curve is not None:
@@ -311,6 +320,7 @@ def _run(args):
                              {"algorithm": args.algorithm, "mechanism": args.mechanism, "variant": res.variant,
                               "statistic": args.statistic, "attack": args.attack,
                               "fixed_event_scoring": args.fixed_event_scoring,
+                              "threshold_scoring": args.threshold_scoring,
                               "features": args.features})
     out = res.as_dict()
     if args.json:
