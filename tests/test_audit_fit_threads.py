@@ -29,7 +29,7 @@ def _draws(name, n, seed):
 @pytest.mark.parametrize("name", ["SVT3", "NoisyHist2"])
 def test_candidates_identical_on_one_and_two_threads(name):
     # SVT3: mixed atoms and values (cells, pattern x value, both logistic fits); NoisyHist2: five columns
-    mech, pair, a, b = _draws(name, 8_000, 3)
+    mech, pair, a, b = _draws(name, 6_000, 3)
     fit = len(a) // 2
     one = candidate_statistics(a, b, mech, pair, "estimate", fit_rows=fit, threads=1)
     two = candidate_statistics(a, b, mech, pair, "estimate", fit_rows=fit, threads=2)
@@ -93,3 +93,32 @@ def test_candidate_statistics_rejects_bad_threads(threads):
     a = np.random.default_rng(0).normal(size=(200, 2))
     with pytest.raises((ValueError, TypeError), match="threads"):
         candidate_statistics(a, a + 1, statistic="estimate", threads=threads)
+
+
+_BLAS_PROBE = """
+import numpy as np, hashlib
+rng = np.random.default_rng(0)
+B = 256
+D = np.diff(np.eye(B), 2, axis=0)
+H = np.diag(rng.random(B) + 1) + 1000 * (D.T @ D)
+X = rng.standard_normal((200_000, 11))
+h = hashlib.sha256(np.linalg.solve(H, rng.random(B)).tobytes())
+h.update((X @ rng.random(11)).tobytes()); h.update((X.T @ rng.random(200_000)).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_openblas_thread_timeout_is_set_and_changes_no_bits():
+    # proofs_checks sets OPENBLAS_THREAD_TIMEOUT (when OpenBLAS's idle threads sleep) before numpy loads; the
+    # solves and products of the fits must give the same bits with OpenBLAS's default spinning
+    import os
+    import subprocess
+    import sys
+
+    import proofs_checks  # noqa: F401
+
+    assert "OPENBLAS_THREAD_TIMEOUT" in os.environ
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    out = [subprocess.run([sys.executable, "-c", _BLAS_PROBE], env=dict(env, **extra), capture_output=True,
+                          text=True, check=True).stdout for extra in ({}, {"OPENBLAS_THREAD_TIMEOUT": "4"})]
+    assert out[0] == out[1] and len(out[0].strip()) == 64
