@@ -54,6 +54,8 @@ def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None
                      "meets_full": None if full is None else res.epsilon_lower >= full,
                      "seconds": sec, "calls": res.samples, "confidence": confidence, "seed": seed,
                      "statistic": res.details.get("statistic"), "direction": res.details.get("direction"),
+                     # the event's threshold and counts: bit-identity of results across --jobs and versions
+                     "threshold": res.details.get("threshold"), "counts": res.details.get("counts"),
                      "oracle_est": oracle.get("oracle_est"), "oracle_all": oracle.get("oracle_all")})
     return rows
 
