@@ -74,7 +74,7 @@ import numpy as np
 from scipy import special
 from statsmodels.stats.proportion import proportion_confint
 
-from reference.validation import check_integer, check_probability
+from reference.validation import check_choice, check_integer, check_probability
 
 from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, benchmarks and tests import it here)
 
@@ -170,10 +170,7 @@ def check_fixed_event_scoring(fixed_event_scoring):
     >>> check_fixed_event_scoring("cross-fit")
     'cross-fit'
     """
-    if not isinstance(fixed_event_scoring, str) or fixed_event_scoring not in FIXED_EVENT_SCORINGS:
-        raise ValueError(f"fixed_event_scoring must be one of {', '.join(map(repr, FIXED_EVENT_SCORINGS))}, "
-                         f"got {fixed_event_scoring!r}")
-    return fixed_event_scoring
+    return _check_rule("fixed_event_scoring", fixed_event_scoring, FIXED_EVENT_SCORINGS)
 
 
 def check_threshold_scoring(threshold_scoring):
@@ -182,10 +179,14 @@ def check_threshold_scoring(threshold_scoring):
     >>> check_threshold_scoring("cross-fit")
     'cross-fit'
     """
-    if not isinstance(threshold_scoring, str) or threshold_scoring not in THRESHOLD_SCORINGS:
-        raise ValueError(f"threshold_scoring must be one of {', '.join(map(repr, THRESHOLD_SCORINGS))}, "
-                         f"got {threshold_scoring!r}")
-    return threshold_scoring
+    return _check_rule("threshold_scoring", threshold_scoring, THRESHOLD_SCORINGS)
+
+
+def _check_rule(name, value, choices):
+    """``value`` if it is a str among ``choices`` (nothing is coerced), else ValueError naming ``name``."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return check_choice(name, value, choices)
 
 
 def _check_eps_delta(epsilon, delta):
@@ -791,34 +792,10 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_threshold
     importance-weighted estimates use every selection output for both
     probabilities and vary much less than the two raw counts, which steadies
     the choice of t in the tails (where (eps, delta) audits find their events).
-    The estimates are rescaled to the estimation sizes ``n_num, n_den``.
+    The estimates are rescaled to the estimation sizes ``n_num, n_den``: :func:`best_threshold_weighted` with
+    the statistic as its own log-ratio (the same operations, so the same bits).
     """
-    pooled = np.concatenate([s_num, s_den])
-    m = pooled.size / 2.0
-    order = np.argsort(-pooled, kind="stable")
-    z = pooled[order]
-    wn = special.expit(z) / m
-    wo = special.expit(-z) / m
-    cum_n, cum_o = np.cumsum(wn), np.cumsum(wo)
-    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))    # end of each block of equal values
-    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
-
-    def score(idx):
-        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
-
-    # coarse grid of at most max_thresholds candidates (in rank), then every candidate around the best
-    idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
-    b = score(idx)
-    j = int(np.argmax(b))
-    lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
-    fine = np.arange(lo, hi + 1)
-    if fine.size > max_thresholds:
-        fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
-    bf = score(fine)
-    k = int(np.argmax(bf))
-    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
-    t = float(np.nextafter(z[last[i]], -np.inf))
-    return t, best
+    return best_threshold_weighted(s_num, s_den, s_num, s_den, n_num, n_den, delta, gamma, max_thresholds)
 
 
 def _smooth_choice(stat, sign, xa, xb, la, lb, n_est, delta, gamma):
