@@ -13,6 +13,8 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.claim_sets.hu import frank_wolfe
 from proofs_checks.claim_sets.hu._common import corner_records
@@ -272,3 +274,21 @@ def test_peeling_x05_closes_at_full_where_the_move_is_a_third_of_lambda(registry
     for cid in ("hu.thm6.privacy", "hu.thm8.privacy.proof-lambda"):
         ms = _mutants(registry, cid)
         assert ms[0.5].proof_at("quick") and not ms[0.5].proof_at("full"), cid
+
+
+_POSITIVE = dict(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+
+
+@pytest.mark.filterwarnings("error")
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(eta=st.floats(**_POSITIVE), eps=st.one_of(st.just(0.0), st.floats(**_POSITIVE)),
+       rounds=st.integers(1, 4))
+def test_bracket_is_finite_ordered_and_monotone_over_the_float_range(eta, eps, rounds):
+    # any eta, eps in float64 (subnormals to 1.7e308): a bracket in [0, 1], no NaN or inf, and the optimal
+    # delta can only fall as eps grows (a bound that rose with eps could not be sound)
+    r = br_composition_delta(eta, rounds, eps, points_per_step=8)
+    assert np.isfinite([r.lower, r.upper]).all() and 0.0 <= r.lower <= r.upper <= 1.0
+    s = br_composition_delta(eta, rounds, min(2 * eps + 1.0, 1.7e308), points_per_step=8)
+    assert s.lower <= r.upper + 1e-12
+    p = grr_probability(eta, np.array([0.0, eta / 2, eta]))
+    assert np.isfinite(p).all() and ((0.0 <= p) & (p <= 1.0)).all() and p[0] >= p[1] >= p[2]

@@ -289,3 +289,19 @@ def test_gem_checks_catch_the_x125_over_spend_and_stay_confirmed_at_x1():
         (mutant,) = [m for m in claim.mutants if m.factor == factor]
         r = mutant.check(CheckContext(profile="quick").for_claim(claim.id))
         assert r.verdict == "refuted" and r.observed == pytest.approx(expect, rel=1e-9)
+
+
+def test_worst_case_constructions_reject_bad_parameters():
+    from proofs_checks.claim_sets.arora.gem import gem_worst_case_scores
+    from proofs_checks.claim_sets.primitives.selection import gem_worst_case_pair
+
+    for kwargs, name in (({"k": 2}, "k"), ({"k": "5"}, "k"), ({"epsilon": 0.0}, "epsilon"),
+                         ({"epsilon": float("nan")}, "epsilon"), ({"beta": 1.0}, "beta"), ({"far": -1.0}, "far")):
+        args = {"k": 5, "epsilon": 1.0, "beta": 0.1, **kwargs}
+        with pytest.raises((ValueError, TypeError), match=name):
+            gem_worst_case_pair(**args)
+    for args, name in ((([0.0, 1.0, float("inf")], 0.5, 0.1), "sens"), (([0.0, 1.0, 2.0], 0.0, 0.1), "eps_gem"),
+                       (([0.0, 1.0, 2.0], 0.5, 0.0), "beta_gem"), (([0.0, -1.0, 1.0, 2.0], 0.5, 0.1), "sens"),
+                       (([], 0.5, 0.1), "sens")):
+        with pytest.raises((ValueError, TypeError), match=name):
+            gem_worst_case_scores(*args)

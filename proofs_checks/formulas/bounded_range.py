@@ -153,7 +153,10 @@ def br_composition_delta(eta, rounds, epsilon, *, points_per_step=200):
     M = check_integer("points_per_step", points_per_step, minimum=1)
     h = e / M
     J0 = T * M + 1                       # index of x = eps; the grid spans eps -+ (T eta + h)
-    x = eps + (np.arange(2 * J0 + 1) - J0) * h
+    # for eta or eps near 1.7e308 grid points overflow to -+inf, where W0 = 1 - e^min(x, 0) takes its limits 1
+    # and 0: the values the recursion needs there, so the overflow is expected, not an error
+    with np.errstate(over="ignore"):
+        x = eps + (np.arange(2 * J0 + 1) - J0) * h
     W0 = -np.expm1(np.minimum(x, 0.0))
     p = grr_probability(e, np.minimum(np.arange(M + 1) * h, e))
     values = []

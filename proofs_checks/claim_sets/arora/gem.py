@@ -15,6 +15,7 @@ import numpy as np
 from reference.arora.data import sample_records
 from reference.arora.model_selection import fit_candidates, grid_search_pairs, split_in_two
 from reference.mechanisms import gem_log_prob
+from reference.validation import check_epsilon, check_finite_array, check_positive, check_probability
 
 from ...builders import PrivacyTally, WorstCase, max_search_check
 from ...model import Claim
@@ -94,10 +95,12 @@ def gem_worst_case_scores(sens, eps_gem, beta_gem, far=400.0):
     ----------
     .. [1] [004 App. D.1] (GEM's privacy); Raskhodnikova & Smith 2016 (the normalised scores).
     """
-    sens = np.asarray(sens, dtype=float)
+    sens = check_finite_array("sens", sens, ndim=1)
+    eps_gem, beta_gem = check_epsilon(eps_gem, "eps_gem"), check_probability("beta_gem", beta_gem)
+    far = check_positive("far", far)
     pos = np.flatnonzero(sens > 0)
-    if pos.size < 2 or not np.any(sens == 0):
-        raise ValueError(f"sens needs a zero entry and two positive ones, got {sens.tolist()}")
+    if pos.size < 2 or not np.any(sens == 0) or np.any(sens < 0):
+        raise ValueError(f"sens needs non-negative entries, a zero one and two positive ones, got {sens.tolist()}")
     t = 2 * math.log(sens.size / beta_gem) / eps_gem
     p = np.where(sens == 0, far * sens[pos].min(), 0.0)          # offset scores q + t gamma
     return p - t * sens

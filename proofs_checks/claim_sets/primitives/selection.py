@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from reference.mechanisms import exponential_log_prob, gem_log_prob, report_noisy_max_log_prob
+from reference.validation import check_epsilon, check_integer, check_positive, check_probability
 
 from ...builders import PrivacyTally, max_search_check
 from ...verdicts import QUADRATURE_RTOL
@@ -144,8 +145,8 @@ def gem_worst_case_pair(k, epsilon, beta, far=200.0):
     ----------
     .. [1] [004 App. D.1]; Raskhodnikova & Smith 2016 (GEM).
     """
-    if k < 3:
-        raise ValueError(f"k must be >= 3, got {k!r}")
+    k = check_integer("k", k, minimum=3)
+    epsilon, beta, far = check_epsilon(epsilon), check_probability("beta", beta), check_positive("far", far)
     g = np.ones(k)
     g[2] = 4.0
     t = 2.0 * math.log(k / beta) / epsilon
