@@ -76,6 +76,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from reference.validation import check_choice, check_integer, check_probability
 
+from ._blas import on_one_blas_thread
 from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, benchmarks and tests import it here)
 
 __all__ = ["StatisticalAuditResult", "statistical_audit", "clopper_pearson_bounds",
@@ -273,6 +274,7 @@ def _chunk_sizes(n, chunk):
     return [chunk] * full + ([rest] if rest else [])
 
 
+@on_one_blas_thread                   # the same sums in-process and in a worker (module _blas)
 def _draw_task(mechanism, data, size, seed_seq, where, statistic=None, regions=None):
     """One chunk: draw ``size`` outputs; return them, or (with ``statistic``) region counts."""
     gen = np.random.default_rng(seed_seq)
@@ -861,6 +863,7 @@ def _smooth_candidates(stat, models, n_est, delta, gamma):
     return out
 
 
+@on_one_blas_thread
 def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, statistic="auto", attack="auto",
                  features=None, jobs=1, chunk_size=DEFAULT_CHUNK, bar=None, scores=None,
                  fixed_event_scoring="plug-in", threshold_scoring="pessimistic"):
