@@ -253,3 +253,26 @@ def test_svt3_oracle_and_the_pattern_value_attack():
             best_cells = max(exact(s, sign, t) for sign in (1.0, -1.0)
                              for t in np.unique(sign * s)[::max(1, np.unique(s).size // 200)] - 1e-12)
             assert best_cells < got
+
+
+def test_hit_probability_matches_simulated_audits():
+    """P(bound >= target) of one fixed event against 40,000 simulated estimation splits (seeded), within 4 sd;
+    one case with K's sd above 111 (the Riemann-sum path) and one below (exact sums)."""
+    from proofs_checks.audit.statistical import _cp_eps_vector
+    from proofs_checks.benchmarks.dpsniper_mechanisms import _hit_probability
+
+    rng = np.random.default_rng(20261124)
+    gamma = 0.05
+    for p, q, n, target in ((0.2, 0.18, 1_000_000, 0.1), (0.004, 0.0033, 200_000, 0.1)):
+        k, k2 = rng.binomial(n, p, 40_000), rng.binomial(n, q, 40_000)
+        sim = float(np.mean(_cp_eps_vector(k, n, k2, n, 0.0, gamma) >= target))
+        exact = _hit_probability(p, q, n, target, gamma)
+        assert 0.05 < exact < 0.95
+        assert abs(exact - sim) < 4 * np.sqrt(exact * (1 - exact) / 40_000), (p, q, exact, sim)
+
+
+def test_hit_probability_falls_with_the_target():
+    from proofs_checks.benchmarks.dpsniper_mechanisms import oracle_hit_probability
+
+    vals = [oracle_hit_probability("SVT1", 1_000_000, t) for t in (0.0, 0.06, 0.07, 0.08)]
+    assert vals[0] > 0.99 and all(x >= y for x, y in zip(vals, vals[1:])) and vals[-1] < 0.5

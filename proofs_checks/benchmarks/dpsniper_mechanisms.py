@@ -33,6 +33,8 @@ import numpy as np
 
 from reference.validation import as_generator, check_epsilon, check_integer
 
+from ..audit._cp_bound import _cp_eps_vector
+
 __all__ = ["EPSILON", "LaplaceMech", "NoisyHist", "ReportNoisyMax", "SparseVector", "TruncatedGeometric",
            "svt_outputs", "benchmark_mechanisms", "DPSNIPER_PAIRS", "DPSNIPER_FULL", "DPSNIPER_TENTH",
            "DPSNIPER_BUDGET", "svt_pattern_probabilities", "svt3_law", "oracle_bound", "ORACLE_CASES"]
@@ -333,6 +335,44 @@ def _laplace_events():
 ORACLE_CASES = ("Laplace", "ReportNoisyMax3", "SVT1", "SVT3", "SVT4")
 
 
+def _oracle_sets(name):
+    """``[(P(S), P'(S))]`` arrays over the likelihood-ratio super-level sets of DP-Sniper's pair, both
+    directions (randomised sets between consecutive ones too, for laws with few atoms)."""
+    if name not in ORACLE_CASES:
+        raise ValueError(f"name must be one of {ORACLE_CASES}, got {name!r}")
+    laws = (_svt3_events() if name == "SVT3" else _svt_events(name) if name.startswith("SVT") else _rnm3_events() if name == "ReportNoisyMax3"
+            else _laplace_events())
+    out = []
+    f = np.linspace(0.0, 1.0, 65)[:, None]
+    for P, Q in laws:
+        for p, q in ((P, Q), (Q, P)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                llr = np.where(p > 0, np.log(p) - np.log(q), -np.inf)
+            order = np.argsort(-llr, kind="stable")
+            cp = np.concatenate([[0.0], np.cumsum(p[order])])
+            cq = np.concatenate([[0.0], np.cumsum(q[order])])
+            if p.size > 64:            # continuous law on a fine grid: the sets alone
+                pp, qq = cp, cq
+            else:                      # few atoms: also fractions of the next atom (randomised events)
+                pp = (cp[:-1] + f * p[order]).ravel()
+                qq = (cq[:-1] + f * q[order]).ravel()
+            out.append((np.minimum(pp, 1.0), np.minimum(qq, 1.0)))
+    return out
+
+
+def _near_best(pp, qq, n, gamma):
+    """The sets counted at least once in expectation, thinned to every 1/4096 of a fine grid plus every set
+    around the best expected bound."""
+    ok = pp * n >= 1.0          # an event expected less than once cannot be counted
+    pp, qq = pp[ok], qq[ok]
+    if pp.size > 4096:          # fine grid: every 1/4096 of the sets, then every set around the best
+        idx = np.unique(np.linspace(0, pp.size - 1, 4096).round().astype(np.int64))
+        j = int(np.argmax(_cp_eps_vector(pp[idx] * n, n, qq[idx] * n, n, 0.0, gamma)))
+        sl = slice(idx[max(j - 8, 0)], idx[min(j + 8, idx.size - 1)] + 1)
+        pp, qq = np.concatenate([pp[idx], pp[sl]]), np.concatenate([qq[idx], qq[sl]])
+    return pp, qq
+
+
 def oracle_bound(name, n_each, confidence=0.9):
     """The largest Clopper-Pearson epsilon bound any event can give on DP-Sniper's pair with ``n_each`` calls per input.
 
@@ -347,36 +387,66 @@ def oracle_bound(name, n_each, confidence=0.9):
     >>> round(oracle_bound("SVT1", 5_000_000), 3)
     0.078
     """
-    from proofs_checks.audit.statistical import _cp_eps_vector
-
-    if name not in ORACLE_CASES:
-        raise ValueError(f"name must be one of {ORACLE_CASES}, got {name!r}")
     n = float(check_integer("n_each", n_each, minimum=1))
     gamma = (1.0 - float(confidence)) / 2.0
-    laws = (_svt3_events() if name == "SVT3" else _svt_events(name) if name.startswith("SVT") else _rnm3_events() if name == "ReportNoisyMax3"
-            else _laplace_events())
     best = 0.0
-    f = np.linspace(0.0, 1.0, 65)[:, None]
-    for P, Q in laws:
-        for p, q in ((P, Q), (Q, P)):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                llr = np.where(p > 0, np.log(p) - np.log(q), -np.inf)
-            order = np.argsort(-llr, kind="stable")
-            cp = np.concatenate([[0.0], np.cumsum(p[order])])
-            cq = np.concatenate([[0.0], np.cumsum(q[order])])
-            if p.size > 64:            # continuous law on a fine grid: the sets alone
-                pp, qq = cp, cq
-            else:                      # few atoms: also fractions of the next atom (randomised events)
-                pp = (cp[:-1] + f * p[order]).ravel()
-                qq = (cq[:-1] + f * q[order]).ravel()
-            pp, qq = np.minimum(pp, 1.0), np.minimum(qq, 1.0)
-            ok = pp * n >= 1.0          # an event expected less than once cannot be counted
-            pp, qq = pp[ok], qq[ok]
-            if pp.size > 4096:          # fine grid: every 1/4096 of the sets, then every set around the best
-                idx = np.unique(np.linspace(0, pp.size - 1, 4096).round().astype(np.int64))
-                j = int(np.argmax(_cp_eps_vector(pp[idx] * n, n, qq[idx] * n, n, 0.0, gamma)))
-                sl = slice(idx[max(j - 8, 0)], idx[min(j + 8, idx.size - 1)] + 1)
-                pp, qq = np.concatenate([pp[idx], pp[sl]]), np.concatenate([qq[idx], qq[sl]])
-            if pp.size:
-                best = max(best, float(np.max(_cp_eps_vector(pp * n, n, qq * n, n, 0.0, gamma))))
+    for pp, qq in _oracle_sets(name):
+        pp, qq = _near_best(pp, qq, n, gamma)
+        if pp.size:
+            best = max(best, float(np.max(_cp_eps_vector(pp * n, n, qq * n, n, 0.0, gamma))))
     return best
+
+
+def oracle_hit_probability(name, n_each, target, confidence=0.9, candidates=16):
+    """The largest probability, over likelihood-ratio super-level sets S, that the audit's bound on S reaches ``target``.
+
+    An audit that tests the fixed event ``S`` on ``n_each`` fresh calls per input reports
+    ``log(p_low(K) / q_high(K'))`` with ``K ~ Bin(n_each, P(S))`` and ``K' ~ Bin(n_each, P'(S))`` independent
+    (Clopper-Pearson bounds, each at error ``(1 - confidence)/2``).  This is ``max_S P(bound >= target)`` over
+    the ``candidates`` sets of :func:`oracle_bound`'s family with the largest expected bound: for each ``k`` the
+    largest ``k'`` that still reaches ``target`` is a binomial quantile (``q_high`` increases in ``k'``), and
+    ``sum_k P(K = k) P(K' <= k'(k))`` is summed over ``K``'s +-9 sd on a grid of at most 2,001 points weighted
+    by the grid step (exact when ``K``'s sd is below 111; otherwise a Riemann sum of a smooth function, error
+    far below the digits reported).  Even an auditor that knew the laws, chose on them and spent every call on
+    estimation reaches ``target`` on a seed with about this probability at most (the family is where the best
+    expected bound lies).
+
+    Examples
+    --------
+    >>> p = oracle_hit_probability("SVT1", 5_000_000, 0.0839)
+    >>> 0.0 < p < 0.2
+    True
+    """
+    n = check_integer("n_each", n_each, minimum=1)
+    candidates = check_integer("candidates", candidates, minimum=1)
+    gamma = (1.0 - float(confidence)) / 2.0
+    best = 0.0
+    for pp, qq in _oracle_sets(name):
+        pp, qq = _near_best(pp, qq, float(n), gamma)
+        if not pp.size:
+            continue
+        e = _cp_eps_vector(pp * n, n, qq * n, n, 0.0, gamma)
+        for i in np.argsort(-e)[:candidates]:
+            if float(qq[i]) <= 0.0:
+                return 1.0                     # P'(S) = 0: the bound is infinite once S is hit
+            best = max(best, _hit_probability(float(pp[i]), float(qq[i]), n, target, gamma))
+    return best
+
+
+def _hit_probability(p, q, n, target, gamma):
+    """``P(log(p_low(K) / q_high(K')) >= target)`` for ``K ~ Bin(n, p)``, ``K' ~ Bin(n, q)`` independent
+    (:func:`oracle_hit_probability`)."""
+    from scipy import special, stats
+
+    sd_p = math.sqrt(n * p * (1 - p)) + 1.0
+    lo, hi = max(1, math.floor(n * p - 9 * sd_p)), min(n, math.ceil(n * p + 9 * sd_p))
+    k = np.unique(np.linspace(lo, hi, min(hi - lo + 1, 2001)).round())
+    w = np.gradient(k) if k.size > 1 else np.ones(1)
+    cap = special.betaincinv(k, n - k + 1, gamma) * math.exp(-target)
+    # the largest k' with q_high(k') <= cap: q_high(k') <= cap exactly when P(Bin(n, cap) <= k') <= gamma
+    # (the upper Clopper-Pearson bound inverts that tail, decreasing in cap), so k' is one below the
+    # gamma-quantile of Bin(n, cap) unless that quantile's tail equals gamma
+    m = stats.binom.ppf(gamma, n, cap)
+    kmax = np.where(stats.binom.cdf(m, n, cap) <= gamma, m, m - 1.0)
+    below = np.where(kmax >= 0, stats.binom.cdf(kmax, n, q), 0.0)
+    return float(np.sum(stats.binom.pmf(k, n, p) * w * below))
