@@ -449,4 +449,4 @@ def _hit_probability(p, q, n, target, gamma):
     m = stats.binom.ppf(gamma, n, cap)
     kmax = np.where(stats.binom.cdf(m, n, cap) <= gamma, m, m - 1.0)
     below = np.where(kmax >= 0, stats.binom.cdf(kmax, n, q), 0.0)
-    return float(np.sum(stats.binom.pmf(k, n, p) * w * below))
+    return min(1.0, float(np.sum(stats.binom.pmf(k, n, p) * w * below)))     # the Riemann sum may pass 1 by 1e-10
