@@ -6,7 +6,8 @@ one bit of any result: every candidate's score and threshold (``select_event(...
 and the audit's ``epsilon_lower``, threshold and counts.  The values below were recorded from main before those
 changes (provenance: main 91837e0 cross-fit-smooth, ``float.hex``), on small seeded black-box cases: one and two
 columns, continuous outputs and outputs rounded to a binary grid (ties within and across the two datasets, too few
-repeats per value for atoms, so the smoothed candidates are still built), an odd selection size (unequal folds).
+repeats per value for atoms, so the smoothed candidates are still built), an odd selection size (unequal folds), and
+two exact log-ratios (the weighted search of ``best_threshold_exact``, more than 2048 distinct values).
 """
 
 import numpy as np
@@ -30,6 +31,24 @@ class Lap:
         return np.column_stack(cols)
 
 
+class Exact(Lap):
+    """As :class:`Lap` (one column, no rounding) with its log-density: the exact log-ratio's weighted search
+    (:func:`~proofs_checks.audit.statistical.best_threshold_exact`); ``gauss`` for N(x, scale^2) instead."""
+
+    def __init__(self, scale=1.0, gauss=False):
+        super().__init__(scale)
+        self.gauss = gauss
+
+    def sample(self, data, size, rng):
+        if not self.gauss:
+            return super().sample(data, size, rng)
+        return float(np.asarray(data).ravel()[0]) + self.scale * rng.standard_normal((size, 1))
+
+    def log_density(self, data, outputs):
+        z = (np.asarray(outputs, dtype=np.float64)[:, 0] - float(np.asarray(data).ravel()[0])) / self.scale
+        return -0.5 * z * z if self.gauss else -np.abs(z)
+
+
 CASES = {
     "lap1": (Lap(1.0), 4_000, 3),
     "lap1-odd": (Lap(1.0), 3_001, 4),
@@ -37,7 +56,13 @@ CASES = {
     "lap1-ties3": (Lap(3.0, 2.0 ** -13), 3_001, 6),
     "lap2": (Lap(1.0, None, 2), 4_000, 7),
     "lap2-ties": (Lap(1.0, 2.0 ** -14, 2), 4_000, 8),
+    "exact-lap": (Exact(1.0), 40_000, 9),
+    "exact-gauss": (Exact(2.0, gauss=True), 40_000, 10),
 }
+
+
+def _statistic(mech):
+    return "auto" if hasattr(mech, "log_density") else "estimate"
 
 
 def run_case(st, name, rule):
@@ -45,7 +70,7 @@ def run_case(st, name, rule):
     pair = (np.array([[0.0]]), np.array([[1.0]]))
     scores = []
     best, _, _ = st.select_event(mech, [pair], np.random.SeedSequence(seed).spawn(1), n_sel, 20_000, 0.0, 0.025,
-                                 statistic="estimate", scores=scores, threshold_scoring=rule)
+                                 statistic=_statistic(mech), scores=scores, threshold_scoring=rule)
     rows = [(s["statistic"], s["direction"], float(s["score"]).hex(), s["fixed"], float(s["event"][1]).hex(),
              float(s["event"][2]).hex()) for s in scores]
     b = (float(best[0]).hex(), best[1], best[3], float(best[4]).hex(), float(best[5]).hex())
@@ -55,14 +80,62 @@ def run_case(st, name, rule):
 def run_audit(st, name, rule):
     mech, n_sel, seed = CASES[name]
     pair = (np.array([[0.0]]), np.array([[1.0]]))
-    r = st.statistical_audit(mech, [pair], 0.1, samples=2 * n_sel, seed=seed, statistic="estimate",
+    r = st.statistical_audit(mech, [pair], 0.1, samples=2 * n_sel, seed=seed, statistic=_statistic(mech),
                              threshold_scoring=rule)
     return float(r.epsilon_lower).hex(), float(r.threshold).hex(), repr(r.counts)
 
 
 #: main 91837e0 cross-fit-smooth (and its pessimistic / cross-fit rules), recorded with ``run_case`` / ``run_audit``
 #: above before the speed-ups; JSON lists as tuples.
-PINNED = {'lap1-odd|cross-fit': {'audit': ['0x1.8602f173e149cp-1', '-0x1.542c90b9e74f8p-1',
+PINNED = {'exact-gauss|cross-fit': {'audit': ['0x1.444ba9342af48p+0', '-0x1.4c9ae933fffffp+0',
+                                     "{'in_S_numerator': 320, 'in_S_other': 63, 'n_each': 36000}"],
+                           'select': [['0x1.07a6bdf33cb2cp+0', 0, "D' vs D", '-0x1.0000000000000p+0',
+                                       '0x1.2e1af4f7fffffp+0'],
+                                      [['exact log-likelihood ratio', "D vs D'", '0x1.077febab11ea0p+0', False,
+                                        '0x1.0000000000000p+0', '0x1.2e9ba0effffffp+0'],
+                                       ['exact log-likelihood ratio', "D' vs D", '0x1.07a6bdf33cb2cp+0', False,
+                                        '-0x1.0000000000000p+0', '0x1.2e1af4f7fffffp+0']]]},
+ 'exact-gauss|cross-fit-smooth': {'audit': ['0x1.444ba9342af48p+0', '-0x1.4c9ae933fffffp+0',
+                                            "{'in_S_numerator': 320, 'in_S_other': 63, 'n_each': 36000}"],
+                                  'select': [['0x1.07a6bdf33cb2cp+0', 0, "D' vs D", '-0x1.0000000000000p+0',
+                                              '0x1.2e1af4f7fffffp+0'],
+                                             [['exact log-likelihood ratio', "D vs D'", '0x1.077febab11ea0p+0', False,
+                                               '0x1.0000000000000p+0', '0x1.2e9ba0effffffp+0'],
+                                              ['exact log-likelihood ratio', "D' vs D", '0x1.07a6bdf33cb2cp+0', False,
+                                               '-0x1.0000000000000p+0', '0x1.2e1af4f7fffffp+0']]]},
+ 'exact-gauss|pessimistic': {'audit': ['0x1.444ba9342af48p+0', '-0x1.4c9ae933fffffp+0',
+                                       "{'in_S_numerator': 320, 'in_S_other': 63, 'n_each': 36000}"],
+                             'select': [['0x1.07a6bdf33cb2cp+0', 0, "D' vs D", '-0x1.0000000000000p+0',
+                                         '0x1.2e1af4f7fffffp+0'],
+                                        [['exact log-likelihood ratio', "D vs D'", '0x1.077febab11ea0p+0', False,
+                                          '0x1.0000000000000p+0', '0x1.2e9ba0effffffp+0'],
+                                         ['exact log-likelihood ratio', "D' vs D", '0x1.07a6bdf33cb2cp+0', False,
+                                          '-0x1.0000000000000p+0', '0x1.2e1af4f7fffffp+0']]]},
+ 'exact-lap|cross-fit': {'audit': ['0x1.f23ac337a8707p-1', '0x1.f40f3e4ffffffp-1',
+                                   "{'in_S_numerator': 18313, 'in_S_other': 6704, 'n_each': 36000}"],
+                         'select': [['0x1.ea19fceb552efp-1', 0, "D' vs D", '-0x1.0000000000000p+0',
+                                     '0x1.efae1487fffffp-1'],
+                                    [['exact log-likelihood ratio', "D vs D'", '0x1.ea0952a861adcp-1', False,
+                                      '0x1.0000000000000p+0', '0x1.ef97b707fffffp-1'],
+                                     ['exact log-likelihood ratio', "D' vs D", '0x1.ea19fceb552efp-1', False,
+                                      '-0x1.0000000000000p+0', '0x1.efae1487fffffp-1']]]},
+ 'exact-lap|cross-fit-smooth': {'audit': ['0x1.f23ac337a8707p-1', '0x1.f40f3e4ffffffp-1',
+                                          "{'in_S_numerator': 18313, 'in_S_other': 6704, 'n_each': 36000}"],
+                                'select': [['0x1.ea19fceb552efp-1', 0, "D' vs D", '-0x1.0000000000000p+0',
+                                            '0x1.efae1487fffffp-1'],
+                                           [['exact log-likelihood ratio', "D vs D'", '0x1.ea0952a861adcp-1', False,
+                                             '0x1.0000000000000p+0', '0x1.ef97b707fffffp-1'],
+                                            ['exact log-likelihood ratio', "D' vs D", '0x1.ea19fceb552efp-1', False,
+                                             '-0x1.0000000000000p+0', '0x1.efae1487fffffp-1']]]},
+ 'exact-lap|pessimistic': {'audit': ['0x1.f23ac337a8707p-1', '0x1.f40f3e4ffffffp-1',
+                                     "{'in_S_numerator': 18313, 'in_S_other': 6704, 'n_each': 36000}"],
+                           'select': [['0x1.ea19fceb552efp-1', 0, "D' vs D", '-0x1.0000000000000p+0',
+                                       '0x1.efae1487fffffp-1'],
+                                      [['exact log-likelihood ratio', "D vs D'", '0x1.ea0952a861adcp-1', False,
+                                        '0x1.0000000000000p+0', '0x1.ef97b707fffffp-1'],
+                                       ['exact log-likelihood ratio', "D' vs D", '0x1.ea19fceb552efp-1', False,
+                                        '-0x1.0000000000000p+0', '0x1.efae1487fffffp-1']]]},
+ 'lap1-odd|cross-fit': {'audit': ['0x1.8602f173e149cp-1', '-0x1.542c90b9e74f8p-1',
                                   "{'in_S_numerator': 1402, 'in_S_other': 591, 'n_each': 2251}"],
                         'select': [['0x1.01c147ece46ecp+0', 0, "D' vs D", '-0x1.0000000000000p+0',
                                     '0x1.05af157fbe5e5p+0'],
@@ -713,8 +786,96 @@ def test_pins_cover_smoothed_candidates_and_ties():
     for name, (mech, n_sel, _) in CASES.items():
         rows = PINNED[f"{name}|cross-fit-smooth"]["select"][1]
         n_smooth = sum("smoothed" in r[0] for r in rows)
-        assert n_smooth == (4 if mech.cols == 1 else 0), name
+        assert n_smooth == (4 if mech.cols == 1 and not isinstance(mech, Exact) else 0), name
         if mech.step is not None:
             a = mech.sample([[0.0]], n_sel, np.random.default_rng(0))[:, 0]
             b = mech.sample([[1.0]], n_sel, np.random.default_rng(1))[:, 0]
             assert np.unique(a).size < a.size and np.intersect1d(a, b).size > 0, name
+
+
+@pytest.mark.parametrize("step", [None, 1.0, 0.25, 2.0 ** -10])
+def test_tie_orders_are_the_stable_sorts(step):
+    # the two orders derived from one stable ascending sort equal the stable sorts of the plain weighted
+    # search, permutation for permutation, with heavy ties within and across the datasets and signed zeros
+    rng = np.random.default_rng(11)
+    v = rng.laplace(0.0, 3.0, 5_001)
+    if step is not None:
+        v = np.round(v / step) * step
+    v[:40] = 0.0
+    v[40:80] = -0.0
+    n_first = 2_345
+    down, up = st._tie_orders(v, np.argsort(v, kind="stable"), n_first)
+    assert np.array_equal(down, np.argsort(-v, kind="stable"))
+    swapped = np.concatenate([v[n_first:], v[:n_first]])          # the pooled (D', D) rows of the other sign
+    o = np.argsort(swapped, kind="stable")
+    want = np.where(o < v.size - n_first, o + n_first, o - (v.size - n_first))
+    assert np.array_equal(up, want)
+
+
+def test_smooth_search_equals_the_plain_weighted_search_on_every_fit():
+    # each of the ten searches of a raw statistic (2 signs x 5 fits) from the shared order gives the threshold
+    # and bound of best_threshold_weighted on the fit's own rows with the spline's values there (the plain form
+    # before the speed-up), and the fit's stored values are the spline's values on its rows
+    mech, n_sel, _ = CASES["lap1-ties"]
+    a = mech.sample([[0.0]], n_sel, np.random.default_rng(1))
+    b = mech.sample([[1.0]], n_sel, np.random.default_rng(2))
+    half = n_sel // 2
+    models = st._smooth_models(a, b, half)
+    sa, sb = a[half:], b[half:]
+    fa, fb = np.arange(len(sa)) % 4, np.arange(len(sb)) % 4
+    rows = [(a, b)] + [(np.concatenate([a[:half], sa[fa != f]]), np.concatenate([b[:half], sb[fb != f]]))
+                       for f in range(4)]
+    for stat in (st.Projection(), st._Negated(st.Projection())):
+        v = np.concatenate([stat(a), stat(b)])
+        orders = dict(zip((1.0, -1.0), st._tie_orders(v, np.argsort(v, kind="stable"), len(a))))
+        for model, (xa, xb) in zip(models, rows):
+            spline = st.SmoothLogRatio(xa[:, 0], xb[:, 0])
+            la, lb = spline(xa[:, 0]), spline(xb[:, 0])
+            assert all(np.array_equal(x, y) for x, y in zip(spline.fit_values, (la, lb)))
+            za, zb = stat(xa), stat(xb)
+            for sign in (1.0, -1.0):
+                got = st._smooth_search(v, orders[sign], sign, model, 20_000, 0.0, 0.025)
+                want = (st.best_threshold_weighted(za, zb, la, lb, 20_000, 20_000, 0.0, 0.025) if sign > 0 else
+                        st.best_threshold_weighted(-zb, -za, -lb, -la, 20_000, 20_000, 0.0, 0.025))
+                assert got == want
+
+
+def _plain_weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048):
+    # main 91837e0's search of best_threshold_weighted: every coarse and fine index scored, np.argmax
+    from proofs_checks.audit._cp_bound import _cp_eps_vector
+
+    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
+    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
+
+    def score(idx):
+        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
+
+    idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
+    b = score(idx)
+    j = int(np.argmax(b))
+    lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
+    fine = np.arange(lo, hi + 1)
+    if fine.size > max_thresholds:
+        fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
+    bf = score(fine)
+    k = int(np.argmax(bf))
+    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
+    return float(np.nextafter(z[last[i]], -np.inf)), best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pruned_weighted_search_equals_scoring_every_threshold(seed):
+    # _weighted_search skips the blocks of thresholds whose bound cannot reach the best (_argmax_monotone):
+    # the same threshold and bound as scoring all of them, on weights from flat to sharply tilted, sizes
+    # below and above the 2048 coarse thresholds, delta > 0 (bounds of -inf), and ties
+    rng = np.random.default_rng(seed)
+    n = (300, 3_000, 60_000)[seed % 3]
+    z = -np.sort(-np.round(rng.standard_normal(n), 2 if seed % 2 else 12))
+    l = rng.normal(0.0, (0.05, 1.0, 4.0)[seed % 3], n) + 0.3 * z
+    m = n / 2.0
+    cum_n = np.cumsum(1.0 / (1.0 + np.exp(-l)) / m)
+    cum_o = np.cumsum(1.0 / (1.0 + np.exp(l)) / m)
+    for delta in (0.0, 1e-3, 0.4):
+        for n_est in (1_000, 10 ** 6):
+            want = _plain_weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025)
+            assert st._weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025) == want

@@ -676,8 +676,11 @@ SMOOTH_PENALTY = 1e-6
 def _spline_basis(z, knots):
     """Natural cubic spline basis in ``z`` with the given knots (linear beyond the outer ones; Hastie, Tibshirani
     and Friedman, The Elements of Statistical Learning, 2nd ed., Sec. 5.2.1)."""
+    # the outer knot's cube is the same array in every term: computed once (the same operations per element)
+    outer = np.maximum(z - knots[-1], 0.0) ** 3
+
     def d(k):
-        return (np.maximum(z - knots[k], 0.0) ** 3 - np.maximum(z - knots[-1], 0.0) ** 3) / (knots[-1] - knots[k])
+        return (np.maximum(z - knots[k], 0.0) ** 3 - outer) / (knots[-1] - knots[k])
 
     last = d(knots.size - 2)
     return np.column_stack([z] + [d(k) - last for k in range(knots.size - 2)])
@@ -716,6 +719,11 @@ class SmoothLogRatio:
             with np.errstate(all="ignore"):
                 self.w = _newton_logistic(basis, a.size, SMOOTH_PENALTY)
             self.ok = bool(np.isfinite(self.w).all())
+        if self.ok:
+            # the fitted values on the fit's own rows, from the fit's basis: the same rows, so the same floats
+            # as ``self(a)``, ``self(b)`` (one product per sample, as there), without a second basis
+            with np.errstate(all="ignore"):
+                self.fit_values = (basis[:a.size] @ self.w[1:] + self.w[0], basis[a.size:] @ self.w[1:] + self.w[0])
 
     def _z(self, x):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -764,22 +772,37 @@ def best_threshold_weighted(z_num, z_den, l_num, l_den, n_num, n_den, delta, gam
     order = np.argsort(-pooled, kind="stable")
     z, lo_ = pooled[order], lp[order]
     cum_n, cum_o = np.cumsum(special.expit(lo_) / m), np.cumsum(special.expit(-lo_) / m)
+    return _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds)
+
+
+def _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048):
+    """:func:`best_threshold_weighted` on the pooled rows already in its order: ``z`` sorted down (ties in the
+    pooled order), ``cum_n``, ``cum_o`` the cumulative weights ``sigmoid(+-l) / m`` in that order."""
     last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
     P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
 
-    def score(idx):
-        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
+    def score(iq, ip):
+        # the bound at P[ip], Q[iq]: on one index the event's own, on a block's (start, end) an upper bound
+        return _cp_eps_vector(P[ip] * n_num, n_num, Q[iq] * n_den, n_den, delta, gamma)
+
+    def argmax(idx):
+        # P and Q grow with the index (cumulative non-negative weights) and the bound grows in P, falls in Q:
+        # _argmax_monotone skips the blocks whose bound at (P[end], Q[start]) is below the best block start,
+        # the same first maximiser and value as np.argmax of score(idx, idx) (NaN weights: every index)
+        if not (np.isfinite(P[idx[-1]]) and np.isfinite(Q[idx[-1]])):
+            v = score(idx, idx)
+            j = int(np.argmax(v))
+            return j, v[j]
+        return _argmax_monotone(idx, idx, score)
 
     idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
-    b = score(idx)
-    j = int(np.argmax(b))
+    j, bj = argmax(idx)
     lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
     fine = np.arange(lo, hi + 1)
     if fine.size > max_thresholds:
         fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
-    bf = score(fine)
-    k = int(np.argmax(bf))
-    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
+    k, bk = argmax(fine)
+    i, best = (int(fine[k]), float(bk)) if bk >= bj else (int(idx[j]), float(bj))
     return float(np.nextafter(z[last[i]], -np.inf)), best
 
 
@@ -798,61 +821,107 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_threshold
     return best_threshold_weighted(s_num, s_den, s_num, s_den, n_num, n_den, delta, gamma, max_thresholds)
 
 
-def _smooth_choice(stat, sign, xa, xb, la, lb, n_est, delta, gamma):
-    """``(t, bound)`` of the half-line ``{sign * stat > t}`` (numerator ``D`` for sign +1) chosen on the rows
-    ``xa`` (from D), ``xb`` (from D') weighted by the smoothed log-ratio values ``la``, ``lb`` on them
-    (:func:`best_threshold_weighted`)."""
-    za, zb = stat(xa), stat(xb)
-    if sign > 0:
-        return best_threshold_weighted(za, zb, la, lb, n_est, n_est, delta, gamma)
-    return best_threshold_weighted(-zb, -za, -lb, -la, n_est, n_est, delta, gamma)
+def _tie_orders(v, asc, n_first):
+    """The two row orders of the weighted searches of a raw statistic, from one stable ascending argsort.
+
+    ``asc = np.argsort(v, kind="stable")`` orders ``v`` up with ties in row order (the ``n_first`` rows of ``D``
+    before those of ``D'``).  Returns ``(down, up_second_first)``: ``v`` sorted down with ties in row order
+    (``np.argsort(-v, kind="stable")``, the order of ``{v > t}``), and ``v`` sorted up with ties putting the rows
+    of ``D'`` first (the stable order of the pooled ``(-v_{D'}, -v_D)`` sorted down, of ``{-v > t}``).  Equal
+    values form blocks; the first reverses the blocks, the second swaps the two datasets' runs inside each block,
+    both by integer arithmetic on the block starts (the same permutations as the stable sorts, without them).
+    """
+    n = asc.size
+    vs = v[asc]
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(vs[1:], vs[:-1], out=new[1:])
+    if new.all():                                # no ties: the reverse order, and the order itself
+        return asc[::-1].copy(), asc
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, n))
+    block = np.cumsum(new) - 1
+    start, size = starts[block], sizes[block]
+    rank = np.arange(n) - start
+    down = np.empty_like(asc)
+    down[n - start - size + rank] = asc
+    first = asc < n_first
+    n_first_in = np.add.reduceat(first.astype(np.int64), starts)[block]
+    up = np.empty_like(asc)
+    up[start + np.where(first, rank + size - n_first_in, rank - n_first_in)] = asc
+    return down, up
 
 
 def _smooth_models(a_all, b_all, half):
     """Splines (:class:`SmoothLogRatio`) for the smoothed threshold of a one-column output, or None.
 
-    ``[(xa, xb, la, lb, held_a, held_b)]``: first the fit on all selection rows (the event tested; no held-out
-    rows), then for each of :data:`CROSS_FIT_FOLDS` folds of the scoring rows (``[half:]``) the fit on every
-    other selection row with its held-out fold.  Fitted once per pair, shared by the raw output and its
-    negative.  None when a fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).
+    ``[(keep, index, w_plus, w_minus, held_a, held_b)]``: first the fit on all selection rows (the event tested;
+    no held-out rows), then for each of :data:`CROSS_FIT_FOLDS` folds of the scoring rows (``[half:]``) the fit on
+    every other selection row with its held-out fold.  ``keep`` marks the fit's rows among all selection rows
+    ``(a_all, b_all)`` (None: all), ``index`` maps those to the fit's own rows, and ``w_plus``, ``w_minus`` are
+    ``sigmoid(+-l) / m`` on the fit's rows (``l`` the fitted log-ratio, ``m`` half their number), the weights of
+    :func:`best_threshold_weighted`.  Fitted once per pair, shared by the raw output and its negative.  None when a
+    fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).
     """
     sa, sb = a_all[half:], b_all[half:]
     folds = min(CROSS_FIT_FOLDS, len(sa), len(sb))
     if folds < 2:
         return None
     fa, fb = np.arange(len(sa)) % folds, np.arange(len(sb)) % folds
-    parts = [(a_all, b_all, None, None)]
+    head_a, head_b = np.ones(half, dtype=bool), np.ones(len(b_all) - len(sb), dtype=bool)
+    parts = [(a_all, b_all, None, None, None)]
     for f in range(folds):
         parts.append((np.concatenate([a_all[:half], sa[fa != f]]), np.concatenate([b_all[:half], sb[fb != f]]),
-                      sa[fa == f], sb[fb == f]))
+                      sa[fa == f], sb[fb == f], np.concatenate([head_a, fa != f, head_b, fb != f])))
     out = []
-    for xa, xb, ha, hb in parts:
+    for xa, xb, ha, hb, keep in parts:
         m = SmoothLogRatio(xa[:, 0], xb[:, 0])
         if not m.ok:
             return None
-        la, lb = m(xa[:, 0]), m(xb[:, 0])
+        la, lb = m.fit_values
         if not (np.isfinite(la).all() and np.isfinite(lb).all()):
             return None
-        out.append((xa, xb, la, lb, ha, hb))
+        lp = np.concatenate([la, lb])
+        half_rows = lp.size / 2.0
+        index = None if keep is None else np.cumsum(keep) - 1
+        out.append((keep, index, special.expit(lp) / half_rows, special.expit(-lp) / half_rows, ha, hb))
     return out
 
 
-def _smooth_candidates(stat, models, n_est, delta, gamma):
+def _smooth_search(v, order, sign, model, n_est, delta, gamma):
+    """``(t, bound)`` of the half-line ``{sign * v > t}`` (numerator ``D`` for sign +1) chosen on the rows of
+    ``model`` (:func:`_smooth_models`) by :func:`best_threshold_weighted`: ``v`` the raw statistic on all selection
+    rows, ``order`` their order for this sign (:func:`_tie_orders`); a fit's rows keep their relative order, so
+    its search order is ``order`` restricted to them (the same rows, ties and sums as sorting them anew)."""
+    keep, index, w_plus, w_minus = model[:4]
+    sel = order if keep is None else order[keep[order]]
+    rows = sel if index is None else index[sel]
+    z = v[sel] if sign > 0 else -v[sel]
+    w_num, w_den = (w_plus, w_minus) if sign > 0 else (w_minus, w_plus)
+    return _weighted_search(z, np.cumsum(w_num[rows]), np.cumsum(w_den[rows]), n_est, n_est, delta, gamma)
+
+
+def _smooth_candidates(stat, a_all, b_all, models, n_est, delta, gamma):
     """Smoothed-threshold events of the raw one-column statistic ``stat`` with their cross-fitted scores.
 
-    The event tested is chosen with the spline fitted on all selection rows; for its score each held-out
-    fold of the scoring rows counts the event chosen by the spline fitted without it (:func:`_smooth_models`),
-    and the pooled counts are scored at :data:`FIXED_EVENT_ERROR` at the estimation size, as
-    :func:`_cross_fitted_bound` scores a searched threshold.  Returns ``[(sign, t, score)]``.
+    The event tested is chosen with the spline fitted on all selection rows ``(a_all, b_all)``; for its score
+    each held-out fold of the scoring rows counts the event chosen by the spline fitted without it
+    (:func:`_smooth_models`), and the pooled counts are scored at :data:`FIXED_EVENT_ERROR` at the estimation
+    size, as :func:`_cross_fitted_bound` scores a searched threshold.  One stable sort of ``stat`` on all
+    selection rows orders the ten weighted searches (:func:`_tie_orders`, :func:`_smooth_search`).  Returns
+    ``[(sign, t, score)]``.
     """
-    (xa, xb, la, lb, _, _), folds = models[0], models[1:]
+    first, folds = models[0], models[1:]
+    v = np.concatenate([stat(a_all), stat(b_all)])
+    orders = dict(zip((1.0, -1.0), _tie_orders(v, np.argsort(v, kind="stable"), len(a_all))))
     n_held = sum(len(m[4]) for m in folds)
     out = []
     for sign in (1.0, -1.0):
-        t, _ = _smooth_choice(stat, sign, xa, xb, la, lb, n_est, delta, gamma)
+        t, _ = _smooth_search(v, orders[sign], sign, first, n_est, delta, gamma)
         k_num = k_den = 0
-        for fa_, fb_, fla, flb, ha, hb in folds:
-            tf, _ = _smooth_choice(stat, sign, fa_, fb_, fla, flb, n_est, delta, gamma)
+        for model in folds:
+            tf, _ = _smooth_search(v, orders[sign], sign, model, n_est, delta, gamma)
+            ha, hb = model[4], model[5]
             num, den = (stat(ha), stat(hb)) if sign > 0 else (-stat(hb), -stat(ha))
             k_num += np.count_nonzero(num > tf)
             k_den += np.count_nonzero(den > tf)
@@ -961,7 +1030,8 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
             if smooth and _is_raw(stat):
                 if smooth is True:
                     smooth = _smooth_models(all_a, all_b, n_sel // 2) or False
-                for sign, t, bound in _smooth_candidates(stat, smooth, n_est, delta, gamma) if smooth else ():
+                for sign, t, bound in (_smooth_candidates(stat, all_a, all_b, smooth, n_est, delta, gamma)
+                                       if smooth else ()):
                     direction = "D vs D'" if sign > 0 else "D' vs D"
                     if scores is not None:
                         scores.append({"statistic": getattr(stat, "name", type(stat).__name__) + " (smoothed threshold)",
