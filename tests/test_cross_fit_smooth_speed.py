@@ -793,51 +793,61 @@ def test_pins_cover_smoothed_candidates_and_ties():
             assert np.unique(a).size < a.size and np.intersect1d(a, b).size > 0, name
 
 
-@pytest.mark.parametrize("step", [None, 1.0, 0.25, 2.0 ** -10])
-def test_tie_orders_are_the_stable_sorts(step):
-    # the two orders derived from one stable ascending sort equal the stable sorts of the plain weighted
-    # search, permutation for permutation, with heavy ties within and across the datasets and signed zeros
+@pytest.mark.parametrize("step", [None, 1.0, 0.25, 2.0 ** -10, "split"])
+def test_tie_positions_give_the_stable_sorts(step):
+    # the three orders derived from one stable ascending sort equal the stable sorts of the plain weighted
+    # searches, permutation for permutation: heavy ties within and across the datasets, signed zeros, ties
+    # inside one dataset only ("split"), none at all (None)
     rng = np.random.default_rng(11)
-    v = rng.laplace(0.0, 3.0, 5_001)
-    if step is not None:
-        v = np.round(v / step) * step
-    v[:40] = 0.0
-    v[40:80] = -0.0
     n_first = 2_345
-    down, up = st._tie_orders(v, np.argsort(v, kind="stable"), n_first)
-    assert np.array_equal(down, np.argsort(-v, kind="stable"))
+    v = rng.laplace(0.0, 3.0, 5_001)
+    if step == "split":
+        v = np.round(v)
+        v[:n_first] += 0.5                          # D on the half-integers, D' on the integers
+    elif step is not None:
+        v = np.round(v / step) * step
+        v[:40] = 0.0
+        v[40:80] = -0.0
+    asc = np.argsort(v, kind="stable")
+    down, swap = st._tie_positions(v[asc], asc < n_first)
+    assert (down is None) == (step is None) and (swap is None) == (step in (None, "split"))
+    down = np.arange(v.size)[::-1] if down is None else down
+    swap = np.arange(v.size) if swap is None else swap
+    assert np.array_equal(asc[down], np.argsort(-v, kind="stable"))
     swapped = np.concatenate([v[n_first:], v[:n_first]])          # the pooled (D', D) rows of the other sign
-    o = np.argsort(swapped, kind="stable")
-    want = np.where(o < v.size - n_first, o + n_first, o - (v.size - n_first))
-    assert np.array_equal(up, want)
+    n_second = v.size - n_first
+
+    def rows(o):                                                   # positions in (D', D) -> rows of (D, D')
+        return np.where(o < n_second, o + n_first, o - n_second)
+    assert np.array_equal(asc[swap], rows(np.argsort(swapped, kind="stable")))
+    assert np.array_equal(asc[swap[down]], rows(np.argsort(-swapped, kind="stable")))
 
 
-def test_smooth_search_equals_the_plain_weighted_search_on_every_fit():
-    # each of the ten searches of a raw statistic (2 signs x 5 fits) from the shared order gives the threshold
-    # and bound of best_threshold_weighted on the fit's own rows with the spline's values there (the plain form
+@pytest.mark.parametrize("case", ["lap1-ties", "lap1-odd"])
+def test_smooth_thresholds_equal_the_plain_weighted_search_on_every_fit(case):
+    # each of the twenty searches (output and its negative x 2 signs x 5 fits) from the shared order gives the
+    # threshold of best_threshold_weighted on the fit's own rows with the spline's values there (the plain form
     # before the speed-up), and the fit's stored values are the spline's values on its rows
-    mech, n_sel, _ = CASES["lap1-ties"]
+    mech, n_sel, _ = CASES[case]
     a = mech.sample([[0.0]], n_sel, np.random.default_rng(1))
     b = mech.sample([[1.0]], n_sel, np.random.default_rng(2))
     half = n_sel // 2
     models = st._smooth_models(a, b, half)
+    got = st._smooth_thresholds(np.concatenate([a, b])[:, 0], len(a), models, 20_000, 0.0, 0.025)
     sa, sb = a[half:], b[half:]
     fa, fb = np.arange(len(sa)) % 4, np.arange(len(sb)) % 4
     rows = [(a, b)] + [(np.concatenate([a[:half], sa[fa != f]]), np.concatenate([b[:half], sb[fb != f]]))
                        for f in range(4)]
-    for stat in (st.Projection(), st._Negated(st.Projection())):
-        v = np.concatenate([stat(a), stat(b)])
-        orders = dict(zip((1.0, -1.0), st._tie_orders(v, np.argsort(v, kind="stable"), len(a))))
-        for model, (xa, xb) in zip(models, rows):
-            spline = st.SmoothLogRatio(xa[:, 0], xb[:, 0])
-            la, lb = spline(xa[:, 0]), spline(xb[:, 0])
-            assert all(np.array_equal(x, y) for x, y in zip(spline.fit_values, (la, lb)))
+    for i, (xa, xb) in enumerate(rows):
+        spline = st.SmoothLogRatio(xa[:, 0], xb[:, 0])
+        la, lb = spline(xa[:, 0]), spline(xb[:, 0])
+        assert all(np.array_equal(x, y) for x, y in zip(spline.fit_values, (la, lb)))
+        for negated, stat in ((False, st.Projection()), (True, st._Negated(st.Projection()))):
             za, zb = stat(xa), stat(xb)
+            want = {1.0: st.best_threshold_weighted(za, zb, la, lb, 20_000, 20_000, 0.0, 0.025)[0],
+                    -1.0: st.best_threshold_weighted(-zb, -za, -lb, -la, 20_000, 20_000, 0.0, 0.025)[0]}
             for sign in (1.0, -1.0):
-                got = st._smooth_search(v, orders[sign], sign, model, 20_000, 0.0, 0.025)
-                want = (st.best_threshold_weighted(za, zb, la, lb, 20_000, 20_000, 0.0, 0.025) if sign > 0 else
-                        st.best_threshold_weighted(-zb, -za, -lb, -la, 20_000, 20_000, 0.0, 0.025))
-                assert got == want
+                assert got[(negated, sign)][i] == want[sign]
 
 
 def _plain_weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048):
@@ -879,3 +889,24 @@ def test_pruned_weighted_search_equals_scoring_every_threshold(seed):
         for n_est in (1_000, 10 ** 6):
             want = _plain_weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025)
             assert st._weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025) == want
+
+
+@pytest.mark.parametrize("kind", ["continuous", "ties", "zeros", "inf", "nan", "int"])
+def test_stable_orders_are_the_four_stable_argsorts(kind):
+    # the cross-fitted scores' sorts: the two directions' orders from two stable sorts equal the four plain ones
+    rng = np.random.default_rng(5)
+    s_a, s_b = rng.laplace(0.0, 1.0, 3_001), rng.laplace(0.5, 1.0, 2_999)
+    if kind == "ties":
+        s_a, s_b = np.round(s_a, 1), np.round(s_b, 1)
+    elif kind == "zeros":
+        s_a[::3], s_b[::5], s_a[1::7] = 0.0, -0.0, -0.0
+    elif kind == "inf":
+        s_a[::11], s_b[::13] = np.inf, -np.inf
+    elif kind == "nan":
+        s_a[::17], s_b[::19] = np.nan, np.nan
+    elif kind == "int":
+        s_a, s_b = np.round(s_a * 3).astype(np.int64), np.round(s_b * 3).astype(np.int64)
+    got = st._stable_orders(s_a, s_b)
+    for sign, (num, den) in ((1.0, (s_a, s_b)), (-1.0, (-s_b, -s_a))):
+        assert np.array_equal(got[sign][0], np.argsort(num, kind="stable"))
+        assert np.array_equal(got[sign][1], np.argsort(den, kind="stable"))
