@@ -599,7 +599,7 @@ def _best_threshold_sorted(sa, sb, delta, gamma, max_thresholds=4096, n_est=None
     return float(cand[i]), float(bound)
 
 
-def _argmax_monotone(ka, kb, score, block=64, tol=1e-12):
+def _argmax_monotone(ka, kb, score, block=64, tol=1e-12, sub=8):
     """``(i, score[i])`` for the first ``i`` maximising ``score(ka, kb)``, evaluating it on few candidates.
 
     ``ka`` and ``kb`` are non-increasing in the index (thresholds sorted up) and ``score`` is non-decreasing
@@ -608,7 +608,10 @@ def _argmax_monotone(ka, kb, score, block=64, tol=1e-12):
     below (by more than ``tol``, for rounding) the best score at the block starts cannot hold the maximum
     and are skipped.  Same index and value as ``np.argmax`` over every candidate (test: random counts and
     the audit's own scores), at a fraction of the special-function calls that dominated the selection of
-    many-column outputs (4,097 per threshold search; NoisyHist1 at 10^7 calls: 8 s of 40).
+    many-column outputs (4,097 per threshold search; NoisyHist1 at 10^7 calls: 8 s of 40).  The kept blocks are
+    pruned once more in sub-blocks of ``sub`` (0: not) against the best value seen so far; the first maximiser
+    is in a kept sub-block of a kept block, so the answer is the same (NoisyHist1, 2*10^6 calls: 473,246 ->
+    186,022 evaluations over its 210 searches, each answer equal to the one-level search's).
     """
     m = ka.size
     if m <= 4 * block:
@@ -619,8 +622,19 @@ def _argmax_monotone(ka, kb, score, block=64, tol=1e-12):
     ends = np.minimum(starts + block, m) - 1
     best = np.max(score(ka[starts], kb[starts]))
     keep = score(ka[starts], kb[ends]) >= best - tol
-    idx = (starts[keep, None] + np.arange(block)[None, :]).ravel()
-    idx = idx[idx < m]
+    starts, ends = starts[keep], ends[keep]
+    if sub and sub < block:
+        # the kept blocks split into sub-blocks, pruned the same way against the best value seen so far (a
+        # flat score keeps most blocks of 64: NoisyHist1 kept 37 of 65)
+        ss = starts[:, None] + np.arange(0, block, sub)[None, :]
+        inside = ss <= ends[:, None]
+        se = np.minimum(ss + sub - 1, ends[:, None])[inside]
+        ss = ss[inside]
+        best = max(best, np.max(score(ka[ss], kb[ss])))
+        keep = score(ka[ss], kb[se]) >= best - tol
+        starts, ends, block = ss[keep], se[keep], sub
+    idx = (starts[:, None] + np.arange(block)[None, :])
+    idx = idx[idx <= ends[:, None]]
     v = score(ka[idx], kb[idx])
     j = int(np.argmax(v))
     return int(idx[j]), v[j]
