@@ -832,8 +832,11 @@ def test_smooth_thresholds_equal_the_plain_weighted_search_on_every_fit(case):
     a = mech.sample([[0.0]], n_sel, np.random.default_rng(1))
     b = mech.sample([[1.0]], n_sel, np.random.default_rng(2))
     half = n_sel // 2
-    models = st._smooth_models(a, b, half)
-    got = st._smooth_thresholds(np.concatenate([a, b])[:, 0], len(a), models, 20_000, 0.0, 0.025)
+    x = np.concatenate([a, b])[:, 0]
+    asc = np.argsort(x, kind="stable")
+    models = st._smooth_models(a, b, half, x[asc], asc)
+    assert all(np.array_equal(m1[1], m2[1]) for m1, m2 in zip(models, st._smooth_models(a, b, half)))
+    got = st._smooth_thresholds(x, asc, len(a), models, 20_000, 0.0, 0.025)
     sa, sb = a[half:], b[half:]
     fa, fb = np.arange(len(sa)) % 4, np.arange(len(sb)) % 4
     rows = [(a, b)] + [(np.concatenate([a[:half], sa[fa != f]]), np.concatenate([b[:half], sb[fb != f]]))
@@ -910,3 +913,20 @@ def test_stable_orders_are_the_four_stable_argsorts(kind):
     for sign, (num, den) in ((1.0, (s_a, s_b)), (-1.0, (-s_b, -s_a))):
         assert np.array_equal(got[sign][0], np.argsort(num, kind="stable"))
         assert np.array_equal(got[sign][1], np.argsort(den, kind="stable"))
+
+
+@pytest.mark.parametrize("zeros", [False, True])
+def test_spline_from_sorted_outputs_is_the_same_fit(zeros):
+    # SmoothLogRatio's order statistics (median, quartiles, knots) from the sorted outputs: the same floats as
+    # from the unsorted ones (with a zero among the outputs it takes the unsorted path: -0.0 vs 0.0)
+    rng = np.random.default_rng(3)
+    a, b = np.round(rng.laplace(0.0, 1.0, 4_001), 3), np.round(rng.laplace(0.7, 1.0, 3_999), 3)
+    if zeros:
+        a[:7], b[:5] = -0.0, 0.0
+    else:
+        a, b = a[a != 0.0], b[b != 0.0]
+    plain, fast = st.SmoothLogRatio(a, b), st.SmoothLogRatio(a, b, np.sort(np.concatenate([a, b])))
+    assert plain.ok and fast.ok
+    for name in ("center", "scale"):
+        assert getattr(plain, name) == getattr(fast, name)
+    assert np.array_equal(plain.knots, fast.knots) and np.array_equal(plain.w, fast.w)

@@ -729,16 +729,19 @@ class SmoothLogRatio:
     tested on the estimation split.
     """
 
-    def __init__(self, a, b):
+    def __init__(self, a, b, sorted_x=None):
         x = np.concatenate([a, b]).astype(np.float64)
+        # order statistics from the sorted outputs if given (the same values: selection on sorted data is cheap),
+        # unless a zero is among them (which of -0.0 and 0.0 a selection returns depends on the order)
+        xq = x if sorted_x is None or not np.all(sorted_x) else sorted_x
         with np.errstate(over="ignore", invalid="ignore"):
-            self.center = float(np.median(x))
-            q = np.percentile(x, [75, 25])
+            self.center = float(np.median(xq))
+            q = np.percentile(xq, [75, 25])
             scale = float(q[0] - q[1])
         self.scale = scale if np.isfinite(scale) and scale > 0 else 1.0
         self.ok = bool(np.isfinite(self.center) and np.isfinite(x).all())
         with np.errstate(all="ignore"):
-            knots = np.unique(np.quantile(self._z(x), SMOOTH_KNOT_QUANTILES)) if self.ok else np.zeros(0)
+            knots = np.unique(np.quantile(self._z(xq), SMOOTH_KNOT_QUANTILES)) if self.ok else np.zeros(0)
         self.ok = self.ok and bool(np.isfinite(knots).all())
         self.ok = self.ok and knots.size == len(SMOOTH_KNOT_QUANTILES)
         self.knots = knots
@@ -889,7 +892,7 @@ def _tie_positions(xs, first):
     return down, swap
 
 
-def _smooth_models(a_all, b_all, half):
+def _smooth_models(a_all, b_all, half, x_sorted=None, asc=None):
     """Splines (:class:`SmoothLogRatio`) for the smoothed threshold of a one-column output, or None.
 
     ``[(keep, w_plus, w_minus, held_a, held_b)]``: first the fit on all selection rows (the event tested; no
@@ -898,7 +901,8 @@ def _smooth_models(a_all, b_all, half):
     ``(a_all, b_all)`` (None: all), and ``w_plus``, ``w_minus`` are ``sigmoid(+-l) / m`` on all selection rows
     (``l`` the fitted log-ratio, ``m`` half the fit's rows; zero off them), the weights of
     :func:`best_threshold_weighted`.  Fitted once per pair, shared by the raw output and its negative.  None when a
-    fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).
+    fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).  ``x_sorted``, ``asc``: the
+    output on all selection rows sorted up and its stable argsort, if known (each fit's order statistics from them).
     """
     sa, sb = a_all[half:], b_all[half:]
     folds = min(CROSS_FIT_FOLDS, len(sa), len(sb))
@@ -912,7 +916,8 @@ def _smooth_models(a_all, b_all, half):
                       sa[fa == f], sb[fb == f], np.concatenate([head_a, fa != f, head_b, fb != f])))
     out = []
     for xa, xb, ha, hb, keep in parts:
-        m = SmoothLogRatio(xa[:, 0], xb[:, 0])
+        xs = x_sorted if keep is None or x_sorted is None else x_sorted[keep[asc]]
+        m = SmoothLogRatio(xa[:, 0], xb[:, 0], xs)
         if not m.ok:
             return None
         la, lb = m.fit_values
@@ -933,10 +938,11 @@ def _spread(values, keep):
     return out
 
 
-def _smooth_thresholds(x, n_first, models, n_est, delta, gamma):
+def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
     """Thresholds of the smoothed half-lines of the raw one-column output ``x`` and its negative on every fit.
 
-    ``x`` is the output on all selection rows (the ``n_first`` rows of ``D``, then those of ``D'``) and
+    ``x`` is the output on all selection rows (the ``n_first`` rows of ``D``, then those of ``D'``), ``asc`` its
+    stable argsort, and
     ``models`` the fits of :func:`_smooth_models`.  Returns ``{(negated, sign): [t per fit]}``: the threshold of
     ``{sign * s > t}`` (numerator ``D`` for sign +1) for ``s = -x`` (negated) or ``x``, chosen on the fit's rows
     weighted by its spline (:func:`best_threshold_weighted`, the plain form sorting each fit's rows anew).  A fit's
@@ -945,7 +951,6 @@ def _smooth_thresholds(x, n_first, models, n_est, delta, gamma):
     cumulative weights (``x`` sign -1 and ``-x`` sign +1 without shared values between the datasets; ``x`` sign
     +1 and ``-x`` sign -1 likewise): one sort instead of twenty, the same rows, ties and sums.
     """
-    asc = np.argsort(x, kind="stable")
     xs = x[asc]
     is_first = asc < n_first
     out = {key: [] for key in ((False, 1.0), (False, -1.0), (True, 1.0), (True, -1.0))}
@@ -1111,9 +1116,10 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
                     best = (bound, j, stat, direction, sign, t)
             if smooth and _is_raw(stat):
                 if smooth is True:
-                    models = _smooth_models(all_a, all_b, n_sel // 2)
-                    smooth = models and (models, _smooth_thresholds(Projection()(np.concatenate([all_a, all_b])),
-                                                                    len(all_a), models, n_est, delta, gamma))
+                    x = Projection()(np.concatenate([all_a, all_b]))
+                    asc = np.argsort(x, kind="stable")
+                    models = _smooth_models(all_a, all_b, n_sel // 2, x[asc], asc)
+                    smooth = models and (models, _smooth_thresholds(x, asc, len(all_a), models, n_est, delta, gamma))
                 for sign, t, bound in (_smooth_candidates(stat, *smooth, n_est, delta, gamma) if smooth else ()):
                     direction = "D vs D'" if sign > 0 else "D' vs D"
                     if scores is not None:
