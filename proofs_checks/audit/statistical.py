@@ -810,11 +810,16 @@ def best_threshold_weighted(z_num, z_den, l_num, l_den, n_num, n_den, delta, gam
     return _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds)
 
 
-def _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048):
+def _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048, last=None):
     """:func:`best_threshold_weighted` on the pooled rows already in its order: ``z`` sorted down (ties in the
-    pooled order), ``cum_n``, ``cum_o`` the cumulative weights ``sigmoid(+-l) / m`` in that order."""
-    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
-    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
+    pooled order), ``cum_n``, ``cum_o`` the cumulative weights ``sigmoid(+-l) / m`` in that order; ``last`` the
+    last index of each block of equal ``z`` if known."""
+    if last is None:
+        last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
+    if last.size == z.size:                      # no ties: every row ends its block (no gather)
+        P, Q = np.minimum(cum_n, 1.0), np.minimum(cum_o, 1.0)
+    else:
+        P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
 
     def score(iq, ip):
         # the bound at P[ip], Q[iq]: on one index the event's own, on a block's (start, end) an upper bound
@@ -961,6 +966,7 @@ def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
             k = keep[asc]
             z_up, f_up, wp, wm = xs[k], is_first[k], w_plus[asc][k], w_minus[asc][k]
         down, swap = _tie_positions(z_up, f_up)
+        every = np.arange(z_up.size) if down is None else None     # no ties: each row its own block
 
         def reorder(p, arrays=(z_up, wp, wm)):
             return tuple(a[::-1] for a in arrays) if p is None else tuple(a[p] for a in arrays)
@@ -986,7 +992,8 @@ def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
                                             ((True, 1.0), "up", True), ((True, -1.0), "down_swapped", False)):
             z, wp_s, wm_s = seq[name]
             w_num, w_den = (wp_s, wm_s) if sign > 0 else (wm_s, wp_s)
-            t, _ = _weighted_search(neg(z) if flip else z, cum(w_num), cum(w_den), n_est, n_est, delta, gamma)
+            t, _ = _weighted_search(neg(z) if flip else z, cum(w_num), cum(w_den), n_est, n_est, delta, gamma,
+                                    last=every)
             out[(negated, sign)].append(t)
     return out
 
