@@ -865,9 +865,9 @@ def _tie_positions(xs, first):
     """The orders of the weighted searches of a raw output as permutations of its ascending stable order.
 
     ``xs`` is the output sorted up by a stable sort of the pooled rows ``(D, D')`` (ties in row order) and
-    ``first`` marks the rows of ``D`` in that order (None: ``swap`` not wanted).  Returns ``(down, swap)``, positions into it: ``xs[down]``
-    is the order of ``np.argsort(-x, kind="stable")`` on the same rows (the blocks of equal values reversed, the
-    order inside each kept), ``xs[swap]`` that of a stable sort up of the pooled ``(D', D)`` rows (inside each
+    ``first`` marks the rows of ``D`` in that order (None: ``swap`` not wanted).  Returns ``(down, swap)``,
+    positions into it: ``xs[down]`` is the order of ``np.argsort(-x, kind="stable")`` on the same rows (the
+    blocks of equal values reversed, the order inside each kept), ``xs[swap]`` that of a stable sort up of the pooled ``(D', D)`` rows (inside each
     block the rows of ``D'`` first).  ``down`` is None for a plain reversal (no ties), ``swap`` None for the
     identity (no value shared by the two datasets).  The same permutations as the stable sorts, by integer
     arithmetic on the block starts.

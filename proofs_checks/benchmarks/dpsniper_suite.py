@@ -54,7 +54,8 @@ def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None
                      "dpsniper_tenth": tenth, "dpsniper_full": full,
                      "meets_tenth": None if tenth is None else res.epsilon_lower >= tenth,
                      "meets_full": None if full is None else res.epsilon_lower >= full,
-                     "seconds": sec, "threshold_scoring": threshold_scoring, "calls": res.samples, "confidence": confidence, "seed": seed,
+                     "seconds": sec, "threshold_scoring": threshold_scoring, "calls": res.samples,
+                     "confidence": confidence, "seed": seed,
                      "statistic": res.details.get("statistic"), "direction": res.details.get("direction"),
                      # the event's threshold and counts: bit-identity of results across --jobs and versions
                      "threshold": res.details.get("threshold"), "counts": res.details.get("counts"),
