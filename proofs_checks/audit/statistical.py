@@ -601,7 +601,7 @@ def _best_threshold_sorted(sa, sb, delta, gamma, max_thresholds=4096, n_est=None
     return float(cand[i]), float(bound)
 
 
-def _argmax_monotone(ka, kb, score, block=64, tol=1e-12):
+def _argmax_monotone(ka, kb, score, block=64, tol=1e-12, sub=8):
     """``(i, score[i])`` for the first ``i`` maximising ``score(ka, kb)``, evaluating it on few candidates.
 
     ``ka`` and ``kb`` are non-increasing in the index (thresholds sorted up) and ``score`` is non-decreasing
@@ -610,7 +610,10 @@ def _argmax_monotone(ka, kb, score, block=64, tol=1e-12):
     below (by more than ``tol``, for rounding) the best score at the block starts cannot hold the maximum
     and are skipped.  Same index and value as ``np.argmax`` over every candidate (test: random counts and
     the audit's own scores), at a fraction of the special-function calls that dominated the selection of
-    many-column outputs (4,097 per threshold search; NoisyHist1 at 10^7 calls: 8 s of 40).
+    many-column outputs (4,097 per threshold search; NoisyHist1 at 10^7 calls: 8 s of 40).  The kept blocks are
+    pruned once more in sub-blocks of ``sub`` (0: not) against the best value seen so far; the first maximiser
+    is in a kept sub-block of a kept block, so the answer is the same (NoisyHist1, 2*10^6 calls: 473,246 ->
+    186,022 evaluations over its 210 searches, each answer equal to the one-level search's).
     """
     m = ka.size
     if m <= 4 * block:
@@ -621,8 +624,19 @@ def _argmax_monotone(ka, kb, score, block=64, tol=1e-12):
     ends = np.minimum(starts + block, m) - 1
     best = np.max(score(ka[starts], kb[starts]))
     keep = score(ka[starts], kb[ends]) >= best - tol
-    idx = (starts[keep, None] + np.arange(block)[None, :]).ravel()
-    idx = idx[idx < m]
+    starts, ends = starts[keep], ends[keep]
+    if sub and sub < block:
+        # the kept blocks split into sub-blocks, pruned the same way against the best value seen so far (a
+        # flat score keeps most blocks of 64: NoisyHist1 kept 37 of 65)
+        ss = starts[:, None] + np.arange(0, block, sub)[None, :]
+        inside = ss <= ends[:, None]
+        se = np.minimum(ss + sub - 1, ends[:, None])[inside]
+        ss = ss[inside]
+        best = max(best, np.max(score(ka[ss], kb[ss])))
+        keep = score(ka[ss], kb[se]) >= best - tol
+        starts, ends, block = ss[keep], se[keep], sub
+    idx = (starts[:, None] + np.arange(block)[None, :])
+    idx = idx[idx <= ends[:, None]]
     v = score(ka[idx], kb[idx])
     j = int(np.argmax(v))
     return int(idx[j]), v[j]
@@ -639,7 +653,7 @@ def _predicted_bound(ka, na, kb, nb, n_est, delta, gamma, g):
     return _cp_eps_vector(p_sel * n_est, n_est, np.minimum(q_sel * n_est, n_est), n_est, delta, gamma)
 
 
-def _cross_fitted_bound(s_num, s_den, delta, gamma, n_est, selection_error):
+def _cross_fitted_bound(s_num, s_den, delta, gamma, n_est, selection_error, orders=None):
     """Plug-in score of a searched threshold, comparable with a fixed event's (:data:`FIXED_EVENT_ERROR`).
 
     The scoring rows are halved; the threshold chosen by :func:`best_threshold` on each half (pessimistic
@@ -649,13 +663,15 @@ def _cross_fitted_bound(s_num, s_den, delta, gamma, n_est, selection_error):
     curse of its search, as a fixed event's plug-in score does; comparing the fixed event's plug-in score
     with a searched event's pessimistic one favoured the fixed event (sparse vector releasing its value,
     10^6 calls: 1 of 3 seeds refuted).  The caller keeps the threshold chosen on all scoring rows.
+    ``orders``: ``(np.argsort(s_num, kind="stable"), np.argsort(s_den, kind="stable"))`` if already known
+    (:func:`_stable_orders`).
     """
     folds = min(CROSS_FIT_FOLDS, s_num.size, s_den.size)
     if folds < 2:
         return best_threshold(s_num, s_den, delta, gamma, n_est=n_est, selection_error=selection_error)[1]
     fn, fd = np.arange(s_num.size) % folds, np.arange(s_den.size) % folds
     # sort once; each fold's complement is then a sorted subsequence (no sort per fold)
-    on, od = np.argsort(s_num, kind="stable"), np.argsort(s_den, kind="stable")
+    on, od = (np.argsort(s_num, kind="stable"), np.argsort(s_den, kind="stable")) if orders is None else orders
     sn, sd, fns, fds = s_num[on], s_den[od], fn[on], fd[od]
     k_num = k_den = 0
     for f in range(folds):
@@ -664,6 +680,22 @@ def _cross_fitted_bound(s_num, s_den, delta, gamma, n_est, selection_error):
         k_num += np.count_nonzero(s_num[fn == f] > t)
         k_den += np.count_nonzero(s_den[fd == f] > t)
     return float(_predicted_bound(k_num, s_num.size, k_den, s_den.size, n_est, delta, gamma, FIXED_EVENT_ERROR))
+
+
+def _stable_orders(s_a, s_b):
+    """``{sign: (order of num, order of den)}``: the stable argsorts of the two directions' pooled statistics,
+    ``(s_a, s_b)`` for sign +1 and ``(-s_b, -s_a)`` for -1, from two sorts instead of four (a stable sort of
+    ``-s`` is the stable sort of ``s`` with its blocks of equal values reversed, :func:`_tie_positions`; NaNs,
+    which sort last either way, and non-float statistics are sorted anew)."""
+    up = np.argsort(s_a, kind="stable"), np.argsort(s_b, kind="stable")
+
+    def down(s, o):
+        if s.size == 0 or not np.issubdtype(s.dtype, np.floating) or np.isnan(s).any():
+            return np.argsort(-s, kind="stable")
+        p = _tie_positions(s[o], None)[0]
+        return o[::-1].copy() if p is None else o[p]
+
+    return {1.0: up, -1.0: (down(s_b, up[1]), down(s_a, up[0]))}
 
 
 #: Knots of the natural cubic spline of the smoothed log-ratio of a raw one-column output
@@ -678,8 +710,11 @@ SMOOTH_PENALTY = 1e-6
 def _spline_basis(z, knots):
     """Natural cubic spline basis in ``z`` with the given knots (linear beyond the outer ones; Hastie, Tibshirani
     and Friedman, The Elements of Statistical Learning, 2nd ed., Sec. 5.2.1)."""
+    # the outer knot's cube is the same array in every term: computed once (the same operations per element)
+    outer = np.maximum(z - knots[-1], 0.0) ** 3
+
     def d(k):
-        return (np.maximum(z - knots[k], 0.0) ** 3 - np.maximum(z - knots[-1], 0.0) ** 3) / (knots[-1] - knots[k])
+        return (np.maximum(z - knots[k], 0.0) ** 3 - outer) / (knots[-1] - knots[k])
 
     last = d(knots.size - 2)
     return np.column_stack([z] + [d(k) - last for k in range(knots.size - 2)])
@@ -696,16 +731,19 @@ class SmoothLogRatio:
     tested on the estimation split.
     """
 
-    def __init__(self, a, b):
+    def __init__(self, a, b, sorted_x=None):
         x = np.concatenate([a, b]).astype(np.float64)
+        # order statistics from the sorted outputs if given (the same values: selection on sorted data is cheap),
+        # unless a zero is among them (which of -0.0 and 0.0 a selection returns depends on the order)
+        xq = x if sorted_x is None or not np.all(sorted_x) else sorted_x
         with np.errstate(over="ignore", invalid="ignore"):
-            self.center = float(np.median(x))
-            q = np.percentile(x, [75, 25])
+            self.center = float(np.median(xq))
+            q = np.percentile(xq, [75, 25])
             scale = float(q[0] - q[1])
         self.scale = scale if np.isfinite(scale) and scale > 0 else 1.0
         self.ok = bool(np.isfinite(self.center) and np.isfinite(x).all())
         with np.errstate(all="ignore"):
-            knots = np.unique(np.quantile(self._z(x), SMOOTH_KNOT_QUANTILES)) if self.ok else np.zeros(0)
+            knots = np.unique(np.quantile(self._z(xq), SMOOTH_KNOT_QUANTILES)) if self.ok else np.zeros(0)
         self.ok = self.ok and bool(np.isfinite(knots).all())
         self.ok = self.ok and knots.size == len(SMOOTH_KNOT_QUANTILES)
         self.knots = knots
@@ -718,6 +756,11 @@ class SmoothLogRatio:
             with np.errstate(all="ignore"):
                 self.w = _newton_logistic(basis, a.size, SMOOTH_PENALTY)
             self.ok = bool(np.isfinite(self.w).all())
+        if self.ok:
+            # the fitted values on the fit's own rows, from the fit's basis: the same rows, so the same floats
+            # as ``self(a)``, ``self(b)`` (one product per sample, as there), without a second basis
+            with np.errstate(all="ignore"):
+                self.fit_values = (basis[:a.size] @ self.w[1:] + self.w[0], basis[a.size:] @ self.w[1:] + self.w[0])
 
     def _z(self, x):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -766,22 +809,42 @@ def best_threshold_weighted(z_num, z_den, l_num, l_den, n_num, n_den, delta, gam
     order = np.argsort(-pooled, kind="stable")
     z, lo_ = pooled[order], lp[order]
     cum_n, cum_o = np.cumsum(special.expit(lo_) / m), np.cumsum(special.expit(-lo_) / m)
-    last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
-    P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
+    return _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds)
 
-    def score(idx):
-        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
+
+def _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048, last=None):
+    """:func:`best_threshold_weighted` on the pooled rows already in its order: ``z`` sorted down (ties in the
+    pooled order), ``cum_n``, ``cum_o`` the cumulative weights ``sigmoid(+-l) / m`` in that order; ``last`` the
+    last index of each block of equal ``z`` if known."""
+    if last is None:
+        last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
+    if last.size == z.size:                      # no ties: every row ends its block (no gather)
+        P, Q = np.minimum(cum_n, 1.0), np.minimum(cum_o, 1.0)
+    else:
+        P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
+
+    def score(iq, ip):
+        # the bound at P[ip], Q[iq]: on one index the event's own, on a block's (start, end) an upper bound
+        return _cp_eps_vector(P[ip] * n_num, n_num, Q[iq] * n_den, n_den, delta, gamma)
+
+    def argmax(idx):
+        # P and Q grow with the index (cumulative non-negative weights) and the bound grows in P, falls in Q:
+        # _argmax_monotone skips the blocks whose bound at (P[end], Q[start]) is below the best block start,
+        # the same first maximiser and value as np.argmax of score(idx, idx) (NaN weights: every index)
+        if not (np.isfinite(P[idx[-1]]) and np.isfinite(Q[idx[-1]])):
+            v = score(idx, idx)
+            j = int(np.argmax(v))
+            return j, v[j]
+        return _argmax_monotone(idx, idx, score)
 
     idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
-    b = score(idx)
-    j = int(np.argmax(b))
+    j, bj = argmax(idx)
     lo, hi = idx[max(j - 1, 0)], idx[min(j + 1, idx.size - 1)]
     fine = np.arange(lo, hi + 1)
     if fine.size > max_thresholds:
         fine = np.unique(np.linspace(lo, hi, max_thresholds).round().astype(np.int64))
-    bf = score(fine)
-    k = int(np.argmax(bf))
-    i, best = (int(fine[k]), float(bf[k])) if bf[k] >= b[j] else (int(idx[j]), float(b[j]))
+    k, bk = argmax(fine)
+    i, best = (int(fine[k]), float(bk)) if bk >= bj else (int(idx[j]), float(bj))
     return float(np.nextafter(z[last[i]], -np.inf)), best
 
 
@@ -800,66 +863,165 @@ def best_threshold_exact(s_num, s_den, n_num, n_den, delta, gamma, max_threshold
     return best_threshold_weighted(s_num, s_den, s_num, s_den, n_num, n_den, delta, gamma, max_thresholds)
 
 
-def _smooth_choice(stat, sign, xa, xb, la, lb, n_est, delta, gamma):
-    """``(t, bound)`` of the half-line ``{sign * stat > t}`` (numerator ``D`` for sign +1) chosen on the rows
-    ``xa`` (from D), ``xb`` (from D') weighted by the smoothed log-ratio values ``la``, ``lb`` on them
-    (:func:`best_threshold_weighted`)."""
-    za, zb = stat(xa), stat(xb)
-    if sign > 0:
-        return best_threshold_weighted(za, zb, la, lb, n_est, n_est, delta, gamma)
-    return best_threshold_weighted(-zb, -za, -lb, -la, n_est, n_est, delta, gamma)
+def _tie_positions(xs, first):
+    """The orders of the weighted searches of a raw output as permutations of its ascending stable order.
+
+    ``xs`` is the output sorted up by a stable sort of the pooled rows ``(D, D')`` (ties in row order) and
+    ``first`` marks the rows of ``D`` in that order (None: ``swap`` not wanted).  Returns ``(down, swap)``,
+    positions into it: ``xs[down]`` is the order of ``np.argsort(-x, kind="stable")`` on the same rows (the
+    blocks of equal values reversed, the order inside each kept), ``xs[swap]`` that of a stable sort up of the pooled ``(D', D)`` rows (inside each
+    block the rows of ``D'`` first).  ``down`` is None for a plain reversal (no ties), ``swap`` None for the
+    identity (no value shared by the two datasets).  The same permutations as the stable sorts, by integer
+    arithmetic on the block starts.
+    """
+    n = xs.size
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    if new.all():
+        return None, None
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, n))
+    block = np.cumsum(new) - 1
+    start, size = starts[block], sizes[block]
+    pos = np.arange(n)
+    rank = pos - start
+    down = np.empty(n, dtype=np.int64)
+    down[n - start - size + rank] = pos
+    if first is None:
+        return down, None
+    n_first_in = np.add.reduceat(first.astype(np.int64), starts)[block]
+    moved = start + np.where(first, rank + size - n_first_in, rank - n_first_in)
+    if np.array_equal(moved, pos):
+        return down, None
+    swap = np.empty(n, dtype=np.int64)
+    swap[moved] = pos
+    return down, swap
 
 
-def _smooth_models(a_all, b_all, half):
+def _smooth_models(a_all, b_all, half, x_sorted=None, asc=None):
     """Splines (:class:`SmoothLogRatio`) for the smoothed threshold of a one-column output, or None.
 
-    ``[(xa, xb, la, lb, held_a, held_b)]``: first the fit on all selection rows (the event tested; no held-out
-    rows), then for each of :data:`CROSS_FIT_FOLDS` folds of the scoring rows (``[half:]``) the fit on every
-    other selection row with its held-out fold.  Fitted once per pair, shared by the raw output and its
-    negative.  None when a fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).
+    ``[(keep, w_plus, w_minus, held_a, held_b)]``: first the fit on all selection rows (the event tested; no
+    held-out rows), then for each of :data:`CROSS_FIT_FOLDS` folds of the scoring rows (``[half:]``) the fit on
+    every other selection row with its held-out fold.  ``keep`` marks the fit's rows among all selection rows
+    ``(a_all, b_all)`` (None: all), and ``w_plus``, ``w_minus`` are ``sigmoid(+-l) / m`` on all selection rows
+    (``l`` the fitted log-ratio, ``m`` half the fit's rows; zero off them), the weights of
+    :func:`best_threshold_weighted`.  Fitted once per pair, shared by the raw output and its negative.  None when a
+    fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).  ``x_sorted``, ``asc``: the
+    output on all selection rows sorted up and its stable argsort, if known (each fit's order statistics from them).
     """
     sa, sb = a_all[half:], b_all[half:]
     folds = min(CROSS_FIT_FOLDS, len(sa), len(sb))
     if folds < 2:
         return None
     fa, fb = np.arange(len(sa)) % folds, np.arange(len(sb)) % folds
-    parts = [(a_all, b_all, None, None)]
+    head_a, head_b = np.ones(half, dtype=bool), np.ones(len(b_all) - len(sb), dtype=bool)
+    parts = [(a_all, b_all, None, None, None)]
     for f in range(folds):
         parts.append((np.concatenate([a_all[:half], sa[fa != f]]), np.concatenate([b_all[:half], sb[fb != f]]),
-                      sa[fa == f], sb[fb == f]))
+                      sa[fa == f], sb[fb == f], np.concatenate([head_a, fa != f, head_b, fb != f])))
     out = []
-    for xa, xb, ha, hb in parts:
-        m = SmoothLogRatio(xa[:, 0], xb[:, 0])
+    for xa, xb, ha, hb, keep in parts:
+        xs = x_sorted if keep is None or x_sorted is None else x_sorted[keep[asc]]
+        m = SmoothLogRatio(xa[:, 0], xb[:, 0], xs)
         if not m.ok:
             return None
-        la, lb = m(xa[:, 0]), m(xb[:, 0])
+        la, lb = m.fit_values
         if not (np.isfinite(la).all() and np.isfinite(lb).all()):
             return None
-        out.append((xa, xb, la, lb, ha, hb))
+        lp = np.concatenate([la, lb])
+        half_rows = lp.size / 2.0
+        w_plus, w_minus = special.expit(lp) / half_rows, special.expit(-lp) / half_rows
+        if keep is not None:
+            w_plus, w_minus = _spread(w_plus, keep), _spread(w_minus, keep)
+        out.append((keep, w_plus, w_minus, ha, hb))
     return out
 
 
-def _smooth_candidates(stat, models, n_est, delta, gamma):
+def _spread(values, keep):
+    out = np.zeros(keep.size)
+    out[keep] = values
+    return out
+
+
+def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
+    """Thresholds of the smoothed half-lines of the raw one-column output ``x`` and its negative on every fit.
+
+    ``x`` is the output on all selection rows (the ``n_first`` rows of ``D``, then those of ``D'``), ``asc`` its
+    stable argsort, and
+    ``models`` the fits of :func:`_smooth_models`.  Returns ``{(negated, sign): [t per fit]}``: the threshold of
+    ``{sign * s > t}`` (numerator ``D`` for sign +1) for ``s = -x`` (negated) or ``x``, chosen on the fit's rows
+    weighted by its spline (:func:`best_threshold_weighted`, the plain form sorting each fit's rows anew).  A fit's
+    rows keep their relative order, so each search's order is one stable sort of all rows restricted to them
+    (:func:`_tie_positions` gives the other three orders), and the searches of equal orders share their
+    cumulative weights (``x`` sign -1 and ``-x`` sign +1 without shared values between the datasets; ``x`` sign
+    +1 and ``-x`` sign -1 likewise): one sort instead of twenty, the same rows, ties and sums.
+    """
+    xs = x[asc]
+    is_first = asc < n_first
+    out = {key: [] for key in ((False, 1.0), (False, -1.0), (True, 1.0), (True, -1.0))}
+    for keep, w_plus, w_minus, _, _ in models:
+        if keep is None:
+            z_up, f_up, wp, wm = xs, is_first, w_plus[asc], w_minus[asc]
+        else:
+            k = keep[asc]
+            z_up, f_up, wp, wm = xs[k], is_first[k], w_plus[asc][k], w_minus[asc][k]
+        down, swap = _tie_positions(z_up, f_up)
+        every = np.arange(z_up.size) if down is None else None     # no ties: each row its own block
+
+        def reorder(p, arrays=(z_up, wp, wm)):
+            return tuple(a[::-1] for a in arrays) if p is None else tuple(a[p] for a in arrays)
+
+        seq = {"up": (z_up, wp, wm), "down": reorder(down)}
+        seq["up_swapped"] = seq["up"] if swap is None else reorder(swap)
+        seq["down_swapped"] = seq["down"] if swap is None else \
+            reorder(swap[::-1] if down is None else swap[down])
+        cums, negs = {}, {}
+
+        def cum(w):
+            if id(w) not in cums:
+                cums[id(w)] = np.cumsum(w)
+            return cums[id(w)]
+
+        def neg(z):
+            if id(z) not in negs:
+                negs[id(z)] = -z
+            return negs[id(z)]
+
+        # (statistic negated, sign) -> its order and the sign of its pooled values (see best_threshold_weighted)
+        for (negated, sign), name, flip in (((False, 1.0), "down", False), ((False, -1.0), "up_swapped", True),
+                                            ((True, 1.0), "up", True), ((True, -1.0), "down_swapped", False)):
+            z, wp_s, wm_s = seq[name]
+            w_num, w_den = (wp_s, wm_s) if sign > 0 else (wm_s, wp_s)
+            t, _ = _weighted_search(neg(z) if flip else z, cum(w_num), cum(w_den), n_est, n_est, delta, gamma,
+                                    last=every)
+            out[(negated, sign)].append(t)
+    return out
+
+
+def _smooth_candidates(stat, models, thresholds, n_est, delta, gamma):
     """Smoothed-threshold events of the raw one-column statistic ``stat`` with their cross-fitted scores.
 
-    The event tested is chosen with the spline fitted on all selection rows; for its score each held-out
-    fold of the scoring rows counts the event chosen by the spline fitted without it (:func:`_smooth_models`),
-    and the pooled counts are scored at :data:`FIXED_EVENT_ERROR` at the estimation size, as
-    :func:`_cross_fitted_bound` scores a searched threshold.  Returns ``[(sign, t, score)]``.
+    The event tested is chosen with the spline fitted on all selection rows; for its score each held-out fold
+    of the scoring rows counts the event chosen by the spline fitted without it (:func:`_smooth_models`,
+    thresholds from :func:`_smooth_thresholds`), and the pooled counts are scored at :data:`FIXED_EVENT_ERROR` at
+    the estimation size, as :func:`_cross_fitted_bound` scores a searched threshold.  Returns
+    ``[(sign, t, score)]``.
     """
-    (xa, xb, la, lb, _, _), folds = models[0], models[1:]
-    n_held = sum(len(m[4]) for m in folds)
+    negated = isinstance(stat, _Negated)
+    folds = models[1:]
+    n_held = sum(len(m[3]) for m in folds)
     out = []
     for sign in (1.0, -1.0):
-        t, _ = _smooth_choice(stat, sign, xa, xb, la, lb, n_est, delta, gamma)
+        ts = thresholds[(negated, sign)]
         k_num = k_den = 0
-        for fa_, fb_, fla, flb, ha, hb in folds:
-            tf, _ = _smooth_choice(stat, sign, fa_, fb_, fla, flb, n_est, delta, gamma)
+        for (_, _, _, ha, hb), tf in zip(folds, ts[1:]):
             num, den = (stat(ha), stat(hb)) if sign > 0 else (-stat(hb), -stat(ha))
             k_num += np.count_nonzero(num > tf)
             k_den += np.count_nonzero(den > tf)
-        out.append((sign, t, float(_predicted_bound(k_num, n_held, k_den, n_held, n_est, delta, gamma,
-                                                    FIXED_EVENT_ERROR))))
+        out.append((sign, ts[0], float(_predicted_bound(k_num, n_held, k_den, n_held, n_est, delta, gamma,
+                                                        FIXED_EVENT_ERROR))))
     return out
 
 
@@ -948,6 +1110,7 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
                     if best is None or bound > best[0]:
                         best = (bound, j, event[0], direction, sign, event[2])
                 continue
+            orders = _stable_orders(s_a, s_b) if (fair or xfit) and not isinstance(stat, ExactLogRatio) else None
             for direction, sign, num, den in (("D vs D'", 1.0, s_a, s_b), ("D' vs D", -1.0, -s_b, -s_a)):
                 if isinstance(stat, ExactLogRatio):
                     t, bound = best_threshold_exact(num, den, n_est, n_est, delta, gamma)
@@ -955,7 +1118,7 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
                     err = DISCRETE_SELECTION_ERROR if few else SELECTION_ERROR
                     t, bound = best_threshold(num, den, delta, gamma, n_est=n_est, selection_error=err)
                     if fair or xfit:
-                        bound = _cross_fitted_bound(num, den, delta, gamma, n_est, err)
+                        bound = _cross_fitted_bound(num, den, delta, gamma, n_est, err, orders[sign])
                 if scores is not None:
                     scores.append({"statistic": getattr(stat, "name", type(stat).__name__), "direction": direction, "score": bound, "fixed": False,
                                        "event": (stat, sign, t)})
@@ -963,8 +1126,11 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
                     best = (bound, j, stat, direction, sign, t)
             if smooth and _is_raw(stat):
                 if smooth is True:
-                    smooth = _smooth_models(all_a, all_b, n_sel // 2) or False
-                for sign, t, bound in _smooth_candidates(stat, smooth, n_est, delta, gamma) if smooth else ():
+                    x = Projection()(np.concatenate([all_a, all_b]))
+                    asc = np.argsort(x, kind="stable")
+                    models = _smooth_models(all_a, all_b, n_sel // 2, x[asc], asc)
+                    smooth = models and (models, _smooth_thresholds(x, asc, len(all_a), models, n_est, delta, gamma))
+                for sign, t, bound in (_smooth_candidates(stat, *smooth, n_est, delta, gamma) if smooth else ()):
                     direction = "D vs D'" if sign > 0 else "D' vs D"
                     if scores is not None:
                         scores.append({"statistic": getattr(stat, "name", type(stat).__name__) + " (smoothed threshold)",

@@ -1,7 +1,7 @@
 """The auditor on DP-Sniper's benchmark (issue 14 item 6): epsilon_lower beside DP-Sniper's, time per audit.
 
 Run: ``python -m proofs_checks.benchmarks.dpsniper_suite [--calls 1e7] [--confidence 0.9] [--seed 0]
-[--statistic estimate] [--only NAME ...] [--jobs 1] [--json]``.
+[--statistic estimate] [--threshold-scoring pessimistic] [--only NAME ...] [--jobs 1] [--json]``.
 
 Every mechanism of :mod:`~proofs_checks.benchmarks.dpsniper_mechanisms` is audited at claimed
 epsilon 0.1 on DP-Sniper's own chosen pair with ``--calls`` mechanism calls, by the black-box
@@ -30,8 +30,10 @@ from proofs_checks.benchmarks.dpsniper_mechanisms import (DPSNIPER_FULL, DPSNIPE
 __all__ = ["run", "main"]
 
 
-def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None, jobs=1, oracle_cases=True):
-    """Audit each benchmark mechanism once; return one dict per mechanism."""
+def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None, jobs=1, oracle_cases=True,
+        threshold_scoring="pessimistic"):
+    """Audit each benchmark mechanism once; return one dict per mechanism (``threshold_scoring`` as in
+    :func:`~proofs_checks.audit.statistical.statistical_audit`)."""
     rows = []
     for name, mech in benchmark_mechanisms().items():
         if only and name not in only:
@@ -40,7 +42,7 @@ def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None
         t0 = time.perf_counter()
         res = audit(mech, epsilon=EPSILON, pairs=[(D, Dp, f"DP-Sniper's pair {name}")], samples=int(calls),
                     confidence=confidence, seed=seed, method="statistical", statistic=statistic, jobs=jobs,
-                    name=name, progress=False)
+                    name=name, progress=False, threshold_scoring=threshold_scoring)
         sec = time.perf_counter() - t0
         tenth, full = DPSNIPER_TENTH.get(name), DPSNIPER_FULL.get(name)
         n_est = res.details.get("counts", {}).get("n_each")
@@ -52,7 +54,8 @@ def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None
                      "dpsniper_tenth": tenth, "dpsniper_full": full,
                      "meets_tenth": None if tenth is None else res.epsilon_lower >= tenth,
                      "meets_full": None if full is None else res.epsilon_lower >= full,
-                     "seconds": sec, "calls": res.samples, "confidence": confidence, "seed": seed,
+                     "seconds": sec, "threshold_scoring": threshold_scoring, "calls": res.samples,
+                     "confidence": confidence, "seed": seed,
                      "statistic": res.details.get("statistic"), "direction": res.details.get("direction"),
                      # the event's threshold and counts: bit-identity of results across --jobs and versions
                      "threshold": res.details.get("threshold"), "counts": res.details.get("counts"),
@@ -84,6 +87,8 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--statistic", choices=("auto", "estimate"), default="estimate",
                    help="estimate: black box as DP-Sniper (default); auto: use a log_prob where given")
+    p.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit", "cross-fit-smooth"),
+                   default="pessimistic", help="selection rule of searched thresholds (default pessimistic)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="audit only these mechanisms")
     p.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print JSON rows")
@@ -93,7 +98,8 @@ def main(argv=None):
     unknown = sorted(set(args.only or ()) - set(DPSNIPER_PAIRS))
     if unknown:
         p.error(f"--only: unknown mechanism(s) {unknown}; known: {sorted(DPSNIPER_PAIRS)}")
-    rows = run(int(args.calls), args.confidence, args.seed, args.statistic, args.only, args.jobs)
+    rows = run(int(args.calls), args.confidence, args.seed, args.statistic, args.only, args.jobs,
+               threshold_scoring=args.threshold_scoring)
     print(json.dumps(rows, indent=2) if args.json else _table(rows))
     return 0
 
