@@ -315,6 +315,9 @@ NEWTON_MAX_COLUMNS = 41
 NEWTON_TOL = 1e-15
 #: Newton steps at most (6-10 on the benchmark mechanisms); past them L-BFGS-B finishes from the last iterate.
 NEWTON_MAX_STEPS = 50
+#: Fits on more than twice this many rows first run Newton on every m-th row (about this many rows) and
+#: start the full-data Newton from that minimiser.
+NEWTON_WARM_ROWS = 2**15
 _LOGISTIC_METHODS = ("auto", "newton", "lbfgs")
 
 
@@ -367,32 +370,93 @@ def penalised_logistic_weights(f, n_first, penalty, method="auto"):
         raise ValueError(f"method must be one of {', '.join(_LOGISTIC_METHODS)}, got {method!r}")
     n = len(f)
     X = np.hstack([np.ones((n, 1)), f])
-    buf, res = np.empty(n), np.empty(n)
-
-    def objective(eta, w):
-        np.logaddexp(0.0, eta, out=buf)
-        np.subtract(buf[:n_first], eta[:n_first], out=buf[:n_first])
-        return np.sum(buf) / n + penalty * np.dot(w[1:], w[1:])
-
-    def gradient(eta, w):
-        special.expit(eta, out=res)
-        res[:n_first] -= 1.0
-        grad = X.T @ res / n
-        grad[1:] += 2 * penalty * w[1:]
-        return grad
-
-    def loss(w):
-        eta = X @ w
-        return objective(eta, w), gradient(eta, w)
-
-    def lbfgs(w0):
-        return optimize.minimize(loss, w0, jac=True, method="L-BFGS-B").x
-
+    problem = _PenalisedLogistic(X, n_first, penalty)
     if method == "auto":
         method = "newton" if X.shape[1] <= NEWTON_MAX_COLUMNS and 0 < n_first < n else "lbfgs"
     if method == "lbfgs":
-        return lbfgs(np.zeros(X.shape[1]))
-    return _newton(X, n_first, penalty, objective, gradient, res, lbfgs)
+        return problem.lbfgs(np.zeros(X.shape[1]))
+    w0 = np.zeros(X.shape[1])
+    stride = n // NEWTON_WARM_ROWS
+    n1 = -(-n_first // max(stride, 1))             # label-1 rows among X[::stride]
+    if stride >= 2 and 0 < n1 < len(X[::stride]):
+        # the same problem on every stride-th row first: its minimiser is within about 1/sqrt(rows) of the
+        # full one, so the full-data Newton steps start close (the answer is the full minimiser either way)
+        w0 = _PenalisedLogistic(np.ascontiguousarray(X[::stride]), n1, penalty).newton(w0)
+    return problem.newton(w0)
+
+
+class _PenalisedLogistic:
+    """Mean log-loss + ``penalty * ||w[1:]||^2`` of design ``X`` (first column ones; rows ``X[:n_first]``
+    label 1) in preallocated buffers, minimised by L-BFGS-B or Newton's method."""
+
+    def __init__(self, X, n_first, penalty):
+        self.X, self.n_first, self.penalty = X, n_first, penalty
+        self.buf, self.res = np.empty(len(X)), np.empty(len(X))
+
+    def objective(self, eta, w):
+        buf, n1 = self.buf, self.n_first
+        np.logaddexp(0.0, eta, out=buf)
+        np.subtract(buf[:n1], eta[:n1], out=buf[:n1])
+        return np.sum(buf) / len(buf) + self.penalty * np.dot(w[1:], w[1:])
+
+    def gradient(self, eta, w):
+        """The gradient; leaves ``expit(eta) - y`` in ``self.res``."""
+        special.expit(eta, out=self.res)
+        self.res[:self.n_first] -= 1.0
+        grad = self.X.T @ self.res / len(self.res)
+        grad[1:] += 2 * self.penalty * w[1:]
+        return grad
+
+    def loss(self, w):
+        eta = self.X @ w
+        return self.objective(eta, w), self.gradient(eta, w)
+
+    def lbfgs(self, w0):
+        return optimize.minimize(self.loss, w0, jac=True, method="L-BFGS-B").x
+
+    def newton(self, w):
+        X, n1 = self.X, self.n_first
+        n, k = X.shape
+        ridge = np.full(k, 2.0 * self.penalty)
+        ridge[0] = 0.0                                  # the intercept is not penalised
+        weighted = np.empty_like(X)
+        eta = X @ w
+        val = self.objective(eta, w)
+        for _ in range(NEWTON_MAX_STEPS):
+            grad = self.gradient(eta, w)
+            if not np.any(grad):
+                return w                                # stationary: the minimiser (the objective is convex)
+            # p (1 - p) from res = p - y: p is res on label-0 rows and res + 1 on label-1 rows
+            s = self.res.copy()
+            s[:n1] += 1.0
+            s *= 1.0 - s
+            np.multiply(X, s[:, None], out=weighted)
+            hess = _gram(weighted, X) / n
+            hess[np.diag_indices(k)] += ridge
+            try:
+                step = np.linalg.solve(hess, grad)
+            except np.linalg.LinAlgError:               # singular (all rows far on one side, no penalty on
+                step = np.linalg.lstsq(hess, grad, rcond=None)[0]       # the intercept): least squares
+            dec = float(grad @ step)                    # Newton decrement^2: twice the predicted decrease
+            if not (np.isfinite(dec) and dec > 0.0):    # no descent direction (rounding of a near-singular H)
+                return self.lbfgs(w)
+            if dec <= 2.0 * NEWTON_TOL * abs(val):
+                # converged: the last step is kept unless it raises the objective (its decrease is below
+                # rounding)
+                w1 = w - step
+                return w1 if self.objective(X @ w1, w1) <= val else w
+            t = 1.0
+            for _ in range(40):
+                w1 = w - t * step
+                eta1 = X @ w1
+                val1 = self.objective(eta1, w1)
+                if val1 <= val - 1e-4 * t * dec:        # Armijo
+                    break
+                t *= 0.5
+            else:
+                return self.lbfgs(w)                    # no decrease along a descent direction: hand over
+            w, eta, val = w1, eta1, val1
+        return self.lbfgs(w)
 
 
 def _gram(a, b):
@@ -409,52 +473,6 @@ def _gram(a, b):
     m = n - n % rows
     blocks = np.matmul(a[:m].reshape(-1, rows, k).transpose(0, 2, 1), b[:m].reshape(-1, rows, k))
     return blocks.sum(axis=0) + a[m:].T @ b[m:]
-
-
-def _newton(X, n_first, penalty, objective, gradient, res, lbfgs):
-    """Newton's method for :func:`penalised_logistic_weights` (``res`` holds ``expit(eta) - y`` after
-    ``gradient``)."""
-    n, k = X.shape
-    ridge = np.full(k, 2.0 * penalty)
-    ridge[0] = 0.0                                  # the intercept is not penalised
-    weighted = np.empty_like(X)
-    w = np.zeros(k)
-    eta = X @ w
-    val = objective(eta, w)
-    for _ in range(NEWTON_MAX_STEPS):
-        grad = gradient(eta, w)
-        if not np.any(grad):
-            return w                                # stationary: the minimiser (the objective is convex)
-        # p (1 - p) from res = p - y: p is res on label-0 rows and res + 1 on label-1 rows
-        s = res.copy()
-        s[:n_first] += 1.0
-        s *= 1.0 - s
-        np.multiply(X, s[:, None], out=weighted)
-        hess = _gram(weighted, X) / n
-        hess[np.diag_indices(k)] += ridge
-        try:
-            step = np.linalg.solve(hess, grad)
-        except np.linalg.LinAlgError:               # singular (all rows far on one side, no penalty on
-            step = np.linalg.lstsq(hess, grad, rcond=None)[0]       # the intercept): least squares
-        dec = float(grad @ step)                    # Newton decrement^2: twice the predicted decrease
-        if not (np.isfinite(dec) and dec > 0.0):    # no descent direction (rounding of a near-singular H)
-            return lbfgs(w)
-        if dec <= 2.0 * NEWTON_TOL * abs(val):
-            # converged: the last step is kept unless it raises the objective (its decrease is below rounding)
-            w1 = w - step
-            return w1 if objective(X @ w1, w1) <= val else w
-        t = 1.0
-        for _ in range(40):
-            w1 = w - t * step
-            eta1 = X @ w1
-            val1 = objective(eta1, w1)
-            if val1 <= val - 1e-4 * t * dec:        # Armijo
-                break
-            t *= 0.5
-        else:
-            return lbfgs(w)                         # no decrease along a descent direction: hand over
-        w, eta, val = w1, eta1, val1
-    return lbfgs(w)
 
 
 def structured_candidates(a, b, attack="auto", threads=1):
