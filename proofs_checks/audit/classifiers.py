@@ -338,10 +338,11 @@ def penalised_logistic_weights(f, n_first, penalty, method="auto"):
         Ridge strength (> 0 keeps the weights bounded on separable data).
     method : {"auto", "newton", "lbfgs"}
         ``newton``: Newton's method with the exact Hessian and a backtracking (Armijo) line search from
-        zero, stopped when the predicted decrease is below :data:`NEWTON_TOL` of the objective; a singular
-        Hessian is solved by least squares, and if a step is no descent direction, the line search fails
-        before convergence, or :data:`NEWTON_MAX_STEPS` pass, L-BFGS-B continues from the last iterate (it
-        never returns a worse point than its start).  ``lbfgs``: scipy's L-BFGS-B from zero (default
+        zero (on ``16 * NEWTON_WARM_ROWS`` rows or more, from the minimiser on every m-th row), stopped
+        when the predicted decrease is below :data:`NEWTON_TOL` of the objective; a singular Hessian is
+        solved by least squares, and if a step is no descent direction, the line search fails before
+        convergence, or :data:`NEWTON_MAX_STEPS` pass, L-BFGS-B continues from the last iterate (it never
+        returns a worse point than its start).  ``lbfgs``: scipy's L-BFGS-B from zero (default
         tolerances), as before branch lnewt.  ``auto``: ``newton`` up to :data:`NEWTON_MAX_COLUMNS` columns
         with both labels present, else ``lbfgs``.
 
@@ -353,11 +354,12 @@ def penalised_logistic_weights(f, n_first, penalty, method="auto"):
     -----
     The loss is evaluated on all fitting rows (SVT3 at 10^7 calls: 10^6 rows x 21 columns; L-BFGS-B took 29
     evaluations, 3.3-3.7 s CPU, and stopped 5.4e-6 relative above the minimum; Newton 3 steps of one
-    evaluation, one gradient and one Hessian each, 0.9-1.1 s), so it works in preallocated buffers and touches only the label-1 rows for the labels: with ``y`` 1 on the
-    first rows and 0 on the others, ``log(1 + e^eta) - y eta`` and ``expit(eta) - y`` are the same floats as
-    computed with the label vector (``x - 0`` is ``x``), summed in the same order (test: L-BFGS-B against
-    the label-vector formula, bit for bit).  Newton's objective is at most L-BFGS-B's, or equal to 1e-12
-    relative (tests/test_logistic_newton.py).
+    evaluation, one gradient and one Hessian each, 0.9-1.1 s), so it works in preallocated buffers and
+    touches only the label-1 rows for the labels: with ``y`` 1 on the first rows and 0 on the others,
+    ``log(1 + e^eta) - y eta`` and ``expit(eta) - y`` are the same floats as computed with the label vector
+    (``x - 0`` is ``x``), summed in the same order (test: L-BFGS-B against the label-vector formula, bit for
+    bit).  Newton's objective is at most L-BFGS-B's, or equal to 1e-12 relative
+    (tests/test_logistic_newton.py).
 
     Examples
     --------
