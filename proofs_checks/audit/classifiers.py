@@ -470,7 +470,8 @@ def _gram(a, b):
     2-core machine under load (load average 4-5) it took 0.35-10 s instead of 0.16 s (n = 2*10^6, k = 21),
     as one descheduled thread stalls the others.  Blocks this small run on one BLAS thread each (stacked
     ``matmul``, no Python loop), 0.15-0.2 s under the same load, and the same bits whatever the BLAS thread
-    count (measured with 1 and 2 threads).
+    count (measured with 1 and 2 threads).  Inside the audit's ``select_event`` the BLAS is pinned to one
+    thread anyway (module ``_blas``); there the blocks cost what one single-threaded GEMM costs (0.16 s).
     """
     n, k = a.shape
     rows = int(min(1024, max(16, 2**17 // (k * k))))
