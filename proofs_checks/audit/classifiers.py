@@ -307,8 +307,9 @@ def fit_joint_logistic(a, b, penalty=1e-3, max_rows=50_000):
 
 #: Logistic fits with at most this many columns (intercept included) use Newton's method, wider ones
 #: L-BFGS-B: a Newton step forms the k x k Hessian in ``n k^2`` flops against ``n k`` for a loss
-#: evaluation, so past some width the L-BFGS-B evaluations are cheaper (measured: docs/auditor.md, "Newton's
-#: method for the logistic regression").
+#: evaluation, so past some width the L-BFGS-B evaluations are cheaper: on well-conditioned synthetic rows
+#: they tie at 31 columns, but SVT3's 40-column joint fit is 3x faster with Newton (docs/auditor.md,
+#: "Newton's method for the logistic regression").
 NEWTON_MAX_COLUMNS = 41
 #: Newton stops once the predicted decrease of the objective (half the Newton decrement ``g . H^-1 g``) is
 #: below this fraction of the objective: float64 cannot resolve a smaller change of a mean over the rows.
@@ -353,8 +354,8 @@ def penalised_logistic_weights(f, n_first, penalty, method="auto"):
     Notes
     -----
     The loss is evaluated on all fitting rows (SVT3 at 10^7 calls: 10^6 rows x 21 columns; L-BFGS-B took 29
-    evaluations, 3.3-3.7 s CPU, and stopped 5.4e-6 relative above the minimum; Newton 3 steps of one
-    evaluation, one gradient and one Hessian each, 0.9-1.1 s), so it works in preallocated buffers and
+    evaluations, 1.7 s CPU on one BLAS thread, and stopped 5.4e-6 relative above the minimum; Newton 3 steps
+    of one evaluation, one gradient and one Hessian each, 0.5-0.9 s), so it works in preallocated buffers and
     touches only the label-1 rows for the labels: with ``y`` 1 on the first rows and 0 on the others,
     ``log(1 + e^eta) - y eta`` and ``expit(eta) - y`` are the same floats as computed with the label vector
     (``x - 0`` is ``x``), summed in the same order (test: L-BFGS-B against the label-vector formula, bit for
