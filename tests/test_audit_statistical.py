@@ -215,9 +215,26 @@ def test_threshold_scoring_is_validated(bad):
 
     with pytest.raises(ValueError, match="threshold_scoring"):
         statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=1_000, threshold_scoring=bad)
+    if bad is None:           # audit()'s None is its documented default
+        return
     with pytest.raises(ValueError, match="threshold_scoring"):
         audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=1_000, method="statistical",
               threshold_scoring=bad)
+
+
+def test_default_threshold_scoring_is_cross_fit_smooth():
+    """The default since issue 14's last pass, in statistical_audit, audit() and the result's record."""
+    from proofs_checks.audit.api import audit
+    from proofs_checks.audit.statistical import DEFAULT_THRESHOLD_SCORING
+
+    assert DEFAULT_THRESHOLD_SCORING == "cross-fit-smooth"
+    a = statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=4_000, seed=1, statistic="estimate")
+    b = statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=4_000, seed=1, statistic="estimate",
+                          threshold_scoring="cross-fit-smooth")
+    assert a.extra["threshold_scoring"] == "cross-fit-smooth" and a.threshold == b.threshold
+    c = audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=4_000, seed=1, method="statistical",
+              statistic="estimate")
+    assert c.epsilon_lower == a.epsilon_lower
 
 
 class _Gauss1D:

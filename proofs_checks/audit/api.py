@@ -227,7 +227,7 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
           any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
           search_budget=None, refine_steps=30, sampler_samples=None, sampler_alpha=None, name=None, progress=None,
           attack="auto", features=None, curve=False, fixed_event_scoring="plug-in",
-          threshold_scoring="pessimistic"):
+          threshold_scoring=None):
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -288,7 +288,8 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
         selection split (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"plug-in"``).
     threshold_scoring : {"pessimistic", "cross-fit", "cross-fit-smooth"}
         Statistical audit: how searched thresholds of estimated statistics compete when no model fixes
-        its events (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"pessimistic"``).
+        its events (:func:`~proofs_checks.audit.statistical.statistical_audit`; None, the default, is
+        :data:`~proofs_checks.audit.statistical.DEFAULT_THRESHOLD_SCORING`, ``"cross-fit-smooth"``).
 
     Raises
     ------
@@ -302,7 +303,8 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     """
     # imported here, not at module level: the statistical audit pulls in statsmodels (~0.6 s of CPU), which a
     # process that only builds the registry (verify's parent, the CLI) need not pay
-    from .statistical import check_confidence, check_fixed_event_scoring, check_samples, check_threshold_scoring
+    from .statistical import (DEFAULT_THRESHOLD_SCORING, check_confidence, check_fixed_event_scoring, check_samples,
+                              check_threshold_scoring)
 
     start = time.perf_counter()
     samples = check_samples(samples)
@@ -318,7 +320,8 @@ def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None,
     attack = check_attack(attack)
     features = check_features(features)
     fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
-    threshold_scoring = check_threshold_scoring(threshold_scoring)
+    threshold_scoring = check_threshold_scoring(DEFAULT_THRESHOLD_SCORING if threshold_scoring is None
+                                                else threshold_scoring)
     _check_mechanism(mechanism)
     if epsilon is None:
         raise ValueError("epsilon (the claimed privacy parameter) is required when auditing a mechanism object")
@@ -405,7 +408,7 @@ def _runnable_pairs(mech, made, rng):
 
 def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
                  statistic, progress, start, attack="auto", features=None, search_budget=None,
-                 fixed_event_scoring="plug-in", threshold_scoring="pessimistic"):
+                 fixed_event_scoring="plug-in", threshold_scoring=None):
     """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
 
     if given:
@@ -421,8 +424,10 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
                                  f"pairs (first error: {skipped['first_errors'][0]})", skipped)
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
-    from .statistical import statistical_audit
+    from .statistical import DEFAULT_THRESHOLD_SCORING, statistical_audit
 
+    if threshold_scoring is None:
+        threshold_scoring = DEFAULT_THRESHOLD_SCORING
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
                             seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
                             features=features, fixed_event_scoring=fixed_event_scoring,

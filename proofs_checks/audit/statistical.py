@@ -126,7 +126,7 @@ FIXED_EVENT_SIZE_FACTOR = 8
 FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
 #: Values of ``threshold_scoring`` (:func:`statistical_audit`): how searched thresholds of estimated statistics
 #: compete with each other when no model fixes its own events (outputs without atoms).  ``"pessimistic"``
-#: (default): each by the pessimistic score (:data:`SELECTION_ERROR`) of its best threshold on the scoring rows,
+#: (the default before issue 14's last pass): each by the pessimistic score (:data:`SELECTION_ERROR`) of its best threshold on the scoring rows,
 #: which carries a winner's curse growing with the number of distinct thresholds and small events (NoisyHist1
 #: seed 0: the coordinate-0 cells, P(S) = 0.016, won with 0.0983 and gave 0.0839 on fresh calls).
 #: ``"cross-fit"``: each by its cross-fitted plug-in score (:func:`_cross_fitted_bound`); the threshold tested is
@@ -138,8 +138,12 @@ FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
 #: own cross-fitted bound (the spline refitted without each held-out fold), so that held-out counts decide between
 #: the smoothed and the raw threshold (gcal's rule alone broke ReportNoisyMax3, docs/auditor.md).  Measured: Gaussian
 #: calibration 0.978 / 0.966, Laplace 0.995 / 0.998, DP-Sniper suite at 10^7 seed 0 equal to the default except
-#: NoisyHist1 0.0992; not the default because one-column audits at 10^7 take 10-20 times longer (Laplace 1.4 -> 29 s).
+#: NoisyHist1 0.0992.  The default since branch xfs halved its cost (one-column audits at 10^7 calls 3-3.7x the
+#: pessimistic rule's CPU, 8-9 s; docs/auditor.md, "cross-fit-smooth as the default").
 THRESHOLD_SCORINGS = ("pessimistic", "cross-fit", "cross-fit-smooth")
+#: The ``threshold_scoring`` of :func:`statistical_audit`, :func:`select_event`, ``audit()`` and the CLI when none
+#: is given ("pessimistic" before issue 14's last pass; a counterexample file without the key replays with that).
+DEFAULT_THRESHOLD_SCORING = "cross-fit-smooth"
 #: Folds of the cross-fitted score of a searched threshold (:func:`_cross_fitted_bound`; used when a model's
 #: fixed events compete).  Sparse vector releasing its value, 10^6 calls, seeds 2000-2002: 2 folds 2/3 refuted
 #: (the joint cells' score on seed 2002: 0.918), 4 and 8 folds 3/3 (1.365; thresholds chosen on 3/4 of the
@@ -1030,7 +1034,7 @@ def _smooth_candidates(stat, models, thresholds, n_est, delta, gamma):
 @on_one_blas_thread
 def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, statistic="auto", attack="auto",
                  features=None, jobs=1, chunk_size=DEFAULT_CHUNK, bar=None, scores=None,
-                 fixed_event_scoring="plug-in", threshold_scoring="pessimistic"):
+                 fixed_event_scoring="plug-in", threshold_scoring=DEFAULT_THRESHOLD_SCORING):
     """Selection phase of :func:`statistical_audit`: draw ``n_sel`` outputs per dataset of each pair
     (from ``sel_seeds[j]``) and choose the one event to test on the estimation split.
 
@@ -1195,7 +1199,7 @@ class StatisticalAuditResult:
 def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=0.95,
                       seed=0, jobs=1, statistic="auto", selection_fraction=None,
                       chunk_size=DEFAULT_CHUNK, progress=False, attack="auto", features=None,
-                      fixed_event_scoring="plug-in", threshold_scoring="pessimistic"):
+                      fixed_event_scoring="plug-in", threshold_scoring=DEFAULT_THRESHOLD_SCORING):
     """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
 
     Parameters

@@ -31,9 +31,13 @@ __all__ = ["run", "main"]
 
 
 def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None, jobs=1, oracle_cases=True,
-        threshold_scoring="pessimistic"):
+        threshold_scoring=None):
     """Audit each benchmark mechanism once; return one dict per mechanism (``threshold_scoring`` as in
-    :func:`~proofs_checks.audit.statistical.statistical_audit`)."""
+    :func:`~proofs_checks.audit.api.audit`; None: the audit's default)."""
+    from proofs_checks.audit.statistical import DEFAULT_THRESHOLD_SCORING
+
+    if threshold_scoring is None:
+        threshold_scoring = DEFAULT_THRESHOLD_SCORING
     rows = []
     for name, mech in benchmark_mechanisms().items():
         if only and name not in only:
@@ -88,7 +92,7 @@ def main(argv=None):
     p.add_argument("--statistic", choices=("auto", "estimate"), default="estimate",
                    help="estimate: black box as DP-Sniper (default); auto: use a log_prob where given")
     p.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit", "cross-fit-smooth"),
-                   default="pessimistic", help="selection rule of searched thresholds (default pessimistic)")
+                   default=None, help="selection rule of searched thresholds (default: the audit's, cross-fit-smooth)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="audit only these mechanisms")
     p.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print JSON rows")

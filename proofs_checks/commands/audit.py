@@ -105,7 +105,7 @@ def add_arguments(parser):
                              "plug-in against pessimistic scores, or one held-out plug-in rule for both "
                              "(default: %(default)s)")
     parser.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit", "cross-fit-smooth"),
-                        default="pessimistic",
+                        default="cross-fit-smooth",
                         help="statistical audit with an estimated statistic, outputs without atoms: how searched "
                              "thresholds compete on the selection split: pessimistic scores, or cross-fitted "
                              "plug-in scores without a winner's curse; cross-fit-smooth adds, for one-column outputs, the raw "
@@ -257,6 +257,7 @@ def _run(args):
         args.statistic = st.get("statistic", "auto")
         args.attack, args.features = st.get("attack", "auto"), st.get("features")
         args.fixed_event_scoring = st.get("fixed_event_scoring", "plug-in")
+        # files written before the option existed were audited with the pessimistic rule
         args.threshold_scoring = st.get("threshold_scoring", "pessimistic")
         if st["method"] == "statistical":
             args.samples = max(int(st["samples"]), 100)
