@@ -126,8 +126,8 @@ FIXED_EVENT_SIZE_FACTOR = 8
 FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
 #: Values of ``threshold_scoring`` (:func:`statistical_audit`): how searched thresholds of estimated statistics
 #: compete with each other when no model fixes its own events (outputs without atoms).  ``"pessimistic"``
-#: (the default before issue 14's last pass): each by the pessimistic score (:data:`SELECTION_ERROR`) of its best threshold on the scoring rows,
-#: which carries a winner's curse growing with the number of distinct thresholds and small events (NoisyHist1
+#: (the default before issue 14's last pass): each by the pessimistic score (:data:`SELECTION_ERROR`) of its best
+#: threshold on the scoring rows, which carries a winner's curse growing with the number of distinct thresholds and small events (NoisyHist1
 #: seed 0: the coordinate-0 cells, P(S) = 0.016, won with 0.0983 and gave 0.0839 on fresh calls).
 #: ``"cross-fit"``: each by its cross-fitted plug-in score (:func:`_cross_fitted_bound`); the threshold tested is
 #: still the one chosen on all scoring rows.  Audits where a model fixes its events follow ``fixed_event_scoring``.
