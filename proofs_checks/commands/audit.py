@@ -259,6 +259,10 @@ def _run(args):
         args.fixed_event_scoring = st.get("fixed_event_scoring", "plug-in")
         # files written before the option existed were audited with the pessimistic rule
         args.threshold_scoring = st.get("threshold_scoring", "pessimistic")
+        if st.get("confidence") is not None:        # the audit's own level, not the CLI default
+            args.confidence = st["confidence"]
+        if st.get("sampler_samples") is not None and args.sampler_samples is None:
+            args.sampler_samples = st["sampler_samples"]
         if st["method"] == "statistical":
             args.samples = max(int(st["samples"]), 100)
         args.any_pair = True
@@ -322,7 +326,7 @@ def _run(args):
                               "statistic": args.statistic, "attack": args.attack,
                               "fixed_event_scoring": args.fixed_event_scoring,
                               "threshold_scoring": args.threshold_scoring,
-                              "features": args.features})
+                              "features": args.features, "sampler_samples": args.sampler_samples})
     out = res.as_dict()
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
