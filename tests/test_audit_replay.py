@@ -101,4 +101,5 @@ def test_exact_replay_restores_the_sampler_check_size(tmp_path, capsys, monkeypa
     assert main(["audit", "--replay", str(out), "--json"]) == 0     # no --sampler-samples: the file's 2000
     again = json.loads(capsys.readouterr().out)
     assert again["epsilon_lower"] == first["epsilon_lower"]
-    assert again["details"]["sampler_check"]["draws_per_dataset"] == 2000 and again["details"]["sampler_check"]["passed"]
+    check = again["details"]["sampler_check"]
+    assert check["draws_per_dataset"] == 2000 and check["passed"]
