@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -107,10 +107,15 @@ class AuditResult:
     seconds: float
     p_value: float | None = None
     details: dict = field(default_factory=dict)
+    #: A statistical audit's pairs in the order they competed (the selection split is shared among them), for
+    #: ``--counterexample`` / ``--replay``; not part of :meth:`as_dict` (the JSON carries the worst pair).
+    compared_pairs: list | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self):
         """Plain JSON types; infinite floats become the strings "inf" / "-inf" (strict JSON)."""
-        return to_jsonable(asdict(self))
+        out = asdict(replace(self, compared_pairs=None))
+        del out["compared_pairs"]
+        return to_jsonable(out)
 
 
 class MechanismError(RuntimeError):
@@ -436,6 +441,7 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
                if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
                         "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}
     details["pairs_considered"] = len(plist)
+    details["pair_index"] = res.pair_index
     if not given:
         details["skipped"] = skipped
     D, Dp = plist[res.pair_index]
@@ -443,7 +449,7 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
                                  "event": details["extra"]["region"], "counts": details["counts"]}
     return AuditResult(name, variant, epsilon, delta, "statistical", res.epsilon_lower, confidence, res.samples,
                        descs[res.pair_index], res.verdict, int(seed), time.perf_counter() - start,
-                       res.p_value, details)
+                       res.p_value, details, compared_pairs=list(plist))
 
 
 def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget, refine_steps,

@@ -160,9 +160,18 @@ def _save_counterexample(path, res, spec):
                     seed=res.seed, confidence=res.confidence, samples=res.samples, verdict=res.verdict,
                     epsilon_lower=res.epsilon_lower,
                     event=ce.get("event"), counts=ce.get("counts"))
+    # a statistical audit shares its selection split among the pairs it compared: all of them, in their order,
+    # let --replay run the same audit (the same bound, bit for bit), not the worst pair alone
+    compared = res.compared_pairs or []
+    arrays = {}
+    if len(compared) > 1:
+        settings.update(compared_pairs=len(compared), pair_index=res.details.get("pair_index"))
+        for i, (a, b) in enumerate(compared):
+            arrays[f"compared_D_{i}"] = np.asarray(a, dtype=np.float64)
+            arrays[f"compared_D_prime_{i}"] = np.asarray(b, dtype=np.float64)
     try:
         np.savez(path, D=np.asarray(ce["D"], dtype=np.float64), D_prime=np.asarray(ce["D_prime"], dtype=np.float64),
-                 settings=np.array(json.dumps(settings, default=str)))
+                 settings=np.array(json.dumps(settings, default=str)), **arrays)
     except OSError as exc:
         raise UsageError(f"--counterexample {path}: {exc}") from None
 
@@ -179,6 +188,9 @@ def _load_replay(path):
             missing = [k for k in ("epsilon", "delta", "seed", "method") if k not in st]
             if missing:
                 raise UsageError(f"--replay {path}: settings lack {missing} (write it with --counterexample)")
+            compared = [(np.array(f[f"compared_D_{i}"]), np.array(f[f"compared_D_prime_{i}"]))
+                        for i in range(int(st.get("compared_pairs") or 0))]
+            st["compared"] = compared
             return np.array(f["D"]), np.array(f["D_prime"]), st
     except (OSError, ValueError) as exc:
         if isinstance(exc, UsageError):
@@ -266,7 +278,12 @@ def _run(args):
         if st["method"] == "statistical":
             args.samples = max(int(st["samples"]), 100)
         args.any_pair = True
-        replay_pair = [(D, Dp, f"replayed pair from {args.replay}")]
+        if st["compared"] and st["method"] == "statistical":
+            # the same pairs in the same order: the same selection, so the same event and bound
+            replay_pair = [(a, b, f"replayed pair {i} of {len(st['compared'])} from {args.replay}")
+                           for i, (a, b) in enumerate(st["compared"])]
+        else:
+            replay_pair = [(D, Dp, f"replayed pair from {args.replay}")]
     else:
         replay_pair = None
     if (args.algorithm is None) == (args.mechanism is None):
