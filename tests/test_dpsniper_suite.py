@@ -276,3 +276,16 @@ def test_hit_probability_falls_with_the_target():
 
     vals = [oracle_hit_probability("SVT1", 1_000_000, t) for t in (0.0, 0.06, 0.07, 0.08)]
     assert vals[0] > 0.99 and all(x >= y for x, y in zip(vals, vals[1:])) and vals[-1] < 0.5
+
+
+@pytest.mark.parametrize("kwargs, name", [({"target": float("nan")}, "target"), ({"target": "0.1"}, "target"),
+                                          ({"target": 0.1, "confidence": 1.5}, "confidence"),
+                                          ({"target": 0.1, "confidence": float("nan")}, "confidence")])
+def test_oracle_functions_reject_bad_parameters(kwargs, name):
+    from proofs_checks.benchmarks.dpsniper_mechanisms import oracle_bound, oracle_hit_probability
+
+    with pytest.raises(ValueError, match=name):
+        oracle_hit_probability("SVT1", 1000, **kwargs)
+    if "confidence" in kwargs:
+        with pytest.raises(ValueError, match="confidence"):
+            oracle_bound("SVT1", 1000, kwargs["confidence"])

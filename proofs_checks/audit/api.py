@@ -414,7 +414,8 @@ def _runnable_pairs(mech, made, rng):
 def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
                  statistic, progress, start, attack="auto", features=None, search_budget=None,
                  fixed_event_scoring="plug-in", threshold_scoring=None):
-    """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
+    """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit` (which resolves
+    ``threshold_scoring=None`` to the default before calling this)."""
 
     if given:
         plist = [(D, Dp) for D, Dp, _ in given]
@@ -429,10 +430,8 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
                                  f"pairs (first error: {skipped['first_errors'][0]})", skipped)
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
-    from .statistical import DEFAULT_THRESHOLD_SCORING, statistical_audit
+    from .statistical import statistical_audit
 
-    if threshold_scoring is None:
-        threshold_scoring = DEFAULT_THRESHOLD_SCORING
     res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
                             seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
                             features=features, fixed_event_scoring=fixed_event_scoring,

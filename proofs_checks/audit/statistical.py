@@ -127,8 +127,9 @@ FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
 #: Values of ``threshold_scoring`` (:func:`statistical_audit`): how searched thresholds of estimated statistics
 #: compete with each other when no model fixes its own events (outputs without atoms).  ``"pessimistic"``
 #: (the default before issue 14's last pass): each by the pessimistic score (:data:`SELECTION_ERROR`) of its best
-#: threshold on the scoring rows, which carries a winner's curse growing with the number of distinct thresholds and small events (NoisyHist1
-#: seed 0: the coordinate-0 cells, P(S) = 0.016, won with 0.0983 and gave 0.0839 on fresh calls).
+#: threshold on the scoring rows, which carries a winner's curse growing with the number of distinct thresholds
+#: and small events (NoisyHist1 seed 0: the coordinate-0 cells, P(S) = 0.016, won with 0.0983 and gave 0.0839 on
+#: fresh calls).
 #: ``"cross-fit"``: each by its cross-fitted plug-in score (:func:`_cross_fitted_bound`); the threshold tested is
 #: still the one chosen on all scoring rows.  Audits where a model fixes its events follow ``fixed_event_scoring``.
 #: Measured (docs/auditor.md, "Cross-fitted scores for searched thresholds"): NoisyHist1 at 10^7 seed 0 0.0798 ->
@@ -875,10 +876,10 @@ def _tie_positions(xs, first):
     ``xs`` is the output sorted up by a stable sort of the pooled rows ``(D, D')`` (ties in row order) and
     ``first`` marks the rows of ``D`` in that order (None: ``swap`` not wanted).  Returns ``(down, swap)``,
     positions into it: ``xs[down]`` is the order of ``np.argsort(-x, kind="stable")`` on the same rows (the
-    blocks of equal values reversed, the order inside each kept), ``xs[swap]`` that of a stable sort up of the pooled ``(D', D)`` rows (inside each
-    block the rows of ``D'`` first).  ``down`` is None for a plain reversal (no ties), ``swap`` None for the
-    identity (no value shared by the two datasets).  The same permutations as the stable sorts, by integer
-    arithmetic on the block starts.
+    blocks of equal values reversed, the order inside each kept), ``xs[swap]`` that of a stable sort up of the
+    pooled ``(D', D)`` rows (inside each block the rows of ``D'`` first).  ``down`` is None for a plain reversal
+    (no ties), ``swap`` None for the identity (no value shared by the two datasets).  The same permutations as the
+    stable sorts, by integer arithmetic on the block starts.
     """
     n = xs.size
     new = np.empty(n, dtype=bool)

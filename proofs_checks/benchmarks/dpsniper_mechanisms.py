@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from reference.validation import as_generator, check_epsilon, check_integer
+from reference.validation import as_generator, check_epsilon, check_integer, check_probability
 
 from ..audit._cp_bound import _cp_eps_vector
 
@@ -388,7 +388,7 @@ def oracle_bound(name, n_each, confidence=0.9):
     0.078
     """
     n = float(check_integer("n_each", n_each, minimum=1))
-    gamma = (1.0 - float(confidence)) / 2.0
+    gamma = (1.0 - check_probability("confidence", confidence)) / 2.0
     best = 0.0
     for pp, qq in _oracle_sets(name):
         pp, qq = _near_best(pp, qq, n, gamma)
@@ -398,7 +398,7 @@ def oracle_bound(name, n_each, confidence=0.9):
 
 
 def oracle_hit_probability(name, n_each, target, confidence=0.9, candidates=16):
-    """The largest probability, over likelihood-ratio super-level sets S, that the audit's bound on S reaches ``target``.
+    """The largest probability, over likelihood-ratio super-level sets S, that a bound on S reaches ``target``.
 
     An audit that tests the fixed event ``S`` on ``n_each`` fresh calls per input reports
     ``log(p_low(K) / q_high(K'))`` with ``K ~ Bin(n_each, P(S))`` and ``K' ~ Bin(n_each, P'(S))`` independent
@@ -419,7 +419,9 @@ def oracle_hit_probability(name, n_each, target, confidence=0.9, candidates=16):
     """
     n = check_integer("n_each", n_each, minimum=1)
     candidates = check_integer("candidates", candidates, minimum=1)
-    gamma = (1.0 - float(confidence)) / 2.0
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
+        raise ValueError(f"target must be a finite number, got {target!r}")
+    gamma = (1.0 - check_probability("confidence", confidence)) / 2.0
     best = 0.0
     for pp, qq in _oracle_sets(name):
         pp, qq = _near_best(pp, qq, float(n), gamma)

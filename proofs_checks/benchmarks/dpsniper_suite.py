@@ -24,6 +24,7 @@ import sys
 import time
 
 from proofs_checks.audit.api import audit
+from proofs_checks.audit.statistical import DEFAULT_THRESHOLD_SCORING, THRESHOLD_SCORINGS
 from proofs_checks.benchmarks.dpsniper_mechanisms import (DPSNIPER_FULL, DPSNIPER_PAIRS, DPSNIPER_TENTH, EPSILON,
                                                           ORACLE_CASES, benchmark_mechanisms, oracle_bound)
 
@@ -34,8 +35,6 @@ def run(calls=1_000_000, confidence=0.9, seed=0, statistic="estimate", only=None
         threshold_scoring=None):
     """Audit each benchmark mechanism once; return one dict per mechanism (``threshold_scoring`` as in
     :func:`~proofs_checks.audit.api.audit`; None: the audit's default)."""
-    from proofs_checks.audit.statistical import DEFAULT_THRESHOLD_SCORING
-
     if threshold_scoring is None:
         threshold_scoring = DEFAULT_THRESHOLD_SCORING
     rows = []
@@ -91,7 +90,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--statistic", choices=("auto", "estimate"), default="estimate",
                    help="estimate: black box as DP-Sniper (default); auto: use a log_prob where given")
-    p.add_argument("--threshold-scoring", choices=("pessimistic", "cross-fit", "cross-fit-smooth"),
+    p.add_argument("--threshold-scoring", choices=THRESHOLD_SCORINGS,
                    default=None, help="selection rule of searched thresholds (default: the audit's, cross-fit-smooth)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="audit only these mechanisms")
     p.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not depend on it)")
