@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 NAME = "golden"
-HELP = "write the golden vectors (exact float64 outputs of the reference, with provenance) for ports"
+HELP = ("write the golden vectors (inputs, the reference's float64 outputs or exact values correctly rounded, with "
+        "provenance) for ports")
 EPILOG = """\
 examples:
   python -m proofs_checks golden --out golden

@@ -1,4 +1,4 @@
-"""The conformance kit for ports (issue 15): ``python -m proofs_checks conform --port MODULE``.
+"""The conformance kit for ports: ``python -m proofs_checks conform --port MODULE``.
 
 * :mod:`.tolerances`: the stated tolerance of each function and why;
 * :mod:`.compare`: ulp distances and the comparison of one case;

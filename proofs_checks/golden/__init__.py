@@ -1,4 +1,4 @@
-"""Golden vectors: exact float64 outputs of the reference at fixed inputs, for ports (issue 15).
+"""Golden vectors: outputs of the reference (or their exact values, correctly rounded) at fixed inputs, for ports.
 
 :mod:`.encoding` writes and reads the language-neutral JSON format (documented in
 ``docs/porting.md``, schema in ``golden/schema.json``); the ``*_cases`` modules build the

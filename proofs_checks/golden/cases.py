@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .encoding import encode
 
-__all__ = ["case", "law_case"]
+__all__ = ["case", "law_case", "portable_matvec"]
 
 
 def case(case_id, function, args, expected, *, kwargs=None, note=None, mp_reference=None, compare="values"):
@@ -25,3 +27,18 @@ def case(case_id, function, args, expected, *, kwargs=None, note=None, mp_refere
 def law_case(case_id, function, args, expected, *, kwargs=None, note=None):
     """A case whose output is an exact law ``(outputs, log_probabilities)``."""
     return case(case_id, function, args, expected, kwargs=kwargs, note=note, compare="law")
+
+
+def portable_matvec(X, w):
+    """``X @ w`` as products and sums in column order (IEEE operations only), for building golden inputs.
+
+    A BLAS product picks its kernel, hence its rounding, by CPU: inputs built with it moved by an ulp between
+    an AVX-512 machine and the baseline path, and so did every value computed from them.  This sum gives the
+    same bits everywhere (docs/reproducibility.md).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    out = X[:, 0] * w[0]
+    for j in range(1, X.shape[1]):
+        out = out + X[:, j] * w[j]
+    return out

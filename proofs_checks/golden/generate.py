@@ -1,10 +1,12 @@
 """Write every golden file: ``python -m proofs_checks golden --out DIR``.
 
 Each subject module (``catoni_cases``, ``wang_xu_cases``, ``hu_cases``, ``mechanisms_cases``) gives
-``SUBJECT``, ``DESCRIPTION``, ``REFERENCE_PRECISION`` and ``build(seed) -> cases``; the file
+``SUBJECT``, ``DESCRIPTION``, ``REFERENCE_PRECISION``, ``build(seed) -> cases`` and optionally ``PORTABLE`` (the
+functions whose expected values are the same bits on every CPU, docs/reproducibility.md); the file
 ``<SUBJECT>.json`` holds them with the provenance block.  The inputs are drawn from
 ``numpy.random.default_rng(SEED + offset)``, so regenerating gives the same bytes except for the
-provenance fields listed in :data:`.encoding.VOLATILE_PROVENANCE`.
+provenance fields listed in :data:`.encoding.VOLATILE_PROVENANCE` and, on another CPU, the last bits of the
+values that are not ``PORTABLE`` (within the conformance kit's tolerances: ``tests/test_golden.py``).
 """
 
 from __future__ import annotations

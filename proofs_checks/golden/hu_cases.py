@@ -9,7 +9,7 @@ from reference.hu import frank_wolfe as FW
 from reference.hu import parameters as P
 from reference.losses import get_loss
 
-from .cases import case, law_case
+from .cases import case, law_case, portable_matvec
 
 SUBJECT = "hu"
 DESCRIPTION = ("paper 002: loss values and per-example gradients (squared, logistic, biweight), the "
@@ -55,7 +55,7 @@ def build(seed):
     for name, args, kw in settings:
         cases.append(case(f"hu_{name}/{args[0]}", f"hu_{name}", args, getattr(P, name)(*args, **kw), kwargs=kw))
     Xd = rng.standard_t(3.0, size=(8, 2))
-    data = np.column_stack([Xd, Xd @ np.array([0.4, -0.3]) + rng.standard_t(3.0, size=8)])
+    data = np.column_stack([Xd, portable_matvec(Xd, [0.4, -0.3]) + rng.standard_t(3.0, size=8)])
     w0 = np.zeros(2)
     for variant in ("standard", "printed"):
         cases.append(law_case(f"dp_fw_output_log_prob/{variant}", "dp_fw_output_log_prob",
