@@ -33,7 +33,8 @@ import os
 import platform
 import shlex
 
-__all__ = ["BASELINE_BLAS_CORE", "BASELINE_GLIBC_HWCAPS", "baseline_environment", "describe", "shell_exports",
+__all__ = ["BASELINE_BLAS_CORE", "BASELINE_GLIBC_HWCAPS", "baseline_environment", "compare_reports", "describe",
+           "shell_exports",
            "numpy_simd", "blas_kernels", "numba_target", "libm_variant"]
 
 #: OpenBLAS kernel set of the baseline path: SSE4.2, the instruction set of numpy's own x86-64 baseline.
@@ -172,3 +173,53 @@ def baseline_environment(environ=None):
 def shell_exports(env):
     """``export NAME=value`` lines (POSIX shell quoting) for ``eval`` in a script."""
     return "\n".join(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items()))
+
+
+def _relative_change(a, b):
+    if a == b:
+        return 0.0
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))) or isinstance(a, bool) or isinstance(b, bool):
+        return float("inf")
+    scale = max(abs(a), abs(b))
+    return abs(a - b) / scale if scale > 0 and scale != float("inf") else float("inf")
+
+
+def compare_reports(first, second):
+    """Compare two ``report.json`` documents of ``verify`` claim by claim (e.g. one machine against another).
+
+    Parameters
+    ----------
+    first, second : dict
+        Parsed ``report.json`` files.
+
+    Returns
+    -------
+    dict
+        ``claims`` (the number in both), ``only_in_first`` / ``only_in_second`` (claim ids),
+        ``verdict_changes`` (``[id, first, second]`` rows), ``moved`` (``[id, field, first, second,
+        relative change]`` rows for ``observed``, ``bound`` and ``margin``, largest change first) and
+        ``same_verdicts`` (True when every claim is in both with the same verdict).
+
+    Examples
+    --------
+    >>> a = {"claims": [{"id": "x", "verdict": "confirmed", "observed": 1.0, "bound": 2.0, "margin": 1.0}]}
+    >>> b = {"claims": [{"id": "x", "verdict": "confirmed", "observed": 1.0 + 2**-52, "bound": 2.0, "margin": 1.0}]}
+    >>> r = compare_reports(a, b)
+    >>> r["same_verdicts"], [row[:2] for row in r["moved"]]
+    (True, [['x', 'observed']])
+    """
+    ca = {c["id"]: c for c in first["claims"]}
+    cb = {c["id"]: c for c in second["claims"]}
+    common = [k for k in ca if k in cb]
+    changes = [[k, ca[k]["verdict"], cb[k]["verdict"]] for k in common if ca[k]["verdict"] != cb[k]["verdict"]]
+    moved = []
+    for k in common:
+        for field in ("observed", "bound", "margin"):
+            x, y = ca[k].get(field), cb[k].get(field)
+            if x != y:
+                moved.append([k, field, x, y, _relative_change(x, y)])
+    moved.sort(key=lambda row: -row[4])
+    only_a = sorted(set(ca) - set(cb))
+    only_b = sorted(set(cb) - set(ca))
+    return {"claims": len(common), "only_in_first": only_a, "only_in_second": only_b, "verdict_changes": changes,
+            "moved": moved, "same_verdicts": not changes and not only_a and not only_b}
