@@ -14,6 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from reference.floating import FUNCTION_ULPS
 from reference.mechanisms import normalize_log_weights
 from reference.wang_xu import _score_kernel as SK
 from reference.wang_xu.l1_regression import _psi_block, _Scorer
@@ -90,10 +91,18 @@ def test_kernel_terms_and_log_weights_against_numpy(theta, variant, d):
     assert not log_weights_violations(lw, lw_np, X.shape[0], SK.BLOCK_RECORDS, sc.log_theta, -sc.k_eps).any()
     # and the term-by-term sum within the kernel's stated bound, plus each numpy term's error against the exact
     # term (|m| B(t) / log theta and its two roundings) and that sum's own (n - 1) u sum |terms|
+    assert np.all(np.abs(lw - ref.sum(axis=0)) <= _product_against_term_sum_tolerance(sc, W, t, lw, ref))
+
+
+def _product_against_term_sum_tolerance(sc, W, t, lw, ref):
+    """Tolerance of the product-of-q log-weights ``lw`` against numpy's sum of its terms ``ref``: the kernel's
+    stated error, plus ``4 F u |lw|`` (the contract's ``FUNCTION_ULPS`` for the block logs and for
+    ``log theta``, which :func:`SK.log_weight_error_bound` counts at about half an ulp), each numpy term's error
+    against the exact term and the recursive sum's ``(n - 1) u sum |terms|``."""
     bound = SK.log_weight_error_bound(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, lw)
-    term_errors = (sc.k_eps / sc.log_theta) * psi_evaluation_error_bound(t, theta) + 2.5 * U * np.abs(ref)
-    summed = ref.sum(axis=0)
-    assert np.all(np.abs(lw - summed) <= bound + term_errors.sum(axis=0) + X.shape[0] * U * np.abs(ref).sum(axis=0))
+    term_errors = (sc.k_eps / sc.log_theta) * psi_evaluation_error_bound(t, sc.theta) + 2.5 * U * np.abs(ref)
+    return (bound + 4.0 * FUNCTION_ULPS * U * np.abs(lw) + term_errors.sum(axis=0)
+            + ref.shape[0] * U * np.abs(ref).sum(axis=0))
 
 
 @pytest.mark.parametrize("theta", [2.0, 1.5, 1.01, 1.0 + 1e-6])
@@ -125,6 +134,18 @@ def test_term_comparisons_reject_broken_terms(theta):
         assert wrong[tiny].all() and tiny.sum() >= 5
     else:
         assert wrong[t >= 1.5].all() and (t >= 1.5).sum() >= 100
+    # the product-of-q log-weights against the term-by-term sum: two summation algorithms, so an O(n u) tolerance
+    # times k eps / log theta (measured 1.0e-12 at theta = 1.5, 1.7e-11 at 1.01, 1.6e-7 at 1 + 1e-6) that a
+    # dropped term of 0.01 exceeds, but not one term off by 1e-12 relative (at most 7e-13): the per-term
+    # comparisons above carry that power
+    lw = sc.log_weights(W)
+    tol = _product_against_term_sum_tolerance(sc, W, t, lw, ref)
+    assert np.all(np.abs(lw - ref.sum(axis=0)) <= tol) and tol.max() < 2e-7
+    i = int(np.argmax(np.abs(ref[:, 1]) > 0.01))
+    assert abs(lw[1] - np.delete(ref, i, axis=0).sum(axis=0)[1]) > tol[1]
+    off = ref.copy()
+    off[i, 1] *= 1.0 + 1e-12
+    assert abs(lw[1] - off.sum(axis=0)[1]) <= tol[1]
 
 
 @pytest.mark.parametrize("theta", THETAS)
@@ -197,7 +218,8 @@ def test_kernel_terms_match_numpy_at_extremes(theta):
     ref = (_psi_nonneg(t, theta) / L) * -L
     assert _bits_equal(got, (kernel_psi(t, theta) / L) * -L)
     assert np.all(np.abs(got - ref) <= scaled_term_bound(got, ref, t, theta, L, -L))
-    # exact where no function's last bit is involved: psi(0) = 0, and log theta itself from t = 1 on
+    # exact where no function's last bit is involved: psi(0) = -log1p(-0) = 0 (log1p(+-0) = +-0, IEEE 754 clause 9
+    # and C99 Annex F), and from t = 1 on both return the same float log theta (log2 - log1p(0) for numpy at 2)
     assert got[0] == 0.0 and ref[0] == 0.0 and np.all(got[7:] == ref[7:])
 
 
