@@ -161,15 +161,14 @@ def psi_evaluation_error_bound(t, theta=2.0, function_ulps=FUNCTION_ULPS):
     ``log theta`` for ``s = 1``.  Model: with ``u = 2^-53`` and ``eta = 2^-1074``, every ``+ - * /`` gives
     ``fl(x) = x (1 + d) + e``, ``|d| <= u``, ``|e| <= eta / 2`` (``e = 0`` for ``+`` and ``-``); ``log1p``,
     ``pow`` and ``log`` (the constants ``log 2``, ``log theta``) are within ``F = function_ulps`` ulps of
-    their exact value ``y``, and ``ulp(y) <= 2 u |y| + eta``.  ``g_2 = 2u / (1 - 2u)``.  For
-    ``x >= -1/2`` and ``q = 1 + a > 0``: ``log1p`` has slope ``1 / (1 + x)``, and
-    ``-log1p(a) <= -a / q``.
+    their exact value ``y``, and ``ulp(y) <= 2 u |y| + eta``.  ``g_2 = 2u / (1 - 2u)``.  ``log1p`` has
+    slope ``1 / (1 + x)``, and for ``q = 1 + a > 0``, ``-log1p(a) = log(1/q) <= 1/q - 1 = -a / q``.
 
     Branch A (``theta = 2``, ``s < 1/2``): ``a = s (s/2 - 1)``, ``|a| <= 3/8``, ``q = 1 + a >= 5/8``.
-    ``0.5 s`` is exact but for subnormal ``s`` (``eta / 2``), then two roundings: the computed ``a'``
-    has ``|a' - a| <= Da = g_2 |a| + eta``.  ``log1p`` moves by ``D = Da / (q - Da)`` (slope at most
-    ``1 / (1 + min(a, a'))``), its own error is ``F ulp(log1p(a')) <= F (2u (psi + D) + eta)`` with
-    ``psi <= |a| / q``; the negation is exact::
+    ``0.5 s`` is exact unless ``s < 2^-1021`` (then within ``eta / 2``), then two roundings: the computed
+    ``a'`` has ``|a' - a| <= g_2 |a| + s (1 + g_2) eta / 2 + eta / 2 <= Da = g_2 |a| + eta``.  ``log1p``
+    moves by ``D = Da / (q - Da)`` (slope at most ``1 / (1 + min(a, a'))``), its own error is
+    ``F ulp(log1p(a')) <= F (2u (psi + D) + eta)`` with ``psi <= |a| / q``; the negation is exact::
 
         B_A = D + F (2u (|a| / q + D) + eta).
 
@@ -288,7 +287,8 @@ def _log_one_plus_s_plus_pow(s: np.ndarray, theta: float) -> np.ndarray:
 
 
 def psi_upper_envelope(x, theta=2.0):
-    """Right-hand side of [000 eq. (3)] (``theta = 2``) / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``, overflow-free."""
+    """Right-hand side of [000 eq. (3)] (``theta = 2``) / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``,
+    overflow-free."""
     th = check_theta(theta)
     arr = _as_float_array(x)
     return _log_one_plus_s_plus_pow(arr.ravel().copy(), th).reshape(arr.shape)
