@@ -314,7 +314,7 @@ def test_law_within_stated_error_of_mpmath(name, theta):
     # the law: 2 max |d lw| plus the normalisation's rounding (a few u |lw|)
     assert law <= 2 * bound.max() + 8 * U * (np.abs(lw).max() + 1.0)
     if sc.X.shape[0] <= 1000:
-        assert law <= 1e-12               # the stated accuracy for n <= 1,000 (issue 17 item 2)
+        assert law <= 1e-12               # the stated accuracy for n <= 1,000
     elif theta >= 1.3:
         assert law <= 1e-9                # n = 5 10^5: |lw| ~ 3.3e5, measured in docs/benchmarks.md
     else:
