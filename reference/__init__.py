@@ -24,9 +24,11 @@ records
     :func:`~reference.records.partition_records`.
 validation
     Parameter checks that raise ``ValueError`` / ``TypeError`` naming the parameter.
+floating
+    Ulps and the stated error of one elementary-function evaluation (the reproducibility contract).
 
 The papers' packages import only the shared modules (mechanisms, losses, records,
-validation), never each other; this package never imports from :mod:`proofs_checks`.
+validation, floating), never each other; this package never imports from :mod:`proofs_checks`.
 """
 
 __version__ = "0.1.0"

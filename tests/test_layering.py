@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAPERS = ("reference.wang_xu", "reference.hu", "reference.arora")
 #: What a paper's package may import besides itself: the modules shared by the papers.
 SHARED = ("reference.mechanisms", "reference.validation", "reference.losses", "reference.records",
-          "reference._densities")
+          "reference._densities", "reference.floating")
 
 
 def _within(name, package):

@@ -1,5 +1,12 @@
-"""The scoring kernels of [000 Alg. 1-2]: per-record terms bit for bit as numpy, log-weights as a
-product of ``q`` with a stated error, and the exponential-mechanism law against mpmath (50 digits)."""
+"""The scoring kernels of [000 Alg. 1-2] against numpy's evaluation and mpmath (50 digits).
+
+Under the reproducibility contract (``docs/reproducibility.md``): the per-record terms are the kernel's psi
+(within ``2 psi_evaluation_error_bound`` of numpy's, both calling a ``log1p``/``pow`` the CPU chooses) scaled by
+IEEE operations (bit for bit); the log-weights of the compiled kernel and of :func:`log_weights_numpy` share
+their block products of ``q`` bit for bit and differ only in one ``log`` per block (a derived bound); the
+log-weights and the law are checked against mpmath within the kernel's stated error.  Every bounded comparison
+is shown to reject a broken evaluation (``tests/_psi_kernel_bounds.py``).
+"""
 
 import math
 
@@ -7,12 +14,16 @@ import mpmath
 import numpy as np
 import pytest
 
+from reference.floating import FUNCTION_ULPS
 from reference.mechanisms import normalize_log_weights
 from reference.wang_xu import _score_kernel as SK
 from reference.wang_xu.l1_regression import _psi_block, _Scorer
-from reference.wang_xu.truncation import _psi_nonneg
+from reference.wang_xu.truncation import _psi_nonneg, psi_evaluation_error_bound
+from tests._psi_kernel_bounds import (bits_equal as _bits_equal, broken_psi_swapped, kernel_psi, log_weights_violations,
+                                      psi_violations, scaled_term_bound, scaled_term_violations)
 
 U = 2.0 ** -53
+THETAS = [2.0, 1.5, 1.3, 1.1, 1.01, 1.0 + 1e-6, 1.999]
 
 
 def _numpy_terms(sc, W):
@@ -21,6 +32,12 @@ def _numpy_terms(sc, W):
     np.divide(P, sc.log_theta, out=P)
     np.multiply(P, -sc.k_eps, out=P)
     return P
+
+
+def _arguments(sc, W):
+    """psi's arguments ``(iota |ys_i - <xs_i, w>|) s_i`` as every scorer forms them (IEEE operations only)."""
+    with np.errstate(over="ignore"):
+        return (sc.iota * np.abs(sc.ys[:, None] - SK.dot_products(sc.Xs, W))) * sc.s[:, None]
 
 
 def _old_psi2(t):
@@ -36,10 +53,6 @@ def _old_psi2(t):
     return out
 
 
-def _bits_equal(x, y):
-    return x.shape == y.shape and np.array_equal(np.asarray(x).view(np.int64), np.asarray(y).view(np.int64))
-
-
 def _adversarial(theta, d, n=157, k=203, seed=None):
     rng = np.random.default_rng(int(theta * 1000) + 7 * d if seed is None else seed)
     X = rng.standard_t(2.5, (n, d))
@@ -51,32 +64,123 @@ def _adversarial(theta, d, n=157, k=203, seed=None):
     return X, y, W
 
 
+def _scaled(P, sc):
+    """The kernel's scaling of psi values, ``(P / log theta) * (-k eps)``: two IEEE roundings."""
+    return (P / sc.log_theta) * -sc.k_eps
+
+
 @pytest.mark.parametrize("theta", [2.0, 1.5, 1.3, 1.1, 1.0 + 1e-6])
 @pytest.mark.parametrize("variant", ["printed", "standard"])
 @pytest.mark.parametrize("d", [1, 3])
-def test_kernel_terms_equal_numpy_and_log_weights_equal_their_numpy_form(theta, variant, d):
+def test_kernel_terms_and_log_weights_against_numpy(theta, variant, d):
     X, y, W = _adversarial(theta, d)
     sc = _Scorer(X, y, 0.7, 0.5, theta, variant)
+    t = _arguments(sc, W)
     ref = _numpy_terms(sc, W)
-    assert _bits_equal(sc.terms(W), ref)
-    assert np.all(np.isfinite(ref))
+    terms = sc.terms(W)
+    K = kernel_psi(t, theta)
+    assert np.all(np.isfinite(ref)) and np.all(np.isfinite(terms))
+    # psi: two evaluations of the same arguments, each within B(t) of the exact value
+    assert not psi_violations(K, _psi_nonneg(t.ravel(), theta).reshape(t.shape), t, theta).any()
+    # after psi only IEEE operations: the kernel's terms are its psi scaled, bit for bit on every CPU
+    assert _bits_equal(terms, _scaled(K, sc))
+    assert not scaled_term_violations(terms, ref, t, theta, sc.log_theta, -sc.k_eps).any()
+    # the compiled product-of-q kernel and its numpy form: the same block products, one log each per block
     lw = sc.log_weights(W)
-    # the compiled product-of-q kernel and its numpy form: the same operations, the same bits
-    assert _bits_equal(lw, SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps))
-    # and the term-by-term sum within the kernel's stated bound plus that sum's own (n-1) u sum|terms|
+    lw_np = SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps)
+    assert not log_weights_violations(lw, lw_np, X.shape[0], SK.BLOCK_RECORDS, sc.log_theta, -sc.k_eps).any()
+    # and the term-by-term sum within the kernel's stated bound, plus each numpy term's error against the exact
+    # term (|m| B(t) / log theta and its two roundings) and that sum's own (n - 1) u sum |terms|
+    assert np.all(np.abs(lw - ref.sum(axis=0)) <= _product_against_term_sum_tolerance(sc, W, t, lw, ref))
+
+
+def _product_against_term_sum_tolerance(sc, W, t, lw, ref):
+    """Tolerance of the product-of-q log-weights ``lw`` against numpy's sum of its terms ``ref``: the kernel's
+    stated error, plus ``4 F u |lw|`` (the contract's ``FUNCTION_ULPS`` for the block logs and for
+    ``log theta``, which :func:`SK.log_weight_error_bound` counts at about half an ulp), each numpy term's error
+    against the exact term and the recursive sum's ``(n - 1) u sum |terms|``."""
     bound = SK.log_weight_error_bound(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, lw)
-    summed = ref.sum(axis=0)
-    assert np.all(np.abs(lw - summed) <= bound + X.shape[0] * U * np.abs(ref).sum(axis=0))
+    term_errors = (sc.k_eps / sc.log_theta) * psi_evaluation_error_bound(t, sc.theta) + 2.5 * U * np.abs(ref)
+    return (bound + 4.0 * FUNCTION_ULPS * U * np.abs(lw) + term_errors.sum(axis=0)
+            + ref.shape[0] * U * np.abs(ref).sum(axis=0))
+
+
+@pytest.mark.parametrize("theta", [2.0, 1.5, 1.01, 1.0 + 1e-6])
+def test_term_comparisons_reject_broken_terms(theta):
+    # power of the comparisons above, each entry judged on its own (so perturbing every entry at once is
+    # perturbing each alone): a term off by 1e-12 relative, and a psi from the wrong branch
+    X, y, W = _adversarial(theta, 2, n=101, k=53)
+    X[10:18], y[10:18] = 0.0, 10.0 ** -np.arange(7.0, 15.0)             # tiny residuals, not multiples of u
+    sc = _Scorer(X, y, 0.7, 0.5, theta, "printed")
+    t = _arguments(sc, W)
+    terms, ref = sc.terms(W), _numpy_terms(sc, W)
+    nonzero = terms != 0.0
+    caught = scaled_term_violations(terms * (1.0 + 1e-12), ref, t, theta, sc.log_theta, -sc.k_eps)
+    K = kernel_psi(t, theta)
+    caught_psi = psi_violations(K * (1.0 + 1e-12), _psi_nonneg(t.ravel(), theta).reshape(t.shape), t, theta)
+    if theta >= 1.01:
+        # bound / psi <= 9.2e-14 for theta >= 1.01 (see psi_evaluation_error_bound): every nonzero term caught
+        assert np.array_equal(caught, nonzero) and np.array_equal(caught_psi, nonzero)
+    else:
+        # theta = 1 + 1e-6: below t = 1 the bound is 3.5e-11 to 9e-10 of psi (the formula's conditioning), so a
+        # 1e-12 change is caught only on the truncated terms (t >= 1, psi = log theta exactly)
+        assert np.array_equal(caught, t >= 1.0) and np.array_equal(caught_psi, t >= 1.0)
+        assert 0.2 < caught.mean() < 0.8
+    # the wrong branch: theta = 2's two formulas exchanged, or theta < 2 without the truncation at t = 1
+    bad = _scaled(broken_psi_swapped(t, theta), sc)
+    wrong = scaled_term_violations(bad, ref, t, theta, sc.log_theta, -sc.k_eps)
+    if theta == 2.0:
+        tiny = (t > 0.0) & (t < 1e-6)                     # the large-argument formula errs by O(u) absolute there
+        assert wrong[tiny].all() and tiny.sum() >= 5
+    else:
+        assert wrong[t >= 1.5].all() and (t >= 1.5).sum() >= 100
+    # the product-of-q log-weights against the term-by-term sum: two summation algorithms, so an O(n u) tolerance
+    # times k eps / log theta (measured 1.0e-12 at theta = 1.5, 1.7e-11 at 1.01, 1.6e-7 at 1 + 1e-6) that a
+    # dropped term of 0.01 exceeds, but not one term off by 1e-12 relative (at most 7e-13): the per-term
+    # comparisons above carry that power
+    lw = sc.log_weights(W)
+    tol = _product_against_term_sum_tolerance(sc, W, t, lw, ref)
+    assert np.all(np.abs(lw - ref.sum(axis=0)) <= tol) and tol.max() < 2e-7
+    i = int(np.argmax(np.abs(ref[:, 1]) > 0.01))
+    assert abs(lw[1] - np.delete(ref, i, axis=0).sum(axis=0)[1]) > tol[1]
+    off = ref.copy()
+    off[i, 1] *= 1.0 + 1e-12
+    assert abs(lw[1] - off.sum(axis=0)[1]) <= tol[1]
+
+
+@pytest.mark.parametrize("theta", THETAS)
+def test_kernel_psi_within_the_evaluation_bound_of_mpmath_and_of_numpy(theta):
+    # reference: mpmath, 50 digits, at adversarial arguments; kernel against numpy on 200,000 random ones
+    t = np.array([0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-100, 1e-16, 1e-8, 1e-3, 0.1,
+                  np.nextafter(0.5, 0.0), 0.5, np.nextafter(0.5, 1.0), 0.75, 0.999, 1.0 - U, 1.0, 1.0 + 2 * U, 2.0,
+                  1e300, np.inf])
+    mpmath.mp.dps = 50
+    th = mpmath.mpf(theta)
+    exact = [mpmath.log(th) if x >= 1 else -mpmath.log1p(mpmath.mpf(x) ** th / th - mpmath.mpf(x)) for x in t]
+    err = np.array([float(abs(mpmath.mpf(float(v)) - e)) for v, e in zip(kernel_psi(t, theta), exact)])
+    assert np.all(err <= psi_evaluation_error_bound(t, theta))
+    rng = np.random.default_rng([41, int(theta * 1000)])
+    t = np.concatenate([rng.uniform(0.0, 1.2, 100_000), 10.0 ** rng.uniform(-300.0, 0.0, 50_000),
+                        1.0 - 10.0 ** rng.uniform(-16.0, -1.0, 50_000)])
+    assert not psi_violations(kernel_psi(t, theta), _psi_nonneg(t, theta), t, theta).any()
 
 
 @pytest.mark.parametrize("theta", [1.5, 1.3])
 @pytest.mark.parametrize("block", [1, 7, 1000])
-def test_log_weights_numpy_equals_kernel_for_any_record_block(block, theta):
+def test_log_weights_numpy_and_kernel_for_any_record_block(block, theta):
     X, y, W = _adversarial(theta, 2, n=2345, k=40, seed=11)
     sc = _Scorer(X, y, 1.0, 0.5, theta, "printed")
     a = SK.log_weights(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, block=block)
     b = SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, block=block)
-    assert _bits_equal(a, b)
+    n = X.shape[0]
+    assert not log_weights_violations(a, b, n, block, sc.log_theta, -sc.k_eps).any()
+    # power: one log-weight off by 1e-12 relative, and the log-weights without one record (psi >= 0.01)
+    assert log_weights_violations(a * (1.0 + 1e-12), b, n, block, sc.log_theta, -sc.k_eps).all()
+    keep = np.ones(n, dtype=bool)
+    keep[np.flatnonzero(_arguments(sc, W)[:, 0] >= 0.05)[0]] = False
+    dropped = SK.log_weights_numpy(sc.Xs[keep], sc.ys[keep], sc.s[keep], W, sc.iota, sc.theta, -sc.k_eps,
+                                   block=block)
+    assert log_weights_violations(a, dropped, n, block, sc.log_theta, -sc.k_eps)[0]
 
 
 def test_log_weights_independent_of_column_block_width():
@@ -93,6 +197,7 @@ def test_log_weights_independent_of_column_block_width():
 
 
 def test_single_log1p_psi_equals_the_two_pass_version():
+    # one machine's numpy against itself on the same log1p arguments: the same bits (contract, section 3)
     rng = np.random.default_rng(5)
     with np.errstate(over="ignore"):
         t = np.concatenate([rng.uniform(0.0, 2.0, 20_000), 10.0 ** rng.uniform(-320.0, 308.0, 5_000),
@@ -103,14 +208,19 @@ def test_single_log1p_psi_equals_the_two_pass_version():
     assert np.all(np.isfinite(new)) and new.min() >= 0.0 and new.max() <= math.log(2.0)
 
 
-def test_kernel_psi_matches_numpy_psi_at_extremes():
+@pytest.mark.parametrize("theta", [2.0, 1.5, 1.01, 1.0 + 1e-6])
+def test_kernel_terms_match_numpy_at_extremes(theta):
     t = np.array([0.0, 5e-324, 1e-300, 1e-8, 0.25, 0.5, 0.75, 1.0, 2.0, 1e300, np.inf])
     R = np.zeros((t.size, 1))
-    for theta in (2.0, 1.5):
-        got = SK.psi_terms(R, t, np.ones(t.size), 1.0, theta, -math.log(theta))[:, 0]
-        # (psi / log theta) * (-log theta) is psi up to the two roundings, sign flipped
-        ref = (_psi_nonneg(t, theta) / math.log(theta)) * -math.log(theta)
-        assert _bits_equal(got, ref)
+    L = math.log(theta)
+    got = SK.psi_terms(R, t, np.ones(t.size), 1.0, theta, -L)[:, 0]
+    # (psi / log theta) * (-log theta) is psi up to the two roundings, sign flipped
+    ref = (_psi_nonneg(t, theta) / L) * -L
+    assert _bits_equal(got, (kernel_psi(t, theta) / L) * -L)
+    assert np.all(np.abs(got - ref) <= scaled_term_bound(got, ref, t, theta, L, -L))
+    # exact where no function's last bit is involved: psi(0) = -log1p(-0) = 0 (log1p(+-0) = +-0, IEEE 754 clause 9
+    # and C99 Annex F), and from t = 1 on both return the same float log theta (log2 - log1p(0) for numpy at 2)
+    assert got[0] == 0.0 and ref[0] == 0.0 and np.all(got[7:] == ref[7:])
 
 
 def test_residual_is_exact_where_a_fused_multiply_add_is_not():
@@ -128,7 +238,8 @@ def test_no_nan_or_inf_from_overflowing_residuals():
     lw = sc.log_weights(W)
     assert np.all(np.isfinite(lw))
     assert lw[0] == pytest.approx(-2.0, rel=1e-15) and lw[1] == 0.0
-    assert _bits_equal(lw, SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps))
+    lw_np = SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps)
+    assert not log_weights_violations(lw, lw_np, 2, SK.BLOCK_RECORDS, sc.log_theta, -sc.k_eps).any()
 
 
 # ---- the law against mpmath ------------------------------------------------------------------------
@@ -203,7 +314,7 @@ def test_law_within_stated_error_of_mpmath(name, theta):
     # the law: 2 max |d lw| plus the normalisation's rounding (a few u |lw|)
     assert law <= 2 * bound.max() + 8 * U * (np.abs(lw).max() + 1.0)
     if sc.X.shape[0] <= 1000:
-        assert law <= 1e-12               # the stated accuracy for n <= 1,000 (issue 17 item 2)
+        assert law <= 1e-12               # the stated accuracy for n <= 1,000
     elif theta >= 1.3:
         assert law <= 1e-9                # n = 5 10^5: |lw| ~ 3.3e5, measured in docs/benchmarks.md
     else:

@@ -1,4 +1,4 @@
-"""Compiled column sums of the truncated empirical risk of [000 eq. (2)], the same bits as the numpy path.
+"""Compiled column sums of the truncated empirical risk of [000 eq. (2)], the operations of the numpy path.
 
 :func:`reference.wang_xu.l1_regression.truncated_empirical_risk` forms the ``(n, K)`` matrix of
 ``psi((iota |ys_i - <xs_i, w_k>|) s_i)`` on the records scaled by powers of two (``_scaled``) and sums it over
@@ -7,6 +7,13 @@ inner product added coordinate after coordinate as :func:`reference.wang_xu._sco
 fused multiply-add), psi by :func:`reference.wang_xu._score_kernel._psi` (the operations of
 ``truncation._psi_nonneg``), and the sum row after row from 0.0, which is how numpy reduces axis 0 of a C-ordered
 ``(n, K)`` array with ``K >= 2`` (with ``K = 1`` numpy sums pairwise: the caller keeps numpy there).
+
+Under the reproducibility contract (``docs/reproducibility.md``) the arguments of psi and the summation are IEEE
+operations in numpy's order, the same bits on every CPU, so the sums are, bit for bit, numpy's ``sum(axis=0)`` of
+the kernel's own psi terms.  Each term goes through the C library's ``log1p``/``pow`` where numpy, on CPUs with
+AVX-512, runs its own SIMD loops: a term is within ``2 B`` of numpy's
+(:func:`reference.wang_xu.truncation.psi_evaluation_error_bound`), and the sums equal numpy's bit for bit only
+where both call the same library (a CPU without AVX-512, the baseline path).
 
 References
 ----------
@@ -42,8 +49,9 @@ def _risk_sums_loop(Xs, ys, s, W, iota, theta, log_theta, out):
 def risk_column_sums(Xs, ys, s, W, iota, theta):
     """``sum_i psi((iota |ys_i - <Xs_i, W_j>|) s_i)`` for each row ``W_j`` of ``W`` (K, d), as a (K,) array.
 
-    Bit for bit ``_psi_block(W, Xs, ys, s, iota, theta).sum(axis=0)`` of
-    :mod:`reference.wang_xu.l1_regression` for ``K >= 2``; arguments as there (finite, validated by the caller).
+    The operations of ``_psi_block(W, Xs, ys, s, iota, theta).sum(axis=0)`` of
+    :mod:`reference.wang_xu.l1_regression` for ``K >= 2``: the same arguments and summation bit for bit, each psi
+    term within ``2 B`` of numpy's (module docstring); arguments as there (finite, validated by the caller).
     """
     Xs = np.ascontiguousarray(Xs, dtype=np.float64)
     W = np.ascontiguousarray(W, dtype=np.float64)

@@ -5,10 +5,18 @@ The score of a net point ``w`` is ``-k eps / log(theta) * sum_i psi(iota |y_i - 
 
 Per-record terms (:func:`psi_terms`, used to rescore one replaced record in ``O(outputs x d)``):
 after the inner products (:func:`dot_products`, the residual of every path here), one compiled
-pass per entry computes psi with the C library's
-``log1p`` (and ``pow``), the functions numpy calls, so every entry has the bits of the numpy
-evaluation :func:`reference.wang_xu.truncation._psi_nonneg` followed by the two roundings
-``(psi / log theta) * (-k eps)``.
+pass per entry computes psi by the operations of :func:`reference.wang_xu.truncation._psi_nonneg`,
+calling the C library's ``log1p`` (and ``pow``), then the two roundings ``(psi / log theta) * (-k eps)``.
+
+What equals the numpy evaluation, under the reproducibility contract (``docs/reproducibility.md``):
+psi's argument ``t`` (IEEE operations in the same order) and everything after psi (the scaling, the signs,
+the sums of :func:`psi_column_sums` in numpy's order) are the same bits on every CPU; psi itself goes through
+``log1p``/``pow``, which numpy evaluates with its own SIMD loops on CPUs with AVX-512 (Intel SVML) and the
+kernels with the C library, so the two psi values of one ``t`` agree within ``2 B(t)`` with ``B`` =
+:func:`reference.wang_xu.truncation.psi_evaluation_error_bound` (measured on an AVX-512 CPU: at most 1 ulp
+at ``theta = 2``, 65 ulps at ``theta = 1.01``, about ``1e6`` ulps at ``theta = 1 + 1e-6``, where the formula
+itself is that ill-conditioned), and are the same bits where both call the same library (on a CPU without
+AVX-512, or on the baseline path).
 
 Log-weights (:func:`log_weights`, the scorer of every law and sampler): psi is a logarithm,
 ``psi(t) = -log q(s)`` with ``s = min(t, 1)`` and ``q(s) = 1 - s + s^theta / theta``
@@ -20,15 +28,17 @@ one ``log1p`` per (record, net point) pair.  The residual ``y_i - <x_i, w>`` is 
 vectorised over a block of net points kept in L1 cache; ``theta = 2`` needs only ``+ - *``,
 ``theta = 1.5`` takes ``s^1.5 = s sqrt(s)`` (correctly rounded, vectorised), other ``theta``
 :func:`reference.wang_xu._powers.pow_unit` (``+ - * /`` and bit operations, vectorised, relative error
-at most ``8 u``; the C library's ``pow`` stopped the loop from vectorising).  No NaN or infinity can come out: ``s = t if t < 1 else 1`` maps an infinite
-``t`` (overflow) and a NaN residual (``inf - inf`` from net points near ``1.7e308``) to ``s = 1``,
-``q >= 1/2``, and the block product is normal.
+at most ``8 u``; the C library's ``pow`` stopped the loop from vectorising).  No NaN or infinity can
+come out: ``s = t if t < 1 else 1`` maps an infinite ``t`` (overflow) and a NaN residual (``inf - inf``
+from net points near ``1.7e308``) to ``s = 1``, ``q >= 1/2``, and the block product is normal.
 
 Accuracy of the log-weights (against exact arithmetic on the same inputs, ``u = 2^-53``; stated by
 :func:`log_weight_error_bound`): each ``q_i`` carries a relative error of at most a few ``u``
 (``theta = 2``: ``1 - s``, ``s s`` and the sum; ``theta = 1.5`` adds ``s sqrt(s)`` and ``1/theta``;
 other ``theta`` add ``1/theta`` and the ``8 u`` of ``pow_unit``),
-the product ``u`` per factor, each block's ``log`` ``u`` times its value, and the block logarithms are
+the product ``u`` per factor, each block's ``log`` ``u`` times its value (a ``log`` within about half an
+ulp; the contract's ``FUNCTION_ULPS = 4`` would make it ``8 u``, see :func:`log_weight_error_bound`), and
+the block logarithms are
 added with Neumaier's compensated sum, so ``|dS| <= c n u + 3 u S`` (``c = 5``, ``8`` or ``15``,
 ``S = sum_i psi_i <= n log theta``) plus the residuals' own rounding, and
 ``|d log-weight| <= k eps |dS| / log theta + 3 u |log-weight|``: ``O(n u)``, whatever the residuals.
@@ -39,7 +49,11 @@ per-pair summation it replaces had ``(n - 1) u sum_i |term_i|``, i.e. ``O(n^2 u)
 ``tests/test_wang_xu_score_kernel.py`` checks the bound and the law against mpmath (50 digits).
 
 Without numba, :func:`log_weights_numpy` performs the same operations in the same order (blocks
-of records, the residual column by column, ``np.multiply.reduce`` row after row), the same bits.
+of records, the residual column by column, ``np.multiply.reduce`` row after row): the same block
+products of ``q`` and the same compensated sum and scaling, bit for bit on every CPU; only the one ``log``
+per block is numpy's (``np.log``) instead of the C library's, each within ``FUNCTION_ULPS`` ulps, so the
+log-weights agree within about ``(4 FUNCTION_ULPS + 6) u |log-weight|`` (``tests/_psi_kernel_bounds.py``
+derives the bound) and are the same bits where both logs are the C library's.
 The kernels run on one thread: on a shared machine a two-thread parallel region waited for a
 descheduled thread and timed 10 to 25x slower than one thread (load 2 on 2 cores).
 
@@ -65,8 +79,8 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "POW_REL_ERROR", "pow_constants", "pow_unit", "psi_terms", "psi_column_sums", "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound",
-           "dot_products"]
+__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "POW_REL_ERROR", "pow_constants", "pow_unit", "psi_terms", "psi_column_sums",
+           "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound", "dot_products"]
 
 _LOG2 = math.log(2.0)
 
@@ -369,7 +383,11 @@ def dot_products(Xs, W):
 def psi_terms(R, ys, s, iota, theta, neg_k_eps):
     """``(psi(iota |ys_i - R_ik| s_i) / log theta) * neg_k_eps`` as an (n, k) array (R: (n, k) float64).
 
-    Bit for bit the numpy evaluation (``_psi_nonneg``, then the two roundings); one thread.
+    The operations of the numpy evaluation (``_psi_nonneg``, then the two roundings), one thread.  The
+    arguments and the two roundings are the numpy evaluation's bits on every CPU; psi goes through the C
+    library's ``log1p``/``pow``, so each entry is within the bound of
+    :func:`reference.wang_xu.truncation.psi_evaluation_error_bound` (twice it, scaled by ``|neg_k_eps| /
+    log theta``, plus the two roundings) of numpy's, the same bits where numpy calls the same library.
     """
     R = np.ascontiguousarray(R, dtype=np.float64)
     out = np.empty(R.shape)
@@ -400,10 +418,14 @@ def _psi_sums_loop(x, y, c, w, iota, theta, log_theta, out):
 def psi_column_sums(x, y, w, iota, theta, shift=None):
     """``sum_i psi(iota |y_i - x_i w_j| - c_i)`` for every scalar net point ``w_j`` (d = 1), as a (k,) array.
 
-    Bit for bit the numpy evaluation ``psi(iota * np.abs(y[:, None] - x[:, None] * w) - c[:, None],
+    The operations of the numpy evaluation ``psi(iota * np.abs(y[:, None] - x[:, None] * w) - c[:, None],
     theta).sum(axis=0)`` of :func:`reference.wang_xu.truncation.psi` (``c = shift``, default 0), without
     forming the ``(n, k)`` matrix: the terms of [000 eq. (2)] (and of the shifted sum of [000 Lemma 10]),
-    one compiled pass, one thread.  Arguments must be finite (no NaN check here).
+    one compiled pass, one thread.  The arguments, the signs and the sum (row after row, numpy's order) are
+    IEEE operations, the same bits on every CPU; each psi term, through the C library's ``log1p``/``pow``,
+    is within ``2 B`` of numpy's (:func:`reference.wang_xu.truncation.psi_evaluation_error_bound`).  So the
+    result is, bit for bit, numpy's ``sum(axis=0)`` of the kernel's own terms, and equals numpy's whole
+    evaluation where both call the same library.  Arguments must be finite (no NaN check here).
     """
     x = np.ascontiguousarray(x, dtype=np.float64).ravel()
     y = np.ascontiguousarray(y, dtype=np.float64).ravel()
@@ -431,9 +453,11 @@ def _psi_residual_loop(x, y, w, iota, theta, log_theta, out):
 def psi_of_residuals(x, y, w, iota, theta):
     """The ``(n, k)`` matrix ``psi(iota |y_i - x_i w_j|)`` (d = 1, scalar net points ``w_j``), one compiled pass.
 
-    Bit for bit ``psi(iota * np.abs(y[:, None] - x[:, None] * w[None, :]), theta)`` of
-    :func:`reference.wang_xu.truncation.psi` (the terms of [000 eq. (2)]); the caller sums it as before, so
-    the summation order, hence every bit of the risk, is numpy's.  Arguments must be finite.
+    The operations of ``psi(iota * np.abs(y[:, None] - x[:, None] * w[None, :]), theta)`` of
+    :func:`reference.wang_xu.truncation.psi` (the terms of [000 eq. (2)]): the arguments are the same bits on
+    every CPU, each psi value (the C library's ``log1p``/``pow``) within ``2 B`` of numpy's
+    (:func:`reference.wang_xu.truncation.psi_evaluation_error_bound`).  The caller sums it as before, so the
+    summation order is numpy's.  Arguments must be finite.
     """
     x = np.ascontiguousarray(x, dtype=np.float64).ravel()
     y = np.ascontiguousarray(y, dtype=np.float64).ravel()
@@ -456,7 +480,8 @@ def log_weights(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
 
     ``Xs`` (n, d), ``ys`` (n,) and ``s`` (n,) are the records scaled by powers of two
     (``l1_regression._scaled``).  The compiled kernel when numba is present, else
-    :func:`log_weights_numpy` (the same bits).  ``block`` (records per logarithm) must stay at most
+    :func:`log_weights_numpy` (the same block products, a ``log`` per block that may differ in its last bits;
+    see the module docstring).  ``block`` (records per logarithm) must stay at most
     ``BLOCK_RECORDS`` for the no-underflow guarantee; it is a parameter only so the tests can show
     what a larger block breaks.
 
@@ -482,7 +507,11 @@ def log_weights(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
 
 
 def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
-    """The numpy evaluation of :func:`log_weights`: the same operations in the same order (same bits).
+    """The numpy evaluation of :func:`log_weights`: the same operations in the same order.
+
+    Its block products, compensated sum and scaling are the kernel's bits on every CPU; its block logarithms
+    are ``np.log`` (numpy's AVX-512F routine on CPUs with AVX-512, the C library's elsewhere), each within
+    ``FUNCTION_ULPS`` ulps, so the result may differ from the kernel's in the last bits (module docstring).
 
     Vectorised over a block of at most ``block`` records and all net points; a loop over record
     blocks and over the ``d`` coordinates only.
@@ -534,6 +563,10 @@ def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
 
     ``g_m = m u / (1 - m u)``, ``t_i`` the computed ``iota |y_i - <x_i, w>|``: ``u S`` for the block
     logarithms, ``2 u S`` for their compensated sum.
+    The block logarithms are counted at ``u`` times their value, which assumes a ``log`` within about half
+    an ulp; at the contract's ``FUNCTION_ULPS = 4`` ulps that term would be ``2 FUNCTION_ULPS u S``, which
+    this bound does not add (the errors measured against mpmath in ``tests/test_wang_xu_score_kernel.py``
+    stay inside it).
     The last sum is the rounding of the residuals themselves (psi has slope at most 1 and range
     ``log theta``), which any float64 evaluation has (the BLAS product had it too); the other terms
     are ``O(n u)`` whatever the residuals.  The law moves by a relative ``2 max |d lw|`` plus the

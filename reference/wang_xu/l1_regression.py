@@ -166,7 +166,8 @@ def truncated_empirical_risk(W, X, y, iota, theta=2.0):
     single = np.ndim(W) == 1
     W2 = np.atleast_2d(W)
     if _risk_kernel.HAVE_NUMBA and not single and W2.ndim == 2 and W2.shape[0] >= 2:
-        # the same sums, bit for bit, in one compiled pass without the (n, K) matrix (~4x faster)
+        # the same sums in one compiled pass without the (n, K) matrix (~4x faster): numpy's summation of the
+        # kernel's psi terms, each within psi_evaluation_error_bound of numpy's (_risk_kernel)
         X, y = check_regression_data(X, y)
         W2 = check_finite_array("W", W2)
         if W2.shape[1] != X.shape[1]:
@@ -227,7 +228,8 @@ class _Scorer:
     def terms(self, W):
         """(n, k) per-record log-weight contributions ``-k eps psi / log theta`` (each in ``[-k eps, 0]``)."""
         if _score_kernel.HAVE_NUMBA:
-            # one compiled pass after the product: the same bits as the numpy passes below (per-pair
+            # one compiled pass after the product: the operations of the numpy passes below, the same bits
+            # but for psi's log1p/pow (the C library's, within psi_evaluation_error_bound of numpy's; per-pair
             # log1p: these terms rescore one replaced record in O(K d))
             R = _score_kernel.dot_products(self.Xs, W)
             return _score_kernel.psi_terms(R, self.ys, self.s, self.iota, self.theta, -self.k_eps)

@@ -44,7 +44,8 @@ def _terms(setup, X, y, pts, iota, zeta, lemma, psi_fn):
     """``(1/(n iota)) sum_i psi(arg_i(w))`` on the net: (K,).  Lemma 10's argument subtracts ``iota zeta |x_i|``.
 
     With the paper's psi the sums come from the compiled :func:`~reference.wang_xu._score_kernel.psi_column_sums`
-    (the same bits as the numpy path below, which the broken psi of the tests take; ~4x faster, no (n, K) matrix).
+    (the numpy path's operations below, which the broken psi of the tests take; ~4x faster, no (n, K) matrix): the
+    same arguments and summation bit for bit, each psi term within ``2 psi_evaluation_error_bound`` of numpy's.
     """
     if psi_fn is psi and HAVE_NUMBA:  # without numba the kernel would be a Python loop: numpy instead
         shift = iota * zeta * np.abs(X[:, 0]) if lemma == 10 else None

@@ -69,7 +69,8 @@ def lemma9_allowed(setup, n, iota, zeta, net_size, eta, M):
 def _risk(psi_fn, theta, x, y, iota, w):
     """L-hat_iota of [000 eq. (2)] at the scalar points ``w`` (d = 1): shape of ``w``."""
     w = np.asarray(w, dtype=float)
-    if psi_fn is psi and HAVE_NUMBA:  # the compiled terms: the same bits as the numpy path, summed by numpy as before
+    # the compiled terms, each within 2 psi_evaluation_error_bound of the numpy path's, summed by numpy as before
+    if psi_fn is psi and HAVE_NUMBA:
         terms = psi_of_residuals(x, y, w, iota, theta)
     else:
         r = np.abs(y[:, None] - x[:, None] * w.ravel()[None, :])
