@@ -166,7 +166,9 @@ def truncated_empirical_risk(W, X, y, iota, theta=2.0):
     single = np.ndim(W) == 1
     W2 = np.atleast_2d(W)
     if _risk_kernel.HAVE_NUMBA and not single and W2.ndim == 2 and W2.shape[0] >= 2:
-        # the same sums, bit for bit, in one compiled pass without the (n, K) matrix (~4x faster)
+        # the same sums in one compiled pass without the (n, K) matrix (~4x faster); the kernel's log1p and pow are
+        # the C library's, numpy's its own SIMD loops on some CPUs, so within the bound of
+        # tests/test_wang_xu_risk_kernel.py, bit for bit only where both run the same code
         X, y = check_regression_data(X, y)
         W2 = check_finite_array("W", W2)
         if W2.shape[1] != X.shape[1]:
@@ -227,8 +229,9 @@ class _Scorer:
     def terms(self, W):
         """(n, k) per-record log-weight contributions ``-k eps psi / log theta`` (each in ``[-k eps, 0]``)."""
         if _score_kernel.HAVE_NUMBA:
-            # one compiled pass after the product: the same bits as the numpy passes below (per-pair
-            # log1p: these terms rescore one replaced record in O(K d))
+            # one compiled pass after the product: the numpy passes' operations (per-pair log1p: these terms
+            # rescore one replaced record in O(K d)), within the bound of tests/test_wang_xu_score_kernel.py
+            # (the kernel's log1p is the C library's, numpy's is its own SIMD loop on some CPUs)
             R = _score_kernel.dot_products(self.Xs, W)
             return _score_kernel.psi_terms(R, self.ys, self.s, self.iota, self.theta, -self.k_eps)
         P = _psi_block(W, self.Xs, self.ys, self.s, self.iota, self.theta)

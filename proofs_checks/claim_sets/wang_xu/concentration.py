@@ -44,7 +44,9 @@ def _terms(setup, X, y, pts, iota, zeta, lemma, psi_fn):
     """``(1/(n iota)) sum_i psi(arg_i(w))`` on the net: (K,).  Lemma 10's argument subtracts ``iota zeta |x_i|``.
 
     With the paper's psi the sums come from the compiled :func:`~reference.wang_xu._score_kernel.psi_column_sums`
-    (the same bits as the numpy path below, which the broken psi of the tests take; ~4x faster, no (n, K) matrix).
+    (the operations of the numpy path below, which the broken psi of the tests take; ~4x faster, no (n, K)
+    matrix).  The kernel's ``log1p`` is the C library's and numpy's may be its own SIMD loop, so the two paths
+    agree within the bound of ``tests/test_wang_xu_psi_sums.py``, not bit for bit on every CPU.
     """
     if psi_fn is psi and HAVE_NUMBA:  # without numba the kernel would be a Python loop: numpy instead
         shift = iota * zeta * np.abs(X[:, 0]) if lemma == 10 else None

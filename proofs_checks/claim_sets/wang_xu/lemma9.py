@@ -69,7 +69,9 @@ def lemma9_allowed(setup, n, iota, zeta, net_size, eta, M):
 def _risk(psi_fn, theta, x, y, iota, w):
     """L-hat_iota of [000 eq. (2)] at the scalar points ``w`` (d = 1): shape of ``w``."""
     w = np.asarray(w, dtype=float)
-    if psi_fn is psi and HAVE_NUMBA:  # the compiled terms: the same bits as the numpy path, summed by numpy as before
+    if psi_fn is psi and HAVE_NUMBA:
+        # the compiled terms, summed by numpy as before: the numpy path's operations, within the bound of
+        # tests/test_wang_xu_psi_sums.py (the kernel's log1p is the C library's, numpy's may be a SIMD loop)
         terms = psi_of_residuals(x, y, w, iota, theta)
     else:
         r = np.abs(y[:, None] - x[:, None] * w.ravel()[None, :])
