@@ -113,6 +113,7 @@ def test_gem_distribution_matches_sampler_for_grid_search_scores(sq_data):
         draws = sel.sample(sq_data, 20_000, rng=5)
         assert chisquare_pvalue(draws, logp) > GOF_ALPHA
         sens, scores = sel.pairs(sq_data)
+        # one gem_log_prob call on the same arrays behind each (epsilon / 2 and beta / 4 are exact)
         assert np.array_equal(logp, gem_log_prob(sens, scores, 0.5, 0.025))
         assert np.array_equal(logp, grid_search_selection_log_prob(sens, scores, 1.0, 0.1))
 
