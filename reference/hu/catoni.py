@@ -108,8 +108,8 @@ def phi(x):
 
     Examples
     --------
-    >>> float(phi(0.5))
-    0.4791666666666667
+    >>> float(phi(0.5))       # 23/48; 15 digits, as the cube is numpy's power (within 4 ulps on any CPU)
+    0.479166666666667
     """
     x = check_finite_array("x", x, nonempty=False)
     inner = np.clip(x, -_SQRT2, _SQRT2)
