@@ -50,7 +50,10 @@ def t_pdf_gap(x, df, a, b):
 
 
 def lomax_sf_gap(z, alpha, a, b):
-    """Bound between two evaluations of scipy 1.17's ``lomax.sf`` expression ``exp(-alpha log1p(z))``."""
+    """Bound between two evaluations of scipy 1.17's ``lomax.sf`` expression ``exp(-alpha log1p(z))``.
+
+    One function value (``log1p``, ``FUNCTION_GAP`` relative) and one rounding of the product in the exponent.
+    """
     with np.errstate(invalid="ignore"):
         s = float(alpha) * np.log1p(np.asarray(z, dtype=np.float64))
     return exp_gap(a, b, (FUNCTION_GAP + 2 * U) * s)
