@@ -53,7 +53,7 @@ def test_selection_law_is_the_shared_exponential_mechanism():
     delta_u = fw.dp_fw_sensitivity(V, 2.0, data.shape[0])
     assert lp.shape == (3, 4)
     for p in range(3):
-        # g @ V.T against g[p] @ V.T (another BLAS call): the vertices are +-2 e_i, so every entry is one exact
+        # g @ V.T against g[p] @ V.T (another BLAS call): the vertices are +-e_i, so every entry is one exact
         # product plus zeros, the same in any order, with or without FMA
         assert np.array_equal(lp[p], exponential_log_prob(-(g[p] @ V.T), 0.7, delta_u))
     assert not hasattr(fw, "em_log_prob_rows")  # the private copy is gone
