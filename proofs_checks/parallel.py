@@ -5,7 +5,9 @@ the sampling chunks of the statistical audit) goes through :func:`run_calls`.  C
 ``SeedSequence`` child per task *before* anything is scheduled, and :func:`run_calls` returns the
 results in task order, so the numbers do not depend on where the tasks ran: one process, ``jobs``
 local processes (joblib's default ``loky`` backend), or the workers of a ``dask.distributed``
-cluster (joblib's ``dask`` backend).
+cluster (joblib's ``dask`` backend) whose machines have the CPU of the client.  Workers on other
+CPUs draw the same random numbers but may round elementary functions and BLAS products differently
+in the last bits (``docs/reproducibility.md``, section 2).
 
 The backend is chosen once per command with :func:`use_backend` (the ``--backend`` and
 ``--scheduler`` options); code below it only passes ``jobs`` along.

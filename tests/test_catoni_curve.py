@@ -102,6 +102,8 @@ def test_the_accuracy_check_has_power():
 
 
 def test_curve_terms_batch_equals_scalar_calls_and_order():
+    # bit for bit on any CPU: one table per beta (built once per process) and one compiled kernel per entry, IEEE
+    # operations only on the table path; the fused sums add those terms in np.add.reduce's axis-0 order
     rng = np.random.default_rng(11)
     x = rng.standard_t(2.5, 5000)
     for beta in (1.0, 0.37):
@@ -134,7 +136,10 @@ def test_curve_terms_tiny_and_huge_inputs():
 
 
 def test_uncompiled_curve_gives_the_same_bits():
-    """robust_gradient with the kernel run as plain Python (NUMBA_DISABLE_JIT=1) equals the compiled one."""
+    """robust_gradient with the kernel run as plain Python (NUMBA_DISABLE_JIT=1) equals the compiled one.
+
+    Bit for bit on any CPU: the same IEEE operations and the same C-library functions in both processes (the
+    table's fit, numpy's cos included, runs the same code in both on one machine)."""
     import json
     import os
     import pathlib

@@ -137,6 +137,9 @@ def test_expected_phi_bigger_sweep_against_both_mpmath_references():
 
 
 # ----------------------------------------------------------------------------- bit-reproducibility
+# Batch, scalar, reordered, threaded and uncompiled calls run one scalar kernel on each element: the same IEEE
+# operations (numba without fast-math or contraction) and the same C-library exp/expm1/pow and scipy erf, which
+# one process resolves once for every caller.  So these bits agree on any CPU, whatever code it picks.
 
 def test_batch_equals_scalar_calls_bit_for_bit(stress):
     a, b, *_ = stress
@@ -230,6 +233,7 @@ def test_robust_gradient_paths_agree_bit_for_bit_and_with_expected_phi(s, beta):
     G[1, 1] = 1.7e308
     G[2, 2] = -5e-324
     ref = _terms_mean(G, s, beta)
+    # the same terms added in numpy's order for axis 0 of a C-ordered array (row after row): IEEE additions
     assert np.array_equal(robust_gradient(G, s, beta), ref)                       # fused column sums
     assert np.array_equal(robust_mean(np.asfortranarray(G), s, beta, axis=0), ref)  # generic path
     assert np.array_equal(robust_mean(G.T, s, beta, axis=1), _terms_mean(G.T, s, beta, axis=1))

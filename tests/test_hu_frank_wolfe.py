@@ -53,6 +53,8 @@ def test_selection_law_is_the_shared_exponential_mechanism():
     delta_u = fw.dp_fw_sensitivity(V, 2.0, data.shape[0])
     assert lp.shape == (3, 4)
     for p in range(3):
+        # g @ V.T against g[p] @ V.T (another BLAS call): the vertices are +-e_i, so every entry is one exact
+        # product plus zeros, the same in any order, with or without FMA
         assert np.array_equal(lp[p], exponential_log_prob(-(g[p] @ V.T), 0.7, delta_u))
     assert not hasattr(fw, "em_log_prob_rows")  # the private copy is gone
 
@@ -63,6 +65,7 @@ def test_dp_fw_exact_law_matches_sampler():
     out, lp = fw.dp_fw_output_log_prob(*args)
     assert abs(np.exp(lp).sum() - 1) < 1e-12
     W = fw.heavy_tailed_dp_fw(*args, rng=4, size=20000)
+    # the sampler and the law build each output by the same IEEE steps (1 - eta) w + eta v: the same bytes
     index = {r.tobytes(): i for i, r in enumerate(out)}
     draws = np.array([index[r.tobytes()] for r in W])
     assert chisquare_pvalue(draws, lp) > GOF_ALPHA
@@ -109,7 +112,7 @@ def test_lasso_exact_law_matches_sampler_and_rescore():
     args = (data, np.zeros(2), 0.8, 3, 0.9, 0.5)
     out, lp = fw.private_lasso_output_log_prob(*args)
     W = fw.heavy_tailed_private_lasso(*args, rng=7, size=20000)
-    index = {r.tobytes(): i for i, r in enumerate(out)}
+    index = {r.tobytes(): i for i, r in enumerate(out)}      # the same IEEE update steps on both sides, as above
     assert chisquare_pvalue(np.array([index[r.tobytes()] for r in W]), lp) > GOF_ALPHA
     algo = fw.HeavyTailedPrivateLasso(epsilon=0.9, delta=0.5, d=2, T=3, K=0.8)
     step = algo.step(np.array([0.3, -0.2]), 10)

@@ -1,7 +1,8 @@
 """``s^theta`` by + - * / and bit operations (:mod:`reference.wang_xu._powers`) against mpmath (50 digits).
 
 The stated bound is ``|pow_unit(s) - s^theta| <= 8 u s^theta + 2^-1075`` on ``[0, 1]`` for theta in
-``(1, 2]`` (proof in the module docstring); the compiled loop and the numpy twin give the same bits.
+``(1, 2]`` (proof in the module docstring); the compiled loop and the numpy twin give the same bits on any
+CPU (IEEE and integer operations only, in the same order, no fused multiply-add on either side).
 Reference values: ``mpmath.power`` at 50 significant digits.
 """
 

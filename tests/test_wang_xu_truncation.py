@@ -30,6 +30,8 @@ def test_psi_matches_mpmath(x, theta):
 
 
 def test_eq6_is_theta_two_and_exact_at_the_kink():
+    # psi's value at and beyond the kink is math.log(theta) itself (truncation._psi_nonneg), the function this
+    # compares with: the same C-library call, so the same bits on any CPU
     assert float(psi(1.0)) == math.log(2.0)
     assert float(psi(1.0, 1.5)) == math.log(1.5)
     assert float(psi(5e-324)) == 5e-324          # relative accuracy down to subnormals

@@ -161,7 +161,8 @@ def _save_counterexample(path, res, spec):
                     epsilon_lower=res.epsilon_lower,
                     event=ce.get("event"), counts=ce.get("counts"))
     # a statistical audit shares its selection split among the pairs it compared: all of them, in their order,
-    # let --replay run the same audit (the same bound, bit for bit), not the worst pair alone
+    # let --replay run the same audit (the same bound, bit for bit on the code paths of the machine that wrote
+    # the file: python -m proofs_checks code-paths), not the worst pair alone
     compared = res.compared_pairs or []
     arrays = {}
     if len(compared) > 1:

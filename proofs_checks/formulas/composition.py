@@ -110,7 +110,8 @@ def rr_composition_delta(epsilon_step, rounds, epsilon):
     log_terms = (special.gammaln(t + 1.0) - special.gammaln(i + 1.0) - special.gammaln(t - i + 1.0)
                  + (t - i) * e0 + np.log(-np.expm1(eps - loss)) - t * np.logaddexp(0.0, e0))
     # scipy's logsumexp arithmetic without its per-call overhead (0.5 ms a call; the Lemma 2 grids call this
-    # thousands of times): the batched copy of the exponential mechanism, same bits (tests)
+    # thousands of times): the batched copy of the exponential mechanism, within a few ulps of scipy's value
+    # (the exp/log code is the CPU's choice on both sides; tests/test_formulas_composition.py states the bound)
     return float(np.exp(_log_sum_exp(log_terms)[0]))
 
 

@@ -3,7 +3,9 @@
 Each (grid point, repetition) cell gets its own child of one
 ``SeedSequence`` (``SeedSequence.spawn``), assigned by cell index before any
 work is scheduled, so the numbers are identical whatever the number of workers and wherever
-they run (local processes or a dask cluster, see :mod:`proofs_checks.parallel`).
+they run (local processes or a dask cluster, see :mod:`proofs_checks.parallel`) on one type of
+CPU; workers on other CPUs give the same draws but may differ in the last bits of what the
+elementary functions and BLAS make of them (``docs/reproducibility.md``, section 2).
 """
 
 from __future__ import annotations

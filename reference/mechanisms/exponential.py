@@ -112,7 +112,12 @@ def _log_sum_exp(w: np.ndarray) -> np.ndarray:
     terms are kept out of the sum, so a dominant candidate loses no precision.
     This is the formula (and the order of operations) of SciPy 1.17's
     ``logsumexp``, written out so that a batch of rows costs a few passes over
-    memory and each row's value is exactly the one SciPy gives for that row alone.
+    memory.  For a C-contiguous batch each row's value is bit for bit the one
+    this function gives for that row alone (the same element-wise operations,
+    each row summed in numpy's fixed pairwise order), and within a few ulps of
+    SciPy's: both call numpy's ``exp``, ``log`` and ``log1p``, whose code the
+    CPU chooses (docs/reproducibility.md, section 2; the bound is
+    ``logsumexp_gap`` of tests/_two_routes.py).
     Rows whose maximum is infinite fall back to ``log(sum(exp(w)))`` as SciPy does.
     """
     top = w.max(axis=-1, keepdims=True)
