@@ -13,7 +13,8 @@ The same Python code computes different last bits on different CPUs in four plac
   OpenBLAS picks its kernels by CPU; ``OPENBLAS_CORETYPE`` forces one.
 * **numba's target.**  Kernels are compiled for the host CPU; ``NUMBA_CPU_NAME=generic`` compiles them for
   any x86-64.  The kernels use no fast-math and no contraction, so this moves no bit (measured), but it is
-  the path a CPU without AVX runs.
+  the path a CPU without AVX runs.  Where Intel's SVML is installed (``icc_rt``), numba vectorises
+  elementary functions with it: :func:`numba_target` reports it; this project's dependencies do not install it.
 
 :func:`describe` reports the four for this process (the provenance of a report or golden file records it);
 :func:`baseline_environment` gives the environment variables that switch every one of them to the oldest
@@ -76,13 +77,20 @@ def blas_kernels():
 
 
 def numba_target():
-    """The CPU numba compiles for (``NUMBA_CPU_NAME`` or the host's) and the host CPU's name."""
+    """The CPU numba compiles for (``NUMBA_CPU_NAME`` or the host's), the host CPU's name, and whether numba
+    vectorises elementary functions with Intel's SVML (``svml``: then the kernels' bits depend on it too)."""
     try:
         import llvmlite.binding as ll
     except ImportError:  # pragma: no cover - numba is a run-time dependency
         return {"available": False}
     host = ll.get_host_cpu_name()
-    return {"available": True, "host": host, "target": os.environ.get("NUMBA_CPU_NAME") or host}
+    try:  # with Intel's SVML installed (icc_rt / intel-cmplr-lib-rt) numba's vectorised loops call it
+        import numba
+
+        svml = bool(numba.config.USING_SVML)
+    except ImportError:  # pragma: no cover
+        svml = False
+    return {"available": True, "host": host, "target": os.environ.get("NUMBA_CPU_NAME") or host, "svml": svml}
 
 
 def _cpu_flags():

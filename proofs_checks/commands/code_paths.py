@@ -93,7 +93,8 @@ def run(args):
             ("libm", f"{libm['libc']}; fused multiply-add variants: {fma}"),
             ("BLAS kernels", "; ".join(f"{b['library']} {b['version']} {b['architecture']}" for b in info["blas"])
              or "-"),
-            ("numba target", info["numba"].get("target", "numba not available"))]
+            ("numba target", info["numba"].get("target", "numba not available")
+             + ("; vectorises with Intel SVML" if info["numba"].get("svml") else ""))]
     width = max(len(k) for k, _ in rows)
     print(f"{'path':<{width}}  in this process")
     for k, v in rows:

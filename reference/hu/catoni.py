@@ -233,7 +233,7 @@ def expected_phi(a, b):
     scalar calls agree bit for bit.  Measured against the mpmath reference of
     ``proofs_checks.formulas.catoni`` the absolute error is below 4e-16 over
     ``a in +-[1e-300, 1e300]``, ``b in {0} U [1e-300, 1e300]`` (``docs/catoni.md``; the test
-    ``tests/test_catoni_accuracy.py`` checks 6e-16 on a stored 20 000-point stress grid).  A final
+    ``tests/test_catoni_kernel.py`` checks 6e-16 on a stored 20 000-point stress grid).  A final
     ``min(., B)`` absorbs last-ulp rounding so the bound used by the privacy proof holds exactly in
     float64.
 
