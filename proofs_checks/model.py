@@ -179,6 +179,12 @@ class CheckContext:
         return np.random.default_rng(self.seed_sequence(stream))
 
 
+#: How many run seeds a randomised claim gets by default (:func:`proofs_checks.stability.default_seeds`):
+#: ``"several"`` for a cheap claim (its verdict stands only where the seeds agree), ``"once"`` for an
+#: expensive one, whose single quick run costs about 2 s or more (measured; never decided by a run's own time).
+SEED_POLICIES = ("several", "once")
+
+
 @dataclass(frozen=True)
 class Claim:
     """One statement of a paper, and the check that judges it.
@@ -204,6 +210,9 @@ class Claim:
     mutants : tuple of Mutant
         Deliberately broken versions of the check that a check with power must refute
         (see :class:`Mutant`); ``python -m proofs_checks power`` runs them.
+    seed_policy : {"several", "once"}
+        Declared by the claim set: ``"several"`` (default, a cheap claim) runs a randomised check on
+        several run seeds by default, ``"once"`` (an expensive claim) on one (see :data:`SEED_POLICIES`).
     """
 
     id: str
@@ -215,6 +224,7 @@ class Claim:
     variant: str | None = None
     scope: str = "paper"
     mutants: tuple = ()
+    seed_policy: str = "several"
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -223,6 +233,8 @@ class Claim:
             raise ValueError(f"scope must be one of {SCOPES}, got {self.scope!r} (claim {self.id})")
         if not all(isinstance(m, Mutant) for m in self.mutants):
             raise TypeError(f"mutants must be Mutant objects (claim {self.id})")
+        if self.seed_policy not in SEED_POLICIES:
+            raise ValueError(f"seed_policy must be one of {SEED_POLICIES}, got {self.seed_policy!r} (claim {self.id})")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Reach of the audit.arora-* claims [issue 18]: the designed pair, the proofs and the out-of-reach numbers.
 
-Every number the AUDIT_POWER texts of the audit.arora-* claims state is recomputed here from the closed
+Every number the audit records' texts of the audit.arora-* claims state is recomputed here from the closed
 forms (Balle-Wang's exact Gaussian curve, GDP composition, the Clopper-Pearson oracle of
 proofs_checks.audit.calibration at expected counts); the measured audit results are asserted on a few
 seeds (fast) and on five (slow).
@@ -13,13 +13,14 @@ import math
 import numpy as np
 import pytest
 
-from proofs_checks.audit_claims import AUDIT_POWER, privacy_audit_check
+from proofs_checks.audit_claims import privacy_audit_check
 from proofs_checks.claim_sets.arora.audit_design import (boosting_flip_pair, calls_for_oracle, gaussian_epsilon,
                                                           gaussian_oracle, label_flip_pair, learner_mu_bound)
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
 from reference.arora.learners import (default_lambda, lipschitz_constant, noisy_gd_rho, noisy_gd_sigma,
                                       output_perturbation_sensitivity, output_perturbation_sigma, regularized_erm)
+from tests._audit_records import audit_record
 
 DELTA = 1e-5
 OP, GD = "audit.arora-output-perturbation.standard", "audit.arora-noisy-gd.standard"
@@ -31,7 +32,7 @@ def registry():
 
 
 def _reach(cid, m, key):
-    return AUDIT_POWER[cid]["reach"][m][key]
+    return audit_record(cid).reach[m][key]
 
 
 def _op_pair_mu(m, n=8):
@@ -82,9 +83,9 @@ def test_the_x1_25_learners_are_proved_private_on_every_pair():
 
 def test_noisy_gd_x2_is_out_of_reach_on_any_pair():
     # the violation and its pair: tests/test_power_reach_gd.py
-    assert "out_of_reach" in AUDIT_POWER[GD]["reach"][2.0]
+    assert "out_of_reach" in audit_record(GD).reach[2.0]
     worst = learner_mu_bound("noisy-gd", 2.0, DELTA)
-    text = AUDIT_POWER[GD]["power"]
+    text = audit_record(GD).power
     assert gaussian_epsilon(worst, DELTA) > 1.0 and f"{worst:.4f}-GDP" in text
     assert gaussian_epsilon(0.75 * worst, DELTA) == pytest.approx(1.13, abs=5e-3)
     assert gaussian_oracle(worst, 20_000, 0.95, DELTA) == pytest.approx(0.68, abs=5e-3) and "is 0.68" in text

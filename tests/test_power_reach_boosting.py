@@ -1,6 +1,6 @@
 """Boosting [004 App. E] at the paper's own sigma~ of [004 Thm. E]: the violation the audits now refute [issue 18].
 
-Every number of ``AUDIT_POWER["audit.arora-boosting.printed" / ".standard"]["power"]`` is recomputed here:
+Every number of ``audit_record("audit.arora-boosting.printed" / ".standard").power`` is recomputed here:
 the printed ``sigma~`` and the learner's sub-Gaussian constant, ``n0``, the exact output law on the designed
 pair (quadrature of :func:`boosting_output_law`, checked against runs of the implementation), its epsilon at
 delta = 1e-5 under both readings of ``Lap(0, sigma~)``, the best event's oracle bound at 20000 calls, and the
@@ -14,13 +14,14 @@ import math
 import numpy as np
 import pytest
 
-from proofs_checks.audit_claims import AUDIT_POWER, privacy_audit_check
+from proofs_checks.audit_claims import privacy_audit_check
 from proofs_checks.claim_sets.arora.audit_design import (BOOSTING_PAPER_CHUNK, boosting_flip_pair, boosting_output_law,
                                                           boosting_validation_pair, law_epsilon, law_oracle,
                                                           paper_sigma_tilde)
 from proofs_checks.model import CheckContext
 from reference.arora.learners import OutputPerturbation
 from reference.arora.model_selection import boosting, boosting_n0, gaussian_output_subgaussian_constant
+from tests._audit_records import audit_record
 
 DELTA = 1e-5
 #: Coarse quadrature (0.7 s a law): epsilon within 3e-4 of grid=6001, tgrid=16001, lgrid=1201 (4.9096, measured)
@@ -72,7 +73,7 @@ def test_the_output_law_violates_under_both_readings(pair, variant, eps1, oracle
     w, p, q = boosting_output_law(*pair, 1.0, variant=variant, **COARSE)
     assert law_epsilon(p, q, DELTA) == pytest.approx(eps1, abs=2e-3)
     assert law_oracle(p, q, 20_000, 0.95, DELTA) == pytest.approx(oracle1, abs=2e-3)
-    text = AUDIT_POWER[f"audit.arora-boosting.{variant}"]["power"]
+    text = audit_record(f"audit.arora-boosting.{variant}").power
     assert f"exact epsilon {eps1:.3g}" in text and f"is {oracle1:.3g};" in text
 
 
@@ -115,7 +116,7 @@ def test_the_quick_audit_refutes_the_printed_constant(registry, variant):
 
 
 def test_the_calibrated_x125_scan_number():
-    # AUDIT_POWER["audit.arora-boosting.calibrated"]: chunks of 32, training label 3: 0.639 eps at x1.25
+    # the audit record of audit.arora-boosting.calibrated: chunks of 32, training label 3: 0.639 eps at x1.25
     D = np.zeros((160, 2))
     D[:128] = [1.0, 3.0]
     D[-1] = [1.0, 3.0]
@@ -123,7 +124,7 @@ def test_the_calibrated_x125_scan_number():
     Dp[-1, 1] = -3.0
     w, p, q = boosting_output_law(D, Dp, 1.25, grid=2001, lgrid=601)
     assert law_epsilon(p / p.sum(), q / q.sum(), DELTA) == pytest.approx(0.6393, abs=1e-3)
-    assert "0.639 at 32" in AUDIT_POWER["audit.arora-boosting.calibrated"]["power"]
+    assert "0.639 at 32" in audit_record("audit.arora-boosting.calibrated").power
 
 
 def test_other_readings_of_sigma_tilde_still_violate(pair):

@@ -20,9 +20,9 @@ import math
 import numpy as np
 import pytest
 
-from proofs_checks.audit_claims import AUDIT_POWER
 from proofs_checks.claim_sets.arora.audit_design import (boosting_split_index_law, boosting_split_law,
                                                           boosting_split_pair, law_epsilon, law_oracle)
+from tests._audit_records import audit_record
 
 BC = "audit.arora-boosting.calibrated"
 DELTA = 1e-5
@@ -65,13 +65,13 @@ def _limit(bad, multiplier, chunk=1.0):
 
 def test_the_split_pair_is_the_one_audited_at_full():
     D, Dp, _ = boosting_split_pair(4096, 3)
-    full = AUDIT_POWER[BC]["profile_pairs"]["full"]
+    full = audit_record(BC).profile_pairs["full"]
     assert len(full) == 3
-    for (a, ap), (b, bp) in zip(full[:2], AUDIT_POWER[BC]["pairs"]):
+    for (a, ap), (b, bp) in zip(full[:2], audit_record(BC).pairs):
         assert (a == b).all() and (ap == bp).all()
     E, Ep = full[2]
     assert (E == D).all() and (Ep == Dp).all() and (D != Dp).sum() == 1
-    assert "quick" not in AUDIT_POWER[BC]["profile_pairs"]           # quick keeps its two cheap pairs
+    assert "quick" not in audit_record(BC).profile_pairs           # quick keeps its two cheap pairs
 
 
 def test_deterministic_limit_loses_1_15_eps_at_x1_25_and_stays_within_at_x1():
@@ -81,7 +81,7 @@ def test_deterministic_limit_loses_1_15_eps_at_x1_25_and_stays_within_at_x1():
     best = max(_two_outcome_epsilon(*_limit(k, 1.25)) for k in (3, 4, 5, 6))
     assert 1.148 < e3 < 1.149 and 1.152 < best < 48 / 52 * 1.25
     assert _two_outcome_epsilon(*_limit(3, 1.0)) < 48 / 52 < 1.0
-    text = AUDIT_POWER[BC]["power"]
+    text = audit_record(BC).power
     assert f"epsilon {best:.3f} at delta" in text
     d1 = max(max(p - math.e * q, 0.0) for p, q in (_limit(k / 4, 1.25) for k in range(40)))   # gaps on a 1/4 grid
     assert 0.0235 < d1 < 0.0237 and f"largest delta(1), {d1:.4f}, with one (1, 3) record" in text
@@ -118,7 +118,7 @@ def test_split_pair_and_law_reject_bad_input():
 def test_x1_25_mutant_is_neither_marked_nor_quick_cheap(registry):
     ms = {m.factor: m for m in registry.claim(BC).mutants}
     assert not ms[1.25].out_of_reach and not ms[1.25].not_a_violation       # a violation, caught at full
-    assert "x1.25 at full only" in AUDIT_POWER[BC]["power"]
+    assert "x1.25 at full only" in audit_record(BC).power
 
 
 @pytest.mark.slow
@@ -130,7 +130,7 @@ def test_split_law_fine_numbers_and_oracle():
     o2, o6 = law_oracle(p, q, 200_000, 0.95, DELTA), law_oracle(p, q, 10**6, 0.95, DELTA)
     _, p1, q1, _ = boosting_split_law(D, Dp, 1.0)
     e1 = law_epsilon(p1, q1, DELTA)
-    text = AUDIT_POWER[BC]["power"]
+    text = audit_record(BC).power
     for value in (f"epsilon {eps:.3f} at", f"delta(1) = {d1:.4f}", f"oracle {o2:.3f} at the quick",
                   f"{o6:.3f} at 10^6", f"x1: {e1:.3f}", f"P(w < -2) = {p[w < -2].sum():.4f} on D",
                   f"{q[w < -2].sum():.4f} on D'"):

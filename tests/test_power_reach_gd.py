@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit.curves import gaussian_curve
-from proofs_checks.audit_claims import AUDIT_POWER
 from proofs_checks.claim_sets.arora.audit_design import (calls_for_oracle, gaussian_epsilon, gaussian_oracle,
                                                           learner_mu_bound, noisy_gd_linear_output,
                                                           noisy_gd_violation_pair)
 from reference.arora.learners import noisy_gd, noisy_gd_rho
+from tests._audit_records import audit_record
 
 DELTA = 1e-5
 GD = "audit.arora-noisy-gd.standard"
@@ -85,7 +85,7 @@ def test_noisy_gd_x2_violates_and_is_out_of_reach_with_the_stated_numbers():
     oracle, oracle_any = gaussian_oracle(mu, 20_000, 0.95, DELTA), gaussian_oracle(worst, 20_000, 0.95, DELTA)
     assert oracle < 1.0 and oracle_any < 1.0                                # not at quick, on any pair
     assert worst == pytest.approx(math.sqrt(2 * noisy_gd_rho(2.0, DELTA)))
-    text = AUDIT_POWER[GD]["reach"][2.0]["out_of_reach"]
+    text = audit_record(GD).reach[2.0]["out_of_reach"]
     for value in (f"k = 2 eta = {r['k']:.4f}", f"mu = {mu:.4f}", f"{r['transcript_mu']:.4f}", f"{d1 * 1e5:.2f}e-5",
                   f"{eps:.3f} > 1", f"is {oracle:.3f}", f"{oracle_any:.3f} on any pair", f"{worst:.4f}-GDP",
                   f"{r['projection']:.2g}"):
@@ -116,7 +116,7 @@ def boosting_laws():
 def test_the_boosting_pair_is_the_audited_one():
     from proofs_checks.claim_sets.arora.audit_design import boosting_flip_pair, boosting_validation_pair
 
-    (a, ap), (b, bp) = AUDIT_POWER[BC]["pairs"]
+    (a, ap), (b, bp) = audit_record(BC).pairs
     D, Dp, _ = boosting_flip_pair(1.0, 3.0, 4)
     E, Ep, _ = boosting_validation_pair()
     assert (a == D).all() and (ap == Dp).all() and (b == E).all() and (bp == Ep).all()
@@ -145,7 +145,7 @@ def test_boosting_calibrated_x2_violates_at_the_edge_of_the_quick_budget(boostin
     assert eps > 1.2 and d1 > 0.01 and 1.0 < quick < 1.05 and full > 1.2
     base = law_epsilon(laws[1.0][1], laws[1.0][2], DELTA)
     assert base < 0.6                                            # x1 far from refutable on this pair
-    text = AUDIT_POWER[BC]["power"]
+    text = audit_record(BC).power
     for value in (f"epsilon {eps:.3f} at delta", f"delta(1) = {d1:.3f}", f"only {quick:.3f}", f"oracle {full:.3f}",
                   f"x1 {base:.3f} on that pair"):
         assert value in text, value
@@ -154,11 +154,11 @@ def test_boosting_calibrated_x2_violates_at_the_edge_of_the_quick_budget(boostin
 
 
 def test_boosting_calibrated_quick_budget_of_200000_calls_refutes_x2_not_x1(registry):
-    # AUDIT_POWER gives this claim 200000 calls at quick (the profile's 20000 leave x2's oracle at 1.031);
+    # its audit record gives this claim 200000 calls at quick (the profile's 20000 leave x2's oracle at 1.031);
     # measured: x2 1.098-1.247 on run seeds 20261121, 0-2, x1 0.43-0.49; 0.7-0.9 s a run
     from proofs_checks.model import CheckContext
 
-    assert AUDIT_POWER[BC]["samples"] == {"quick": 200_000}
+    assert audit_record(BC).samples == {"quick": 200_000}
     claim = registry.claim(BC)
     (x2,) = [m for m in claim.mutants if m.factor == 2.0]
     ctx = CheckContext(profile="quick", seed=20261121).for_claim(BC)
@@ -187,14 +187,14 @@ def test_boosting_calibrated_full_profile_refutes_x2_not_x1():
 
     reg = default_registry()
     ctx = CheckContext(profile="full", seed=20261121).for_claim(BC)
-    pairs = AUDIT_POWER[BC]["pairs"]
+    pairs = audit_record(BC).pairs
     assert privacy_audit_check("arora-boosting", "calibrated", registry=reg, privacy_multiplier=2.0,
                                pairs=pairs)(ctx).verdict == "refuted"
     assert privacy_audit_check("arora-boosting", "calibrated", registry=reg, pairs=pairs)(ctx).verdict == "inconclusive"
 
 
 def test_gem_x1_25_largest_loss_found_is_below_epsilon():
-    # the pair stated in AUDIT_POWER (found by 60 Nelder-Mead searches over the n = 6 domain, seed 1): exact
+    # the pair stated in the audit record (found by 60 Nelder-Mead searches over the n = 6 domain, seed 1): exact
     # loss 0.8636 eps at x1.25; a lower bound of the sup, below the proven bound 0.9958 (tests/test_power_reach_primitives.py)
     from reference.mechanisms.gem import gem_log_prob
 
@@ -203,5 +203,5 @@ def test_gem_x1_25_largest_loss_found_is_below_epsilon():
     qp = q + np.array([-1.0, 2.0, 4.0])
     assert (np.abs(qp - q) <= g).all() and (np.abs(q) <= 3 * g).all() and (np.abs(qp) <= 3 * g).all()
     loss = float(np.max(np.abs(gem_log_prob(g, q, 1.25, 0.1) - gem_log_prob(g, qp, 1.25, 0.1))))
-    assert loss == pytest.approx(0.8636, abs=5e-5) and "0.864 by 60 local searches" in AUDIT_POWER["audit.gem.standard"]["power"]
-    assert "0.9958 eps <= eps" in AUDIT_POWER["audit.gem.standard"]["reach"][1.25]["not_a_violation"]
+    assert loss == pytest.approx(0.8636, abs=5e-5) and "0.864 by 60 local searches" in audit_record("audit.gem.standard").power
+    assert "0.9958 eps <= eps" in audit_record("audit.gem.standard").reach[1.25]["not_a_violation"]

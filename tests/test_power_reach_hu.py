@@ -14,14 +14,14 @@ import re
 import numpy as np
 import pytest
 
-from proofs_checks import audit_claims
-from proofs_checks.audit_claims import AUDIT_POWER, audit_mutants, resolve_mechanism
+from proofs_checks.audit_claims import audit_mutants, resolve_mechanism
 from proofs_checks.model import Algorithm, CheckContext, Claim, Mutant, Result
 from proofs_checks.registry import default_registry
 from proofs_checks.report import verdict_line
 from reference.hu.frank_wolfe import fw_step_sizes, lasso_epsilon_step, lasso_sensitivity
 from reference.hu.sparse import iht_lambda
 from reference.mechanisms.peeling import peeling_scale, peeling_support_log_prob
+from tests._audit_records import audit_record, audit_records
 
 DELTA = 1e-5
 
@@ -72,11 +72,11 @@ def test_verify_power_share_leaves_out_proven_non_violations_and_the_report_name
 
 
 def test_registered_audit_claims_carry_the_reach_of_audit_power(registry):
-    for cid, entry in AUDIT_POWER.items():
-        claim = _claim(registry, cid)
+    for record in registry.audit_records:
+        claim = _claim(registry, record.claim_id)
         for m in claim.mutants:
             mult = float(re.search(r"\(([0-9.]+)x over-spend\)", m.name).group(1))
-            why = entry.get("reach", {}).get(mult, {})
+            why = record.reach.get(mult, {})
             assert m.not_a_violation == why.get("not_a_violation", "")
             assert m.out_of_reach == why.get("out_of_reach", "")
 
@@ -188,8 +188,9 @@ def test_wang_xu_standard_mutants_are_proven_private(registry, a):
 
 
 def test_no_not_a_violation_mark_without_its_recomputation():
-    """Every proven mark in AUDIT_POWER is one of those recomputed above or in test_power_reach_arora (a new one needs its test)."""
-    marked = {(cid, m) for cid, e in AUDIT_POWER.items() for m, why in e.get("reach", {}).items()
+    """Every proven mark of an audit record is one of those recomputed above or in test_power_reach_arora (a new one
+    needs its test)."""
+    marked = {(cid, m) for cid, e in audit_records().items() for m, why in e.reach.items()
               if why.get("not_a_violation")}
     tested = {(f"audit.hu-2.{v}", m) for v in ("printed", "lemma2", "standard") for m in (2.0, 1.25)}
     tested |= {(c, m) for c in ("audit.peeling.standard", "audit.hu-4.standard", "audit.wang-xu-1.standard",
@@ -201,7 +202,6 @@ def test_no_not_a_violation_mark_without_its_recomputation():
     # issue 18, helper i18: hu-1 below (test_hu1_x125_proof_numbers); GEM and Gaussian in test_power_reach_primitives
     tested |= {("audit.hu-1.standard", 1.25), ("audit.gem.standard", 1.25), ("audit.gaussian.standard", 1.25)}
     assert marked <= tested, sorted(marked - tested)
-    assert audit_claims.AUDIT_POWER is AUDIT_POWER
 
 
 # ------------------------------------------------------------------------- hu-3, hu-5: one Peeling call
@@ -270,7 +270,7 @@ def _pair_loss(mech, D, Dp):
     # hu-1: exact law of w^T over all |V|^T selection paths
     ("audit.hu-1.standard", {1.0: 0.6786, 1.25: 0.8519, 2.0: 1.3653})])
 def test_designed_pairs_are_within_epsilon_at_x1_and_beyond_it_at_x2(registry, cid, expected):
-    (D, Dp), = AUDIT_POWER[cid]["pairs"]
+    (D, Dp), = audit_record(cid).pairs
     assert D.shape == Dp.shape and np.sum(np.any(D != Dp, axis=1)) == 1       # replace-one neighbours
     alg_id = cid.split(".")[1]
     for m, value in expected.items():
@@ -310,12 +310,12 @@ def test_designed_pairs_catch_x2_on_five_run_seeds(registry, cid):
 
 def test_hu3_designed_pair_is_a_replace_one_pair_in_the_last_part(registry):
     from reference.hu.frank_wolfe import data_split
-    entry = AUDIT_POWER["audit.hu-3.standard"]
-    (D, Dp), = entry["pairs"]
+    entry = audit_record("audit.hu-3.standard")
+    (D, Dp), = entry.pairs
     rows = np.flatnonzero(np.any(D != Dp, axis=1))
     assert rows.tolist() == [D.shape[0] - 1]
     assert rows[0] in data_split(D.shape[0], 2)[-1]
-    assert entry["features"](np.array([[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]])).tolist() == [[3.0], [0.0]]
+    assert entry.features(np.array([[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]])).tolist() == [[3.0], [0.0]]
     claim = _claim(registry, "audit.hu-3.standard")
     res = claim.check(CheckContext(profile="quick").for_claim(claim.id))
     assert res.verdict == "inconclusive" and res.evidence["designed_pairs"]["pairs"] == 1
@@ -326,8 +326,8 @@ def test_hu3_designed_pair_is_a_replace_one_pair_in_the_last_part(registry):
 def test_hu3_designed_pair_shows_x30_violates_at_100000_calls(registry):
     """The measured reach (seeded, thresholds fixed before the run): x30 refuted, x1 lower bound 0."""
     from proofs_checks.audit.api import audit
-    (D, Dp), = AUDIT_POWER["audit.hu-3.standard"]["pairs"]
-    feats = AUDIT_POWER["audit.hu-3.standard"]["features"]
+    (D, Dp), = audit_record("audit.hu-3.standard").pairs
+    feats = audit_record("audit.hu-3.standard").features
     for m, refuted in ((30.0, True), (1.0, False)):
         mech, *_ = resolve_mechanism("hu-3", "standard", registry=registry, privacy_multiplier=m)
         res = audit(mech, epsilon=1.0, delta=DELTA, pairs=[(D, Dp)], samples=100_000, seed=0, features=feats,
@@ -341,7 +341,7 @@ def test_hu1_x125_proof_numbers():
     # at most m x 0.682689 eps, attained by the frozen pair within 0.005 (0.6786, 0.8519, 1.3653 above)
     from scipy.special import ndtr
 
-    from proofs_checks.audit_claims import _HU1_RATIO
+    from proofs_checks.claim_sets.hu.audit_records import HU1_TERM_RATIO as _HU1_RATIO
     from reference.hu.catoni import expected_phi
 
     B = 2 * math.sqrt(2) / 3
@@ -354,7 +354,7 @@ def test_hu1_x125_proof_numbers():
     for m, attained in ((1.0, 0.6786), (1.25, 0.8519), (2.0, 1.3653)):
         assert attained <= m * limit + 1e-4
         assert m * limit - attained < 0.005
-    text = AUDIT_POWER["audit.hu-1.standard"]["reach"][1.25]["not_a_violation"]
+    text = audit_record("audit.hu-1.standard").reach[1.25]["not_a_violation"]
     assert "0.8534 eps <= eps" in text and "0.682689" in text
 
 
@@ -362,7 +362,7 @@ def test_hu1_x125_proof_numbers():
 def test_wang_xu_calibrated_designed_pair_attains_the_bound(registry, alg_id):
     # issue 18 (helper i18): the calibrated variant's bound 2k = m eps is attained on the designed pair, so the
     # exact audit refutes x1.25 (1.25) and x2 (2.0) on every run seed and keeps x1 (0.999999) confirmed
-    (D, Dp), = AUDIT_POWER[f"audit.{alg_id}.calibrated"]["pairs"]
+    (D, Dp), = audit_record(f"audit.{alg_id}.calibrated").pairs
     assert D.shape == (32, 2) and np.flatnonzero(np.any(D != Dp, axis=1)).tolist() == [0]
     for m, value in ((1.0, 0.999999), (1.25, 1.25), (2.0, 2.0)):
         mech, *_ = resolve_mechanism(alg_id, "calibrated", registry=registry, privacy_multiplier=m)

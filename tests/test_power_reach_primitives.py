@@ -16,8 +16,8 @@ import pytest
 
 from proofs_checks.audit.curves import gaussian_curve
 from proofs_checks.audit.primitive_mechanisms import gaussian_factory
-from proofs_checks.audit_claims import AUDIT_POWER
 from proofs_checks.claim_sets.arora.audit_design import calls_for_oracle, gaussian_epsilon, gaussian_oracle
+from tests._audit_records import audit_record
 
 DELTA = 1e-5
 G = "audit.gaussian.standard"
@@ -44,7 +44,7 @@ def test_gaussian_x125_is_no_violation_with_the_stated_numbers():
     assert gaussian_epsilon(_mu(1.0)[0], DELTA) == pytest.approx(0.3526, abs=1e-4)
     # Balle-Wang's delta at the stated epsilon is at most delta (the curve is increasing in mu)
     assert float(gaussian_curve([0.5], 1.0 / mu)[0]) <= DELTA
-    text = AUDIT_POWER[G]["reach"][1.25]["not_a_violation"]
+    text = audit_record(G).reach[1.25]["not_a_violation"]
     assert "mu = 0.1290" in text and "0.4496 <= 0.5" in text and "7.752" in text
 
 
@@ -55,7 +55,7 @@ def test_gaussian_x2_violates_and_is_out_of_reach_with_the_stated_numbers():
     assert float(gaussian_curve([0.5], 1.0 / mu)[0]) > DELTA
     assert gaussian_oracle(mu, 20_000, 0.95, DELTA) == pytest.approx(0.252, abs=1e-3)
     assert gaussian_oracle(mu, 10**6, 0.95, DELTA) == pytest.approx(0.525, abs=1e-3)
-    text = AUDIT_POWER[G]["reach"][2.0]["out_of_reach"]
+    text = audit_record(G).reach[2.0]["out_of_reach"]
     for s in ("mu = 0.2064", "0.751 > 0.5", "0.252", "0.525", "1.28e6"):
         assert s in text, s
 
@@ -76,7 +76,7 @@ def test_the_gaussian_mutants_carry_the_reach():
 # ---------------------------------------------------------------- GEM [004 App. D.1], K = 3 candidates
 
 def test_gem_loss_bound_and_the_x125_proof_numbers():
-    from proofs_checks.audit_claims import _GEM_BOUND
+    from proofs_checks.claim_sets.primitives.audit_records import GEM_LOSS_BOUND as _GEM_BOUND
     from reference.mechanisms.gem import gem_log_prob
 
     g = np.array([1.0, 2.0, 4.0])
@@ -95,5 +95,5 @@ def test_gem_loss_bound_and_the_x125_proof_numbers():
     d2 = np.array([[1.0, -2.0, -4.0]])                      # every score moved by its full sensitivity
     got = np.abs(gem_log_prob(g, q2, 1.25, 0.1) - gem_log_prob(g, q2 + d2, 1.25, 0.1)).max()
     assert got == pytest.approx(0.8894, abs=1e-3) and got < _GEM_BOUND[1.25]
-    text = AUDIT_POWER["audit.gem.standard"]["reach"][1.25]["not_a_violation"]
+    text = audit_record("audit.gem.standard").reach[1.25]["not_a_violation"]
     assert "0.9958 eps <= eps" in text and "0.8042" in text and "1.5472" in text

@@ -10,6 +10,8 @@ Modules
 -------
 mechanisms
     The four algorithms and their mechanism factories for the auditor.
+audit_records
+    Their audit records (multipliers, proofs and reasons of the mutants, designed pairs, measured power).
 grid_search
     Privacy of [004 Alg. 1]: the GEM step and the composition of [004 Thm. 1].
 theorem2
@@ -32,15 +34,16 @@ concentration
 
 from __future__ import annotations
 
-from . import (boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search, learners, lemma_d4,
-               mechanisms, theorem2)
+from . import (audit_records, boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search,
+               learners, lemma_d4, mechanisms, theorem2)
 
 __all__ = ["register"]
 
 
 def register(registry):
-    """Add the algorithms and claims of 004 (in the order the report lists them)."""
+    """Add the algorithms with their audit records, and the claims of 004 (in the order the report lists them)."""
     mechanisms.register(registry)
+    audit_records.register(registry)
     for module in (grid_search, theorem2, excess_risk, gem, lemma_d4, learners, boosting_privacy, boosting,
                    concentration, findings):
         module.register(registry)

@@ -2,7 +2,9 @@
 
 Each :class:`~proofs_checks.model.Algorithm` carries a factory
 ``mechanism(variant=..., epsilon=..., delta=..., **params)`` that builds the reference implementation
-with small default sizes; unknown parameters raise ``TypeError`` (the constructors' own check).
+with small default sizes; unknown parameters raise ``TypeError`` (the constructors' own check).  Their audit
+records (what each ``audit.hu-*`` claim needs beyond the mechanism) are in :mod:`.audit_records`, registered here
+beside them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from reference.hu.frank_wolfe import HeavyTailedDPFW, HeavyTailedPrivateLasso
 from reference.hu.sparse import IHTPeelingStep, SparseLinearRegression, SparseOptimization
 
 from ...model import Algorithm
+from . import audit_records
 
 #: delta used when an (epsilon, delta) algorithm is built without one.
 FACTORY_DELTA = 1e-3
@@ -62,6 +65,7 @@ def _peeling_step_factory(variant=None, epsilon=1.0, delta=FACTORY_DELTA, *, w=N
 
 
 def register(registry):
+    """Add ``hu-1`` ... ``hu-5`` and, beside them, their audit records (:mod:`.audit_records`)."""
     add = registry.add_algorithm
     add(Algorithm("hu-1", "[002 Alg. 1]", "Heavy-tailed DP-FW: robust gradient + exponential mechanism over V, "
                   "disjoint parts, eta = 2/(t+2)", variants=("standard", "printed"),
@@ -82,3 +86,4 @@ def register(registry):
                   variants=("standard", "printed"),
                   mechanism=_factory(SparseOptimization, {"d": 4, "T": 2, "s": 2, "k": 1.0, "beta": 1.0, "eta": 0.5}),
                   default_delta=1e-5, privacy_knob=("Peeling noise scale", -1.0)))
+    audit_records.register(registry)

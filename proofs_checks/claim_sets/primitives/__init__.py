@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ...audit.primitive_mechanisms import PRIMITIVE_FACTORIES
 from ...model import Algorithm, Claim, Mutant
+from . import audit_records
 from .composition import composition_split_check
 from .noise import gaussian_calibration_check, laplace_printed_density_check, laplace_privacy_check
 from .selection import (exponential_privacy_check, gem_privacy_check, gem_utility_check,
@@ -131,11 +132,13 @@ def _mutants():
 
 
 def register(registry):
-    """Register the primitives (with their mechanism factories for the auditor) and their eight claims."""
+    """Register the primitives (with their mechanism factories and audit records for the auditor) and their eight
+    claims."""
     for aid, summary, variants in _ALGORITHMS:
         extra = {"variants": variants} if variants else {"mechanism": PRIMITIVE_FACTORIES[aid],
                                                           "privacy_knob": KNOBS[aid]}
         registry.add_algorithm(Algorithm(aid, SOURCES[aid], summary, **extra))
+    audit_records.register(registry)
     mutants = _mutants()
     for cid, aid, statement, kind, check, variant in _claims():
         registry.add_claim(Claim(cid, SOURCES[aid], statement, kind, check, algorithm=aid, variant=variant,
