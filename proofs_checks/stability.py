@@ -9,10 +9,14 @@ The extra seeds are ``SeedSequence(run seed).generate_state(seeds - 1)``: fixed 
 run, the same for every claim, and never chosen after looking at a result.
 
 Default policy (``verify`` without ``--seeds``, :func:`default_seeds`): every randomised claim runs on
-:data:`DEFAULT_SEEDS` seeds of its profile, except the claims of :data:`EXPENSIVE`, whose single run
-costs seconds and which keep one seed; their evidence says so (``seed_policy``).  The list is fixed
-(by claim id, from measured times), never decided by a run's own wall time, so a report does not
-depend on the machine's load.
+:data:`DEFAULT_SEEDS` seeds of its profile, except the claims that declare themselves expensive
+(:attr:`Claim.seed_policy <proofs_checks.model.Claim>` ``"once"``: one quick run costs about 2 s or more,
+measured), which keep one seed; their evidence says so (``seed_policy``).  The declaration is made where the
+claim is built (its claim set, or the algorithm's audit record), never decided by a run's own wall time, so a
+report does not depend on the machine's load.  Cost of the default (measured 2026-11-23): 108 of 170 claims ran
+on 3 seeds; their single-seed time was 48 s of the 295 s of an uncontended quick verify, so the two extra seeds
+added about 80 s (+27 %).  The expensive claims' seed stability is argued elsewhere: the rate claims fit
+Bonferroni-corrected intervals and the d-sweeps of 000 are inconclusive at quick by rule.
 """
 
 from __future__ import annotations
@@ -24,39 +28,42 @@ import numpy as np
 from .model import CheckContext, Claim, Result
 from .runner import run_claim
 
-__all__ = ["DEFAULT_SEEDS", "EXPENSIVE", "default_seeds", "extra_seeds", "run_claim_across_seeds"]
+__all__ = ["DEFAULT_SEEDS", "default_seeds", "extra_seeds", "run_claim_across_seeds"]
 
 
-#: Run seeds of a cheap randomised claim when ``--seeds`` is not given [issue 18 item 4].
+#: Run seeds of a cheap randomised claim when ``--seeds`` is not given.
 DEFAULT_SEEDS = {"quick": 3, "full": 3}
 
-#: Claim-id prefixes whose single quick run costs about 2 s or more (wall seconds of one uncontended quick
-#: ``verify``, 2026-11-23); they keep one seed by default.  Cost of the default (measured 2026-11-23): 108 of
-#: 170 claims run on 3 seeds; their single-seed time was 48 s of the 295 s of an uncontended quick verify
-#: (less the two 4 s claims moved here since: ~40 s), so the two extra seeds add about 80 s (+27 %).  Their seed stability is argued elsewhere: the rate
-#: claims fit Bonferroni-corrected intervals and the d-sweeps of 000 are inconclusive at quick by rule.
-EXPENSIVE = {
-    "wang-xu.alg2.error-split": 30.7, "wang-xu.alg1.error-split": 6.3,
-    "wang-xu.alg1.rate.": 10.5, "wang-xu.alg2.rate.": 14.3,          # n-sweeps 9-14 s, d-sweeps 2.5-5.7 s
-    "rates.hu.": 17.5,                                                 # 2.6-17.5 s, thm7/8.sparsity 3-9 s
-    "wang-xu.lemma4.": 2.3, "wang-xu.lemma5.": 2.9, "wang-xu.lemma7.": 4.6, "wang-xu.lemma8.": 2.3,
-    "wang-xu.lemma10.": 2.4,
-    "audit.hu-1.": 8.3, "audit.calibration.power": 2.6,
-    "proofs.002.lemma2.exact-rr.printed": 2.4, "proofs.002.kl-identity-18": 4.1, "catoni.identity5.float64": 4.1,
-    # Measured again 2026-11-23 (CPU seconds of one seed, the claim alone in one process, issue 17 item 6): the
-    # same rule applied to the claims that had grown past it; their 3 seeds agreed in the run before the change.
-    "wang-xu.lemma9.concentration": 4.2, "audit.calibration.verdicts": 2.8, "hu.thm1.privacy.printed": 1.9,
-    # arora.boosting.privacy.calibrated (5.1 s) left the set after the 004 speed pass (0.35 s a seed; its 3 seeds
-    # agree: confirmed).  The seconds above are the costs when each claim entered the set.
-}
 
+def default_seeds(claim: Claim, profile: str):
+    """``(seeds, reason)``: the default run seeds of ``claim`` at ``profile`` (``reason`` None when not reduced).
 
-def default_seeds(claim_id: str, profile: str):
-    """``(seeds, reason)``: the default run seeds of ``claim_id`` at ``profile`` (``reason`` None when not reduced)."""
-    for prefix, seconds in EXPENSIVE.items():
-        if claim_id.startswith(prefix):
-            return 1, (f"1 run seed by default: one {profile} run costs ~{seconds:g} s "
-                       "(stability.EXPENSIVE); --seeds N runs N")
+    Parameters
+    ----------
+    claim : Claim
+        Its ``seed_policy`` decides: ``"several"`` gives :data:`DEFAULT_SEEDS` ``[profile]``, ``"once"`` one seed.
+    profile : {"quick", "full"}
+
+    Returns
+    -------
+    (int, str or None)
+
+    Raises
+    ------
+    TypeError
+        When ``claim`` is not a :class:`~proofs_checks.model.Claim`.
+
+    Examples
+    --------
+    >>> from proofs_checks.model import Claim
+    >>> default_seeds(Claim("x", "[000 Thm. 1]", "s", "rate", lambda ctx: None, seed_policy="once"), "quick")[0]
+    1
+    """
+    if not isinstance(claim, Claim):
+        raise TypeError(f"claim must be a Claim, got {type(claim).__name__}")
+    if claim.seed_policy == "once":
+        return 1, ("1 run seed by default: the claim is declared expensive (Claim.seed_policy 'once': a single "
+                   "quick run costs seconds); --seeds N runs N")
     return DEFAULT_SEEDS[profile], None
 
 
@@ -78,7 +85,7 @@ def run_claim_across_seeds(claim: Claim, ctx: CheckContext, seeds=None) -> Resul
     """
     reason = None
     if seeds is None:
-        seeds, reason = default_seeds(claim.id, ctx.profile)
+        seeds, reason = default_seeds(claim, ctx.profile)
     if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
         raise ValueError(f"seeds must be a positive integer, got {seeds!r}")
     scoped = ctx.for_claim(claim.id)

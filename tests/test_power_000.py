@@ -149,11 +149,12 @@ def test_error_split_refutes_the_bound_x1e_4_fast():
     assert E.error_split_check(1, bound=E.scaled_bound(1e-4), datasets=4)(ctx).verdict == "refuted"
 
 
-# --- verdicts do not depend on the seed (issue 18, item 4) ------------------------------------------------------
+# --- verdicts do not depend on the seed ---------------------------------------------------------------------------
 
 def test_default_seed_policy():
-    assert default_seeds("wang-xu.alg1.privacy.printed", "quick") == (DEFAULT_SEEDS["quick"], None)
-    n, why = default_seeds("wang-xu.alg2.error-split", "quick")
+    reg = default_registry()
+    assert default_seeds(reg.claim("wang-xu.alg1.privacy.printed"), "quick") == (DEFAULT_SEEDS["quick"], None)
+    n, why = default_seeds(reg.claim("wang-xu.alg2.error-split"), "quick")
     assert n == 1 and "costs" in why
     assert DEFAULT_SEEDS["quick"] >= 3
 

@@ -50,7 +50,7 @@ def add_arguments(parser):
     parser.add_argument("--seeds", type=positive_int, default=None, metavar="N",
                         help="run each randomised claim on N run seeds (the --seed and N-1 derived from it) and "
                              "keep a verdict only where all agree, else inconclusive with the split (default: 3 for "
-                             "every randomised claim except the expensive ones of stability.EXPENSIVE, which run "
+                             "every randomised claim except those declared expensive (Claim.seed_policy 'once'), which run "
                              "once and say so in their evidence; 5 recommended for a verdict you publish)")
     parser.add_argument("--power", action="store_true",
                         help="also run each claim's mutants (deliberately broken implementations) and put what "

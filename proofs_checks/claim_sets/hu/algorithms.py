@@ -24,7 +24,8 @@ FACTORY_DELTA = 1e-3
 
 
 def _factory(cls, defaults):
-    """A mechanism factory for ``cls`` with ``defaults``; ``variant`` and ``delta`` are passed when ``cls`` takes them."""
+    """A mechanism factory for ``cls`` with ``defaults``; ``variant`` and ``delta`` are passed when ``cls`` takes
+    them."""
     takes = inspect.signature(cls).parameters
 
     def factory(variant=None, epsilon=1.0, delta=None, **params):

@@ -295,4 +295,4 @@ def register(registry):
             registry.add_claim(Claim(f"wang-xu.alg{alg}.rate.dimension.{variant}",
                                      f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]", DIM_STATEMENTS[alg],
                                      "rate", dimension_rate_check(alg, variant), algorithm=f"wang-xu-{alg}",
-                                     variant=variant, mutants=dimension_mutants(alg, variant)))
+                                     variant=variant, mutants=dimension_mutants(alg, variant), seed_policy="once"))
