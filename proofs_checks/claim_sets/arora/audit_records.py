@@ -3,7 +3,7 @@
 One :class:`~proofs_checks.audit_record.AuditRecord` per algorithm and variant of :mod:`.mechanisms` (Private
 Grid Search [004 Alg. 1], Boosting [004 App. E] and the two base learners of [004 Lemma D.4]): the power knob's
 multipliers, the measured power, the proofs (``not_a_violation``) and reasons (``out_of_reach``) of the mutants,
-and Boosting's designed pairs (:mod:`.audit_design`; the learners' label-flip pair comes from their mechanism's
+and Boosting's designed pairs (:mod:`.designed_pairs`; the learners' label-flip pair comes from their mechanism's
 ``audit_design()``).  The numbers are recomputed in tests/test_power_reach_arora.py, test_power_reach_boosting.py,
 test_power_reach_boosting_calibrated.py and test_power_reach_gd.py.  :func:`register` adds them (called by the
 package's ``register``, after the algorithms).
@@ -12,7 +12,7 @@ package's ``register``, after the algorithms).
 from __future__ import annotations
 
 from ...audit_record import AuditRecord
-from .audit_design import boosting_flip_pair, boosting_split_pair, boosting_validation_pair
+from .designed_pairs import boosting_flip_pair, boosting_split_pair, boosting_validation_pair
 
 __all__ = ["AUDIT_RECORDS", "register"]
 
