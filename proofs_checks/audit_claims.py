@@ -407,8 +407,8 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None, requi
     >>> [(c.id, [m.name for m in c.mutants]) for c in algorithm_audit_claims(reg, require_records=True)]
     [('audit.lap.standard', ['Laplace scale x0.5 (2x over-spend)'])]
     """
-    gaps = audit_record_gaps(registry, auditable)
-    if require_records and gaps:
+    gaps = audit_record_gaps(registry, auditable) if require_records else []
+    if gaps:
         raise ValueError("incomplete audit records (declare them in the algorithm's paper package): " + "; ".join(gaps))
     existing = {c.id for c in getattr(registry, "claims", [])}
     out = []
