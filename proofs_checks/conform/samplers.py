@@ -11,7 +11,7 @@ at family-wise level :data:`ALPHA` (Bonferroni over the tests of that sampler):
   of ``|noise|/b`` against Exp(1) (the shape).
 
 :func:`stated_power` gives the power of these tests at a size (normal approximation), and
-``tests/test_conform_power.py`` measures it by simulation.
+``tests/test_conform_kit.py`` measures it by simulation.
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ from scipy import stats
 
 from reference import mechanisms as M
 
-__all__ = ["ALPHA", "SIZES", "INSTANCES", "run_samplers", "counts_test", "laplace_noise_test", "stated_power"]
+from .functions import sampler_functions
+
+__all__ = ["ALPHA", "SIZES", "INSTANCES", "SAMPLER_CHECKS", "run_samplers", "counts_test", "laplace_noise_test",
+           "stated_power"]
 
 #: Family-wise level of each sampler's tests (thresholds fixed before the run).
 ALPHA = 1e-3
@@ -175,18 +178,55 @@ def _check_gem(port, n, rng):
                                                            i["beta"], m, rng), probs, n)
 
 
-_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_noisy_max": ("finite", _check_rnm),
-           "exponential_sample": ("finite", _check_exp), "gem_sample": ("finite", _check_gem),
-           "peeling": ("finite", _check_peeling)}
+#: ``{sampler: (size kind, check)}``: the test of each sampler declared in :mod:`.functions` (``kind =
+#: "sampler"``); ``check(port, draws, rng) -> (ok, message, detail)``.  A check's position here numbers its seed
+#: stream, so a new one goes at the end (the other samplers keep their draws).
+SAMPLER_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_noisy_max": ("finite", _check_rnm),
+                  "exponential_sample": ("finite", _check_exp), "gem_sample": ("finite", _check_gem),
+                  "peeling": ("finite", _check_peeling)}
 
 
 def run_samplers(port, *, size="default", seed=0, only=None):
-    """One record per sampler name: ``passed``, ``failed`` (statistic and p-value) or ``skipped``."""
+    """One record per declared sampler: ``passed``, ``failed`` (statistic and p-value) or ``skipped``.
+
+    Parameters
+    ----------
+    port : module or object
+        The port; a sampler it does not provide is ``skipped``.
+    size : {"default", "small"} or mapping
+        Draws per test: ``SIZES[size]`` or ``{"finite": n, "laplace": n}``.
+    seed : int
+        Seed of the draws (each sampler has its own stream).
+    only : collection of str, optional
+        Run only these samplers.
+
+    Returns
+    -------
+    list of dict
+        ``kind`` (``"sampler"``), ``function``, ``case``, ``status``, ``message`` and ``detail``.
+
+    Raises
+    ------
+    ValueError
+        If a declared sampler has no check in :data:`SAMPLER_CHECKS`.
+
+    Examples
+    --------
+    >>> import types
+    >>> [r["status"] for r in run_samplers(types.ModuleType("empty"), only={"peeling"})]
+    ['skipped']
+    """
     sizes = SIZES[size] if isinstance(size, str) else size
+    streams = {name: k for k, name in enumerate(SAMPLER_CHECKS)}
     records = []
-    for k, (name, (kind, check)) in enumerate(_CHECKS.items()):
+    for function in sampler_functions():
+        name = function.name
         if only and name not in only:
             continue
+        if name not in SAMPLER_CHECKS:
+            raise ValueError(f"the sampler {name!r} is declared but SAMPLER_CHECKS has no check for it")
+        kind, check = SAMPLER_CHECKS[name]
+        k = streams[name]
         rec = {"kind": "sampler", "function": name, "case": f"{name}/law"}
         if not callable(getattr(port, name, None)):
             records.append(dict(rec, status="skipped", message="not provided by the port"))
