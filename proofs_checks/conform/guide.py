@@ -150,6 +150,14 @@ def update_guide(path=GUIDE):
     ------
     ValueError
         If a table's markers are missing or repeated.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> copy = Path(tempfile.mkdtemp()) / "porting.md"
+    >>> _ = copy.write_text(GUIDE.read_text(encoding="utf-8").replace("| `phi` | 2 ulps", "| `phi` | 3 ulps"))
+    >>> update_guide(copy), update_guide(copy)
+    (['tolerances'], [])
     """
     path = Path(path)
     changed = guide_differences(path)

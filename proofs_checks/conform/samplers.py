@@ -48,7 +48,33 @@ _CHUNK = 500_000
 
 
 def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
-    """``(ok, message, detail)``: per-outcome z-tests (p >= min_prob) and a chi-square test, Bonferroni."""
+    """``(ok, message, detail)``: per-outcome z-tests (p >= min_prob) and a chi-square test, Bonferroni.
+
+    Parameters
+    ----------
+    counts : array_like
+        How often each outcome was drawn.
+    probs : array_like
+        The exact probability of each outcome.
+    alpha : float
+        Family-wise level of the tests.
+    min_prob : float
+        Outcomes at least this likely get their own z-test.
+
+    Returns
+    -------
+    ok : bool
+        False when a test rejects the exact law.
+    message : str or None
+        The rejecting test, its statistic and p-value.
+    detail : dict
+        Every statistic.
+
+    Examples
+    --------
+    >>> counts_test([2500, 7500], [0.25, 0.75])[0], counts_test([3000, 7000], [0.25, 0.75])[0]
+    (True, False)
+    """
     counts = np.asarray(counts, dtype=np.float64)
     probs = np.asarray(probs, dtype=np.float64)
     n = counts.sum()
@@ -81,7 +107,14 @@ def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
 
 
 def laplace_noise_test(noise, scale, alpha=ALPHA):
-    """``(ok, message, detail)`` for noise that should be i.i.d. Laplace(0, scale)."""
+    """``(ok, message, detail)`` for noise that should be i.i.d. Laplace(0, scale): a scale test and a KS test.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> laplace_noise_test(rng.laplace(0.0, 2.0, 5000), 2.0)[0], laplace_noise_test(rng.laplace(0.0, 2.4, 5000), 2.0)[0]
+    (True, False)
+    """
     x = np.abs(np.asarray(noise, dtype=np.float64).ravel()) / scale
     k = x.size
     stat = 2.0 * x.sum()
@@ -248,6 +281,12 @@ def stated_power(n_finite=SIZES["default"]["finite"], n_laplace=SIZES["default"]
 
     ``outcome``: one outcome of probability ``p`` off by ``rel`` (relative), among ``outcomes`` z-tests;
     ``laplace_scale``: the noise scale off by ``rel``.
+
+    Examples
+    --------
+    >>> power = stated_power()
+    >>> power["outcome_probability"] > 0.95, power["laplace_scale"] > 0.999
+    (True, True)
     """
     level = alpha / (outcomes + 1)
     zc = stats.norm.isf(level / 2.0)
