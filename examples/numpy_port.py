@@ -6,7 +6,9 @@ It provides the Catoni pieces of [002 eq. (2)-(5)], [002 App. A] and [002 Alg. 1
 [000 eq. (6)] / [000 eq. (16)], and the mechanisms: Laplace [002 Def. 2], the exponential mechanism
 [002 Def. 3], report-noisy-max, Peeling [002 Alg. 4] and GEM [004 App. D.1].  Functions it does not
 provide (the exact report-noisy-max and Peeling laws, the algorithms' laws, the parameters) are
-reported ``skipped`` by the kit.
+reported ``skipped`` by the kit.  Its public functions are named and called as declared in
+``proofs_checks/conform/functions.py`` (the function table of ``docs/porting.md``); a misspelt name would be
+skipped silently, so ``tests/test_conform_functions.py`` checks that every one is declared.
 """
 
 from __future__ import annotations

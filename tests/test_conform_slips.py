@@ -1,4 +1,4 @@
-"""The kit passes the independent example port and fails each slipped port for the right reason (issue 15)."""
+"""The kit passes the independent example port and fails each slipped port for the right reason."""
 
 from __future__ import annotations
 

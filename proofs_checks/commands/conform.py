@@ -3,13 +3,16 @@
 Runs each function the port provides against the golden vectors (stated ulp tolerances), each sampler
 against the exact law (distributional tests of stated power) and audits each mechanism with the
 auditor; ``--results FILE`` checks the outputs a non-Python port wrote for the golden inputs.  Exit
-status 0 when everything provided conforms, 1 otherwise (see ``docs/porting.md``).
+status 0 when everything provided conforms, 1 otherwise (see ``docs/porting.md``).  ``--guide-tables``
+prints the porting guide's function and tolerance tables generated from the declaration
+(``proofs_checks/conform/functions.py``) and ``--update-guide FILE`` rewrites them in the guide.
 """
 
 from __future__ import annotations
 
 import json
 
+from . import UsageError
 
 NAME = "conform"
 HELP = "check a port of the algorithms against the golden vectors, the exact laws and the auditor"
@@ -18,6 +21,7 @@ examples:
   python -m proofs_checks conform --port examples.numpy_port
   python -m proofs_checks conform --port mymodule --only expected_phi --json
   python -m proofs_checks conform --results my_port_outputs.json
+  python -m proofs_checks conform --update-guide docs/porting.md
 """
 
 
@@ -25,6 +29,10 @@ def add_arguments(parser):
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--port", metavar="MODULE", help="module name or .py file of the port")
     src.add_argument("--results", metavar="FILE", help="outputs of a non-Python port for the golden cases (JSON)")
+    src.add_argument("--guide-tables", action="store_true",
+                     help="print the porting guide's function and tolerance tables (from the declaration)")
+    src.add_argument("--update-guide", metavar="FILE",
+                     help="rewrite the generated tables of the porting guide FILE (docs/porting.md)")
     parser.add_argument("--only", nargs="+", metavar="FUNCTION", help="check only these functions")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--golden", metavar="DIR", help="golden folder (default: the shipped golden/)")
@@ -35,9 +43,32 @@ def add_arguments(parser):
     parser.add_argument("--no-privacy", action="store_true", help="skip the privacy audits")
 
 
+def _guide(args):
+    from ..conform import guide
+
+    if args.guide_tables:
+        print(guide.function_table())
+        print()
+        print(guide.tolerance_table())
+        return 0
+    try:
+        changed = guide.update_guide(args.update_guide)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--update-guide {args.update_guide!r}: {exc}") from None
+    print(f"{args.update_guide}: " + (f"rewrote the {' and '.join(changed)} table(s)" if changed else "up to date"))
+    return 0
+
+
 def run(args):
+    if args.guide_tables or args.update_guide:
+        return _guide(args)
     from ..jsonable import to_jsonable
+    from ..conform.functions import FUNCTIONS
     from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
+
+    unknown = sorted(set(args.only or ()) - {f.name for f in FUNCTIONS})
+    if unknown:
+        raise UsageError(f"--only must name port functions (docs/porting.md), got unknown {unknown}")
 
     port = load_port(args.port) if args.port else None
     results = results_from_file(args.results) if args.results else None

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tolerances import PHI_BOUND, tolerance_for
+from .tolerances import tolerance_for
 
 __all__ = ["Mismatch", "compare_case", "ulp_error"]
-
-#: Functions whose non-finite golden values are not compared (the printed form is undefined there).
-NONFINITE_NOT_COMPARED = {"c_hat", "robust_mean", "robust_gradient"}
 
 
 class Mismatch(Exception):
@@ -17,7 +14,14 @@ class Mismatch(Exception):
 
 
 def ulp_error(actual, expected, scale):
-    """``|actual - expected| / spacing(|scale|)`` element-wise (float64)."""
+    """``|actual - expected| / spacing(|scale|)`` element-wise (float64): the error in ulps of ``scale``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(ulp_error(np.nextafter(1.0, 2.0), 1.0, 1.0))
+    1.0
+    """
     with np.errstate(all="ignore"):
         return np.abs(np.asarray(actual, dtype=np.float64) - expected) / np.spacing(np.abs(scale))
 
@@ -50,7 +54,7 @@ def _compare_floats(function, path, actual, expected, args, kwargs, stats):
             raise Mismatch(f"{path}: expected shape {exp.shape}, got shape {np.shape(actual)}")
     tol, scale = tolerance_for(function, args, kwargs)
     finite = np.isfinite(exp)
-    if function not in NONFINITE_NOT_COMPARED and not np.array_equal(exp[~finite], act[~finite], equal_nan=True):
+    if tol.nonfinite_compared and not np.array_equal(exp[~finite], act[~finite], equal_nan=True):
         idx = np.unravel_index(int(np.flatnonzero(~finite & ~((exp == act) | (np.isnan(exp) & np.isnan(act))))[0]),
                                exp.shape)
         raise Mismatch(f"{path}: at input {_describe_input(args, idx, exp.shape)} expected the non-finite value "
@@ -63,7 +67,11 @@ def _compare_floats(function, path, actual, expected, args, kwargs, stats):
         desc = "the expected value" if scale == "value" else f"max|expected| = {float(scale_arr):.6g}"
     else:
         scale_arr = np.broadcast_to(np.asarray(scale, dtype=np.float64), exp.shape) if np.ndim(scale) else scale
-        desc = f"{float(np.max(scale_arr)):.6g}" if np.ndim(scale) == 0 else "the cancelling terms' size at the input"
+        label = getattr(tol.scale, "label", None)
+        if np.ndim(scale) == 0:
+            desc = f"{label} = {float(scale):.6g}" if label else f"{float(scale):.6g}"
+        else:
+            desc = f"{label or 'the scale'} at the input"
     err = np.where(finite, ulp_error(act, exp, scale_arr), 0.0)
     err = np.where(np.isnan(err), np.inf, err)
     worst = np.unravel_index(int(np.argmax(err)), exp.shape) if exp.ndim else ()
@@ -73,9 +81,10 @@ def _compare_floats(function, path, actual, expected, args, kwargs, stats):
         raise Mismatch(f"{path}: error {float(err[worst]):.4g} ulps (abs {absdiff:.3g}) > tolerance {tol.ulps:g} "
                        f"ulps of {desc}, at input {_describe_input(args, worst, exp.shape)}: got "
                        f"{float(act[worst])!r}, expected {float(exp[worst])!r}")
-    if function == "expected_phi" and np.any(np.abs(act) > PHI_BOUND):
+    bound = None if tol.bound is None else tol.bound(args, kwargs)
+    if bound is not None and np.any(np.abs(act) > bound):
         i = np.unravel_index(int(np.argmax(np.abs(act))), exp.shape)
-        raise Mismatch(f"{path}: |E phi| must not exceed B = 2 sqrt(2)/3 (the privacy proof's bound), got "
+        raise Mismatch(f"{path}: |{function}| must not exceed {tol.bound.label} = {float(np.max(bound))!r}, got "
                        f"{float(act[i])!r} at input {_describe_input(args, i, exp.shape)}")
 
 
@@ -119,14 +128,49 @@ def _match_rows(path, act_rows, exp_rows, rtol):
     if not found.all():
         i = int(np.flatnonzero(~found)[0])
         raise Mismatch(f"{path}: the expected output {exp_rows[i].tolist()} is not among the port's outputs "
-                       f"(nearest at max abs distance {float(diff[i].min()):.3g})")
+                       f"(nearest at max abs distance {float(diff[i].min()):.3g}, allowed {float(limit[i, 0]):.3g})")
     if len(set(match.tolist())) != len(match):
         raise Mismatch(f"{path}: two expected outputs match the same port output")
     return match
 
 
 def compare_case(case, actual, args, kwargs):
-    """Raise :class:`Mismatch` unless ``actual`` conforms; return statistics (``max_ulps``, ...)."""
+    """Compare a port's output for one golden case with the expected value, within the function's tolerance.
+
+    Parameters
+    ----------
+    case : dict
+        A decoded golden case (:func:`.deterministic.load_cases`).
+    actual : object
+        The port's output.
+    args, kwargs : sequence, mapping
+        The case's decoded inputs (input scales are computed from them).
+
+    Returns
+    -------
+    dict
+        Statistics of the comparison (``max_ulps``, ``not_compared``, ``max_abs_log_prob_error``).
+
+    Raises
+    ------
+    Mismatch
+        If the output is outside the tolerance (the message names the input and the size of the error).
+    ValueError
+        If the case's ``compare`` mode is unknown.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> case = {"id": "laplace_scale/2,1", "function": "laplace_scale", "compare": "values",
+    ...         "expected_decoded": 2.0}
+    >>> compare_case(case, 2.0, [2.0, 1.0], {})
+    {'not_compared': 0, 'max_ulps': 0.0}
+    >>> compare_case(case, np.nextafter(2.0, 3.0), [2.0, 1.0], {})
+    Traceback (most recent call last):
+    ...
+    proofs_checks.conform.compare.Mismatch: laplace_scale [laplace_scale/2,1]: error 1 ulps (abs 4.44e-16) > \
+tolerance 0 ulps of the expected value, at input arg0=2.0, arg1=1.0: got 2.0000000000000004, expected 2.0
+    """
     function, mode, expected = case["function"], case["compare"], case["expected_decoded"]
     path = f"{function} [{case['id']}]"
     stats = {}

@@ -16,7 +16,30 @@ GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
 
 
 def load_cases(golden_dir=None):
-    """Every case of every ``*.json`` golden file (decoded), in file order."""
+    """Every case of every ``*.json`` golden file (decoded), in file order.
+
+    Parameters
+    ----------
+    golden_dir : path, optional
+        The folder of the golden files (default: :data:`GOLDEN_DIR`).
+
+    Returns
+    -------
+    list of dict
+        Each case as stored (``id``, ``function``, ``args``, ``kwargs``, ``compare``, ``expected``, ...) with
+        ``file`` and the decoded ``args_decoded``, ``kwargs_decoded`` and ``expected_decoded``.
+
+    Raises
+    ------
+    ValueError
+        If the folder holds no golden file or a file has another schema.
+
+    Examples
+    --------
+    >>> case = next(c for c in load_cases() if c["id"] == "laplace_scale/1,1")
+    >>> case["function"], case["args_decoded"], case["expected_decoded"]
+    ('laplace_scale', [1.0, 1.0], 1.0)
+    """
     folder = Path(golden_dir) if golden_dir else GOLDEN_DIR
     files = sorted(p for p in folder.glob("*.json") if p.name != "schema.json")
     if not files:
@@ -31,7 +54,31 @@ def load_cases(golden_dir=None):
 
 
 def load_results(path):
-    """``{case id: decoded output}`` from a results file ``{"schema", "results": [{"id", "output"}]}``."""
+    """``{case id: decoded output}`` from a results file ``{"schema", "results": [{"id", "output"}]}``.
+
+    Parameters
+    ----------
+    path : path
+        A JSON results file in the golden encoding (``docs/porting.md``).
+
+    Returns
+    -------
+    dict
+        The decoded output of each case id.
+
+    Raises
+    ------
+    ValueError
+        If the schema is not :data:`SCHEMA_ID` or a result lacks ``id`` or ``output``.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.json"
+    >>> _ = path.write_text(json.dumps({"schema": SCHEMA_ID, "results": [{"id": "phi/stress", "output": 1}]}))
+    >>> load_results(path)
+    {'phi/stress': 1}
+    """
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
     if doc.get("schema") != SCHEMA_ID:
         raise ValueError(f"{path}: schema must be {SCHEMA_ID!r}, got {doc.get('schema')!r}")
@@ -57,9 +104,38 @@ def _record(function, case, status, message=None, stats=None):
 def run_deterministic(port=None, *, results=None, golden_dir=None, only=None):
     """One record per golden case: ``passed``, ``failed`` (with the message) or ``skipped``.
 
-    ``port`` is a module (or any object) with functions named as in ``docs/porting.md``; ``results``
-    maps case ids to outputs a non-Python port computed.  Exactly one of the two is given.
+    Parameters
+    ----------
+    port : module or object, optional
+        Functions named as declared in :mod:`.functions`; a missing one is ``skipped``.
+    results : mapping, optional
+        ``{case id: output}`` a non-Python port computed; a missing id is ``skipped``.  Exactly one of
+        ``port`` and ``results`` is given.
+    golden_dir : path, optional
+        The golden folder (default: :data:`GOLDEN_DIR`).
+    only : collection of str, optional
+        Check only the cases of these functions.
+
+    Returns
+    -------
+    list of dict
+        ``kind`` (``"golden"``), ``function``, ``case``, ``file``, ``status``, ``message`` and the comparison's
+        statistics (``max_ulps``, ...).
+
+    Raises
+    ------
+    ValueError
+        If both or neither of ``port`` and ``results`` are given.
+
+    Examples
+    --------
+    >>> from proofs_checks.conform import reference_port
+    >>> [r["status"] for r in run_deterministic(reference_port, only={"phi"})]
+    ['passed']
     """
+    if (port is None) == (results is None):
+        raise ValueError(f"give exactly one of port and results, got port={port!r}, "
+                         f"results={'None' if results is None else 'a mapping'}")
     records = []
     for case in load_cases(golden_dir):
         fn_name = case["function"]

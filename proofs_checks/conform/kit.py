@@ -7,14 +7,38 @@ import importlib.util
 from pathlib import Path
 
 from .deterministic import load_results, run_deterministic
+from .functions import FUNCTIONS
 from .privacy import run_privacy
-from .samplers import run_samplers
+from .samplers import SIZES, run_samplers
 
 __all__ = ["load_port", "run_kit", "summarise", "exit_status", "results_from_file"]
 
 
 def load_port(spec):
-    """Import a port from a module name (``examples.numpy_port``) or a path to a ``.py`` file."""
+    """Import a port from a module name or a path to a ``.py`` file.
+
+    Parameters
+    ----------
+    spec : str
+        A module name (``examples.numpy_port``) or the path of a ``.py`` file.
+
+    Returns
+    -------
+    module
+        The port: functions named as declared in :mod:`.functions` (``docs/porting.md``).
+
+    Raises
+    ------
+    ValueError
+        If the file does not exist or the module cannot be imported.
+
+    Examples
+    --------
+    >>> load_port("proofs_checks.conform.reference_port").__name__
+    'proofs_checks.conform.reference_port'
+    """
+    if not isinstance(spec, str) or not spec:
+        raise TypeError(f"spec must be a module name or a .py path, got {spec!r}")
     if spec.endswith(".py") or Path(spec).is_file():
         path = Path(spec)
         if not path.is_file():
@@ -31,8 +55,51 @@ def load_port(spec):
 
 def run_kit(port=None, *, results=None, only=None, size="default", seed=0, golden_dir=None, samplers=True,
             privacy=True, audit_samples=20_000):
-    """All records: ``kind`` (golden, sampler, privacy), ``function``, ``case``, ``status``, ``message``."""
+    """Every check of the kit on a port (or on a non-Python port's results): one record per check.
+
+    Parameters
+    ----------
+    port : module or object, optional
+        The port (:func:`load_port`); functions it does not provide are ``skipped``.
+    results : mapping, optional
+        ``{case id: output}`` a non-Python port computed (:func:`results_from_file`); golden cases only.
+    only : collection of str, optional
+        Check only these declared port functions.
+    size : {"default", "small"}
+        Draws of the sampler tests (``default``: the stated power).
+    seed : int
+        Seed of the sampler tests and the audits.
+    golden_dir : path, optional
+        Golden folder (default: the shipped ``golden/``).
+    samplers, privacy : bool
+        Whether to run the sampler tests and the privacy audits (a port only).
+    audit_samples : int
+        Calls of the sampler in the statistical audit.
+
+    Returns
+    -------
+    list of dict
+        ``kind`` (``golden``, ``sampler``, ``privacy``), ``function``, ``case``, ``status`` (``passed``,
+        ``failed``, ``skipped``), ``message`` when failed or skipped, and the check's statistics.
+
+    Raises
+    ------
+    ValueError
+        If ``only`` names a function that is not declared or ``size`` is not a known size.
+
+    Examples
+    --------
+    >>> import types
+    >>> records = run_kit(types.ModuleType("empty_port"), only={"phi"}, samplers=False, privacy=False)
+    >>> {r["status"] for r in records}
+    {'skipped'}
+    """
     only = set(only) if only else None
+    unknown = sorted(only - {f.name for f in FUNCTIONS}) if only else []
+    if unknown:
+        raise ValueError(f"only must name declared port functions (docs/porting.md), got unknown {unknown}")
+    if isinstance(size, str) and size not in SIZES:
+        raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
     records = run_deterministic(port, results=results, golden_dir=golden_dir, only=only)
     if port is not None and samplers:
         records += run_samplers(port, size=size, seed=seed, only=only)
@@ -42,7 +109,24 @@ def run_kit(port=None, *, results=None, only=None, size="default", seed=0, golde
 
 
 def summarise(records):
-    """Per function: ``passed`` (every provided check passed), ``failed`` or ``skipped``, with counts."""
+    """Per function: ``passed`` (every provided check passed), ``failed`` or ``skipped``, with counts.
+
+    Parameters
+    ----------
+    records : list of dict
+        What :func:`run_kit` returned.
+
+    Returns
+    -------
+    dict
+        ``{function: {"status", "passed", "failed", "skipped", "messages"}}`` in the records' order.
+
+    Examples
+    --------
+    >>> summarise([{"function": "phi", "status": "passed"}, {"function": "phi", "status": "failed",
+    ...            "message": "phi [phi/stress]: error 3 ulps > tolerance 2 ulps"}])["phi"]["status"]
+    'failed'
+    """
     out = {}
     for r in records:
         f = out.setdefault(r["function"], {"passed": 0, "failed": 0, "skipped": 0, "messages": []})
@@ -55,9 +139,26 @@ def summarise(records):
 
 
 def exit_status(records):
-    """0 when everything the port provides conforms (skips never fail), 1 otherwise."""
+    """0 when everything the port provides conforms (skips never fail), 1 otherwise.
+
+    Examples
+    --------
+    >>> exit_status([{"status": "passed"}, {"status": "skipped"}]), exit_status([{"status": "failed"}])
+    (0, 1)
+    """
     return 1 if any(r["status"] == "failed" for r in records) else 0
 
 
 def results_from_file(path):
+    """``{case id: decoded output}`` from the results file of a non-Python port (see :func:`.load_results`).
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.json"
+    >>> _ = path.write_text(json.dumps({"schema": "heavytail-golden/1",
+    ...                                 "results": [{"id": "laplace_scale/1,1", "output": {"f64": "1.0"}}]}))
+    >>> results_from_file(path)
+    {'laplace_scale/1,1': 1.0}
+    """
     return load_results(path)

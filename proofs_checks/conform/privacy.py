@@ -14,9 +14,10 @@ import numpy as np
 from reference import mechanisms as M
 
 from ..audit.api import audit
+from .functions import audited_functions
 from .samplers import INSTANCES
 
-__all__ = ["run_privacy", "PRIVACY_INSTANCES"]
+__all__ = ["run_privacy", "PRIVACY_INSTANCES", "PRIVACY_CHECKS"]
 
 #: Claimed privacy of each audited mechanism (epsilon below 1 so that slips in epsilon's power show).
 PRIVACY_INSTANCES = {
@@ -88,61 +89,94 @@ def _audit_record(name, res, claimed):
     return dict(rec, status="passed")
 
 
-def _jobs(port, samples, seed):
-    """``{name: (thunk, claimed epsilon)}`` for the mechanisms the port provides."""
-    P, jobs = PRIVACY_INSTANCES, {}
-    if callable(getattr(port, "exponential_log_prob", None)):
-        i, u = P["exponential_log_prob"], INSTANCES["exponential_sample"]["scores"]
-        mech = _FiniteMechanism(lambda d, i=i: port.exponential_log_prob(d, i["epsilon"], i["sensitivity"]), u.size)
-        jobs["exponential_log_prob"] = (lambda mech=mech, i=i, u=u: audit(
-            mech, epsilon=i["epsilon"], pairs=_sign_pairs(u, i["sensitivity"]), any_pair=True, seed=seed),
-            i["epsilon"])
-    if callable(getattr(port, "report_noisy_max_log_prob", None)):
-        i, u = P["report_noisy_max_log_prob"], INSTANCES["report_noisy_max"]["scores"]
-        scale_fn = getattr(port, "report_noisy_max_scale", M.report_noisy_max_scale)
-        scale = scale_fn(i["sensitivity"], i["epsilon"])
-        mech = _FiniteMechanism(lambda d, scale=scale: port.report_noisy_max_log_prob(d, scale), u.size)
-        jobs["report_noisy_max_log_prob"] = (lambda mech=mech, i=i, u=u: audit(
-            mech, epsilon=i["epsilon"], pairs=_sign_pairs(u, i["sensitivity"]), any_pair=True, seed=seed),
-            i["epsilon"])
-    if callable(getattr(port, "gem_log_prob", None)):
-        i, inst = P["gem_log_prob"], INSTANCES["gem_sample"]
-        g, q = inst["sensitivities"], inst["scores"]
-        pairs = [(q, q + g * (b - q), desc) for _, b, desc in _sign_pairs(q, 1.0)]
-        mech = _FiniteMechanism(lambda d, i=i, g=g: port.gem_log_prob(g, d, i["epsilon"], i["beta"]), q.size)
-        jobs["gem_log_prob"] = (lambda mech=mech, i=i, pairs=pairs: audit(
-            mech, epsilon=i["epsilon"], pairs=pairs, any_pair=True, seed=seed), i["epsilon"])
-    if callable(getattr(port, "peeling_support_log_prob", None)):
-        i, v = P["peeling_support_log_prob"], INSTANCES["peeling"]["v"]
-        mech = _FiniteMechanism(lambda d, i=i: port.peeling_support_log_prob(d, i["s"], i["epsilon"], i["delta"],
-                                                                         i["lam"]), None)
-        jobs["peeling_support_log_prob"] = (lambda mech=mech, i=i, v=v: audit(
-            mech, epsilon=i["epsilon"], delta=i["delta"], pairs=_peeling_pairs(v, i["lam"]), any_pair=True,
-            seed=seed), i["epsilon"])
-    if callable(getattr(port, "laplace_mechanism", None)):
-        i, q = P["laplace_mechanism"], np.array([0.0])
-        jobs["laplace_mechanism"] = (lambda i=i, q=q: audit(
-            _LaplacePort(port, i["sensitivity"], i["epsilon"]), epsilon=i["epsilon"],
-            pairs=[(q, q + i["sensitivity"], "q = 0 vs q = sensitivity")], any_pair=True, samples=samples,
-            seed=seed, method="statistical"), i["epsilon"])
-    return jobs
+def _exponential(port, samples, seed):
+    i, u = PRIVACY_INSTANCES["exponential_log_prob"], INSTANCES["exponential_sample"]["scores"]
+    mech = _FiniteMechanism(lambda d: port.exponential_log_prob(d, i["epsilon"], i["sensitivity"]), u.size)
+    return audit(mech, epsilon=i["epsilon"], pairs=_sign_pairs(u, i["sensitivity"]), any_pair=True, seed=seed)
+
+
+def _report_noisy_max(port, samples, seed):
+    i, u = PRIVACY_INSTANCES["report_noisy_max_log_prob"], INSTANCES["report_noisy_max"]["scores"]
+    scale_fn = getattr(port, "report_noisy_max_scale", M.report_noisy_max_scale)
+    scale = scale_fn(i["sensitivity"], i["epsilon"])
+    mech = _FiniteMechanism(lambda d: port.report_noisy_max_log_prob(d, scale), u.size)
+    return audit(mech, epsilon=i["epsilon"], pairs=_sign_pairs(u, i["sensitivity"]), any_pair=True, seed=seed)
+
+
+def _gem(port, samples, seed):
+    i, inst = PRIVACY_INSTANCES["gem_log_prob"], INSTANCES["gem_sample"]
+    g, q = inst["sensitivities"], inst["scores"]
+    pairs = [(q, q + g * (b - q), desc) for _, b, desc in _sign_pairs(q, 1.0)]
+    mech = _FiniteMechanism(lambda d: port.gem_log_prob(g, d, i["epsilon"], i["beta"]), q.size)
+    return audit(mech, epsilon=i["epsilon"], pairs=pairs, any_pair=True, seed=seed)
+
+
+def _peeling_support(port, samples, seed):
+    i, v = PRIVACY_INSTANCES["peeling_support_log_prob"], INSTANCES["peeling"]["v"]
+    mech = _FiniteMechanism(lambda d: port.peeling_support_log_prob(d, i["s"], i["epsilon"], i["delta"], i["lam"]),
+                            None)
+    return audit(mech, epsilon=i["epsilon"], delta=i["delta"], pairs=_peeling_pairs(v, i["lam"]), any_pair=True,
+                 seed=seed)
+
+
+def _laplace(port, samples, seed):
+    i, q = PRIVACY_INSTANCES["laplace_mechanism"], np.array([0.0])
+    return audit(_LaplacePort(port, i["sensitivity"], i["epsilon"]), epsilon=i["epsilon"],
+                 pairs=[(q, q + i["sensitivity"], "q = 0 vs q = sensitivity")], any_pair=True, samples=samples,
+                 seed=seed, method="statistical")
+
+
+#: ``{mechanism: audit(port, samples, seed) -> AuditResult}``: the audit of each function declared ``audited`` in
+#: :mod:`.functions`, on its instance of :data:`PRIVACY_INSTANCES` (the port provides a function of that name).
+PRIVACY_CHECKS = {"exponential_log_prob": _exponential, "report_noisy_max_log_prob": _report_noisy_max,
+                  "gem_log_prob": _gem, "peeling_support_log_prob": _peeling_support, "laplace_mechanism": _laplace}
 
 
 def run_privacy(port, *, samples=20_000, seed=0, only=None):
-    """One record per mechanism: ``passed`` (not refuted), ``failed`` (refuted, with the loss) or ``skipped``."""
+    """One record per audited mechanism: ``passed`` (not refuted), ``failed`` (refuted, with the loss) or ``skipped``.
+
+    Parameters
+    ----------
+    port : module or object
+        The port; a mechanism it does not provide is ``skipped``.
+    samples : int
+        Calls of the sampler in the statistical audit (the Laplace mechanism).
+    seed : int
+        Seed of the audits.
+    only : collection of str, optional
+        Audit only these mechanisms.
+
+    Returns
+    -------
+    list of dict
+        ``kind`` (``"privacy"``), ``function``, ``case``, ``status``, ``message``, and for an audit that ran
+        ``method``, ``epsilon_claimed``, ``epsilon_lower`` and ``pair``.
+
+    Raises
+    ------
+    ValueError
+        If a declared mechanism has no audit in :data:`PRIVACY_CHECKS`.
+
+    Examples
+    --------
+    >>> import types
+    >>> [r["status"] for r in run_privacy(types.ModuleType("empty"))]
+    ['skipped', 'skipped', 'skipped', 'skipped', 'skipped']
+    """
     records = []
-    jobs = _jobs(port, samples, seed)
-    for name in PRIVACY_INSTANCES:
+    for function in audited_functions():
+        name = function.name
         if only and name not in only:
             continue
-        if name not in jobs:
-            records.append({"kind": "privacy", "function": name, "case": f"{name}/audit", "status": "skipped",
-                            "message": "not provided by the port"})
+        if name not in PRIVACY_CHECKS:
+            raise ValueError(f"the mechanism {name!r} is declared audited but PRIVACY_CHECKS has no audit for it")
+        rec = {"kind": "privacy", "function": name, "case": f"{name}/audit"}
+        if not callable(getattr(port, name, None)):
+            records.append(dict(rec, status="skipped", message="not provided by the port"))
             continue
-        thunk, eps = jobs[name]
         try:
-            records.append(_audit_record(name, thunk(), eps))
+            records.append(_audit_record(name, PRIVACY_CHECKS[name](port, samples, seed),
+                                         PRIVACY_INSTANCES[name]["epsilon"]))
         except Exception as exc:  # a port that raises fails, with the reason
-            records.append({"kind": "privacy", "function": name, "case": f"{name}/audit", "status": "failed",
-                            "message": f"{name}: the audit raised {type(exc).__name__}: {exc}"})
+            records.append(dict(rec, status="failed", message=f"{name}: the audit raised {type(exc).__name__}: {exc}"))
     return records

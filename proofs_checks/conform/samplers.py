@@ -11,7 +11,7 @@ at family-wise level :data:`ALPHA` (Bonferroni over the tests of that sampler):
   of ``|noise|/b`` against Exp(1) (the shape).
 
 :func:`stated_power` gives the power of these tests at a size (normal approximation), and
-``tests/test_conform_power.py`` measures it by simulation.
+``tests/test_conform_kit.py`` measures it by simulation.
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ from scipy import stats
 
 from reference import mechanisms as M
 
-__all__ = ["ALPHA", "SIZES", "INSTANCES", "run_samplers", "counts_test", "laplace_noise_test", "stated_power"]
+from .functions import sampler_functions
+
+__all__ = ["ALPHA", "SIZES", "INSTANCES", "SAMPLER_CHECKS", "run_samplers", "counts_test", "laplace_noise_test",
+           "stated_power"]
 
 #: Family-wise level of each sampler's tests (thresholds fixed before the run).
 ALPHA = 1e-3
@@ -45,7 +48,33 @@ _CHUNK = 500_000
 
 
 def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
-    """``(ok, message, detail)``: per-outcome z-tests (p >= min_prob) and a chi-square test, Bonferroni."""
+    """``(ok, message, detail)``: per-outcome z-tests (p >= min_prob) and a chi-square test, Bonferroni.
+
+    Parameters
+    ----------
+    counts : array_like
+        How often each outcome was drawn.
+    probs : array_like
+        The exact probability of each outcome.
+    alpha : float
+        Family-wise level of the tests.
+    min_prob : float
+        Outcomes at least this likely get their own z-test.
+
+    Returns
+    -------
+    ok : bool
+        False when a test rejects the exact law.
+    message : str or None
+        The rejecting test, its statistic and p-value.
+    detail : dict
+        Every statistic.
+
+    Examples
+    --------
+    >>> counts_test([2500, 7500], [0.25, 0.75])[0], counts_test([3000, 7000], [0.25, 0.75])[0]
+    (True, False)
+    """
     counts = np.asarray(counts, dtype=np.float64)
     probs = np.asarray(probs, dtype=np.float64)
     n = counts.sum()
@@ -78,7 +107,14 @@ def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
 
 
 def laplace_noise_test(noise, scale, alpha=ALPHA):
-    """``(ok, message, detail)`` for noise that should be i.i.d. Laplace(0, scale)."""
+    """``(ok, message, detail)`` for noise that should be i.i.d. Laplace(0, scale): a scale test and a KS test.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> laplace_noise_test(rng.laplace(0.0, 2.0, 5000), 2.0)[0], laplace_noise_test(rng.laplace(0.0, 2.4, 5000), 2.0)[0]
+    (True, False)
+    """
     x = np.abs(np.asarray(noise, dtype=np.float64).ravel()) / scale
     k = x.size
     stat = 2.0 * x.sum()
@@ -175,18 +211,55 @@ def _check_gem(port, n, rng):
                                                            i["beta"], m, rng), probs, n)
 
 
-_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_noisy_max": ("finite", _check_rnm),
-           "exponential_sample": ("finite", _check_exp), "gem_sample": ("finite", _check_gem),
-           "peeling": ("finite", _check_peeling)}
+#: ``{sampler: (size kind, check)}``: the test of each sampler declared in :mod:`.functions` (``kind =
+#: "sampler"``); ``check(port, draws, rng) -> (ok, message, detail)``.  A check's position here numbers its seed
+#: stream, so a new one goes at the end (the other samplers keep their draws).
+SAMPLER_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_noisy_max": ("finite", _check_rnm),
+                  "exponential_sample": ("finite", _check_exp), "gem_sample": ("finite", _check_gem),
+                  "peeling": ("finite", _check_peeling)}
 
 
 def run_samplers(port, *, size="default", seed=0, only=None):
-    """One record per sampler name: ``passed``, ``failed`` (statistic and p-value) or ``skipped``."""
+    """One record per declared sampler: ``passed``, ``failed`` (statistic and p-value) or ``skipped``.
+
+    Parameters
+    ----------
+    port : module or object
+        The port; a sampler it does not provide is ``skipped``.
+    size : {"default", "small"} or mapping
+        Draws per test: ``SIZES[size]`` or ``{"finite": n, "laplace": n}``.
+    seed : int
+        Seed of the draws (each sampler has its own stream).
+    only : collection of str, optional
+        Run only these samplers.
+
+    Returns
+    -------
+    list of dict
+        ``kind`` (``"sampler"``), ``function``, ``case``, ``status``, ``message`` and ``detail``.
+
+    Raises
+    ------
+    ValueError
+        If a declared sampler has no check in :data:`SAMPLER_CHECKS`.
+
+    Examples
+    --------
+    >>> import types
+    >>> [r["status"] for r in run_samplers(types.ModuleType("empty"), only={"peeling"})]
+    ['skipped']
+    """
     sizes = SIZES[size] if isinstance(size, str) else size
+    streams = {name: k for k, name in enumerate(SAMPLER_CHECKS)}
     records = []
-    for k, (name, (kind, check)) in enumerate(_CHECKS.items()):
+    for function in sampler_functions():
+        name = function.name
         if only and name not in only:
             continue
+        if name not in SAMPLER_CHECKS:
+            raise ValueError(f"the sampler {name!r} is declared but SAMPLER_CHECKS has no check for it")
+        kind, check = SAMPLER_CHECKS[name]
+        k = streams[name]
         rec = {"kind": "sampler", "function": name, "case": f"{name}/law"}
         if not callable(getattr(port, name, None)):
             records.append(dict(rec, status="skipped", message="not provided by the port"))
@@ -208,6 +281,12 @@ def stated_power(n_finite=SIZES["default"]["finite"], n_laplace=SIZES["default"]
 
     ``outcome``: one outcome of probability ``p`` off by ``rel`` (relative), among ``outcomes`` z-tests;
     ``laplace_scale``: the noise scale off by ``rel``.
+
+    Examples
+    --------
+    >>> power = stated_power()
+    >>> power["outcome_probability"] > 0.95, power["laplace_scale"] > 0.999
+    (True, True)
     """
     level = alpha / (outcomes + 1)
     zc = stats.norm.isf(level / 2.0)

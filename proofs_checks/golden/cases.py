@@ -12,7 +12,8 @@ __all__ = ["case", "law_case", "portable_matvec"]
 def case(case_id, function, args, expected, *, kwargs=None, note=None, mp_reference=None, compare="values"):
     """One golden case: ``function(*args, **kwargs) == expected`` (within the kit's tolerance).
 
-    ``compare`` is ``"values"`` (element-wise), ``"rows"`` (the same set of rows, any order) or ``"law"`` (``expected = (outputs, log_probabilities)``;
+    ``compare`` is ``"values"`` (element-wise), ``"rows"`` (the same set of rows, any order) or ``"law"``
+    (``expected = (outputs, log_probabilities)``;
     rows may come in any order).  ``mp_reference`` holds high-precision decimal strings of the exact value.
     """
     out = {"id": case_id, "function": function, "args": encode(list(args)), "kwargs": encode(kwargs or {}),

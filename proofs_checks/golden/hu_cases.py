@@ -34,9 +34,11 @@ def build(seed):
                           L.gradient_batch(W, X, y)))
     V = FW.l1_ball_vertices(2)
     for s, m in [(1.0, 10), (3.5, 7)]:
-        cases.append(case(f"dp_fw_sensitivity/s={s:g},m={m}", "dp_fw_sensitivity", [V, s, m], FW.dp_fw_sensitivity(V, s, m)))
+        cases.append(case(f"dp_fw_sensitivity/s={s:g},m={m}", "dp_fw_sensitivity", [V, s, m],
+                          FW.dp_fw_sensitivity(V, s, m)))
     for K, n in [(1.0, 10), (2.5, 100)]:
-        cases.append(case(f"lasso_sensitivity/K={K:g},n={n}", "lasso_sensitivity", [V, K, n], FW.lasso_sensitivity(V, K, n)))
+        cases.append(case(f"lasso_sensitivity/K={K:g},n={n}", "lasso_sensitivity", [V, K, n],
+                          FW.lasso_sensitivity(V, K, n)))
     for variant in FW.LASSO_VARIANTS:
         cases.append(case(f"lasso_epsilon_step/{variant}", "lasso_epsilon_step", [0.5, 1e-5, 8],
                           FW.lasso_epsilon_step(0.5, 1e-5, 8, variant), kwargs={"variant": variant}))

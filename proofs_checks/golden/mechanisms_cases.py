@@ -49,7 +49,8 @@ def build(seed):
     for eps, beta in [(1.0, 0.1), (4.0, 0.01)]:
         cases.append(case(f"gem_normalized_scores/eps={eps:g}", "gem_normalized_scores", [g, q, eps, beta],
                           M.gem_normalized_scores(g, q, eps, beta)))
-        cases.append(case(f"gem_log_prob/eps={eps:g}", "gem_log_prob", [g, q, eps, beta], M.gem_log_prob(g, q, eps, beta)))
+        cases.append(case(f"gem_log_prob/eps={eps:g}", "gem_log_prob", [g, q, eps, beta],
+                          M.gem_log_prob(g, q, eps, beta)))
     for eps_step, T, ds in [(0.1, 10, 1e-5), (0.01, 1000, 1e-6)]:
         cases.append(case(f"advanced_composition_epsilon/T={T}", "advanced_composition_epsilon", [eps_step, T, ds],
                           M.advanced_composition_epsilon(eps_step, T, ds)))

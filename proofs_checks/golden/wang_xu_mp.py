@@ -32,7 +32,8 @@ def _mp(x):
 
 
 def psi(x, theta):
-    """psi of [000 eq. (6)] (``theta = 2``) / [000 eq. (16)] at one float ``x``: an mpf (odd, ``log theta`` for ``|x| >= 1``)."""
+    """psi of [000 eq. (6)] (``theta = 2``) / [000 eq. (16)] at one float ``x``: an mpf (odd, ``log theta`` for
+    ``|x| >= 1``)."""
     with mpmath.workdps(DIGITS):
         th = _mp(theta)
         if math.isinf(x):

@@ -1,0 +1,165 @@
+"""What a conformance tolerance is: the :class:`Tol` record and the scales an error is measured against.
+
+A tolerance is ``Tol(ulps, scale, why)``: ``|port - golden| <= ulps * ulp(scale)``, where ``ulp(x)`` is the
+spacing of float64 at ``|x|`` (``numpy.spacing``) and ``scale`` names what sets the size of the error:
+
+* ``"value"``: the expected value itself (a relative tolerance);
+* ``"case"``: the largest finite ``|expected|`` of the case's array (errors of sums and log-sum-exp are
+  relative to their largest term);
+* a number: an absolute tolerance expressed in ulps of that number;
+* a :class:`Scale`: a number or an array computed from the case's inputs (a constant, ``log(theta)``, the
+  size of the terms a printed formula cancels), named in words for the porting guide.
+
+``ulps = 0`` means bit-exact.  Laws (golden cases compared as ``law``) compare log-probabilities within
+``law_atol`` (absolute) after matching the outputs.  ``variants`` holds the tolerance of a ``variant=``
+keyword where it differs; ``nonfinite_compared = False`` skips non-finite golden values (the printed form is
+undefined there); ``bound`` is a :class:`Scale` no output may exceed in absolute value.
+
+The declaration of the port functions (:mod:`.functions`) gives each function its ``Tol``;
+:mod:`.tolerances` turns them into the table the kit reads.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, NamedTuple, Optional
+
+import numpy as np
+
+__all__ = ["PHI_BOUND", "Scale", "Tol", "c_hat_scale", "printed_mean_scale", "standard_mean_scale",
+           "log_theta_scale"]
+
+#: ``B = 2 sqrt(2)/3``, the bound of phi and of E[phi] ([002 eq. (2)]): the privacy proof's sensitivity.
+PHI_BOUND = 2.0 * math.sqrt(2.0) / 3.0
+
+
+class Scale:
+    """A scale computed from a case's inputs, with the words the porting guide uses for it.
+
+    Parameters
+    ----------
+    label : str
+        How the guide names the scale (``"B = 2 sqrt(2)/3"``).
+    of : callable
+        ``of(args, kwargs)`` -> float or float64 array (broadcast against the expected value).
+
+    Raises
+    ------
+    TypeError
+        If ``label`` is not a non-empty string or ``of`` is not callable.
+
+    Examples
+    --------
+    >>> s = Scale.constant(2.0, "two")
+    >>> s([], {}), s.label
+    (2.0, 'two')
+    """
+
+    __slots__ = ("label", "of")
+
+    def __init__(self, label, of):
+        if not isinstance(label, str) or not label:
+            raise TypeError(f"label must be a non-empty string, got {label!r}")
+        if not callable(of):
+            raise TypeError(f"of must be callable as of(args, kwargs), got {of!r}")
+        self.label, self.of = label, of
+
+    @classmethod
+    def constant(cls, value, label):
+        """A scale that does not depend on the inputs (``value``, a float)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise TypeError(f"value must be a finite number, got {value!r}")
+        value = float(value)
+        return cls(label, lambda args, kwargs: value)
+
+    def __call__(self, args, kwargs):
+        return self.of(args, kwargs)
+
+    def __repr__(self):
+        return f"Scale({self.label!r})"
+
+
+class Tol(NamedTuple):
+    """The stated tolerance of one port function (see the module's description of the fields)."""
+
+    ulps: float
+    scale: object  # "value" | "case" | float | Scale (or any callable(args, kwargs))
+    why: str
+    law_atol: float = 0.0
+    variants: Optional[Mapping[str, "Tol"]] = None
+    nonfinite_compared: bool = True
+    bound: Optional[Scale] = None
+
+
+def c_hat_scale(args, kwargs):
+    """Size of the terms the printed C-hat cancels: ``|a|(1 + b^2/2) + |a|^3/6 + b^3 + B`` ([002 App. A]).
+
+    Parameters
+    ----------
+    args : sequence
+        ``(a, b, ...)``: the arguments of ``c_hat``.
+    kwargs : mapping
+        Unused (the signature of every input scale).
+
+    Returns
+    -------
+    numpy.ndarray
+        The scale at each ``(a, b)``.
+
+    Examples
+    --------
+    >>> float(c_hat_scale([0.0, 0.0], {})) == PHI_BOUND
+    True
+    """
+    a, b = (np.abs(np.asarray(x, dtype=np.float64)) for x in args[:2])
+    with np.errstate(all="ignore"):
+        return a * (1.0 + b * b / 2.0) + a ** 3 / 6.0 + b ** 3 + PHI_BOUND
+
+
+def printed_mean_scale(args, kwargs):
+    """``s`` times the C-hat scale of the printed robust mean's terms ``(x/s, |x|/(s sqrt beta))``, per column.
+
+    Parameters
+    ----------
+    args : sequence
+        ``(x, s, beta)`` of ``robust_mean`` / ``robust_gradient``.
+    kwargs : mapping
+        ``axis`` (default 0): the axis the mean runs over.
+
+    Returns
+    -------
+    numpy.ndarray
+        The largest term's scale over the averaged axis, times ``s``.
+
+    Examples
+    --------
+    >>> float(printed_mean_scale([[0.0, 0.0], 2.0, 1.0], {})) == 2.0 * PHI_BOUND
+    True
+    """
+    x, s, beta = np.asarray(args[0], dtype=np.float64), float(args[1]), float(args[2])
+    with np.errstate(all="ignore"):
+        terms = c_hat_scale([x / s, np.abs(x) / (s * math.sqrt(beta))], {})
+    return s * np.max(terms, axis=kwargs.get("axis", 0))
+
+
+def standard_mean_scale(args, kwargs):
+    """``s B``: the standard robust mean is ``s`` times a mean of E[phi] terms, each in ``[-B, B]``.
+
+    Examples
+    --------
+    >>> standard_mean_scale([None, 3.0, 0.5], {}) == 3.0 * PHI_BOUND
+    True
+    """
+    return float(args[1]) * PHI_BOUND
+
+
+def log_theta_scale(args, kwargs):
+    """``log(theta)`` (``theta`` keyword, default 2): the range of psi ([000 eq. (6)], [000 eq. (16)]).
+
+    Examples
+    --------
+    >>> log_theta_scale([0.5], {"theta": 1.5}) == math.log(1.5)
+    True
+    """
+    return math.log(float(kwargs.get("theta", 2.0)))
+
