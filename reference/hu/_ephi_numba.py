@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "KERNEL_FILES", "KERNEL_GROUP", "numba"]
+__all__ = ["HAVE_NUMBA", "KERNEL_FILES", "KERNEL_GROUP"]
 
 #: The files whose compiled functions and module-level constants the compiled kernel reads: its cache stamp
 #: is the digest of all of them (the tables of _mills_table.py included: numba freezes them into the code).
