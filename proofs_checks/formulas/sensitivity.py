@@ -52,17 +52,14 @@ import numpy as np
 
 from reference.validation import as_generator, check_finite_array, check_integer, check_positive
 
-from ..adversarial import candidate_records
 from ..model import Result
 from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL, within
+from .sensitivity_phases import _BIG, _candidates_phase, _hill_climb_phase, _random_phase, _replaced_rows
 
 __all__ = ["NORMS", "SensitivityResult", "SensitivityCase", "norm_of_difference", "search_sensitivity",
            "sensitivity_check", "hypothesis_search"]
 
 NORMS = ("l1", "l2", "sup", "abs")
-
-#: Largest finite float64; extreme moves of the hill-climber go there.
-_BIG = np.finfo(np.float64).max
 
 
 @dataclass
@@ -212,49 +209,31 @@ class _Search:
         return dist
 
 
-def _default_indices(base, rng, count):
-    """Rows worth replacing: extremes of each column and of the row norms, the ends, random rows."""
-    n = base.shape[0]
-    if n <= count:
-        return np.arange(n)
-    with np.errstate(over="ignore"):
-        mags = np.max(np.abs(base), axis=1)
-    picks = [0, n - 1, int(np.argmax(mags)), int(np.argmin(mags))]
-    picks += [int(j) for j in np.argmax(base, axis=0)] + [int(j) for j in np.argmin(base, axis=0)]
-    picks = list(dict.fromkeys(picks))[:count]
-    rest = np.setdiff1d(np.arange(n), picks)
-    extra = rng.choice(rest, size=min(count - len(picks), rest.size), replace=False) if rest.size else []
-    return np.concatenate([np.asarray(picks, dtype=np.intp), np.asarray(extra, dtype=np.intp)])
+def _check_search_arguments(f, base, stated, norm, budget, max_indices, rtol, atol):
+    """The validated ``(base, stated, budget, max_indices)`` of :func:`search_sensitivity`."""
+    if not callable(f):
+        raise TypeError(f"f must be callable, got {type(f).__name__}")
+    base = check_finite_array("base", base, ndim=2)
+    stated = check_positive("stated", stated)
+    if norm not in NORMS:
+        raise ValueError(f"norm must be one of {NORMS}, got {norm!r}")
+    budget = check_integer("budget", budget, minimum=1)
+    max_indices = check_integer("max_indices", max_indices, minimum=1)
+    for name, v in (("rtol", rtol), ("atol", atol)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not (0 <= v < math.inf):
+            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
+    return base, stated, budget, max_indices
 
 
-def _random_records(width, count, scale, rng):
-    """Half log-uniform magnitudes over [1e-300, 1e300] with random signs, half scaled Student-t(1.5)."""
-    half = count // 2
-    mags = 10.0 ** rng.uniform(-300, 300, size=(half, width))
-    signs = rng.choice([-1.0, 1.0], size=(half, width))
-    t = rng.standard_t(1.5, size=(count - half, width)) * 10.0 ** rng.uniform(-2, 4, size=(count - half, 1))
-    with np.errstate(over="ignore"):
-        t = t * scale
-    # candidates must be finite records: an overflowed draw becomes the largest finite one
-    t = np.where(np.isfinite(t), t, np.copysign(_BIG, t))
-    return np.vstack([mags * signs, t])
-
-
-def _moves(record, scale):
-    """Coordinate-wise neighbours of a record for the hill-climber (all finite)."""
-    out = []
-    for j in range(record.size):
-        v = record[j]
-        cands = [-v, 0.0, scale, -scale, _BIG, -_BIG]
-        if v != 0.0:
-            with np.errstate(over="ignore"):
-                cands += [v * f for f in (10.0, 2.0, 0.5, 0.1)]
-        for c in cands:
-            if np.isfinite(c) and c != v:
-                r = record.copy()
-                r[j] = c
-                out.append(r)
-    return np.array(out) if out else np.empty((0, record.size))
+def _base_output(f, base, norm, vectorized):
+    """``f(base)`` as a float64 array (the first row of a stack of one when ``vectorized``)."""
+    with np.errstate(all="ignore"):
+        f0 = np.asarray(f(base[None]) if vectorized else f(base), dtype=np.float64)
+    if vectorized:
+        f0 = f0[0]
+    if norm == "abs" and f0.size != 1:
+        raise ValueError(f"norm 'abs' needs a scalar output, got shape {f0.shape}")
+    return f0
 
 
 def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2000, *, rtol=ROUNDING_RTOL,
@@ -288,6 +267,15 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     -------
     SensitivityResult
 
+    Raises
+    ------
+    TypeError
+        If ``f`` is not callable.
+    ValueError
+        If ``base`` is not a finite 2-d array, ``stated`` not positive, ``norm`` unknown, ``budget`` or
+        ``max_indices`` below 1, ``rtol`` or ``atol`` not a finite number >= 0, ``indices`` not row numbers
+        of ``base``, or ``f`` returns outputs of different shapes.
+
     Examples
     --------
     >>> import numpy as np
@@ -296,86 +284,26 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     >>> res.verdict, round(float(res.ratio), 12)
     ('confirmed', 1.0)
     """
-    if not callable(f):
-        raise TypeError(f"f must be callable, got {type(f).__name__}")
-    base = check_finite_array("base", base, ndim=2)
-    stated = check_positive("stated", stated)
-    if norm not in NORMS:
-        raise ValueError(f"norm must be one of {NORMS}, got {norm!r}")
-    budget = check_integer("budget", budget, minimum=1)
-    max_indices = check_integer("max_indices", max_indices, minimum=1)
-    for name, v in (("rtol", rtol), ("atol", atol)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not (0 <= v < math.inf):
-            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
+    base, stated, budget, max_indices = _check_search_arguments(f, base, stated, norm, budget, max_indices,
+                                                                rtol, atol)
     gen = as_generator(rng)
-    n, width = base.shape
     tolerance = stated * rtol + atol
-
-    with np.errstate(all="ignore"):
-        f0 = np.asarray(f(base[None]) if vectorized else f(base), dtype=np.float64)
-    if vectorized:
-        f0 = f0[0]
-    if norm == "abs" and f0.size != 1:
-        raise ValueError(f"norm 'abs' needs a scalar output, got shape {f0.shape}")
+    f0 = _base_output(f, base, norm, vectorized)
     if not np.all(np.isfinite(f0)):
         return SensitivityResult(math.inf, stated, math.inf, None, None, 0, "refuted", norm, tolerance,
                                  True, {"base": math.inf})
-
-    if indices is None:
-        idx = _default_indices(base, gen, max_indices)
-    else:
-        idx = np.asarray(indices)
-        if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) \
-                or np.any(idx < 0) or np.any(idx >= n):
-            raise ValueError(f"indices must be a non-empty 1-d array of row numbers in [0, {n}), got {indices!r}")
+    idx = _replaced_rows(indices, base, gen, max_indices)
     with np.errstate(over="ignore"):
         scale = float(np.max(np.abs(base)))
     scale = scale if 0.0 < scale < math.inf else 1.0
 
     s = _Search(f, base, f0, norm, budget, vectorized)
     phases = {}
-
-    def run_pool(records, share):
-        """Try every record at the chosen indices (random subset when over ``share`` evaluations)."""
-        if share <= 0:
-            return
-        pairs_i = np.repeat(idx, len(records))
-        pairs_r = np.tile(records, (len(idx), 1))
-        if pairs_i.size > share:
-            pick = gen.choice(pairs_i.size, size=share, replace=False)
-            pairs_i, pairs_r = pairs_i[pick], pairs_r[pick]
-        for start in range(0, pairs_i.size, 256):
-            if s.exhausted:
-                break
-            s.evaluate(pairs_i[start:start + 256], pairs_r[start:start + 256])
-
-    # Phase 1: extreme / heavy-tailed candidates, mirrored and duplicated base records.
-    pool = [candidate_records(width, gen), -base[idx], base[gen.choice(n, size=min(n, 16), replace=False)]]
-    if extra_records is not None:
-        extra = check_finite_array("extra_records", extra_records, ndim=2, shape=(None, width))
-        s.evaluate(np.repeat(idx, extra.shape[0]), np.tile(extra, (len(idx), 1)))
-    run_pool(np.vstack(pool), max(1, int(0.45 * budget)) - s.evaluations)
+    _candidates_phase(s, idx, gen, extra_records)
     phases["candidates"] = s.best
-
-    # Phase 2: random records over the whole float range and heavy-tailed ones at the data's scale.
-    if not s.exhausted:
-        room = max(1, int(0.7 * budget) - s.evaluations)
-        run_pool(_random_records(width, max(1, room // len(idx) + 1), scale, gen), room)
+    _random_phase(s, idx, scale, gen)
     phases["random"] = s.best
-
-    # Phase 3: coordinate-wise hill-climbing from the best pair, then the best record at other rows.
-    stall = 0
-    while not s.exhausted and s.best_pair[0] is not None and stall < 2:
-        i0, r0 = s.best_pair
-        before = s.best
-        moves = _moves(r0, scale)
-        if moves.shape[0] == 0:
-            break
-        s.evaluate(np.full(moves.shape[0], i0), moves)
-        stall = stall + 1 if s.best <= before else 0
-    if not s.exhausted and s.best_pair[0] is not None:
-        others = np.arange(n) if n <= 4 * max_indices else gen.choice(n, size=4 * max_indices, replace=False)
-        s.evaluate(others, np.tile(s.best_pair[1], (others.size, 1)))
+    _hill_climb_phase(s, scale, gen, max_indices)
     phases["hill-climb"] = s.best
 
     observed = max(s.best, 0.0)

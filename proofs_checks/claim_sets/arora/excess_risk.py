@@ -37,6 +37,73 @@ THM1_SWEEP = {"quick": dict(ns=(1000, 4000, 16000), K=3, reps=60, datasets=1),
               "full": dict(ns=(2000, 8000, 20000), K=4, reps=200, datasets=5)}
 
 
+def _runs_at_n(p, learner, n, K, reps, datasets, variant, slack, epsilon, delta, beta, judge, jprime, rng):
+    """``datasets`` x ``reps`` runs of [004 Alg. 1] at sample size ``n``, judged against the bound.
+
+    Returns the row of ``per_n``, the covered counts under each reading of :data:`READINGS` and the
+    realised excess risks of the outputs.
+    """
+    Y2 = p.y_bound ** 2
+    Bp = 2 * max(float(np.linalg.norm(p.w_star)), 1.0)
+    viol, total, vacuous, ex_out_all, extras, viol_q = 0, 0, 0, [], [], 0
+    other = {r: 0 for r in READINGS}
+    for _ in range(datasets):
+        z = sample_records(p, n, rng)
+        w, det = private_grid_search(z, learner, K, epsilon, delta, beta, variant=variant, size=reps, rng=rng,
+                                     return_details=True)
+        ex_out = p.excess_risk(w)
+        ex_ref = p.excess_risk(det["candidates"][jprime])
+        Dl = learner.loss_bound(Bp, n // 2, epsilon / (2 * K), delta / (2 * K), K, beta, 3, variant=variant,
+                                delta_total=delta)
+        lg = math.log(4 * K / beta)
+        for r, fn in READINGS.items():
+            other[r] += int(np.sum(ex_out > np.minimum(Y2, slack * (ex_ref + fn(Y2, lg, n, epsilon, Dl)))))
+        extra = READINGS[judge](Y2, lg, n, epsilon, Dl)
+        bound = np.minimum(Y2, slack * (ex_ref + extra))
+        viol += int(np.sum(ex_out > bound))
+        # Hostile reading: err(B') is a (1 - beta/4K)-probability bound on the excess of w_j', so the
+        # realised excess may lie below it; its largest value over the runs estimates that quantile from
+        # above (at 60 runs, 1 - beta/4K = 0.983), and a violation of this looser bound is sound.
+        viol_q += int(np.sum(ex_out > np.minimum(Y2, slack * (ex_ref.max() + extra))))
+        vacuous += int(np.sum(bound >= Y2))
+        total += reps
+        ex_out_all.append(ex_out)
+        extras.append(extra)
+    allx = np.concatenate(ex_out_all)
+    row = {"n": n, "violations": viol, "violation_rate": viol / total, "covered": total - viol,
+           "runs": total, "vacuous_runs": vacuous, "mean_excess_output": float(allx.mean()),
+           "excess_quantile": float(np.quantile(allx, 1 - beta)),
+           "slack_terms": float(np.mean(extras)),
+           "violation_rate_err_as_largest_realised": viol_q / total}
+    readings = {r: {"n": n, "covered": total - other[r], "runs": total} for r in READINGS}
+    return row, readings, allx
+
+
+def _thm1_verdict(per_n, beta, confidence):
+    """``(verdict, worst n)``: refuted when some n's coverage is below ``1 - beta`` with confidence;
+    confirmed when every n's violation rate is at most ``beta`` and the bound is non-vacuous in some run."""
+    worst, refuted = coverage_at_each_n(per_n, 1 - beta, confidence)
+    if refuted:
+        return "refuted", worst
+    if all(r["violation_rate"] <= beta for r in per_n) and any(r["vacuous_runs"] < r["runs"] for r in per_n):
+        return "confirmed", worst
+    return "inconclusive", worst
+
+
+def _thm1_reading(variant, beta, judge, reading_verdicts):
+    """The ``reading`` of the result: the theorem's statement, the variant, and each reading's refutation."""
+    return (f"[004 Thm. 1] excess risk with [004 Alg. 1] {variant} (GEM sensitivities "
+            f"{'Delta(B_j), penalty log(K/beta)' if variant == 'printed' else 'Delta(B_j)/|S2|'}); "
+            f"the probability is over S1 and the algorithm; beta = {beta}; verdict under the reading "
+            f"'{judge}' of the slack terms; the readings (tight: sqrt(4Y^2 log/n) + 5 Delta/(n eps); "
+            f"statement: 4 sqrt(Y^2 log/n) + 5 Delta/(n eps); proof's last line: 4 sqrt(Y^2 log/n) + "
+            f"5 Delta log(4K/beta)/(n eps)) refuted: "
+            + ", ".join(f"{r} {'yes' if v['refuted'] else 'no'}" for r, v in reading_verdicts.items())
+            + "; err(B') is read as the realised excess of w_j' (oracle); the looser reading err(B') := the "
+              "largest realised excess of w_j' over the runs (an upper estimate of its (1 - beta/4K) "
+              "quantile) gives the violation rates per_n[].violation_rate_err_as_largest_realised")
+
+
 def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-5, beta=0.2, sweep=None,
                            judge="proof"):
     """[004 Thm. 1]'s excess-risk bound in oracle form, swept over the sample size ``n``.
@@ -65,52 +132,16 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
         confidence = 1 - (1 - CONFIDENCE) / len(ns)
         p = make_problem("squared", (1.2, -0.6, 0.3))
         L = NoisyGD("squared", 1.0, p.y_bound, steps=30)
-        Y2 = p.y_bound ** 2
-        wn = float(np.linalg.norm(p.w_star))
-        Bp = 2 * max(wn, 1.0)
-        jprime = int(np.argmax(grid_guesses(K) >= wn))
+        jprime = int(np.argmax(grid_guesses(K) >= float(np.linalg.norm(p.w_star))))
         per_n, ex_by_n, by_reading = [], [], {r: [] for r in READINGS}
         for n in ns:
-            viol, total, vacuous, ex_out_all, extras, viol_q = 0, 0, 0, [], [], 0
-            other = {r: 0 for r in READINGS}
-            for _ in range(datasets):
-                z = sample_records(p, n, rng)
-                w, det = private_grid_search(z, L, K, epsilon, delta, beta, variant=variant, size=reps, rng=rng,
-                                             return_details=True)
-                ex_out = p.excess_risk(w)
-                ex_ref = p.excess_risk(det["candidates"][jprime])
-                Dl = L.loss_bound(Bp, n // 2, epsilon / (2 * K), delta / (2 * K), K, beta, 3, variant=variant,
-                                  delta_total=delta)
-                lg = math.log(4 * K / beta)
-                for r, fn in READINGS.items():
-                    other[r] += int(np.sum(ex_out > np.minimum(Y2, slack * (ex_ref + fn(Y2, lg, n, epsilon, Dl)))))
-                extra = READINGS[judge](Y2, lg, n, epsilon, Dl)
-                bound = np.minimum(Y2, slack * (ex_ref + extra))
-                viol += int(np.sum(ex_out > bound))
-                # Hostile reading: err(B') is a (1 - beta/4K)-probability bound on the excess of w_j', so the
-                # realised excess may lie below it; its largest value over the runs estimates that quantile from
-                # above (at 60 runs, 1 - beta/4K = 0.983), and a violation of this looser bound is sound.
-                viol_q += int(np.sum(ex_out > np.minimum(Y2, slack * (ex_ref.max() + extra))))
-                vacuous += int(np.sum(bound >= Y2))
-                total += reps
-                ex_out_all.append(ex_out)
-                extras.append(extra)
-            for r in READINGS:
-                by_reading[r].append({"n": n, "covered": total - other[r], "runs": total})
-            allx = np.concatenate(ex_out_all)
+            row, readings, allx = _runs_at_n(p, L, n, K, reps, datasets, variant, slack, epsilon, delta, beta,
+                                             judge, jprime, rng)
+            per_n.append(row)
             ex_by_n.append(allx)
-            per_n.append({"n": n, "violations": viol, "violation_rate": viol / total, "covered": total - viol,
-                          "runs": total, "vacuous_runs": vacuous, "mean_excess_output": float(allx.mean()),
-                          "excess_quantile": float(np.quantile(allx, 1 - beta)),
-                          "slack_terms": float(np.mean(extras)),
-                          "violation_rate_err_as_largest_realised": viol_q / total})
-        worst, refuted = coverage_at_each_n(per_n, 1 - beta, confidence)
-        if refuted:
-            verdict = "refuted"
-        elif all(r["violation_rate"] <= beta for r in per_n) and any(r["vacuous_runs"] < r["runs"] for r in per_n):
-            verdict = "confirmed"
-        else:
-            verdict = "inconclusive"
+            for r in READINGS:
+                by_reading[r].append(readings[r])
+        verdict, worst = _thm1_verdict(per_n, beta, confidence)
         reading_verdicts = {}
         for r, rows in by_reading.items():
             w_r, ref_r = coverage_at_each_n(rows, 1 - beta, confidence)
@@ -125,18 +156,10 @@ def thm1_excess_risk_check(variant="standard", slack=1.0, epsilon=1.0, delta=1e-
             method=f"simulation at n = {list(ns)}: {datasets} dataset(s) x {reps} runs of Algorithm 1 per n "
                    f"(K = {K}, noisy GD), oracle form (err(B') := realised excess of w_j'); Clopper-Pearson "
                    f"{confidence:.4f} per n (Bonferroni over the n); observed is the smallest coverage",
-            reading=f"[004 Thm. 1] excess risk with [004 Alg. 1] {variant} (GEM sensitivities "
-                    f"{'Delta(B_j), penalty log(K/beta)' if variant == 'printed' else 'Delta(B_j)/|S2|'}); "
-                    f"the probability is over S1 and the algorithm; beta = {beta}; verdict under the reading "
-                    f"'{judge}' of the slack terms; the readings (tight: sqrt(4Y^2 log/n) + 5 Delta/(n eps); "
-                    f"statement: 4 sqrt(Y^2 log/n) + 5 Delta/(n eps); proof's last line: 4 sqrt(Y^2 log/n) + "
-                    f"5 Delta log(4K/beta)/(n eps)) refuted: "
-                    + ", ".join(f"{r} {'yes' if v['refuted'] else 'no'}" for r, v in reading_verdicts.items())
-                    + "; err(B') is read as the realised excess of w_j' (oracle); the looser reading err(B') := the "
-                      "largest realised excess of w_j' over the runs (an upper estimate of its (1 - beta/4K) "
-                      "quantile) gives the violation rates per_n[].violation_rate_err_as_largest_realised",
-            evidence={"readings": reading_verdicts, "judged_under": judge, "worst_n": worst["n"], "beta": beta, "n": list(ns), "K": K, "variant": variant,
-                      "confidence_per_n": confidence, "per_n": per_n, "Y^2": Y2,
+            reading=_thm1_reading(variant, beta, judge, reading_verdicts),
+            evidence={"readings": reading_verdicts, "judged_under": judge, "worst_n": worst["n"], "beta": beta,
+                      "n": list(ns), "K": K, "variant": variant,
+                      "confidence_per_n": confidence, "per_n": per_n, "Y^2": p.y_bound ** 2,
                       "mean_excess_output": float(np.concatenate(ex_by_n).mean()),
                       "excess_quantile_fit_against_n": slope,
                       "fit_reference_exponent": "1/2 (the sqrt(log(4K/beta)/n) term); reported, not the verdict",

@@ -117,6 +117,93 @@ def _net_diagnostics(s, grid, errors, rng, diagnostic_datasets):
                              f"{NET_MAX_SHELL_OVER_ETA} eta (else the claim is inconclusive)"}
 
 
+def _coarse_net_result(a, method, reading, ds, q_raw, err, s):
+    """The inconclusive result where the ``1 - eta`` quantile is exactly 0 at some d (no log-log fit)."""
+    return Result("inconclusive", bound=a, direction="at_most", method=method, reading=reading, evidence={
+        "stated_exponent": -a, "observed_exponent": None, "ci_low": None, "ci_high": None,
+        "rate_verdict": "inconclusive", "stated_growth_exponent": a, "d": ds, "quantile_errors": q_raw,
+        "zero_errors": int(np.sum(err <= 0)), "net": {"radius": s.radius, "zeta": s.zeta},
+        "why": "the 1 - eta quantile over datasets is exactly 0 at some d (the output is w* with "
+               "probability >= 1 - eta): the net is too coarse for a log-log fit"})
+
+
+def _floored_fit(s, grid, err, taus, u, a):
+    """The growth fits with each zero error recorded as the smallest non-zero excess risk of its d's net.
+
+    A conditional quantile can be exactly 0: w* = 0 is a grid point and a record of huge leverage (t(1.8)
+    design) pins the output there.  These are the lowest observations at their d and the 1 - eta quantile
+    there is positive (checked by the caller); if they also lie below the fitted 1 - eta line (checked here,
+    with the fitted slope and the 1 - eta quantile of the residuals as intercept), the quantile-regression fit,
+    which depends only on the side of the line each point lies on, does not depend on the value chosen.  The
+    mean fit (reference only) does.  Returns ``(err, zero, quantile fit, mean fit, floored_below)``.
+    """
+    zero = err <= 0
+    floors = [float(ex[ex > 0].min()) for ex in (net_radial_table(s, p["d"])[2] for p in grid)]
+    err = np.where(zero, (np.array(floors) / taus)[:, None], err)
+    q_fit = fit_rate(u, err, -a, quantile=1 - s.eta)
+    m_fit = fit_rate(u, err, -a)
+    resid = np.log(err) + q_fit.observed_exponent * np.log(u)[:, None]   # log err - slope log u
+    floored_below = bool(np.all(resid[zero] < np.quantile(resid, 1 - s.eta)))
+    return err, zero, q_fit, m_fit, floored_below
+
+
+def _dimension_verdict(q_fit, adequate, floored_below, profile):
+    """The fit's verdict where the net is adequate and the zeros lie below the line; else inconclusive."""
+    verdict = RATE_VERDICT_TO_CLAIM[q_fit.verdict] if adequate and floored_below else "inconclusive"
+    if profile in UNDERPOWERED_PROFILES and verdict == "confirmed":
+        # at quick sizes (3 d x 17 datasets) a confirmation was seed luck (2-3 of 5 run seeds gave
+        # inconclusive); the quick sweep reports its numbers, the verdict comes from the full one
+        verdict = "inconclusive"
+    return verdict
+
+
+def _dimension_figure(ctx, ds, err, a, s):
+    """The figure of the sweep under ``ctx.out_dir`` (its path in a list), or no figure."""
+    if ctx.out_dir is None:
+        return []
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", ctx.claim_id) + ".png"
+    plot_dimension(ctx.out_dir / "figures" / name, ds, err, a, quantile=1 - s.eta, title=ctx.claim_id)
+    return [f"figures/{name}"]
+
+
+def _dimension_evidence(s, grid, sweep, reps, a, ds, u, taus, err, zero, q_raw, q_fit, m_fit, floored_below,
+                        net_evidence, quad):
+    """The evidence of a d-sweep verdict: the fits, the per-d numbers, the net and the explicit bounds."""
+    rates = np.array([s.parameters(p["n"], p["d"], p["epsilon"])["rate"] for p in grid])
+    bounds = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"]) for p in grid])
+    printed = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"], "printed") for p in grid])
+    return {
+        "stated_exponent": -a, "observed_exponent": q_fit.observed_exponent, "ci_low": q_fit.ci_low,
+        "ci_high": q_fit.ci_high, "rate_verdict": q_fit.verdict, "quantile": 1 - s.eta,
+        "fit_method": q_fit.method, "mean_fit": m_fit.as_dict(),
+        "rate_variable": "u = d log n log(1/eta) / (n eps) at fixed (n, eps); error divided by tau(d)",
+        "convention": "engine exponents of error ~ u^(-s): stated s = -a means growth at most u^a; "
+                      "'slower' = growth faster than stated (refutes)",
+        "stated_growth_exponent": a, "observed_growth_exponent": -q_fit.observed_exponent,
+        "growth_ci": [-q_fit.ci_high, -q_fit.ci_low],
+        "d": ds, "x": u, "tau": taus, "quantile_errors": q_raw,
+        "quantile_errors_over_tau": np.quantile(err, 1 - s.eta, axis=1), "mean_errors": sweep.errors.mean(axis=1),
+        "repetitions": reps, "grid": grid,
+        "zero_conditional_quantiles_per_d": zero.sum(axis=1),
+        "zero_recorded_as": "smallest non-zero excess risk of the net at that d (quantile fit unaffected while "
+                            "below the fitted line; else inconclusive)",
+        "zero_points_below_fitted_line": floored_below,
+        **net_evidence,
+        "ratio_to_rate_with_O_constant_1": (q_raw / rates).tolist(),
+        "ratio_to_explicit_bound": (q_raw / bounds).tolist(),
+        "ratio_to_explicit_bound_printed": (q_raw / printed).tolist(),
+        "explicit_bound": "(14)" if s.algorithm == 1 else "(26) re-derived from its premises (see claim_sets/"
+                          "wang_xu/bounds.py), the printed (26) beside it; sup-moment term bounded by Minkowski",
+        "quadrature_abs_error_max": quad,
+        "quadrature_error_relative_to_smallest_quantile": quad / float(q_raw.min()),
+        "measurement": "exact output law over the net; excess risk h(||w - w*||) of each net point by one "
+                       "vectorised quadrature per distinct norm; repetitions over datasets only",
+        "model": f"x multivariate t(nu={s.nu}) (shared chi2 scale), noise {s.noise_law!r}, w* = 0",
+        "departure": "net of fixed resolution zeta (same for every d), not the theorems' zeta = 1/n",
+        "variant": s.variant, "theta": s.theta, "eta": s.eta, "broken": s.broken,
+    }
+
+
 def dimension_rate_check(algorithm, variant="printed", *, setup=None, grids=None, repetitions=None,
                          diagnostic_datasets=2, broken=None):
     """Check factory: the d-dependence of Theorem ``algorithm``'s rate at fixed ``(n, eps)``.
@@ -159,71 +246,14 @@ def dimension_rate_check(algorithm, variant="printed", *, setup=None, grids=None
         if np.any(q_raw <= 0):
             # At some d the output is w* itself with probability >= 1 - eta in >= 1 - eta of the datasets:
             # the net is too coarse for the law, no log-log fit.
-            return Result("inconclusive", bound=a, direction="at_most", method=method, reading=reading, evidence={
-                "stated_exponent": -a, "observed_exponent": None, "ci_low": None, "ci_high": None,
-                "rate_verdict": "inconclusive", "stated_growth_exponent": a, "d": ds, "quantile_errors": q_raw,
-                "zero_errors": int(np.sum(err <= 0)), "net": {"radius": s.radius, "zeta": s.zeta},
-                "why": "the 1 - eta quantile over datasets is exactly 0 at some d (the output is w* with "
-                       "probability >= 1 - eta): the net is too coarse for a log-log fit"})
-        # A conditional quantile can be exactly 0: w* = 0 is a grid point and a record of huge leverage
-        # (t(1.8) design) pins the output there.  For the log-log fit such a 0 is recorded as the smallest
-        # non-zero excess risk of that d's net.  These are the lowest observations at their d and the
-        # 1 - eta quantile there is positive (checked above); if they also lie below the fitted 1 - eta line
-        # (checked below, with the fitted slope and the 1 - eta quantile of the residuals as intercept), the
-        # quantile-regression fit, which depends only on the side of the line each point lies on, does not
-        # depend on the value chosen.  The mean fit (reference only) does.
-        zero = err <= 0
-        floors = [float(ex[ex > 0].min()) for ex in (net_radial_table(s, p["d"])[2] for p in grid)]
-        err = np.where(zero, (np.array(floors) / taus)[:, None], err)
-        q_fit = fit_rate(u, err, -a, quantile=1 - s.eta)
-        m_fit = fit_rate(u, err, -a)
-        resid = np.log(err) + q_fit.observed_exponent * np.log(u)[:, None]   # log err - slope log u
-        floored_below = bool(np.all(resid[zero] < np.quantile(resid, 1 - s.eta)))
+            return _coarse_net_result(a, method, reading, ds, q_raw, err, s)
+        err, zero, q_fit, m_fit, floored_below = _floored_fit(s, grid, err, taus, u, a)
         adequate, quad, net_evidence = _net_diagnostics(s, grid, sweep.errors, ctx.rng("diagnostics"),
                                                         diagnostic_datasets)
-        verdict = RATE_VERDICT_TO_CLAIM[q_fit.verdict] if adequate and floored_below else "inconclusive"
-        if ctx.profile in UNDERPOWERED_PROFILES and verdict == "confirmed":
-            # issue 18: at quick sizes (3 d x 17 datasets) the confirmation was seed luck (2-3 of 5 run seeds
-            # gave inconclusive); the quick sweep reports its numbers, the verdict comes from the full one
-            verdict = "inconclusive"
-        rates = np.array([s.parameters(p["n"], p["d"], p["epsilon"])["rate"] for p in grid])
-        bounds = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"]) for p in grid])
-        printed = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"], "printed") for p in grid])
-        figures = []
-        if ctx.out_dir is not None:
-            name = re.sub(r"[^A-Za-z0-9_.-]", "_", ctx.claim_id) + ".png"
-            plot_dimension(ctx.out_dir / "figures" / name, ds, err, a, quantile=1 - s.eta, title=ctx.claim_id)
-            figures.append(f"figures/{name}")
-        evidence = {
-            "stated_exponent": -a, "observed_exponent": q_fit.observed_exponent, "ci_low": q_fit.ci_low,
-            "ci_high": q_fit.ci_high, "rate_verdict": q_fit.verdict, "quantile": 1 - s.eta,
-            "fit_method": q_fit.method, "mean_fit": m_fit.as_dict(),
-            "rate_variable": "u = d log n log(1/eta) / (n eps) at fixed (n, eps); error divided by tau(d)",
-            "convention": "engine exponents of error ~ u^(-s): stated s = -a means growth at most u^a; "
-                          "'slower' = growth faster than stated (refutes)",
-            "stated_growth_exponent": a, "observed_growth_exponent": -q_fit.observed_exponent,
-            "growth_ci": [-q_fit.ci_high, -q_fit.ci_low],
-            "d": ds, "x": u, "tau": taus, "quantile_errors": q_raw,
-            "quantile_errors_over_tau": np.quantile(err, 1 - s.eta, axis=1), "mean_errors": sweep.errors.mean(axis=1),
-            "repetitions": reps, "grid": grid,
-            "zero_conditional_quantiles_per_d": zero.sum(axis=1),
-            "zero_recorded_as": "smallest non-zero excess risk of the net at that d (quantile fit unaffected while "
-                                "below the fitted line; else inconclusive)",
-            "zero_points_below_fitted_line": floored_below,
-            **net_evidence,
-            "ratio_to_rate_with_O_constant_1": (q_raw / rates).tolist(),
-            "ratio_to_explicit_bound": (q_raw / bounds).tolist(),
-            "ratio_to_explicit_bound_printed": (q_raw / printed).tolist(),
-            "explicit_bound": "(14)" if s.algorithm == 1 else "(26) re-derived from its premises (see claim_sets/"
-                              "wang_xu/bounds.py), the printed (26) beside it; sup-moment term bounded by Minkowski",
-            "quadrature_abs_error_max": quad,
-            "quadrature_error_relative_to_smallest_quantile": quad / float(q_raw.min()),
-            "measurement": "exact output law over the net; excess risk h(||w - w*||) of each net point by one "
-                           "vectorised quadrature per distinct norm; repetitions over datasets only",
-            "model": f"x multivariate t(nu={s.nu}) (shared chi2 scale), noise {s.noise_law!r}, w* = 0",
-            "departure": "net of fixed resolution zeta (same for every d), not the theorems' zeta = 1/n",
-            "variant": s.variant, "theta": s.theta, "eta": s.eta, "broken": s.broken,
-        }
+        verdict = _dimension_verdict(q_fit, adequate, floored_below, ctx.profile)
+        figures = _dimension_figure(ctx, ds, err, a, s)
+        evidence = _dimension_evidence(s, grid, sweep, reps, a, ds, u, taus, err, zero, q_raw, q_fit, m_fit,
+                                       floored_below, net_evidence, quad)
         return Result(verdict, observed=-q_fit.observed_exponent, bound=a, direction="at_most",
                       method=method + f"; {q_fit.method}; verdict from the {q_fit.confidence:g} interval of the "
                                       "growth exponent (refuted when it lies wholly above a), inconclusive when "

@@ -1,0 +1,253 @@
+"""Private Grid Search of 004 ([004 Alg. 1]): candidates on ``S_1``, GEM selection on ``S_2``.
+
+Variants
+--------
+``variant``:
+
+``"printed"``
+    As the box reads: penalty ``Delta(B_j) log(K/beta)/n + sqrt(4 Y^2 log(K/beta)/n)``, GEM
+    sensitivities ``Delta(B_j)``, and the learner's ``Delta`` function as printed in [004 Lemma D.4].
+``"standard"``
+    What the proof of [004 Thm. 1] ([004 App. D.2]) uses: penalty ``tau_j`` with ``log(4K/beta)``, GEM
+    sensitivity ``Delta(B_j)/|S_2|`` (the actual replace-one sensitivity of the validation
+    average of a loss in ``[0, Delta(B_j)]``), and the corrected ``Delta`` functions of
+    :mod:`reference.arora.learners`.
+
+References
+----------
+.. [1] R. Arora, R. Bassily, C. Guzman, M. Menart and E. Ullah, ``004_2b354816f00c2aef.txt``: [004 Alg. 1],
+       [004 Thm. 1] and its proof [004 App. D.2], GEM [004 App. D.1], [004 Lemma D.4], [004 Assumption 1].
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .data import glm_loss
+from ..mechanisms import gem_log_prob, gem_sample
+from ..validation import (as_generator, check_choice, check_delta, check_epsilon, check_finite_array, check_integer,
+                          check_probability)
+
+__all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidates", "grid_search_pairs",
+           "grid_search_selection_log_prob", "private_grid_search", "GridSearchMechanism", "GridSearchSelection",
+           "VARIANTS"]
+
+VARIANTS = ("printed", "standard")
+
+
+def _check_variant(variant):
+    return check_choice("variant", variant, VARIANTS)
+
+
+def grid_guesses(K):
+    """``B_j = 2^j``, ``j = 1..K`` ([004 Alg. 1 step 4])."""
+    K = check_integer("K", K, minimum=1)
+    return 2.0 ** np.arange(1, K + 1)
+
+
+def split_in_two(data):
+    """[004 Alg. 1 step 1]: ``S_1`` = first ``floor(n/2)`` records, ``S_2`` = the rest.
+
+    A deterministic split keeps neighbouring datasets aligned (a replaced row stays in its half).
+    For odd ``n`` the validation half has one record more.
+    """
+    z = check_finite_array("data", data, ndim=2)
+    if z.shape[0] < 2:
+        raise ValueError(f"data has {z.shape[0]} records, too few to split into S1 and S2 (need >= 2)")
+    n1 = z.shape[0] // 2
+    return z[:n1], z[n1:]
+
+
+def check_learner_output(W, size, dim, *, name="learner"):
+    """Reject a base learner output that is not a finite (size, dim) array."""
+    try:
+        arr = np.asarray(W, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must return an array of floats, got {type(W).__name__}") from None
+    if arr.shape != (size, dim):
+        raise ValueError(f"{name} returned shape {arr.shape}, expected ({size}, {dim})")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} returned non-finite weights (first at flat index "
+                         f"{int(np.flatnonzero(~np.isfinite(arr.ravel()))[0])})")
+    return arr
+
+
+def fit_candidates(S1, learner, K, epsilon, delta, size, rng):
+    """[004 Alg. 1 step 3] to [004 Alg. 1 step 5]: ``w_j = A(S_1, B_j)`` at ``(epsilon/(2K), delta/(2K))``.
+
+    Returns an array of shape (K, size, d).
+    """
+    K = check_integer("K", K, minimum=1)
+    gen = as_generator(rng)
+    d = S1.shape[1] - 1
+    out = np.empty((K, size, d))
+    for j, B in enumerate(grid_guesses(K)):         # loop over the K guesses only
+        out[j] = check_learner_output(learner.fit(S1, B, epsilon / (2 * K), delta / (2 * K), size, gen),
+                                      size, d)
+    return out
+
+
+def grid_search_pairs(candidates, S2, learner, *, n, epsilon, delta, beta, variant="standard"):
+    """Sensitivity/score pairs of [004 Alg. 1 step 8] for each draw.
+
+    Parameters
+    ----------
+    candidates : ndarray (K, size, d)
+        ``w_1..w_K`` per draw.
+    S2 : ndarray (n2, d+1)
+        Validation records.
+    learner : base learner (``loss``, ``y_bound``, ``loss_bound``)
+    n : int
+        Total dataset size (the ``n`` of the penalty).
+
+    Returns
+    -------
+    sens : ndarray (K+1,)
+        ``(0, Delta(B_1), ..., Delta(B_K))`` (printed) or ``(0, Delta(B_j)/n2)`` (standard).
+    scores : ndarray (size, K+1)
+        ``(Y^2, L~_1, ..., L~_K)`` per draw ([004 Alg. 1 step 6]).
+    """
+    _check_variant(variant)
+    K, size, d = candidates.shape
+    n2 = S2.shape[0]
+    Y = learner.y_bound
+    logt = math.log(K / beta) if variant == "printed" else math.log(4 * K / beta)
+    deltas = np.array([learner.loss_bound(B, n - n2, epsilon / (2 * K), delta / (2 * K), K, beta, d,
+                                          variant=variant, delta_total=delta) for B in grid_guesses(K)])
+    emp = glm_loss(candidates.reshape(K * size, d), S2, learner.loss).mean(axis=1).reshape(K, size)
+    pen = deltas * logt / n + math.sqrt(4 * Y * Y * logt / n)
+    scores = np.column_stack([np.full(size, Y * Y), (emp + pen[:, None]).T])
+    sens = np.concatenate([[0.0], deltas if variant == "printed" else deltas / n2])
+    return sens, scores
+
+
+def grid_search_selection_log_prob(sens, scores, epsilon, beta):
+    """Exact GEM selection distribution of [004 Alg. 1 step 8] (GEM of [004 App. D.1]; privacy ``epsilon/2``,
+    confidence ``beta/4``).
+
+    ``scores`` (K+1,) or (size, K+1); returns log-probabilities of the same shape over
+    indices ``0..K`` (index 0 is ``w_0 = 0``).
+    """
+    return gem_log_prob(sens, scores, epsilon / 2, beta / 4)
+
+
+def _check_common(K, epsilon, delta, beta):
+    return (check_integer("K", K, minimum=1), check_epsilon(epsilon), check_delta(delta),
+            check_probability("beta", beta))
+
+
+def private_grid_search(data, learner, K, epsilon, delta, beta, *, variant="standard", size=None,
+                        rng=None, return_details=False):
+    """[004 Alg. 1] (Private Grid Search), vectorised over ``size`` independent runs.
+
+    Parameters
+    ----------
+    data : array_like (n, d+1)
+        Records ``[x, y]``; ``n >= 2``.
+    learner : OutputPerturbation or NoisyGD (or any object with ``fit``, ``loss_bound``,
+        ``loss``, ``y_bound``)
+        The base algorithm ``A``; it is run at ``(epsilon/(2K), delta/(2K))`` as [004 Thm. 1] requires.
+    K : int >= 1
+        Number of guesses ``B_j = 2^j``.
+    epsilon, delta : float
+        Total privacy budget.
+    beta : float in (0, 1)
+        Confidence.
+    variant : {"printed", "standard"}
+        See the module docstring.
+    size : int or None
+        Number of independent runs; ``None`` returns one ``(d,)`` vector.
+    rng : Generator or seed
+    return_details : bool
+        Also return a dict with the candidates, the pairs, the exact GEM log-probabilities and
+        the selected indices.
+
+    Returns
+    -------
+    w : ndarray (d,) or (size, d)
+    details : dict (only with ``return_details``)
+
+    Notes
+    -----
+    Proof note ([004 Thm. 1], privacy): ``S_1`` and ``S_2`` are disjoint, so a replaced record
+    changes one of them (parallel composition).  In ``S_1``: the ``K`` learner runs compose to
+    ``(epsilon/2, delta/2)`` and GEM is post-processing.  In ``S_2``: given the candidates, GEM is
+    ``epsilon/2``-DP whenever every score moves by at most its sensitivity, which holds when the
+    losses of the candidates on ``S_2`` and on the new record lie in ``[0, Delta(B_j)]``
+    ([004 Assumption 1] applied to both datasets: failure ``<= 2 K min(delta, beta)/(4K) <= delta/2``).
+    Total ``(epsilon/2, delta/2)``, within the stated ``(epsilon, delta)``; the paper's sequential
+    count [004 App. D.2] gives ``(epsilon, delta)``.  Claims ``arora.thm1.privacy.*`` check both parts.
+    """
+    K, eps, dl, bt = _check_common(K, epsilon, delta, beta)
+    _check_variant(variant)
+    z = check_finite_array("data", data, ndim=2)
+    S1, S2 = split_in_two(z)
+    gen = as_generator(rng)
+    m = 1 if size is None else check_integer("size", size, minimum=1)
+    cand = fit_candidates(S1, learner, K, eps, dl, m, gen)
+    sens, scores = grid_search_pairs(cand, S2, learner, n=z.shape[0], epsilon=eps, delta=dl, beta=bt,
+                                     variant=variant)
+    logp = grid_search_selection_log_prob(sens, scores, eps, bt)
+    jstar = gem_sample(sens, scores, eps / 2, bt / 4, rng=gen)  # one draw per run (row of scores)
+    allw = np.concatenate([np.zeros((1, m, cand.shape[2])), cand])
+    out = allw[jstar, np.arange(m)]
+    w = out[0] if size is None else out
+    if return_details:
+        return w, {"candidates": cand, "sensitivities": sens, "scores": scores, "log_prob": logp,
+                   "selected": jstar, "guesses": grid_guesses(K)}
+    return w
+
+
+class GridSearchMechanism:
+    """Mechanism protocol for [004 Alg. 1] (continuous output): ``sample(data, size, rng)`` rows ``w``."""
+
+    finite_output = False
+
+    def __init__(self, learner, K, epsilon, delta, beta, variant="standard"):
+        self.K, self.epsilon, self.delta, self.beta = _check_common(K, epsilon, delta, beta)
+        self.variant = _check_variant(variant)
+        self.learner = learner
+
+    def sample(self, data, size, rng=None):
+        return private_grid_search(data, self.learner, self.K, self.epsilon, self.delta, self.beta,
+                                   variant=self.variant, size=size, rng=rng)
+
+
+class GridSearchSelection:
+    """The finite-output GEM step of [004 Alg. 1] with the candidates trained once on ``S_1``.
+
+    ``candidate_seed`` fixes the learner's randomness, so neighbouring datasets that differ in
+    ``S_2`` see the same candidates; ``log_prob(data)`` is the exact GEM distribution over
+    ``0..K``, ``sample`` draws from GEM's sampler.
+    """
+
+    finite_output = True
+
+    def __init__(self, learner, K, epsilon, delta, beta, variant="standard", candidate_seed=0):
+        self.K, self.epsilon, self.delta, self.beta = _check_common(K, epsilon, delta, beta)
+        self.variant = _check_variant(variant)
+        self.learner = learner
+        self.candidate_seed = candidate_seed
+        self._cache = {}
+
+    def pairs(self, data):
+        z = check_finite_array("data", data, ndim=2)
+        S1, S2 = split_in_two(z)
+        key = (S1.shape, S1.tobytes())
+        if key not in self._cache:
+            self._cache = {key: fit_candidates(S1, self.learner, self.K, self.epsilon, self.delta, 1,
+                                               self.candidate_seed)}
+        sens, scores = grid_search_pairs(self._cache[key], S2, self.learner, n=z.shape[0],
+                                         epsilon=self.epsilon, delta=self.delta, beta=self.beta,
+                                         variant=self.variant)
+        return sens, scores[0]
+
+    def log_prob(self, data):
+        sens, scores = self.pairs(data)
+        return np.arange(self.K + 1), grid_search_selection_log_prob(sens, scores, self.epsilon, self.beta)
+
+    def sample(self, data, size, rng=None):
+        sens, scores = self.pairs(data)
+        return gem_sample(sens, scores, self.epsilon / 2, self.beta / 4, size=size, rng=rng)

@@ -1,0 +1,299 @@
+"""Algorithm 2 of 002 (Heavy-tailed private LASSO): the steps, the sampler, the exact output law, the protocol
+objects.
+
+Algorithm 2 shrinks every entry of every record at ``K`` and runs the exponential-mechanism Frank-Wolfe of
+Talwar, Thakurta and Zhang on the whole shrunken data, with a per-iteration budget from advanced
+composition (:func:`lasso_epsilon_step`, three readings in :data:`LASSO_VARIANTS`).  Its output is a
+deterministic function of the selected vertices, so :func:`private_lasso_output_log_prob` enumerates the
+``|V|^T`` selection paths (:mod:`reference.hu._fw_engine`) and returns the exact law of ``w^T``.
+
+References
+----------
+.. [1] L. Hu, S. Ni, H. Xiao and D. Wang, ``002_6c597657f27a60c9.txt``: Algorithm 2, Theorem 4 and
+       its proof; Lemma 2.
+.. [2] K. Talwar, A. Thakurta and L. Zhang, "Nearly optimal private LASSO", NeurIPS 2015
+       (ref. [50] of 002).
+.. [3] C. Dwork and A. Roth, "The algorithmic foundations of differential privacy", Thm. 3.20
+       (advanced composition).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ._fw_engine import (_fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch,
+                         fw_step_sizes)
+from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
+from ..mechanisms import advanced_composition_split, exponential_log_prob, gumbel_max_sample, normalize_log_weights
+from ..records import split_records
+from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+                          check_positive)
+
+__all__ = ["LASSO_VARIANTS", "shrink_records", "lasso_epsilon_step", "lasso_sensitivity", "lasso_gradients",
+           "lasso_selection_log_prob", "heavy_tailed_private_lasso", "private_lasso_output_log_prob",
+           "private_lasso_output_log_prob_batch", "HeavyTailedPrivateLasso", "PrivateLassoStep"]
+
+LASSO_VARIANTS = ("printed", "lemma2", "standard")
+
+
+def shrink_records(data, K):
+    """Algorithm 2 step 2 / Algorithm 3 step 2: ``sign(z) min(|z|, K)`` for every entry of every record."""
+    arr = check_finite_array("data", data, ndim=2)
+    K = check_positive("K", K)
+    return np.clip(arr, -K, K)
+
+
+def lasso_epsilon_step(epsilon, delta, T, variant="printed"):
+    """Per-iteration budget of Algorithm 2 step 4.
+
+    ``"printed"``: ``eps / (2 sqrt(2 T log(1/delta)))`` as in the box of Algorithm 2;
+    ``"lemma2"``: ``eps / (2 sqrt(2 T ln(2/delta)))`` as Lemma 2 (cited by the proof of Theorem 4) prints;
+    ``"standard"``: the largest pure per-step budget whose T-fold advanced composition
+    (Dwork-Roth Thm 3.20, slack ``delta/2``) is exactly ``eps``
+    (:func:`reference.mechanisms.advanced_composition_split`, ``"standard"``).
+    """
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    T = check_integer("T", T, minimum=1)
+    if variant not in LASSO_VARIANTS:
+        raise ValueError(f"variant must be one of {LASSO_VARIANTS}, got {variant!r}")
+    return _lasso_epsilon_step(float(eps), float(dlt), T, variant)
+
+
+@functools.lru_cache(maxsize=256)
+def _lasso_epsilon_step(eps, dlt, T, variant):
+    # deterministic in its arguments; "standard" solves for the split by a root search, which an exact law
+    # evaluated on many datasets repeated each time (14 % of the law's cost)
+    if variant == "printed":
+        return eps / (2.0 * math.sqrt(2.0 * T * math.log(1.0 / dlt)))
+    if variant == "lemma2":
+        return advanced_composition_split(eps, dlt, T, "printed").epsilon_step
+    if variant == "standard":
+        return advanced_composition_split(eps, dlt, T, "standard").epsilon_step
+    raise ValueError(f"variant must be one of {LASSO_VARIANTS}, got {variant!r}")
+
+
+def lasso_sensitivity(vertices, K, n, reading="radius"):
+    """Algorithm 2 step 4: ``Delta = 8 ||W||_1 K^2 / n``; ``reading`` as in :func:`dp_fw_sensitivity`."""
+    K = check_positive("K", K)
+    n = check_integer("n", n, minimum=1)
+    norm = polytope_l1_norm(vertices, reading)
+    with np.errstate(over="ignore"):
+        value = 8.0 * norm * K * K / n
+    if not math.isfinite(value):
+        raise ValueError(f"K={K!r} is too large: the sensitivity 8 ||W||_1 K^2 / n overflows float64")
+    if value == 0.0:
+        raise ValueError(f"K={K!r} is too small: the sensitivity 8 ||W||_1 K^2 / n underflows to 0")
+    return value
+
+
+def lasso_gradients(W, Xs, ys, n=None):
+    """Algorithm 2 step 4: ``g~(w, D~) = (2/n) sum_i x~_i (<x~_i, w> - y~_i)`` for each row of ``W``.
+
+    ``n`` defaults to the number of records.  Returns shape (P, d).
+    """
+    W = np.atleast_2d(W)
+    n = Xs.shape[0] if n is None else n
+    r = W @ Xs.T - ys[None, :]                                # (P, n)
+    return (2.0 / n) * (r @ Xs)
+
+
+def lasso_selection_log_prob(W, Xs, ys, vertices, K, epsilon_step, *, sensitivity=None, n=None):
+    """Exact law of the vertex selected at [002 Alg. 2 step 4], for each current iterate (row of ``W``).
+
+    The exponential mechanism of [002 Def. 3] (``exp(eps' u / (2 Delta))``) on the scores
+    ``-<v, g~(w, D~)>`` of :func:`lasso_gradients`; returns shape (P, |V|).
+
+    References
+    ----------
+    .. [1] [002 Alg. 2 step 4], [002 Def. 3].
+    """
+    V = _check_vertices(vertices)
+    n = Xs.shape[0] if n is None else n
+    delta_u = lasso_sensitivity(V, K, n) if sensitivity is None else check_positive("sensitivity", sensitivity)
+    return exponential_log_prob(-(lasso_gradients(W, Xs, ys, n) @ V.T), epsilon_step, delta_u)
+
+
+def _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant):
+    X, y = split_records(data)
+    n, d = X.shape
+    K = check_positive("K", K)
+    T = check_integer("T", T, minimum=1)
+    if T > n:
+        raise ValueError(f"T must be <= n, got T={T}, n={n}")
+    w0 = check_finite_array("w0", w0, ndim=1, shape=(d,))
+    V = l1_ball_vertices(d) if vertices is None else _check_vertices(vertices, d)
+    e_step = lasso_epsilon_step(epsilon, delta, T, variant)
+    shrunk = shrink_records(data, K)
+    return shrunk[:, :-1], shrunk[:, -1], w0, V, e_step
+
+
+def heavy_tailed_private_lasso(data, w0, K, T, epsilon, delta, vertices=None, rng=None, *,
+                               variant="printed", step_size="theorem2", sensitivity=None, size=None,
+                               return_path=False):
+    """Algorithm 2 of 002 (Heavy-tailed private LASSO); (epsilon, delta)-DP by Theorem 4.
+
+    Steps
+    -----
+    (1) input records ``[x, y]``, squared loss, ``w^0``, ``K, T, eta_t``, ``epsilon, delta``;
+        ``W`` the l1 ball with vertex set ``V``.
+    (2) shrink every entry of ``x_i`` and ``y_i`` at ``K`` (:func:`shrink_records`).
+    (3) for ``t = 1..T``:
+    (4) exponential mechanism over ``V`` with score ``-<v, g~(w^{t-1}, D~)>``,
+        ``g~ = (2/n) sum x~_i(<x~_i, w> - y~_i)`` (:func:`lasso_gradients`), sensitivity
+        ``8 ||W||_1 K^2 / n`` and budget :func:`lasso_epsilon_step` (``variant``);
+    (5) ``w^t = (1 - eta_{t-1}) w^{t-1} + eta_{t-1} w~^{t-1}``.
+    (7) return ``w^T``.
+
+    Parameters
+    ----------
+    data : array_like, shape (n, d + 1)
+    w0 : array_like, shape (d,)
+    K : float
+        Shrinkage threshold, > 0.
+    T : int
+        Iterations, ``1 <= T <= n``.
+    epsilon, delta : float
+        Target privacy; Theorem 4 assumes ``0 < epsilon, delta < 1``.
+    vertices : array_like, optional
+        Vertex set; the unit l1 ball by default (the LASSO setting of Section 4).
+    variant : {"printed", "lemma2", "standard"}
+        Per-iteration budget, see :func:`lasso_epsilon_step`.
+    step_size, sensitivity, size, return_path, rng
+        As in :func:`heavy_tailed_dp_fw`.
+
+    Notes
+    -----
+    Proof note (Theorem 4).  After shrinkage ``|x~_ij|, |y~_i| <= K``; replacing a
+    record moves ``g~`` by ``(2/n)`` times the difference of two terms
+    ``x~(<x~, w> - y~)``, each bounded entrywise by ``K (K ||w||_1 + K)``.  With
+    ``||w||_1 <= 1`` this is ``2K^2``, giving ``8 ||W||_1 K^2 / n`` for the score;
+    for an l1 ball of radius ``r > 1`` the same argument gives
+    ``4 r (r + 1) K^2 / n``, which exceeds the printed value (claim
+    ``hu.alg2.step4.sensitivity-radius``).  Each step is then pure
+    ``eps'``-DP and the ``T`` steps compose by advanced composition.
+    (Theorem 4 as printed names "Algorithm 1"; it is about Algorithm 2.)
+    """
+    Xs, ys, w0, V, e_step = _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant)
+    etas = fw_step_sizes(T, step_size)
+    gen = as_generator(rng)
+    runs = 1 if size is None else check_integer("size", size, minimum=1)
+    if sensitivity is None:   # the same at every iteration: ||W||_1 of the vertex set computed once, not T times
+        sensitivity = lasso_sensitivity(V, K, Xs.shape[0])
+    step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=sensitivity)  # noqa: E731
+    W, path = _fw_run(w0, etas, V, step, runs, gen)
+    if size is None:
+        W, path = W[0], path[0]
+    return (W, path) if return_path else W
+
+
+def private_lasso_output_log_prob_batch(datasets, w0, K, T, epsilon, delta, vertices=None, *, variant="printed",
+                                       step_size="theorem2", sensitivity=None):
+    """Exact laws of the output of Algorithm 2 on B datasets of equal shape: ``(outputs (M, d), log_prob (B, M))``."""
+    Dsets = check_finite_array("datasets", datasets, ndim=3)
+    B, n, _ = Dsets.shape
+    _, _, w0, V, e_step = _lasso_setup(Dsets[0], w0, K, T, epsilon, delta, vertices, variant)
+    sh = shrink_records(Dsets.reshape(B * n, -1), K).reshape(Dsets.shape)
+    Xs, ys = sh[:, :, :-1], sh[:, :, -1]
+    etas = fw_step_sizes(T, step_size)
+    delta_u = lasso_sensitivity(V, K, n) if sensitivity is None else check_positive("sensitivity", sensitivity)
+
+    def step(t, W):
+        R = np.einsum("pd,bnd->bpn", W, Xs) - ys[:, None, :]
+        G = (2.0 / n) * np.einsum("bpn,bnd->bpd", R, Xs)
+        P = W.shape[0]
+        return exponential_log_prob(-(G.reshape(B * P, -1) @ V.T).reshape(B, P, V.shape[0]), e_step, delta_u)
+
+    _, W, logp = _fw_enumerate_batch(w0, etas, V, step)
+    return _merge_outputs_batch(W, logp)
+
+
+def private_lasso_output_log_prob(data, w0, K, T, epsilon, delta, vertices=None, *, variant="printed",
+                                  step_size="theorem2", sensitivity=None, return_paths=False):
+    """Exact law of the output of Algorithm 2 by enumerating the ``|V|^T`` selection paths."""
+    Xs, ys, w0, V, e_step = _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant)
+    etas = fw_step_sizes(T, step_size)
+    # the sensitivity once, not at every step (the value lasso_selection_log_prob would compute)
+    delta_u = lasso_sensitivity(V, K, Xs.shape[0]) if sensitivity is None else sensitivity
+    step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=delta_u)  # noqa: E731
+    paths, W, logp = _fw_enumerate(w0, etas, V, step)
+    outputs, merged = _merge_outputs(W, logp)
+    if return_paths:
+        return outputs, merged, paths, logp
+    return outputs, merged
+
+
+# --------------------------------------------------------------------------- mechanism-protocol objects
+
+class HeavyTailedPrivateLasso:
+    """Mechanism-protocol object for Algorithm 2 (``data`` = records ``[x, y]``)."""
+
+    finite_output = True
+
+    def __init__(self, *, epsilon, delta, d, T, K, w0=None, vertices=None, variant="printed",
+                 step_size="theorem2", sensitivity=None):
+        self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
+        self.d = check_integer("d", d, minimum=1)
+        self.T = check_integer("T", T, minimum=1)
+        self.K = check_positive("K", K)
+        self.w0 = np.zeros(self.d) if w0 is None else check_finite_array("w0", w0, ndim=1, shape=(self.d,))
+        self.vertices = l1_ball_vertices(self.d) if vertices is None else _check_vertices(vertices, self.d)
+        if variant not in LASSO_VARIANTS:
+            raise ValueError(f"variant must be one of {LASSO_VARIANTS}, got {variant!r}")
+        self.variant, self.step_size, self.sensitivity = variant, step_size, sensitivity
+        self.epsilon_step = lasso_epsilon_step(self.epsilon, self.delta, self.T, variant)
+
+    def _kw(self):
+        return dict(vertices=self.vertices, variant=self.variant, step_size=self.step_size,
+                    sensitivity=self.sensitivity)
+
+    def sample(self, data, size, rng=None):
+        return heavy_tailed_private_lasso(data, self.w0, self.K, self.T, self.epsilon, self.delta, rng=rng,
+                                          size=size, **self._kw())
+
+    def log_prob(self, data):
+        return private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta,
+                                             **self._kw())
+
+    def path_log_prob(self, data):
+        out = private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta,
+                                            return_paths=True, **self._kw())
+        return out[2], out[3]
+
+    def step(self, w, n):
+        """The exponential mechanism of one iteration at iterate ``w`` for datasets of ``n`` records."""
+        return PrivateLassoStep(w, self, n)
+
+
+class PrivateLassoStep:
+    """One iteration of Algorithm 2 at a fixed iterate ``w`` (step 4), with ``score_terms``."""
+
+    finite_output = True
+
+    def __init__(self, w, algo: HeavyTailedPrivateLasso, n):
+        self.w = check_finite_array("w", w, ndim=1, shape=(algo.d,))
+        self.algo, self.n = algo, check_integer("n", n, minimum=1)
+        self.delta_u = (lasso_sensitivity(algo.vertices, algo.K, self.n) if algo.sensitivity is None
+                        else check_positive("sensitivity", algo.sensitivity))
+
+    def score_terms(self, records):
+        sh = shrink_records(records, self.algo.K)
+        Xs, ys = sh[:, :-1], sh[:, -1]
+        per = (2.0 / self.n) * (Xs @ self.w - ys)[:, None] * Xs        # (m, d)
+        return (0.5 * self.algo.epsilon_step / self.delta_u) * -(per @ self.algo.vertices.T)
+
+    def log_prob_from_terms(self, total):
+        return normalize_log_weights(total)
+
+    def log_prob(self, data):
+        sh = shrink_records(data, self.algo.K)
+        lp = lasso_selection_log_prob(self.w[None], sh[:, :-1], sh[:, -1], self.algo.vertices, self.algo.K,
+                                      self.algo.epsilon_step, sensitivity=self.delta_u, n=self.n)[0]
+        return np.arange(lp.size), lp
+
+    def sample(self, data, size, rng=None):
+        _, lp = self.log_prob(data)
+        return gumbel_max_sample(lp, check_integer("size", size, minimum=0), rng)
