@@ -28,8 +28,22 @@ def _cell(text):
     return str(text).replace("|", "\\|")
 
 
+def _public(module):
+    return not any(part.startswith("_") for part in module.split("."))
+
+
 def _reference_name(fn):
-    return f"{fn.__module__}.{getattr(fn, '__qualname__', fn.__name__)}"
+    """Where a reader finds ``fn``: its module, or, when that is private (a split module's part), the public
+    sibling module that re-exports the same object."""
+    import sys
+
+    module, name = fn.__module__, getattr(fn, "__qualname__", fn.__name__)
+    if not _public(module):
+        package = module.rsplit(".", 1)[0]
+        for candidate in sorted(m for m in list(sys.modules) if m.startswith(package + ".") and _public(m)):
+            if getattr(sys.modules[candidate], name, None) is fn:
+                return f"{candidate}.{name}"
+    return f"{module}.{name}"
 
 
 def function_table():
