@@ -149,7 +149,7 @@ def evidence_problems(kind: str, evidence) -> list:
 
 
 def check_evidence(kind: str, evidence, *, claim_id: str | None = None) -> None:
-    """Raise :class:`EvidenceError` naming the claim, the key and the expected type unless ``evidence`` follows ``kind``.
+    """Raise :class:`EvidenceError` (naming the claim, the key, the expected type) unless ``evidence`` follows ``kind``.
 
     ``evidence`` is in its JSON form (:func:`proofs_checks.jsonable.to_jsonable`), as the report writes it.
     """

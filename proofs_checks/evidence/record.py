@@ -109,7 +109,7 @@ class EvidenceRecord:
         return out
 
     def check(self, evidence, claim_id: str | None = None) -> None:
-        """Raise :class:`EvidenceError` naming the claim, the key and the expected type unless ``evidence`` follows it."""
+        """Raise :class:`EvidenceError` (naming the claim, the key, the expected type) unless ``evidence`` fits."""
         problems = self.problems(evidence)
         if problems:
             who = f"claim {claim_id}: " if claim_id else ""

@@ -66,7 +66,7 @@ class JsonType:
         raise NotImplementedError
 
     def problem(self, value, path: str):
-        """``None`` when ``value`` has this type, else ``(path, expected words, found words)`` of the first departure."""
+        """``None`` when ``value`` has this type, else ``(path, expected, found)`` (words) of the first departure."""
         raise NotImplementedError
 
     def __repr__(self):
