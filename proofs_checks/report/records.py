@@ -43,7 +43,8 @@ def claim_record(claim, result, *, power=None):
 def _invalid_evidence(record, problems):
     """``record`` turned into an ``error``: its evidence breaks its record (named in the message)."""
     message = f"EvidenceError: claim {record['id']}: " + "; ".join(problems)
-    return {**record, "verdict": "error", "method": "the check's evidence does not follow its record",
+    return {**record, "verdict": "error",
+            "method": f"the check's evidence does not follow its record (the check's method: {record['method']})",
             "evidence_kind": "error",
             "evidence": {"exception": message, "invalid_evidence_kind": str(record["evidence_kind"]),
                          "invalid_evidence": record["evidence"]}}
