@@ -12,7 +12,9 @@
 
 Each builder returns a check ``check(ctx) -> Result`` whose ``observed``, ``bound``,
 ``direction``, ``method`` and ``reading`` fields are filled in, so the report can show
-every verdict as "observed against bound".
+every verdict as "observed against bound", and whose ``evidence_kind`` names the evidence
+record its keys follow (``exact_privacy``, ``bound_search``, ``coverage``; see
+:mod:`proofs_checks.evidence`).
 """
 
 from __future__ import annotations
@@ -32,11 +34,15 @@ __all__ = ["compare_result", "WorstCase", "PrivacyTally", "exact_privacy_check",
 
 def compare_result(observed: float, bound: float, direction: str = "at_most", *, method: str, reading: str = "",
                    evidence: dict | None = None, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL,
-                   figures=None) -> Result:
-    """A :class:`~proofs_checks.model.Result` of :func:`compare`, with observed, bound and margin filled in."""
+                   figures=None, evidence_kind: str | None = None) -> Result:
+    """A :class:`~proofs_checks.model.Result` of :func:`compare`, with observed, bound and margin filled in.
+
+    ``evidence_kind`` names the evidence record (:mod:`proofs_checks.evidence`); ``None`` leaves it to the
+    claim's kind.
+    """
     return Result(compare(observed, bound, direction, rtol=rtol, atol=atol), observed=observed, bound=bound,
                   direction=direction, method=method, reading=reading, evidence=dict(evidence or {}),
-                  figures=list(figures or []))
+                  figures=list(figures or []), evidence_kind=evidence_kind)
 
 
 class WorstCase:
@@ -141,7 +147,8 @@ class PrivacyTally:
               "observed_is": quantity or "largest privacy loss / epsilon (hockey-stick delta / delta for approximate DP)"}
         ev.update(evidence or {})
         return Result(compare(self.worst.value, 1.0, "at_most", rtol=rtol, atol=atol), observed=self.worst.value,
-                      bound=1.0, direction="at_most", method=method, reading=reading, evidence=ev)
+                      bound=1.0, direction="at_most", method=method, reading=reading, evidence=ev,
+                      evidence_kind="exact_privacy")
 
 
 def exact_privacy_check(instances: Callable[[Any], Iterable[tuple]], *, method: str, reading: str,
@@ -175,7 +182,7 @@ def max_search_check(search: Callable[[Any], tuple], bound: float, *, method: st
         ev = {"worst_at": where, "evaluations": evaluations}
         ev.update(evidence or {})
         return Result(compare(largest, bound, direction, rtol=rtol, atol=atol), observed=largest, bound=bound,
-                      direction=direction, method=method, reading=reading, evidence=ev)
+                      direction=direction, method=method, reading=reading, evidence=ev, evidence_kind="bound_search")
 
     return check
 
@@ -198,7 +205,7 @@ def coverage_check(simulate: Callable[[Any], np.ndarray], nominal: float, *, met
         ev = {"covered": k, "simulations": n, "clopper_pearson": [lo, hi], "confidence": confidence}
         ev.update(evidence or {})
         return Result(coverage_verdict(k, n, nominal, confidence, confirm=confirm), observed=k / n, bound=nominal,
-                      direction="at_least", method=method, reading=reading, evidence=ev)
+                      direction="at_least", method=method, reading=reading, evidence=ev, evidence_kind="coverage")
 
     return check
 

@@ -81,7 +81,8 @@ class Result:
         The place in the paper and the reading of it that the check used (definitions relied on,
         the neighbouring relation for privacy claims).
     evidence : dict
-        Free, JSON-serialisable detail: sample sizes, confidence, the worst instance.
+        JSON-serialisable detail: sample sizes, confidence, the worst instance; its keys are those
+        its record declares (``evidence_kind``).
     figures : list of str
         Paths (relative to the report folder) of figures the check wrote.
     seed : list of int or None
@@ -89,6 +90,10 @@ class Result:
         ``SeedSequence`` (filled in by the runner).
     seconds : float
         Wall time of the check (filled in by the runner).
+    evidence_kind : str or None
+        The evidence record ``evidence`` follows (:data:`proofs_checks.evidence.RECORDS`: its keys,
+        their types and meanings), e.g. ``"bound_search"``; set by the builders.  ``None``: inferred
+        from the claim when the report is written (:func:`proofs_checks.evidence.evidence_kind_of`).
     """
 
     verdict: str
@@ -102,6 +107,7 @@ class Result:
     figures: list = field(default_factory=list)
     seed: list | None = None
     seconds: float = 0.0
+    evidence_kind: str | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -110,6 +116,8 @@ class Result:
             raise ValueError(f"direction must be one of {DIRECTIONS}, got {self.direction!r}")
         if not isinstance(self.evidence, dict):
             raise TypeError(f"evidence must be a dict, got {type(self.evidence).__name__}")
+        if self.evidence_kind is not None and (not isinstance(self.evidence_kind, str) or not self.evidence_kind):
+            raise TypeError(f"evidence_kind must be a non-empty string or None, got {self.evidence_kind!r}")
         self.observed = _finite_or_none("observed", self.observed)
         self.bound = _finite_or_none("bound", self.bound)
         self.margin = _finite_or_none("margin", self.margin)

@@ -18,7 +18,8 @@ def _fixed(verdict, observed=0.25, bound=0.5, figure=None):
                 "0000000d4944415478da63f8cfc0f01f0005000201a0d3a4b00000000049454e44ae426082"))
             figures.append(figure)
         return Result(verdict, observed=observed, bound=bound, direction="at_most", method="made up for a test",
-                      reading="[000 Def. 1] as read by the test", evidence={"draws": 10}, figures=figures)
+                      reading="[000 Def. 1] as read by the test", evidence={"evaluations": 10},
+                      evidence_kind="bound_search", figures=figures)
     return check
 
 

@@ -103,4 +103,4 @@ def test_evidence_is_collapsible(page):
     assert details.get_attribute("open") is None
     details.find_element(By.TAG_NAME, "summary").click()
     assert details.get_attribute("open") is not None
-    assert "draws" in details.text
+    assert "evaluations" in details.text

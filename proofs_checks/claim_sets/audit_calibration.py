@@ -76,6 +76,7 @@ def exact_calibration_check(suite=None, tolerance=ROUNDING_RTOL):
             want = case.true_epsilon()
             rows.append({"case": case.name, "exact_audit": got, "analytic": want, "abs_error": abs(got - want)})
         return compare_result(max(r["abs_error"] for r in rows), tolerance, "at_most", rtol=0.0, atol=0.0,
+                              evidence_kind="calibration",
                               method=f"exact audit (privacy profile of the exact output laws) of {len(rows)} "
                                      "finite-output calibration mechanisms against their analytic epsilon; "
                                      "observed = largest absolute difference",
@@ -108,6 +109,7 @@ def verdict_calibration_check(suite=None, audit=None, confidence=CONFIDENCE):
                              "right": (res.verdict == "refuted") == (not case.correct)})
         wrong = sum(not r["right"] for r in rows)
         return compare_result(wrong, 0, "at_most", rtol=0.0, atol=0.0,
+                              evidence_kind="calibration",
                               method=f"{len(rows)} statistical audits ({samples} calls each, confidence {confidence}), "
                                      "one seed per case and statistic; observed = audits with the wrong verdict",
                               reading=_READING, evidence={"samples": samples, "confidence": confidence,
@@ -155,6 +157,7 @@ def power_calibration_check(suite=None, audit=None, confidence=CONFIDENCE,
             observed, ok = mean, at_least(mean, target) and at_least(worst, SINGLE_SEED_FLOOR)
             rule = f"mean ratio over cases >= {target} and every ratio >= {SINGLE_SEED_FLOOR} ({n_seeds} seed)"
         return Result("confirmed" if ok else "refuted", observed=observed, bound=target, direction="at_least",
+                      evidence_kind="calibration",
                       method=f"statistical audits at {n_calls} calls, {n_seeds} seed(s) per case and statistic, "
                              f"against the oracle Clopper-Pearson bound (confidence {confidence}) of the best event "
                              f"at expected counts; rule: {rule}",

@@ -81,6 +81,6 @@ def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, r
                       direction="at_least", method=method,
                       reading=reading or f"stated rate {xlabel}^(-{stated_exponent:g}) for the {1 - zeta:g} quantile "
                                          f"of the excess risk (failure probability zeta = {zeta:g})",
-                      evidence=evidence, figures=figures)
+                      evidence=evidence, figures=figures, evidence_kind="rate_fit")
 
     return check

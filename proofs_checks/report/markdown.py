@@ -22,7 +22,8 @@ def _claim_section(r):
     details = [f"seed `{r['seed']}`"] + ([f"{r['seconds']:.2f} s"] if "seconds" in r else [])
     lines += [", ".join(details), ""]
     if r["evidence"]:
-        lines += ["<details><summary>evidence</summary>", ""]
+        record = f" ({r['evidence_kind']})" if r.get("evidence_kind") else ""
+        lines += [f"<details><summary>evidence{record}</summary>", ""]
         for key, value in r["evidence"].items():
             text = fmt(value)
             if "\n" in text:

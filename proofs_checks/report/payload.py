@@ -10,7 +10,7 @@ from .records import verdict_line
 
 __all__ = ["SCHEMA_VERSION", "build_payload", "paper_of"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _PAPER_TAG = re.compile(r"\[(\d{3})\b")
 
 

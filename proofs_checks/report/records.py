@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..evidence import EVIDENCE_KINDS, evidence_kind_of, evidence_problems
 from ..jsonable import to_jsonable
 
 __all__ = ["RESULT_FIELDS", "claim_record", "fmt", "verdict_line"]
@@ -15,19 +16,38 @@ _DIRECTION_WORDS = {"at_most": "must be at most", "at_least": "must be at least"
 def claim_record(claim, result, *, power=None):
     """The JSON record of one claim and its result.
 
-    Besides the claim's fields and the free evidence: ``observed`` against ``bound`` with its
-    ``direction`` and ``margin``, the ``method`` and ``reading`` of the check, ``seed`` (the
+    Besides the claim's fields: ``observed`` against ``bound`` with its ``direction`` and ``margin``,
+    the ``method`` and ``reading`` of the check, ``evidence_kind`` (the evidence record, see
+    :func:`proofs_checks.evidence.evidence_kind_of`) and the ``evidence`` that follows it, ``seed`` (the
     entropy ``[run seed, claim key]`` of the claim's seed sequence), ``seconds`` and ``power``
     (``{"share", "mutants", "detects", "misses", "not_violations", "out_of_reach"}``: the share of
     the violating mutants its check catches, the mutants proven to satisfy the claim and those
     out of reach at the profile's budget, see :mod:`proofs_checks.power`; ``None`` when not measured).
+
+    Evidence that does not follow its record (an undeclared key, a wrong type, an unknown record) is a
+    bug of the check, never a verdict on a paper: the record becomes an ``error`` whose evidence names
+    the claim, the key and the expected type, and keeps what the check returned (``invalid_evidence``).
     """
+    kind = evidence_kind_of(claim, result)
     record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
               "algorithm": claim.algorithm, "variant": claim.variant, "scope": claim.scope}
     record.update({name: getattr(result, name) for name in RESULT_FIELDS})
-    record.update({"evidence": result.evidence, "figures": [str(f) for f in result.figures], "seed": result.seed,
-                   "seconds": round(result.seconds, 4), "power": power})
-    return to_jsonable(record)
+    record.update({"evidence_kind": kind, "evidence": result.evidence, "figures": [str(f) for f in result.figures],
+                   "seed": result.seed, "seconds": round(result.seconds, 4), "power": power})
+    record = to_jsonable(record)
+    problems = (evidence_problems(kind, record["evidence"]) if kind in EVIDENCE_KINDS
+                else [f"evidence_kind must be one of {EVIDENCE_KINDS}, got {kind!r}"])
+    return _invalid_evidence(record, problems) if problems else record
+
+
+def _invalid_evidence(record, problems):
+    """``record`` turned into an ``error``: its evidence breaks its record (named in the message)."""
+    message = f"EvidenceError: claim {record['id']}: " + "; ".join(problems)
+    return {**record, "verdict": "error",
+            "method": f"the check's evidence does not follow its record (the check's method: {record['method']})",
+            "evidence_kind": "error",
+            "evidence": {"exception": message, "invalid_evidence_kind": str(record["evidence_kind"]),
+                         "invalid_evidence": record["evidence"]}}
 
 
 def verdict_line(record):

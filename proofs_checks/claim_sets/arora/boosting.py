@@ -132,6 +132,7 @@ def boosting_excess_risk_check(variant="printed", slack=1.0, epsilon=1.0, delta=
         verdict = "confirmed" if viol / reps <= beta and not vacuous else "inconclusive"
         return Result(
             verdict, observed=(reps - viol) / reps, bound=1 - beta, direction="at_least",
+            evidence_kind="coverage",
             method=f"simulation: {reps} runs of Boosting at n = {n} (m = {m}, output perturbation), oracle form "
                    f"with the O~ constant 1; never refuted (O~ statement)",
             reading=f"[004 Thm. E] excess risk, w.p. >= 1 - beta = {1 - beta}, {SIGMA_TILDE}, variant {variant}; "

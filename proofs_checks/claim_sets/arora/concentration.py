@@ -64,6 +64,7 @@ def concentration_lemma_check(slack=1.0, beta=0.1):
         worst, refuted = coverage_at_each_n(rows, 1 - beta, CONFIDENCE)
         return Result(
             "refuted" if refuted else "confirmed", observed=worst["coverage"], bound=1 - beta, direction="at_least",
+            evidence_kind="coverage",
             method=f"simulation: {reps} draws of (w, S) at each n = 50, 500; Clopper-Pearson {CONFIDENCE} per n; "
                    f"observed is the smallest coverage",
             reading=f"[004 Lemma E] with beta = {beta}, squared loss (H = 2), w = w0 + N(0, 0.3^2 I) independent "

@@ -129,6 +129,7 @@ def noise_level_check(*, rule="statement", lam_rule="default"):
         return Result(
             "confirmed" if worst <= NOISE_SLOPE_TOL else "refuted", observed=worst, bound=NOISE_SLOPE_TOL,
             direction="at_most",
+            evidence_kind="formula",
             method="closed form: sigma_j of the project's output perturbation ([CMS11] sensitivity 2G/(|S1| lam), "
                    "[DR14] Gaussian calibration, lam = G/(B sqrt|S1|) + G/(B |S1| eps_j)) at (eps/K, delta/K), "
                    "squared loss (H = 2), X = Y = 1, delta = 1e-6; log-log slope of H X^2 sigma_K^2/Y^2 at the "

@@ -55,6 +55,7 @@ def lemma4_check(bound_factor=1.0, estimator=None, reps=None):
                              "max_abs_deviation": float(np.max(np.abs(est - mean)))})
         return Result("refuted" if "refuted" in verdicts else "confirmed",
                       observed=min(r["coverage"] for r in rows), bound=1 - zeta, direction="at_least",
+                      evidence_kind="coverage",
                       method=f"Monte Carlo: {n_reps} data sets of n = {n} per setting, 3 laws x 3 scales s; "
                              f"Clopper-Pearson {CONFIDENCE:g} interval of each setting's coverage; observed = the "
                              "lowest coverage",

@@ -178,6 +178,7 @@ def concentration_check(lemma, *, psi_fn=psi, cases=None, datasets=None, radius_
         verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous_cases == len(rows))
         return Result(
             verdict, observed=k / m, bound=nominal, direction="at_least",
+            evidence_kind="coverage",
             method=f"{reps} simulated datasets per (n, eps); L_D on the net by adaptive quadrature of a closed form "
                    "(d = 1); the event is 'the inequality holds at every net point'",
             reading=f"{src}: for all w in the zeta-net at once, w.p. >= 1 - eta, {statement}; M = sup_w "

@@ -100,6 +100,7 @@ def error_split_check(algorithm, *, cases=None, datasets=None, bound=statistical
         verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous == len(rows))
         return Result(
             verdict, observed=k / m, bound=nominal, direction="at_least",
+            evidence_kind="coverage",
             method=f"{reps} simulated datasets per (n, eps); w-hat_iota global over the zeta-net; excess "
                    "risks by quadrature; mechanism term from the exact output law (mean); quantiles at 1 - eta",
             reading=f"{src} in the proof of [000 Thm. {algorithm}]: w.p. >= 1 - 2 eta, L_D(w-hat_iota) - L_D(w*) is "

@@ -182,6 +182,7 @@ def lemma9_check(*, psi_fn=psi, minimiser="argmin", cases=None, datasets=None, t
         verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous == len(rows))
         return Result(
             verdict, observed=k / m, bound=nominal, direction="at_least",
+            evidence_kind="coverage",
             method=f"{reps} simulated datasets per case; w-hat_iota = argmin over W = [-{R:g}, {R:g}] of L-hat_iota "
                    f"(global over {GRID} grid points, then bounded Brent beside the best); L_D(w-hat_iota) by "
                    f"linear interpolation of a table of adaptive quadratures (spacing {table_spacing:g}, d = 1); "
