@@ -33,7 +33,8 @@ from scipy import optimize, special, stats
 
 from reference.validation import as_generator, check_integer
 
-from .statistical import _cp_eps_vector, check_confidence, check_samples
+from ._cp_bound import _cp_eps_vector
+from .checks import check_confidence, check_samples
 
 __all__ = ["RandomizedResponse", "LaplaceCount", "GaussianCount", "ExponentialArgmax", "LaplaceVector",
            "CalibrationCase", "calibration_suite", "oracle_bound"]

@@ -225,7 +225,7 @@ def _cp_high(k, n, gamma):
 
 def _count_task(mechanism, data, size, seed_seq, where, statistics, regions):
     """One estimation chunk: counts of ``regions`` = [(stat index, sign, threshold)]."""
-    from .statistical import _as_rows
+    from .sampling import _as_rows
 
     gen = np.random.default_rng(seed_seq)
     out = _as_rows(mechanism.sample(data, size, gen), size, where)
@@ -307,8 +307,10 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
     -------
     CurveResult
     """
-    from .statistical import (DEFAULT_CHUNK, SELECTION_CAP, ExactLogRatio, _chunk_sizes, _progress_bar, _run_tasks,
-                              candidate_statistics, check_confidence, check_samples, draw_outputs)
+    from .candidates import ExactLogRatio, candidate_statistics
+    from .checks import check_confidence, check_samples
+    from .sampling import DEFAULT_CHUNK, _chunk_sizes, _progress_bar, _run_tasks, draw_outputs
+    from .statistical import SELECTION_CAP
 
     start = time.perf_counter()
     eps = check_epsilons(epsilons)
@@ -394,7 +396,7 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
 
 def _density_breakpoints(mechanism, D, Dp, rng, draws=4000):
     """Quantiles of a few outputs of both datasets: where a 1-D density's mass and kinks lie."""
-    from .statistical import _as_rows
+    from .sampling import _as_rows
 
     x = np.concatenate([_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0] for d, w in ((D, "D"), (Dp, "D_prime"))])
     return np.quantile(x, [1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 1 - 1e-3])
