@@ -50,6 +50,8 @@ from scipy import integrate, special
 
 from reference.validation import check_integer, check_positive, check_probability
 
+from ..verdicts import CONFIDENCE
+
 __all__ = ["DEFAULT_POINTS", "CurveResult", "check_epsilons", "default_grid", "exact_curve", "density_curve",
            "laplace_curve", "gaussian_curve", "statistical_curve"]
 
@@ -278,7 +280,7 @@ class CurveResult:
         return asdict(self)
 
 
-def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=0.95, seed=0, jobs=1,
+def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=CONFIDENCE, seed=0, jobs=1,
                       statistic="auto", selection_fraction=None, chunk_size=None, progress=False):
     """Lower confidence curve ``delta_lower(eps)`` of one neighbouring pair from ``samples`` calls.
 
@@ -294,7 +296,7 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
         The grid (checked by :func:`check_epsilons`).
     samples : int
         Total calls (both datasets, both splits), >= 100.
-    confidence : float in (0, 1)
+    confidence : float in (0, 1), default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95)
         Simultaneous over the grid.
     seed : int or SeedSequence
     jobs : int
@@ -344,20 +346,7 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
     exact = isinstance(cands[0], ExactLogRatio)
     if not exact:
         a, b = a[n_sel // 2:], b[n_sel // 2:]
-    growth = np.exp(eps)[:, None]
-    best_val = np.full(G, -np.inf)
-    best = [None] * G
-    for j, stat in enumerate(cands):
-        s_a, s_b = stat(a), stat(b)
-        for sign, num, den in ((1.0, s_a, s_b), (-1.0, -s_b, -s_a)):
-            t, P, Q = _tail_fractions(num, den, exact)
-            score = _cp_low(P * n_est, n_est, gamma)[None, :] - growth * _cp_high(Q * n_est, n_est, gamma)[None, :]
-            k = np.argmax(score, axis=1)
-            val = score[np.arange(G), k]
-            better = val > best_val
-            for i in np.flatnonzero(better):
-                best[i] = (j, sign, float(t[k[i]]))
-            best_val = np.where(better, val, best_val)
+    best = _choose_events(cands, a, b, exact, eps, n_est, gamma)
     regions = sorted(set(best), key=lambda r: (r[0], r[1], r[2]))
     where_of = {r: i for i, r in enumerate(regions)}
     # Estimation split: fresh calls, every chosen event counted on both datasets.
@@ -391,6 +380,27 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
                        f"{gamma:.3g}", events, time.perf_counter() - start,
                        {"delta_lower_pointwise": d_raw.tolist()})
 
+
+
+def _choose_events(cands, a, b, exact, eps, n_est, gamma):
+    """Per grid point, the event ``(candidate index, sign, threshold)`` of the selection outputs ``a``, ``b`` whose
+    expected lower bound on ``delta(eps)`` at the estimation size is largest (the first of equal ones)."""
+    G = eps.size
+    growth = np.exp(eps)[:, None]
+    best_val = np.full(G, -np.inf)
+    best = [None] * G
+    for j, stat in enumerate(cands):
+        s_a, s_b = stat(a), stat(b)
+        for sign, num, den in ((1.0, s_a, s_b), (-1.0, -s_b, -s_a)):
+            t, P, Q = _tail_fractions(num, den, exact)
+            score = _cp_low(P * n_est, n_est, gamma)[None, :] - growth * _cp_high(Q * n_est, n_est, gamma)[None, :]
+            k = np.argmax(score, axis=1)
+            val = score[np.arange(G), k]
+            better = val > best_val
+            for i in np.flatnonzero(better):
+                best[i] = (j, sign, float(t[k[i]]))
+            best_val = np.where(better, val, best_val)
+    return best
 
 # --------------------------------------------------------------------------- audit hook
 

@@ -72,6 +72,8 @@ import numpy as np
 
 from reference.validation import check_integer, check_probability
 
+from ..verdicts import CONFIDENCE
+
 from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, benchmarks and tests import it here)
 from .candidates import (FEW_CATEGORIES, MAX_CATEGORIES, CategoryLogRatio, ExactLogRatio,  # noqa: F401  (re-exported)
                          RowTable, candidate_statistics)
@@ -141,7 +143,7 @@ class StatisticalAuditResult:
         return asdict(self)
 
 
-def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=0.95,
+def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=CONFIDENCE,
                       seed=0, jobs=1, statistic="auto", selection_fraction=None,
                       chunk_size=DEFAULT_CHUNK, progress=False, attack="auto", features=None,
                       fixed_event_scoring="plug-in", threshold_scoring=DEFAULT_THRESHOLD_SCORING):
@@ -158,7 +160,7 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
         The claim under audit.
     samples : int
         Total mechanism calls, both datasets and both splits (>= 100).
-    confidence : float in (0, 1)
+    confidence : float in (0, 1), default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95)
     seed : int or SeedSequence
     jobs : int
         joblib workers; the result does not depend on it.
@@ -196,32 +198,10 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
     StatisticalAuditResult
     """
     start = time.perf_counter()
-    if not hasattr(mechanism, "sample") or not callable(getattr(mechanism, "sample")):
-        raise TypeError(f"mechanism {mechanism!r} has no callable sample(data, size, rng)")
-    epsilon, delta = _check_eps_delta(epsilon, delta)
-    samples = check_samples(samples)
-    confidence = check_confidence(confidence)
-    jobs = check_integer("jobs", jobs, minimum=1)
-    chunk_size = check_integer("chunk_size", chunk_size, minimum=1)
-    from .classifiers import check_attack
-    from .features import check_features
-
-    attack = check_attack(attack)
-    features = check_features(features)
-    fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
-    threshold_scoring = check_threshold_scoring(threshold_scoring)
-    pairs = list(pairs)
-    if not pairs:
-        raise ValueError("pairs must contain at least one (D, D_prime) pair")
-    exact_stat = statistic != "estimate" and (hasattr(mechanism, "log_density") or hasattr(mechanism, "log_prob"))
-    if selection_fraction is None:
-        selection_fraction = 0.1 if exact_stat else 0.25
-    selection_fraction = check_probability("selection_fraction", selection_fraction)
-    per_side = samples // 2
-    n_sel = max(1, min(SELECTION_CAP, int(per_side * selection_fraction) // len(pairs)))
-    n_est = per_side - n_sel * len(pairs)
-    if n_est < 1:
-        raise ValueError(f"samples={samples} too small for {len(pairs)} pairs; give more samples or fewer pairs")
+    (pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features, fixed_event_scoring,
+     threshold_scoring) = _checked(mechanism, pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack,
+                                   features, fixed_event_scoring, threshold_scoring)
+    n_sel, n_est = _split_sizes(mechanism, samples, len(pairs), statistic, selection_fraction)
     gamma = (1.0 - confidence) / 2.0
     root = np.random.SeedSequence(seed) if not isinstance(seed, np.random.SeedSequence) else seed
     sel_root, est_root = root.spawn(2)
@@ -234,18 +214,10 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
     sel_bound, j, stat, direction, sign, thr = best
     D, Dp = pairs[j]
 
-    # Estimation split: fresh calls on the chosen pair, scored in chunks (bounded memory).
-    ea, eb = est_root.spawn(2)
-    counts = []
-    for data, ss, where in ((D, ea, "D"), (Dp, eb, "D_prime")):
-        sizes = _chunk_sizes(n_est, chunk_size)
-        tasks = [(_draw_task, (mechanism, data, m, c, where, stat, [(sign, thr)]))
-                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
-        res = _run_tasks(tasks, jobs)
-        bar.update(1)
-        counts.append(int(sum(r[0][0] for r in res)))
-        t_mech += sum(r[1] for r in res)
-        t_aud += sum(r[2] for r in res)
+    counts, seconds_mechanism, seconds_auditor = _count_event(mechanism, (D, Dp), est_root, n_est, stat, sign, thr,
+                                                              jobs=jobs, chunk_size=chunk_size, bar=bar)
+    t_mech += seconds_mechanism
+    t_aud += seconds_auditor
     bar.close()
     k_num, k_den = (counts[0], counts[1]) if sign > 0 else (counts[1], counts[0])
     p_low, q_high = clopper_pearson_bounds(k_num, n_est, k_den, n_est, confidence)
@@ -265,3 +237,58 @@ def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, 
                "features": features.name if features is not None else None,
                "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: "
                          f"{'D' if sign > 0 else 'D_prime'})"})
+
+
+def _checked(mechanism, pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features,
+             fixed_event_scoring, threshold_scoring):
+    """The arguments of :func:`statistical_audit` checked, in its order (TypeError / ValueError naming them)."""
+    if not hasattr(mechanism, "sample") or not callable(getattr(mechanism, "sample")):
+        raise TypeError(f"mechanism {mechanism!r} has no callable sample(data, size, rng)")
+    epsilon, delta = _check_eps_delta(epsilon, delta)
+    samples = check_samples(samples)
+    confidence = check_confidence(confidence)
+    jobs = check_integer("jobs", jobs, minimum=1)
+    chunk_size = check_integer("chunk_size", chunk_size, minimum=1)
+    from .classifiers import check_attack
+    from .features import check_features
+
+    attack = check_attack(attack)
+    features = check_features(features)
+    fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
+    threshold_scoring = check_threshold_scoring(threshold_scoring)
+    pairs = list(pairs)
+    if not pairs:
+        raise ValueError("pairs must contain at least one (D, D_prime) pair")
+    return (pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features, fixed_event_scoring,
+            threshold_scoring)
+
+
+def _split_sizes(mechanism, samples, n_pairs, statistic, selection_fraction):
+    """``(n_sel, n_est)``: selection draws per dataset of each pair and estimation draws per dataset."""
+    exact_stat = statistic != "estimate" and (hasattr(mechanism, "log_density") or hasattr(mechanism, "log_prob"))
+    if selection_fraction is None:
+        selection_fraction = 0.1 if exact_stat else 0.25
+    selection_fraction = check_probability("selection_fraction", selection_fraction)
+    per_side = samples // 2
+    n_sel = max(1, min(SELECTION_CAP, int(per_side * selection_fraction) // n_pairs))
+    n_est = per_side - n_sel * n_pairs
+    if n_est < 1:
+        raise ValueError(f"samples={samples} too small for {n_pairs} pairs; give more samples or fewer pairs")
+    return n_sel, n_est
+
+
+def _count_event(mechanism, pair, est_root, n_est, stat, sign, thr, *, jobs, chunk_size, bar):
+    """Estimation split: ``n_est`` fresh calls on each dataset of ``pair`` counted in ``{sign * stat > thr}``, in
+    chunks (bounded memory); ``([count on D, count on D'], seconds of the mechanism, seconds of the auditor)``."""
+    ea, eb = est_root.spawn(2)
+    counts, t_mech, t_aud = [], 0.0, 0.0
+    for data, ss, where in ((pair[0], ea, "D"), (pair[1], eb, "D_prime")):
+        sizes = _chunk_sizes(n_est, chunk_size)
+        tasks = [(_draw_task, (mechanism, data, m, c, where, stat, [(sign, thr)]))
+                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
+        res = _run_tasks(tasks, jobs)
+        bar.update(1)
+        counts.append(int(sum(r[0][0] for r in res)))
+        t_mech += sum(r[1] for r in res)
+        t_aud += sum(r[2] for r in res)
+    return counts, t_mech, t_aud
