@@ -13,7 +13,8 @@ import numpy as np
 from reference.validation import check_integer
 
 from .features import _void_rows
-from .projection import Projection, _binned, _Negated, fit_logistic
+from .classifiers import FIT_THREADS, attack_fits, check_attack, run_fits
+from .projection import Projection, _Negated
 
 __all__ = ["ExactLogRatio", "RowTable", "CategoryLogRatio", "candidate_statistics", "MAX_CATEGORIES",
            "FEW_CATEGORIES"]
@@ -120,14 +121,12 @@ def candidate_statistics(a, b, mechanism=None, pair=None, statistic="auto", fit_
     Estimated statistics are fitted on the first ``fit_rows`` rows of each
     (all when None); the caller then chooses among them on the remaining rows,
     so the choice is not biased towards over-fitted estimates.  ``attack``
-    names the estimated statistics (:data:`~proofs_checks.audit.classifiers.ATTACKS`);
+    names the estimated statistics (:func:`~proofs_checks.audit.classifiers.attack_names`);
     ``features`` (a :class:`~proofs_checks.audit.features.UserFeatures`) maps
     outputs to the columns they work on.  ``threads`` (default
     :data:`~proofs_checks.audit.classifiers.FIT_THREADS`): independent fits run
     at once; the candidates and their order do not depend on it, bit for bit.
     """
-    from .classifiers import FIT_THREADS, check_attack
-
     if statistic not in ("auto", "exact", "estimate"):
         raise ValueError(f"statistic must be 'auto', 'exact' or 'estimate', got {statistic!r}")
     check_attack(attack)
@@ -154,25 +153,15 @@ def _few_categories(a, b):
 
 
 def _estimated(a, b, attack, threads=1):
-    from .classifiers import run_fits, structured_fits
-
     discrete = not np.issubdtype(a.dtype, np.floating)
     if not discrete:
         nuniq = np.unique(np.concatenate([_void_rows(a[:4096]), _void_rows(b[:4096])])).size
         discrete = nuniq <= MAX_CATEGORIES and a.shape[0] > 4 * nuniq
     if discrete:
         return [_category_table(a, b)]
-    fits = []
-    if attack in ("auto", "logistic"):
-        def logistic():
-            proj = Projection() if a.shape[1] == 1 else fit_logistic(a, b)
-            bins = int(np.clip(a.shape[0] ** (1 / 3), 8, 64))
-            za, zb = proj(a), proj(b)
-            return [proj, _Negated(proj), _binned(proj, za, zb, bins)]
-        fits.append(logistic)
-    # the logistic regression on all fitting rows is the longest fit (SVT3 at 10^7 calls: 10 of 19 s): it
-    # starts first, the structured fits share the other thread
-    return [s for part in run_fits(fits + structured_fits(a, b, attack), threads) for s in part]
+    # the logistic regression on all fitting rows is the longest fit (SVT3 at 10^7 calls: 10 of 19 s): the
+    # "logistic" attack registers first, so it starts first and the other fits share the other thread
+    return [s for part in run_fits(attack_fits(a, b, attack), threads) for s in part]
 
 
 class _OnFeatures:

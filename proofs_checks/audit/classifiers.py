@@ -1,26 +1,27 @@
-"""Attacks of the statistical audit on multi-column and mixed discrete/continuous outputs (issue 14 item 3).
+"""The attacks of the statistical audit: candidate statistics for black-box, multi-column and mixed outputs.
 
 The statistical audit (:mod:`proofs_checks.audit.statistical`) tests ONE event
-``S = {s(o) > t}`` on its estimation split.  This module makes more candidate
+``S = {s(o) > t}`` on its estimation split.  The attacks make candidate
 statistics ``s`` for black-box outputs (no ``log_prob``/``log_density``); they
-all compete on the selection split, as the single logistic projection did.
+all compete on the selection split.  They register here, by name, in the registry of
+:mod:`~proofs_checks.audit.attacks` (``attack=`` / ``--attack``; :func:`attack_names`):
 
-Attacks (``attack=``):
-
-* ``"logistic"`` -- the projection of before: the output itself (one column)
-  or an L2-penalised logistic regression on arcsinh-scaled coordinates and their
-  squares, its negative and its quantile-histogram log-ratio.
+* ``"logistic"`` -- the projection: the output itself (one column) or an L2-penalised
+  logistic regression on arcsinh-scaled coordinates and their squares, its negative and
+  its quantile-histogram log-ratio (:func:`~proofs_checks.audit.projection.logistic_fits`).
 * ``"histogram"`` -- likelihood ratios estimated on *cells* of discretised
-  outputs (:class:`CellLogRatio`): each coordinate is cut into its atoms
+  outputs (:class:`~proofs_checks.audit.cells.CellLogRatio`): each coordinate is cut into its atoms
   (values repeated exactly, :func:`~proofs_checks.audit.features.column_atoms`)
-  and quantile bins of its other values; with at most :data:`JOINT_MAX_DIM`
+  and quantile bins of its other values; with at most :data:`~proofs_checks.audit.cells.JOINT_MAX_DIM`
   columns the cells are joint (products of the per-coordinate cells: a flag
   beside a value, an index beside a noisy answer), above that the per-coordinate
   log-ratios are summed (naive Bayes); whole output rows repeated exactly are
-  cells of their own.  Also the per-coordinate histogram log-ratios.
-* ``"auto"`` (default) -- all of the above, plus each coordinate and its negative
-  (per-coordinate features) and a logistic regression whose features add pairwise
-  products (joint features) and atom indicators.
+  cells of their own.  Also the per-coordinate histogram log-ratios and the pattern x value
+  model of mixed outputs (:mod:`~proofs_checks.audit.pattern_value`).
+* ``"per-coordinate"`` -- each coordinate and its negative (per-coordinate features).
+* ``"joint-logistic"`` -- a logistic regression whose features add pairwise products (joint
+  features) and atom indicators.
+* ``"auto"`` (default) -- all of the above, and any attack registered with ``in_auto=True``.
 
 Trees and nearest neighbours were considered and left out: on the targets
 (a record leaked as a (flag, value) pair; a sparse vector releasing its noisy
@@ -61,17 +62,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cells import JOINT_MAX_DIM, ROWS_PER_CELL, CellLogRatio, _column_cells, fit_cells  # noqa: F401  (re-exported)
+from .attacks import AUTO, register_attack, registered_attacks
+from .cells import JOINT_MAX_DIM, ROWS_PER_CELL, CellLogRatio, fit_cells
 from .features import column_atoms
-from .logistic import (NEWTON_MAX_COLUMNS, NEWTON_MAX_STEPS, NEWTON_TOL, NEWTON_WARM_ROWS,  # noqa: F401  (re-exported)
-                       _gram, penalised_logistic_weights, robust_scale, robust_z)
-from .pattern_value import PatternValueLogRatio, fit_pattern_value  # noqa: F401  (re-exported)
+from .logistic import (NEWTON_MAX_COLUMNS, NEWTON_MAX_STEPS, NEWTON_TOL, NEWTON_WARM_ROWS, penalised_logistic_weights,
+                       robust_scale, robust_z)
+from .pattern_value import PatternValueLogRatio, fit_pattern_value
+from .projection import logistic_fits
 
-__all__ = ["ATTACKS", "JOINT_MAX_DIM", "CellLogRatio", "fit_cells", "structured_candidates", "structured_fits",
-           "run_fits", "check_attack", "robust_scale", "robust_z"]
+__all__ = ["attack_names", "check_attack", "attack_fits", "JOINT_MAX_DIM", "CellLogRatio", "fit_cells",
+           "structured_candidates", "structured_fits", "run_fits", "FIT_THREADS", "Coordinate", "JointLogistic",
+           "fit_joint_logistic", "histogram_fits", "coordinate_fits", "joint_logistic_fits",
+           # re-exported from the modules they moved to
+           "ROWS_PER_CELL", "NEWTON_MAX_COLUMNS", "NEWTON_MAX_STEPS", "NEWTON_TOL", "NEWTON_WARM_ROWS",
+           "penalised_logistic_weights", "robust_scale", "robust_z", "PatternValueLogRatio", "fit_pattern_value"]
 
-#: Names accepted by ``attack=`` / ``--attack``.
-ATTACKS = ("auto", "logistic", "histogram")
 #: Coordinates that get their own per-coordinate candidates (the first ones).
 MAX_COORDINATES = 8
 #: Columns up to which the logistic regression adds pairwise products.
@@ -79,13 +84,6 @@ MAX_PRODUCT_DIM = 6
 #: Columns up to which the joint logistic regression and the summed cells are fitted (memory and time
 #: grow with the width; wider outputs get the per-coordinate candidates of their first columns).
 MAX_WIDE_DIM = 64
-
-
-def check_attack(attack):
-    """``attack`` is one of :data:`ATTACKS`."""
-    if not isinstance(attack, str) or attack not in ATTACKS:
-        raise ValueError(f"attack must be one of {', '.join(ATTACKS)}, got {attack!r}")
-    return attack
 
 
 class Coordinate:
@@ -138,25 +136,20 @@ def fit_joint_logistic(a, b, penalty=1e-3, max_rows=50_000):
     return model
 
 
-def structured_candidates(a, b, attack="auto", threads=1):
-    """Candidate statistics of the ``histogram`` attack (and, for ``auto``, the per-coordinate and joint ones).
-
-    ``a``, ``b``: fitting rows of the selection split on the numerator dataset
-    and on the other.  The ``logistic`` attack's candidates are made by the
-    statistical audit itself; this adds the rest.  ``threads``: fits run at
-    once (:func:`run_fits`; the same candidates, in the same order, bit for bit).
-    """
-    return [s for part in run_fits(structured_fits(a, b, attack), threads) for s in part]
+def _rows(x):
+    return np.asarray(x, dtype=np.float64).reshape(len(x), -1)
 
 
-def structured_fits(a, b, attack="auto"):
-    """:func:`structured_candidates` as independent fits: zero-argument callables, each returning a list of
-    candidates; their concatenation in this order is the candidate list."""
-    check_attack(attack)
-    if attack == "logistic":
-        return []
-    a = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
-    b = np.asarray(b, dtype=np.float64).reshape(len(b), -1)
+register_attack("logistic", "logistic regression projection of the output (the output itself for one column), its "
+                "negative and histogram log-ratio", logistic_fits, builtin=True)
+
+
+@register_attack("histogram", "histogram log-ratio on cells of atoms and quantile bins (joint, summed and per "
+                 "coordinate) and the pattern x value model of mixed outputs", builtin=True)
+def histogram_fits(a, b):
+    """The fits of the ``"histogram"`` attack: the cells of all columns (up to :data:`MAX_WIDE_DIM`), the pattern x
+    value model, and the cells of each of the first :data:`MAX_COORDINATES` columns (several columns)."""
+    a, b = _rows(a), _rows(b)
     d = a.shape[1]
     # once for every model fitted on these rows, by the first fit that needs them (on its thread, while the
     # audit's logistic regression runs on the other)
@@ -165,14 +158,74 @@ def structured_fits(a, b, attack="auto"):
     fits.append(lambda: fit_pattern_value(a, b, atoms=atoms()))
     if d > 1:
         fits += [lambda c=c: [fit_cells(a, b, columns=[c], atoms=atoms())] for c in range(min(d, MAX_COORDINATES))]
-    if attack == "auto" and d > 1:
-        fits.append(lambda: [Coordinate(c, s) for c in range(min(d, MAX_COORDINATES)) for s in (1.0, -1.0)])
-        if d <= MAX_WIDE_DIM:
-            def joint():
-                jl = fit_joint_logistic(a, b)
-                return [jl, jl.negated()]
-            fits.append(joint)
     return fits
+
+
+@register_attack("per-coordinate", "each of the first coordinates of a multi-column output and its negative",
+                 builtin=True)
+def coordinate_fits(a, b):
+    """The fits of the ``"per-coordinate"`` attack: :class:`Coordinate` of each of the first :data:`MAX_COORDINATES`
+    columns and its negative (several columns only)."""
+    d = _rows(a).shape[1]
+    return [lambda: [Coordinate(c, s) for c in range(min(d, MAX_COORDINATES)) for s in (1.0, -1.0)]] if d > 1 else []
+
+
+@register_attack("joint-logistic", "logistic regression on joint features (pairwise products) and atom indicators "
+                 "of a multi-column output", builtin=True)
+def joint_logistic_fits(a, b):
+    """The fits of the ``"joint-logistic"`` attack: :func:`fit_joint_logistic` and its negative (2 to
+    :data:`MAX_WIDE_DIM` columns)."""
+    a, b = _rows(a), _rows(b)
+    if not 1 < a.shape[1] <= MAX_WIDE_DIM:
+        return []
+
+    def joint():
+        jl = fit_joint_logistic(a, b)
+        return [jl, jl.negated()]
+    return [joint]
+
+
+def attack_names():
+    """The values of ``attack=`` / ``--attack``: ``"auto"`` and every registered attack, the auditor's own first.
+
+    >>> attack_names()[:5]
+    ('auto', 'logistic', 'histogram', 'per-coordinate', 'joint-logistic')
+    """
+    return (AUTO,) + tuple(entry.name for entry in registered_attacks())
+
+
+def check_attack(attack):
+    """``attack`` is one of :func:`attack_names` (a str; nothing is coerced)."""
+    names = attack_names()
+    if not isinstance(attack, str) or attack not in names:
+        raise ValueError(f"attack must be one of {', '.join(names)}, got {attack!r}")
+    return attack
+
+
+def _selected(attack):
+    check_attack(attack)
+    return [e for e in registered_attacks() if (e.in_auto if attack == AUTO else e.name == attack)]
+
+
+def attack_fits(a, b, attack=AUTO):
+    """The fits of the attacks ``attack`` selects, in registry order: zero-argument callables, each returning a
+    list of candidate statistics fitted on the rows ``a`` (numerator dataset) and ``b``."""
+    return [fit for entry in _selected(attack) for fit in entry.fits(a, b)]
+
+
+def structured_candidates(a, b, attack="auto", threads=1):
+    """Candidate statistics of the attacks ``attack`` selects, but the logistic projection's.
+
+    ``a``, ``b``: fitting rows of the selection split on the numerator dataset
+    and on the other.  ``threads``: fits run at once (:func:`run_fits`; the same candidates, in the same order,
+    bit for bit).
+    """
+    return [s for part in run_fits(structured_fits(a, b, attack), threads) for s in part]
+
+
+def structured_fits(a, b, attack="auto"):
+    """:func:`structured_candidates` as independent fits: :func:`attack_fits` without the ``"logistic"`` attack's."""
+    return [fit for entry in _selected(attack) if entry.name != "logistic" for fit in entry.fits(a, b)]
 
 
 class _Once:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .logistic import penalised_logistic_weights, robust_scale, robust_z
 
-__all__ = ["Projection", "fit_logistic", "BinnedLogRatio"]
+__all__ = ["Projection", "fit_logistic", "BinnedLogRatio", "logistic_fits"]
 
 
 class Projection:
@@ -76,3 +76,15 @@ class _Negated:
 
     def __call__(self, outputs):
         return -self.inner(outputs)
+
+
+def logistic_fits(a, b):
+    """The fits of the ``"logistic"`` attack (:mod:`~proofs_checks.audit.attacks`): one fit giving the projection
+    (the output itself for one column, else :func:`fit_logistic`), its negative and its quantile-histogram
+    log-ratio on ``8..64`` bins (the cube root of the fitting rows)."""
+    def logistic():
+        proj = Projection() if a.shape[1] == 1 else fit_logistic(a, b)
+        bins = int(np.clip(a.shape[0] ** (1 / 3), 8, 64))
+        za, zb = proj(a), proj(b)
+        return [proj, _Negated(proj), _binned(proj, za, zb, bins)]
+    return [logistic]
