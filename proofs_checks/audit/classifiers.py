@@ -58,6 +58,7 @@ References
 .. [3] M. Lyu, D. Su and N. Li, "Understanding the sparse vector technique for differential
        privacy", PVLDB 10(6), 2017.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -23,6 +23,7 @@ For exponential mechanisms whose log-weight is a sum over records
 a candidate costs ``O(K d)``: the total of the other ``n - 1`` rows is computed
 once, and only the replaced row's terms change.
 """
+
 from __future__ import annotations
 
 from .datasets import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,

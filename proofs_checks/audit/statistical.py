@@ -62,6 +62,7 @@ References
 .. [3] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits illustrated in
        the case of the binomial", Biometrika 26 (1934).
 """
+
 from __future__ import annotations
 
 import math
