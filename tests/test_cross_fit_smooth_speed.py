@@ -32,7 +32,8 @@ def _logistic_fit_as_recorded(monkeypatch):
     # the pins were recorded with the logistic regression fitted by L-BFGS-B; branch lnewt fits it by Newton's
     # method (the exact minimiser: other weights, so other bits on the two-column cases). These tests check
     # the threshold-scoring code, not the fit, so they run with the recorded fit (auto -> L-BFGS-B at any
-    # width, bit for bit as before); Newton's fit is tested in tests/test_logistic_newton.py.
+    # width, bit for bit as before; the smoothed threshold's spline asks for Newton by name and keeps it); Newton's fit
+    # is tested in tests/test_logistic_newton.py.
     monkeypatch.setattr(logistic, "NEWTON_MAX_COLUMNS", 0)
 
 

@@ -114,6 +114,23 @@ def test_newton_objective_at_most_lbfgs_and_weights_match_trust_region(name, joi
     assert np.max(np.abs(w_newton - w_ref)) <= 1e-6 * max(1.0, np.max(np.abs(w_ref)))
 
 
+@pytest.mark.parametrize("name", ["Laplace", "ReportNoisyMax3"])
+def test_the_spline_of_the_smoothed_threshold_is_fitted_by_the_same_newton(name):
+    # one Newton solver: SmoothLogRatio's five-column spline (threshold_scoring="cross-fit-smooth") is fitted by
+    # penalised_logistic_weights, to the minimiser (docs/auditor.md, "One Newton solver")
+    from proofs_checks.audit.smooth import SMOOTH_PENALTY, SmoothLogRatio, _spline_basis
+
+    mech, (D, Dp) = benchmark_mechanisms()[name], DPSNIPER_PAIRS[name]
+    a = np.asarray(mech.sample(D, 20_000, np.random.default_rng(3)), dtype=np.float64).reshape(-1)
+    b = np.asarray(mech.sample(Dp, 20_000, np.random.default_rng(4)), dtype=np.float64).reshape(-1)
+    spline = SmoothLogRatio(a, b)
+    f = _spline_basis(spline._z(np.concatenate([a, b])), spline.knots)
+    assert spline.ok and np.array_equal(spline.w, penalised_logistic_weights(f, a.size, SMOOTH_PENALTY, "newton"))
+    assert np.max(np.abs(_gradient(f, a.size, SMOOTH_PENALTY, spline.w))) <= 1e-9
+    w_ref = _trust_exact(f, a.size, SMOOTH_PENALTY)
+    assert np.max(np.abs(spline.w - w_ref)) <= 1e-6 * max(1.0, np.max(np.abs(w_ref)))
+
+
 def test_the_objective_comparison_has_power_l_bfgs_b_defaults_stop_short():
     # the tolerance OBJ_RTOL separates a converged fit from L-BFGS-B's default stop on SVT3's
     # ill-conditioned features (z and z^2 of ten coordinates; condition number about 10^5): the

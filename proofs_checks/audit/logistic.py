@@ -1,20 +1,12 @@
-"""Ridge-penalised logistic regression of the statistical audit's attacks, and the robust scaling of its features.
+"""Ridge-penalised logistic regression of the statistical audit, and the robust scaling of its features.
 
-Two Newton solvers minimise the same objective, mean log-loss plus ``penalty * ||w||^2`` (intercept free):
-
-* :func:`penalised_logistic_weights`, for the attacks' logistic regressions (the projection of
-  :func:`~proofs_checks.audit.projection.fit_logistic`, the joint features of
-  :func:`~proofs_checks.audit.classifiers.fit_joint_logistic`): up to 42 columns on up to 10^6 rows, so it
-  guards every step (Armijo backtracking, a least-squares step for a singular Hessian, hand-over to
-  L-BFGS-B), stops at float64 resolution of the objective, starts from a subsample's minimiser on
-  large fits and forms the Hessian in row blocks (:func:`_gram`);
-* :func:`_newton_logistic`, for the five-column spline of
-  :class:`~proofs_checks.audit.smooth.SmoothLogRatio`: plain full Newton steps stopped by the step size.
-
-They are kept apart because the smoothed-threshold candidates of ``threshold_scoring="cross-fit-smooth"``
-are pinned bit for bit (tests/test_cross_fit_smooth_speed.py) and the spline's weights enter every one of
-their scores; the measurements of the two solvers on the same problems (time, weights, objective) are in
-docs/auditor.md, "One Newton solver?".
+:func:`penalised_logistic_weights` minimises mean log-loss plus ``penalty * ||w||^2`` (intercept free) by
+Newton's method (L-BFGS-B for wide designs): for the attacks' logistic regressions (the projection of
+:func:`~proofs_checks.audit.projection.fit_logistic`, the joint features of
+:func:`~proofs_checks.audit.classifiers.fit_joint_logistic`) and for the five-column spline of
+:class:`~proofs_checks.audit.smooth.SmoothLogRatio`.  The spline had a Newton solver of its own (plain full
+steps stopped by the step size); on the same problems the two reached the same objective to the last bit and
+the same audits (docs/auditor.md, "One Newton solver"), so there is one.
 """
 
 from __future__ import annotations
@@ -227,26 +219,3 @@ def _gram(a, b):
     blocks = np.matmul(a[:m].reshape(-1, rows, k).transpose(0, 2, 1), b[:m].reshape(-1, rows, k))
     return blocks.sum(axis=0) + a[m:].T @ b[m:]
 
-
-def _newton_logistic(f, n_first, penalty, steps=50, tol=1e-10):
-    """Weights ``(intercept, w)`` of the ridge-penalised logistic regression of
-    :func:`~proofs_checks.audit.classifiers.penalised_logistic_weights` (rows ``f[:n_first]`` label 1), by
-    Newton's method: a handful of columns, so each step solves a small system and about 6-8 steps converge
-    where L-BFGS-B took 35 (3 s for 2.5*10^5 rows on a loaded machine)."""
-    y = np.concatenate([np.ones(n_first), np.zeros(len(f) - n_first)])
-    X = np.hstack([np.ones((len(f), 1)), f])
-    ridge = np.full(X.shape[1], 2.0 * penalty)
-    ridge[0] = 0.0
-    w = np.zeros(X.shape[1])
-    for _ in range(steps):
-        p = special.expit(X @ w)
-        grad = X.T @ (p - y) / len(y) + ridge * w
-        hess = (X * (p * (1.0 - p))[:, None]).T @ X / len(y) + np.diag(ridge)
-        try:
-            step = np.linalg.solve(hess, grad)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(hess, grad, rcond=None)[0]
-        w = w - step
-        if np.max(np.abs(step)) <= tol * (1.0 + np.max(np.abs(w))):
-            break
-    return w

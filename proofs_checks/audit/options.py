@@ -204,8 +204,8 @@ class AuditOptions:
         simultaneous over the grid from further calls for statistical ones; True (--curve) for the default
         grid, or the grid itself (--curve-epsilons).
     name : str or None
-        Name reported for the mechanism (default: its class name; the command line: the algorithm id, or
-        MODULE:NAME of --mechanism).
+        Name reported for the mechanism; when not given, its class name (the command line: the algorithm id,
+        or MODULE:NAME of --mechanism).
     progress : bool or None
         tqdm progress bars on stderr; when not given, when stderr is a terminal.
 

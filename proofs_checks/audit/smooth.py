@@ -11,7 +11,7 @@ import numpy as np
 from scipy import special
 
 from .cross_fit import CROSS_FIT_FOLDS, FIXED_EVENT_ERROR, _tie_positions
-from .logistic import _newton_logistic
+from .logistic import penalised_logistic_weights
 from .projection import _Negated
 from .thresholds import _predicted_bound, _weighted_search
 
@@ -73,7 +73,7 @@ class SmoothLogRatio:
             self.ok = bool(np.isfinite(basis).all())
         if self.ok:
             with np.errstate(all="ignore"):
-                self.w = _newton_logistic(basis, a.size, SMOOTH_PENALTY)
+                self.w = penalised_logistic_weights(basis, a.size, SMOOTH_PENALTY, method="newton")
             self.ok = bool(np.isfinite(self.w).all())
         if self.ok:
             # the fitted values on the fit's own rows, from the fit's basis: the same rows, so the same floats
