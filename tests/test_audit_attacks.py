@@ -214,7 +214,7 @@ def test_counterexample_replays_with_its_attack_and_features(tmp_path, capsys, m
     assert first["verdict"] == again["verdict"] == "refuted"
     assert again["epsilon_lower"] == first["epsilon_lower"]
     assert again["details"]["extra"]["attack"] == "logistic" and again["details"]["extra"]["features"] == "leak"
-    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"     # --fixed-event-scoring passed and replayed
+    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"   # --fixed-event-scoring passed, replayed
 
 
 class Wide:

@@ -115,19 +115,23 @@ def test_newton_objective_at_most_lbfgs_and_weights_match_trust_region(name, joi
 
 
 @pytest.mark.parametrize("name", ["Laplace", "ReportNoisyMax3"])
-def test_the_spline_of_the_smoothed_threshold_is_fitted_by_the_same_newton(name):
+def test_the_spline_of_the_smoothed_threshold_is_fitted_by_the_same_newton(name, monkeypatch):
     # one Newton solver: SmoothLogRatio's five-column spline (threshold_scoring="cross-fit-smooth") is fitted by
     # penalised_logistic_weights, to the minimiser (docs/auditor.md, "One Newton solver")
-    from proofs_checks.audit.smooth import SMOOTH_PENALTY, SmoothLogRatio, _spline_basis
+    from proofs_checks.audit import smooth
 
+    fits = []
+    monkeypatch.setattr(smooth, "penalised_logistic_weights",
+                        lambda f, n1, penalty, method: fits.append((f, n1, method)) or
+                        penalised_logistic_weights(f, n1, penalty, method))
     mech, (D, Dp) = benchmark_mechanisms()[name], DPSNIPER_PAIRS[name]
     a = np.asarray(mech.sample(D, 20_000, np.random.default_rng(3)), dtype=np.float64).reshape(-1)
     b = np.asarray(mech.sample(Dp, 20_000, np.random.default_rng(4)), dtype=np.float64).reshape(-1)
-    spline = SmoothLogRatio(a, b)
-    f = _spline_basis(spline._z(np.concatenate([a, b])), spline.knots)
-    assert spline.ok and np.array_equal(spline.w, penalised_logistic_weights(f, a.size, SMOOTH_PENALTY, "newton"))
-    assert np.max(np.abs(_gradient(f, a.size, SMOOTH_PENALTY, spline.w))) <= 1e-9
-    w_ref = _trust_exact(f, a.size, SMOOTH_PENALTY)
+    spline = smooth.SmoothLogRatio(a, b)
+    (f, n1, method), = fits
+    assert spline.ok and f.shape == (40_000, 4) and n1 == 20_000 and method == "newton"
+    assert np.max(np.abs(_gradient(f, n1, smooth.SMOOTH_PENALTY, spline.w))) <= 1e-9
+    w_ref = _trust_exact(f, n1, smooth.SMOOTH_PENALTY)
     assert np.max(np.abs(spline.w - w_ref)) <= 1e-6 * max(1.0, np.max(np.abs(w_ref)))
 
 

@@ -71,7 +71,7 @@ def _expensive(mech):
     return not incremental and bool(getattr(mech, "expensive_log_prob", False))
 
 
-def profile_options(mechanism, profile="quick"):
+def profile_options(mechanism: Any, profile: str = "quick") -> dict:
     """Keyword arguments of :func:`audit` giving the sizes of a verify profile (:data:`QUICK`, :data:`FULL`).
 
     The exact search budget (``search_budget``, for mechanisms with ``log_prob``) is
@@ -81,7 +81,8 @@ def profile_options(mechanism, profile="quick"):
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     sizes = QUICK if profile == "quick" else FULL
-    out = {"samples": sizes["samples"], "refine_steps": sizes["refine_steps"], "sampler_samples": sizes["sampler_samples"]}
+    out = {"samples": sizes["samples"], "refine_steps": sizes["refine_steps"],
+           "sampler_samples": sizes["sampler_samples"]}
     if callable(getattr(mechanism, "log_prob", None)):     # the black-box search keeps DEFAULT_PAIRS
         out["search_budget"] = sizes["expensive_evaluations"] if _expensive(mechanism) else sizes["evaluations"]
     return out

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional, Union
 
 __all__ = ["AUTO", "Attack", "register_attack", "unregister_attack", "registered_attacks", "check_attack_name"]
 
@@ -77,7 +77,7 @@ class Attack:
 _REGISTRY: dict[str, Attack] = {}
 
 
-def check_attack_name(name):
+def check_attack_name(name: str) -> str:
     """``name`` is a str of lower-case letters, digits and hyphens starting with a letter, other than ``"auto"``.
 
     >>> check_attack_name("my-attack")
@@ -91,7 +91,8 @@ def check_attack_name(name):
     return name
 
 
-def register_attack(name, description, fits=None, *, in_auto=True, builtin=False):
+def register_attack(name: str, description: str, fits: Optional[Callable] = None, *, in_auto: bool = True,
+                    builtin: bool = False) -> Union[Attack, Callable]:
     """Register an attack; with ``fits`` omitted, a decorator registering the function it decorates.
 
     Parameters
@@ -141,14 +142,14 @@ def register_attack(name, description, fits=None, *, in_auto=True, builtin=False
     return entry
 
 
-def unregister_attack(name):
+def unregister_attack(name: str) -> Attack:
     """Remove the attack ``name`` and return its entry; KeyError naming the registered attacks if it is not one."""
     if name not in _REGISTRY:
         raise KeyError(f"no attack {name!r} is registered; registered: {', '.join(_REGISTRY) or 'none'}")
     return _REGISTRY.pop(name)
 
 
-def registered_attacks():
+def registered_attacks() -> tuple[Attack, ...]:
     """The registered attacks: the auditor's own first, then the others, each group in order of registration.
 
     Only the attacks registered so far: the auditor's own register when

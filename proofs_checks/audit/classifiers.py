@@ -99,7 +99,8 @@ class Coordinate:
 
 
 class JointLogistic:
-    """Logistic regression on joint features: arcsinh-scaled coordinates, squares, pairwise products, atom indicators."""
+    """Logistic regression on joint features: arcsinh-scaled coordinates, squares, pairwise products and atom
+    indicators."""
 
     def __init__(self, center, scale, atoms, weights, sign=1.0):
         self.center, self.scale, self.atoms, self.weights, self.sign = center, scale, atoms, weights, sign
@@ -186,7 +187,7 @@ def joint_logistic_fits(a, b):
     return [joint]
 
 
-def attack_names():
+def attack_names() -> tuple[str, ...]:
     """The values of ``attack=`` / ``--attack``: ``"auto"`` and every registered attack, the auditor's own first.
 
     >>> attack_names()[:5]
@@ -195,7 +196,7 @@ def attack_names():
     return (AUTO,) + tuple(entry.name for entry in registered_attacks())
 
 
-def check_attack(attack):
+def check_attack(attack: str) -> str:
     """``attack`` is one of :func:`attack_names` (a str; nothing is coerced)."""
     names = attack_names()
     if not isinstance(attack, str) or attack not in names:
@@ -208,7 +209,7 @@ def _selected(attack):
     return [e for e in registered_attacks() if (e.in_auto if attack == AUTO else e.name == attack)]
 
 
-def attack_fits(a, b, attack=AUTO):
+def attack_fits(a: np.ndarray, b: np.ndarray, attack: str = AUTO) -> list:
     """The fits of the attacks ``attack`` selects, in registry order: zero-argument callables, each returning a
     list of candidate statistics fitted on the rows ``a`` (numerator dataset) and ``b``."""
     return [fit for entry in _selected(attack) for fit in entry.fits(a, b)]

@@ -45,7 +45,10 @@ import math
 import time
 from dataclasses import asdict, dataclass, field
 
+from typing import Any, Callable, Optional, Sequence, Union
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate, special
 
 from reference.validation import check_integer, check_positive, check_probability
@@ -59,7 +62,7 @@ __all__ = ["DEFAULT_POINTS", "CurveResult", "check_epsilons", "default_grid", "e
 DEFAULT_POINTS = 21
 
 
-def check_epsilons(epsilons, name="curve epsilons"):
+def check_epsilons(epsilons: ArrayLike, name: str = "curve epsilons") -> np.ndarray:
     """A non-empty 1-D float array of finite values >= 0, sorted and without repeats; else ValueError."""
     if isinstance(epsilons, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of numbers, got {epsilons!r}")
@@ -74,7 +77,7 @@ def check_epsilons(epsilons, name="curve epsilons"):
     return np.unique(arr)
 
 
-def default_grid(epsilon, upper=None, points=DEFAULT_POINTS):
+def default_grid(epsilon: float, upper: Optional[float] = None, points: int = DEFAULT_POINTS) -> np.ndarray:
     """``points`` evenly spaced values from 0 to ``max(2 epsilon, 1.25 upper)``, with ``epsilon`` itself.
 
     ``upper`` is typically the epsilon an audit found; an infinite or missing one is ignored.
@@ -101,7 +104,7 @@ def _directed_deltas(p, q, eps):
     return out
 
 
-def exact_curve(logp, logq, epsilons):
+def exact_curve(logp: ArrayLike, logq: ArrayLike, epsilons: ArrayLike) -> np.ndarray:
     """Exact ``delta(eps)`` of two finite laws on the same outputs, both directions.
 
     Parameters
@@ -136,7 +139,7 @@ def exact_curve(logp, logq, epsilons):
     return np.minimum(np.maximum(_directed_deltas(p, q, eps), _directed_deltas(q, p, eps)), 1.0)
 
 
-def laplace_curve(epsilons, scale, sensitivity=1.0):
+def laplace_curve(epsilons: ArrayLike, scale: float, sensitivity: float = 1.0) -> np.ndarray:
     """``delta(eps) = max(0, 1 - exp((eps - eps0)/2))``, ``eps0 = sensitivity/scale``: Laplace mechanism.
 
     Derivation: with ``D`` at 0 and ``D'`` at ``Delta``, the best event at eps is the half-line
@@ -154,7 +157,7 @@ def laplace_curve(epsilons, scale, sensitivity=1.0):
     return np.where(eps < eps0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0), 0.0)
 
 
-def gaussian_curve(epsilons, sigma, sensitivity=1.0):
+def gaussian_curve(epsilons: ArrayLike, sigma: float, sensitivity: float = 1.0) -> np.ndarray:
     """Balle & Wang's exact ``delta(eps)`` of the Gaussian mechanism [2]_ (Theorem 8).
 
     ``delta(eps) = Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)``,
@@ -178,7 +181,8 @@ def gaussian_curve(epsilons, sigma, sensitivity=1.0):
     return np.where(a == -np.inf, 0.0, np.maximum(delta, 0.0))
 
 
-def density_curve(log_density_p, log_density_q, epsilons, breakpoints=(), tol=1e-12):
+def density_curve(log_density_p: Callable, log_density_q: Callable, epsilons: ArrayLike,
+                  breakpoints: Sequence[float] = (), tol: float = 1e-12) -> np.ndarray:
     """Exact ``delta(eps)`` of two one-dimensional densities by adaptive quadrature, both directions.
 
     ``integral (p(x) - e^eps q(x))_+ dx`` with :func:`scipy.integrate.quad` on the pieces between
@@ -280,8 +284,10 @@ class CurveResult:
         return asdict(self)
 
 
-def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=CONFIDENCE, seed=0, jobs=1,
-                      statistic="auto", selection_fraction=None, chunk_size=None, progress=False):
+def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, samples: int = 100_000,
+                      confidence: float = CONFIDENCE, seed: Union[int, np.random.SeedSequence] = 0, jobs: int = 1,
+                      statistic: str = "auto", selection_fraction: Optional[float] = None,
+                      chunk_size: Optional[int] = None, progress: bool = False) -> CurveResult:
     """Lower confidence curve ``delta_lower(eps)`` of one neighbouring pair from ``samples`` calls.
 
     One sample set: the selection split chooses, per grid point, the event and direction that
@@ -408,7 +414,8 @@ def _density_breakpoints(mechanism, D, Dp, rng, draws=4000):
     """Quantiles of a few outputs of both datasets: where a 1-D density's mass and kinks lie."""
     from .sampling import _as_rows
 
-    x = np.concatenate([_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0] for d, w in ((D, "D"), (Dp, "D_prime"))])
+    x = np.concatenate([_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0]
+                        for d, w in ((D, "D"), (Dp, "D_prime"))])
     return np.quantile(x, [1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 1 - 1e-3])
 
 

@@ -10,7 +10,10 @@ moved to one replaced record (:func:`black_box_pairs`).  The exact search over p
 
 from __future__ import annotations
 
+from typing import Any, Callable, Optional, Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from reference.validation import as_generator, check_integer
 
@@ -33,7 +36,7 @@ def _as_dataset(name, value):
     return arr
 
 
-def differing_rows(D, D_prime):
+def differing_rows(D: ArrayLike, D_prime: ArrayLike) -> np.ndarray:
     """Indices of the rows where two datasets of the same shape differ."""
     a, b = _as_dataset("D", D), _as_dataset("D_prime", D_prime)
     if a.shape != b.shape:
@@ -43,7 +46,7 @@ def differing_rows(D, D_prime):
     return np.flatnonzero(np.any(a.reshape(len(a), -1) != b.reshape(len(b), -1), axis=1))
 
 
-def check_neighbouring(D, D_prime, any_pair=False):
+def check_neighbouring(D: ArrayLike, D_prime: ArrayLike, any_pair: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Raise ValueError unless ``D`` and ``D_prime`` differ in at most one record (row).
 
     With ``any_pair=True`` only the shapes must agree: the pair is taken as
@@ -86,7 +89,7 @@ def domain_projector(mechanism):
     return lambda records: np.asarray(project(np.atleast_2d(records)), dtype=np.float64).reshape(np.shape(records))
 
 
-def default_dataset(mechanism, rng=None, n=8, max_width=16):
+def default_dataset(mechanism: Any, rng: Any = None, n: int = 8, max_width: int = 16) -> np.ndarray:
     """A small heavy-tailed dataset the mechanism accepts.
 
     Uses ``mechanism.example_data(rng)`` when present, else ``record_width``
@@ -146,7 +149,7 @@ def _aligned_logs(mechanism, D, Dp):
     return lp, lq
 
 
-def exact_pair_epsilon(mechanism, D, D_prime, delta=0.0):
+def exact_pair_epsilon(mechanism: Any, D: ArrayLike, D_prime: ArrayLike, delta: float = 0.0) -> tuple[float, str]:
     """Exact epsilon at ``delta`` of one pair (both directions): ``(epsilon, direction)``."""
     lp, lq = _aligned_logs(mechanism, D, D_prime)
     return privacy_profile(lp, lq, delta)
@@ -176,7 +179,8 @@ def _pattern_records(w, B):
             (z, np.full(w, -B), "all below"), (half, top, "x shape")]
 
 
-def black_box_pairs(D, *, magnitudes=(1e300, 1e3), project=None, budget=None, row=0):
+def black_box_pairs(D: ArrayLike, *, magnitudes: Sequence[float] = (1e300, 1e3), project: Optional[Callable] = None,
+                    budget: Optional[int] = None, row: int = 0) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """Neighbouring pairs for a black-box audit: one replaced record, deduplicated, at most ``budget``.
 
     In this order, for each magnitude ``B`` (row ``row`` replaced in both datasets):
@@ -231,7 +235,7 @@ def black_box_pairs(D, *, magnitudes=(1e300, 1e3), project=None, budget=None, ro
     return out
 
 
-def load_pair(path):
+def load_pair(path: str) -> tuple[np.ndarray, np.ndarray]:
     """Read arrays ``D`` and ``D_prime`` from an ``.npz`` file."""
     with np.load(path, allow_pickle=False) as f:
         missing = [k for k in ("D", "D_prime") if k not in f.files]

@@ -10,14 +10,17 @@ terms change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from reference.validation import as_generator, check_integer
 
-from .datasets import CANNOT_RUN, domain_projector, exact_pair_epsilon, mechanism_law, replace_row, replacement_candidates
-from .hill_climb import _BudgetSpent, _Climber, _DatasetLaws, _law_profile, _pairwise_loss, _Skips, _stack_laws, \
-    _start_bases, _State
+from .datasets import (CANNOT_RUN, domain_projector, exact_pair_epsilon, mechanism_law, replace_row,
+                       replacement_candidates)
+from .hill_climb import (_BudgetSpent, _Climber, _DatasetLaws, _law_profile, _pairwise_loss, _Skips, _stack_laws,
+                         _start_bases, _State)
 from .laws import LawError, validate_law
 
 __all__ = ["ExactSearchResult", "search_exact"]
@@ -37,9 +40,10 @@ class ExactSearchResult:
     extra: dict = field(default_factory=dict)
 
 
-def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=None, max_candidates=400,
-                 refine_steps=30, moves_per_step=16, top_pairs=4, max_evaluations=None, starts=4,
-                 max_rows=None):
+def search_exact(mechanism: Any, D: ArrayLike, delta: float = 0.0, rng: Any = None, *, rows: Sequence[int] = (0,),
+                 candidates: Optional[ArrayLike] = None, max_candidates: int = 400, refine_steps: int = 30,
+                 moves_per_step: int = 16, top_pairs: int = 4, max_evaluations: Optional[int] = None, starts: int = 4,
+                 max_rows: Optional[int] = None) -> ExactSearchResult:
     """Search neighbouring pairs for the largest exact epsilon at ``delta``.
 
     Two phases, both deterministic for a given ``rng``:
@@ -55,8 +59,9 @@ def search_exact(mechanism, D, delta=0.0, rng=None, *, rows=(0,), candidates=Non
        ``score_terms``), and to datasets of 2, 4, 8, ... rows whose other rows
        are all one extreme record (``a``, ``b``, ``-a``, ``-b``, zeros, a
        random candidate), and n-row datasets of heavy-tailed extremes (every
-       other row +-1e300 or 1e-300, or mixes of 1e300, -1e300, 1e-300 and 0); on each, the best pair and the best pair with one
-       coordinate negated in both records. The ``starts``
+       other row +-1e300 or 1e-300, or mixes of 1e300, -1e300, 1e-300 and 0); on
+       each, the best pair and the best pair with one coordinate negated in both
+       records. The ``starts``
        best are climbed: each proposal changes ``a`` or ``b`` (flip, rescale, zero
        or saturate a coordinate, or a candidate record), one other row (a
        candidate, a mutation, a copy of ``a`` or ``b``, its negation, zeros), the

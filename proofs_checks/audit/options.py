@@ -23,7 +23,8 @@ from .checks import (DEFAULT_THRESHOLD_SCORING, FIXED_EVENT_SCORINGS, METHODS, S
                      check_confidence, check_fixed_event_scoring, check_method, check_sampler_alpha, check_samples,
                      check_statistic, check_threshold_scoring)
 
-__all__ = ["AuditOptions", "DEFAULT_SAMPLES", "SAMPLER_SAMPLES", "field_docs", "cli_spec", "build_options"]
+__all__ = ["AuditOptions", "DEFAULT_SAMPLES", "SAMPLER_SAMPLES", "field_docs", "cli_spec", "build_options",
+           "options_table"]
 
 #: Total mechanism calls of a statistical audit when none is given (the command line's default before the options
 #: had one source; the Python interface's was 10^5).
@@ -111,7 +112,7 @@ def _curve(value):
     if value is None or value is False:
         return False
     if value is True or _is_numpy_bool(value):
-        return bool(value) or False
+        return bool(value)
     from .curves import check_epsilons
 
     return tuple(float(e) for e in check_epsilons(value, "curve"))
@@ -341,3 +342,24 @@ def cli_spec() -> list:
              "metavar": f.metadata["metavar"], "help": docs.get(f.name, (None, None))[1]}
             for f in dataclasses.fields(AuditOptions)]
 
+
+def options_table() -> str:
+    """The options as a Markdown table (``docs/auditor.md`` shows it; a test checks it is the current one).
+
+    >>> options_table().splitlines()[2].startswith("| `variant` | `--variant VARIANT` |")
+    True
+    """
+    rows = ["| option | flag | default | allowed values | description |", "|---|---|---|---|---|"]
+    for spec in cli_spec():
+        flag = {"flag": spec["flag"], "switch": f"{spec['flag']} / --no-{spec['flag'][2:]}"}.get(
+            spec["cli"], f"{spec['flag']} {spec['metavar'] or ''}".rstrip())
+        choices = spec["choices"]
+        if callable(choices):
+            allowed = "`auto` or a registered attack (`attack_names()`)"
+        elif choices is not None:
+            allowed = ", ".join(f"`{c}`" for c in choices)
+        else:
+            allowed = field_docs()[spec["name"]][0]
+        rows.append(f"| `{spec['name']}` | `{flag}` | `{spec['default']}` | {allowed} | "
+                    f"{spec['help'].replace('|', '/')} |")
+    return "\n".join(rows)

@@ -68,6 +68,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -144,10 +145,13 @@ class StatisticalAuditResult:
         return asdict(self)
 
 
-def statistical_audit(mechanism, pairs, epsilon, delta=0.0, *, samples=100_000, confidence=CONFIDENCE,
-                      seed=0, jobs=1, statistic="auto", selection_fraction=None,
-                      chunk_size=DEFAULT_CHUNK, progress=False, attack="auto", features=None,
-                      fixed_event_scoring="plug-in", threshold_scoring=DEFAULT_THRESHOLD_SCORING):
+def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, delta: float = 0.0, *,
+                      samples: int = 100_000, confidence: float = CONFIDENCE,
+                      seed: Union[int, np.random.SeedSequence] = 0, jobs: int = 1, statistic: str = "auto",
+                      selection_fraction: Optional[float] = None, chunk_size: int = DEFAULT_CHUNK,
+                      progress: bool = False, attack: str = "auto", features: Optional[Callable] = None,
+                      fixed_event_scoring: str = "plug-in",
+                      threshold_scoring: str = DEFAULT_THRESHOLD_SCORING) -> StatisticalAuditResult:
     """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
 
     Parameters

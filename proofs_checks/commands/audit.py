@@ -156,7 +156,7 @@ def _curve_grid(text):
         raise UsageError(str(exc)) from None
 
 
-def _given_options(args):
+def given_options(args):
     """The options given on the command line (``{field: value}``, MODULE:NAME values still as text)."""
     given = {spec["name"]: getattr(args, spec["name"]) for spec in cli_spec() if hasattr(args, spec["name"])}
     if args.curve_epsilons is not None:
@@ -166,7 +166,7 @@ def _given_options(args):
     return given
 
 
-def _make_options(given):
+def make_options(given):
     """:class:`~proofs_checks.audit.options.AuditOptions` of ``given``, ``features`` loaded from its MODULE:NAME;
     bad values are usage errors (exit 2)."""
     from ..audit.options import AuditOptions
@@ -199,7 +199,7 @@ def _run(args):
 
     if sys.path[0] != "":
         sys.path.insert(0, "")          # MODULE:NAME resolves from the current directory
-    given = _given_options(args)
+    given = given_options(args)
     pairs = None
     if args.replay:
         saved, (args.algorithm, args.mechanism), pairs = _load_replay(args.replay)
@@ -216,7 +216,7 @@ def _run(args):
     neighbours = _load(args.neighbours, "--neighbours") if args.neighbours else None
     if neighbours is not None and not callable(neighbours):
         raise UsageError(f"--neighbours {args.neighbours} is not callable")
-    options = _make_options(given)
+    options = make_options(given)
     try:
         mech, options = _mechanism(args, options)
         res = audit(mech, options, pairs=pairs, neighbours=neighbours)
