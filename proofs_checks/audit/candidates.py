@@ -21,9 +21,9 @@ __all__ = ["ExactLogRatio", "RowTable", "CategoryLogRatio", "candidate_statistic
 
 #: Distinct output rows up to which a black-box output is "few-valued": its category table is fitted on the
 #: whole selection split and its super-level sets are scored on the same rows at error
-#: :data:`DISCRETE_SELECTION_ERROR` (few nested candidate events, each with large counts, so little
-#: winner's curse; halving the data for the ranking cost more).  Exact-law scoring of the chosen event,
-#: 10^7 calls, 10 seeds (``docs/auditor.md``): SVT1 0.0726 -> 0.0741, SVT4 0.1554 -> 0.1583
+#: :data:`~proofs_checks.audit.selection.DISCRETE_SELECTION_ERROR` (few nested candidate events, each with large
+#: counts, so little winner's curse; halving the data for the ranking cost more).  Exact-law scoring of the chosen
+#: event, 10^7 calls, 10 seeds (``docs/auditor.md``): SVT1 0.0726 -> 0.0741, SVT4 0.1554 -> 0.1583
 #: (oracle 0.0771, 0.1592).
 FEW_CATEGORIES = 64
 #: Distinct output rows up to which outputs are treated as categories.

@@ -21,36 +21,42 @@ METHODS = ("auto", "exact", "statistical")
 #: Values of ``statistic`` (statistical audit): the exact log-likelihood ratio when the mechanism gives it
 #: (``"auto"``), required (``"exact"``), or estimated from samples as for a black box (``"estimate"``).
 STATISTICS = ("auto", "exact", "estimate")
-#: Values of ``fixed_event_scoring`` (:func:`statistical_audit`): how a model's fixed events and searched
-#: thresholds compete on the selection split.  ``"plug-in"`` (default): a fixed event by its plug-in score on the
-#: scoring rows, a searched threshold by its pessimistic score (:data:`SELECTION_ERROR`).  ``"cross-fit"``: both by
-#: the same held-out plug-in rule (:func:`_cross_fitted_bound`, the fixed events' counts pooled with those of the
-#: model refitted on the scoring rows).  Measured both ways (docs/auditor.md, "Fair scoring"): cross-fit wins the
+#: Values of ``fixed_event_scoring`` (:func:`~proofs_checks.audit.statistical.statistical_audit`): how a model's
+#: fixed events and searched thresholds compete on the selection split.  ``"plug-in"`` (default): a fixed event by
+#: its plug-in score on the scoring rows, a searched threshold by its pessimistic score
+#: (:data:`~proofs_checks.audit.thresholds.SELECTION_ERROR`).  ``"cross-fit"``: both by the same held-out plug-in
+#: rule (:func:`~proofs_checks.audit.cross_fit._cross_fitted_bound`, the fixed events' counts pooled with those of
+#: the model refitted on the scoring rows).  Measured both ways (docs/auditor.md, "Fair scoring"): cross-fit wins the
 #: sparse vector releasing its value at 10^6 calls (seeds 2000-2002: 1/3 -> 3/3 refuted) but loses it on seed 1
 #: (0.973, joint cells; plug-in refutes) and loses SVT3 at 10^7 on seed 0 (0.2082 -> 0.1311: the pattern event's
 #: score, from about 1,000 held-out rows, is 0.03 low, and an unbiased comparison then prefers a precise event of
-#: exact bound 0.128 to one of 0.170).  Audits without such a model (no atoms in the outputs) are the same either way.
+#: exact bound 0.128 to one of 0.170).  Audits without such a model (no atoms in the outputs) are the same either
+#: way.
 FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
-#: Values of ``threshold_scoring`` (:func:`statistical_audit`): how searched thresholds of estimated statistics
-#: compete with each other when no model fixes its own events (outputs without atoms).  ``"pessimistic"``
-#: (the default before issue 14's last pass): each by the pessimistic score (:data:`SELECTION_ERROR`) of its best
-#: threshold on the scoring rows, which carries a winner's curse growing with the number of distinct thresholds
-#: and small events (NoisyHist1 seed 0: the coordinate-0 cells, P(S) = 0.016, won with 0.0983 and gave 0.0839 on
-#: fresh calls).
-#: ``"cross-fit"``: each by its cross-fitted plug-in score (:func:`_cross_fitted_bound`); the threshold tested is
-#: still the one chosen on all scoring rows.  Audits where a model fixes its events follow ``fixed_event_scoring``.
-#: Measured (docs/auditor.md, "Cross-fitted scores for searched thresholds"): NoisyHist1 at 10^7 seed 0 0.0798 ->
-#: 0.0992, but the black-box Gaussian calibration cases 0.911 / 0.941 -> 0.904 / 0.935 of the oracle.
+#: Values of ``threshold_scoring`` (:func:`~proofs_checks.audit.statistical.statistical_audit`): how searched
+#: thresholds of estimated statistics compete with each other when no model fixes its own events (outputs without
+#: atoms).  ``"pessimistic"`` (the default before cross-fit-smooth): each by the pessimistic score
+#: (:data:`~proofs_checks.audit.thresholds.SELECTION_ERROR`) of its best threshold on the scoring rows, which carries
+#: a winner's curse growing with the number of distinct thresholds and small events (NoisyHist1 seed 0: the
+#: coordinate-0 cells, P(S) = 0.016, won with 0.0983 and gave 0.0839 on fresh calls).
+#: ``"cross-fit"``: each by its cross-fitted plug-in score
+#: (:func:`~proofs_checks.audit.cross_fit._cross_fitted_bound`); the threshold tested is still the one chosen on all
+#: scoring rows.  Audits where a model fixes its events follow ``fixed_event_scoring``. Measured (docs/auditor.md,
+#: "Cross-fitted scores for searched thresholds"): NoisyHist1 at 10^7 seed 0 0.0798 -> 0.0992, but the black-box
+#: Gaussian calibration cases 0.911 / 0.941 -> 0.904 / 0.935 of the oracle.
 #: ``"cross-fit-smooth"``: as ``"cross-fit"``, and for a one-column output the raw output's half-line chosen with a
-#: smoothed log-ratio (:class:`SmoothLogRatio`, branch gcal's rule) competes as one more candidate, scored by its
-#: own cross-fitted bound (the spline refitted without each held-out fold), so that held-out counts decide between
-#: the smoothed and the raw threshold (gcal's rule alone broke ReportNoisyMax3, docs/auditor.md).  Measured: Gaussian
-#: calibration 0.978 / 0.966, Laplace 0.995 / 0.998, DP-Sniper suite at 10^7 seed 0 equal to the default except
-#: NoisyHist1 0.0992.  The default since branch xfs halved its cost (one-column audits at 10^7 calls 3-3.7x the
-#: pessimistic rule's CPU, 8-9 s; docs/auditor.md, "cross-fit-smooth as the default").
+#: smoothed log-ratio (:class:`~proofs_checks.audit.smooth.SmoothLogRatio`, branch gcal's rule) competes as one more
+#: candidate, scored by its own cross-fitted bound (the spline refitted without each held-out fold), so that held-out
+#: counts decide between the smoothed and the raw threshold (gcal's rule alone broke ReportNoisyMax3,
+#: docs/auditor.md).  Measured: Gaussian calibration 0.978 / 0.966, Laplace 0.995 / 0.998, DP-Sniper suite at 10^7
+#: seed 0 equal to the default except NoisyHist1 0.0992.  The default since branch xfs halved its cost (one-column
+#: audits at 10^7 calls 3-3.7x the pessimistic rule's CPU, 8-9 s; docs/auditor.md, "cross-fit-smooth as the
+#: default").
 THRESHOLD_SCORINGS = ("pessimistic", "cross-fit", "cross-fit-smooth")
-#: The ``threshold_scoring`` of :func:`statistical_audit`, :func:`select_event`, ``audit()`` and the CLI when none
-#: is given ("pessimistic" before issue 14's last pass; a counterexample file without the key replays with that).
+#: The ``threshold_scoring`` of :func:`~proofs_checks.audit.statistical.statistical_audit`,
+#: :func:`~proofs_checks.audit.selection.select_event`, ``audit()`` and the CLI when none is given ("pessimistic"
+#: before cross-fit-smooth met its targets at a bearable cost, docs/auditor.md "cross-fit-smooth as the default"; a
+#: counterexample file without the key replays with "pessimistic").
 DEFAULT_THRESHOLD_SCORING = "cross-fit-smooth"
 
 

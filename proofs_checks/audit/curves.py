@@ -365,20 +365,8 @@ def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, sampl
         counts.append(np.sum(np.stack(_run_tasks(tasks, jobs)), axis=0))
         bar.update(1)
     bar.close()
-    from statsmodels.stats.proportion import proportion_confint   # here: statsmodels costs ~0.6 s at import
-
-    alpha = 2.0 * gamma
-    d_raw, events = np.zeros(G), []
-    for i, r in enumerate(best):
-        c_D, c_Dp = int(counts[0][where_of[r]]), int(counts[1][where_of[r]])
-        k_num, k_den = (c_D, c_Dp) if r[1] > 0 else (c_Dp, c_D)
-        p_low = float(proportion_confint(k_num, n_est, alpha=alpha, method="beta")[0])
-        q_high = float(proportion_confint(k_den, n_est, alpha=alpha, method="beta")[1])
-        d_raw[i] = max(0.0, p_low - math.exp(eps[i]) * q_high)
-        events.append({"epsilon": float(eps[i]), "statistic": getattr(cands[r[0]], "name", type(cands[r[0]]).__name__),
-                       "region": f"{'' if r[1] > 0 else '-'}statistic > {r[2]!r}",
-                       "numerator": "D" if r[1] > 0 else "D_prime", "in_S_numerator": k_num, "in_S_other": k_den,
-                       "p_low": p_low, "q_high": q_high})
+    d_raw, events = _pointwise_bounds(best, [counts[0][where_of[r]] for r in best],
+                                      [counts[1][where_of[r]] for r in best], cands, eps, n_est, 2.0 * gamma)
     # delta(eps) is non-increasing: a bound at a larger eps also bounds every smaller one
     d_low = np.maximum.accumulate(d_raw[::-1])[::-1]
     return CurveResult(eps.tolist(), d_low.tolist(), confidence, 2 * (n_sel + n_est), 2 * n_sel, 2 * n_est,
@@ -387,6 +375,24 @@ def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, sampl
                        {"delta_lower_pointwise": d_raw.tolist()})
 
 
+
+def _pointwise_bounds(best, on_D, on_D_prime, cands, eps, n_est, alpha):
+    """``(d, events)``: ``d[i] = max(0, p_low - e^eps_i q_high)`` of the event ``best[i]`` from its estimation counts
+    on D and D' (Clopper-Pearson bounds, two-sided level ``alpha`` each), and a record of each event."""
+    from statsmodels.stats.proportion import proportion_confint   # here: statsmodels costs ~0.6 s at import
+
+    d_raw, events = np.zeros(eps.size), []
+    for i, r in enumerate(best):
+        c_D, c_Dp = int(on_D[i]), int(on_D_prime[i])
+        k_num, k_den = (c_D, c_Dp) if r[1] > 0 else (c_Dp, c_D)
+        p_low = float(proportion_confint(k_num, n_est, alpha=alpha, method="beta")[0])
+        q_high = float(proportion_confint(k_den, n_est, alpha=alpha, method="beta")[1])
+        d_raw[i] = max(0.0, p_low - math.exp(eps[i]) * q_high)
+        events.append({"epsilon": float(eps[i]), "statistic": getattr(cands[r[0]], "name", type(cands[r[0]]).__name__),
+                       "region": f"{'' if r[1] > 0 else '-'}statistic > {r[2]!r}",
+                       "numerator": "D" if r[1] > 0 else "D_prime", "in_S_numerator": k_num, "in_S_other": k_den,
+                       "p_low": p_low, "q_high": q_high})
+    return d_raw, events
 
 def _choose_events(cands, a, b, exact, eps, n_est, gamma):
     """Per grid point, the event ``(candidate index, sign, threshold)`` of the selection outputs ``a``, ``b`` whose

@@ -1,4 +1,4 @@
-"""Features of structured outputs for the statistical audit: atoms and a user hook (issue 14 item 3).
+"""Features of structured outputs for the statistical audit: atoms and a user hook.
 
 Mixed discrete/continuous outputs -- a flag column beside a noisy value, an
 index beside a released noisy answer, a record copied into the output -- have

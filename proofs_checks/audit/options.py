@@ -1,4 +1,4 @@
-"""The options of an audit: :class:`AuditOptions`, one frozen dataclass with every setting of :func:`audit`.
+"""The options of an audit: :class:`AuditOptions`, one frozen dataclass with every setting of ``audit()``.
 
 Each field has its default, its check (the functions of :mod:`~proofs_checks.audit.checks` and
 :mod:`reference.validation`) and its description (the Attributes section of :class:`AuditOptions`).

@@ -23,7 +23,8 @@ from .thresholds import SELECTION_ERROR, _predicted_bound, best_threshold, best_
 
 __all__ = ["select_event", "DISCRETE_SELECTION_ERROR", "FIXED_EVENT_SIZE_FACTOR"]
 
-#: Error of the pessimistic selection bounds for few-valued outputs (see :data:`FEW_CATEGORIES`).
+#: Error of the pessimistic selection bounds for few-valued outputs
+#: (see :data:`~proofs_checks.audit.candidates.FEW_CATEGORIES`).
 DISCRETE_SELECTION_ERROR = 0.2
 #: A model fixes its event for at most this many times the scoring rows: at 10^8 calls a choice for the full
 #: estimation size (4.9*10^7 per input) favoured events too small for 5*10^5 scoring rows to tell from other

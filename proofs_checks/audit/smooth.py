@@ -43,7 +43,7 @@ class SmoothLogRatio:
     """Estimated ``log dD/dD'`` of a one-column output: logistic regression on a natural cubic spline.
 
     Fitted on the selection rows only; it weighs the pooled selection outputs in
-    :func:`best_threshold_weighted`, which chooses the threshold of the raw output
+    :func:`~proofs_checks.audit.thresholds.best_threshold_weighted`, which chooses the threshold of the raw output
     (the event stays a half-line of the output).  The ratio enters through a few
     parameters, so the estimated tail probabilities vary much less than raw tail
     counts; a wrong fit costs power (a worse threshold), never soundness: the event is
@@ -98,9 +98,10 @@ def _smooth_models(a_all, b_all, half, x_sorted=None, asc=None):
     every other selection row with its held-out fold.  ``keep`` marks the fit's rows among all selection rows
     ``(a_all, b_all)`` (None: all), and ``w_plus``, ``w_minus`` are ``sigmoid(+-l) / m`` on all selection rows
     (``l`` the fitted log-ratio, ``m`` half the fit's rows; zero off them), the weights of
-    :func:`best_threshold_weighted`.  Fitted once per pair, shared by the raw output and its negative.  None when a
-    fit fails or gives non-finite values (outputs over hundreds of orders of magnitude).  ``x_sorted``, ``asc``: the
-    output on all selection rows sorted up and its stable argsort, if known (each fit's order statistics from them).
+    :func:`~proofs_checks.audit.thresholds.best_threshold_weighted`.  Fitted once per pair, shared by the raw output
+    and its negative.  None when a fit fails or gives non-finite values (outputs over hundreds of orders of
+    magnitude).  ``x_sorted``, ``asc``: the output on all selection rows sorted up and its stable argsort, if known
+    (each fit's order statistics from them).
     """
     sa, sb = a_all[half:], b_all[half:]
     folds = min(CROSS_FIT_FOLDS, len(sa), len(sb))
@@ -143,9 +144,10 @@ def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
     stable argsort, and
     ``models`` the fits of :func:`_smooth_models`.  Returns ``{(negated, sign): [t per fit]}``: the threshold of
     ``{sign * s > t}`` (numerator ``D`` for sign +1) for ``s = -x`` (negated) or ``x``, chosen on the fit's rows
-    weighted by its spline (:func:`best_threshold_weighted`, the plain form sorting each fit's rows anew).  A fit's
-    rows keep their relative order, so each search's order is one stable sort of all rows restricted to them
-    (:func:`_tie_positions` gives the other three orders), and the searches of equal orders share their
+    weighted by its spline (:func:`~proofs_checks.audit.thresholds.best_threshold_weighted`, the plain form sorting
+    each fit's rows anew).  A fit's rows keep their relative order, so each search's order is one stable sort of all
+    rows restricted to them (:func:`~proofs_checks.audit.cross_fit._tie_positions` gives the other three orders),
+    and the searches of equal orders share their
     cumulative weights (``x`` sign -1 and ``-x`` sign +1 without shared values between the datasets; ``x`` sign
     +1 and ``-x`` sign -1 likewise): one sort instead of twenty, the same rows, ties and sums.
     """
@@ -196,9 +198,10 @@ def _smooth_candidates(stat, models, thresholds, n_est, delta, gamma):
 
     The event tested is chosen with the spline fitted on all selection rows; for its score each held-out fold
     of the scoring rows counts the event chosen by the spline fitted without it (:func:`_smooth_models`,
-    thresholds from :func:`_smooth_thresholds`), and the pooled counts are scored at :data:`FIXED_EVENT_ERROR` at
-    the estimation size, as :func:`_cross_fitted_bound` scores a searched threshold.  Returns
-    ``[(sign, t, score)]``.
+    thresholds from :func:`_smooth_thresholds`), and the pooled counts are scored at
+    :data:`~proofs_checks.audit.cross_fit.FIXED_EVENT_ERROR` at
+    the estimation size, as :func:`~proofs_checks.audit.cross_fit._cross_fitted_bound` scores a searched threshold.
+    Returns ``[(sign, t, score)]``.
     """
     negated = isinstance(stat, _Negated)
     folds = models[1:]

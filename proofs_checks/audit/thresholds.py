@@ -133,8 +133,8 @@ def best_threshold_weighted(z_num, z_den, l_num, l_den, n_num, n_den, delta, gam
 
     As :func:`best_threshold_exact`, but the event statistic ``z`` (here the raw output) and the log-ratio
     ``l = log dN/dO`` that weighs the pooled rows (``2 sigmoid(l)``, ``2 sigmoid(-l)``) are separate: ``l`` is
-    an estimate (:class:`SmoothLogRatio`), so only the choice of ``t`` depends on it.  Returns ``(t, bound)``
-    with ``bound`` the plug-in estimate at the estimation sizes ``n_num, n_den``.
+    an estimate (:class:`~proofs_checks.audit.smooth.SmoothLogRatio`), so only the choice of ``t`` depends on it.
+    Returns ``(t, bound)`` with ``bound`` the plug-in estimate at the estimation sizes ``n_num, n_den``.
     """
     pooled = np.concatenate([z_num, z_den])
     lp = np.concatenate([l_num, l_den])
