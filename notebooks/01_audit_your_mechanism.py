@@ -14,7 +14,7 @@
 # %% [markdown]
 # # Audit your own mechanism
 #
-# Write a mechanism, audit its claimed epsilon with `proofs_checks.audit.api.audit`, and read the
+# Write a mechanism, audit its claimed epsilon with `proofs_checks.audit.audit`, and read the
 # counterexample the auditor returns. The mechanism below answers "is the majority of the bits 1?"
 # by randomized response. It claims `epsilon = 1`, but its keep-probability is written with
 # `2 epsilon` (a slip of the kind the papers' algorithm boxes contain), so it is only `2`-DP.
@@ -25,7 +25,7 @@
 # %%
 import numpy as np
 
-from proofs_checks.audit.api import audit
+from proofs_checks.audit import audit
 
 
 class NoisyMajority:

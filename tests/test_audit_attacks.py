@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit.api import audit
-from proofs_checks.audit.classifiers import ATTACKS, fit_cells, structured_candidates
+from proofs_checks.audit.classifiers import attack_names, fit_cells, structured_candidates
 from proofs_checks.audit.features import FeatureError, UserFeatures, column_atoms, row_atoms
 from proofs_checks.audit.statistical import statistical_audit
 from proofs_checks.audit.structured_cases import FlagLeakLaplace, SVTNoisyValue
@@ -129,7 +129,7 @@ def test_feature_and_attack_arguments_checked():
             _run(m, 2000, attack=bad)
         with pytest.raises(ValueError, match="attack"):
             audit(m, epsilon=1.0, pairs=[m.pair()], samples=2000, attack=bad)
-    assert ATTACKS == ("auto", "logistic", "histogram")
+    assert attack_names() == ("auto", "logistic", "histogram", "per-coordinate", "joint-logistic")
     assert structured_candidates(np.zeros((10, 2)), np.ones((10, 2)), "logistic") == []
     assert UserFeatures(np.abs)(np.array([-2.0])).tolist() == [[2.0]]
 
@@ -190,7 +190,7 @@ class Extreme:
 
 
 @pytest.mark.filterwarnings("error")
-@pytest.mark.parametrize("attack", ATTACKS)
+@pytest.mark.parametrize("attack", attack_names())
 def test_extreme_outputs_give_no_overflow(attack):
     D = np.zeros((3, 1))
     Dp = D.copy()
@@ -214,7 +214,7 @@ def test_counterexample_replays_with_its_attack_and_features(tmp_path, capsys, m
     assert first["verdict"] == again["verdict"] == "refuted"
     assert again["epsilon_lower"] == first["epsilon_lower"]
     assert again["details"]["extra"]["attack"] == "logistic" and again["details"]["extra"]["features"] == "leak"
-    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"     # --fixed-event-scoring passed and replayed
+    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"   # --fixed-event-scoring passed, replayed
 
 
 class Wide:
@@ -251,7 +251,8 @@ def test_cross_fitted_score_has_no_winners_curse():
     # score of the best of 4096 thresholds on its own rows is positive on these seeds (0.11 and 0.22: the
     # winner's curse a fixed event does not have), the cross-fitted plug-in score is not (-0.06, -0.06); a
     # true shift (Laplace, loss 1) keeps its score (measured 1.01, 1.02).
-    from proofs_checks.audit.statistical import _cross_fitted_bound, best_threshold
+    from proofs_checks.audit.cross_fit import _cross_fitted_bound
+    from proofs_checks.audit.thresholds import best_threshold
 
     n, n_est, gamma = 20_000, 200_000, 0.025
     for seed in (0, 5):
@@ -266,7 +267,7 @@ def test_pruned_threshold_search_equals_the_full_scan():
     # best_threshold skips blocks of thresholds whose monotone upper bound cannot win (speed); the chosen
     # threshold and its bound are those of the full scan, bit for bit on any CPU: a candidate's score is the
     # same element-wise computation on its own two counts whichever subset it is evaluated in
-    from proofs_checks.audit import statistical as st
+    from proofs_checks.audit import thresholds as st
 
     rng = np.random.default_rng(0)
     full = lambda ka, kb, f: (lambda v: (int(np.argmax(v)), v[int(np.argmax(v))]))(f(ka, kb))  # noqa: E731
@@ -334,9 +335,9 @@ def test_fixed_event_scoring_is_validated(bad):
 
 
 def test_cell_lookup_with_few_atoms_equals_the_binary_search():
-    # classifiers._column_cells compares with each of <= SMALL_ATOMS atoms instead of a binary search (speed);
+    # cells._column_cells compares with each of <= SMALL_ATOMS atoms instead of a binary search (speed);
     # the cells are those of the binary search, including -0.0, NaN and columns without edges
-    from proofs_checks.audit.classifiers import _column_cells
+    from proofs_checks.audit.cells import _column_cells
 
     def binary(v, atoms, edges):
         out = atoms.size + np.searchsorted(edges, v, side="right")

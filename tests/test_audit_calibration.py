@@ -24,7 +24,8 @@ def test_suite_has_correct_and_violating_cases():
 
 def test_analytic_values():
     # hand computations: log((e^1 + 2)... see ExponentialArgmax docstring
-    assert ExponentialArgmax(1.0).analytic_loss() == pytest.approx(1 + math.log((1 + 2 * math.e) / (math.e + 2)), abs=1e-14)
+    want = 1 + math.log((1 + 2 * math.e) / (math.e + 2))
+    assert ExponentialArgmax(1.0).analytic_loss() == pytest.approx(want, abs=1e-14)
     assert RandomizedResponse(1.0).true_epsilon() == pytest.approx(1.0, abs=1e-14)
     g = GaussianCount(2.0)
     eps = g.true_epsilon(1e-3)
@@ -78,7 +79,8 @@ def test_verdict_claim_rejects_overconfident_auditor():
         r.verdict = "refuted" if r.epsilon_lower > args[2] else "not refuted"
         return r
 
-    assert verdict_calibration_check(suite=_small_suite)(RUN.for_claim("audit.calibration.verdicts")).verdict == "confirmed"
+    check = verdict_calibration_check(suite=_small_suite)
+    assert check(RUN.for_claim("audit.calibration.verdicts")).verdict == "confirmed"
     assert verdict_calibration_check(suite=_small_suite, audit=overconfident)(
         RUN.for_claim("audit.calibration.verdicts")).verdict == "refuted"
 

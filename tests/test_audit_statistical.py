@@ -5,6 +5,9 @@ from hypothesis import strategies as st_h
 from statsmodels.stats.proportion import proportion_confint
 
 from proofs_checks.audit import statistical as st
+from proofs_checks.audit._cp_bound import _cp_eps_vector
+from proofs_checks.audit.candidates import _few_categories
+from proofs_checks.audit.cross_fit import _cross_fitted_bound
 from proofs_checks.audit.statistical import (clopper_pearson_epsilon, dp_p_value, draw_outputs,
                                              statistical_audit)
 from tests._audit_helpers import COIN, MECH, BadShape, ShiftLaplace, WrongLength
@@ -19,7 +22,7 @@ def test_vectorised_cp_matches_statsmodels():
         lo = proportion_confint(k, n, alpha=0.1, method="beta")[0]
         hi = proportion_confint(k2, n2, alpha=0.1, method="beta")[1]
         want = np.log(lo) - np.log(hi) if lo > 0 else -np.inf
-        got = st._cp_eps_vector(k, n, k2, n2, 0.0, 0.05)[()]
+        got = _cp_eps_vector(k, n, k2, n2, 0.0, 0.05)[()]
         assert got == pytest.approx(want, rel=1e-9) or (want == -np.inf and got == -np.inf)
 
 
@@ -102,7 +105,7 @@ def test_few_valued_outputs_take_the_whole_selection_split_and_find_the_top_cate
     # 11 float-coded categories: the few-valued path (category table on all selection rows, error 0.2).
     mech = KaryRR(1.0)
     D, Dp = np.array([[0.0]]), np.array([[1.0]])
-    assert st._few_categories(mech.sample(D, 5000, np.random.default_rng(0)),
+    assert _few_categories(mech.sample(D, 5000, np.random.default_rng(0)),
                               mech.sample(Dp, 5000, np.random.default_rng(1)))
     r = st.statistical_audit(mech, [(D, Dp)], 0.5, samples=200_000, statistic="estimate", seed=3, confidence=0.9)
     assert r.verdict == "refuted" and 0.8 < r.epsilon_lower <= 1.0
@@ -185,7 +188,7 @@ def test_threshold_scoring_cross_fit_rescores_searched_candidates_with_the_same_
     s0 = xf[0]
     stat, sign = s0["event"][0], s0["event"][1]
     num, den = (stat(a), stat(b)) if sign > 0 else (-stat(b), -stat(a))
-    assert s0["score"] == st._cross_fitted_bound(num, den, 0.0, 0.025, 20_000, st.SELECTION_ERROR)
+    assert s0["score"] == _cross_fitted_bound(num, den, 0.0, 0.025, 20_000, st.SELECTION_ERROR)
 
 
 def test_threshold_scoring_leaves_few_valued_and_exact_audits_alone():

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proofs_checks.audit import classifiers
+from proofs_checks.audit import cross_fit, logistic, projection, smooth, thresholds
 from proofs_checks.audit import statistical as st
 
 
@@ -32,8 +32,9 @@ def _logistic_fit_as_recorded(monkeypatch):
     # the pins were recorded with the logistic regression fitted by L-BFGS-B; branch lnewt fits it by Newton's
     # method (the exact minimiser: other weights, so other bits on the two-column cases). These tests check
     # the threshold-scoring code, not the fit, so they run with the recorded fit (auto -> L-BFGS-B at any
-    # width, bit for bit as before); Newton's fit is tested in tests/test_logistic_newton.py.
-    monkeypatch.setattr(classifiers, "NEWTON_MAX_COLUMNS", 0)
+    # width, bit for bit as before; the smoothed threshold's spline asks for Newton by name and keeps it); Newton's fit
+    # is tested in tests/test_logistic_newton.py.
+    monkeypatch.setattr(logistic, "NEWTON_MAX_COLUMNS", 0)
 
 
 class Lap:
@@ -193,7 +194,7 @@ def test_tie_positions_give_the_stable_sorts(step):
         v[:40] = 0.0
         v[40:80] = -0.0
     asc = np.argsort(v, kind="stable")
-    down, swap = st._tie_positions(v[asc], asc < n_first)
+    down, swap = cross_fit._tie_positions(v[asc], asc < n_first)
     assert (down is None) == (step is None) and (swap is None) == (step in (None, "split"))
     down = np.arange(v.size)[::-1] if down is None else down
     swap = np.arange(v.size) if swap is None else swap
@@ -218,9 +219,9 @@ def test_smooth_thresholds_equal_the_plain_weighted_search_on_every_fit(case):
     half = n_sel // 2
     x = np.concatenate([a, b])[:, 0]
     asc = np.argsort(x, kind="stable")
-    models = st._smooth_models(a, b, half, x[asc], asc)
-    assert all(np.array_equal(m1[1], m2[1]) for m1, m2 in zip(models, st._smooth_models(a, b, half)))
-    got = st._smooth_thresholds(x, asc, len(a), models, 20_000, 0.0, 0.025)
+    models = smooth._smooth_models(a, b, half, x[asc], asc)
+    assert all(np.array_equal(m1[1], m2[1]) for m1, m2 in zip(models, smooth._smooth_models(a, b, half)))
+    got = smooth._smooth_thresholds(x, asc, len(a), models, 20_000, 0.0, 0.025)
     sa, sb = a[half:], b[half:]
     fa, fb = np.arange(len(sa)) % 4, np.arange(len(sb)) % 4
     rows = [(a, b)] + [(np.concatenate([a[:half], sa[fa != f]]), np.concatenate([b[:half], sb[fb != f]]))
@@ -229,7 +230,7 @@ def test_smooth_thresholds_equal_the_plain_weighted_search_on_every_fit(case):
         spline = st.SmoothLogRatio(xa[:, 0], xb[:, 0])
         la, lb = spline(xa[:, 0]), spline(xb[:, 0])
         assert all(np.array_equal(x, y) for x, y in zip(spline.fit_values, (la, lb)))
-        for negated, stat in ((False, st.Projection()), (True, st._Negated(st.Projection()))):
+        for negated, stat in ((False, st.Projection()), (True, projection._Negated(st.Projection()))):
             za, zb = stat(xa), stat(xb)
             want = {1.0: st.best_threshold_weighted(za, zb, la, lb, 20_000, 20_000, 0.0, 0.025)[0],
                     -1.0: st.best_threshold_weighted(-zb, -za, -lb, -la, 20_000, 20_000, 0.0, 0.025)[0]}
@@ -275,7 +276,7 @@ def test_pruned_weighted_search_equals_scoring_every_threshold(seed):
     for delta in (0.0, 1e-3, 0.4):
         for n_est in (1_000, 10 ** 6):
             want = _plain_weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025)
-            assert st._weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025) == want
+            assert thresholds._weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025) == want
 
 
 @pytest.mark.parametrize("kind", ["continuous", "ties", "zeros", "inf", "nan", "int"])
@@ -293,7 +294,7 @@ def test_stable_orders_are_the_four_stable_argsorts(kind):
         s_a[::17], s_b[::19] = np.nan, np.nan
     elif kind == "int":
         s_a, s_b = np.round(s_a * 3).astype(np.int64), np.round(s_b * 3).astype(np.int64)
-    got = st._stable_orders(s_a, s_b)
+    got = cross_fit._stable_orders(s_a, s_b)
     for sign, (num, den) in ((1.0, (s_a, s_b)), (-1.0, (-s_b, -s_a))):
         assert np.array_equal(got[sign][0], np.argsort(num, kind="stable"))
         assert np.array_equal(got[sign][1], np.argsort(den, kind="stable"))

@@ -96,7 +96,8 @@ def test_svt_outputs_equal_the_definition_run_query_by_query(c, values, abort):
     rng = np.random.default_rng(4)
     noisy = rng.normal(0, 1, (300, 10))
     rho = rng.normal(0, 1, 300)
-    np.testing.assert_array_equal(svt_outputs(noisy, rho, 0.5, c, values, abort), _svt_loop(noisy, rho, 0.5, c, values, abort))
+    np.testing.assert_array_equal(svt_outputs(noisy, rho, 0.5, c, values, abort),
+                                  _svt_loop(noisy, rho, 0.5, c, values, abort))
 
 
 def test_svt_budgets_and_svt5_law():
@@ -172,7 +173,8 @@ def test_oracle_bound_is_the_neyman_pearson_ceiling():
     D, Dp = DPSNIPER_PAIRS["SVT1"]
     P, Q = svt_pattern_probabilities(1, D[0]), svt_pattern_probabilities(1, Dp[0])
     masks = (np.arange(1, 2 ** 11)[:, None] >> np.arange(11)) & 1          # every non-empty event
-    brute = max(float(np.max(_cp_eps_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05))) for u, v in ((P, Q), (Q, P)))
+    brute = max(float(np.max(_cp_eps_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05)))
+                for u, v in ((P, Q), (Q, P)))
     assert brute <= o + 1e-12 and o - brute < 1e-3
     assert o == pytest.approx(0.0782, abs=1e-4)
     assert o < np.log(P / Q).max() < 0.1                       # below the pair's true loss, below the claim

@@ -1,6 +1,6 @@
 """Newton's method for the auditor's logistic regression (issue 14, SVT3 under load; branch lnewt).
 
-``classifiers.penalised_logistic_weights`` minimises mean log-loss + ``penalty * ||w||^2`` (intercept free).
+``logistic.penalised_logistic_weights`` minimises mean log-loss + ``penalty * ||w||^2`` (intercept free).
 Newton's method (exact Hessian, Armijo backtracking, L-BFGS-B hand-over) replaced scipy's L-BFGS-B up to
 ``NEWTON_MAX_COLUMNS`` columns.  Reference values: the objective summed exactly (``math.fsum`` of the float64
 terms) at L-BFGS-B's point (scipy defaults, the code before) and at a tightly converged scipy
@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, special
 
-from proofs_checks.audit import classifiers
-from proofs_checks.audit.classifiers import NEWTON_MAX_COLUMNS, penalised_logistic_weights
-from proofs_checks.audit.statistical import _features, fit_logistic
+from proofs_checks.audit import classifiers, logistic
+from proofs_checks.audit.logistic import NEWTON_MAX_COLUMNS, penalised_logistic_weights
+from proofs_checks.audit.projection import _features, fit_logistic
 from proofs_checks.benchmarks.dpsniper_mechanisms import DPSNIPER_PAIRS, benchmark_mechanisms
 
 #: Newton's objective may exceed L-BFGS-B's by at most this (relative): float64 summation of 10^5 terms.
@@ -114,6 +114,27 @@ def test_newton_objective_at_most_lbfgs_and_weights_match_trust_region(name, joi
     assert np.max(np.abs(w_newton - w_ref)) <= 1e-6 * max(1.0, np.max(np.abs(w_ref)))
 
 
+@pytest.mark.parametrize("name", ["Laplace", "ReportNoisyMax3"])
+def test_the_spline_of_the_smoothed_threshold_is_fitted_by_the_same_newton(name, monkeypatch):
+    # one Newton solver: SmoothLogRatio's five-column spline (threshold_scoring="cross-fit-smooth") is fitted by
+    # penalised_logistic_weights, to the minimiser (docs/auditor.md, "One Newton solver")
+    from proofs_checks.audit import smooth
+
+    fits = []
+    monkeypatch.setattr(smooth, "penalised_logistic_weights",
+                        lambda f, n1, penalty, method: fits.append((f, n1, method)) or
+                        penalised_logistic_weights(f, n1, penalty, method))
+    mech, (D, Dp) = benchmark_mechanisms()[name], DPSNIPER_PAIRS[name]
+    a = np.asarray(mech.sample(D, 20_000, np.random.default_rng(3)), dtype=np.float64).reshape(-1)
+    b = np.asarray(mech.sample(Dp, 20_000, np.random.default_rng(4)), dtype=np.float64).reshape(-1)
+    spline = smooth.SmoothLogRatio(a, b)
+    (f, n1, method), = fits
+    assert spline.ok and f.shape == (40_000, 4) and n1 == 20_000 and method == "newton"
+    assert np.max(np.abs(_gradient(f, n1, smooth.SMOOTH_PENALTY, spline.w))) <= 1e-9
+    w_ref = _trust_exact(f, n1, smooth.SMOOTH_PENALTY)
+    assert np.max(np.abs(spline.w - w_ref)) <= 1e-6 * max(1.0, np.max(np.abs(w_ref)))
+
+
 def test_the_objective_comparison_has_power_l_bfgs_b_defaults_stop_short():
     # the tolerance OBJ_RTOL separates a converged fit from L-BFGS-B's default stop on SVT3's
     # ill-conditioned features (z and z^2 of ten coordinates; condition number about 10^5): the
@@ -129,8 +150,8 @@ def test_newton_takes_a_handful_of_steps_on_the_benchmark(monkeypatch):
     f, n1 = _selection_features("SVT3", 15_000, 11)
     solves = []
     real = np.linalg.solve
-    monkeypatch.setattr(classifiers.np.linalg, "solve", lambda a, b: solves.append(1) or real(a, b))
-    monkeypatch.setattr(classifiers.optimize, "minimize", lambda *a, **k: pytest.fail("fell back to L-BFGS-B"))
+    monkeypatch.setattr(logistic.np.linalg, "solve", lambda a, b: solves.append(1) or real(a, b))
+    monkeypatch.setattr(logistic.optimize, "minimize", lambda *a, **k: pytest.fail("fell back to L-BFGS-B"))
     penalised_logistic_weights(f, n1, 1e-3, method="newton")
     assert 2 <= len(solves) <= 10
 
@@ -210,9 +231,9 @@ def test_newton_is_deterministic_on_repeated_runs():
 def test_gram_matches_the_product_and_ignores_the_blas_thread_count():
     rng = np.random.default_rng(3)
     a, b = rng.normal(size=(10_007, 7)), rng.normal(size=(10_007, 7))
-    g = classifiers._gram(a, b)
+    g = logistic._gram(a, b)
     assert np.allclose(g, a.T @ b, rtol=1e-12, atol=1e-9)
-    probe = ("import numpy as np, hashlib; from proofs_checks.audit.classifiers import _gram;"
+    probe = ("import numpy as np, hashlib; from proofs_checks.audit.logistic import _gram;"
              "r = np.random.default_rng(3); a = r.normal(size=(200_003, 21)); b = r.normal(size=(200_003, 21));"
              "print(hashlib.sha256(_gram(a, b).tobytes()).hexdigest())")
     hashes = set()
@@ -226,17 +247,17 @@ def test_gram_matches_the_product_and_ignores_the_blas_thread_count():
 def test_warm_start_on_every_mth_row_gives_the_same_minimiser_in_fewer_full_steps(monkeypatch):
     # 2 x 40,000 rows with NEWTON_WARM_ROWS = 2^12 (2^15 by default: 10^6 fitting rows at 10^7 calls, too
     # slow for a default test): Newton first runs on every 19th row
-    monkeypatch.setattr(classifiers, "NEWTON_WARM_ROWS", 2**12)
+    monkeypatch.setattr(logistic, "NEWTON_WARM_ROWS", 2**12)
     f, n1 = _selection_features("NoisyHist2", 40_000, 8)
-    assert len(f) // classifiers.NEWTON_WARM_ROWS >= 16
+    assert len(f) // logistic.NEWTON_WARM_ROWS >= 16
     rows = []
-    real_gram = classifiers._gram
-    monkeypatch.setattr(classifiers, "_gram", lambda a, b: rows.append(len(a)) or real_gram(a, b))
+    real_gram = logistic._gram
+    monkeypatch.setattr(logistic, "_gram", lambda a, b: rows.append(len(a)) or real_gram(a, b))
     w_warm = penalised_logistic_weights(f, n1, 1e-3)
     warm_full = rows.count(len(f))
     assert 0 < warm_full < len(rows)                                   # the subsample ran first
     rows.clear()
-    monkeypatch.setattr(classifiers, "NEWTON_WARM_ROWS", 10**9)
+    monkeypatch.setattr(logistic, "NEWTON_WARM_ROWS", 10**9)
     w_cold = penalised_logistic_weights(f, n1, 1e-3)
     assert rows.count(len(f)) > warm_full                              # measured: 7 full-data Hessians cold, 4 warm
     assert np.max(np.abs(w_warm - w_cold)) <= 1e-9 * np.max(np.abs(w_cold))

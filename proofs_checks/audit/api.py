@@ -15,6 +15,9 @@
   ``search_budget`` pairs);
   ``epsilon_lower`` is a lower confidence bound.
 
+The settings are the fields of :class:`~proofs_checks.audit.options.AuditOptions` (given as one object or as
+keywords); the result carries them (:attr:`AuditResult.options`).
+
 The verdict is ``"refuted"`` exactly when ``epsilon_lower`` exceeds the claimed
 epsilon (for exact audits, by more than float64 rounding: :data:`EXACT_RTOL`,
 :data:`EXACT_ATOL`), ``"not refuted"`` otherwise.
@@ -30,20 +33,20 @@ import math
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
 from ..jsonable import to_jsonable
 from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL
-from reference.validation import check_epsilon, check_integer, check_probability
-
-from .classifiers import check_attack
-from .features import check_features
+from .datasets import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
+                       domain_projector, exact_pair_epsilon, mechanism_law)
+from .exact_search import search_exact
 from .laws import LawError, align_laws, sampler_check
-from .neighbours import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
-                         domain_projector, exact_pair_epsilon, mechanism_law, search_exact)
+from .options import SAMPLER_SAMPLES, AuditOptions, build_options
 
-__all__ = ["AuditResult", "MechanismError", "NoRunnablePair", "SAMPLER_SAMPLES", "audit", "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL"]
+__all__ = ["AuditResult", "AuditOptions", "MechanismError", "NoRunnablePair", "SAMPLER_SAMPLES", "audit",
+           "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL", "DEFAULT_SEARCH", "DEFAULT_PAIRS"]
 
 #: Float64 rounding allowed when an exact loss is compared with the claim (the rounding
 #: tolerances of :mod:`proofs_checks.verdicts`): refuted when ``loss > epsilon (1 + EXACT_RTOL) + EXACT_ATOL``.
@@ -54,11 +57,6 @@ DEFAULT_SEARCH = {"cheap": 20_000, "expensive": 40}
 
 #: Default budget of the black-box search: distinct neighbouring pairs sharing the selection split.
 DEFAULT_PAIRS = 12
-
-#: Draws per dataset of the exact audit's sampler check outside verify: with two datasets of up to
-#: four outcomes it detects a 10% change of any outcome of probability >= 1e-3 with probability
-#: 0.95 at error 0.05 (:func:`~proofs_checks.audit.laws.detectable_change` gives 0.098).
-SAMPLER_SAMPLES = 2_000_000
 
 #: Sizes of the verify profiles: statistical calls, exact-search evaluations (cheap / expensive log_prob).
 QUICK = {"samples": 20_000, "evaluations": 2_000, "expensive_evaluations": 6, "refine_steps": 10,
@@ -73,7 +71,7 @@ def _expensive(mech):
     return not incremental and bool(getattr(mech, "expensive_log_prob", False))
 
 
-def profile_options(mechanism, profile="quick"):
+def profile_options(mechanism: Any, profile: str = "quick") -> dict:
     """Keyword arguments of :func:`audit` giving the sizes of a verify profile (:data:`QUICK`, :data:`FULL`).
 
     The exact search budget (``search_budget``, for mechanisms with ``log_prob``) is
@@ -83,7 +81,8 @@ def profile_options(mechanism, profile="quick"):
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     sizes = QUICK if profile == "quick" else FULL
-    out = {"samples": sizes["samples"], "refine_steps": sizes["refine_steps"], "sampler_samples": sizes["sampler_samples"]}
+    out = {"samples": sizes["samples"], "refine_steps": sizes["refine_steps"],
+           "sampler_samples": sizes["sampler_samples"]}
     if callable(getattr(mechanism, "log_prob", None)):     # the black-box search keeps DEFAULT_PAIRS
         out["search_budget"] = sizes["expensive_evaluations"] if _expensive(mechanism) else sizes["evaluations"]
     return out
@@ -91,7 +90,23 @@ def profile_options(mechanism, profile="quick"):
 
 @dataclass
 class AuditResult:
-    """Outcome of an audit; :meth:`as_dict` gives the CLI's JSON object."""
+    """Outcome of an audit; :meth:`as_dict` gives the CLI's JSON object (``audit.schema.json``).
+
+    ``epsilon_lower`` is the exact privacy loss of the worst pair found (``method="exact"``) or a lower
+    confidence bound at ``confidence`` (``"statistical"``); ``verdict`` is ``"refuted"`` exactly when it exceeds
+    the claimed epsilon.  ``details`` holds the counterexample pair and how it was found; ``options`` the
+    :class:`~proofs_checks.audit.options.AuditOptions` the audit ran with (not part of :meth:`as_dict`).
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import RandomizedResponse
+    >>> rr = RandomizedResponse(true_eps=1.0)
+    >>> res = audit(rr, epsilon=0.5, pairs=[rr.pair()], sampler_samples=0)
+    >>> res.verdict, res.method, round(res.epsilon_lower, 12)
+    ('refuted', 'exact', 1.0)
+    >>> sorted(res.as_dict())[:4], res.options.epsilon
+    (['algorithm', 'claimed_delta', 'claimed_epsilon', 'confidence'], 0.5)
+    """
 
     algorithm: str
     variant: str | None
@@ -110,11 +125,13 @@ class AuditResult:
     #: A statistical audit's pairs in the order they competed (the selection split is shared among them), for
     #: ``--counterexample`` / ``--replay``; not part of :meth:`as_dict` (the JSON carries the worst pair).
     compared_pairs: list | None = field(default=None, repr=False, compare=False)
+    #: The options the audit ran with (with the keywords given to :func:`audit`); not part of :meth:`as_dict`.
+    options: AuditOptions | None = field(default=None, repr=False, compare=False)
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """Plain JSON types; infinite floats become the strings "inf" / "-inf" (strict JSON)."""
-        out = asdict(replace(self, compared_pairs=None))
-        del out["compared_pairs"]
+        out = asdict(replace(self, compared_pairs=None, options=None))
+        del out["compared_pairs"], out["options"]
         return to_jsonable(out)
 
 
@@ -226,162 +243,99 @@ class _Guarded:
         return getattr(self._m, attr)
 
 
-
-
-def audit(mechanism=None, *, variant=None, epsilon=None, delta=None, pairs=None, neighbours=None, data=None,
-          any_pair=False, samples=100_000, confidence=0.95, seed=0, jobs=1, method="auto", statistic="auto",
-          search_budget=None, refine_steps=30, sampler_samples=None, sampler_alpha=None, name=None, progress=None,
-          attack="auto", features=None, curve=False, fixed_event_scoring="plug-in",
-          threshold_scoring=None):
+def audit(mechanism: Any = None, options: Optional[AuditOptions] = None, *,
+          pairs: Union[tuple, Sequence[tuple], None] = None,
+          neighbours: Union[Callable[[], Iterable[tuple]], Iterable[tuple], None] = None,
+          data: Any = None, **fields: Any) -> AuditResult:
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
     ----------
-    mechanism : object, optional
+    mechanism : object
         ``sample(data, size, rng)``; optionally ``log_prob(data)`` (exact audit),
         ``log_density(data, outputs)``, ``score_terms``/``log_prob_from_terms``.
-    variant : str, optional
-        Label of the variant audited (reported, not used).
-    epsilon, delta : float
-        The claim (epsilon > 0 required; delta in [0, 1), default 0), checked by
-        :mod:`reference.validation` (no coercion: ``"1.5"`` is a TypeError).
+    options : AuditOptions, optional
+        The settings (default ``AuditOptions()``): :class:`~proofs_checks.audit.options.AuditOptions` lists every
+        one with its default and allowed values.
     pairs : (D, D_prime) or non-empty list of them, optional
-    neighbours : callable returning a non-empty iterable of (D, D_prime), optional
+        Neighbouring pairs to audit (a third item is the pair's description); checked to differ in one record
+        unless ``any_pair``.
+    neighbours : callable returning a non-empty iterable of (D, D_prime), or such an iterable, optional
+        More pairs, audited with ``pairs``.  Without either, the audit searches pairs.
     data : array, optional
-        Base dataset for the neighbour search (default: :func:`default_dataset`), non-empty, 2-D.
-    any_pair : bool
-        Accept pairs that differ in more than one record.
-    samples : int
-        Total mechanism calls of a statistical audit (>= 100).
-    confidence : float in (0, 1)
-    seed : int >= 0
-    jobs : int
-    method : {"auto", "exact", "statistical"}
-    statistic : {"auto", "exact", "estimate"}
-        Passed to the statistical audit.
-    search_budget : int >= 1, optional
-        Budget of the neighbour search when no pairs are given: law evaluations of
-        the exact search (>= 2; default :data:`DEFAULT_SEARCH`), or distinct
-        black-box pairs of the statistical audit (default :data:`DEFAULT_PAIRS`).
-    refine_steps : int
-        Hill-climbing steps of the exact neighbour search.
-    sampler_samples : int, optional
-        Draws per dataset of the exact audit's sampler check
-        (:func:`~proofs_checks.audit.laws.sampler_check`; default :data:`SAMPLER_SAMPLES`; 0 skips it).
-    sampler_alpha : float in (0, 1), optional
-        Error of the sampler check (its chance of refuting a correct sampler); default
-        ``1 - confidence``.  A battery of many audits (the registered claims) sets it lower so that
-        the battery as a whole keeps a small chance of any false refutation.
-    name : str, optional
-        Name reported for the mechanism (default: its class name).
-    progress : bool, optional
-        tqdm progress bars on stderr (default: when stderr is a terminal).
-    attack : {"auto", "logistic", "histogram"}
-        Statistical audit, estimated statistics: which attacks compete on the selection split
-        (:mod:`~proofs_checks.audit.classifiers`).
-    features : callable, optional
-        ``features(outputs) -> (samples, k)`` finite floats on which the estimated statistics of a
-        statistical audit work (:class:`~proofs_checks.audit.features.UserFeatures`).
-    curve : bool or sequence of float
-        Also give the privacy curve ``delta(eps)`` of the worst pair in ``details["curve"]``
-        (:mod:`~proofs_checks.audit.curves`): ``True`` on :func:`~proofs_checks.audit.curves.default_grid`,
-        or on the given epsilons.  Exact audits give the exact curve; statistical audits a lower
-        curve, simultaneous over the grid at ``confidence``, from ``samples`` further calls on the
-        worst pair (and the exact curve too when the mechanism gives its law).
-    fixed_event_scoring : {"plug-in", "cross-fit"}
-        Statistical audit: how events a model fixes itself compete with searched thresholds on the
-        selection split (:func:`~proofs_checks.audit.statistical.statistical_audit`; default ``"plug-in"``).
-    threshold_scoring : {"pessimistic", "cross-fit", "cross-fit-smooth"}
-        Statistical audit: how searched thresholds of estimated statistics compete when no model fixes
-        its events (:func:`~proofs_checks.audit.statistical.statistical_audit`; None, the default, is
-        :data:`~proofs_checks.audit.statistical.DEFAULT_THRESHOLD_SCORING`, ``"cross-fit-smooth"``).
+        Base dataset of the neighbour search (default: :func:`~proofs_checks.audit.datasets.default_dataset`),
+        non-empty, 2-D.
+    **fields
+        Fields of :class:`~proofs_checks.audit.options.AuditOptions` given over ``options``:
+        ``audit(m, epsilon=1.0, samples=10**6)`` is ``audit(m, AuditOptions(epsilon=1.0, samples=10**6))``.
+
+    Returns
+    -------
+    AuditResult
+        With :attr:`AuditResult.options` the options it ran with.
 
     Raises
     ------
     TypeError, ValueError
-        Bad arguments (each names the parameter).
+        Bad arguments (each names the parameter; an unknown keyword is a TypeError naming it), a missing
+        ``epsilon``.
     MechanismError
-        The mechanism raised (one line naming the mechanism and the exception).
+        The mechanism raised (one line naming the mechanism and the exception); :class:`NoRunnablePair`
+        when it cannot run on any pair the audit made.
 
     To audit a registered algorithm by its id, use
     :func:`proofs_checks.audit_claims.audit_algorithm`.
-    """
-    # imported here, not at module level: the statistical audit pulls in statsmodels (~0.6 s of CPU), which a
-    # process that only builds the registry (verify's parent, the CLI) need not pay
-    from .statistical import (DEFAULT_THRESHOLD_SCORING, check_confidence, check_fixed_event_scoring, check_samples,
-                              check_threshold_scoring)
 
+    Examples
+    --------
+    An exact audit (the mechanism gives ``log_prob``) of a randomized response whose true epsilon is 1,
+    claimed 0.5 on the searched pairs, and a statistical audit of the Laplace mechanism at its own epsilon:
+
+    >>> from proofs_checks.audit.calibration import LaplaceCount, RandomizedResponse
+    >>> res = audit(RandomizedResponse(true_eps=1.0), epsilon=0.5, search_budget=200, sampler_samples=0)
+    >>> res.method, res.verdict, round(res.epsilon_lower, 12)
+    ('exact', 'refuted', 1.0)
+    >>> lap = LaplaceCount(scale=1.0)
+    >>> res = audit(lap, AuditOptions(epsilon=1.0, samples=20_000, seed=1), pairs=[lap.pair()])
+    >>> res.method, res.verdict, res.samples, 0 < res.epsilon_lower < 1.0
+    ('statistical', 'not refuted', 20000, True)
+    """
+    # the statistical audit is imported when it runs, not at module level: it pulls in statsmodels (~0.6 s of CPU),
+    # which a process that only builds the registry (verify's parent, the CLI) need not pay
     start = time.perf_counter()
-    samples = check_samples(samples)
-    confidence = check_confidence(confidence)
-    if sampler_alpha is None:
-        sampler_alpha = 1.0 - confidence
-    elif isinstance(sampler_alpha, bool) or not isinstance(sampler_alpha, (int, float)) or not 0 < sampler_alpha < 1:
-        raise ValueError(f"sampler_alpha must be a number in (0, 1), got {sampler_alpha!r}")
-    if method not in ("auto", "exact", "statistical"):
-        raise ValueError(f"method must be 'auto', 'exact' or 'statistical', got {method!r}")
-    if statistic not in ("auto", "exact", "estimate"):
-        raise ValueError(f"statistic must be 'auto', 'exact' or 'estimate', got {statistic!r}")
-    attack = check_attack(attack)
-    features = check_features(features)
-    fixed_event_scoring = check_fixed_event_scoring(fixed_event_scoring)
-    threshold_scoring = check_threshold_scoring(DEFAULT_THRESHOLD_SCORING if threshold_scoring is None
-                                                else threshold_scoring)
+    opts = build_options(options, fields)
     _check_mechanism(mechanism)
-    if epsilon is None:
+    if opts.epsilon is None:
         raise ValueError("epsilon (the claimed privacy parameter) is required when auditing a mechanism object")
-    epsilon = check_epsilon(epsilon)
-    delta = 0.0 if delta is None else check_probability("delta", delta, low_open=False)
-    seed = check_integer("seed", seed, minimum=0)
-    jobs = check_integer("jobs", jobs, minimum=1)
-    if search_budget is not None:
-        search_budget = check_integer("search_budget", search_budget, minimum=1)
-    sampler_samples = SAMPLER_SAMPLES if sampler_samples is None else \
-        check_integer("sampler_samples", sampler_samples, minimum=0)
-    name = name or type(mechanism).__name__
-    curve = _check_curve(curve)
+    delta = 0.0 if opts.delta is None else opts.delta
+    name = opts.name or type(mechanism).__name__
     if data is not None:
         data = _check_data("data", data).astype(np.float64)
-    given = _collect_pairs(pairs, neighbours, any_pair)
-    use_exact = method == "exact" or (method == "auto" and callable(getattr(mechanism, "log_prob", None)))
-    if method == "exact" and not callable(getattr(mechanism, "log_prob", None)):
+    given = _collect_pairs(pairs, neighbours, opts.any_pair)
+    use_exact = opts.method == "exact" or (opts.method == "auto" and callable(getattr(mechanism, "log_prob", None)))
+    if opts.method == "exact" and not callable(getattr(mechanism, "log_prob", None)):
         raise ValueError("method='exact' needs a mechanism with log_prob(data)")
-    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 6]))
+    rng = np.random.default_rng(np.random.SeedSequence([int(opts.seed), 6]))
     mech = _Guarded(mechanism, name)
-    if progress is None:
-        progress = sys.stderr.isatty()
-
+    progress = sys.stderr.isatty() if opts.progress is None else opts.progress
     try:
         if use_exact:
-            if search_budget is not None and search_budget < 2:
-                raise ValueError(f"search_budget must be >= 2 for an exact audit (two datasets), got {search_budget}")
-            res = _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget,
-                               refine_steps, sampler_samples, confidence, seed, start, sampler_alpha)
+            if opts.search_budget is not None and opts.search_budget < 2:
+                raise ValueError(f"search_budget must be >= 2 for an exact audit (two datasets), "
+                                 f"got {opts.search_budget}")
+            res = _exact_audit(mech, name, opts, delta, given, data, rng, start)
         else:
-            res = _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed,
-                               jobs, statistic, progress, start, attack, features, search_budget,
-                               fixed_event_scoring, threshold_scoring)
-        if curve is not None and "counterexample" in res.details:
+            res = _statistical(mech, name, opts, delta, given, data, rng, progress, start)
+        if opts.curve is not False and "counterexample" in res.details:
             from .curves import add_curve
 
-            add_curve(res, mech, curve, samples, confidence, seed, jobs, statistic, progress)
+            add_curve(res, mech, opts.curve if opts.curve is True else np.array(opts.curve), opts.samples,
+                      opts.confidence, opts.seed, opts.jobs, opts.statistic, progress)
             res.seconds = time.perf_counter() - start
+        res.options = opts
         return res
     except MechanismCannotRun as exc:
         raise MechanismError(str(exc)) from exc.__cause__
-
-
-def _check_curve(curve):
-    """``False``/``None`` (no curve), ``True`` (default grid) or a grid of epsilons (checked)."""
-    if curve is None or curve is False:
-        return None
-    if curve is True:
-        return True
-    if isinstance(curve, (bool, np.bool_)):
-        return True if curve else None
-    from .curves import check_epsilons
-
-    return check_epsilons(curve, "curve")
 
 
 def _base_dataset(mech, name, rng):
@@ -411,11 +365,9 @@ def _runnable_pairs(mech, made, rng):
     return keep, {"datasets": count, "first_errors": errors}
 
 
-def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples, confidence, seed, jobs,
-                 statistic, progress, start, attack="auto", features=None, search_budget=None,
-                 fixed_event_scoring="plug-in", threshold_scoring=None):
-    """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit` (which resolves
-    ``threshold_scoring=None`` to the default before calling this)."""
+def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
+    """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
+    from .features import check_features
 
     if given:
         plist = [(D, Dp) for D, Dp, _ in given]
@@ -423,7 +375,7 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
     else:
         D = _base_dataset(mech, name, rng) if data is None else data
         made = black_box_pairs(D, project=domain_projector(mech),
-                               budget=DEFAULT_PAIRS if search_budget is None else search_budget)
+                               budget=DEFAULT_PAIRS if opts.search_budget is None else opts.search_budget)
         made, skipped = _runnable_pairs(mech, made, rng)
         if not made:
             raise NoRunnablePair(f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
@@ -432,10 +384,10 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
         descs = [d for _, _, d in made]
     from .statistical import statistical_audit
 
-    res = statistical_audit(mech, plist, epsilon, delta, samples=samples, confidence=confidence,
-                            seed=int(seed), jobs=jobs, statistic=statistic, progress=progress, attack=attack,
-                            features=features, fixed_event_scoring=fixed_event_scoring,
-                            threshold_scoring=threshold_scoring)
+    res = statistical_audit(mech, plist, opts.epsilon, delta, samples=opts.samples, confidence=opts.confidence,
+                            seed=int(opts.seed), jobs=opts.jobs, statistic=opts.statistic, progress=progress,
+                            attack=opts.attack, features=check_features(opts.features),
+                            fixed_event_scoring=opts.fixed_event_scoring, threshold_scoring=opts.threshold_scoring)
     details = {k: v for k, v in res.as_dict().items()
                if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
                         "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}
@@ -446,14 +398,14 @@ def _statistical(mech, name, variant, epsilon, delta, given, data, rng, samples,
     D, Dp = plist[res.pair_index]
     details["counterexample"] = {"D": D, "D_prime": Dp,
                                  "event": details["extra"]["region"], "counts": details["counts"]}
-    return AuditResult(name, variant, epsilon, delta, "statistical", res.epsilon_lower, confidence, res.samples,
-                       descs[res.pair_index], res.verdict, int(seed), time.perf_counter() - start,
+    return AuditResult(name, opts.variant, opts.epsilon, delta, "statistical", res.epsilon_lower, opts.confidence,
+                       res.samples, descs[res.pair_index], res.verdict, int(opts.seed), time.perf_counter() - start,
                        res.p_value, details, compared_pairs=list(plist))
 
 
-def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_budget, refine_steps,
-                 sampler_samples, confidence, seed, start, sampler_alpha=None):
+def _exact_audit(mech, name, opts, delta, given, data, rng, start):
     """Exact audit: law validation, worst pair (given or searched), sampler check; see :func:`audit`."""
+    epsilon, seed = opts.epsilon, opts.seed
     details = {}
     try:
         if given:
@@ -466,9 +418,10 @@ def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_b
             details["pairs_evaluated"] = len(given)
         else:
             D = _base_dataset(mech, name, rng) if data is None else data
+            search_budget = opts.search_budget
             if search_budget is None:
                 search_budget = DEFAULT_SEARCH["expensive" if _expensive(mech) else "cheap"]
-            res = search_exact(mech, D, delta, rng, max_evaluations=search_budget, refine_steps=refine_steps)
+            res = search_exact(mech, D, delta, rng, max_evaluations=search_budget, refine_steps=opts.refine_steps)
             eps_found, pair_desc, Da, Db = res.epsilon, res.description, res.D, res.D_prime
             details.update({"candidates_evaluated": res.evaluated, "search_budget": search_budget,
                             "dataset_rows": res.extra["rows"],
@@ -478,7 +431,7 @@ def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_b
     except LawError as exc:
         details["refuted_by"] = "invalid log_prob"
         details["reason"] = str(exc)
-        return AuditResult(name, variant, epsilon, delta, "exact", math.inf, None, 0,
+        return AuditResult(name, opts.variant, epsilon, delta, "exact", math.inf, None, 0,
                            "log_prob is not a probability law", "refuted", int(seed),
                            time.perf_counter() - start, None, details)
     law_a, law_b = mechanism_law(mech, Da, "D"), mechanism_law(mech, Db, "D_prime")
@@ -488,9 +441,10 @@ def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_b
     if verdict == "refuted":
         details["refuted_by"] = "privacy loss of the law"
     calls = 0
+    sampler_samples = opts.sampler_samples
     if sampler_samples > 0:
         check = sampler_check(mech, [Da, Db], [law_a, law_b], sampler_samples, rng,
-                              1.0 - confidence if sampler_alpha is None else sampler_alpha)
+                              1.0 - opts.confidence if opts.sampler_alpha is None else opts.sampler_alpha)
         details["sampler_check"] = check
         calls = 2 * sampler_samples
         if not check["passed"]:
@@ -498,6 +452,6 @@ def _exact_audit(mech, name, variant, epsilon, delta, given, data, rng, search_b
             details["refuted_by"] = ("sampler disagrees with log_prob" if "refuted_by" not in details else
                                      details["refuted_by"] + "; sampler disagrees with log_prob")
             details["reason"] = check["reason"]
-    return AuditResult(name, variant, epsilon, delta, "exact", float(eps_found),
-                       confidence if sampler_samples > 0 else None, calls, pair_desc,
+    return AuditResult(name, opts.variant, epsilon, delta, "exact", float(eps_found),
+                       opts.confidence if sampler_samples > 0 else None, calls, pair_desc,
                        verdict, int(seed), time.perf_counter() - start, None, details)

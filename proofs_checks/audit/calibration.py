@@ -33,7 +33,8 @@ from scipy import optimize, special, stats
 
 from reference.validation import as_generator, check_integer
 
-from .statistical import _cp_eps_vector, check_confidence, check_samples
+from ._cp_bound import _cp_eps_vector
+from .checks import check_confidence, check_samples
 
 __all__ = ["RandomizedResponse", "LaplaceCount", "GaussianCount", "ExponentialArgmax", "LaplaceVector",
            "CalibrationCase", "calibration_suite", "oracle_bound"]
@@ -265,7 +266,8 @@ class LaplaceVector:
         return np.sum(r * factor[:, None], axis=0)
 
     def sample(self, data, size, rng=None):
-        return self._answer(data) + as_generator(rng).laplace(0.0, self.scale, (check_integer("size", size, minimum=0), 2))
+        size = check_integer("size", size, minimum=0)
+        return self._answer(data) + as_generator(rng).laplace(0.0, self.scale, (size, 2))
 
     def log_density(self, data, outputs):
         x = np.asarray(outputs, dtype=np.float64).reshape(len(outputs), 2)

@@ -45,10 +45,15 @@ import math
 import time
 from dataclasses import asdict, dataclass, field
 
+from typing import Any, Callable, Optional, Sequence, Union
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate, special
 
 from reference.validation import check_integer, check_positive, check_probability
+
+from ..verdicts import CONFIDENCE
 
 __all__ = ["DEFAULT_POINTS", "CurveResult", "check_epsilons", "default_grid", "exact_curve", "density_curve",
            "laplace_curve", "gaussian_curve", "statistical_curve"]
@@ -57,7 +62,7 @@ __all__ = ["DEFAULT_POINTS", "CurveResult", "check_epsilons", "default_grid", "e
 DEFAULT_POINTS = 21
 
 
-def check_epsilons(epsilons, name="curve epsilons"):
+def check_epsilons(epsilons: ArrayLike, name: str = "curve epsilons") -> np.ndarray:
     """A non-empty 1-D float array of finite values >= 0, sorted and without repeats; else ValueError."""
     if isinstance(epsilons, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of numbers, got {epsilons!r}")
@@ -72,7 +77,7 @@ def check_epsilons(epsilons, name="curve epsilons"):
     return np.unique(arr)
 
 
-def default_grid(epsilon, upper=None, points=DEFAULT_POINTS):
+def default_grid(epsilon: float, upper: Optional[float] = None, points: int = DEFAULT_POINTS) -> np.ndarray:
     """``points`` evenly spaced values from 0 to ``max(2 epsilon, 1.25 upper)``, with ``epsilon`` itself.
 
     ``upper`` is typically the epsilon an audit found; an infinite or missing one is ignored.
@@ -99,7 +104,7 @@ def _directed_deltas(p, q, eps):
     return out
 
 
-def exact_curve(logp, logq, epsilons):
+def exact_curve(logp: ArrayLike, logq: ArrayLike, epsilons: ArrayLike) -> np.ndarray:
     """Exact ``delta(eps)`` of two finite laws on the same outputs, both directions.
 
     Parameters
@@ -134,7 +139,7 @@ def exact_curve(logp, logq, epsilons):
     return np.minimum(np.maximum(_directed_deltas(p, q, eps), _directed_deltas(q, p, eps)), 1.0)
 
 
-def laplace_curve(epsilons, scale, sensitivity=1.0):
+def laplace_curve(epsilons: ArrayLike, scale: float, sensitivity: float = 1.0) -> np.ndarray:
     """``delta(eps) = max(0, 1 - exp((eps - eps0)/2))``, ``eps0 = sensitivity/scale``: Laplace mechanism.
 
     Derivation: with ``D`` at 0 and ``D'`` at ``Delta``, the best event at eps is the half-line
@@ -152,7 +157,7 @@ def laplace_curve(epsilons, scale, sensitivity=1.0):
     return np.where(eps < eps0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0), 0.0)
 
 
-def gaussian_curve(epsilons, sigma, sensitivity=1.0):
+def gaussian_curve(epsilons: ArrayLike, sigma: float, sensitivity: float = 1.0) -> np.ndarray:
     """Balle & Wang's exact ``delta(eps)`` of the Gaussian mechanism [2]_ (Theorem 8).
 
     ``delta(eps) = Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)``,
@@ -176,7 +181,8 @@ def gaussian_curve(epsilons, sigma, sensitivity=1.0):
     return np.where(a == -np.inf, 0.0, np.maximum(delta, 0.0))
 
 
-def density_curve(log_density_p, log_density_q, epsilons, breakpoints=(), tol=1e-12):
+def density_curve(log_density_p: Callable, log_density_q: Callable, epsilons: ArrayLike,
+                  breakpoints: Sequence[float] = (), tol: float = 1e-12) -> np.ndarray:
     """Exact ``delta(eps)`` of two one-dimensional densities by adaptive quadrature, both directions.
 
     ``integral (p(x) - e^eps q(x))_+ dx`` with :func:`scipy.integrate.quad` on the pieces between
@@ -225,7 +231,7 @@ def _cp_high(k, n, gamma):
 
 def _count_task(mechanism, data, size, seed_seq, where, statistics, regions):
     """One estimation chunk: counts of ``regions`` = [(stat index, sign, threshold)]."""
-    from .statistical import _as_rows
+    from .sampling import _as_rows
 
     gen = np.random.default_rng(seed_seq)
     out = _as_rows(mechanism.sample(data, size, gen), size, where)
@@ -278,8 +284,10 @@ class CurveResult:
         return asdict(self)
 
 
-def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=0.95, seed=0, jobs=1,
-                      statistic="auto", selection_fraction=None, chunk_size=None, progress=False):
+def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, samples: int = 100_000,
+                      confidence: float = CONFIDENCE, seed: Union[int, np.random.SeedSequence] = 0, jobs: int = 1,
+                      statistic: str = "auto", selection_fraction: Optional[float] = None,
+                      chunk_size: Optional[int] = None, progress: bool = False) -> CurveResult:
     """Lower confidence curve ``delta_lower(eps)`` of one neighbouring pair from ``samples`` calls.
 
     One sample set: the selection split chooses, per grid point, the event and direction that
@@ -294,7 +302,7 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
         The grid (checked by :func:`check_epsilons`).
     samples : int
         Total calls (both datasets, both splits), >= 100.
-    confidence : float in (0, 1)
+    confidence : float in (0, 1), default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95)
         Simultaneous over the grid.
     seed : int or SeedSequence
     jobs : int
@@ -307,8 +315,10 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
     -------
     CurveResult
     """
-    from .statistical import (DEFAULT_CHUNK, SELECTION_CAP, ExactLogRatio, _chunk_sizes, _progress_bar, _run_tasks,
-                              candidate_statistics, check_confidence, check_samples, draw_outputs)
+    from .candidates import ExactLogRatio, candidate_statistics
+    from .checks import check_confidence, check_samples
+    from .sampling import DEFAULT_CHUNK, _chunk_sizes, _progress_bar, _run_tasks, draw_outputs
+    from .statistical import SELECTION_CAP
 
     start = time.perf_counter()
     eps = check_epsilons(epsilons)
@@ -342,6 +352,52 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
     exact = isinstance(cands[0], ExactLogRatio)
     if not exact:
         a, b = a[n_sel // 2:], b[n_sel // 2:]
+    best = _choose_events(cands, a, b, exact, eps, n_est, gamma)
+    regions = sorted(set(best), key=lambda r: (r[0], r[1], r[2]))
+    where_of = {r: i for i, r in enumerate(regions)}
+    # Estimation split: fresh calls, every chosen event counted on both datasets.
+    ea, eb = est_root.spawn(2)
+    counts = []
+    for data, ss, where in ((D, ea, "D"), (Dp, eb, "D_prime")):
+        sizes = _chunk_sizes(n_est, chunk_size)
+        tasks = [(_count_task, (mechanism, data, m, c, where, cands, regions))
+                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
+        counts.append(np.sum(np.stack(_run_tasks(tasks, jobs)), axis=0))
+        bar.update(1)
+    bar.close()
+    d_raw, events = _pointwise_bounds(best, [counts[0][where_of[r]] for r in best],
+                                      [counts[1][where_of[r]] for r in best], cands, eps, n_est, 2.0 * gamma)
+    # delta(eps) is non-increasing: a bound at a larger eps also bounds every smaller one
+    d_low = np.maximum.accumulate(d_raw[::-1])[::-1]
+    return CurveResult(eps.tolist(), d_low.tolist(), confidence, 2 * (n_sel + n_est), 2 * n_sel, 2 * n_est,
+                       f"Bonferroni over {G} grid points: each of the {2 * G} Clopper-Pearson bounds at error "
+                       f"{gamma:.3g}", events, time.perf_counter() - start,
+                       {"delta_lower_pointwise": d_raw.tolist()})
+
+
+
+def _pointwise_bounds(best, on_D, on_D_prime, cands, eps, n_est, alpha):
+    """``(d, events)``: ``d[i] = max(0, p_low - e^eps_i q_high)`` of the event ``best[i]`` from its estimation counts
+    on D and D' (Clopper-Pearson bounds, two-sided level ``alpha`` each), and a record of each event."""
+    from statsmodels.stats.proportion import proportion_confint   # here: statsmodels costs ~0.6 s at import
+
+    d_raw, events = np.zeros(eps.size), []
+    for i, r in enumerate(best):
+        c_D, c_Dp = int(on_D[i]), int(on_D_prime[i])
+        k_num, k_den = (c_D, c_Dp) if r[1] > 0 else (c_Dp, c_D)
+        p_low = float(proportion_confint(k_num, n_est, alpha=alpha, method="beta")[0])
+        q_high = float(proportion_confint(k_den, n_est, alpha=alpha, method="beta")[1])
+        d_raw[i] = max(0.0, p_low - math.exp(eps[i]) * q_high)
+        events.append({"epsilon": float(eps[i]), "statistic": getattr(cands[r[0]], "name", type(cands[r[0]]).__name__),
+                       "region": f"{'' if r[1] > 0 else '-'}statistic > {r[2]!r}",
+                       "numerator": "D" if r[1] > 0 else "D_prime", "in_S_numerator": k_num, "in_S_other": k_den,
+                       "p_low": p_low, "q_high": q_high})
+    return d_raw, events
+
+def _choose_events(cands, a, b, exact, eps, n_est, gamma):
+    """Per grid point, the event ``(candidate index, sign, threshold)`` of the selection outputs ``a``, ``b`` whose
+    expected lower bound on ``delta(eps)`` at the estimation size is largest (the first of equal ones)."""
+    G = eps.size
     growth = np.exp(eps)[:, None]
     best_val = np.full(G, -np.inf)
     best = [None] * G
@@ -356,47 +412,16 @@ def statistical_curve(mechanism, pair, epsilons, *, samples=100_000, confidence=
             for i in np.flatnonzero(better):
                 best[i] = (j, sign, float(t[k[i]]))
             best_val = np.where(better, val, best_val)
-    regions = sorted(set(best), key=lambda r: (r[0], r[1], r[2]))
-    where_of = {r: i for i, r in enumerate(regions)}
-    # Estimation split: fresh calls, every chosen event counted on both datasets.
-    ea, eb = est_root.spawn(2)
-    counts = []
-    for data, ss, where in ((D, ea, "D"), (Dp, eb, "D_prime")):
-        sizes = _chunk_sizes(n_est, chunk_size)
-        tasks = [(_count_task, (mechanism, data, m, c, where, cands, regions))
-                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
-        counts.append(np.sum(np.stack(_run_tasks(tasks, jobs)), axis=0))
-        bar.update(1)
-    bar.close()
-    from statsmodels.stats.proportion import proportion_confint   # here: statsmodels costs ~0.6 s at import
-
-    alpha = 2.0 * gamma
-    d_raw, events = np.zeros(G), []
-    for i, r in enumerate(best):
-        c_D, c_Dp = int(counts[0][where_of[r]]), int(counts[1][where_of[r]])
-        k_num, k_den = (c_D, c_Dp) if r[1] > 0 else (c_Dp, c_D)
-        p_low = float(proportion_confint(k_num, n_est, alpha=alpha, method="beta")[0])
-        q_high = float(proportion_confint(k_den, n_est, alpha=alpha, method="beta")[1])
-        d_raw[i] = max(0.0, p_low - math.exp(eps[i]) * q_high)
-        events.append({"epsilon": float(eps[i]), "statistic": getattr(cands[r[0]], "name", type(cands[r[0]]).__name__),
-                       "region": f"{'' if r[1] > 0 else '-'}statistic > {r[2]!r}",
-                       "numerator": "D" if r[1] > 0 else "D_prime", "in_S_numerator": k_num, "in_S_other": k_den,
-                       "p_low": p_low, "q_high": q_high})
-    # delta(eps) is non-increasing: a bound at a larger eps also bounds every smaller one
-    d_low = np.maximum.accumulate(d_raw[::-1])[::-1]
-    return CurveResult(eps.tolist(), d_low.tolist(), confidence, 2 * (n_sel + n_est), 2 * n_sel, 2 * n_est,
-                       f"Bonferroni over {G} grid points: each of the {2 * G} Clopper-Pearson bounds at error "
-                       f"{gamma:.3g}", events, time.perf_counter() - start,
-                       {"delta_lower_pointwise": d_raw.tolist()})
-
+    return best
 
 # --------------------------------------------------------------------------- audit hook
 
 def _density_breakpoints(mechanism, D, Dp, rng, draws=4000):
     """Quantiles of a few outputs of both datasets: where a 1-D density's mass and kinks lie."""
-    from .statistical import _as_rows
+    from .sampling import _as_rows
 
-    x = np.concatenate([_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0] for d, w in ((D, "D"), (Dp, "D_prime"))])
+    x = np.concatenate([_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0]
+                        for d, w in ((D, "D"), (Dp, "D_prime"))])
     return np.quantile(x, [1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 1 - 1e-3])
 
 

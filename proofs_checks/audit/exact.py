@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["max_privacy_loss", "hockey_stick_delta", "hockey_stick_epsilon", "privacy_profile"]
 
@@ -26,7 +27,7 @@ def _check_logs(logp, logq):
     return p, q
 
 
-def max_privacy_loss(logp, logq):
+def max_privacy_loss(logp: ArrayLike, logq: ArrayLike) -> float:
     """``max_o |log p(o) - log q(o)|`` over outputs of positive probability under either law.
 
     Returns ``inf`` when one law puts mass where the other puts none (no finite
@@ -39,7 +40,7 @@ def max_privacy_loss(logp, logq):
     return float(np.max(np.abs(p[support] - q[support])))
 
 
-def hockey_stick_delta(logp, logq, epsilon):
+def hockey_stick_delta(logp: ArrayLike, logq: ArrayLike, epsilon: float) -> float:
     """Smallest delta with ``P(S) <= e^eps Q(S) + delta`` for every event S: ``sum (p - e^eps q)_+``."""
     p, q = _check_logs(logp, logq)
     with np.errstate(over="ignore"):
@@ -47,7 +48,7 @@ def hockey_stick_delta(logp, logq, epsilon):
     return float(np.sum(terms[np.isfinite(p)]))
 
 
-def hockey_stick_epsilon(logp, logq, delta):
+def hockey_stick_epsilon(logp: ArrayLike, logq: ArrayLike, delta: float) -> float:
     """Smallest ``epsilon >= 0`` with ``P(S) <= e^eps Q(S) + delta`` for every event S.
 
     Parameters
@@ -100,7 +101,7 @@ def _hockey_stick_epsilon(p, q, delta):
     return float(max(0.0, cand.max()))
 
 
-def privacy_profile(logp, logq, delta=0.0):
+def privacy_profile(logp: ArrayLike, logq: ArrayLike, delta: float = 0.0) -> tuple[float, str]:
     """Both directions: ``(epsilon(delta), worst direction)`` with direction 'forward' for P vs Q."""
     # The laws and delta are checked once, not once per direction (an exact search calls this per pair).
     p, q = _check_logs(logp, logq)

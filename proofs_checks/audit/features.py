@@ -1,4 +1,4 @@
-"""Features of structured outputs for the statistical audit: atoms and a user hook (issue 14 item 3).
+"""Features of structured outputs for the statistical audit: atoms and a user hook.
 
 Mixed discrete/continuous outputs -- a flag column beside a noisy value, an
 index beside a released noisy answer, a record copied into the output -- have
@@ -104,10 +104,10 @@ class UserFeatures:
     >>> f = UserFeatures(lambda o: np.abs(o))
     >>> f(np.array([[-1.0, 2.0]])).tolist()
     [[1.0, 2.0]]
-    >>> UserFeatures(lambda o: o[:1])(np.zeros((3, 1)))
+    >>> UserFeatures(lambda o: o[:1])(np.zeros((3, 1)))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    proofs_checks.audit.features.FeatureError: features <lambda> returned shape (1, 1) for 3 outputs; its first axis must have length 3
+    proofs_checks.audit.features.FeatureError: features <lambda> returned shape (1, 1) for 3 outputs; its first ...
     """
 
     def __init__(self, fn):

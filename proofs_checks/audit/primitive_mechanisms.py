@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.mechanisms import (gumbel_max_sample, normalize_log_weights, ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
-                                  LaplaceMechanism, Peeling, ReportNoisyMax)
+from reference.mechanisms import (ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
+                                  LaplaceMechanism, Peeling, ReportNoisyMax, gumbel_max_sample,
+                                  normalize_log_weights)
 from reference.validation import as_generator, check_epsilon, check_finite_array, check_integer, check_positive
 
 __all__ = ["PRIMITIVE_FACTORIES", "laplace_factory", "gaussian_factory", "exponential_factory",

@@ -1,4 +1,4 @@
-"""Mechanisms with structured outputs that a one-projection attack misses (issue 14 item 3).
+"""Mechanisms with structured outputs that a one-projection attack misses (the targets of the attacks).
 
 Each is a mechanism-protocol object (``sample(data, size, rng)``) on datasets of
 records (rows) with a canonical neighbouring pair (one record replaced), a

@@ -22,9 +22,10 @@ import numpy as np
 
 from proofs_checks.audit.calibration import calibration_suite, oracle_bound
 from proofs_checks.audit.statistical import statistical_audit
+from proofs_checks.verdicts import CONFIDENCE
 
 
-def run(samples=1_000_000, seeds=5, confidence=0.95, jobs=1, cases=None, statistics=("auto", "estimate")):
+def run(samples=1_000_000, seeds=5, confidence=CONFIDENCE, jobs=1, cases=None, statistics=("auto", "estimate")):
     rows = []
     for case in calibration_suite():
         if cases and case.name not in cases:
@@ -53,7 +54,7 @@ def run(samples=1_000_000, seeds=5, confidence=0.95, jobs=1, cases=None, statist
     return rows
 
 
-def false_rate(audits=200, samples=20_000, confidence=0.95, statistic="auto", case_name="laplace-correct"):
+def false_rate(audits=200, samples=20_000, confidence=CONFIDENCE, statistic="auto", case_name="laplace-correct"):
     case = [c for c in calibration_suite() if c.name == case_name][0]
     refuted = sum(statistical_audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
                                     samples=samples, confidence=confidence, seed=50_000 + s,
@@ -67,7 +68,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--samples", type=float, default=1e6)
     p.add_argument("--seeds", type=int, default=5)
-    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--confidence", type=float, default=CONFIDENCE)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--cases", nargs="*")
     p.add_argument("--false-rate", type=int, default=0, metavar="K")

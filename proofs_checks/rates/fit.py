@@ -35,6 +35,8 @@ import numpy as np
 
 from reference.validation import check_finite_array, check_probability
 
+from ..verdicts import CONFIDENCE
+
 __all__ = ["RateFit", "fit_rate", "RATE_VERDICT_TO_CLAIM"]
 
 RATE_VERDICT_TO_CLAIM = {"consistent": "confirmed", "slower": "refuted", "inconclusive": "inconclusive"}
@@ -67,7 +69,7 @@ def _verdict(slope_lo, slope_hi, stated, max_ci_width):
     return "inconclusive"
 
 
-def fit_rate(x, errors, stated_exponent, *, confidence=0.95, quantile=None, max_ci_width=None):
+def fit_rate(x, errors, stated_exponent, *, confidence=CONFIDENCE, quantile=None, max_ci_width=None):
     """Fit ``log error = c + slope * log x`` and judge it against ``slope = -stated_exponent``.
 
     Parameters
@@ -78,7 +80,7 @@ def fit_rate(x, errors, stated_exponent, *, confidence=0.95, quantile=None, max_
         Positive errors, ``r`` repetitions per point.
     stated_exponent : float
         ``a`` in the stated rate ``x^(-a)``.
-    confidence : float
+    confidence : float, default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95)
         Two-sided level of the interval.
     quantile : float or None
         Fit the ``quantile`` of the errors by quantile regression (e.g. ``1 - zeta``);
