@@ -33,16 +33,21 @@ def _public(module):
 
 
 def _reference_name(fn):
-    """Where a reader finds ``fn``: its module, or, when that is private (a split module's part), the public
-    sibling module that re-exports the same object."""
-    import sys
+    """Where a reader finds ``fn``: its module, or, when that is private (a split module's part), the first public
+    sibling module (in name order) that lists it in ``__all__`` and holds the same object."""
+    import importlib
+    import pkgutil
 
     module, name = fn.__module__, getattr(fn, "__qualname__", fn.__name__)
     if not _public(module):
-        package = module.rsplit(".", 1)[0]
-        for candidate in sorted(m for m in list(sys.modules) if m.startswith(package + ".") and _public(m)):
-            if getattr(sys.modules[candidate], name, None) is fn:
-                return f"{candidate}.{name}"
+        # every public module of the package, imported and in name order: the answer must not depend on what
+        # else the process happened to import
+        package = importlib.import_module(module.rsplit(".", 1)[0])
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+            if _public(info.name):
+                candidate = importlib.import_module(f"{package.__name__}.{info.name}")
+                if name in getattr(candidate, "__all__", ()) and getattr(candidate, name, None) is fn:
+                    return f"{candidate.__name__}.{name}"
     return f"{module}.{name}"
 
 
