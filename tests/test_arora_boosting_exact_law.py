@@ -1,4 +1,4 @@
-"""The exact-law audit that decides ``arora.boosting.privacy`` / ``.standard`` at n = 400 [004 Thm. E] (issue 18).
+"""The exact-law audit that decides ``arora.boosting.privacy`` / ``.standard`` at n = 400 [004 Thm. E].
 
 Reference values are measured with :func:`boosting_law_bounds` at the check's grid (20000 cells, 256 lattice
 steps per Laplace scale) unless stated; the brackets are guaranteed (exact cell masses, monotone pieces), so

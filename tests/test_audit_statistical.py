@@ -228,7 +228,7 @@ def test_threshold_scoring_is_validated(bad):
 
 
 def test_default_threshold_scoring_is_cross_fit_smooth():
-    """The default since issue 14's last pass, in statistical_audit, audit() and the result's record."""
+    """The default (most power at a measured cost), in statistical_audit, audit() and the result's record."""
     from proofs_checks.audit.api import audit
     from proofs_checks.audit.statistical import DEFAULT_THRESHOLD_SCORING
 

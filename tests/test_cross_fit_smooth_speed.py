@@ -29,7 +29,7 @@ from proofs_checks.audit import statistical as st
 
 @pytest.fixture(autouse=True)
 def _logistic_fit_as_recorded(monkeypatch):
-    # the pins were recorded with the logistic regression fitted by L-BFGS-B; branch lnewt fits it by Newton's
+    # the pins were recorded with the logistic regression fitted by L-BFGS-B; the default now fits it by Newton's
     # method (the exact minimiser: other weights, so other bits on the two-column cases). These tests check
     # the threshold-scoring code, not the fit, so they run with the recorded fit (auto -> L-BFGS-B at any
     # width, bit for bit as before; the smoothed threshold's spline asks for Newton by name and keeps it); Newton's fit

@@ -1,4 +1,4 @@
-"""DP-Sniper's benchmark mechanisms (issue 14 item 6): samplers against their definitions, the runner.
+"""DP-Sniper's benchmark mechanisms: samplers against their definitions, the runner.
 
 Reference laws: the papers' definitions (StatDP Alg. 5, 7, 9, 10; Lyu-Su-Li Alg. 1, 3, 4, 5;
 Balcer-Vadhan Alg. 4.8), evaluated with scipy (Laplace CDFs; quad for report-noisy-max, relative

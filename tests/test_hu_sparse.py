@@ -138,7 +138,7 @@ def test_huge_K_is_a_clear_error():
 
 @pytest.mark.parametrize("scale", [0.5, 40.0])
 def test_check_iht_shrinks_exactly_like_clip(scale):
-    # _check_iht skips the copy of the features when none exceeds K (speed, issue 17 item 6): the arrays it
+    # _check_iht skips the copy of the features when none exceeds K (speed): the arrays it
     # returns must equal np.clip of the records bit for bit in both cases (scale 0.5: nothing to clip in x,
     # y beyond K in a few rows; scale 40: features beyond K too), with the same strides (same BLAS kernel)
     data = np.random.default_rng(3).standard_t(2.5, size=(300, 6)) * scale

@@ -1,4 +1,4 @@
-"""Newton's method for the auditor's logistic regression (issue 14, SVT3 under load; branch lnewt).
+"""Newton's method for the auditor's logistic regression (L-BFGS-B was slow on SVT3 under load).
 
 ``logistic.penalised_logistic_weights`` minimises mean log-loss + ``penalty * ||w||^2`` (intercept free).
 Newton's method (exact Hessian, Armijo backtracking, L-BFGS-B hand-over) replaced scipy's L-BFGS-B up to

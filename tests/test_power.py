@@ -140,7 +140,7 @@ def test_verify_seeds_records_every_seed(tmp_path):
     assert rec["power"] is None
 
 
-# ----------------------------------------------------------------- the audit.* claims (issue 18)
+# ----------------------------------------------------------------- the audit.* claims -------
 # Measured at the quick profile, run seed 20261121 (the power CLI's default), with
 # runs of ``python -m proofs_checks power --only audit.``; values in the comments.
 

@@ -1,4 +1,4 @@
-"""Labels of the rate mutants the quick power sweep misses (issue 18 item 2): each one is decided.
+"""Labels of the rate mutants the quick power sweep misses: each one is decided.
 
 Every test here is fast (no sweep): it checks that the label exists, names its numbers, and that the
 numbers it names are the ones the code computes (provenance: the functions named in each test).

@@ -1,4 +1,4 @@
-"""Reach of the analytic (non-audit) privacy claims [issue 18]: mutants proven to be no violation.
+"""Reach of the analytic (non-audit) privacy claims: mutants proven to be no violation.
 
 A mutant marked ``not_a_violation`` must provably still satisfy its claim on the instances its check
 runs.  These tests recompute each proof's numbers independently (mpmath binomial sums at 50 digits

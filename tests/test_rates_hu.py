@@ -181,8 +181,8 @@ def test_dimension_rate_check_refutes_growth_faster_than_log_d():
 
 
 def test_theorem7_trial_records_have_the_stated_law(monkeypatch):
-    # trial_theorem7 draws its records [x, y] in place (n (d + 1) normals, the last column overwritten by y;
-    # issue 17 item 6): x must still be i.i.d. N(0, 1) and y - <x, w*> Student t(5), independent of x
+    # trial_theorem7 draws its records [x, y] in place (n (d + 1) normals, the last column overwritten by y,
+    # for speed): x must still be i.i.d. N(0, 1) and y - <x, w*> Student t(5), independent of x
     from scipy import stats
     seen = {}
 

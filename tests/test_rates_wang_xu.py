@@ -98,7 +98,7 @@ def test_rate_rejects_broken_variants(alg, broken):
 
 @pytest.mark.parametrize("alg", [1, 2])
 def test_em_utility_step(alg):
-    # issue 18: the bound is Lemma 1's for the standard weight; against the printed (4x) weight it is vacuous
+    # the bound is Lemma 1's for the standard weight; against the printed (4x) weight it is vacuous
     for variant, expected in (("printed", "vacuous"), ("standard", "confirmed")):
         ctx = CTX.for_claim(f"wang-xu.alg{alg}.em-utility.{variant}")
         assert U.em_utility_check(alg, variant, datasets=2)(ctx).verdict == expected

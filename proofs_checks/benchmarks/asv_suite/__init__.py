@@ -1,4 +1,4 @@
-"""asv benchmark suite of issue 17: every benchmark is a ratio to a baseline timed in the same run.
+"""asv benchmark suite of the speed targets: every benchmark is a ratio to a baseline timed in the same run.
 
 Run from the repository root (see ``docs/benchmarks.md``)::
 

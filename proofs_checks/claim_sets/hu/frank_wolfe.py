@@ -153,7 +153,7 @@ def lasso_privacy_check(variant="printed", sensitivity_factor=1.0):
 #: the 2x over-spend, x0.8 the 1.25x one; x0.1 and x0.05 are the smallest scales the composition checks catch.
 NOISE_FACTORS = (0.5, 0.8)
 
-#: Why the diameter reading of Theorem 1 cannot catch x0.5 or x0.8 [issue 18].
+#: Why the diameter reading of Theorem 1 cannot catch x0.5 or x0.8 (the power note of its mutants).
 THM1_DIAMETER_POWER = (
     "misses noise x0.5 and x0.8 because no implementation with them is private-violating: the exponential "
     "mechanism's loss is at most eps max_w (Delta u_v - Delta u_w) / (2 Delta) <= eps diam(W) ||Delta g||_inf / "
@@ -284,7 +284,7 @@ def _thm4_printed_proof(factor):
             "delta here: not enough.)")
 
 
-#: Why the Theorem 4 checks cannot catch x0.5 [issue 18].
+#: Why the Theorem 4 checks cannot catch x0.5 (the power note of their mutants).
 THM4_POWER = (
     "misses noise x0.5 and x0.8 because Algorithm 2 with them is still (eps, delta)-DP on every instance the exact "
     "check can enumerate (T <= 5, |V| = 4) (proven, see the mutants): for the 'lemma2' and 'standard' budgets "

@@ -116,7 +116,7 @@ def _peeling_privacy_check(make_step, configs_quick, configs_full, reading, labe
             d, m, s = cfg[:3]
             # Every stratum (data scale x iterate kind) once, not one drawn at random: a violation that needs
             # one stratum (the printed C-hat cancels in float64 only at some scales) is then found on every
-            # seed, so the verdict does not depend on the seed [issue 18].
+            # seed, so the verdict does not depend on the seed.
             for scale in DATA_SCALES[ctx.profile]:
                 for attaining in (False, True):
                     w = sparse_start(rng, d, s)
@@ -232,7 +232,7 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
     return check
 
 
-#: Why the Peeling checks cannot catch x0.5 [issue 18].
+#: Why the Peeling checks cannot catch x0.5 (the power note of their mutants).
 PEELING_POWER = (
     "misses lambda x0.5 (Peeling without its factor 2) and x0.8 because one iteration with them is still "
     "(eps, delta)-DP (proven for the lambda mutants of hu.thm6.privacy, hu.thm8.privacy.standard, "

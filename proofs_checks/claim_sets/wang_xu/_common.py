@@ -27,7 +27,7 @@ THETA2 = 1.5
 #: [000 Def. 2] and of the proofs of Theorems 1-2 is taken over datasets of the same size n.
 NEIGHBOURS = ("replace-one neighbours: datasets of the same size n that differ by one entry "
               "[000 Def. 1]")
-#: The other relation the words allow, checked beside it (item 6 of issue 19).
+#: The other relation the words allow, checked beside it (the paper does not say which it means).
 ADD_REMOVE = ("add/remove neighbours: D' is D with one record added or removed (iota, zeta and the net "
               "fixed inputs, as in the Input line of [000 Alg. 1] / [000 Alg. 2])")
 RELATIONS = {"replace-one": NEIGHBOURS, "add-remove": ADD_REMOVE}

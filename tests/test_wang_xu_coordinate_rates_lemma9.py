@@ -1,4 +1,4 @@
-"""Issue 19, second part, for Wang & Xu (000): the per-coordinate rates (8) and (19), and Lemma 9.
+"""Wang & Xu (000): the per-coordinate rates (8) and (19), and Lemma 9.
 
 Each new check is run on the implementation and on its declared mutants (Claim.mutants); the
 reference values are closed forms derived in the module docstrings (exponents of n in the bound over

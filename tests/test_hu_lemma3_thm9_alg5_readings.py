@@ -1,4 +1,4 @@
-"""Issue 19 claims of Hu, Ni, Xiao & Wang (002): [002 Lemma 3], [002 Thm. 9] and the index readings of
+"""Hu, Ni, Xiao & Wang (002): [002 Lemma 3], [002 Thm. 9] and the index readings of
 [002 Alg. 5 step 4]; each check refutes its deliberately broken variant (or confirms the other reading)."""
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def test_new_claims_are_registered_with_readings():
         assert claim.source.startswith("[002 ")
 
 
-# ----------------------------------------------------------------------------- readings (issue 19, item 3)
+# ----------------------------------------------------------------------------- readings ------------------
 
 def test_neighbouring_relation_quotes_definition_1():
     from proofs_checks.claim_sets.hu._common import NEIGHBOURS, variant_reading

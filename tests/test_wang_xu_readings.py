@@ -1,4 +1,4 @@
-"""Issue 19 claims of Wang & Xu (000): both neighbouring relations, the calibrated variant, the derivation
+"""Readings of Wang & Xu (000): both neighbouring relations, the calibrated variant, the derivation
 of eqs. (14) and (26), the concentration lemmas; each check refutes a deliberately broken argument."""
 
 import math
