@@ -21,6 +21,8 @@ import numpy as np
 from proofs_checks.audit.statistical import statistical_audit
 from proofs_checks.audit.structured_cases import FlagLeakLaplace, SVTNoisyValue
 
+__all__ = ["cases", "run", "main"]
+
 
 def cases():
     return [("flag-leak (flag, value)", FlagLeakLaplace(columns=2)),

@@ -30,6 +30,8 @@ from proofs_checks.audit.neighbours import default_dataset, search_exact
 from proofs_checks.audit.primitive_mechanisms import RecordGEM
 from reference.mechanisms import gem_log_prob, normalize_log_weights
 
+__all__ = ["gem_optimum", "search_run", "main"]
+
 
 def _loss(x, mech, n):
     """Worst-output loss of GEM for population ``x`` (9, S) in units of the clip half-widths."""

@@ -36,6 +36,8 @@ import numpy as np
 from reference.hu import _ephi_kernel as K
 from reference.hu.catoni import robust_gradient, robust_mean
 
+__all__ = ["THEOREM2_S", "SCENARIOS", "regions", "run", "format_report", "main"]
+
 #: s of Theorem 2 at n = 1e5, eps = 1, d = 100, |V| = 200, alpha = tau = 1, zeta = 0.05, beta = 1
 #: (``reference.hu.parameters.theorem2_parameters``); the gradients then have unit variance.
 THEOREM2_S = 18.22617176957997

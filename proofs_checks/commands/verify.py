@@ -7,6 +7,8 @@ import sys
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "FEW_CLAIMS", "FAIL_ON", "add_arguments", "run"]
+
 NAME = "verify"
 HELP = "run the registered checks and write report.md, report.json and report.html"
 EPILOG = """\

@@ -9,6 +9,8 @@ Not collected by pytest (``testpaths = ["tests"]``).
 
 import os
 
+__all__: list[str] = []
+
 # One BLAS thread: the baselines (matrix products) and the targets (numpy elementwise code, one
 # thread) then use the same resources; a multi-threaded BLAS on a busy machine times 1 ms products
 # at 80 ms and makes every ratio meaningless.  Set before numpy is imported by the benchmarks.

@@ -18,6 +18,8 @@ from reference.mechanisms.gem import gem_log_prob
 
 from ._timing import ratio
 
+__all__ = ["RobustMean", "GEM"]
+
 
 class RobustMean:
     """``robust_mean`` on a (10^5, 100) array / ``np.mean`` of it (target <= 10).

@@ -19,6 +19,8 @@ from reference.wang_xu.nets import ArrayNet, L2BallNet
 
 from ._timing import best_seconds, ratio
 
+__all__ = ["EMScoring", "Rescoring", "block_peak_ratio", "NetMemory"]
+
 
 class EMScoring:
     """psi-sum log-weights of ``K`` net points over ``n`` records / the bare product ``X @ W.T`` (n, K).

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from ...model import Finding
 
+__all__ = ["FINDINGS", "register"]
+
 FINDINGS = (
     Finding(
         id="002.c-hat-float64", paper="002",

@@ -25,6 +25,10 @@ from ...model import Claim, Mutant
 from ._common import (NEIGHBOURS, as_labels, base_data, candidate_pool, corner_records, law_skipping, moderate_records,
                       neighbour_stack, variant_reading, with_power_note)
 
+__all__ = ["THM1_QUICK", "THM1_FULL", "THM4_QUICK", "THM4_FULL", "dp_fw_privacy_check", "lasso_privacy_check",
+           "NOISE_FACTORS", "THM1_DIAMETER_POWER", "thm1_diameter_mutant_loss", "thm4_mutant_delta_ratio", "BR_POINTS",
+           "thm4_printed_br_ratio", "THM4_PRINTED_PROOF_PROFILES", "THM4_POWER", "register"]
+
 #: Theorem 1 instances: (T, m, s, beta, epsilon, loss, vertex set); d = 2, n = T m.
 THM1_QUICK = [(2, 2, 1.0, 1.0, 1.0, "squared", "l1"), (2, 4, 4.0, 4.0, 2.0, "logistic", "l1"),
               (2, 3, 0.5, 16.0, 4.0, "squared", "l1"), (1, 6, 2.0, 9.0, 8.0, "squared", "l1"),

@@ -60,6 +60,9 @@ from ...rates.blind_walk import blind_walk_distance2
 from ...rates.check import make_rate_check
 from .rate_settings import SETTINGS, ZETA, n_epsilon
 
+__all__ = ["SATURATION_FRACTION", "PAPER_VALUES", "with_saturation_rule", "blind_walk_error", "rate_check",
+           "broken_trial", "MUTANT_NAMES", "mutant_kinds", "MUTANT_EXTRA", "mutant_label", "rate_mutants", "register"]
+
 #: A sweep whose largest ``1 - zeta`` quantile exceeds this fraction of the trivial error is saturating.
 SATURATION_FRACTION = 0.5
 

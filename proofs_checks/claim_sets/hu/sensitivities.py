@@ -31,6 +31,9 @@ from ._common import (NEIGHBOURS, corner_records, sparse_start, squared_loss_ter
                       widest_coordinate_pair)
 from ._gradient_search import max_coordinate_change, record_level_change
 
+__all__ = ["dp_fw_sensitivity_check", "lasso_sensitivity_check", "iht_sensitivity_check",
+           "sparse_opt_sensitivity_check", "BOUND_FACTORS", "register"]
+
 _QUANTITY = "largest change over the stated bound, over all instances"
 
 

@@ -28,6 +28,10 @@ from ...verdicts import within
 from ._common import NEIGHBOURS, moderate_records, sparse_start, variant_reading, with_power_note
 from ._gradient_search import robust_columns_or_nan
 
+__all__ = ["peeling_set_law", "DATA_SCALES", "IHT_CONFIGS", "SPARSE_OPT_CONFIGS", "iht_privacy_check",
+           "sparse_opt_privacy_check", "PEELING_POWER", "LAMBDA_FACTORS", "PEELING_INSTANCES", "rr_product_delta",
+           "peeling_mutant_delta_ratio", "PEEL_SLACK", "peeling_proof_profiles", "peeling_proof", "register"]
+
 
 def peeling_set_law(v, s, b):
     """Exact law of the unordered support released by Peeling on ``v`` with Laplace scale ``b``.
