@@ -92,6 +92,7 @@ def pytest_unconfigure(config):
 if numba is not None and os.environ.get(_WARM_ENV) and os.environ.get("PYTEST_XDIST_WORKER"):
     from numba.core.dispatcher import Dispatcher
 
+    # private: _compile_for_args: numba has no public hook for "compile now"; the wait for the warm-up process wraps it
     _compile_for_args = Dispatcher._compile_for_args  # numba calls it for arguments with no compiled overload
 
     def _compile_after_warm(self, *args, **kws):

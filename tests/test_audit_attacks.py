@@ -251,6 +251,7 @@ def test_cross_fitted_score_has_no_winners_curse():
     # score of the best of 4096 thresholds on its own rows is positive on these seeds (0.11 and 0.22: the
     # winner's curse a fixed event does not have), the cross-fitted plug-in score is not (-0.06, -0.06); a
     # true shift (Laplace, loss 1) keeps its score (measured 1.01, 1.02).
+    # private: _cross_fitted_bound: the cross-fitted score (no winner's curse) is the subject
     from proofs_checks.audit.cross_fit import _cross_fitted_bound
     from proofs_checks.audit.thresholds import best_threshold
 
@@ -267,6 +268,7 @@ def test_pruned_threshold_search_equals_the_full_scan():
     # best_threshold skips blocks of thresholds whose monotone upper bound cannot win (speed); the chosen
     # threshold and its bound are those of the full scan, bit for bit on any CPU: a candidate's score is the
     # same element-wise computation on its own two counts whichever subset it is evaluated in
+    # private: _argmax_monotone, _sorted_unique: the pruning step is tested against the full scan it replaces
     from proofs_checks.audit import thresholds as st
 
     rng = np.random.default_rng(0)
@@ -337,6 +339,7 @@ def test_fixed_event_scoring_is_validated(bad):
 def test_cell_lookup_with_few_atoms_equals_the_binary_search():
     # cells._column_cells compares with each of <= SMALL_ATOMS atoms instead of a binary search (speed);
     # the cells are those of the binary search, including -0.0, NaN and columns without edges
+    # private: _column_cells: the fast cell lookup is tested against the binary search it replaces
     from proofs_checks.audit.cells import _column_cells
 
     def binary(v, atoms, edges):

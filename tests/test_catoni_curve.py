@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from proofs_checks.formulas.catoni import expected_phi_mp
+# private: _ephi_kernel, _terms_any: the kernel's curve-table terms are tested against mpmath
 from reference.hu import _ephi_kernel as K
 from reference.hu.catoni import PHI_BOUND, expected_phi, robust_mean
 

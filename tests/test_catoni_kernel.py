@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 
 from proofs_checks.formulas import catoni_stress
+# private: _ephi_kernel, _erfcx_half, _erfcx_half_pair, _j23, _j23_safe, _R, _table_args, _PARALLEL_MIN, _colsum_par:
+#   the kernel's internals are tested against mpmath and against each other
 from reference.hu import _ephi_kernel as K
 from reference.hu.catoni import PHI_BOUND, expected_phi, robust_gradient, robust_mean
 

@@ -144,6 +144,7 @@ def test_check_iht_shrinks_exactly_like_clip(scale):
     data = np.random.default_rng(3).standard_t(2.5, size=(300, 6)) * scale
     data[0, -1] = 100.0
     K = 5.0
+    # private: _check_iht: the skipped copy of the features (a speed-up) is the subject
     Xs, ys, *_ = sp._check_iht(data, np.zeros(5), K, 3, 0.5, 2, 1.0, 1e-5)
     ref = np.clip(data, -K, K)
     assert np.array_equal(Xs, ref[:, :-1]) and np.array_equal(ys, ref[:, -1])

@@ -22,6 +22,7 @@ from scipy import optimize, special
 
 from proofs_checks.audit import classifiers, logistic
 from proofs_checks.audit.logistic import NEWTON_MAX_COLUMNS, penalised_logistic_weights
+# private: _features, _gram: the logistic fit's feature map and its Gram product are the subject
 from proofs_checks.audit.projection import _features, fit_logistic
 from proofs_checks.benchmarks.dpsniper_mechanisms import DPSNIPER_PAIRS, benchmark_mechanisms
 

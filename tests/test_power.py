@@ -5,6 +5,7 @@ import json
 import numpy as np
 
 from proofs_checks.model import CheckContext, Claim, Mutant, Result
+# private: _describe: the wording of what a check detects and misses is the subject
 from proofs_checks.power import _describe, MutantOutcome, claim_power, power_summary
 
 

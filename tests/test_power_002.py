@@ -158,6 +158,7 @@ def test_rate_mutants_of_002_cover_noise_x20_and_output_noise():
         names = [m.name for m in rates.rate_mutants(cid)]
         assert "privacy noise scale x20" in names and any(n.startswith("output noise") for n in names), cid
     assert "noise_x20" not in rates.mutant_kinds("rates.hu.thm7.dimension")   # a constant cannot change a growth
+    # private: _noise_factor: the broken mode's noise factor is the mutant under test
     assert trials_hu._noise_factor({"broken": "noise_x20", "n": 10, "epsilon": 1.0, "ne_ref": 1.0}) == 20.0
 
 

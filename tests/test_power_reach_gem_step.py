@@ -25,6 +25,7 @@ import mpmath
 import numpy as np
 import pytest
 
+# private: _GEM_STEP_SUPREMUM, _gem_log_prob_many: the branch and bound recomputes the check's own supremum
 from proofs_checks.claim_sets.arora.grid_search import _GEM_STEP_SUPREMUM, _gem_log_prob_many, gem_step_instances
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry

@@ -55,6 +55,7 @@ def test_audit_mutants_carry_reach_and_reject_unknown_keys():
 
 
 def test_verify_power_share_leaves_out_proven_non_violations_and_the_report_names_them():
+    # private: _claim_power: verify's power record of a claim (the report's power field) is the subject
     from proofs_checks.commands.verify import _claim_power
     ok = lambda ctx: Result("confirmed")  # noqa: E731
     bad = lambda ctx: Result("refuted")  # noqa: E731
@@ -145,6 +146,7 @@ def test_peeling_mutants_are_proven_private_by_report_noisy_max_rounds(registry,
 def test_hu4_instance_and_its_sensitivity_ratio(registry):
     mech, *_ = resolve_mechanism("hu-4", registry=registry)
     data = np.zeros((6, 5))
+    # private: _step: the audited mechanism's step is the instance whose sensitivity ratio is checked
     step = mech._step(data)
     assert np.all(step.w == 0) and (step.K, step.eta0, step.s) == (1.0, 0.5, 2)
     S = 2 * step.K ** 2 * step.eta0 / 6

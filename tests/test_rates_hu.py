@@ -19,6 +19,8 @@ def test_t_pdf_within_the_stated_bound_of_scipy():
     # scipy within the bound of tests/_two_routes.py (numpy's exp/log/log1p are chosen by the CPU on both sides)
     from scipy import stats
     from tests._two_routes import assert_within, t_pdf_gap, within
+    # private: _quadrature_nodes, _t_pdf, _base_density, _sparse_unit: the trial's own densities and draws are the
+    #   subject
     gh_z, _, gl_x, _ = trials_hu._quadrature_nodes()
     r = 4.685 * gl_x
     rng = np.random.default_rng(0)

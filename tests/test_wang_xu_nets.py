@@ -105,6 +105,7 @@ def test_array_net_validation():
 def _slice_chunks(net, chunk_size):
     """The earlier enumeration (provenance: reference/wang_xu/nets.py at 21eb884): whole slices of
     ``max(1, chunk_size // axis^(d-1))`` first-axis rows, materialised by meshgrid, filtered, cut."""
+    # private: _axis, _keep: the earlier enumeration is rebuilt from the net's own axis and filter
     axis = net._axis()
     rows = max(1, chunk_size // max(1, axis.size ** (net.dim - 1)))
     start = 0
