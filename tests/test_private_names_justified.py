@@ -112,5 +112,6 @@ def test_a_comment_naming_them_justifies_them_and_a_stale_name_is_found():
     source = BARE.replace("from reference.hu import", "# private: _ephi_kernel, _erfcx_half: the kernel's\n"
                           "#   internals are the subject\nfrom reference.hu import")
     assert unjustified(source) == ["5: _noise_factor"]
-    source = source.replace("from proofs_checks", "# private: _noise_factor, _gone: the broken mode\nfrom proofs_checks")
+    source = source.replace("from proofs_checks",
+                            "# private: _noise_factor, _gone: the broken mode\nfrom proofs_checks")
     assert unjustified(source) == [] and stale(source) == ["_gone"]

@@ -2,9 +2,9 @@
 
 Its public name is :func:`clopper_pearson_epsilon_vector`, importable from
 :mod:`proofs_checks.audit.confidence_bounds`; ``_cp_eps_vector`` is the same function under the name the
-auditor's modules import.  Kept apart from :mod:`proofs_checks.audit.statistical` (which re-exports it) so that the attacks of
-:mod:`proofs_checks.audit.classifiers`, which the statistical audit imports, can predict an event's bound
-without importing the statistical audit back (no import cycle).
+auditor's modules import.  Kept apart from :mod:`proofs_checks.audit.statistical` (which re-exports it) so
+that the attacks of :mod:`proofs_checks.audit.classifiers`, which the statistical audit imports, can predict an
+event's bound without importing the statistical audit back (no import cycle).
 
 References
 ----------
