@@ -48,7 +48,7 @@ ENGLISH_AFTER_HELPER_OR_BRANCH = {
     "and",                                    # branch and bound
     "point", "points",                        # a branch point
     "of", "per", "is", "sets", "makes", "depends", "for", "that", "which", "to", "in", "on",
-    "file", "files", "function", "functions", "module", "import", "counts",
+    "file", "files", "function", "functions", "module", "modules", "import", "counts",
 }
 _HELPER_OR_BRANCH = re.compile(r"\b(?:helper|branch)\s+`?([a-z0-9][a-z0-9_-]*)", re.IGNORECASE)
 _HELPERS_OR_BRANCHES = re.compile(r"\b(?:helpers|branches)\s+(`[^`]+`|[a-z0-9_-]*\d[a-z0-9_-]*)", re.IGNORECASE)
