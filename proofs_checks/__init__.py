@@ -8,6 +8,8 @@ result are in :mod:`proofs_checks.model`; checks are run by :mod:`proofs_checks.
 
 import os as _os
 
+__all__: list[str] = []
+
 # OpenBLAS's idle threads spin for 2^28 cycles (its default) before they sleep: on a loaded 2-core machine the
 # spinning thread takes the core the other needs, and a 256 x 256 solve of the audit's pattern x value fit
 # took 64 ms instead of 1.5 ms (SVT3 at 10^7 calls: about 12 of its CPU seconds).  2^4 cycles lets them sleep

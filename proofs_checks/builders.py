@@ -214,7 +214,7 @@ def with_power_note(check, note):
     """``check`` whose Result carries ``evidence["power"] = note``; ``check`` itself when ``note`` is None.
 
     The note says what the claim's mutants show the check misses, and why (measured), for example
-    where a target of issue 18 is out of reach for any sound check because the mechanism with the
+    where a mutant is out of reach for any sound check because the mechanism with the
     broken constant is still private.  ``__wrapped__`` is the bare check.
     """
     if note is None:

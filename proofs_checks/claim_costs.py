@@ -6,8 +6,8 @@ repository), never the run's own timings: the schedule, like the results, does n
 The full profile uses the same order (its costs scale roughly with the quick ones).
 
 How measured: the seconds of each claim (all its run seeds) in one quick ``verify`` on 2 workers on the idle
-machine (2 cores, load average 2.1, 2026-11-23, default seed; mean of two runs), after the speed-ups of helpers
-vq000, vq002, vq004, then vqR, vqA and vq0 (issue 17 item 6).  Claims below 0.2 s are left out and cost
+machine (2 cores, load average 2.1, 2026-11-23, default seed; mean of two runs), after the speed-ups of the
+checks of 000, 002 and 004, of the rates, the auditor and the primitives.  Claims below 0.2 s are left out and cost
 :data:`DEFAULT_SECONDS`.  Regenerate after a check changes its cost by much (a stale entry only makes the schedule worse, never a result different).
 """
 

@@ -8,14 +8,26 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 __all__ = ["to_jsonable"]
 
 
-def to_jsonable(obj):
+def to_jsonable(obj: Any) -> Any:
     """Numpy scalars and arrays to Python; non-finite floats to strings ("inf", "nan"); paths to strings.
+
+    Parameters
+    ----------
+    obj : object
+        A value made of dicts, lists, tuples, numpy arrays and scalars, floats, paths and JSON values.
+
+    Returns
+    -------
+    object
+        The same structure in JSON types: dict keys as strings, tuples and arrays as lists; anything else
+        is returned as it is.
 
     Examples
     --------

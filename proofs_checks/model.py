@@ -42,7 +42,25 @@ DIRECTIONS = ("at_most", "at_least", "equal", None)
 
 
 def claim_key(claim_id: str) -> int:
-    """64-bit key of a claim id: the second word of the claim's seed sequence."""
+    """64-bit key of a claim id: the second word of the claim's seed sequence.
+
+    Parameters
+    ----------
+    claim_id : str
+        A claim id (or ``claim_id/stream`` for a named sub-stream).
+
+    Returns
+    -------
+    int
+        The first 8 bytes of the id's SHA-256, little-endian: the same on every machine and in every run.
+
+    Examples
+    --------
+    >>> claim_key("toy.claim") == claim_key("toy.claim") != claim_key("toy.claim/diagnostics")
+    True
+    >>> 0 <= claim_key("toy.claim") < 2 ** 64
+    True
+    """
     return int.from_bytes(hashlib.sha256(claim_id.encode()).digest()[:8], "little")
 
 
@@ -61,9 +79,13 @@ def _finite_or_none(name, value):
 class Result:
     """Outcome of one check.
 
-    Attributes
+    Checked when made: a verdict or direction outside its words is a ValueError, ``observed``, ``bound`` and
+    ``margin`` must be real numbers or None (NaN is a ValueError), ``evidence`` a dict.
+
+    Parameters
     ----------
     verdict : {"confirmed", "refuted", "inconclusive", "vacuous", "error"}
+        The verdict (:data:`VERDICTS`).
     observed : float or None
         The measured quantity (for example the largest privacy loss over epsilon found).
     bound : float or None
@@ -94,6 +116,25 @@ class Result:
         The evidence record ``evidence`` follows (:data:`proofs_checks.evidence.RECORDS`: its keys,
         their types and meanings), e.g. ``"bound_search"``; set by the builders.  ``None``: inferred
         from the claim when the report is written (:func:`proofs_checks.evidence.evidence_kind_of`).
+
+    Raises
+    ------
+    ValueError
+        An unknown verdict or direction, or a NaN number.
+    TypeError
+        A number that is not real, evidence that is not a dict, or an empty ``evidence_kind``.
+
+    Examples
+    --------
+    >>> res = Result("confirmed", observed=0.25, bound=0.5, direction="at_most", method="exact")
+    >>> res.margin
+    0.25
+    >>> Result("refuted", observed=2.0, bound=1.0, direction="at_least").margin
+    1.0
+    >>> Result("holds")
+    Traceback (most recent call last):
+    ...
+    ValueError: verdict must be one of ('confirmed', 'refuted', 'inconclusive', 'vacuous', 'error'), got 'holds'
     """
 
     verdict: str
@@ -140,6 +181,33 @@ class CheckContext:
     a ``SeedSequence([seed, claim_key(claim_id)])``, the same whatever other claims run
     and in whatever order.  ``rng("name")`` gives an independent named sub-stream
     (``claim_id + "/" + name``).
+
+    Parameters
+    ----------
+    profile : {"quick", "full"}
+        The verify profile: the sizes a check uses.
+    seed : int
+        The run seed (>= 0), the first word of every claim's seed sequence.
+    jobs : int
+        Workers a check may use (>= 1); results do not depend on it.
+    out_dir : pathlib.Path or None
+        Folder for the check's figures (None: draw none).
+    claim_id : str or None
+        The claim the context is scoped to (set by :meth:`for_claim`).
+
+    Raises
+    ------
+    ValueError
+        An unknown profile, a negative seed or a jobs count below 1.
+
+    Examples
+    --------
+    >>> ctx = CheckContext(profile="quick", seed=7).for_claim("toy.claim")
+    >>> ctx.seed_entropy() == [7, claim_key("toy.claim")]
+    True
+    >>> a, b = ctx.rng().random(), ctx.for_claim("toy.claim").rng().random()
+    >>> a == b, ctx.randomised
+    (True, True)
     """
 
     profile: str = "quick"
@@ -164,6 +232,7 @@ class CheckContext:
         return self if self.claim_id == claim_id else replace(self, claim_id=claim_id)
 
     def stream_id(self, stream: str | None = None) -> str:
+        """The id keyed into the seed sequence: the claim's id, or ``claim_id/stream`` for a named sub-stream."""
         if self.claim_id is None:
             raise RuntimeError("this CheckContext is not scoped to a claim; use ctx.for_claim(claim_id)")
         return self.claim_id if stream is None else f"{self.claim_id}/{stream}"
@@ -197,7 +266,7 @@ SEED_POLICIES = ("several", "once")
 class Claim:
     """One statement of a paper, and the check that judges it.
 
-    Attributes
+    Parameters
     ----------
     id : str
         Stable identifier, e.g. ``"primitives.exponential.privacy"``.
@@ -221,6 +290,21 @@ class Claim:
     seed_policy : {"several", "once"}
         Declared by the claim set: ``"several"`` (default, a cheap claim) runs a randomised check on
         several run seeds by default, ``"once"`` (an expensive claim) on one (see :data:`SEED_POLICIES`).
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, scope or seed policy (the message names the claim).
+    TypeError
+        A mutant that is not a :class:`Mutant`.
+
+    Examples
+    --------
+    >>> def check(ctx):
+    ...     return Result("confirmed", observed=0.5, bound=1.0, direction="at_most", method="exact")
+    >>> claim = Claim("toy.bound", "[000 Lemma 1]", "x <= 1 for every input", "inequality", check)
+    >>> claim.check(CheckContext().for_claim(claim.id)).verdict, claim.scope, claim.seed_policy
+    ('confirmed', 'paper', 'several')
     """
 
     id: str
@@ -249,7 +333,7 @@ class Claim:
 class Mutant:
     """A deliberately broken implementation a claim's check must catch.
 
-    Attributes
+    Parameters
     ----------
     name : str
         What is broken, in words: ``"sensitivity x2"``, ``"Peeling without its factor 2"``,
@@ -278,6 +362,13 @@ class Mutant:
         Non-empty when the mutant violates the claim but no check at this profile's budget can
         show it (e.g. the best event's Clopper-Pearson bound at the profile's sample size stays
         below the claimed epsilon): the reason with its numbers.  Still counted as a miss.
+
+    Examples
+    --------
+    >>> m = Mutant("bound x0.5", lambda ctx: Result("confirmed"), factor=0.5,
+    ...            not_a_violation="still holds: the bound is loose by 3x", proof_profiles=("quick",))
+    >>> m.proof_at("quick"), m.proof_at("full")
+    ('still holds: the bound is loose by 3x', '')
     """
 
     name: str
@@ -289,7 +380,7 @@ class Mutant:
     proof_profiles: tuple = ("quick", "full")
     proof_seeds: tuple | None = None
 
-    def proof_at(self, profile, seed=None):
+    def proof_at(self, profile: str, seed: int | None = None) -> str:
         """``not_a_violation`` where its proof covers the instances of ``profile`` (at run ``seed``), else ``""``."""
         if profile not in self.proof_profiles:
             return ""
@@ -302,7 +393,7 @@ class Mutant:
 class Finding:
     """A headline result about a paper, backed by claims.
 
-    Attributes
+    Parameters
     ----------
     id : str
         Stable identifier, e.g. ``"000.printed-weight"``.
@@ -317,6 +408,13 @@ class Finding:
         each reading and its result ("refuted under reading A, holds under B").
     summary : str
         The finding with its numbers, in a few sentences.
+
+    Examples
+    --------
+    >>> f = Finding("000.toy", "000", "A toy finding", ("toy.bound",), "[000 Lemma 1] as printed",
+    ...             "The bound holds with margin 0.5.")
+    >>> f.paper, f.claims
+    ('000', ('toy.bound',))
     """
 
     id: str
@@ -339,6 +437,32 @@ class Algorithm:
     to this algorithm: the mechanism is built for ``m`` times the claimed epsilon (the claim
     keeps its own), which scales ``label`` by ``m ** exponent`` (``("Laplace scale", -1)``:
     a 2x over-spend is the Laplace scale x0.5); see :func:`proofs_checks.audit_claims.resolve_mechanism`.
+
+    Parameters
+    ----------
+    id : str
+        Stable identifier, e.g. ``"hu-1"``; claims and audit records name it.
+    source : str
+        The place in the paper as a citation tag, e.g. ``"[002 Alg. 1]"``.
+    summary : str
+        One line: what the algorithm does.
+    variants : tuple of str
+        The variants implemented (``"printed"``, ``"standard"``, ...).
+    mechanism : callable or None
+        ``mechanism(variant=..., epsilon=..., delta=...)``: a mechanism-protocol object for the auditor.
+    default_delta : float or None
+        The delta of an (eps, delta) algorithm's audit; None for pure DP.
+    neighbouring : str
+        The neighbouring relation of the paper's privacy claim.
+    privacy_knob : (str, float)
+        ``(label, exponent)``: what the audit's power multiplier scales, and how.
+
+    Examples
+    --------
+    >>> alg = Algorithm("toy-laplace", "[002 Def. 2]", "Laplace mechanism on a count",
+    ...                 privacy_knob=("Laplace scale", -1.0))
+    >>> alg.variants, alg.default_delta, alg.neighbouring
+    (('standard',), None, 'replace-one')
     """
 
     id: str

@@ -51,6 +51,29 @@ CONFIDENCE = 0.95
 def within(observed: float, bound: float, *, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL) -> bool:
     """``observed <= bound`` up to float64 rounding: ``observed <= bound (1 + rtol) + atol``.
 
+    For a negative ``bound`` the relative slack is ``bound (1 - rtol)``, so it always loosens the bound.
+
+    Parameters
+    ----------
+    observed : float
+        The measured quantity.
+    bound : float
+        What it must not exceed.
+    rtol : float
+        Relative tolerance (default :data:`ROUNDING_RTOL`, float64 rounding).
+    atol : float
+        Absolute tolerance (default :data:`ROUNDING_ATOL`).
+
+    Returns
+    -------
+    bool
+        Whether ``observed`` is within the bound up to the tolerances.
+
+    Raises
+    ------
+    ValueError
+        ``observed`` or ``bound`` is NaN.
+
     Examples
     --------
     >>> within(1.0 + 1e-12, 1.0)
@@ -64,7 +87,34 @@ def within(observed: float, bound: float, *, rtol: float = ROUNDING_RTOL, atol: 
 
 
 def at_least(observed: float, bound: float, *, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL) -> bool:
-    """``observed >= bound`` up to float64 rounding (the mirror of :func:`within`)."""
+    """``observed >= bound`` up to float64 rounding (the mirror of :func:`within`).
+
+    Parameters
+    ----------
+    observed : float
+        The measured quantity.
+    bound : float
+        What it must reach.
+    rtol : float
+        Relative tolerance (default :data:`ROUNDING_RTOL`, float64 rounding).
+    atol : float
+        Absolute tolerance (default :data:`ROUNDING_ATOL`).
+
+    Returns
+    -------
+    bool
+        Whether ``observed`` reaches the bound up to the tolerances.
+
+    Raises
+    ------
+    ValueError
+        ``observed`` or ``bound`` is NaN.
+
+    Examples
+    --------
+    >>> at_least(1.0 - 1e-12, 1.0), at_least(0.999, 1.0)
+    (True, False)
+    """
     return within(-observed, -bound, rtol=rtol, atol=atol)
 
 
@@ -73,6 +123,35 @@ def compare(observed: float, bound: float, direction: str = "at_most", *, rtol: 
     """Verdict of an exact (deterministic) comparison: ``"confirmed"`` when it holds, else ``"refuted"``.
 
     ``direction="equal"`` holds when ``|observed - bound| <= rtol |bound| + atol``.
+
+    Parameters
+    ----------
+    observed : float
+        The measured quantity.
+    bound : float
+        What the paper states for it, or the reference value.
+    direction : {"at_most", "at_least", "equal"}
+        How ``observed`` must relate to ``bound`` (:func:`within`, :func:`at_least`, or equality within the
+        tolerances).
+    rtol : float
+        Relative tolerance (default :data:`ROUNDING_RTOL`, float64 rounding).
+    atol : float
+        Absolute tolerance (default :data:`ROUNDING_ATOL`).
+
+    Returns
+    -------
+    {"confirmed", "refuted"}
+        The verdict.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``direction``, or NaN in an inequality.
+
+    Examples
+    --------
+    >>> compare(0.5, 1.0), compare(0.5, 1.0, "at_least"), compare(1.0 + 1e-13, 1.0, "equal")
+    ('confirmed', 'refuted', 'confirmed')
     """
     if direction == "at_most":
         ok = within(observed, bound, rtol=rtol, atol=atol)
@@ -87,6 +166,30 @@ def compare(observed: float, bound: float, direction: str = "at_most", *, rtol: 
 
 def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Two-sided Clopper-Pearson interval for a binomial proportion (statsmodels ``method="beta"``).
+
+    Parameters
+    ----------
+    successes : int
+        Successes observed, in ``[0, trials]``.
+    trials : int
+        Trials (>= 1).
+    confidence : float
+        Two-sided confidence level, in (0, 1).
+
+    Returns
+    -------
+    lo, hi : float
+        The interval's limits; ``lo = 0`` at no success and ``hi = 1`` at no failure.
+
+    Raises
+    ------
+    ValueError
+        ``confidence`` outside (0, 1), ``trials < 1`` or ``successes`` outside ``[0, trials]``.
+
+    References
+    ----------
+    .. [1] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits illustrated in
+           the case of the binomial", Biometrika 26 (1934).
 
     Examples
     --------
@@ -117,6 +220,38 @@ def coverage_verdict(covered: int, trials: int, nominal: float, confidence: floa
     limit is at least ``nominal``, ``"inconclusive"`` otherwise.  ``vacuous=True`` (no value the
     simulation could produce breaks the bound in any case it ran) turns ``"confirmed"`` into
     ``"vacuous"``: a bound nothing could break is not confirmed by holding.
+
+    Parameters
+    ----------
+    covered : int
+        Simulations in which the bound held.
+    trials : int
+        Simulations run (>= 1).
+    nominal : float
+        The coverage the claim states (e.g. ``1 - eta``).
+    confidence : float
+        Confidence of the Clopper-Pearson interval, in (0, 1).
+    confirm : {"unless_refuted", "lower_limit"}
+        When a coverage that is not refuted is confirmed (see above).
+    vacuous : bool
+        No simulated value could break the bound: a confirmation becomes ``"vacuous"``.
+
+    Returns
+    -------
+    {"confirmed", "refuted", "inconclusive", "vacuous"}
+        The verdict.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``confirm``, or the arguments of :func:`clopper_pearson` out of range.
+
+    Examples
+    --------
+    >>> coverage_verdict(980, 1000, 0.95), coverage_verdict(900, 1000, 0.95)
+    ('confirmed', 'refuted')
+    >>> coverage_verdict(955, 1000, 0.95, confirm="lower_limit")
+    'inconclusive'
     """
     if confirm not in ("unless_refuted", "lower_limit"):
         raise ValueError(f"confirm must be 'unless_refuted' or 'lower_limit', got {confirm!r}")

@@ -19,6 +19,8 @@ import numpy as np
 
 def warm():
     """Call every compiled entry point once on small inputs of each argument-type combination."""
+    # private: _ephi_kernel, _powers, _score_kernel, _risk_kernel and _PARALLEL_MIN: the compiled kernels (and the size
+    #   where they go parallel) are what this process compiles
     from reference.hu import _ephi_kernel as K
     from reference.wang_xu import _powers as P
     from reference.wang_xu import _score_kernel as S

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from reference.floating import FUNCTION_ULPS, UNIT_ROUNDOFF
+# private: _score_kernel: the compiled kernel's per-term error bounds are the subject
 from reference.wang_xu import _score_kernel as SK
 from reference.wang_xu.truncation import psi_evaluation_error_bound
 

@@ -16,7 +16,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # One numba thread per test process.  The suite runs under xdist with one worker per core, so the
 # prange loops of reference/hu/_ephi_kernel.py would put two OpenMP threads on each core, each
-# waiting on the other worker's threads (the wang_xu score kernel, parallel until issue 17 item 2,
+# waiting on the other worker's threads (the wang_xu score kernel, once parallel,
 # lost 7.5 s against 0.6 s on one audit claim that way; it now runs on one thread itself).  Results
 # do not depend on the thread count; a test that checks that with several threads uses the
 # ``numba_all_threads`` fixture.  Set on the main thread, where pytest runs the tests.
@@ -92,6 +92,7 @@ def pytest_unconfigure(config):
 if numba is not None and os.environ.get(_WARM_ENV) and os.environ.get("PYTEST_XDIST_WORKER"):
     from numba.core.dispatcher import Dispatcher
 
+    # private: _compile_for_args: numba has no public hook for "compile now"; the wait for the warm-up process wraps it
     _compile_for_args = Dispatcher._compile_for_args  # numba calls it for arguments with no compiled overload
 
     def _compile_after_warm(self, *args, **kws):

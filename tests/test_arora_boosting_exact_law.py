@@ -1,4 +1,4 @@
-"""The exact-law audit that decides ``arora.boosting.privacy`` / ``.standard`` at n = 400 [004 Thm. E] (issue 18).
+"""The exact-law audit that decides ``arora.boosting.privacy`` / ``.standard`` at n = 400 [004 Thm. E].
 
 Reference values are measured with :func:`boosting_law_bounds` at the check's grid (20000 cells, 256 lattice
 steps per Laplace scale) unless stated; the brackets are guaranteed (exact cell masses, monotone pieces), so
@@ -14,6 +14,8 @@ import math
 import numpy as np
 import pytest
 
+# private: _setup, _designed_pair, _law_delta_lower, _law_epsilon_lower, _exact_law_audit, _sampler_gof,
+#   _laplace_smoothed_cdf: the exact-law audit's own steps are the subject
 from proofs_checks.claim_sets.arora import boosting_privacy as bp
 from proofs_checks.claim_sets.arora.audit_design import (_laplace_smoothed_cdf, boosting_law_bounds,
                                                           boosting_validation_pair, paper_sigma_tilde)

@@ -48,7 +48,7 @@ EXPECTED = {
     "arora.learners.output-perturbation.gaussian-calibration": "confirmed",
     "arora.learners.noisy-gd.gradient-sensitivity": "confirmed",
     "arora.learners.noisy-gd.calibration": "confirmed",
-    "arora.boosting.privacy": "refuted",            # exact law on the designed pair (issue 18)
+    "arora.boosting.privacy": "refuted",            # exact law on the designed pair
     "arora.boosting.privacy.standard": "refuted",
     "arora.boosting.privacy.calibrated": "confirmed",
     "arora.boosting.laplace-reading": "confirmed",

@@ -1,4 +1,4 @@
-"""Attacks for structured outputs (issue 14 item 3): atoms, joint cells, per-coordinate and user features.
+"""Attacks for structured outputs: atoms, joint cells, per-coordinate and user features.
 
 Targets (``proofs_checks.audit.structured_cases``, true losses derived there): a Laplace count that with
 probability 1e-3 releases record 0 as a (flag, value) pair (not (1, 1e-6)-DP: the output (1, 0) has
@@ -171,7 +171,7 @@ def test_cli_attack_and_features(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("mech", [FlagLeakLaplace(columns=2), FlagLeakLaplace(columns=1), SVTNoisyValue()],
                          ids=["flag-value", "one-column", "svt"])
 def test_targets_at_1e7_calls(mech):
-    # issue 14 item 3: before, not refuted at 10^7 calls (0.987, 0.987, 0.974; docs/auditor.md)
+    # before these attacks: not refuted at 10^7 calls (0.987, 0.987, 0.974; docs/auditor.md)
     r = _run(mech, 10_000_000, seed=2000)
     assert r.verdict == "refuted"
 
@@ -246,11 +246,12 @@ def test_structured_cases_name_a_bad_parameter(make, name):
 
 
 def test_cross_fitted_score_has_no_winners_curse():
-    # Fair competition of searched thresholds with a model's fixed events (issue 14 item 6): a searched
+    # Fair competition of searched thresholds with a model's fixed events: a searched
     # threshold is scored on rows that did not choose it.  Equal laws (no event separates them): the plug-in
     # score of the best of 4096 thresholds on its own rows is positive on these seeds (0.11 and 0.22: the
     # winner's curse a fixed event does not have), the cross-fitted plug-in score is not (-0.06, -0.06); a
     # true shift (Laplace, loss 1) keeps its score (measured 1.01, 1.02).
+    # private: _cross_fitted_bound: the cross-fitted score (no winner's curse) is the subject
     from proofs_checks.audit.cross_fit import _cross_fitted_bound
     from proofs_checks.audit.thresholds import best_threshold
 
@@ -267,6 +268,7 @@ def test_pruned_threshold_search_equals_the_full_scan():
     # best_threshold skips blocks of thresholds whose monotone upper bound cannot win (speed); the chosen
     # threshold and its bound are those of the full scan, bit for bit on any CPU: a candidate's score is the
     # same element-wise computation on its own two counts whichever subset it is evaluated in
+    # private: _argmax_monotone, _sorted_unique: the pruning step is tested against the full scan it replaces
     from proofs_checks.audit import thresholds as st
 
     rng = np.random.default_rng(0)
@@ -337,6 +339,7 @@ def test_fixed_event_scoring_is_validated(bad):
 def test_cell_lookup_with_few_atoms_equals_the_binary_search():
     # cells._column_cells compares with each of <= SMALL_ATOMS atoms instead of a binary search (speed);
     # the cells are those of the binary search, including -0.0, NaN and columns without edges
+    # private: _column_cells: the fast cell lookup is tested against the binary search it replaces
     from proofs_checks.audit.cells import _column_cells
 
     def binary(v, atoms, edges):

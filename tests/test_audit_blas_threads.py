@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info
 
+# private: _blas: the auditor's one-BLAS-thread pin is the subject
 from proofs_checks.audit._blas import one_blas_thread
 from proofs_checks.audit.statistical import statistical_audit
 

@@ -1,4 +1,4 @@
-"""CLI `audit` strictness (issue 14 item 7): exit 2 for bad arguments (UsageError), 1 when the user's
+"""CLI `audit` strictness: exit 2 for bad arguments (UsageError), 1 when the user's
 mechanism raises, the JSON schema (infinite epsilon_lower as "inf"), --curve and --curve-plot, progress."""
 
 import json

@@ -1,4 +1,4 @@
-"""Privacy curves (issue 14 item 4): exact curves against dp-accounting and closed forms; the lower curve.
+"""Privacy curves: exact curves against dp-accounting and closed forms; the lower curve.
 
 Reference values: Google's dp-accounting (``dp_accounting.pld``, version 0.6) privacy loss
 distributions.  Its pessimistic PLD gives an upper bound on delta(eps) and its optimistic one

@@ -1,4 +1,4 @@
-"""Candidate statistics fitted on two threads (issue 14 item 6, "within 30 s per audit on 2 cores").
+"""Candidate statistics fitted on two threads (the target: "within 30 s per audit on 2 cores").
 
 The statistical audit fits its candidate statistics (logistic regression, cells, pattern x value, joint
 logistic) concurrently (``classifiers.run_fits``); the candidates, their order and every value they give must
@@ -62,8 +62,8 @@ def test_logistic_weights_equal_the_label_vector_formula_bit_for_bit(n_first, n_
     rng = np.random.default_rng(n_first)
     f = np.vstack([rng.normal(0.3, 1.0, (n_first, 6)), rng.normal(0.0, 1.0, (n_rest, 6))])
     f[:, 5] = f[:, 0] ** 2
-    # the buffered loss is checked through the L-BFGS-B path, which evaluates it exactly as before; since
-    # branch lnewt the default for these 7 columns is Newton's method (tests/test_logistic_newton.py)
+    # the buffered loss is checked through the L-BFGS-B path, which evaluates it exactly as before; the
+    # default for these 7 columns is Newton's method (tests/test_logistic_newton.py)
     w = penalised_logistic_weights(f, n_first, 1e-3, method="lbfgs")
     # bit for bit on any CPU: both losses make the same BLAS calls on the same operands and the same logaddexp
     # and expit calls in the same order (x - 0 is x), so L-BFGS-B sees the same values whatever the CPU picks

@@ -1,4 +1,4 @@
-"""Sound exact audits (issue 14 item 1): laws aligned by output value, log_prob validated, sampler checked."""
+"""Sound exact audits: laws aligned by output value, log_prob validated, sampler checked."""
 
 import math
 
@@ -13,7 +13,7 @@ class RR4:
     """4-ary randomized response: keep the record's value with probability p_keep, else uniform on the rest.
 
     With p_keep = e^eps / (e^eps + 3) it is eps-DP; ``flip`` scales the keep probability to make it wrong.
-    ``order`` lists outputs most-likely-first (the issue's example) or sorted.
+    ``order`` lists outputs most-likely-first (the order that hid a misaligned law) or sorted.
     """
 
     record_width = 1

@@ -91,7 +91,7 @@ def _help_blocks(monkeypatch):
 
 def test_every_field_has_a_flag_a_doc_and_a_check():
     docs = field_docs()
-    assert list(docs) == FIELDS                     # the Attributes section lists the fields, in their order
+    assert list(docs) == FIELDS                     # the Parameters section lists the fields, in their order
     assert all(docs[name][1] for name in FIELDS), [n for n in FIELDS if not docs[n][1]]
     specs = {s["name"]: s for s in cli_spec()}
     assert list(specs) == FIELDS

@@ -1,4 +1,4 @@
-"""Power, dedupe and determinism of the auditor's neighbour searches (issue 14 item 2)."""
+"""Power, dedupe and determinism of the auditor's neighbour searches."""
 
 import numpy as np
 import pytest

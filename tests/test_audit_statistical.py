@@ -5,7 +5,8 @@ from hypothesis import strategies as st_h
 from statsmodels.stats.proportion import proportion_confint
 
 from proofs_checks.audit import statistical as st
-from proofs_checks.audit._cp_bound import _cp_eps_vector
+from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
+# private: _few_categories, _cross_fitted_bound: the candidate rules of the selection split are the subject
 from proofs_checks.audit.candidates import _few_categories
 from proofs_checks.audit.cross_fit import _cross_fitted_bound
 from proofs_checks.audit.statistical import (clopper_pearson_epsilon, dp_p_value, draw_outputs,
@@ -22,7 +23,7 @@ def test_vectorised_cp_matches_statsmodels():
         lo = proportion_confint(k, n, alpha=0.1, method="beta")[0]
         hi = proportion_confint(k2, n2, alpha=0.1, method="beta")[1]
         want = np.log(lo) - np.log(hi) if lo > 0 else -np.inf
-        got = _cp_eps_vector(k, n, k2, n2, 0.0, 0.05)[()]
+        got = clopper_pearson_epsilon_vector(k, n, k2, n2, 0.0, 0.05)[()]
         assert got == pytest.approx(want, rel=1e-9) or (want == -np.inf and got == -np.inf)
 
 
@@ -228,7 +229,7 @@ def test_threshold_scoring_is_validated(bad):
 
 
 def test_default_threshold_scoring_is_cross_fit_smooth():
-    """The default since issue 14's last pass, in statistical_audit, audit() and the result's record."""
+    """The default (most power at a measured cost), in statistical_audit, audit() and the result's record."""
     from proofs_checks.audit.api import audit
     from proofs_checks.audit.statistical import DEFAULT_THRESHOLD_SCORING
 

@@ -57,7 +57,8 @@ def test_float64_claim_writes_the_accuracy_map(tmp_path):
         CheckContext(profile="quick", seed=1, out_dir=tmp_path, claim_id="x.y"))
     assert res.figures == ["x_y_accuracy_map.png"] and (tmp_path / res.figures[0]).exists()
     assert res.evidence["accurate_region"]["box"]["max_abs_a"] >= 10
-    # judged on b > 0 and finite values only [issue 19]: a finite error of about B = 0.943 (value 0 vs -B)
+    # judged on b > 0 and finite values only (a refutation must not rest on NaN at b = 0): a finite error of
+    # about B = 0.943 (value 0 vs -B)
     assert res.verdict == "refuted" and 0.5 < res.observed < 1.0 and np.isfinite(res.observed)
     assert res.bound == F.TOLERANCE and res.direction == "at_most"
     assert res.evidence["non_finite_at_b_zero_not_judged"] > 0 and res.evidence["worst_finite_point"]["b"] > 0

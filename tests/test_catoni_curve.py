@@ -1,4 +1,4 @@
-"""The estimator's curve tables (reference.hu._ephi_kernel.curve_table) against mpmath (issue 17 item 1).
+"""The estimator's curve tables (reference.hu._ephi_kernel.curve_table) against mpmath.
 
 The terms of robust_mean / robust_gradient lie on one curve per beta, ``f(a) = E[phi(a + (a/sqrt beta) Z)]``;
 where the kernel is not a short expression (``|U| < 9``) they come from piecewise polynomials fitted per
@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from proofs_checks.formulas.catoni import expected_phi_mp
+# private: _ephi_kernel, _terms_any: the kernel's curve-table terms are tested against mpmath
 from reference.hu import _ephi_kernel as K
 from reference.hu.catoni import PHI_BOUND, expected_phi, robust_mean
 
-ABS_TOL = 6e-16       # issue 17: "absolute error at most 6e-16 against the mpmath reference"
+ABS_TOL = 6e-16       # the kernel's stated accuracy: absolute error at most 6e-16 against the mpmath reference
 R = math.sqrt(2.0)
 BETAS = [1e-8, 1e-2, 0.3, 1.0, 4.0, 81.0, 100.0, 1e4, 1e8]
 

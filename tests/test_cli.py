@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs_checks import cli
+from proofs_checks import __version__, cli
 from proofs_checks.cli import main
 from proofs_checks.model import Claim, Result, claim_key
 
@@ -199,11 +199,12 @@ def test_rates_unknown_algorithm_exits_2(fake, capsys):
 def test_version(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
-    assert exc.value.code == 0 and capsys.readouterr().out.strip().endswith(cli._version())
+    assert exc.value.code == 0 and capsys.readouterr().out.strip().endswith(__version__)
 
 
 def test_every_option_has_help_and_every_command_examples():
     parser = cli.build_parser()
+    # private: _actions: argparse has no public list of a parser's arguments
     sub = next(a for a in parser._actions if a.choices and isinstance(a.choices, dict))
     assert set(MY_COMMANDS) <= set(sub.choices)
     for name, p in sub.choices.items():

@@ -23,13 +23,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# private: _tie_positions, _smooth_models, _smooth_thresholds, _Negated, _weighted_search, _stable_orders: each speed-up
+#   is tested against the plain computation it replaces
 from proofs_checks.audit import cross_fit, logistic, projection, smooth, thresholds
 from proofs_checks.audit import statistical as st
 
 
 @pytest.fixture(autouse=True)
 def _logistic_fit_as_recorded(monkeypatch):
-    # the pins were recorded with the logistic regression fitted by L-BFGS-B; branch lnewt fits it by Newton's
+    # the pins were recorded with the logistic regression fitted by L-BFGS-B; the default now fits it by Newton's
     # method (the exact minimiser: other weights, so other bits on the two-column cases). These tests check
     # the threshold-scoring code, not the fit, so they run with the recorded fit (auto -> L-BFGS-B at any
     # width, bit for bit as before; the smoothed threshold's spline asks for Newton by name and keeps it); Newton's fit
@@ -240,13 +242,13 @@ def test_smooth_thresholds_equal_the_plain_weighted_search_on_every_fit(case):
 
 def _plain_weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds=2048):
     # main 91837e0's search of best_threshold_weighted: every coarse and fine index scored, np.argmax
-    from proofs_checks.audit._cp_bound import _cp_eps_vector
+    from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
 
     last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
     P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)
 
     def score(idx):
-        return _cp_eps_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
+        return clopper_pearson_epsilon_vector(P[idx] * n_num, n_num, Q[idx] * n_den, n_den, delta, gamma)
 
     idx = np.unique(np.linspace(0, last.size - 1, min(last.size, max_thresholds)).round().astype(np.int64))
     b = score(idx)

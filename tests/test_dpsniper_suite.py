@@ -1,4 +1,4 @@
-"""DP-Sniper's benchmark mechanisms (issue 14 item 6): samplers against their definitions, the runner.
+"""DP-Sniper's benchmark mechanisms: samplers against their definitions, the runner.
 
 Reference laws: the papers' definitions (StatDP Alg. 5, 7, 9, 10; Lyu-Su-Li Alg. 1, 3, 4, 5;
 Balcer-Vadhan Alg. 4.8), evaluated with scipy (Laplace CDFs; quad for report-noisy-max, relative
@@ -164,7 +164,7 @@ def test_svt_pattern_law_matches_the_sampler(variant):
 
 
 def test_oracle_bound_is_the_neyman_pearson_ceiling():
-    from proofs_checks.audit.statistical import _cp_eps_vector
+    from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
     from proofs_checks.benchmarks.dpsniper_mechanisms import oracle_bound, svt_pattern_probabilities
 
     n = 5_000_000
@@ -173,7 +173,7 @@ def test_oracle_bound_is_the_neyman_pearson_ceiling():
     D, Dp = DPSNIPER_PAIRS["SVT1"]
     P, Q = svt_pattern_probabilities(1, D[0]), svt_pattern_probabilities(1, Dp[0])
     masks = (np.arange(1, 2 ** 11)[:, None] >> np.arange(11)) & 1          # every non-empty event
-    brute = max(float(np.max(_cp_eps_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05)))
+    brute = max(float(np.max(clopper_pearson_epsilon_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05)))
                 for u, v in ((P, Q), (Q, P)))
     assert brute <= o + 1e-12 and o - brute < 1e-3
     assert o == pytest.approx(0.0782, abs=1e-4)
@@ -223,7 +223,7 @@ def test_svt3_oracle_and_the_pattern_value_attack():
     # cannot be the oracle's event of probability 1.8e-3); the old per-coordinate cells fitted on the same rows, at
     # their best threshold by the exact law, stay below it on seed 0 (a statistic, not a threshold, problem).
     from proofs_checks.audit.classifiers import fit_cells, fit_pattern_value
-    from proofs_checks.audit.statistical import _cp_eps_vector
+    from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
     from proofs_checks.benchmarks.dpsniper_mechanisms import oracle_bound, svt3_law
 
     n = 4_000_000
@@ -238,7 +238,7 @@ def test_svt3_oracle_and_the_pattern_value_attack():
     def exact(s, sign, t):
         m = sign * s > t
         p, q = (P[m].sum(), Q[m].sum()) if sign > 0 else (Q[m].sum(), P[m].sum())
-        return float(_cp_eps_vector(p * n, n, q * n, n, 0.0, 0.05))
+        return float(clopper_pearson_epsilon_vector(p * n, n, q * n, n, 0.0, 0.05))
 
     mech = SparseVector(3)
     for seed in range(3):
@@ -260,14 +260,15 @@ def test_svt3_oracle_and_the_pattern_value_attack():
 def test_hit_probability_matches_simulated_audits():
     """P(bound >= target) of one fixed event against 40,000 simulated estimation splits (seeded), within 4 sd;
     one case with K's sd above 111 (the Riemann-sum path) and one below (exact sums)."""
-    from proofs_checks.audit.statistical import _cp_eps_vector
+    from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
+    # private: _hit_probability: the benchmark's probability of reaching the target is tested against simulation
     from proofs_checks.benchmarks.dpsniper_mechanisms import _hit_probability
 
     rng = np.random.default_rng(20261124)
     gamma = 0.05
     for p, q, n, target in ((0.2, 0.18, 1_000_000, 0.1), (0.004, 0.0033, 200_000, 0.1)):
         k, k2 = rng.binomial(n, p, 40_000), rng.binomial(n, q, 40_000)
-        sim = float(np.mean(_cp_eps_vector(k, n, k2, n, 0.0, gamma) >= target))
+        sim = float(np.mean(clopper_pearson_epsilon_vector(k, n, k2, n, 0.0, gamma) >= target))
         exact = _hit_probability(p, q, n, target, gamma)
         assert 0.05 < exact < 0.95
         assert abs(exact - sim) < 4 * np.sqrt(exact * (1 - exact) / 40_000), (p, q, exact, sim)

@@ -163,6 +163,7 @@ def test_logsumexp_is_scipys_within_the_stated_bound():
             a[rng.integers(0, n, 3)] = a.max()
         if rng.random() < 0.1:
             a = np.round(a)
+        # private: _log_sum_exp: the composition module's own log-sum-exp is tested against scipy
         ours, ref, gap = C._log_sum_exp(a)[0], special.logsumexp(a), logsumexp_gap(a)[0]
         assert within(ours, ref, gap), (ours, ref, gap)
         caught += not within(ours * (1 + 1e-12), ref, gap)

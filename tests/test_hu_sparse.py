@@ -138,12 +138,13 @@ def test_huge_K_is_a_clear_error():
 
 @pytest.mark.parametrize("scale", [0.5, 40.0])
 def test_check_iht_shrinks_exactly_like_clip(scale):
-    # _check_iht skips the copy of the features when none exceeds K (speed, issue 17 item 6): the arrays it
+    # _check_iht skips the copy of the features when none exceeds K (speed): the arrays it
     # returns must equal np.clip of the records bit for bit in both cases (scale 0.5: nothing to clip in x,
     # y beyond K in a few rows; scale 40: features beyond K too), with the same strides (same BLAS kernel)
     data = np.random.default_rng(3).standard_t(2.5, size=(300, 6)) * scale
     data[0, -1] = 100.0
     K = 5.0
+    # private: _check_iht: the skipped copy of the features (a speed-up) is the subject
     Xs, ys, *_ = sp._check_iht(data, np.zeros(5), K, 3, 0.5, 2, 1.0, 1e-5)
     ref = np.clip(data, -K, K)
     assert np.array_equal(Xs, ref[:, :-1]) and np.array_equal(ys, ref[:, -1])

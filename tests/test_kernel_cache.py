@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 
 import reference.hu
+# private: _ephi_numba, _kernel_cache, _cache, _cache_file, _source_stamp: the kernel group's numba cache is the subject
+#   (numba has no public view of a dispatcher's cache)
 from reference.hu import _ephi_numba
 from reference.hu._kernel_cache import KernelGroup, source_digest
 

@@ -1,4 +1,4 @@
-"""Newton's method for the auditor's logistic regression (issue 14, SVT3 under load; branch lnewt).
+"""Newton's method for the auditor's logistic regression (L-BFGS-B was slow on SVT3 under load).
 
 ``logistic.penalised_logistic_weights`` minimises mean log-loss + ``penalty * ||w||^2`` (intercept free).
 Newton's method (exact Hessian, Armijo backtracking, L-BFGS-B hand-over) replaced scipy's L-BFGS-B up to
@@ -22,6 +22,7 @@ from scipy import optimize, special
 
 from proofs_checks.audit import classifiers, logistic
 from proofs_checks.audit.logistic import NEWTON_MAX_COLUMNS, penalised_logistic_weights
+# private: _features, _gram: the logistic fit's feature map and its Gram product are the subject
 from proofs_checks.audit.projection import _features, fit_logistic
 from proofs_checks.benchmarks.dpsniper_mechanisms import DPSNIPER_PAIRS, benchmark_mechanisms
 

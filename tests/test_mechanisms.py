@@ -216,6 +216,8 @@ def test_report_noisy_max_fast_quadrature_matches_mpmath_wide():
     _check_rnm_paths_against_mpmath([np.array([-55.0, 0.0, -20.0, -3.0]), np.array([0.0, 0.0, -1.5, -7.0])])
 
 
+# private: _fast_log_prob_rows, _log_prob_row, _GL_T, _GL_W, _PANEL_NODES: report-noisy-max's two quadrature paths and
+#   their nodes are tested against mpmath
 def _check_rnm_paths_against_mpmath(cases):
     rnm = importlib.import_module("reference.mechanisms.report_noisy_max")
     for z in cases:

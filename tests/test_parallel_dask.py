@@ -1,4 +1,4 @@
-"""The dask backend (issue 17 item 4): a two-worker cluster reproduces a local run byte for byte.
+"""The dask backend: a two-worker cluster reproduces a local run byte for byte.
 
 Without dask installed only the argument and missing-extra tests run.  One in-process
 ``distributed.LocalCluster`` (two workers, one thread each) serves the module; it

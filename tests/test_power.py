@@ -5,6 +5,7 @@ import json
 import numpy as np
 
 from proofs_checks.model import CheckContext, Claim, Mutant, Result
+# private: _describe: the wording of what a check detects and misses is the subject
 from proofs_checks.power import _describe, MutantOutcome, claim_power, power_summary
 
 
@@ -140,7 +141,7 @@ def test_verify_seeds_records_every_seed(tmp_path):
     assert rec["power"] is None
 
 
-# ----------------------------------------------------------------- the audit.* claims (issue 18)
+# ----------------------------------------------------------------- the audit.* claims -------
 # Measured at the quick profile, run seed 20261121 (the power CLI's default), with
 # runs of ``python -m proofs_checks power --only audit.``; values in the comments.
 

@@ -1,4 +1,4 @@
-"""Power of the checks of Wang & Xu (000) (issue 18): each check refutes the mutants it declares.
+"""Power of the checks of Wang & Xu (000): each check refutes the mutants it declares.
 
 Fast versions in the default suite (small grids and few datasets, the x2-type mutant of each
 family); the full sweep over every declared mutant is behind ``@pytest.mark.slow``.
@@ -24,7 +24,7 @@ REPS = {"quick": 12, "full": 12}  # 3 x 12 large-n observations: the fewest for 
 
 
 def test_w_star_is_off_every_net_of_the_sweeps():
-    # the net term of Theorems 1-2 is not identically zero (issue 18: w* = 0.5 was a net point at every n)
+    # the net term of Theorems 1-2 is not identically zero (w* = 0.5 was a net point at every n)
     for n in (50, 100, 200, 400, 800, 1600, 3200, 6400):
         pts = L2BallNet(1.0, 1.0 / n, 1).points()[:, 0]
         assert np.min(np.abs(pts - W_STAR)) > 1e-6
@@ -97,7 +97,7 @@ def test_power_sweep_detects_the_declared_targets(claim_id):
         assert any(caught[k] for k in caught if k.startswith(name)), (claim_id, name, power.mutants)
 
 
-# --- the families that had no mutants before (issue 18, part 1) -------------------------------------------------
+# --- the psi, lemma, derivation and error-split families: their mutants ------------------------------------------
 
 from proofs_checks.claim_sets.wang_xu import concentration as C  # noqa: E402
 from proofs_checks.claim_sets.wang_xu import error_split as E  # noqa: E402

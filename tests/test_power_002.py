@@ -1,4 +1,4 @@
-"""Power of the checks of 002 and the shared primitives [issue 18]: each claim's declared mutants.
+"""Power of the checks of 002 and the shared primitives: each claim's declared mutants.
 
 Fast tests (default suite): one claim per check family, its 2x over-spend (or bound x0.9 where the
 bound is tight) refuted at the quick profile.  The exhaustive sweep over every claim of the area is
@@ -130,7 +130,7 @@ def test_power_sweep_of_the_area(registry):
 @pytest.mark.slow
 def test_power_sweep_of_the_rate_claims(registry):
     """Every rate claim of 002 refutes a blind algorithm, or the mutant carries a proof that it satisfies the
-    claim as stated (the d- and s*-growth claims, issue 18 item 2)."""
+    claim as stated (the d- and s*-growth claims)."""
     ctx = CheckContext(profile="quick")
     for claim in registry.select(["rates.hu"]):
         power = claim_power(claim, ctx)
@@ -140,7 +140,7 @@ def test_power_sweep_of_the_rate_claims(registry):
 
 
 def test_thm8_printed_refuted_on_every_seed(registry):
-    # [issue 18 item 4] the search visits every (data scale, iterate kind) stratum instead of drawing one, so
+    # the search visits every (data scale, iterate kind) stratum instead of drawing one, so
     # the float64 cancellation of the printed C-hat is found on every seed (before: 3 of 8 seeds refuted, the
     # rest inconclusive).  Seed-swap: the default seed and two others.
     from proofs_checks.stability import extra_seeds
@@ -150,7 +150,7 @@ def test_thm8_printed_refuted_on_every_seed(registry):
 
 
 def test_rate_mutants_of_002_cover_noise_x20_and_output_noise():
-    # [issue 18] the n-eps sweeps carry a privacy noise x20; Theorem 2 an output noise large enough to show
+    # the n-eps sweeps carry a privacy noise x20; Theorem 2 an output noise large enough to show
     # above its privacy noise (sigma = 0.3, refuted at quick: exponent 0.08 [-0.06, 0.23])
     from proofs_checks.claim_sets.hu import rates
     from proofs_checks.rates import trials_hu
@@ -158,6 +158,7 @@ def test_rate_mutants_of_002_cover_noise_x20_and_output_noise():
         names = [m.name for m in rates.rate_mutants(cid)]
         assert "privacy noise scale x20" in names and any(n.startswith("output noise") for n in names), cid
     assert "noise_x20" not in rates.mutant_kinds("rates.hu.thm7.dimension")   # a constant cannot change a growth
+    # private: _noise_factor: the broken mode's noise factor is the mutant under test
     assert trials_hu._noise_factor({"broken": "noise_x20", "n": 10, "epsilon": 1.0, "ne_ref": 1.0}) == 20.0
 
 

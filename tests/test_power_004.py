@@ -197,7 +197,7 @@ def test_boosting_calibrated_variant_is_registered_for_the_auditor(registry):
         boosting_factory(variant="printed", loss_clip=1.0)
     with pytest.raises(ValueError, match="variant"):
         boosting_factory(variant="calibrated", step="selection")
-    # the paper's readings: sigma_tilde defaults to the printed one of [004 Thm. E] at each dataset's n (issue 18,
-    # tests/test_power_reach_boosting.py); a given value is kept
+    # the paper's readings: sigma_tilde defaults to the printed one of [004 Thm. E] at each dataset's n
+    # (tests/test_power_reach_boosting.py); a given value is kept
     assert boosting_factory(variant="printed", epsilon=2.0).sigma_tilde is None
     assert boosting_factory(variant="printed", epsilon=2.0, sigma_tilde=0.05).sigma_tilde == 0.05

@@ -1,4 +1,4 @@
-"""Labels of the rate mutants the quick power sweep misses (issue 18 item 2): each one is decided.
+"""Labels of the rate mutants the quick power sweep misses: each one is decided.
 
 Every test here is fast (no sweep): it checks that the label exists, names its numbers, and that the
 numbers it names are the ones the code computes (provenance: the functions named in each test).
@@ -39,7 +39,7 @@ def test_iota_x30_is_the_theorems_own_choice(registry, alg, variant):
 @pytest.mark.parametrize("alg, lo, hi", [(1, 11.1, 22.0), (2, 0.42, 1.88)])
 def test_iota_x30_bound_ratios_are_the_ones_named(alg, lo, hi):
     # (14)/(26) at 30 iota over (14)/(26) at the stated iota, both profiles' grids (explicit_bound, closed form)
-    from proofs_checks.claim_sets.wang_xu._common import setup_for
+    from proofs_checks.claim_sets.wang_xu import setup_for
     from proofs_checks.claim_sets.wang_xu.rates import GRIDS, explicit_bound, stated_setup
     s = stated_setup(setup_for(alg, "standard"))
     m = dataclasses.replace(s, iota_factor=30.0)
@@ -50,7 +50,7 @@ def test_iota_x30_bound_ratios_are_the_ones_named(alg, lo, hi):
 
 def test_level_bound_uses_the_implementations_own_iota():
     # the level test judges (14)/(26) at the iota the implementation uses; every other mutant field is reset
-    from proofs_checks.claim_sets.wang_xu._common import setup_for
+    from proofs_checks.claim_sets.wang_xu import setup_for
     from proofs_checks.claim_sets.wang_xu.rates import stated_setup
     s = dataclasses.replace(setup_for(1, "printed"), iota_factor=30.0, temperature_factor=20.0, fixed_zeta=0.25,
                             output_noise=0.2)
@@ -70,7 +70,7 @@ def test_net_that_does_not_refine_is_out_of_reach_of_theorem_2(registry, variant
 
 def test_net_floor_is_the_one_named():
     # the smallest excess risk over the 0.25-net (net_excess_risk, vectorised quadrature) is 0.068 at w = 0.5
-    from proofs_checks.claim_sets.wang_xu._common import setup_for
+    from proofs_checks.claim_sets.wang_xu import setup_for
     from proofs_checks.rates.trials_wang_xu import net_excess_risk
     s = setup_for(2, "standard")
     pts, ex, _ = net_excess_risk(s.model, float(s.radius), 0.25)
@@ -103,6 +103,7 @@ def test_dimension_mutants_are_built_for_the_profile_they_run_at(registry):
 def test_fixed_noise_is_the_stated_algorithm_on_fixed_n_eps_sweeps(registry):
     # the label says the factor n eps / (n eps)_ref is exactly 1 at every grid point: check it on both profiles
     from proofs_checks.claim_sets.hu.rate_settings import SETTINGS
+    # private: _noise_factor: the label is checked on the trial's own broken mode
     from proofs_checks.rates.trials_hu import _noise_factor
     for cid, st in SETTINGS.items():
         if not (cid.endswith(".dimension") or ".sparsity" in cid):

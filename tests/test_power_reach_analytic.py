@@ -1,4 +1,4 @@
-"""Reach of the analytic (non-audit) privacy claims [issue 18]: mutants proven to be no violation.
+"""Reach of the analytic (non-audit) privacy claims: mutants proven to be no violation.
 
 A mutant marked ``not_a_violation`` must provably still satisfy its claim on the instances its check
 runs.  These tests recompute each proof's numbers independently (mpmath binomial sums at 50 digits
@@ -172,6 +172,8 @@ def test_proof_numbers_are_finite_at_extreme_parameters():
     for eps_list in ([1e-300] * 3, [700.0, 1e-300], [1e300]):
         d = sparse.rr_product_delta(eps_list, 0.5)
         assert np.isfinite(d) and 0.0 <= d <= 1.0
+    # private: _thm1_diameter_proof, _rr_grid, _split_of: the proofs are recomputed on the
+    #   checks' own grids
     assert re.match(r"still", frank_wolfe._thm1_diameter_proof(0.5))
 
 
@@ -274,7 +276,7 @@ def test_composition_noise_x08_is_no_violation(registry, cid, per_guess, target,
 def test_printed_gem_step_sensitivity_halved_is_proven_no_violation_on_the_checks_instances():
     """[004 Alg. 1 step 8] as printed declares Delta(B_j) for an average over S2: x f stays a valid sensitivity bound
     while f >= 1/|S2|; the check's S2 are 20 (quick) and 100 (full) records (split_in_two of 40 / 200)."""
-    from proofs_checks.claim_sets.arora._common import grid_configs
+    from proofs_checks.claim_sets.arora import grid_configs
     from proofs_checks.registry import default_registry
     from reference.arora.model_selection import split_in_two
     import numpy as np

@@ -1,4 +1,4 @@
-"""Reach of the audit.arora-* claims [issue 18]: the designed pair, the proofs and the out-of-reach numbers.
+"""Reach of the audit.arora-* claims: the designed pair, the proofs and the out-of-reach numbers.
 
 Every number the audit records' texts of the audit.arora-* claims state is recomputed here from the closed
 forms (Balle-Wang's exact Gaussian curve, GDP composition, the Clopper-Pearson oracle of
@@ -126,7 +126,7 @@ def _audit(registry, alg, m, seed, variant="standard"):
 
 
 def test_boosting_mechanisms_audit_the_validation_flip(registry):
-    # the paper's readings (printed sigma~) are audited on the 20-record validation pair since issue 18
+    # the paper's readings (printed sigma~) are audited on the 20-record validation pair
     # (tests/test_power_reach_boosting.py); a given sigma~ and the calibrated variant on the 10-record flip
     for v, kw in (("printed", {"sigma_tilde": 0.1}), ("standard", {"sigma_tilde": 0.1}), ("calibrated", {})):
         ((D, Dp, desc),) = registry.algorithm("arora-boosting").mechanism(variant=v, **kw).audit_design()["pairs"]
@@ -138,7 +138,7 @@ def test_boosting_mechanisms_audit_the_validation_flip(registry):
 @pytest.mark.parametrize("variant, caught", [("calibrated", 30.0)])
 def test_boosting_audits_catch_their_stated_multiplier_and_not_x1(registry, variant, caught):
     # measured (quick, seeds 20261121, 1-4): calibrated x30 4.5-5.3; x1 at most 0.31.  The paper's readings
-    # are refuted at x1 since issue 18 (their own sigma~; tests/test_power_reach_boosting.py)
+    # are refuted at x1 (their own sigma~; tests/test_power_reach_boosting.py)
     for seed in (20261121, 2):
         assert _audit(registry, "arora-boosting", caught, seed, variant).verdict == "refuted"
         assert _audit(registry, "arora-boosting", 1.0, seed, variant).verdict == "inconclusive"

@@ -1,4 +1,4 @@
-"""Boosting [004 App. E] at the paper's own sigma~ of [004 Thm. E]: the violation the audits now refute [issue 18].
+"""Boosting [004 App. E] at the paper's own sigma~ of [004 Thm. E]: the violation the audits refute.
 
 Every number of ``audit_record("audit.arora-boosting.printed" / ".standard").power`` is recomputed here:
 the printed ``sigma~`` and the learner's sub-Gaussian constant, ``n0``, the exact output law on the designed

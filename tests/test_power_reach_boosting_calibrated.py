@@ -1,4 +1,4 @@
-"""Reach of audit.arora-boosting.calibrated x1.25 [issue 18, helper bcal]: a violation, caught at full.
+"""Reach of audit.arora-boosting.calibrated x1.25: a violation, caught at full.
 
 The calibrated Boosting (losses clipped to [0, Delta], Laplace scale 2 Delta/(|S_(m+1)| eps)) built for 1.25 eps
 (scale x0.8).  A replaced validation record moves each model's score by at most Delta/c, either way

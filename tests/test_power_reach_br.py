@@ -1,4 +1,4 @@
-"""Bounded-range composition [issue 18]: the proof that `hu.thm4.privacy.printed` noise x0.5 (quick) and x0.8
+"""Bounded-range composition: the proof that `hu.thm4.privacy.printed` noise x0.5 (quick) and x0.8
 (quick and full) are no violation.
 
 Recomputes :func:`proofs_checks.formulas.bounded_range.br_composition_delta` independently (one round against
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proofs_checks.claim_sets.hu import frank_wolfe
-from proofs_checks.claim_sets.hu._common import corner_records
+from proofs_checks.claim_sets.hu import corner_records
 from proofs_checks.formulas.bounded_range import (br_composition_delta, br_composition_delta_mpmath,
                                                   grr_probability)
 from proofs_checks.formulas.composition import rr_composition_delta
@@ -209,7 +209,7 @@ def _rnm_rr_laplace_release_delta(rnd, s, eps, m=2000):
 
 
 def test_peeling_x05_at_full_laplace_release_sharpens_but_does_not_close():
-    # [issue 18, brc] lambda x0.5 at full (Peeling without its factor 2): with the release's exact Laplace PLD in
+    # lambda x0.5 at full (Peeling without its factor 2): with the release's exact Laplace PLD in
     # place of one RR(s rnd / 2), the delta = 0.9 instance closes (0.985 delta, RR product 1.043) but delta = 0.01
     # does not (1.088 delta, RR product 2.39): the mutant stays undecided at full.  Measured, m = 2000.
     from proofs_checks.claim_sets.hu.sparse import PEELING_INSTANCES, rr_product_delta
@@ -249,7 +249,7 @@ def test_report_noisy_max_with_laplace_noise_is_not_2s_over_b_bounded_range():
 # ------------------------------------------ Peeling where the printed lambda is 3x the move's bound
 
 def test_peeling_x05_closes_at_full_where_the_move_is_a_third_of_lambda(registry):
-    # [issue 18, brc] hu.thm8.privacy.standard and .printed-indices: the standard robust gradient's per-coordinate
+    # hu.thm8.privacy.standard and .printed-indices: the standard robust gradient's per-coordinate
     # move is eta 2 k B / m with B = 2 sqrt(2)/3 (= lambda / 3); with S <= lambda / 3 the RR product closes x0.5 on
     # every instance (mpmath-free: rr_product_delta is tested against mpmath in test_power_reach_analytic.py)
     import math

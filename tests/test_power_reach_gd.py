@@ -1,4 +1,4 @@
-"""Reach of audit.arora-noisy-gd.standard x2 [issue 18]: the violation, its pair and why no quick audit shows it.
+"""Reach of audit.arora-noisy-gd.standard x2: the violation, its pair and why no quick audit shows it.
 
 Every number of the mutant's ``out_of_reach`` text is recomputed here: the output law on the designed pair
 (closed form of :func:`noisy_gd_linear_output`, checked against the implementation by replaying its own

@@ -1,5 +1,5 @@
 """The GEM step of [004 Alg. 1 step 8] with its sensitivities scaled x0.5 / x0.8 is no violation on the check's
-instances [issue 18]: a branch and bound over the replacing record's domain, recomputed here.
+instances: a branch and bound over the replacing record's domain, recomputed here.
 
 ``arora.thm1.privacy.gem-step`` compares the exact GEM laws of a base ``S2`` and of neighbours that replace one
 row by a record of a finite list.  Here the supremum over *every* replace-one neighbour is bounded: every row of
@@ -25,6 +25,7 @@ import mpmath
 import numpy as np
 import pytest
 
+# private: _GEM_STEP_SUPREMUM, _gem_log_prob_many: the branch and bound recomputes the check's own supremum
 from proofs_checks.claim_sets.arora.grid_search import _GEM_STEP_SUPREMUM, _gem_log_prob_many, gem_step_instances
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry

@@ -1,4 +1,4 @@
-"""Reach of the audit.* claims of 002, 000 and the primitives [issue 18].
+"""Reach of the audit.* claims of 002, 000 and the primitives: each mutant decided.
 
 A mutant marked ``not_a_violation`` must provably still satisfy its claim on every replace-one pair:
 these tests recompute each proof's numbers from the reference implementation (closed forms, no
@@ -55,6 +55,7 @@ def test_audit_mutants_carry_reach_and_reject_unknown_keys():
 
 
 def test_verify_power_share_leaves_out_proven_non_violations_and_the_report_names_them():
+    # private: _claim_power: verify's power record of a claim (the report's power field) is the subject
     from proofs_checks.commands.verify import _claim_power
     ok = lambda ctx: Result("confirmed")  # noqa: E731
     bad = lambda ctx: Result("refuted")  # noqa: E731
@@ -145,6 +146,7 @@ def test_peeling_mutants_are_proven_private_by_report_noisy_max_rounds(registry,
 def test_hu4_instance_and_its_sensitivity_ratio(registry):
     mech, *_ = resolve_mechanism("hu-4", registry=registry)
     data = np.zeros((6, 5))
+    # private: _step: the audited mechanism's step is the instance whose sensitivity ratio is checked
     step = mech._step(data)
     assert np.all(step.w == 0) and (step.K, step.eta0, step.s) == (1.0, 0.5, 2)
     S = 2 * step.K ** 2 * step.eta0 / 6
@@ -199,7 +201,7 @@ def test_no_not_a_violation_mark_without_its_recomputation():
     # recomputed in tests/test_power_reach_arora.py
     tested |= {("audit.arora-output-perturbation.standard", 1.25), ("audit.arora-noisy-gd.standard", 1.25)}
     tested |= {(f"audit.arora-grid-search.{v}", m) for v in ("printed", "standard") for m in (2.0, 1.25)}
-    # issue 18, helper i18: hu-1 below (test_hu1_x125_proof_numbers); GEM and Gaussian in test_power_reach_primitives
+    # hu-1 below (test_hu1_x125_proof_numbers); GEM and Gaussian in test_power_reach_primitives
     tested |= {("audit.hu-1.standard", 1.25), ("audit.gem.standard", 1.25), ("audit.gaussian.standard", 1.25)}
     assert marked <= tested, sorted(marked - tested)
 
@@ -360,7 +362,7 @@ def test_hu1_x125_proof_numbers():
 
 @pytest.mark.parametrize("alg_id", ["wang-xu-1", "wang-xu-2"])
 def test_wang_xu_calibrated_designed_pair_attains_the_bound(registry, alg_id):
-    # issue 18 (helper i18): the calibrated variant's bound 2k = m eps is attained on the designed pair, so the
+    # the calibrated variant's bound 2k = m eps is attained on the designed pair, so the
     # exact audit refutes x1.25 (1.25) and x2 (2.0) on every run seed and keeps x1 (0.999999) confirmed
     (D, Dp), = audit_record(f"audit.{alg_id}.calibrated").pairs
     assert D.shape == (32, 2) and np.flatnonzero(np.any(D != Dp, axis=1)).tolist() == [0]

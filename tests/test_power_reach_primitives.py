@@ -1,4 +1,4 @@
-"""Reach of audit.gaussian.standard [issue 18]: x1.25 is no violation, x2 violates but is out of reach at quick.
+"""Reach of audit.gaussian.standard: x1.25 is no violation, x2 violates but is out of reach at quick.
 
 Every number of the mutants' ``not_a_violation`` / ``out_of_reach`` texts is recomputed: the mechanism's sigma
 (classic calibration at ``m x 0.5``), the worst pair's shift ``mu`` in noise units, Balle-Wang's exact epsilon

@@ -19,6 +19,8 @@ def test_t_pdf_within_the_stated_bound_of_scipy():
     # scipy within the bound of tests/_two_routes.py (numpy's exp/log/log1p are chosen by the CPU on both sides)
     from scipy import stats
     from tests._two_routes import assert_within, t_pdf_gap, within
+    # private: _quadrature_nodes, _t_pdf, _base_density, _sparse_unit: the trial's own densities and draws are the
+    #   subject
     gh_z, _, gl_x, _ = trials_hu._quadrature_nodes()
     r = 4.685 * gl_x
     rng = np.random.default_rng(0)
@@ -181,8 +183,8 @@ def test_dimension_rate_check_refutes_growth_faster_than_log_d():
 
 
 def test_theorem7_trial_records_have_the_stated_law(monkeypatch):
-    # trial_theorem7 draws its records [x, y] in place (n (d + 1) normals, the last column overwritten by y;
-    # issue 17 item 6): x must still be i.i.d. N(0, 1) and y - <x, w*> Student t(5), independent of x
+    # trial_theorem7 draws its records [x, y] in place (n (d + 1) normals, the last column overwritten by y,
+    # for speed): x must still be i.i.d. N(0, 1) and y - <x, w*> Student t(5), independent of x
     from scipy import stats
     seen = {}
 

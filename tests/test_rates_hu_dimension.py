@@ -33,6 +33,7 @@ def test_dimension_grids_vary_only_d():
     (lambda d, rng: linear_data(20000, w_star_polytope(d, rng) * 0.5, "normal", "student_t",
                                 rng, x_params={"var": 1.0}, noise_params={"df": trials_hu.T_DF_NOISE3}),
      1.0),
+    # private: _polytope_linear, _noise_factor: the trial's data and its broken modes are the subject
     (lambda d, rng: trials_hu._polytope_linear(dict(n=20000, d=d), rng)[0], 10.0 / 8.0),
 ])
 def test_lambda_max_does_not_change_with_d(draw, var):

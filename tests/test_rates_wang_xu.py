@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets.wang_xu import _common as C
+from proofs_checks.claim_sets.wang_xu import setup_for, stated_exponent
 from proofs_checks.claim_sets.wang_xu import rates as R
 from proofs_checks.claim_sets.wang_xu import rates_dimension as RD
 from proofs_checks.claim_sets.wang_xu import utility as U
@@ -59,7 +59,7 @@ def test_weighted_quantile():
 
 
 def test_conditional_law_is_the_mechanism_law():
-    setup = C.setup_for(1)
+    setup = setup_for(1)
     law = T.conditional_law(setup, 60, 1.0, np.random.default_rng(0))
     assert law["prob"].shape == law["excess"].shape == (len(setup.net(60)),)
     assert abs(law["prob"].sum() - 1) < 1e-12 and np.all(law["excess"] >= 0)
@@ -82,7 +82,7 @@ def test_rate_confirmed_on_the_real_algorithm(alg):
     res = R.rate_check(alg, grids=TINY, repetitions=TINY_REPS)(CTX.for_claim(f"wang-xu.alg{alg}.rate.printed"))
     ev = res.evidence
     assert res.verdict == "confirmed", ev
-    assert ev["rate_verdict"] == "consistent" and ev["ci_high"] >= C.stated_exponent(alg)
+    assert ev["rate_verdict"] == "consistent" and ev["ci_high"] >= stated_exponent(alg)
     assert ev["quadrature_error_relative_to_smallest_quantile"] < 1e-6
     assert max(ev["ratio_to_explicit_bound"]) < 1.0
 
@@ -90,7 +90,7 @@ def test_rate_confirmed_on_the_real_algorithm(alg):
 @pytest.mark.parametrize("alg", [1, 2])
 @pytest.mark.parametrize("broken", ["fixed-temperature", "ignore-data"])
 def test_rate_rejects_broken_variants(alg, broken):
-    setup = C.setup_for(alg, broken=broken)
+    setup = setup_for(alg, broken=broken)
     res = R.rate_check(alg, setup=setup, grids=TINY, repetitions=TINY_REPS)(CTX.for_claim("broken"))
     assert res.verdict == "refuted", res.evidence
     assert res.evidence["rate_verdict"] == "slower"
@@ -98,11 +98,11 @@ def test_rate_rejects_broken_variants(alg, broken):
 
 @pytest.mark.parametrize("alg", [1, 2])
 def test_em_utility_step(alg):
-    # issue 18: the bound is Lemma 1's for the standard weight; against the printed (4x) weight it is vacuous
+    # the bound is Lemma 1's for the standard weight; against the printed (4x) weight it is vacuous
     for variant, expected in (("printed", "vacuous"), ("standard", "confirmed")):
         ctx = CTX.for_claim(f"wang-xu.alg{alg}.em-utility.{variant}")
         assert U.em_utility_check(alg, variant, datasets=2)(ctx).verdict == expected
-    hot = C.setup_for(alg, broken="hot")
+    hot = setup_for(alg, broken="hot")
     # n eps large enough that the bound is not vacuous for Theorem 2's small iota.
     res = U.em_utility_check(alg, setup=hot, datasets=2, cases=[(400, 50.0)])(CTX.for_claim("hot"))
     assert res.verdict == "refuted" and res.observed > 1 and res.bound == 1.0
@@ -111,7 +111,7 @@ def test_em_utility_step(alg):
 # ------------------------------------------------------------------ engine, reproducibility, CLI
 
 def test_sweep_identical_whatever_the_workers():
-    trial = functools.partial(T.excess_risk_trial, setup=C.setup_for(2))
+    trial = functools.partial(T.excess_risk_trial, setup=setup_for(2))
     grid = [{"n": 30, "epsilon": 1.0}, {"n": 60, "epsilon": 2.0}]
     a = run_sweep(trial, grid, 3, seed=5, jobs=1)
     b = run_sweep(trial, grid, 3, seed=5, jobs=2, chunk=1)
@@ -133,7 +133,7 @@ def test_registered_rate_claims():
     rate = {c.id: c for c in reg.claims if c.kind == "rate" and c.algorithm in ("wang-xu-1", "wang-xu-2")}
     assert set(rate) == ({f"wang-xu.alg{a}.rate.{k}{v}" for a in (1, 2) for v in ("printed", "standard")
                           for k in ("", "dimension.")} | {f"wang-xu.alg{a}.rate.calibrated" for a in (1, 2)})
-    assert C.stated_exponent(1) == 0.5 and abs(C.stated_exponent(2) - 1 / 3) < 1e-15
+    assert stated_exponent(1) == 0.5 and abs(stated_exponent(2) - 1 / 3) < 1e-15
 
 
 def test_cli_rates_json(tmp_path, capsys, monkeypatch):

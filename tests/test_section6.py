@@ -111,6 +111,7 @@ def test_mean_gradient_matches_the_per_example_gradients(figure):
     loss = s6.get_loss(s6.FIGURE_ALGORITHM[figure][1])
     w = np.random.default_rng(0).uniform(-0.2, 0.2, 7)
     expected = loss.gradient(w, X, y).mean(axis=0)
+    # private: _mean_gradient: the experiment's fast mean gradient is tested against the per-example one
     got = s6._mean_gradient(loss, w, X, y)
     assert np.all(np.isfinite(got))
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12 * np.abs(expected).max())

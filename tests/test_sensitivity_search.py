@@ -37,6 +37,7 @@ def test_clipped_mean_claim_confirmed_at_the_bound():
 
 
 def test_halved_sensitivity_is_refuted():
+    # private: _clipped_mean_cases: the claim's own cases, with a halved stated sensitivity
     check = sensitivity_check(PI._clipped_mean_cases(), stated_factor=0.5)
     res = check(CTX.for_claim("t"))
     assert res.verdict == "refuted" and res.observed == pytest.approx(2, abs=1e-12) and res.bound == 1.0

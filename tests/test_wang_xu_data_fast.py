@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+# private: _lomax_sf, _t_pdf, _lomax_partial_mean: the fast densities are tested against scipy
 from reference.wang_xu.data import _lomax_sf, _t_pdf, folded, student_t, two_sided_lomax
 from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, excess_risk_1d
 from tests._two_routes import U, assert_within, lomax_sf_gap, t_pdf_gap, within

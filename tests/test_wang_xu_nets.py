@@ -103,8 +103,9 @@ def test_array_net_validation():
 
 
 def _slice_chunks(net, chunk_size):
-    """The enumeration before issue 17 (provenance: reference/wang_xu/nets.py at 21eb884): whole slices of
+    """The earlier enumeration (provenance: reference/wang_xu/nets.py at 21eb884): whole slices of
     ``max(1, chunk_size // axis^(d-1))`` first-axis rows, materialised by meshgrid, filtered, cut."""
+    # private: _axis, _keep: the earlier enumeration is rebuilt from the net's own axis and filter
     axis = net._axis()
     rows = max(1, chunk_size // max(1, axis.size ** (net.dim - 1)))
     start = 0
@@ -144,7 +145,7 @@ def _peak_bytes_until_full_block(net, block):
 
 @pytest.mark.parametrize("dim, zeta, block", [(2, 3e-4, 1024), (5, 0.1, 4096), (8, 0.25, 4096)])
 def test_block_memory_is_of_order_block_times_d(dim, zeta, block):
-    """Issue 17: a block of ``L2BallNet(1, 0.1, 5)`` once peaked at 348 MB (a whole axis^(d-1) slice).
+    """A block of ``L2BallNet(1, 0.1, 5)`` once peaked at 348 MB (a whole axis^(d-1) slice).
     Now the peak until the first full block is O(max(block, axis) * d): bound 40x the block's bytes,
     while one slice would be axis^(d-1) / block = 10^2 to 10^6 times larger."""
     net = L2BallNet(1.0, zeta, dim)

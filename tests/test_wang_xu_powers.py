@@ -12,6 +12,8 @@ import mpmath
 import numpy as np
 import pytest
 
+# private: _powers, _score_kernel, _pow_np, _Q0, _LG1, _LG2, _LG3, _LG4, _LG5, _LG6, _LG7, _Q: the power's
+#   polynomials and constants are tested against mpmath
 from reference.wang_xu import _powers as P
 from reference.wang_xu import _score_kernel as SK
 

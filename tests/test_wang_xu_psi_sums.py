@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from proofs_checks.claim_sets.wang_xu import concentration as C
-from proofs_checks.claim_sets.wang_xu._common import setup_for
+from proofs_checks.claim_sets.wang_xu import setup_for
+# private: _score_kernel, _terms, _deviation, _largest_deviation, _risk, _grid_argmin: the pruned sums are
+#   tested against the plain ones
 from reference.wang_xu._score_kernel import psi_column_sums, psi_of_residuals
 from reference.wang_xu.truncation import psi
 from tests._psi_kernel_bounds import bits as _bits, bits_equal, broken_psi_swapped, kernel_psi, psi_violations

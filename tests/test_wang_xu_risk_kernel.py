@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from reference.wang_xu import l1_regression as L
+# private: _risk_kernel, _score_kernel, _scaled: the compiled risk kernel is tested against numpy
 from reference.wang_xu._risk_kernel import HAVE_NUMBA, risk_column_sums
 from reference.wang_xu._score_kernel import dot_products
 from tests._psi_kernel_bounds import bits_equal, broken_psi_swapped, kernel_psi, psi_violations

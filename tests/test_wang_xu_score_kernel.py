@@ -16,6 +16,8 @@ import pytest
 
 from reference.floating import FUNCTION_ULPS
 from reference.mechanisms import normalize_log_weights
+# private: _score_kernel, _Scorer, _psi_block, _psi_nonneg, _log_prod_q: the compiled score kernel is tested against
+#   numpy
 from reference.wang_xu import _score_kernel as SK
 from reference.wang_xu.l1_regression import _psi_block, _Scorer
 from reference.wang_xu.truncation import _psi_nonneg, psi_evaluation_error_bound

@@ -74,9 +74,33 @@ def _expensive(mech):
 def profile_options(mechanism: Any, profile: str = "quick") -> dict:
     """Keyword arguments of :func:`audit` giving the sizes of a verify profile (:data:`QUICK`, :data:`FULL`).
 
-    The exact search budget (``search_budget``, for mechanisms with ``log_prob``) is
-    ``evaluations``, or ``expensive_evaluations`` when the mechanism sets
-    ``expensive_log_prob = True`` and has no O(K d) rescoring.
+    Parameters
+    ----------
+    mechanism : object
+        The mechanism to audit; only its ``log_prob`` (whether it has one) and ``expensive_log_prob``
+        are read.
+    profile : {"quick", "full"}
+        The verify profile.
+
+    Returns
+    -------
+    dict
+        ``samples``, ``refine_steps`` and ``sampler_samples`` of the profile; for a mechanism with
+        ``log_prob`` also ``search_budget``: ``evaluations``, or ``expensive_evaluations`` when the
+        mechanism sets ``expensive_log_prob = True`` and has no O(K d) rescoring.
+
+    Raises
+    ------
+    ValueError
+        ``profile`` is neither ``"quick"`` nor ``"full"``.
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import RandomizedResponse
+    >>> profile_options(RandomizedResponse(true_eps=1.0))["search_budget"]
+    2000
+    >>> sorted(profile_options(object(), "full"))
+    ['refine_steps', 'sampler_samples', 'samples']
     """
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
@@ -96,6 +120,44 @@ class AuditResult:
     confidence bound at ``confidence`` (``"statistical"``); ``verdict`` is ``"refuted"`` exactly when it exceeds
     the claimed epsilon.  ``details`` holds the counterexample pair and how it was found; ``options`` the
     :class:`~proofs_checks.audit.options.AuditOptions` the audit ran with (not part of :meth:`as_dict`).
+    :func:`audit` makes it; the fields are the constructor's parameters.
+
+    Parameters
+    ----------
+    algorithm : str
+        Name of the mechanism audited (``AuditOptions.name``, else its class name).
+    variant : str or None
+        Label of the variant audited (``AuditOptions.variant``).
+    claimed_epsilon : float
+        The epsilon of the claim.
+    claimed_delta : float
+        The delta of the claim.
+    method : {"exact", "statistical"}
+        How ``epsilon_lower`` was obtained.
+    epsilon_lower : float
+        Exact privacy loss of the worst pair found, or a lower confidence bound on epsilon; ``inf`` when
+        ``log_prob`` is no probability law.
+    confidence : float or None
+        Confidence of the statistical bound or of the exact audit's sampler check; ``None`` when neither ran.
+    samples : int
+        Mechanism calls made (both datasets).
+    pair : str
+        Description of the worst pair.
+    verdict : {"refuted", "not refuted"}
+        ``"refuted"`` exactly when ``epsilon_lower`` exceeds ``claimed_epsilon`` (an exact audit by more than
+        float64 rounding), or the sampler disagrees with ``log_prob``.
+    seed : int
+        The seed the audit ran with.
+    seconds : float
+        Wall time of the audit.
+    p_value : float or None
+        A statistical audit's p-value of the claim at the worst pair, else ``None``.
+    details : dict
+        The counterexample pair and how it was found (search statistics, the sampler check, the event).
+    compared_pairs : list or None
+        A statistical audit's pairs in the order they competed.
+    options : AuditOptions or None
+        The options the audit ran with.
 
     Examples
     --------
@@ -136,17 +198,42 @@ class AuditResult:
 
 
 class MechanismError(RuntimeError):
-    """A user's mechanism raised during an audit; the message names the mechanism and what it raised."""
+    """A user's mechanism raised during an audit; the message names the mechanism and what it raised.
+
+    Examples
+    --------
+    >>> class Broken:
+    ...     def sample(self, data, size, rng):
+    ...         raise ZeroDivisionError("no")
+    >>> audit(Broken(), epsilon=1.0, pairs=[([[0.0]], [[1.0]])], samples=1000)
+    Traceback (most recent call last):
+    ...
+    proofs_checks.audit.api.MechanismError: mechanism Broken: sample() raised ZeroDivisionError: no
+    """
 
 
 class NoRunnablePair(MechanismError):
     """The mechanism cannot run on any of the neighbouring pairs the audit made: nothing was audited.
 
     Not a verdict on the mechanism's privacy (an adapter reports it as inconclusive), and not a
-    bug of the auditor; ``skipped`` holds the count and the first errors.
+    bug of the auditor.
+
+    Parameters
+    ----------
+    message : str
+        What was tried and the first error.
+    skipped : dict
+        ``{"datasets": count, "first_errors": [...]}``: the datasets the mechanism could not run on and
+        the first (at most three) errors; kept as the attribute ``skipped``.
+
+    Examples
+    --------
+    >>> err = NoRunnablePair("mechanism M: cannot run on any pair", {"datasets": 4, "first_errors": ["bad"]})
+    >>> isinstance(err, MechanismError), err.skipped["datasets"]
+    (True, 4)
     """
 
-    def __init__(self, message, skipped):
+    def __init__(self, message: str, skipped: dict) -> None:
         super().__init__(message)
         self.skipped = skipped
 

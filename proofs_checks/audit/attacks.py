@@ -49,9 +49,9 @@ _NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 @dataclass(frozen=True)
 class Attack:
-    """One registered attack.
+    """One registered attack: what :func:`register_attack` makes and returns.
 
-    Attributes
+    Parameters
     ----------
     name : str
         The value of ``attack=`` / ``--attack`` that selects it (lower case, digits and hyphens).
@@ -65,6 +65,13 @@ class Attack:
     builtin : bool
         One of the auditor's own attacks: they come first, in their order of registration, so that an attack
         a user registers cannot change which of two equal scores wins.
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.classifiers import attack_names
+    >>> attack = Attack("constant", "a constant statistic", lambda a, b: [], in_auto=False)
+    >>> attack.name, attack.in_auto, attack.builtin, "logistic" in attack_names()
+    ('constant', False, False, True)
     """
 
     name: str
@@ -119,6 +126,16 @@ def register_attack(name: str, description: str, fits: Optional[Callable] = None
         ``fits`` is not callable, or ``description`` / ``in_auto`` / ``builtin`` have the wrong type.
     ValueError
         A bad or already registered name, or an empty description.
+
+    Examples
+    --------
+    As a decorator (the module's notes show the direct call):
+
+    >>> @register_attack("first-coordinate", "the output's first coordinate", in_auto=False)
+    ... def first_coordinate_fits(a, b):
+    ...     return [lambda: [lambda outputs: outputs[:, 0]]]
+    >>> unregister_attack("first-coordinate").fits is first_coordinate_fits
+    True
     """
     check_attack_name(name)
     if name in _REGISTRY:
@@ -143,7 +160,33 @@ def register_attack(name: str, description: str, fits: Optional[Callable] = None
 
 
 def unregister_attack(name: str) -> Attack:
-    """Remove the attack ``name`` and return its entry; KeyError naming the registered attacks if it is not one."""
+    """Remove the attack ``name`` and return its entry.
+
+    Parameters
+    ----------
+    name : str
+        A registered attack's name.
+
+    Returns
+    -------
+    Attack
+        The entry removed.
+
+    Raises
+    ------
+    KeyError
+        ``name`` is not registered (the message names the registered attacks).
+
+    Examples
+    --------
+    >>> entry = register_attack("sum", "the sum of the output's coordinates", lambda a, b: [], in_auto=False)
+    >>> unregister_attack("sum") is entry
+    True
+    >>> unregister_attack("sum")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    KeyError: "no attack 'sum' is registered; registered: ..."
+    """
     if name not in _REGISTRY:
         raise KeyError(f"no attack {name!r} is registered; registered: {', '.join(_REGISTRY) or 'none'}")
     return _REGISTRY.pop(name)

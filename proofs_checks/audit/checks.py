@@ -45,11 +45,11 @@ FIXED_EVENT_SCORINGS = ("plug-in", "cross-fit")
 #: "Cross-fitted scores for searched thresholds"): NoisyHist1 at 10^7 seed 0 0.0798 -> 0.0992, but the black-box
 #: Gaussian calibration cases 0.911 / 0.941 -> 0.904 / 0.935 of the oracle.
 #: ``"cross-fit-smooth"``: as ``"cross-fit"``, and for a one-column output the raw output's half-line chosen with a
-#: smoothed log-ratio (:class:`~proofs_checks.audit.smooth.SmoothLogRatio`, branch gcal's rule) competes as one more
+#: smoothed log-ratio (:class:`~proofs_checks.audit.smooth.SmoothLogRatio`) competes as one more
 #: candidate, scored by its own cross-fitted bound (the spline refitted without each held-out fold), so that held-out
-#: counts decide between the smoothed and the raw threshold (gcal's rule alone broke ReportNoisyMax3,
+#: counts decide between the smoothed and the raw threshold (the smoothed rule alone broke ReportNoisyMax3,
 #: docs/auditor.md).  Measured: Gaussian calibration 0.978 / 0.966, Laplace 0.995 / 0.998, DP-Sniper suite at 10^7
-#: seed 0 equal to the default except NoisyHist1 0.0992.  The default since branch xfs halved its cost (one-column
+#: seed 0 equal to the default except NoisyHist1 0.0992.  The default since its cost was halved (one-column
 #: audits at 10^7 calls 3-3.7x the pessimistic rule's CPU, 8-9 s; docs/auditor.md, "cross-fit-smooth as the
 #: default").
 THRESHOLD_SCORINGS = ("pessimistic", "cross-fit", "cross-fit-smooth")

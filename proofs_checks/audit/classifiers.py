@@ -190,6 +190,14 @@ def joint_logistic_fits(a, b):
 def attack_names() -> tuple[str, ...]:
     """The values of ``attack=`` / ``--attack``: ``"auto"`` and every registered attack, the auditor's own first.
 
+    Returns
+    -------
+    tuple of str
+        ``"auto"``, then the names of :func:`~proofs_checks.audit.attacks.registered_attacks` (complete: this
+        module registers the auditor's own attacks when it is imported).
+
+    Examples
+    --------
     >>> attack_names()[:5]
     ('auto', 'logistic', 'histogram', 'per-coordinate', 'joint-logistic')
     """

@@ -14,9 +14,9 @@ import math
 
 from statsmodels.stats.proportion import proportion_confint
 
-from ._cp_bound import _cp_eps_vector
+from ._cp_bound import _cp_eps_vector, clopper_pearson_epsilon_vector
 
-__all__ = ["clopper_pearson_bounds", "clopper_pearson_epsilon", "dp_p_value"]
+__all__ = ["clopper_pearson_bounds", "clopper_pearson_epsilon", "clopper_pearson_epsilon_vector", "dp_p_value"]
 
 
 def clopper_pearson_bounds(k, n, k2, n2, confidence):

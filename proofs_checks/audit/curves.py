@@ -122,6 +122,11 @@ def exact_curve(logp: ArrayLike, logq: ArrayLike, epsilons: ArrayLike) -> np.nda
         ``H_eps(P || Q) = sum_o (p(o) - e^eps q(o))_+`` [1]_ (the best event is
         ``{o : p(o) > e^eps q(o)}``).  Cost O(K G) time, O(K) memory.
 
+    Raises
+    ------
+    ValueError
+        The vectors are not 1-D of equal non-zero length, hold NaN or +inf, or the grid is invalid.
+
     Examples
     --------
     >>> import numpy as np
@@ -146,6 +151,27 @@ def laplace_curve(epsilons: ArrayLike, scale: float, sensitivity: float = 1.0) -
     ``{x <= t}`` with ``t = (Delta - b eps)/2`` (log-ratio ``(|x - Delta| - |x|)/b > eps``), where
     ``P = 1 - e^{-t/b}/2`` and ``P' = e^{(t - Delta)/b}/2``; substituting gives the formula.
 
+    Parameters
+    ----------
+    epsilons : array_like
+        The grid (checked by :func:`check_epsilons`).
+    scale : float
+        The Laplace scale ``b`` (> 0).
+    sensitivity : float
+        The distance ``Delta`` between the two answers (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``delta(eps)`` at each grid point (sorted, without repeats).
+
+    Raises
+    ------
+    ValueError
+        A non-positive ``scale`` or ``sensitivity``, or an invalid grid.
+
+    Examples
+    --------
     >>> # numpy's expm1 and the C library's exp, 4 ulps each of 0.39 and 0.61 (1 - exp(-0.5) is exact): 6.7e-16
     >>> abs(float(laplace_curve([0.0], 1.0)[0]) - (1 - math.exp(-0.5))) <= 6.7e-16
     True
@@ -164,6 +190,32 @@ def gaussian_curve(epsilons: ArrayLike, sigma: float, sensitivity: float = 1.0) 
     the second term evaluated as ``exp(eps + log Phi(.))`` so that it neither overflows nor loses
     the tail.
 
+    Parameters
+    ----------
+    epsilons : array_like
+        The grid (checked by :func:`check_epsilons`).
+    sigma : float
+        Standard deviation of the Gaussian noise (> 0).
+    sensitivity : float
+        The l2 distance ``Delta`` between the two answers (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``delta(eps)`` at each grid point (sorted, without repeats).
+
+    Raises
+    ------
+    ValueError
+        A non-positive ``sigma`` or ``sensitivity``, or an invalid grid.
+
+    References
+    ----------
+    .. [2] B. Balle and Y.-X. Wang, "Improving the Gaussian mechanism for differential privacy:
+           analytical calibration and optimal denoising", ICML 2018.
+
+    Examples
+    --------
     >>> round(float(gaussian_curve([0.0], 1.0)[0]), 12) == round(2 * 0.6914624612740131 - 1, 12)
     True
     """
@@ -193,6 +245,33 @@ def density_curve(log_density_p: Callable, log_density_q: Callable, epsilons: Ar
     ----------
     log_density_p, log_density_q : callable
         Vectorised ``x (1-D array) -> log density``.
+    epsilons : array_like
+        The grid (checked by :func:`check_epsilons`).
+    breakpoints : sequence of float
+        Finite points splitting the real line into the quadrature's pieces (default: 0).
+    tol : float
+        Absolute tolerance of each piece's quadrature.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``max(H_eps(P || Q), H_eps(Q || P))`` at each grid point, clipped to [0, 1].
+
+    Raises
+    ------
+    ValueError
+        A breakpoint is not finite, or the grid is invalid.
+
+    Examples
+    --------
+    The Laplace densities at 0 and 1 (scale 1) against their closed form :func:`laplace_curve`:
+
+    >>> import numpy as np
+    >>> lp = lambda x: -np.abs(x) - np.log(2.0)
+    >>> lq = lambda x: -np.abs(x - 1.0) - np.log(2.0)
+    >>> got = density_curve(lp, lq, [0.0, 0.5, 1.0], breakpoints=[0.0, 1.0])
+    >>> bool(np.allclose(got, laplace_curve([0.0, 0.5, 1.0], 1.0), rtol=0, atol=1e-10))
+    True
     """
     eps = check_epsilons(epsilons)
     pts = np.unique(np.asarray(breakpoints, dtype=np.float64))
@@ -267,7 +346,35 @@ def _tail_fractions(num, den, exact, max_thresholds=2048):
 
 @dataclass
 class CurveResult:
-    """A lower confidence curve: ``delta_lower[i]`` at ``epsilons[i]``, simultaneous over the grid."""
+    """A lower confidence curve: ``delta_lower[i]`` at ``epsilons[i]``, simultaneous over the grid.
+
+    Made by :func:`statistical_curve`; the fields are the constructor's parameters.
+
+    Parameters
+    ----------
+    epsilons : list of float
+        The grid.
+    delta_lower : list of float
+        Lower bound on ``delta(eps)`` at each grid point, all holding together at ``confidence``.
+    confidence : float
+        Simultaneous confidence over the grid.
+    samples, selection_samples, estimation_samples : int
+        Mechanism calls in all, in the selection split and in the estimation split (both datasets).
+    correction : str
+        The multiplicity correction, in words (Bonferroni over the grid).
+    events : list of dict
+        Per grid point the event certified: statistic, region, numerator dataset, counts and bounds.
+    seconds : float
+        Wall time.
+    extra : dict
+        ``delta_lower_pointwise``: the bounds before the running maximum.
+
+    Examples
+    --------
+    >>> cur = CurveResult([0.0, 1.0], [0.25, 0.0], 0.95, 2000, 200, 1800, "Bonferroni over 2 grid points", [], 0.1)
+    >>> cur.as_dict()["delta_lower"], cur.extra
+    ([0.25, 0.0], {})
+    """
 
     epsilons: list
     delta_lower: list
@@ -296,24 +403,56 @@ def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, sampl
 
     Parameters
     ----------
-    mechanism : object with ``sample(data, size, rng)`` (and optionally ``log_prob``/``log_density``)
+    mechanism : object
+        ``sample(data, size, rng)``, and optionally ``log_prob`` / ``log_density`` (exact log-ratio statistic).
     pair : (D, D_prime)
+        The neighbouring pair.
     epsilons : array_like
         The grid (checked by :func:`check_epsilons`).
     samples : int
         Total calls (both datasets, both splits), >= 100.
-    confidence : float in (0, 1), default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95)
-        Simultaneous over the grid.
-    seed : int or SeedSequence
+    confidence : float
+        In (0, 1), simultaneous over the grid; default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95).
+    seed : int or numpy.random.SeedSequence
+        Root of every draw's seed sequence.
     jobs : int
+        joblib workers; the result does not depend on it.
     statistic : {"auto", "exact", "estimate"}
         As in :func:`~proofs_checks.audit.statistical.statistical_audit`.
+    selection_fraction : float or None
+        Share of each dataset's calls used for selection (default 0.1 with an exact statistic, 0.25
+        otherwise).
+    chunk_size : int or None
+        Outputs per chunk (part of the seed layout; default that of the statistical audit).
     progress : bool
         A tqdm bar on stderr (selection, then each estimation dataset).
 
     Returns
     -------
     CurveResult
+        The lower curve, its events and their counts.
+
+    Raises
+    ------
+    ValueError
+        An invalid grid, an out-of-range parameter, too few samples, or outputs of different shapes on
+        the two datasets.
+
+    References
+    ----------
+    .. [3] C. J. Clopper and E. S. Pearson, Biometrika 26 (1934).
+
+    Examples
+    --------
+    The Laplace mechanism of scale 1 is (eps, delta(eps))-DP with ``delta(1) = 0``; the lower curve
+    stays below the exact one at every grid point:
+
+    >>> from proofs_checks.audit.calibration import LaplaceCount
+    >>> lap = LaplaceCount(scale=1.0)
+    >>> cur = statistical_curve(lap, lap.pair(), [0.0, 0.5, 1.0], samples=20_000, seed=1)
+    >>> exact = laplace_curve([0.0, 0.5, 1.0], 1.0)
+    >>> all(low <= d for low, d in zip(cur.delta_lower, exact)), cur.delta_lower[-1]
+    (True, 0.0)
     """
     from .candidates import ExactLogRatio, candidate_statistics
     from .checks import check_confidence, check_samples

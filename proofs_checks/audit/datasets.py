@@ -150,7 +150,36 @@ def _aligned_logs(mechanism, D, Dp):
 
 
 def exact_pair_epsilon(mechanism: Any, D: ArrayLike, D_prime: ArrayLike, delta: float = 0.0) -> tuple[float, str]:
-    """Exact epsilon at ``delta`` of one pair (both directions): ``(epsilon, direction)``."""
+    """Exact epsilon at ``delta`` of one pair (both directions): ``(epsilon, direction)``.
+
+    Parameters
+    ----------
+    mechanism : object
+        A mechanism with ``log_prob(data) -> (outputs, log_probabilities)``.
+    D, D_prime : array_like
+        The two datasets (2-D arrays of records).
+    delta : float
+        In [0, 1): the delta the epsilon is measured at.
+
+    Returns
+    -------
+    epsilon : float
+        :func:`~proofs_checks.audit.exact.privacy_profile` of the two laws, aligned by output value.
+    direction : {"forward", "backward"}
+        ``"forward"`` when ``D`` against ``D_prime`` attains it.
+
+    Raises
+    ------
+    LawError
+        A ``log_prob`` is not a probability law.
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import RandomizedResponse
+    >>> eps, direction = exact_pair_epsilon(RandomizedResponse(true_eps=1.0), [[0.0]], [[1.0]])
+    >>> round(eps, 9), direction
+    (1.0, 'forward')
+    """
     lp, lq = _aligned_logs(mechanism, D, D_prime)
     return privacy_profile(lp, lq, delta)
 
@@ -199,8 +228,45 @@ def black_box_pairs(D: ArrayLike, *, magnitudes: Sequence[float] = (1e300, 1e3),
     before the pairs are compared: two pairs equal after projection (in either order) are
     one pair, and a pair whose two records project to the same record is dropped.  So no
     pair is audited twice and the selection budget of the statistical audit is split only
-    over distinct pairs.  ``budget`` keeps the first ``budget`` distinct pairs (None: all).
-    Returned as ``(D, D_prime, description)`` triples.
+    over distinct pairs.
+
+    Parameters
+    ----------
+    D : array_like
+        Base dataset, a 2-D array of records.
+    magnitudes : sequence of float
+        The magnitudes ``B`` of the replaced records, in order.
+    project : callable or None
+        Maps an array of records into the mechanism's domain (default: the identity).
+    budget : int or None
+        Keep the first ``budget`` distinct pairs (>= 1; None: all).
+    row : int
+        The replaced row, in ``[0, n)``.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray, str)
+        ``(D, D_prime, description)`` triples, distinct after projection.
+
+    Raises
+    ------
+    ValueError
+        ``row`` or ``budget`` out of range.
+
+    References
+    ----------
+    .. [1] Z. Ding, Y. Wang, G. Wang, D. Zhang and D. Kifer, "Detecting violations of differential
+           privacy", CCS 2018.
+    .. [2] B. Bichsel, S. Steffen, I. Bogunovic and M. Vechev, "DP-Sniper: black-box discovery of
+           differential privacy violations using classifiers", IEEE S&P 2021.
+
+    Examples
+    --------
+    >>> pairs = black_box_pairs([[0.5, 0.5], [0.2, 0.1]], budget=3)
+    >>> [desc for _, _, desc in pairs]
+    ['row 0: +1e+300 vs -1e+300 everywhere', 'row 0: one above (1e+300)', 'row 0: one below (1e+300)']
+    >>> pairs[1][1][0].tolist()
+    [1e+300, 0.0]
     """
     project = project or (lambda records: records)
     D = np.array(D, dtype=np.float64, copy=True)

@@ -102,7 +102,43 @@ def _hockey_stick_epsilon(p, q, delta):
 
 
 def privacy_profile(logp: ArrayLike, logq: ArrayLike, delta: float = 0.0) -> tuple[float, str]:
-    """Both directions: ``(epsilon(delta), worst direction)`` with direction 'forward' for P vs Q."""
+    """Both directions: ``(epsilon(delta), worst direction)`` with direction 'forward' for P vs Q.
+
+    Parameters
+    ----------
+    logp, logq : array_like, shape (K,)
+        Log-probabilities of the same K outputs under the two laws.
+    delta : float
+        In [0, 1).  At 0 the pure-DP loss ``max_o log p(o) - log q(o)`` of each direction, else
+        :func:`hockey_stick_epsilon`.
+
+    Returns
+    -------
+    epsilon : float
+        The larger of the two directions' epsilon (>= 0; ``inf`` when one law puts mass where the other
+        puts none).
+    direction : {"forward", "backward"}
+        ``"forward"`` when P against Q attains it (ties go forward).
+
+    Raises
+    ------
+    ValueError
+        The vectors are not 1-d of equal non-zero length, hold NaN or +inf, or ``delta`` is outside [0, 1).
+
+    References
+    ----------
+    .. [1] B. Balle, G. Barthe and M. Gaboardi, "Privacy amplification by subsampling: tight analyses
+           via couplings and divergences", NeurIPS 2018.
+
+    Examples
+    --------
+    >>> import math
+    >>> eps, direction = privacy_profile([math.log(0.5), math.log(0.5)], [math.log(0.25), math.log(0.75)])
+    >>> round(eps, 12) == round(math.log(2), 12), direction
+    (True, 'forward')
+    >>> privacy_profile([0.0, -math.inf], [-math.inf, 0.0], delta=0.5)
+    (inf, 'forward')
+    """
     # The laws and delta are checked once, not once per direction (an exact search calls this per pair).
     p, q = _check_logs(logp, logq)
     if delta > 0:

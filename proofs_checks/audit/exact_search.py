@@ -28,7 +28,33 @@ __all__ = ["ExactSearchResult", "search_exact"]
 
 @dataclass
 class ExactSearchResult:
-    """Worst pair found by :func:`search_exact`."""
+    """Worst pair found by :func:`search_exact`.
+
+    Parameters
+    ----------
+    epsilon : float
+        Exact privacy loss of the pair at the search's ``delta`` (the larger of both directions).
+    D, D_prime : numpy.ndarray
+        The neighbouring datasets (2-D arrays of records); they differ in row ``row``.
+    row : int
+        The replaced row.
+    description : str
+        How the pair was found (phase, start, moves), for the audit's report.
+    evaluated : int
+        Law evaluations spent.
+    direction : {"forward", "backward"}
+        Which direction attains ``epsilon``: ``D`` against ``D_prime`` (forward) or the reverse.
+    extra : dict
+        Search statistics: ``incremental``, ``candidates``, ``rows``, ``improving_moves``,
+        ``duplicate_pairs_skipped`` and ``skipped`` (datasets the mechanism could not run on).
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import RandomizedResponse
+    >>> res = search_exact(RandomizedResponse(true_eps=1.0), [[0.0], [0.0]], rng=0, refine_steps=0)
+    >>> isinstance(res, ExactSearchResult), res.D.shape, res.row, round(res.epsilon, 9)
+    (True, (2, 1), 0, 1.0)
+    """
 
     epsilon: float
     D: np.ndarray
@@ -85,6 +111,57 @@ def search_exact(mechanism: Any, D: ArrayLike, delta: float = 0.0, rng: Any = No
     Cost: with ``score_terms``, a phase-1 candidate costs one ``score_terms`` row
     and one ``log_prob_from_terms`` (O(K d)), a phase-2 dataset one ``score_terms``
     of the whole dataset; otherwise one ``log_prob`` per dataset.
+
+    Parameters
+    ----------
+    mechanism : object
+        A mechanism with ``log_prob(data) -> (outputs, log_probabilities)``; optionally
+        ``score_terms`` / ``log_prob_from_terms`` (O(K d) candidates), ``fixed_size`` and a domain
+        (:func:`~proofs_checks.audit.datasets.domain_projector`).
+    D : array_like
+        Base dataset, a non-empty 2-D array of records.
+    delta : float
+        The delta of the hockey-stick divergence the loss is measured at.
+    rng : numpy.random.Generator, int or None
+        Randomness of the candidate subsample and of the climbs.
+    rows : sequence of int
+        Rows of ``D`` replaced in phase 1.
+    candidates : array_like or None
+        Replacement records of phase 1 (default: :func:`replacement_candidates`).
+    max_candidates : int
+        At most this many candidates (the first half kept, the rest subsampled).
+    refine_steps : int
+        Steps without improvement before a climb stops (>= 0; 0 skips phase 2).
+    moves_per_step : int
+        Proposals per step (>= 1).
+    top_pairs : int
+        Best pairs of phase 1 that start climbs.
+    max_evaluations : int or None
+        Cap on the law evaluations (>= 2), or none.
+    starts : int
+        Climbs run from the best starts (>= 1).
+    max_rows : int or None
+        Largest dataset a climb may reach (default 4n, or 16n with ``score_terms``).
+
+    Returns
+    -------
+    ExactSearchResult
+        The worst pair found, its exact epsilon and how it was found.
+
+    Raises
+    ------
+    ValueError
+        ``D`` is not a non-empty 2-D array, an integer parameter is out of range, or the mechanism runs
+        on fewer than two of the datasets searched.
+    LawError
+        ``log_prob`` is not a probability law.
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import RandomizedResponse
+    >>> res = search_exact(RandomizedResponse(true_eps=0.5), [[0.0], [1.0]], rng=1, max_evaluations=50)
+    >>> round(res.epsilon, 9), res.evaluated <= 50
+    (0.5, True)
     """
     gen = as_generator(rng)
     D = np.array(D, dtype=np.float64, copy=True)

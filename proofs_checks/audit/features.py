@@ -35,7 +35,15 @@ MAX_ROW_ATOMS = 256
 
 
 class FeatureError(ValueError):
-    """The user's feature map raised or returned something that is not a (samples, k) finite float array."""
+    """The user's feature map raised or returned something that is not a (samples, k) finite float array.
+
+    Examples
+    --------
+    >>> UserFeatures(lambda o: o[:, :0])(np.zeros((3, 1)))
+    Traceback (most recent call last):
+    ...
+    proofs_checks.audit.features.FeatureError: features <lambda> returned no columns (shape (3, 0))
+    """
 
 
 def column_atoms(x, min_count=ATOM_MIN_COUNT, max_atoms=MAX_ATOMS):

@@ -45,7 +45,16 @@ MIN_CELL = 1e-6
 
 
 class LawError(ValueError):
-    """``log_prob`` returned something that is not a probability law (the audit refutes on it)."""
+    """``log_prob`` returned something that is not a probability law (the audit refutes on it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> validate_law(np.arange(2), np.log([0.5, 0.4]))
+    Traceback (most recent call last):
+    ...
+    proofs_checks.audit.laws.LawError: log_prob(D) is not normalised: probabilities sum to 0.9 (tolerance 1e-06)
+    """
 
 
 def row_keys(outputs, count):

@@ -83,8 +83,8 @@ def penalised_logistic_weights(f, n_first, penalty, method="auto"):
         solved by least squares, and if a step is no descent direction, the line search fails before
         convergence, or :data:`NEWTON_MAX_STEPS` pass, L-BFGS-B continues from the last iterate (it never
         returns a worse point than its start).  ``lbfgs``: scipy's L-BFGS-B from zero (default
-        tolerances), as before branch lnewt.  ``auto``: ``newton`` up to :data:`NEWTON_MAX_COLUMNS` columns
-        with both labels present, else ``lbfgs``.
+        tolerances), the auditor's fit before Newton's method.  ``auto``: ``newton`` up to
+        :data:`NEWTON_MAX_COLUMNS` columns with both labels present, else ``lbfgs``.
 
     Returns
     -------

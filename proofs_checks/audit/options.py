@@ -1,7 +1,7 @@
 """The options of an audit: :class:`AuditOptions`, one frozen dataclass with every setting of ``audit()``.
 
 Each field has its default, its check (the functions of :mod:`~proofs_checks.audit.checks` and
-:mod:`reference.validation`) and its description (the Attributes section of :class:`AuditOptions`).
+:mod:`reference.validation`) and its description (the Parameters section of :class:`AuditOptions`).
 ``python -m proofs_checks audit`` builds its flags from the fields (:func:`cli_spec`, :func:`field_docs`):
 flag names, defaults, allowed values and help cannot drift from the Python interface.  This module imports
 no numpy (the command line's ``--help`` must answer at once); the checks import what they need when they run.
@@ -143,9 +143,10 @@ class AuditOptions:
     Build it with keywords (``AuditOptions(epsilon=1.0, samples=10**6)``), change it with :meth:`replace`, and
     pass it to ``audit(mechanism, options)``; ``audit`` also takes the fields as keywords.  Every field is
     checked when the options are made (TypeError or ValueError naming it; nothing is coerced: a number given as
-    a string is an error) and kept as the plain Python value (an ``int`` for a numpy integer).
+    a string is an error) and kept as the plain Python value (an ``int`` for a numpy integer).  The parameters
+    are the fields, of the same names.
 
-    Attributes
+    Parameters
     ----------
     variant : str or None
         Label of the variant audited: reported, not used by the audit (the command line builds a registered
@@ -310,14 +311,14 @@ _FIELD = re.compile(r"^    (\w+) : (.+)$")
 
 
 def field_docs() -> dict:
-    """``{field: (type, description)}`` read from the Attributes section of :class:`AuditOptions`
+    """``{field: (type, description)}`` read from the Parameters section of :class:`AuditOptions`
     (the command line's help of each flag).
 
     >>> field_docs()["seed"][0]
     'int'
     """
     doc = AuditOptions.__doc__
-    lines = doc[doc.index("    Attributes\n    ----------\n"):doc.index("    Examples\n")].splitlines()[2:]
+    lines = doc[doc.index("    Parameters\n    ----------\n"):doc.index("    Examples\n")].splitlines()[2:]
     out, name = {}, None
     for line in lines:
         m = _FIELD.match(line)

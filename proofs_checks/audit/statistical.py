@@ -115,7 +115,61 @@ def _check_eps_delta(epsilon, delta):
 
 @dataclass
 class StatisticalAuditResult:
-    """Outcome of :func:`statistical_audit` (all fields JSON-serialisable via :meth:`as_dict`)."""
+    """Outcome of :func:`statistical_audit` (all fields JSON-serialisable via :meth:`as_dict`).
+
+    Parameters
+    ----------
+    method : str
+        ``"statistical"``.
+    claimed_epsilon, claimed_delta : float
+        The claim under audit.
+    epsilon_lower : float
+        Lower confidence bound on epsilon from the estimation split: ``log((p_low - delta) / q_high)``.
+    p_value : float
+        p-value of "the mechanism is (claimed_epsilon, claimed_delta)-DP".
+    verdict : {"refuted", "not refuted"}
+        ``"refuted"`` exactly when ``epsilon_lower > claimed_epsilon``.
+    confidence : float
+        Confidence of the bound.
+    samples : int
+        Mechanism calls made, both datasets and both splits.
+    direction : str
+        Which dataset is the numerator of the event's ratio (``"D vs D'"`` or ``"D' vs D"``).
+    statistic : str
+        Name of the statistic whose event was tested.
+    threshold : float
+        The event is ``{statistic > threshold}`` (signed by the direction).
+    counts : dict
+        ``in_S_numerator``, ``in_S_other`` and ``n_each``: the estimation split's counts.
+    p_low, q_high : float
+        Clopper-Pearson bounds on the event's probability under the numerator dataset (lower) and the
+        other (upper).
+    selection_samples, estimation_samples : int
+        Calls of each split, both datasets.
+    pair_index : int
+        Index in ``pairs`` of the pair tested.
+    seed : int or None
+        The seed, when it was an integer.
+    jobs : int
+        Workers used (no effect on the result).
+    seconds, seconds_mechanism, seconds_auditor : float
+        Wall time of the audit; time spent in the mechanism and in the auditor's own statistics.
+    extra : dict
+        The selection bound, the attack and scorings used, the features' name and the event in words.
+
+    References
+    ----------
+    .. [1] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits illustrated in
+           the case of the binomial", Biometrika 26 (1934).
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import LaplaceCount
+    >>> lap = LaplaceCount(scale=1.0)
+    >>> res = statistical_audit(lap, [lap.pair()], 0.5, samples=20_000, seed=1)
+    >>> isinstance(res, StatisticalAuditResult), res.verdict, res.counts["n_each"]
+    (True, 'refuted', 9000)
+    """
 
     method: str
     claimed_epsilon: float
@@ -165,8 +219,10 @@ def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, de
         The claim under audit.
     samples : int
         Total mechanism calls, both datasets and both splits (>= 100).
-    confidence : float in (0, 1), default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95)
-    seed : int or SeedSequence
+    confidence : float
+        Confidence of the lower bound, in (0, 1); default :data:`proofs_checks.verdicts.CONFIDENCE` (0.95).
+    seed : int or numpy.random.SeedSequence
+        Root of every draw's seed sequence.
     jobs : int
         joblib workers; the result does not depend on it.
     statistic : {"auto", "exact", "estimate"}
@@ -201,6 +257,33 @@ def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, de
     Returns
     -------
     StatisticalAuditResult
+        The lower bound, the verdict, the event tested and its counts.
+
+    Raises
+    ------
+    TypeError
+        ``mechanism`` has no callable ``sample``, or a parameter has the wrong type (named in the message).
+    ValueError
+        A parameter is out of range, ``pairs`` is empty, or ``samples`` is too small for the pairs.
+
+    References
+    ----------
+    .. [1] Z. Ding, Y. Wang, G. Wang, D. Zhang and D. Kifer, "Detecting violations of differential
+           privacy", CCS 2018.
+    .. [2] M. Jagielski, J. Ullman and A. Oprea, "Auditing differentially private machine learning:
+           how private is private SGD?", NeurIPS 2020.
+
+    Examples
+    --------
+    The Laplace mechanism of scale 1 on a count is 1-DP: refuted at a claimed 0.5, not at 1.
+
+    >>> from proofs_checks.audit.calibration import LaplaceCount
+    >>> lap = LaplaceCount(scale=1.0)
+    >>> res = statistical_audit(lap, [lap.pair()], 1.0, samples=20_000, seed=1)
+    >>> res.verdict, res.samples, 0.5 < res.epsilon_lower < 1.0
+    ('not refuted', 20000, True)
+    >>> statistical_audit(lap, [lap.pair()], 0.5, samples=20_000, seed=1).verdict
+    'refuted'
     """
     start = time.perf_counter()
     (pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features, fixed_event_scoring,

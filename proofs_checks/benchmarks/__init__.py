@@ -2,3 +2,5 @@
 
 Their numbers are recorded in the docs of the subject they measure.
 """
+
+__all__: list[str] = []

@@ -24,6 +24,8 @@ from proofs_checks.audit.calibration import calibration_suite, oracle_bound
 from proofs_checks.audit.statistical import statistical_audit
 from proofs_checks.verdicts import CONFIDENCE
 
+__all__ = ["run", "false_rate", "main"]
+
 
 def run(samples=1_000_000, seeds=5, confidence=CONFIDENCE, jobs=1, cases=None, statistics=("auto", "estimate")):
     rows = []

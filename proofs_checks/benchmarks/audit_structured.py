@@ -1,4 +1,4 @@
-"""Power of the statistical audit's attacks on structured outputs (issue 14 item 3).
+"""Power of the statistical audit's attacks on structured outputs (atoms, joint cells, per-coordinate, union).
 
 Run: ``python -m proofs_checks.benchmarks.audit_structured [--samples 1e7] [--seeds 3]
 [--attack auto] [--json]``.  For each target of :mod:`proofs_checks.audit.structured_cases`
@@ -20,6 +20,8 @@ import numpy as np
 
 from proofs_checks.audit.statistical import statistical_audit
 from proofs_checks.audit.structured_cases import FlagLeakLaplace, SVTNoisyValue
+
+__all__ = ["cases", "run", "main"]
 
 
 def cases():

@@ -211,11 +211,11 @@ DPSNIPER_PAIRS = {
     "TruncatedGeometric": (_row([2]), _row([1])),
 }
 
-#: DP-Sniper's published epsilon lower bounds at its full budget (confidence 0.9; the issue's list).
+#: DP-Sniper's published epsilon lower bounds at its full budget (confidence 0.9), as DP-Sniper [2]_ reports them.
 DPSNIPER_FULL = {"Laplace": 0.0968, "NoisyHist1": 0.0978, "NoisyHist2": 4.6020, "ReportNoisyMax1": 0.0923,
                  "ReportNoisyMax3": 0.2478, "SVT1": 0.0858, "SVT3": 0.1716, "SVT4": 0.1687, "SVT5": 1.7612,
                  "TruncatedGeometric": 0.1156}
-#: DP-Sniper at a tenth of its default budget, measured on this kind of machine (the issue's list).
+#: DP-Sniper at a tenth of its default budget, measured with DP-Sniper's own code on this kind of machine.
 DPSNIPER_TENTH = {"Laplace": 0.0906, "NoisyHist1": 0.0914, "NoisyHist2": 4.6039, "ReportNoisyMax1": 0.0839,
                   "ReportNoisyMax3": 0.2388, "SVT1": 0.0839, "SVT4": 0.1638, "SVT5": 1.7559}
 

@@ -1,4 +1,4 @@
-"""The auditor on DP-Sniper's benchmark (issue 14 item 6): epsilon_lower beside DP-Sniper's, time per audit.
+"""The auditor on DP-Sniper's benchmark: epsilon_lower beside DP-Sniper's, time per audit.
 
 Run: ``python -m proofs_checks.benchmarks.dpsniper_suite [--calls 1e7] [--confidence 0.9] [--seed 0]
 [--statistic estimate] [--threshold-scoring pessimistic] [--only NAME ...] [--jobs 1] [--json]``.

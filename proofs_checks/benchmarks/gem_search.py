@@ -1,4 +1,4 @@
-"""Power of the exact neighbour search on GEM against a dedicated optimiser (issue 14 item 2).
+"""Power of the exact neighbour search on GEM against a dedicated optimiser: does it find GEM's worst pair?
 
 Run: ``python -m proofs_checks.benchmarks.gem_search [--seeds 10] [--budgets 2000 20000]
 [--factors 1.0 1.5] [--optimiser-rows 6 20 1000] [--json]``.
@@ -29,6 +29,8 @@ import numpy as np
 from proofs_checks.audit.neighbours import default_dataset, search_exact
 from proofs_checks.audit.primitive_mechanisms import RecordGEM
 from reference.mechanisms import gem_log_prob, normalize_log_weights
+
+__all__ = ["gem_optimum", "search_run", "main"]
 
 
 def _loss(x, mech, n):

@@ -24,6 +24,8 @@ from reference.wang_xu.data import LinearModel, lomax, student_t
 from reference.wang_xu.l1_regression import streaming_gumbel_max_sample, streaming_log_normaliser
 from reference.wang_xu.nets import L2BallNet
 
+__all__ = ["run", "main"]
+
 
 def _measure(fn):
     tracemalloc.start()

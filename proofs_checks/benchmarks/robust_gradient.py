@@ -7,7 +7,7 @@ and each is timed ``--repeat`` times, and the report gives the ratio of the best
 best ``np.mean`` time measured in the same run (never absolute seconds: they depend on the machine
 and its load), in wall time and in CPU time summed over threads (the work, which a busy machine
 distorts less), with the load average before and after.  Also reported: the share of entries in each region of the kernel
-(:mod:`reference.hu._ephi_kernel`).  Since issue 17 item 1 the estimator reads every ``|U| < 9`` entry
+(:mod:`reference.hu._ephi_kernel`).  The estimator reads every ``|U| < 9`` entry
 (``band`` and ``series`` below) from the curve table of ``beta`` (one look-up and a degree-9
 polynomial), so the cost is set by the share of ``poly`` entries; the regions of ``expected_phi``:
 
@@ -35,6 +35,8 @@ import numpy as np
 
 from reference.hu import _ephi_kernel as K
 from reference.hu.catoni import robust_gradient, robust_mean
+
+__all__ = ["THEOREM2_S", "SCENARIOS", "regions", "run", "format_report", "main"]
 
 #: s of Theorem 2 at n = 1e5, eps = 1, d = 100, |V| = 200, alpha = tau = 1, zeta = 0.05, beta = 1
 #: (``reference.hu.parameters.theorem2_parameters``); the gradients then have unit variance.

@@ -3,3 +3,5 @@
 Modules here are discovered automatically by :func:`proofs_checks.registry.default_registry`,
 so adding a paper's claims never touches a shared file.
 """
+
+__all__: list[str] = []

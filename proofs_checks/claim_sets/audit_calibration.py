@@ -34,8 +34,10 @@ __all__ = ["POWER_TARGET", "SINGLE_SEED_FLOOR", "exact_calibration_check", "verd
 POWER_TARGET = 0.9
 #: Smallest single-seed ratio accepted in the quick profile.
 SINGLE_SEED_FLOOR = 0.8
+#: The claims' source: the project's own calibration suite, no paper.
+_SOURCE = "auditor calibration suite (proofs_checks.audit.calibration)"
 #: The reading shared by the three claims: what the calibration suite is and what it knows.
-_READING = ("auditor calibration (issue 6): mechanisms of known output laws and analytic epsilon, each audited "
+_READING = ("auditor calibration: mechanisms of known output laws and analytic epsilon, each audited "
             "on its canonical replace-one neighbouring pair (D, D'); eps-DP: P(S) <= e^eps P'(S) + delta for every "
             "event S, both directions")
 
@@ -170,13 +172,13 @@ def power_calibration_check(suite=None, audit=None, confidence=CONFIDENCE,
 def register(registry):
     """Register the three calibration claims of the auditor."""
     claim = registry.add_claim
-    claim(Claim("audit.calibration.exact", "auditor calibration (issue 6)",
+    claim(Claim("audit.calibration.exact", _SOURCE,
                 "Exact audits of finite-output calibration mechanisms match the analytic epsilon to 1e-9.",
                 "inequality", exact_calibration_check(), scope="self-test"))
     # verdicts and power cost 2.8 s and 2.6 s a quick run (measured when they were made expensive): one run seed
-    claim(Claim("audit.calibration.verdicts", "auditor calibration (issue 6)",
+    claim(Claim("audit.calibration.verdicts", _SOURCE,
                 "The statistical audit refutes the violating calibration mechanisms and not the correct ones.",
                 "inequality", verdict_calibration_check(), scope="self-test", seed_policy="once"))
-    claim(Claim("audit.calibration.power", "auditor calibration (issue 6)",
+    claim(Claim("audit.calibration.power", _SOURCE,
                 "The statistical audit reaches at least 0.9 of the oracle Clopper-Pearson bound.",
                 "inequality", power_calibration_check(), scope="self-test", seed_policy="once"))

@@ -9,6 +9,8 @@ A bad argument raises :class:`UsageError` (exit status 2); any other exception i
 a check or of the code under test (exit status 1, with its traceback).
 """
 
+__all__ = ["UsageError"]
+
 
 class UsageError(ValueError):
     """A bad command-line argument or value: the CLI prints the message and exits with status 2."""

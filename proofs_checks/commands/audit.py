@@ -26,6 +26,8 @@ from ..audit.options import cli_spec
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "add_arguments", "given_options", "make_options", "run"]
+
 NAME = "audit"
 HELP = "audit the (epsilon, delta)-DP claim of an algorithm id or of --mechanism MODULE:NAME"
 EPILOG = """\

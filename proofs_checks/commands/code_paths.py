@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from . import UsageError
 
+__all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
+
 NAME = "code-paths"
 HELP = ("show which floating-point code paths this process runs (numpy SIMD, libm, BLAS kernels, numba "
         "target), the environment of the baseline path, or compare two verify reports (docs/reproducibility.md)")

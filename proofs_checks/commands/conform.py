@@ -14,6 +14,8 @@ import json
 
 from . import UsageError
 
+__all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
+
 NAME = "conform"
 HELP = "check a port of the algorithms against the golden vectors, the exact laws and the auditor"
 EPILOG = """\

@@ -11,6 +11,8 @@ from pathlib import Path
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "add_arguments", "plot_figure", "saved_panels", "run"]
+
 NAME = "experiments"
 HELP = "reproduce the synthetic experiments of Section 6 of 002 (Hu et al.): tables and figures"
 EPILOG = """\

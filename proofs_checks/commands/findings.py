@@ -8,6 +8,8 @@ python -m proofs_checks findings --paper 002 --json
 
 from __future__ import annotations
 
+__all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
+
 NAME = "findings"
 HELP = "list the headline findings about the papers (each with its claim ids and its reading of the paper)"
 EPILOG = """\

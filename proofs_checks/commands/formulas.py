@@ -17,6 +17,8 @@ from pathlib import Path
 from . import UsageError
 from ._common import non_negative_int, usable_out_dir
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "TARGETS", "add_arguments", "run"]
+
 NAME = "formulas"
 HELP = "run the formula checks, or report the float64 accuracy of E[phi(a+bZ)] / C-hat(a,b) (002)"
 EPILOG = """\

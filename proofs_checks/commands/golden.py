@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
+
 
 NAME = "golden"
 HELP = ("write the golden vectors (inputs, the reference's float64 outputs or exact values correctly rounded, with "

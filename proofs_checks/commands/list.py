@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "KINDS", "add_arguments", "run"]
+
 NAME = "list"
 HELP = "list every algorithm and claim id"
 EPILOG = """\

@@ -8,6 +8,8 @@ python -m proofs_checks power --profile full --only wang-xu.
 
 from __future__ import annotations
 
+__all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
+
 NAME = "power"
 HELP = "run each claim against its mutants (deliberately broken implementations) and say what it catches"
 EPILOG = """\

@@ -8,6 +8,8 @@ import sys
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "add_arguments", "run"]
+
 NAME = "rates"
 HELP = "sweep sample sizes and compare the observed decay of the excess risk with the stated rates"
 EPILOG = """\

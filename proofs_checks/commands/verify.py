@@ -7,6 +7,8 @@ import sys
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
 
+__all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "FEW_CLAIMS", "FAIL_ON", "add_arguments", "run"]
+
 NAME = "verify"
 HELP = "run the registered checks and write report.md, report.json and report.html"
 EPILOG = """\
@@ -145,7 +147,7 @@ def _claim_power(claim, ctx, result):
 
     p = claim_power(claim, ctx, baseline=result)
     # A mutant proven to satisfy the claim is no miss (no sound check can catch it): the share is
-    # over the mutants that violate; both lists are kept for the report [issue 18].
+    # over the mutants that violate; both lists are kept for the report.
     equivalent = [m.name for m in p.mutants if m.not_a_violation and not m.detected]
     violating = [m for m in p.mutants if not (m.not_a_violation and not m.detected)]
     share = sum(m.detected for m in violating) / len(violating) if violating else 1.0

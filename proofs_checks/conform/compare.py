@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .tolerances import tolerance_for
 
@@ -10,11 +13,35 @@ __all__ = ["Mismatch", "compare_case", "ulp_error"]
 
 
 class Mismatch(Exception):
-    """A port output outside its tolerance; the message names the input and the size of the error."""
+    """A port output outside its tolerance; the message names the input and the size of the error.
+
+    Examples
+    --------
+    >>> case = {"id": "laplace_scale/2,1", "function": "laplace_scale", "compare": "values", "expected_decoded": 2.0}
+    >>> try:
+    ...     compare_case(case, 2.5, [2.0, 1.0], {})
+    ... except Mismatch as exc:
+    ...     print(str(exc).split(":")[0])
+    laplace_scale [laplace_scale/2,1]
+    """
 
 
-def ulp_error(actual, expected, scale):
+def ulp_error(actual: ArrayLike, expected: ArrayLike, scale: ArrayLike) -> NDArray[np.float64]:
     """``|actual - expected| / spacing(|scale|)`` element-wise (float64): the error in ulps of ``scale``.
+
+    Parameters
+    ----------
+    actual : array_like
+        The port's values.
+    expected : array_like
+        The golden values (broadcast against ``actual``).
+    scale : array_like
+        What the error is measured against (``numpy.spacing`` of its absolute value).
+
+    Returns
+    -------
+    numpy.ndarray
+        The error in ulps, element-wise (``nan`` where both are the same infinity).
 
     Examples
     --------
@@ -134,7 +161,7 @@ def _match_rows(path, act_rows, exp_rows, rtol):
     return match
 
 
-def compare_case(case, actual, args, kwargs):
+def compare_case(case: Mapping[str, Any], actual: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict:
     """Compare a port's output for one golden case with the expected value, within the function's tolerance.
 
     Parameters

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
+from typing import Any, Collection, Mapping, Optional, Union
 
 from ..golden.encoding import SCHEMA_ID, decode, load
 from .compare import Mismatch, compare_case
@@ -15,7 +17,7 @@ __all__ = ["GOLDEN_DIR", "load_cases", "run_deterministic", "load_results"]
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
 
 
-def load_cases(golden_dir=None):
+def load_cases(golden_dir: Union[str, os.PathLike, None] = None) -> list[dict]:
     """Every case of every ``*.json`` golden file (decoded), in file order.
 
     Parameters
@@ -53,7 +55,7 @@ def load_cases(golden_dir=None):
     return cases
 
 
-def load_results(path):
+def load_results(path: Union[str, os.PathLike]) -> dict[str, Any]:
     """``{case id: decoded output}`` from a results file ``{"schema", "results": [{"id", "output"}]}``.
 
     Parameters
@@ -101,7 +103,9 @@ def _record(function, case, status, message=None, stats=None):
     return rec
 
 
-def run_deterministic(port=None, *, results=None, golden_dir=None, only=None):
+def run_deterministic(port: Optional[object] = None, *, results: Optional[Mapping[str, Any]] = None,
+                      golden_dir: Union[str, os.PathLike, None] = None,
+                      only: Optional[Collection[str]] = None) -> list[dict]:
     """One record per golden case: ``passed``, ``failed`` (with the message) or ``skipped``.
 
     Parameters

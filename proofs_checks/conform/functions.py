@@ -336,8 +336,18 @@ if len(_BY_NAME) != len(FUNCTIONS):  # pragma: no cover - a duplicate is a slip 
     raise ValueError("FUNCTIONS declares a name twice")
 
 
-def declared(name):
+def declared(name: str) -> PortFunction:
     """The :class:`PortFunction` named ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A declared port function's name.
+
+    Returns
+    -------
+    PortFunction
+        Its declaration.
 
     Raises
     ------
@@ -355,8 +365,18 @@ def declared(name):
         raise ValueError(f"name must be a declared port function, got {name!r}") from None
 
 
-def golden_functions(subject=None):
+def golden_functions(subject: Optional[str] = None) -> tuple[PortFunction, ...]:
     """The functions checked against golden files (of ``subject`` only, when given), in declaration order.
+
+    Parameters
+    ----------
+    subject : str or None
+        A golden file's subject (``catoni``, ``wang_xu``, ``hu``, ``mechanisms``); None: every subject.
+
+    Returns
+    -------
+    tuple of PortFunction
+        The declarations of kind ``values``, ``rows`` or ``law``.
 
     Examples
     --------
@@ -366,8 +386,13 @@ def golden_functions(subject=None):
     return tuple(f for f in FUNCTIONS if f.kind in GOLDEN_KINDS and (subject is None or f.subject == subject))
 
 
-def sampler_functions():
+def sampler_functions() -> tuple[PortFunction, ...]:
     """The samplers, in the order the kit runs them.
+
+    Returns
+    -------
+    tuple of PortFunction
+        The declarations of kind ``sampler``.
 
     Examples
     --------
@@ -377,8 +402,13 @@ def sampler_functions():
     return tuple(f for f in FUNCTIONS if f.kind == "sampler")
 
 
-def audited_functions():
+def audited_functions() -> tuple[PortFunction, ...]:
     """The mechanisms the kit audits, in the order it audits them.
+
+    Returns
+    -------
+    tuple of PortFunction
+        The declarations with ``audited=True``.
 
     Examples
     --------

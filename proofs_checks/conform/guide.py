@@ -7,8 +7,10 @@ docs/porting.md`` rewrites them and ``tests/test_conform_functions.py`` fails wh
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+from typing import Union
 
 from .functions import FUNCTIONS, GOLDEN_KINDS, STAGES
 from .samplers import ALPHA, SIZES
@@ -148,8 +150,23 @@ def render_guide(text):
     return text
 
 
-def guide_differences(path=GUIDE):
+def guide_differences(path: Union[str, os.PathLike] = GUIDE) -> list[str]:
     """The names of the generated tables whose copy in the guide at ``path`` differs from the declaration's.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The porting guide (default: ``docs/porting.md``).
+
+    Returns
+    -------
+    list of str
+        The names of the stale tables, in the guide's order; empty when the guide is current.
+
+    Raises
+    ------
+    ValueError
+        If a table's markers are missing or repeated.
 
     Examples
     --------
@@ -162,8 +179,18 @@ def guide_differences(path=GUIDE):
             if _span(name)[0].search(text).group(0) != _span(name)[0].search(rendered).group(0)]
 
 
-def update_guide(path=GUIDE):
+def update_guide(path: Union[str, os.PathLike] = GUIDE) -> list[str]:
     """Rewrite the generated tables of the guide at ``path``; return the names of those that changed.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The porting guide (default: ``docs/porting.md``).
+
+    Returns
+    -------
+    list of str
+        The names of the tables rewritten (empty: the file is left untouched).
 
     Raises
     ------

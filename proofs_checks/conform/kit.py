@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 from pathlib import Path
+from types import ModuleType
+from typing import Any, Collection, Iterable, Mapping, Optional, Union
 
 from .deterministic import load_results, run_deterministic
 from .functions import FUNCTIONS
@@ -14,7 +17,7 @@ from .samplers import SIZES, run_samplers
 __all__ = ["load_port", "run_kit", "summarise", "exit_status", "results_from_file"]
 
 
-def load_port(spec):
+def load_port(spec: str) -> ModuleType:
     """Import a port from a module name or a path to a ``.py`` file.
 
     Parameters
@@ -29,6 +32,8 @@ def load_port(spec):
 
     Raises
     ------
+    TypeError
+        If ``spec`` is not a non-empty string.
     ValueError
         If the file does not exist or the module cannot be imported.
 
@@ -53,8 +58,10 @@ def load_port(spec):
         raise ValueError(f"--port {spec!r}: cannot import the module ({exc})") from None
 
 
-def run_kit(port=None, *, results=None, only=None, size="default", seed=0, golden_dir=None, samplers=True,
-            privacy=True, audit_samples=20_000):
+def run_kit(port: Optional[object] = None, *, results: Optional[Mapping[str, Any]] = None,
+            only: Optional[Collection[str]] = None, size: Union[str, Mapping[str, int]] = "default", seed: int = 0,
+            golden_dir: Union[str, os.PathLike, None] = None, samplers: bool = True, privacy: bool = True,
+            audit_samples: int = 20_000) -> list[dict]:
     """Every check of the kit on a port (or on a non-Python port's results): one record per check.
 
     Parameters
@@ -65,8 +72,8 @@ def run_kit(port=None, *, results=None, only=None, size="default", seed=0, golde
         ``{case id: output}`` a non-Python port computed (:func:`results_from_file`); golden cases only.
     only : collection of str, optional
         Check only these declared port functions.
-    size : {"default", "small"}
-        Draws of the sampler tests (``default``: the stated power).
+    size : {"default", "small"} or mapping
+        Draws of the sampler tests (``default``: the stated power), or ``{"finite": n, "laplace": n}``.
     seed : int
         Seed of the sampler tests and the audits.
     golden_dir : path, optional
@@ -108,7 +115,7 @@ def run_kit(port=None, *, results=None, only=None, size="default", seed=0, golde
     return records
 
 
-def summarise(records):
+def summarise(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
     """Per function: ``passed`` (every provided check passed), ``failed`` or ``skipped``, with counts.
 
     Parameters
@@ -138,8 +145,18 @@ def summarise(records):
     return out
 
 
-def exit_status(records):
+def exit_status(records: Iterable[Mapping[str, Any]]) -> int:
     """0 when everything the port provides conforms (skips never fail), 1 otherwise.
+
+    Parameters
+    ----------
+    records : iterable of dict
+        What :func:`run_kit` returned (each with a ``status``).
+
+    Returns
+    -------
+    int
+        The exit status of ``python -m proofs_checks conform``: 1 when a record ``failed``, else 0.
 
     Examples
     --------
@@ -149,8 +166,23 @@ def exit_status(records):
     return 1 if any(r["status"] == "failed" for r in records) else 0
 
 
-def results_from_file(path):
+def results_from_file(path: Union[str, os.PathLike]) -> dict[str, Any]:
     """``{case id: decoded output}`` from the results file of a non-Python port (see :func:`.load_results`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A JSON results file in the golden encoding (``docs/porting.md``).
+
+    Returns
+    -------
+    dict
+        The decoded output of each case id.
+
+    Raises
+    ------
+    ValueError
+        If the file has another schema or a result lacks ``id`` or ``output``.
 
     Examples
     --------

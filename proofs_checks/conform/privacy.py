@@ -9,6 +9,8 @@ the port's sampler on the pair ``(q, q + Delta)`` (a lower confidence bound on e
 
 from __future__ import annotations
 
+from typing import Collection, Optional
+
 import numpy as np
 
 from reference import mechanisms as M
@@ -132,7 +134,8 @@ PRIVACY_CHECKS = {"exponential_log_prob": _exponential, "report_noisy_max_log_pr
                   "gem_log_prob": _gem, "peeling_support_log_prob": _peeling_support, "laplace_mechanism": _laplace}
 
 
-def run_privacy(port, *, samples=20_000, seed=0, only=None):
+def run_privacy(port: object, *, samples: int = 20_000, seed: int = 0,
+                only: Optional[Collection[str]] = None) -> list[dict]:
     """One record per audited mechanism: ``passed`` (not refuted), ``failed`` (refuted, with the loss) or ``skipped``.
 
     Parameters

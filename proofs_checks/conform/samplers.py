@@ -17,6 +17,7 @@ at family-wise level :data:`ALPHA` (Bonferroni over the tests of that sampler):
 from __future__ import annotations
 
 import math
+from typing import Collection, Mapping, Optional, Union
 
 import numpy as np
 from scipy import stats
@@ -219,7 +220,8 @@ SAMPLER_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_nois
                   "peeling": ("finite", _check_peeling)}
 
 
-def run_samplers(port, *, size="default", seed=0, only=None):
+def run_samplers(port: object, *, size: Union[str, Mapping[str, int]] = "default", seed: int = 0,
+                 only: Optional[Collection[str]] = None) -> list[dict]:
     """One record per declared sampler: ``passed``, ``failed`` (statistic and p-value) or ``skipped``.
 
     Parameters
@@ -275,12 +277,32 @@ def run_samplers(port, *, size="default", seed=0, only=None):
     return records
 
 
-def stated_power(n_finite=SIZES["default"]["finite"], n_laplace=SIZES["default"]["laplace"], *, p=1e-3,
-                 rel=0.1, outcomes=20, alpha=ALPHA):
+def stated_power(n_finite: int = SIZES["default"]["finite"], n_laplace: int = SIZES["default"]["laplace"], *,
+                 p: float = 1e-3, rel: float = 0.1, outcomes: int = 20, alpha: float = ALPHA) -> dict:
     """Normal-approximation power of the tests at the given sizes.
 
     ``outcome``: one outcome of probability ``p`` off by ``rel`` (relative), among ``outcomes`` z-tests;
     ``laplace_scale``: the noise scale off by ``rel``.
+
+    Parameters
+    ----------
+    n_finite : int
+        Draws of a finite-output sampler's test.
+    n_laplace : int
+        Draws of the Laplace sampler's test.
+    p : float
+        Probability of the outcome that is off.
+    rel : float
+        Relative error of that outcome's probability, and of the Laplace scale.
+    outcomes : int
+        Number of outcomes tested (the z-tests share the error ``alpha`` with the overall test, Bonferroni).
+    alpha : float
+        Error of each sampler's test: its chance of failing a correct sampler.
+
+    Returns
+    -------
+    dict
+        ``outcome_probability`` and ``laplace_scale`` (the two powers), with the inputs.
 
     Examples
     --------

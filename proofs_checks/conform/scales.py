@@ -22,7 +22,7 @@ The declaration of the port functions (:mod:`.functions`) gives each function it
 from __future__ import annotations
 
 import math
-from typing import Mapping, NamedTuple, Optional
+from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -57,7 +57,7 @@ class Scale:
 
     __slots__ = ("label", "of")
 
-    def __init__(self, label, of):
+    def __init__(self, label: str, of: Callable[[Sequence[Any], Mapping[str, Any]], Any]) -> None:
         if not isinstance(label, str) or not label:
             raise TypeError(f"label must be a non-empty string, got {label!r}")
         if not callable(of):
@@ -80,7 +80,32 @@ class Scale:
 
 
 class Tol(NamedTuple):
-    """The stated tolerance of one port function (see the module's description of the fields)."""
+    """The stated tolerance of one port function: ``|port - golden| <= ulps * ulp(scale)``.
+
+    Parameters
+    ----------
+    ulps : float
+        Allowed error in units in the last place of ``scale`` (0: bit-exact).
+    scale : {"value", "case"}, float or Scale
+        What sets the size of the error: the expected value, the largest finite ``|expected|`` of the case,
+        a number, or a :class:`Scale` computed from the inputs (see the module's description).
+    why : str
+        The reason for the tolerance, shown in the porting guide.
+    law_atol : float
+        Absolute tolerance of log-probabilities, for laws.
+    variants : mapping of str to Tol, optional
+        The tolerance of a ``variant=`` keyword where it differs.
+    nonfinite_compared : bool
+        False skips non-finite golden values (the printed form is undefined there).
+    bound : Scale, optional
+        A bound no output may exceed in absolute value.
+
+    Examples
+    --------
+    >>> tol = Tol(2, "value", "one exp and a division, each within its ulp")
+    >>> tol.ulps, tol.law_atol, tol._replace(ulps=4).ulps
+    (2, 0.0, 4)
+    """
 
     ulps: float
     scale: object  # "value" | "case" | float | Scale (or any callable(args, kwargs))

@@ -8,6 +8,7 @@ scale); :func:`tolerance_text` says it in the porting guide's words.
 from __future__ import annotations
 
 import numbers
+from typing import Any, Mapping, Sequence
 
 from .functions import FUNCTIONS, GOLDEN_KINDS, declared
 from .scales import PHI_BOUND, Tol, c_hat_scale
@@ -18,7 +19,7 @@ __all__ = ["Tol", "TOLERANCES", "PHI_BOUND", "tolerance_for", "tolerance_text", 
 TOLERANCES = {f.name: f.tolerance for f in FUNCTIONS if f.kind in GOLDEN_KINDS}
 
 
-def tolerance_for(function, args, kwargs):
+def tolerance_for(function: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[Tol, Any]:
     """The tolerance in force for one call and its scale.
 
     Parameters
@@ -80,7 +81,7 @@ def _ulps_words(tol, kind):
     return f"{tol.ulps:g} ulps of {_scale_words(tol.scale)}"
 
 
-def tolerance_text(name):
+def tolerance_text(name: str) -> str:
     """The tolerance in force for port function ``name``, in the porting guide's words.
 
     Parameters

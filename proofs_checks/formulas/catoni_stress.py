@@ -40,6 +40,8 @@ import numpy as np
 
 from . import catoni as F
 
+__all__ = ["DEFAULT_OUT", "SEED", "R", "switching_points", "stress_points", "reference", "generate", "load", "main"]
+
 DEFAULT_OUT = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "catoni_stress.npz"
 SEED = 20240517
 R = math.sqrt(2.0)

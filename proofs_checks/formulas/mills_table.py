@@ -26,6 +26,9 @@ import pathlib
 
 import mpmath as mp
 
+__all__ = ["WIDTH", "X_MAX", "DEGREE", "DPS", "f_mp", "chebyshev_coefficients", "J_LO", "J_HI", "J_WIDTH", "J_DEGREE",
+           "j_mp", "monomial_coefficients", "j_table", "table", "write"]
+
 WIDTH = 0.125
 X_MAX = 16.0
 DEGREE = 9

@@ -4,3 +4,5 @@
 ``docs/porting.md``, schema in ``golden/schema.json``); the ``*_cases`` modules build the
 cases of one file each; :mod:`.generate` writes every file with its provenance block.
 """
+
+__all__: list[str] = []

@@ -12,6 +12,8 @@ from reference.hu import catoni
 from ..formulas import catoni as F
 from .cases import case
 
+__all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "stress_grid", "build"]
+
 SUBJECT = "catoni"
 DESCRIPTION = ("phi [002 eq. (2)], E[phi(a+bZ)] [002 eq. (4)-(5)] with mpmath reference values, the printed "
                "C-hat [002 App. A], robust_mean [002 eq. (4)] and robust_gradient [002 Alg. 1 step 4], "

@@ -11,6 +11,8 @@ from reference.losses import get_loss
 
 from .cases import case, law_case, portable_matvec
 
+__all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
+
 SUBJECT = "hu"
 DESCRIPTION = ("paper 002: loss values and per-example gradients (squared, logistic, biweight), the "
                "sensitivities of [002 Alg. 1-2], the settings of [002 Thm. 2, 3, 5, 7, 8, 9] and [002 Sec. 6.2], "

@@ -9,6 +9,8 @@ from reference import mechanisms as M
 
 from .cases import case, law_case
 
+__all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
+
 SUBJECT = "mechanisms"
 DESCRIPTION = ("noise scales (Laplace [002 Def. 2], Peeling [002 Alg. 4], report-noisy-max, GEM threshold), "
                "exact output laws of the exponential mechanism, report-noisy-max, Peeling's ordered support "

@@ -10,6 +10,8 @@ from reference.wang_xu import nets
 from . import wang_xu_mp as mp
 from .cases import case, portable_matvec
 
+__all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "PORTABLE", "build"]
+
 SUBJECT = "wang_xu"
 DESCRIPTION = ("paper 000: psi of [000 eq. (6)] (theta = 2) and [000 eq. (16)] (theta = 1.5), zeta-net points, "
                "truncated empirical risk and exponential-mechanism log-weights, the exact output laws of "

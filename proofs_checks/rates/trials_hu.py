@@ -56,7 +56,8 @@ __all__ = ["MeanEstimationLoss", "biweight_excess_risk", "trial_theorem2", "tria
 #: Degrees of freedom of the Student-t laws used (see the module docstring).
 T_DF_X, T_DF_NOISE3, T_DF_NOISE7, T_DF_MEAN = 10.0, 3.0, 5.0, 3.0
 NOISE_VAR = 0.1
-#: Scale of the ``noise_x20`` broken mode [issue 18]: the privacy noise 20 times the stated one at every point.
+#: Scale of the ``noise_x20`` broken mode (a mutant every rate check must refute): the privacy noise 20 times
+#: the stated one at every point.
 NOISE_X20 = 20.0
 #: The broken modes that rescale the privacy noise (through :func:`_noise_factor`).
 _NOISE_MODES = ("fixed_noise", "s_noise", "d_noise", "noise_x20")

@@ -57,7 +57,8 @@ THEOREM1_MODEL = LinearModel((W_STAR,), folded(student_t(3.0)), two_sided_lomax(
 #: Assumption 3 with theta = 1.5 (d = 1): x ~ |Student t(1.8)| (infinite variance), noise a median-0
 #: two-sided Lomax(2.5) with scales 1.5 / 0.5.
 THEOREM2_MODEL = LinearModel((W_STAR,), folded(student_t(1.8)), two_sided_lomax(2.5, *NOISE_SCALES))
-#: The symmetric designs of issue 13 (w* = 0.5 on every net, symmetric noise), kept for comparison.
+#: The earlier symmetric designs (w* = 0.5, a point of every net, so that the net term of Theorems 1-2 vanished;
+#: symmetric noise), kept for comparison.
 SYMMETRIC_MODELS = {1: LinearModel((0.5,), student_t(3.0), lomax(3.0)),
                     2: LinearModel((0.5,), student_t(1.8), lomax(2.5))}
 

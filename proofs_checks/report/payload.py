@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping, Optional, Sequence
 
 from ..model import KINDS, VERDICTS
 from .bibliography import PAPERS
@@ -10,12 +11,25 @@ from .records import verdict_line
 
 __all__ = ["SCHEMA_VERSION", "build_payload", "paper_of"]
 
+if TYPE_CHECKING:
+    from ..model import Algorithm, Finding
+
 SCHEMA_VERSION = 3
 _PAPER_TAG = re.compile(r"\[(\d{3})\b")
 
 
-def paper_of(source):
+def paper_of(source: Optional[str]) -> str:
     """The paper number of a citation tag, or ``"other"`` (a textbook result, the project's tools).
+
+    Parameters
+    ----------
+    source : str or None
+        A claim's source; its first tag ``[NNN ...]`` names the paper.
+
+    Returns
+    -------
+    str
+        The three digits of the first tag, else ``"other"``.
 
     Examples
     --------
@@ -55,23 +69,57 @@ def _finding_entry(finding, by_id):
             "complete": all(c["verdict"] is not None for c in claims)}
 
 
-def build_payload(records, *, profile, seed, provenance, findings=(), algorithms=(), known_claim_ids=None,
-                  interrupted=False, not_run=(), timings=True):
+def build_payload(records: Sequence[Mapping[str, Any]], *, profile: str, seed: int, provenance: Mapping[str, Any],
+                  findings: Iterable[Finding] = (), algorithms: Iterable[Algorithm] = (),
+                  known_claim_ids: Optional[Collection[str]] = None, interrupted: bool = False,
+                  not_run: Iterable[str] = (), timings: bool = True) -> dict:
     """The report object: findings first, then summary, papers, claims, self-tests, provenance.
 
     Parameters
     ----------
     records : list of dict
         :func:`~proofs_checks.report.claim_record` of every claim run.
+    profile : {"quick", "full"}
+        The profile of the run.
+    seed : int
+        The run seed.
+    provenance : dict
+        :func:`~proofs_checks.report.provenance.provenance` of the run.
     findings : iterable of Finding
         Headline findings; those with no claim in ``records`` are left out (a partial run).
+    algorithms : iterable of Algorithm
+        The algorithms the claims are about (listed with their variants).
     known_claim_ids : set of str or None
         Every registered claim id: a finding that names another id is a bug of its claim set
         and raises ``ValueError``.
-    interrupted, not_run
-        A run stopped by Ctrl-C, and the claim ids it did not reach.
+    interrupted : bool
+        A run stopped by Ctrl-C.
+    not_run : iterable of str
+        The claim ids it did not reach.
     timings : bool
         ``False`` drops every wall time, so that two runs with the same seed diff clean.
+
+    Returns
+    -------
+    dict
+        The payload of schema ``report.schema.json`` (:data:`SCHEMA_VERSION`): ``findings``, ``summary``,
+        ``papers``, ``algorithms``, ``claims`` (each record with its ``paper``), ``provenance`` and the run's
+        ``profile``, ``seed``, ``interrupted`` and ``not_run``.
+
+    Raises
+    ------
+    ValueError
+        A finding names a claim id outside ``known_claim_ids``.
+
+    Examples
+    --------
+    >>> from proofs_checks.model import Claim, Result
+    >>> from proofs_checks.report import claim_record
+    >>> claim = Claim("toy.bound", "[000 Lemma 1]", "x <= 1", "inequality", lambda ctx: Result("confirmed"))
+    >>> record = claim_record(claim, Result("refuted", observed=2.0, bound=1.0, direction="at_most"))
+    >>> payload = build_payload([record], profile="quick", seed=1, provenance={}, timings=False)
+    >>> payload["summary"]["claims"]["refuted"], payload["claims"][0]["paper"], "seconds" in payload["claims"][0]
+    (1, '000', False)
     """
     records = [dict(r, paper=paper_of(r["source"])) for r in records]
     if not timings:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Mapping, Optional
+
 from ..evidence import EVIDENCE_KINDS, evidence_kind_of, evidence_problems
 from ..jsonable import to_jsonable
 
@@ -10,10 +12,13 @@ __all__ = ["RESULT_FIELDS", "claim_record", "fmt", "verdict_line"]
 #: The fixed fields of a :class:`~proofs_checks.model.Result` copied into each claim record.
 RESULT_FIELDS = ("verdict", "observed", "bound", "direction", "margin", "method", "reading")
 
+if TYPE_CHECKING:
+    from ..model import Claim, Result
+
 _DIRECTION_WORDS = {"at_most": "must be at most", "at_least": "must be at least", "equal": "must equal"}
 
 
-def claim_record(claim, result, *, power=None):
+def claim_record(claim: Claim, result: Result, *, power: Optional[Mapping[str, Any]] = None) -> dict:
     """The JSON record of one claim and its result.
 
     Besides the claim's fields: ``observed`` against ``bound`` with its ``direction`` and ``margin``,
@@ -27,6 +32,31 @@ def claim_record(claim, result, *, power=None):
     Evidence that does not follow its record (an undeclared key, a wrong type, an unknown record) is a
     bug of the check, never a verdict on a paper: the record becomes an ``error`` whose evidence names
     the claim, the key and the expected type, and keeps what the check returned (``invalid_evidence``).
+
+    Parameters
+    ----------
+    claim : Claim
+        The claim.
+    result : Result
+        Its check's result.
+    power : dict or None
+        What the claim's mutants show of its check's power (``None``: not measured).
+
+    Returns
+    -------
+    dict
+        The record in plain JSON types (:func:`~proofs_checks.jsonable.to_jsonable`), as ``report.json``
+        holds it.
+
+    Examples
+    --------
+    >>> from proofs_checks.model import Claim, Result
+    >>> claim = Claim("toy.bound", "[000 Lemma 1]", "x <= 1", "inequality", lambda ctx: Result("confirmed"))
+    >>> record = claim_record(claim, Result("confirmed", observed=0.5, bound=1.0, direction="at_most"))
+    >>> record["verdict"], record["margin"], record["evidence_kind"]
+    ('confirmed', 0.5, 'bound_search')
+    >>> claim_record(claim, Result("confirmed", evidence={"evaluation": 3}))["verdict"]
+    'error'
     """
     kind = evidence_kind_of(claim, result)
     record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
@@ -50,8 +80,18 @@ def _invalid_evidence(record, problems):
                          "invalid_evidence": record["evidence"]}}
 
 
-def verdict_line(record):
+def verdict_line(record: Mapping[str, Any]) -> str:
     """Why the verdict: observed against bound, margin, method (and power when known).
+
+    Parameters
+    ----------
+    record : dict
+        A claim's record (:func:`claim_record`); missing fields are left out of the line.
+
+    Returns
+    -------
+    str
+        ``"<verdict>: observed ... against bound ... (must be ...), margin ... — method — power"``.
 
     Examples
     --------

@@ -81,6 +81,18 @@ def with_generated_parts(schema: dict) -> dict:
 def render_schema(schema: dict, width: int = 120) -> str:
     """``schema`` as JSON text: an object or list on one line where it fits in ``width``, else one member a line.
 
+    Parameters
+    ----------
+    schema : dict
+        Any JSON value (the report schema).
+    width : int
+        The line width the text keeps to where it can.
+
+    Returns
+    -------
+    str
+        The text, ending in a newline.
+
     Examples
     --------
     >>> print(render_schema({"a": {"type": "string"}, "b": [1, 2]}, width=30), end="")
@@ -118,7 +130,31 @@ def _render(value, indent, column, width):
 
 
 def write_schema(path: Path = SCHEMA_PATH) -> Path:
-    """Regenerate the generated parts of the report schema at ``path`` (default: the shipped one); return it."""
+    """Regenerate the generated parts of the report schema at ``path`` (default: the shipped one); return it.
+
+    Parameters
+    ----------
+    path : pathlib.Path or str
+        The report schema file, read and rewritten in place.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    ValueError
+        The file is not the report schema (no ``$defs.claim``) or not JSON.
+
+    Examples
+    --------
+    >>> import shutil, tempfile
+    >>> copy = Path(tempfile.mkdtemp()) / "report.schema.json"
+    >>> _ = shutil.copy(SCHEMA_PATH, copy)
+    >>> write_schema(copy).read_text(encoding="utf-8") == SCHEMA_PATH.read_text(encoding="utf-8")
+    True
+    """
     path = Path(path)
     schema = json.loads(path.read_text(encoding="utf-8"))
     path.write_text(render_schema(with_generated_parts(schema)), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""asv benchmark suite of issue 17: every benchmark is a ratio to a baseline timed in the same run.
+"""asv benchmark suite of the speed targets: every benchmark is a ratio to a baseline timed in the same run.
 
 Run from the repository root (see ``docs/benchmarks.md``)::
 
@@ -8,6 +8,8 @@ Not collected by pytest (``testpaths = ["tests"]``).
 """
 
 import os
+
+__all__: list[str] = []
 
 # One BLAS thread: the baselines (matrix products) and the targets (numpy elementwise code, one
 # thread) then use the same resources; a multi-threaded BLAS on a busy machine times 1 ms products

@@ -1,4 +1,4 @@
-"""Issue 17 items 2 and 3: exponential-mechanism scoring of [000 Alg. 1-2], rescoring, net memory.
+"""Speed of [000 Alg. 1-2]: exponential-mechanism scoring of [000 Alg. 1-2], rescoring, net memory.
 
 Every ``track_`` returns a ratio to a baseline measured in the same run (never seconds).
 
@@ -19,11 +19,13 @@ from reference.wang_xu.nets import ArrayNet, L2BallNet
 
 from ._timing import best_seconds, ratio
 
+__all__ = ["EMScoring", "Rescoring", "block_peak_ratio", "NetMemory"]
+
 
 class EMScoring:
     """psi-sum log-weights of ``K`` net points over ``n`` records / the bare product ``X @ W.T`` (n, K).
 
-    Target of issue 17: at most 3.  ``theta = 2`` and ``1.5`` take ``+ - *`` and ``sqrt``; any other
+    Target: at most 3.  ``theta = 2`` and ``1.5`` take ``+ - *`` and ``sqrt``; any other
     theta (here 1.3) ``_score_kernel.pow_unit``, ``s^theta`` by polynomials (about 50 operations a pair).
     """
 
@@ -50,7 +52,7 @@ class Rescoring:
 
     One replaced record: ``score_terms`` of that record plus ``log_prob_from_terms``;
     full: ``score_terms`` of all ``n`` records, their sum, ``log_prob_from_terms``.
-    Target of issue 17: one record costs at most ``2/n`` of a full rescoring, i.e. at most 2.
+    Target: one record costs at most ``2/n`` of a full rescoring, i.e. at most 2.
     """
 
     params = [200, 1000]
@@ -100,7 +102,7 @@ class NetMemory:
     """Peak memory until the first full 4096-point block of an l2-ball zeta-net / the block's bytes (``4096 d`` floats).
 
     The zeta make ``axis^(d-1)`` (one slice of the grid) 10^4 to 10^10 points: materialising a
-    slice, as before issue 17, would be 10^2 to 10^7 times the block.
+    slice, as an earlier enumeration did, would be 10^2 to 10^7 times the block.
     """
 
     params = [2, 4, 8]

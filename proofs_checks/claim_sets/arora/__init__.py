@@ -37,7 +37,10 @@ from __future__ import annotations
 from . import (audit_records, boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search,
                learners, lemma_d4, mechanisms, theorem2)
 
-__all__ = ["register"]
+from ._common import grid_configs
+
+#: ``grid_configs``: the configurations the grid-search and GEM claims of 004 run on.
+__all__ = ["register", "grid_configs"]
 
 
 def register(registry):

@@ -48,11 +48,26 @@ def domain_candidates(d, loss, X, Y, rng, random_count=32):
     return np.unique(z, axis=0)
 
 
-def grid_configs(profile):
+def grid_configs(profile: str) -> list[tuple]:
     """``(loss, problem, learner, n, K)`` configurations of [004 Alg. 1] with real candidates.
 
     Both losses and both base learners, trained on heavy-tailed data of size ``n`` (40 in
     the quick profile, 200 in the full one) with ``K = 3`` guesses.
+
+    Parameters
+    ----------
+    profile : {"quick", "full"}
+        The verify profile.
+
+    Returns
+    -------
+    list of tuple
+        ``(loss name, problem, learner, n, K)`` for each loss and base learner.
+
+    Examples
+    --------
+    >>> [(loss, type(learner).__name__, n, K) for loss, _, learner, n, K in grid_configs("quick")][:2]
+    [('squared', 'OutputPerturbation', 40, 3), ('squared', 'NoisyGD', 40, 3)]
     """
     out = []
     for loss in ("squared", "logistic"):

@@ -15,11 +15,12 @@ is ``(e_1, -Y)`` in ``S`` and ``(e_1, +Y)`` in ``S'``; every other record is the
    ``runs`` times on each dataset, event ``{<w_hat_{i*}, e_1> > t}`` (or ``< -t``) chosen on an
    independent pilot, Clopper-Pearson bounds; hockey-stick lower bound at ``epsilon`` against ``delta``.
 
-For the paper's two readings (``"printed"``, ``"standard"``) a third, which decides (issue 18): the exact law of
-the release on a designed pair at the same ``n`` and learner (:func:`.audit_design.boosting_validation_pair`:
-``m`` chunks of ``(e_1, Y)``, a validation chunk of ``(0, 0)`` records but its last, ``(e_1, +-Y)``), by
-quadrature with guaranteed brackets (:func:`.audit_design.boosting_law_bounds`), and the implementation's
-sampler tested against that law (bins fixed from the law before the runs).  The random datasets of 1-2 do not
+For the paper's two readings (``"printed"``, ``"standard"``) a third, which decides where the two sampled audits cannot:
+the exact law of the release on a designed pair at the same ``n`` and learner
+(:func:`.audit_design.boosting_validation_pair`: ``m`` chunks of ``(e_1, Y)``, a validation chunk of ``(0, 0)``
+records but its last, ``(e_1, +-Y)``), by quadrature with guaranteed brackets
+(:func:`.audit_design.boosting_law_bounds`), and the implementation's sampler tested against that law (bins
+fixed from the law before the runs).  The random datasets of 1-2 do not
 reach the violation (their models spread the scores less); the designed pair does at ``n = 400``.
 """
 
@@ -380,7 +381,7 @@ def boosting_privacy_check(variant="printed", scale_factor=1.0, *, epsilon=1.0, 
 
 
 BOOST_POWER = ("catches Laplace scale x0.5 and x0.8 at quick and full (refuted, like the base claim) through the "
-               "exact law of the release on the designed pair at n = 400 (issue 18): the law's guaranteed epsilon "
+               "exact law of the release on the designed pair at n = 400: the law's guaranteed epsilon "
                "at delta = 1e-5 is 1.50 / 1.87 / 2.91 (printed, x1 / x0.8 / x0.5) and 2.10 / 2.60 / 4.01 (variance "
                "reading); it would confirm nothing (the law shows a violation or it does not), and it is blind "
                "where the designed pair does not violate (n = 2000 at full: 0.28 eps printed).  The sampler check "

@@ -266,7 +266,7 @@ COMPOSITION_POWER = ("misses learner noise x0.8: at epsilon_j = epsilon/(2K) <= 
                      "learners' own calibration claims catch x0.8")
 
 
-#: Why the printed GEM step with its sensitivities scaled by ``f >= 1/|S2|`` is still eps/2-DP [issue 18].
+#: Why the printed GEM step with its sensitivities scaled by ``f >= 1/|S2|`` is still eps/2-DP (its mutants' proof).
 _GEM_STEP_PRINTED_PROOF = (
     "no violation: the printed GEM step declares Delta(B_j) for the average loss L~_j over S2, and under [004 "
     "Assumption 1] (which the check enforces: no loss on S2 or on a replacement record reaches Delta(B_j)) a "

@@ -83,8 +83,8 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
     ``variant="printed"`` / ``"standard"`` (the two readings of ``Lap(0, sigma_tilde)``): ``sigma_tilde``
     defaults, for ``step="full"``, to the paper's own, ``sigma_tilde^2 = 4 (Y^2 + H gamma^2 X^2) / (n eps)``
     of [004 Thm. E] at each dataset's ``n`` (:class:`PaperScaleBoosting`; 16.93 at the audited n = 10,
-    epsilon 1), and for ``step="selection"`` to ``0.1 / epsilon``; a number fixes it (the audit's
-    instance before issue 18 used ``0.1 / epsilon``, 169 times below the printed value at n = 10).
+    epsilon 1), and for ``step="selection"`` to ``0.1 / epsilon``; a number fixes it (an earlier
+    audit instance used ``0.1 / epsilon``, 169 times below the printed value at n = 10).
     ``variant="calibrated"`` (not the paper's) clips the validation losses at ``loss_clip``
     (default ``Delta(B)`` of :func:`reference.arora.learners.delta_noisy_gd`, the loss bound of a
     model in the ball) and takes the Laplace scale ``2 loss_clip / (|S_{m+1}| epsilon)``.
@@ -109,7 +109,7 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
         if loss == "squared":  # the audit's pair: a validation label flip
             # the paper's scale: the flip of the one non-zero validation record beside four training chunks of
             # four (n = 20, boosting_validation_pair; exact epsilon 4.91 at x1, 2.4 reachable at 20000 calls);
-            # a given scale: the flip among 10 equal records (boosting_flip_pair), as audited before issue 18
+            # a given scale: the flip among 10 equal records (boosting_flip_pair), the earlier audit instance
             pair = (boosting_validation_pair(BOOSTING_PAPER_CHUNK, m, L.x_bound, L.y_bound)
                     if isinstance(mech, PaperScaleBoosting) else boosting_flip_pair(L.x_bound, L.y_bound, m))
             mech.audit_design = lambda: {"pairs": [pair]}

@@ -126,7 +126,7 @@ def float64_accuracy_check(fn=None, target="expected-phi", companion=None):
         ev["frontier"] = ev["accurate_region"].pop("frontier")
         observed = rep["max_error"]
         if target == "c-hat":
-            # The paper's C-hat needs b > 0: judge only b > 0 and finite values (issue 19: a refutation must
+            # The paper's C-hat needs b > 0: judge only b > 0 and finite values (a refutation must
             # not rest on NaN at b = 0); the non-finite values are counted, never the verdict.
             b, err = rep["_b"], np.minimum(rep["_abs"], rep["_rel"])
             judged = (b > 0) & np.isfinite(err)

@@ -35,7 +35,11 @@ claim set.
 from . import (alg5_readings, algorithms, findings, frank_wolfe, lower_bound, parameters, rates, sensitivities,
                sparse, utility)
 
-__all__ = ["register"]
+from ._common import NEIGHBOURS, corner_records, variant_reading
+
+#: ``NEIGHBOURS``, ``variant_reading`` and ``corner_records``: the neighbouring relation and readings the claims of
+#: 002 state, and the designed records of the sensitivity checks.
+__all__ = ["register", "NEIGHBOURS", "variant_reading", "corner_records"]
 
 
 def register(registry):

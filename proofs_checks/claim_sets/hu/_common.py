@@ -13,6 +13,7 @@ import itertools
 import math
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ...adversarial import candidate_records, heavy_tailed_records
 from ...builders import with_power_note  # noqa: F401  (re-exported to the 002 claim modules)
@@ -25,8 +26,27 @@ NEIGHBOURS = ("replace-one neighbours [002 Def. 1] (datasets that differ in one 
               "into T parts of n/T; add/remove is not checked)")
 
 
-def variant_reading(variant, other_claim):
-    """The reading of the robust-gradient variant, with the other variant's claim and its verdict."""
+def variant_reading(variant: str, other_claim: str) -> str:
+    """The reading of the robust-gradient variant, with the other variant's claim and its verdict.
+
+    Parameters
+    ----------
+    variant : {"printed", "standard"}
+        The robust-gradient variant a claim checks.
+    other_claim : str
+        The id of the claim that checks the other variant.
+
+    Returns
+    -------
+    str
+        The reading, for the claim's ``reading`` field: the formula, its place in [002] and the other reading's
+        verdict.
+
+    Examples
+    --------
+    >>> variant_reading("standard", "hu.x.printed").startswith("robust gradient 'standard': E phi(a + bZ)")
+    True
+    """
     if variant == "printed":
         return ("robust gradient 'printed': C-hat of [002 App. A] (explicit form, file line 1083) evaluated term by "
                 "term in float64, as [002 Sec. 4] (line 146) calls it 'easy to implement'; only finite inputs with "
@@ -94,8 +114,26 @@ def sparse_start(rng, d, s, unit=True):
     return w
 
 
-def corner_records(d, K):
-    """The ``2^(d+1)`` records with every entry ``+-K``: the corners of the shrunken data's range."""
+def corner_records(d: int, K: float) -> NDArray[np.float64]:
+    """The ``2^(d+1)`` records with every entry ``+-K``: the corners of the shrunken data's range.
+
+    Parameters
+    ----------
+    d : int
+        The number of features (a record is ``[x, y]``, ``d + 1`` entries).
+    K : float
+        The shrinkage threshold of the records.
+
+    Returns
+    -------
+    numpy.ndarray, shape (2^(d+1), d + 1)
+        The corners, in lexicographic order of the signs.
+
+    Examples
+    --------
+    >>> corner_records(1, 2.0).tolist()
+    [[-2.0, -2.0], [-2.0, 2.0], [2.0, -2.0], [2.0, 2.0]]
+    """
     return np.array(list(itertools.product([-K, K], repeat=d + 1)))
 
 

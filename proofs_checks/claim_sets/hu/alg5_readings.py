@@ -27,6 +27,9 @@ from ._common import NEIGHBOURS, with_power_note
 from ._gradient_search import robust_columns_or_nan
 from .sparse import PEELING_POWER, _lambda_mutants, _peeling_privacy_check
 
+__all__ = ["READINGS", "RECURSION_PLACE", "D", "S", "S_STAR", "M_PART", "T_ITER", "recursion_check",
+           "lagged_privacy_check", "register"]
+
 READINGS = ("[002 Alg. 5 steps 4-6] (file lines ~305-317) print g~(w^{t-1}, D_t) and w^{t+0.5} = w^t - eta "
             "g~(w^{t-1}, D_t); reading A takes these indices literally (lagged gradient, w^0 := w^1), reading B "
             "takes the gradient at w^t, as the proof of [002 Thm. 7] (eq. (46), g^t = grad L(w^t)) that the proof of "

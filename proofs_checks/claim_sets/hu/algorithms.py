@@ -19,6 +19,8 @@ from reference.hu.sparse import IHTPeelingStep, SparseLinearRegression, SparseOp
 from ...model import Algorithm
 from . import audit_records
 
+__all__ = ["FACTORY_DELTA", "register"]
+
 #: delta used when an (epsilon, delta) algorithm is built without one.
 FACTORY_DELTA = 1e-3
 

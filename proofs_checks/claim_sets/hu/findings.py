@@ -1,12 +1,14 @@
 """Headline findings about 002 (Hu, Ni, Xiao & Wang), each backed by claim ids and stating its reading.
 
 Numbers are from ``python -m proofs_checks verify --only hu. rates.hu catoni. proofs. primitives.``
-(quick profile, default seed) on the branch of issue 19; the claims' own results carry the current values.
+(quick profile, default seed) when the findings were written; the claims' own results carry the current values.
 """
 
 from __future__ import annotations
 
 from ...model import Finding
+
+__all__ = ["FINDINGS", "register"]
 
 FINDINGS = (
     Finding(

@@ -25,6 +25,10 @@ from ...model import Claim, Mutant
 from ._common import (NEIGHBOURS, as_labels, base_data, candidate_pool, corner_records, law_skipping, moderate_records,
                       neighbour_stack, variant_reading, with_power_note)
 
+__all__ = ["THM1_QUICK", "THM1_FULL", "THM4_QUICK", "THM4_FULL", "dp_fw_privacy_check", "lasso_privacy_check",
+           "NOISE_FACTORS", "THM1_DIAMETER_POWER", "thm1_diameter_mutant_loss", "thm4_mutant_delta_ratio", "BR_POINTS",
+           "thm4_printed_br_ratio", "THM4_PRINTED_PROOF_PROFILES", "THM4_POWER", "register"]
+
 #: Theorem 1 instances: (T, m, s, beta, epsilon, loss, vertex set); d = 2, n = T m.
 THM1_QUICK = [(2, 2, 1.0, 1.0, 1.0, "squared", "l1"), (2, 4, 4.0, 4.0, 2.0, "logistic", "l1"),
               (2, 3, 0.5, 16.0, 4.0, "squared", "l1"), (1, 6, 2.0, 9.0, 8.0, "squared", "l1"),
@@ -153,7 +157,7 @@ def lasso_privacy_check(variant="printed", sensitivity_factor=1.0):
 #: the 2x over-spend, x0.8 the 1.25x one; x0.1 and x0.05 are the smallest scales the composition checks catch.
 NOISE_FACTORS = (0.5, 0.8)
 
-#: Why the diameter reading of Theorem 1 cannot catch x0.5 or x0.8 [issue 18].
+#: Why the diameter reading of Theorem 1 cannot catch x0.5 or x0.8 (the power note of its mutants).
 THM1_DIAMETER_POWER = (
     "misses noise x0.5 and x0.8 because no implementation with them is private-violating: the exponential "
     "mechanism's loss is at most eps max_w (Delta u_v - Delta u_w) / (2 Delta) <= eps diam(W) ||Delta g||_inf / "
@@ -284,7 +288,7 @@ def _thm4_printed_proof(factor):
             "delta here: not enough.)")
 
 
-#: Why the Theorem 4 checks cannot catch x0.5 [issue 18].
+#: Why the Theorem 4 checks cannot catch x0.5 (the power note of their mutants).
 THM4_POWER = (
     "misses noise x0.5 and x0.8 because Algorithm 2 with them is still (eps, delta)-DP on every instance the exact "
     "check can enumerate (T <= 5, |V| = 4) (proven, see the mutants): for the 'lemma2' and 'standard' budgets "

@@ -29,6 +29,10 @@ from ...model import Claim, Mutant, Result
 from ...verdicts import FORMULA_TOL, at_least
 from ._common import NEIGHBOURS
 
+__all__ = ["LEMMA3_QUICK", "LEMMA3_FULL", "LEMMA3_PLACE", "optimal_test_error", "lemma3_printed_check",
+           "lemma3_lp_check", "THM9_PLACE", "packing_separation_check", "thm9_formula_check", "thm9_rate_check",
+           "register"]
+
 #: Instances (n, |V|, p, epsilon, delta) of the Lemma 3 checks; the LP has C(n + |V|, |V|) states.
 LEMMA3_QUICK = ((4, 2, 0.25, 1.0, 0.0), (6, 3, 0.2, 0.5, 0.0), (10, 2, 0.1, 0.1, 0.0), (6, 3, 0.2, 0.5, 0.01))
 LEMMA3_FULL = ((8, 2, 0.1, 1.0, 0.0), (5, 4, 0.2, 1.0, 0.0), (12, 2, 0.5, 0.2, 0.0), (10, 2, 0.05, 2.0, 0.0),

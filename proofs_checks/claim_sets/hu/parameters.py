@@ -20,6 +20,9 @@ from ...model import Claim, Mutant, Result
 from ...builders import compare_result
 from ...verdicts import IDENTITY_RTOL
 
+__all__ = ["ZETA", "step_schedule_check", "alg5_lambda_vs_proof_check", "sec62_alg1_noise", "sec62_alg5_noise",
+           "thm2_alg1_noise", "thm8_alg5_noise", "noise_shrinks_check", "register"]
+
 #: Failure probability of the theorems' parameter settings (as in the rate claims).
 ZETA = 0.1
 

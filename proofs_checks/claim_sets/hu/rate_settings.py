@@ -14,6 +14,8 @@ import math
 
 from ...rates import trials_hu
 
+__all__ = ["ZETA", "n_epsilon", "ne_grid", "SETTINGS", "sparsity_grid", "dimension_grid"]
+
 #: Failure probability of the high-probability statements: the ``1 - ZETA`` quantile is judged.
 ZETA = 0.1
 

@@ -60,6 +60,9 @@ from ...rates.blind_walk import blind_walk_distance2
 from ...rates.check import make_rate_check
 from .rate_settings import SETTINGS, ZETA, n_epsilon
 
+__all__ = ["SATURATION_FRACTION", "PAPER_VALUES", "with_saturation_rule", "blind_walk_error", "rate_check",
+           "broken_trial", "MUTANT_NAMES", "mutant_kinds", "MUTANT_EXTRA", "mutant_label", "rate_mutants", "register"]
+
 #: A sweep whose largest ``1 - zeta`` quantile exceeds this fraction of the trivial error is saturating.
 SATURATION_FRACTION = 0.5
 
@@ -136,7 +139,7 @@ def _with_blind_walk(claim_id, check):
     return wrapped
 
 
-#: Claims that check the other readings of the same statement (issue 19: readings side by side).
+#: Claims that check the other readings of the same statement (each reading judged side by side).
 _OTHER_READINGS = {
     "rates.hu.thm8.sparsity": ("k as the theorem prints it", ("rates.hu.thm8.sparsity.proof-k",
                                                               "rates.hu.thm8.sparsity.balanced-k")),
@@ -184,7 +187,7 @@ def _broken(trial, kind, extra, point, rng):
     return trial(dict(point, broken=kind, **extra), rng)
 
 
-#: The broken algorithms every rate claim must refute [issue 18], by the trial's ``broken`` mode.
+#: The broken algorithms every rate claim must refute (its mutants), by the trial's ``broken`` mode.
 MUTANT_NAMES = {"ignore_data": "blind algorithm (output ignores the data)",
                 "fixed_noise": "privacy noise that does not shrink with n eps",
                 "output_noise": "output noise N(0, sigma^2) added to w",
@@ -211,7 +214,7 @@ def mutant_kinds(claim_id):
 #: Per-claim settings of the broken modes.  Theorem 2's privacy noise dominates its quick grid: an output noise
 #: of sigma = 0.05 (the default) leaves the exponent at 0.36 (consistent); sigma = 0.3 (an error floor of
 #: 4 sigma^2 var(x) = 0.45) flattens the decay and is refuted (exponent 0.08 [-0.06, 0.23]).
-#: Theorems 3 and 8 likewise (issue 18, seed 20261121, quick): at sigma = 0.05 Theorem 3's exponent stays 0.31
+#: Theorems 3 and 8 likewise (seed 20261121, quick): at sigma = 0.05 Theorem 3's exponent stays 0.31
 #: [0.23, 0.40] (consistent; its floor d sigma^2 = 0.01 is below its smallest quantile 0.043) and Theorem 8's
 #: 1.08 [0.94, 1.21] (its smallest quantile is 30, the floor 0.015); sigma = 0.3 (Theorem 3: 0.16 [0.10, 0.23],
 #: 0.12 [0.04, 0.20] and 0.08 [0.01, 0.16] at seeds 20261121, 1, 2) and sigma = 10 (Theorem 8, floor
@@ -220,7 +223,7 @@ MUTANT_EXTRA = {("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
                 ("rates.hu.thm3", "output_noise"): {"output_sigma": 0.3},
                 ("rates.hu.thm8", "output_noise"): {"output_sigma": 10.0}}
 
-#: Why a rate mutant is no violation of the claim as stated (issue 18), by the mutant kind; ``{g}`` is the
+#: Why a rate mutant is no violation of the claim as stated, by the mutant kind; ``{g}`` is the
 #: stated growth of the claim, ``{bound}`` the bound on the error of any output the algorithm can release.
 _SAME_NOISE = ("equivalent mutant: the sweep holds n eps fixed, so the factor n eps / (n eps)_ref of this broken "
                "mode is exactly 1 at every grid point and the mutant runs the stated algorithm with the stated "
@@ -268,7 +271,7 @@ def _chi2_quantile(d, q=1 - ZETA):
 
 def mutant_label(claim_id, kind):
     """``{"not_a_violation": ...}`` / ``{"out_of_reach": ...}`` for the broken mode ``kind`` of ``claim_id``
-    where the quick sweep (issue 18) misses it, with the reason; ``{}`` where the check must catch it."""
+    where the quick sweep misses it, with the reason; ``{}`` where the check must catch it."""
     sweep = claim_id.endswith(".dimension") or ".sparsity" in claim_id
     if kind == "fixed_noise" and sweep:
         return {"not_a_violation": _SAME_NOISE}

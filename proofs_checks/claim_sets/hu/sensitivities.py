@@ -31,6 +31,9 @@ from ._common import (NEIGHBOURS, corner_records, sparse_start, squared_loss_ter
                       widest_coordinate_pair)
 from ._gradient_search import max_coordinate_change, record_level_change
 
+__all__ = ["dp_fw_sensitivity_check", "lasso_sensitivity_check", "iht_sensitivity_check",
+           "sparse_opt_sensitivity_check", "BOUND_FACTORS", "register"]
+
 _QUANTITY = "largest change over the stated bound, over all instances"
 
 
@@ -218,7 +221,7 @@ def sparse_opt_sensitivity_check(variant="standard", stated=sparse_opt_lambda):
         evidence={"robust_gradient_variant": variant})
 
 
-#: Scales of the stated bound each sensitivity check must refute where the bound is tight [issue 18].
+#: Scales of the stated bound each sensitivity check must refute where the bound is tight (its mutants).
 BOUND_FACTORS = (0.9, 0.5)
 
 
@@ -246,7 +249,7 @@ def register(registry):
                         f"||W||_1 read as the l1 {reading} (robust gradient variant {v!r}).", "sensitivity",
                         dp_fw_sensitivity_check(v, reading=reading), algorithm="hu-1", variant=v,
                         mutants=_dp_fw_mutants(v, reading)))
-    # ids kept from before: the radius reading at radius 1 and 2; the others are new (issue 19)
+    # ids kept from before: the radius reading at radius 1 and 2; the other readings have ids of their own
     alg2 = {("radius", 1.0): "hu.alg2.step4.sensitivity", ("radius", 2.0): "hu.alg2.step4.sensitivity-radius"}
     for reading in NORM_READINGS:
         for r in (0.5, 1.0, 2.0, 3.0, 4.0):

@@ -28,6 +28,10 @@ from ...verdicts import within
 from ._common import NEIGHBOURS, moderate_records, sparse_start, variant_reading, with_power_note
 from ._gradient_search import robust_columns_or_nan
 
+__all__ = ["peeling_set_law", "DATA_SCALES", "IHT_CONFIGS", "SPARSE_OPT_CONFIGS", "iht_privacy_check",
+           "sparse_opt_privacy_check", "PEELING_POWER", "LAMBDA_FACTORS", "PEELING_INSTANCES", "rr_product_delta",
+           "peeling_mutant_delta_ratio", "PEEL_SLACK", "peeling_proof_profiles", "peeling_proof", "register"]
+
 
 def peeling_set_law(v, s, b):
     """Exact law of the unordered support released by Peeling on ``v`` with Laplace scale ``b``.
@@ -116,7 +120,7 @@ def _peeling_privacy_check(make_step, configs_quick, configs_full, reading, labe
             d, m, s = cfg[:3]
             # Every stratum (data scale x iterate kind) once, not one drawn at random: a violation that needs
             # one stratum (the printed C-hat cancels in float64 only at some scales) is then found on every
-            # seed, so the verdict does not depend on the seed [issue 18].
+            # seed, so the verdict does not depend on the seed.
             for scale in DATA_SCALES[ctx.profile]:
                 for attaining in (False, True):
                     w = sparse_start(rng, d, s)
@@ -232,7 +236,7 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
     return check
 
 
-#: Why the Peeling checks cannot catch x0.5 [issue 18].
+#: Why the Peeling checks cannot catch x0.5 (the power note of their mutants).
 PEELING_POWER = (
     "misses lambda x0.5 (Peeling without its factor 2) and x0.8 because one iteration with them is still "
     "(eps, delta)-DP (proven for the lambda mutants of hu.thm6.privacy, hu.thm8.privacy.standard, "

@@ -20,6 +20,8 @@ from reference.mechanisms import exponential_log_prob
 from ...builders import WorstCase, max_search_check
 from ...model import Claim, Mutant
 
+__all__ = ["em_utility_check", "register"]
+
 
 def _implemented_selection(U, V, delta_u, eps):
     """The implementation's step 6: the exponential mechanism ``exp(eps u / (2 Delta))`` [002 Def. 3], row by row."""

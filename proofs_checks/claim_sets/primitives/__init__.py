@@ -90,9 +90,9 @@ def _split_dropping(factor):
     return split
 
 
-#: Why Lemma 2's split with its per-round epsilon x1.25 is still within the lemma's claim [issue 18]; the number is
-#: the check's own observed value on that mutant (quick and full grids alike), recomputed in
-#: tests/test_power_reach_analytic.py.
+#: Why Lemma 2's split with its per-round epsilon x1.25 is still within the lemma's claim (a mutant that is no
+#: violation); the number is the check's own observed value on that mutant (quick and full grids alike),
+#: recomputed in tests/test_power_reach_analytic.py.
 _LEMMA2_X125_PROOF = (
     "no violation on the check's grid: Dwork & Roth Thm. 3.20 (advanced composition, a valid upper bound) gives the "
     "T rounds at 1.25 eps' a total of at most 0.6244 eps (worst at eps = 0.999, delta = 1e-9, T = 1) with the "
@@ -102,7 +102,7 @@ _LEMMA2_X125_PROOF = (
 
 
 def _mutants():
-    """The broken implementations each primitive's check must catch [issue 18]."""
+    """The broken implementations each primitive's check must catch (its power)."""
     over = (0.5, 0.8)   # noise scale factors: both over-spend (0.5 is the 2x over-spend)
     noise = lambda name, fac, key, base=1.0: tuple(  # noqa: E731 - one line per mutant family
         Mutant(f"{name} x{f:g}" + (" (2x over-spend)" if f == 0.5 else ""), fac(**{key: base * f}), factor=f)

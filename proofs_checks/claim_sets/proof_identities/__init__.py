@@ -64,7 +64,7 @@ LEMMA2_PRINTED_PROOFS = {
     for f, (b, at) in LEMMA2_PRINTED_PURE.items()}
 
 
-#: Why the printed split's checks miss a dropped factor 2 (issue 18; measured at quick, seed 20261121).
+#: Why the printed split's checks miss a dropped factor 2 (its mutants' power note; measured at quick, seed 20261121).
 LEMMA2_PRINTED_POWER = (
     "misses per-round epsilon x2 and x1.25: the printed Lemma 2 states the total (eps, T delta' + delta) = "
     "(eps, 2 delta) and carries a factor 2 in eps' = eps / (2 sqrt(2 T ln(2/delta))); with eps' doubled the exact "

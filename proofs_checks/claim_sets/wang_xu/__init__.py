@@ -34,7 +34,10 @@ from ...model import Algorithm
 from . import (assumptions, audit_records, concentration, derivations, error_split, findings, lemma9, nets, privacy,
                rates, rates_dimension, sensitivity, truncation, utility)
 
-__all__ = ["register"]
+from ._common import setup_for, stated_exponent
+
+#: ``setup_for`` and ``stated_exponent``: the instances the claims of 000 run on, and the rates they state.
+__all__ = ["register", "setup_for", "stated_exponent"]
 
 
 def register(registry):

@@ -8,6 +8,8 @@ checks share the models and parameters of :func:`setup_for` (d = 1, Theorems 1-2
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...adversarial import candidate_records
@@ -27,7 +29,7 @@ THETA2 = 1.5
 #: [000 Def. 2] and of the proofs of Theorems 1-2 is taken over datasets of the same size n.
 NEIGHBOURS = ("replace-one neighbours: datasets of the same size n that differ by one entry "
               "[000 Def. 1]")
-#: The other relation the words allow, checked beside it (item 6 of issue 19).
+#: The other relation the words allow, checked beside it (the paper does not say which it means).
 ADD_REMOVE = ("add/remove neighbours: D' is D with one record added or removed (iota, zeta and the net "
               "fixed inputs, as in the Input line of [000 Alg. 1] / [000 Alg. 2])")
 RELATIONS = {"replace-one": NEIGHBOURS, "add-remove": ADD_REMOVE}
@@ -78,12 +80,33 @@ def datasets(points, n, rng):
     return out
 
 
-def setup_for(algorithm, variant="printed", **kw):
+def setup_for(algorithm: int, variant: str = "printed", **kw: Any) -> WangXuRateSetup:
     """The data and parameters of the d = 1 checks of Theorem 1 (algorithm 1) or 2 (algorithm 2).
 
     Theorem 1: Assumption 1, theta = 2; Theorem 2: Assumption 3, theta = :data:`THETA2`; both at
-    failure probability :data:`ETA`.  ``kw`` goes to
-    :class:`~proofs_checks.rates.trials_wang_xu.WangXuRateSetup` (``broken=`` for the tests).
+    failure probability :data:`ETA`.  Public as ``proofs_checks.claim_sets.wang_xu.setup_for``: the
+    instances the claims of 000 are checked on.
+
+    Parameters
+    ----------
+    algorithm : {1, 2}
+        [000 Alg. 1] (Theorem 1) or [000 Alg. 2] (Theorem 2); any value but 1 is Algorithm 2.
+    variant : {"printed", "standard", "calibrated"}
+        The exponent of the exponential mechanism.
+    **kw
+        Further fields of :class:`~proofs_checks.rates.trials_wang_xu.WangXuRateSetup` (``broken=`` for
+        the tests).
+
+    Returns
+    -------
+    WangXuRateSetup
+        The data model, theta, assumption, variant and failure probability.
+
+    Examples
+    --------
+    >>> s = setup_for(2, "standard")
+    >>> s.algorithm, s.theta == THETA2, s.assumption, s.variant, s.eta == ETA
+    (2, True, 3, 'standard', True)
     """
     if algorithm == 1:
         return WangXuRateSetup(algorithm=1, model=THEOREM1_MODEL, theta=2.0, assumption=1, variant=variant,
@@ -92,8 +115,26 @@ def setup_for(algorithm, variant="printed", **kw):
                            eta=ETA, **kw)
 
 
-def stated_exponent(algorithm, theta=THETA2):
-    """``a`` of the stated rate ``x^(-a)``: 1/2 [000 eq. (7)], ``(theta - 1)/theta`` [000 eq. (18)]."""
+def stated_exponent(algorithm: int, theta: float = THETA2) -> float:
+    """``a`` of the stated rate ``x^(-a)``: 1/2 [000 eq. (7)], ``(theta - 1)/theta`` [000 eq. (18)].
+
+    Parameters
+    ----------
+    algorithm : {1, 2}
+        [000 Alg. 1] or [000 Alg. 2].
+    theta : float
+        The truncation exponent of Algorithm 2, in (1, 2].
+
+    Returns
+    -------
+    float
+        The exponent of ``n eps`` in the stated excess-risk rate.
+
+    Examples
+    --------
+    >>> stated_exponent(1), stated_exponent(2, theta=1.5)
+    (0.5, 0.3333333333333333)
+    """
     return 0.5 if algorithm == 1 else (theta - 1) / theta
 
 

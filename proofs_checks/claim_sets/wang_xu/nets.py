@@ -9,7 +9,7 @@ Power: the check refutes a bound below the volumetric lower bound (for a ball, `
 e.g. the constant 3 replaced by 0.4 or the bound x0.1.  It cannot refute ``(Delta / zeta)^d``: that
 smaller bound is true on these sets for ``zeta < Delta`` (d = 1: ``N = ceil(Delta / (2 zeta)) <= Delta / zeta``;
 the disc: 7 discs of radius 1/2 cover the unit disc, against ``(2 / 0.5)^2 = 16``), so a grid net
-larger than it makes it ``inconclusive``, which is right (issue 18 called it a wrong bound).
+larger than it makes it ``inconclusive``, which is right (it is no wrong bound).
 """
 
 from __future__ import annotations

@@ -186,7 +186,7 @@ def _analytic_loss(variant, relation):
 
 
 def power_note(variant, relation):
-    """Why the check misses a 2x over-spend, where it does (issue 18), else None.
+    """Why the check misses a 2x over-spend, where it does (the power note of its mutants), else None.
 
     The loss over eps is exactly ``a = 2k`` (replace-one) or ``k`` (add/remove); with the log-weight
     x f it is ``a f``, so every f <= 1/a leaves the mechanism eps-DP: no sound check can catch it.

@@ -215,7 +215,7 @@ STATEMENTS = {
 }
 
 
-#: Why iota x30 is no violation of Theorems 1-2 as stated (issue 18; ratios of (14)/(26) computed on both
+#: Why iota x30 is no violation of Theorems 1-2 as stated (ratios of (14)/(26) computed on both
 #: profiles' grids with :func:`explicit_bound`).
 IOTA_X30_PROOF = {
     1: "[000 Thm. 1] states its bound for any iota > 0 and sets iota = O(sqrt(d log n log(1/eta) / (n eps tau^2))), "
@@ -232,7 +232,7 @@ IOTA_X30_PROOF = {
        "check cannot refute it",
 }
 #: Why a net that stops refining at zeta = 0.25 is out of reach of Theorem 2's standard and calibrated
-#: sweeps (issue 18; measured with seed 20261121, ``net_excess_risk`` of the 0.25-net).
+#: sweeps (measured with seed 20261121, ``net_excess_risk`` of the 0.25-net).
 NET_OUT_OF_REACH = (
     "a real violation (zeta = 0.25 is outside the theorem's zeta = O(1/n); the excess risk cannot fall below "
     "0.068, that of the best point 0.5 of the 0.25-net, so the rate fails as n eps -> infinity) that no sweep "
@@ -245,7 +245,7 @@ NET_OUT_OF_REACH = (
 
 
 def rate_mutants(factory, algorithm, variant):
-    """The mutants every rate claim must refute (issue 18): a net that stops refining, iota x30, a
+    """The mutants every rate claim must refute: a net that stops refining, iota x30, a
     temperature x20, output noise, a blind (data-ignoring) algorithm.  Iota x30 is the theorems' own
     choice up to the O-constant (``not_a_violation``, :data:`IOTA_X30_PROOF`); the net that stops
     refining is out of reach of Theorem 2's standard and calibrated sweeps (:data:`NET_OUT_OF_REACH`)."""

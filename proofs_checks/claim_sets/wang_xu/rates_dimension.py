@@ -39,7 +39,7 @@ DIM_REPETITIONS = {"quick": 17, "full": 64}  # 3 x 17 = 51: the fewest for a def
 #: of ||w~ - w*|| at the largest d; zeta = R / DIM_NET_RATIO[profile], the same for every d.
 DIM_RADIUS = {(1, "printed"): 0.85, (1, "standard"): 1.7, (2, "printed"): 1.6, (2, "standard"): 5.4}
 DIM_NET_RATIO = {"quick": 12, "full": 24}
-#: Profiles whose d-sweep is too small for a confirmation that does not depend on the seed (issue 18:
+#: Profiles whose d-sweep is too small for a confirmation that does not depend on the seed (measured:
 #: at quick, 2-3 of 5 run seeds gave inconclusive for each claim); there it is reported inconclusive.
 UNDERPOWERED_PROFILES = ("quick",)
 #: Adequacy of the net for a d-sweep verdict (see dimension_rate_check).
@@ -274,7 +274,7 @@ DIM_STATEMENTS = {
 }
 
 
-#: Growth-exponent intervals of the d-sweep mutants (seed 20261121, both profiles' own nets; issue 18), as
+#: Growth-exponent intervals of the d-sweep mutants (seed 20261121, both profiles' own nets), as
 #: (quick, full) "[lo, hi] fit verdict, net adequate?".  Stated growth: 1/2 (Algorithm 1), 1/3 (Algorithm 2).
 DIM_MUTANT_MEASURED = {
     ("temperature x d", 1, "printed"): "[0.39, 0.96] inconclusive, net not adequate; full [0.54, 0.76] slower, not adequate",

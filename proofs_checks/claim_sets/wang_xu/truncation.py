@@ -21,8 +21,8 @@ from ...model import Claim, Mutant, Result
 from ...builders import compare_result
 from ...verdicts import ULP_RTOL
 
-#: psi is evaluated in float64 to its last bits: 8 ulps of max(1, |bound|) is the slack (the psi
-#: checks' tolerance before issue 13; the rounding tolerance 1e-9 would hide a slip of 1e-10).
+#: psi is evaluated in float64 to its last bits: 8 ulps of max(1, |bound|) is the slack (kept from
+#: the psi checks' earlier tolerance; the rounding tolerance 1e-9 would hide a slip of 1e-10).
 PSI_RTOL = PSI_ATOL = 2 * ULP_RTOL
 from ._common import THETAS_QUICK
 
@@ -184,7 +184,7 @@ def psi_odd_check(thetas=(2.0,), psi_fn=psi, *, reading="third case of [000 eq. 
     return check
 
 
-# --- mutants [issue 18]: broken psi's (and a broken stated bound) each check must catch -------------------------
+# --- mutants: broken psi's (and a broken stated bound) each check must catch -------------------------
 
 def scaled_psi(factor):
     """``factor * psi``: a constant off in psi (x0.9, x1.1)."""

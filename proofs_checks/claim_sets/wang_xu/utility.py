@@ -10,7 +10,7 @@ The bound is Lemma 1's for the log-weight ``-eps S / (2 Delta)`` with ``Delta = 
 the **standard** variant's.  The printed variant's log-weight is 4 times larger, for which Lemma 1 gives
 a tail probability at most ``eta^4 / N^3``: every mechanism up to 4 times hotter than the printed one
 meets the bound, so against the printed variant the bound is ``vacuous`` (it holds, but could not tell
-a correct port from a 4x mis-calibrated one; issue 18 measured worst ``P / eta = 1.8e-11``).
+a correct port from a 4x mis-calibrated one; measured worst ``P / eta = 1.8e-11``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 19 claims of Hu, Ni, Xiao & Wang (002): [002 Lemma 3], [002 Thm. 9] and the index readings of
+"""Hu, Ni, Xiao & Wang (002): [002 Lemma 3], [002 Thm. 9] and the index readings of
 [002 Alg. 5 step 4]; each check refutes its deliberately broken variant (or confirms the other reading)."""
 
 from __future__ import annotations
@@ -145,6 +145,7 @@ def test_lagged_step_reduces_to_the_current_one_and_batches_exactly():
     kw = dict(m=3, epsilon=0.9, delta=0.1, s=1, k=2.0, beta=1.0, eta=0.5, loss="squared")
     same = LaggedSparseOptPeelingStep(w=w, w_grad=w, **kw)
     np.testing.assert_array_equal(same.v(data), SparseOptPeelingStep(w=w, **kw).v(data))
+    # private: _LaggedStep: the lagged-gradient reading's step is the subject
     step = alg5_readings._LaggedStep(w=w, w_grad=np.array([0.3, 0.0, 0.0]), **kw)
     pool = rng.standard_t(1.5, size=(5, 4)) * 10
     V = step.v_of_neighbours(data, pool, 1)
@@ -184,10 +185,10 @@ def test_new_claims_are_registered_with_readings():
         assert claim.source.startswith("[002 ")
 
 
-# ----------------------------------------------------------------------------- readings (issue 19, item 3)
+# ----------------------------------------------------------------------------- readings ------------------
 
 def test_neighbouring_relation_quotes_definition_1():
-    from proofs_checks.claim_sets.hu._common import NEIGHBOURS, variant_reading
+    from proofs_checks.claim_sets.hu import NEIGHBOURS, variant_reading
     assert "replace-one" in NEIGHBOURS and "[002 Def. 1]" in NEIGHBOURS and "line 54" in NEIGHBOURS
     assert "differ by only one data sample" in NEIGHBOURS
     printed = variant_reading("printed", "hu.x.standard")

@@ -1,4 +1,4 @@
-"""Issue 19, second part, for Wang & Xu (000): the per-coordinate rates (8) and (19), and Lemma 9.
+"""Wang & Xu (000): the per-coordinate rates (8) and (19), and Lemma 9.
 
 Each new check is run on the implementation and on its declared mutants (Claim.mutants); the
 reference values are closed forms derived in the module docstrings (exponents of n in the bound over
@@ -31,6 +31,7 @@ def test_eq26_log_form_matches_bounds_module():
     # the log-N form of (26) used for large d agrees with bounds.eq26_printed / eq26_derived (identity)
     theta, n, eps, iota, tau, N, eta, M = 1.5, 400, 1.0, 0.01, 2.0, 801, 0.1, 3.0
     lg = math.log(N / eta)
+    # private: _eq26_log: the log form of (26) used for large d is the subject
     got_p = A._eq26_log(theta, n, eps, iota, tau, lg, M, "printed")
     got_d = A._eq26_log(theta, n, eps, iota, tau, lg, M, "derived")
     assert got_p == pytest.approx(bounds.eq26_printed(theta, n, eps, 1 / n, iota, tau, N, eta, M), rel=1e-12)
@@ -96,6 +97,7 @@ def test_lemma9_minimiser_is_global_on_a_fine_grid():
     grid = np.linspace(-1, 1, lemma9.GRID)
     w, val = lemma9.minimise_1d(lemma9.psi, setup.theta, x, y, 0.01, grid)
     fine = np.linspace(-1, 1, 4001)
+    # private: _risk, _scaled_psi: the check's plain risk and its broken psi are the reference and the mutant
     assert val <= lemma9._risk(lemma9.psi, setup.theta, x, y, 0.01, fine).min() + 1e-9
 
 

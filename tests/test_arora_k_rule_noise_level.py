@@ -1,4 +1,4 @@
-"""Issue 19 for Arora et al. (004): [004 Thm. 2]'s K rule and the noise level of [004 App. D.3].
+"""Readings of Arora et al. (004): [004 Thm. 2]'s K rule and the noise level of [004 App. D.3].
 
 Reference values are closed forms worked by hand from the printed K (see the docstrings of
 :mod:`reference.arora.theorem2` and :mod:`proofs_checks.claim_sets.arora.theorem2`).

@@ -1,4 +1,4 @@
-"""Issue 19 claims of Wang & Xu (000): both neighbouring relations, the calibrated variant, the derivation
+"""Readings of Wang & Xu (000): both neighbouring relations, the calibrated variant, the derivation
 of eqs. (14) and (26), the concentration lemmas; each check refutes a deliberately broken argument."""
 
 import math
@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from proofs_checks.claim_sets.wang_xu import bounds, concentration, derivations, privacy
-from proofs_checks.claim_sets.wang_xu._common import setup_for
+# private: _args: the derivation checks' own arguments are the subject
+from proofs_checks.claim_sets.wang_xu import setup_for
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
 from reference.wang_xu.l1_regression import EXPONENT_FACTORS, exponent_factor
