@@ -22,9 +22,9 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 #: Scanned folders and files, relative to the repository root.
-SCANNED = ("proofs_checks", "tests", "examples", "notebooks", "README.md")
+SCANNED = ("proofs_checks", "tests", "examples", "notebooks", "README.md", "docs", "pyproject.toml")
 #: Cleaned on other branches; scanned as expected failures until merged (then move each to SCANNED).
-PENDING = ("reference", "pyproject.toml", "docs")
+PENDING = ("reference",)
 
 #: Suffixes of the text files read (anything else, e.g. figures and ``.npz`` data, only by its name).
 TEXT_SUFFIXES = {".py", ".md", ".txt", ".toml", ".json", ".j2", ".cfg", ".ini", ".yml", ".yaml", ".ipynb", ".rst"}
