@@ -215,7 +215,7 @@ def gem_log_prob_from_normalized(normalized_scores: ArrayLike, epsilon: float) -
 
     Examples
     --------
-    >>> np.exp(gem_log_prob_from_normalized([0.0, np.inf, 0.0], epsilon=1.0))
+    >>> np.exp(gem_log_prob_from_normalized([0.0, np.inf, 0.0], epsilon=1.0)).round(6)
     array([0.5, 0. , 0.5])
     """
     s = np.asarray(normalized_scores, dtype=np.float64)
