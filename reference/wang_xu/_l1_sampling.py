@@ -353,7 +353,8 @@ def algorithm1(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, 
     Raises
     ------
     TypeError
-        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or ``rng`` not a generator or seed.
+        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or
+        ``rng`` not a generator or seed.
     ValueError
         If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
         not ``d``, ``epsilon`` or ``iota`` is not finite and positive, or ``variant``
@@ -408,7 +409,8 @@ def algorithm2(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, 
     Raises
     ------
     TypeError
-        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or ``rng`` not a generator or seed.
+        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or
+        ``rng`` not a generator or seed.
     ValueError
         If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
         not ``d``, ``epsilon`` or ``iota`` is not finite and positive, ``theta`` not in (1, 2], or ``variant``

@@ -542,7 +542,8 @@ class LinearModel:
         return np.column_stack([X, y])
 
     def tau(self, assumption: int, theta: float = 2.0) -> float:
-        """The constant tau of [000 Assumption 1] to [000 Assumption 4] for this model (``inf`` if the moment is infinite).
+        """The constant tau of [000 Assumption 1] to [000 Assumption 4] for this model (``inf`` if the moment is
+        infinite).
 
         1: ``tau^2 = E||x||_2^2 = d E x_1^2`` (exact).  2: ``tau^2 = E x_1^2`` (exact).
         3: ``tau^theta >= E||x||_2^theta``: for d = 1 exact; otherwise the smaller of the bounds

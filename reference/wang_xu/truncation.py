@@ -362,7 +362,7 @@ def _log_one_plus_s_plus_pow(s: np.ndarray, theta: float) -> np.ndarray:
 
 
 def psi_upper_envelope(x: ArrayLike, theta: float = 2.0) -> NDArray[np.float64]:
-    """Right-hand side of [000 eq. (3)] (``theta = 2``) / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``, overflow-free.
+    """Right-hand side of [000 eq. (3)] / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``, overflow-free.
 
     Parameters
     ----------
@@ -399,7 +399,7 @@ def psi_upper_envelope(x: ArrayLike, theta: float = 2.0) -> NDArray[np.float64]:
 
 
 def psi_lower_envelope(x: ArrayLike, theta: float = 2.0) -> NDArray[np.float64]:
-    """Left-hand side of [000 eq. (3)] (``theta = 2``) / [000 eq. (15)]: ``-log(1 - x + |x|^theta / theta)``, overflow-free.
+    """Left-hand side of [000 eq. (3)] / [000 eq. (15)]: ``-log(1 - x + |x|^theta / theta)``, overflow-free.
 
     Parameters
     ----------
