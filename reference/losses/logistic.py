@@ -31,7 +31,7 @@ def logistic_of_margin(margin: ArrayLike) -> NDArray[np.float64]:
 
     References
     ----------
-    .. [1] [002 Sec. 6.1] (logistic regression); [004 Sec. 2] (GLMs).
+    .. [1] [002 Sec. 6.1] (logistic regression); [004 Lemma D.4] (GLM losses).
 
     Examples
     --------
