@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -853,6 +854,19 @@ def delta_output_perturbation(B: float, x_bound: float, y_bound: float, H: float
         q = stats.chi2.isf(min(dl, bt) / (4 * K), d)
         return _finite("Delta(B)", 2 * Y * Y + 2 * H * B * B * X * X + 2 * H * X * X * s * s * q, B=B, sigma=s)
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
+
+
+class _BaseLearner(Protocol):
+    """What [004 Alg. 1] and Boosting need of a base learner (for annotations; :class:`_Learner` implements it)."""
+
+    loss: str
+    y_bound: float
+
+    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
+            rng: RNGLike = None) -> NDArray[np.float64]: ...
+
+    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
+                   variant: str = "standard", *, delta_total: float | None = None) -> float: ...
 
 
 class _Learner:
