@@ -398,8 +398,8 @@ def sparse_opt_half_step(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | 
 
     ``g~`` is the coordinate-wise robust gradient with scale ``k`` and smoothing
     ``beta`` (:func:`reference.hu.catoni.robust_gradient`, ``variant``), computed for
-    all rows in one call.  Overflowed per-example gradient entries are evaluated
-    at ``+-DBL_MAX`` (see :func:`reference.hu.frank_wolfe.dp_fw_robust_gradients`).
+    all rows in one call.  Per-example gradient entries beyond ``1e300 k min(1, sqrt(beta))`` (overflowed
+    ones included) are evaluated at that magnitude (:func:`reference.hu.frank_wolfe.robust_gradient_matrix`).
 
     Parameters
     ----------
