@@ -20,6 +20,7 @@ import inspect
 import pkgutil
 import textwrap
 import warnings
+from pathlib import Path
 
 import pytest
 from numpydoc.docscrape import get_doc_object
@@ -66,6 +67,7 @@ def public_api() -> dict[str, object]:
 
 
 def _function_node(fn) -> ast.FunctionDef | ast.ClassDef | None:
+    """The AST of ``fn``'s source, or ``None`` where there is no source (a compiled or generated function)."""
     try:
         source = textwrap.dedent(inspect.getsource(fn))
     except (OSError, TypeError):
@@ -124,11 +126,10 @@ def problems(obj) -> list[str]:
     found = [f"{code} {message}" for code, message in result["errors"] if code in NUMPYDOC_CHECKS]
     if result["docstring"] and not doc["References"]:
         found.append("RF no References section")
-    node = _function_node(obj)
-    if inspect.isclass(obj):
+    if inspect.isclass(obj):     # a class states what its constructor raises
         bodies = [_function_node(fn) for name, fn in _methods(obj) if name in ("__init__", "__post_init__")]
     else:
-        bodies = [node]
+        bodies = [_function_node(obj)]
     if result["docstring"] and not doc["Raises"] and any(b is not None and _validates(b) for b in bodies):
         found.append("RS validates its input but has no Raises section")
     if inspect.isfunction(obj):
@@ -151,6 +152,16 @@ def test_every_public_module_says_what_its_public_api_is(module_name):
 
 
 API = public_api()
+
+
+def test_the_packages_ship_their_py_typed_markers():
+    # PEP 561: without the marker (in the wheel, hence the package-data entry) type checkers ignore the annotations
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(reference.__file__).resolve().parent.parent
+    package_data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for package in ("reference", "proofs_checks"):
+        assert (root / package / "py.typed").is_file(), package
+        assert "py.typed" in package_data.get(package, []), package
 
 
 def test_the_public_api_is_what_the_modules_list():
