@@ -31,4 +31,9 @@ The papers' packages import only the shared modules (mechanisms, losses, records
 validation, floating), never each other; this package never imports from :mod:`proofs_checks`.
 """
 
+from __future__ import annotations
+
+#: the package re-exports nothing: its public API is what the modules listed above name in ``__all__``
+__all__: list[str] = []
+
 __version__ = "0.1.0"

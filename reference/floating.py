@@ -21,6 +21,7 @@ References
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["UNIT_ROUNDOFF", "FUNCTION_ULPS", "ulp", "ulp_distance"]
 
@@ -35,8 +36,22 @@ UNIT_ROUNDOFF = 2.0 ** -53
 FUNCTION_ULPS = 4.0
 
 
-def ulp(x):
+def ulp(x: ArrayLike) -> NDArray[np.float64]:
     """The spacing of float64 at ``|x|`` (``numpy.spacing``), the smallest subnormal ``5e-324`` at zero.
+
+    Parameters
+    ----------
+    x : array_like
+        Real numbers, any shape.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``numpy.spacing(|x|)``, the shape of ``x`` (a 0-d array for a scalar).
+
+    References
+    ----------
+    .. [1] IEEE 754-2008, clause 2.1 (unit in the last place) and clause 5.4.
 
     Examples
     --------
@@ -48,11 +63,27 @@ def ulp(x):
     return np.spacing(np.abs(np.asarray(x, dtype=np.float64)))
 
 
-def ulp_distance(a, b, scale=None):
+def ulp_distance(a: ArrayLike, b: ArrayLike, scale: ArrayLike | None = None) -> NDArray[np.float64]:
     """``|a - b|`` in ulps of ``scale`` (default: of the larger of ``|a|`` and ``|b|``), element-wise.
 
     Equal values (including two equal infinities and two NaNs) are 0 ulps apart; a finite value and a
     non-finite one, or values of opposite infinite sign, are ``inf`` ulps apart.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Real numbers, broadcast together.
+    scale : array_like or None, default None
+        The magnitude whose ulp is the unit; ``None`` takes ``max(|a|, |b|)``.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The distances, the broadcast shape of ``a``, ``b`` and ``scale``.
+
+    References
+    ----------
+    .. [1] J.-M. Muller, "On the definition of ulp(x)", INRIA RR-5504, 2005.
 
     Examples
     --------

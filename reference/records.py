@@ -7,31 +7,43 @@ row gives a replace-one neighbour.
 
 from __future__ import annotations
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 from .validation import check_finite_array, check_integer
 
 __all__ = ["split_records", "partition_records"]
 
 
-def split_records(data, d=None):
+def split_records(data: ArrayLike, d: int | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Split records ``[x_1, ..., x_d, y]`` into ``X`` (n, d) and ``y`` (n,).
 
     Parameters
     ----------
     data : array_like, shape (n, d + 1)
         Finite records, ``n >= 1``, ``d >= 1``.
-    d : int or None
+    d : int or None, default None
         Expected number of features; ``None`` accepts any ``d >= 1``.
 
     Returns
     -------
-    X : numpy.ndarray, shape (n, d)
-    y : numpy.ndarray, shape (n,)
-        Views of the validated float64 array.
+    X : numpy.ndarray of float64, shape (n, d)
+        The features: a view of the validated float64 array.
+    y : numpy.ndarray of float64, shape (n,)
+        The labels: a view of the validated float64 array.
 
     Raises
     ------
+    TypeError
+        Naming ``data`` if it is not an array of real numbers.
     ValueError
-        Naming ``data`` if it is not a non-empty finite 2-D array with ``d + 1`` columns.
+        Naming ``data`` if it is not a non-empty finite 2-D array with at least 2 columns, or with ``d + 1``
+        columns when ``d`` is given.
+
+    References
+    ----------
+    .. [1] [000 Def. 1] and [002 Def. 1]: datasets of records ``(x_i, y_i)``, neighbours when they differ in
+       one record.
 
     Examples
     --------
@@ -48,7 +60,7 @@ def split_records(data, d=None):
     return arr[:, :-1], arr[:, -1]
 
 
-def partition_records(records, parts, *, name="data"):
+def partition_records(records: ArrayLike, parts: int, *, name: str = "data") -> list[NDArray[np.float64]]:
     """Split records into ``parts`` equally sized consecutive chunks (a trailing remainder is dropped).
 
     Consecutive chunks keep neighbouring datasets aligned: a replaced row stays in its chunk.
@@ -56,19 +68,35 @@ def partition_records(records, parts, *, name="data"):
     Parameters
     ----------
     records : array_like, shape (n, d + 1)
-    parts : int >= 1
-    name : str
+        Finite records.
+    parts : int
+        Number of chunks, ``>= 1``.
+    name : str, default "data"
         Name of ``records`` in error messages.
 
     Returns
     -------
-    list of numpy.ndarray
-        ``parts`` arrays of ``n // parts`` records each.
+    list of numpy.ndarray of float64
+        ``parts`` arrays of shape ``(n // parts, d + 1)``, views of the validated array.
 
     Raises
     ------
+    TypeError
+        If ``records`` is not an array of real numbers or ``parts`` is not an integer.
     ValueError
-        Naming ``name`` when fewer than one record per chunk is available.
+        Naming ``name`` if ``records`` is not a non-empty finite 2-D array or has fewer than ``parts``
+        records; naming ``parts`` if it is below 1.
+
+    References
+    ----------
+    .. [1] [002 Alg. 1 step 2] (the data split into ``T`` parts of ``m = n / T`` records, one per iteration);
+       the ``m + 1`` parts of Boosting [004 App. E].
+
+    Examples
+    --------
+    >>> chunks = partition_records(np.arange(14.0).reshape(7, 2), 3)
+    >>> [c.shape for c in chunks]
+    [(2, 2), (2, 2), (2, 2)]
     """
     z = check_finite_array(name, records, ndim=2)
     parts = check_integer("parts", parts, minimum=1)

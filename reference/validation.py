@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Collection
+from typing import TypeAlias, TypeVar, Union
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "check_epsilon",
@@ -24,7 +27,13 @@ __all__ = [
     "check_same_length",
     "check_choice",
     "as_generator",
+    "RNGLike",
 ]
+
+#: What every ``rng`` parameter of :mod:`reference` accepts (see :func:`as_generator`).
+RNGLike: TypeAlias = Union[np.random.Generator, int, np.integer, np.random.SeedSequence, None]
+
+_Choice = TypeVar("_Choice")
 
 
 def _check_real(name: str, value) -> float:
@@ -37,21 +46,124 @@ def _check_real(name: str, value) -> float:
     return float(value)
 
 
-def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
-    """Return ``value`` as a float after checking ``0 < value`` (finite unless ``allow_inf``)."""
+def check_positive(name: str, value: float, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float after checking ``0 < value`` (finite unless ``allow_inf``).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : float
+        A real number (Python or numpy; not a bool).
+    allow_inf : bool, default False
+        Accept ``+inf``.
+
+    Returns
+    -------
+    float
+        ``float(value)``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is a bool or not a real number.
+    ValueError
+        If ``value`` is NaN, ``<= 0``, or infinite without ``allow_inf``.
+
+    References
+    ----------
+    .. [1] PEP 3141, "A Type Hierarchy for Numbers" (``numbers.Real``).
+
+    Examples
+    --------
+    >>> check_positive("scale", 2)
+    2.0
+    >>> check_positive("scale", float("inf"), allow_inf=True)
+    inf
+    >>> check_positive("scale", 0.0)
+    Traceback (most recent call last):
+    ValueError: scale must be a positive finite number, got 0.0
+    """
     x = _check_real(name, value)
     if math.isnan(x) or x <= 0 or (math.isinf(x) and not allow_inf):
         raise ValueError(f"{name} must be a positive finite number, got {value!r}")
     return x
 
 
-def check_epsilon(epsilon, name: str = "epsilon") -> float:
-    """Privacy parameter: a finite number > 0."""
+def check_epsilon(epsilon: float, name: str = "epsilon") -> float:
+    """Return the privacy parameter ``epsilon`` as a float after checking it is finite and positive.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter.
+    name : str, default "epsilon"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``float(epsilon)``.
+
+    Raises
+    ------
+    TypeError
+        If ``epsilon`` is a bool or not a real number.
+    ValueError
+        If ``epsilon`` is NaN, infinite or ``<= 0``.
+
+    References
+    ----------
+    .. [1] C. Dwork and A. Roth, "The algorithmic foundations of differential privacy", 2014, Def. 2.4.
+
+    Examples
+    --------
+    >>> check_epsilon(0.5)
+    0.5
+    """
     return check_positive(name, epsilon)
 
 
-def check_probability(name: str, value, *, low_open: bool = True, high_open: bool = True) -> float:
-    """A number in (0, 1) (or with closed ends on request)."""
+def check_probability(name: str, value: float, *, low_open: bool = True, high_open: bool = True) -> float:
+    """Return ``value`` as a float after checking it lies in (0, 1) (or with closed ends on request).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : float
+        A real number (not a bool).
+    low_open : bool, default True
+        Reject 0 (``False`` accepts it).
+    high_open : bool, default True
+        Reject 1 (``False`` accepts it).
+
+    Returns
+    -------
+    float
+        ``float(value)``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is a bool or not a real number.
+    ValueError
+        If ``value`` is NaN or outside the interval.
+
+    References
+    ----------
+    .. [1] PEP 3141, "A Type Hierarchy for Numbers" (``numbers.Real``).
+
+    Examples
+    --------
+    >>> check_probability("p", 0.25)
+    0.25
+    >>> check_probability("p", 1, high_open=False)
+    1.0
+    >>> check_probability("p", 1)
+    Traceback (most recent call last):
+    ValueError: p must lie in (0, 1), got 1
+    """
     x = _check_real(name, value)
     low_ok = x > 0 if low_open else x >= 0
     high_ok = x < 1 if high_open else x <= 1
@@ -62,13 +174,77 @@ def check_probability(name: str, value, *, low_open: bool = True, high_open: boo
     return x
 
 
-def check_delta(delta, name: str = "delta") -> float:
-    """Privacy parameter delta in the open interval (0, 1)."""
+def check_delta(delta: float, name: str = "delta") -> float:
+    """Return the privacy parameter ``delta`` as a float after checking it lies in the open interval (0, 1).
+
+    Parameters
+    ----------
+    delta : float
+        The privacy parameter.
+    name : str, default "delta"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``float(delta)``.
+
+    Raises
+    ------
+    TypeError
+        If ``delta`` is a bool or not a real number.
+    ValueError
+        If ``delta`` is NaN or not in (0, 1).
+
+    References
+    ----------
+    .. [1] C. Dwork and A. Roth, "The algorithmic foundations of differential privacy", 2014, Def. 2.4.
+
+    Examples
+    --------
+    >>> check_delta(1e-5)
+    1e-05
+    """
     return check_probability(name, delta)
 
 
-def check_integer(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """An integer (Python or numpy) within optional inclusive bounds."""
+def check_integer(name: str, value: int | np.integer, *, minimum: int | None = None,
+                  maximum: int | None = None) -> int:
+    """Return ``value`` as an int after checking it is an integer (Python or numpy) within inclusive bounds.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : int or numpy.integer
+        The value; a bool or a float (even integral) is rejected.
+    minimum, maximum : int or None, default None
+        Inclusive bounds; ``None`` leaves that side open.
+
+    Returns
+    -------
+    int
+        ``int(value)``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is a bool or not an integer.
+    ValueError
+        If ``value < minimum`` or ``value > maximum``.
+
+    References
+    ----------
+    .. [1] PEP 3141, "A Type Hierarchy for Numbers" (``numbers.Integral``).
+
+    Examples
+    --------
+    >>> check_integer("n", np.int64(3), minimum=1)
+    3
+    >>> check_integer("n", 3.0)
+    Traceback (most recent call last):
+    TypeError: n must be an integer, got 3.0 of type float
+    """
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
         raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
     v = int(value)
@@ -79,11 +255,47 @@ def check_integer(name: str, value, *, minimum: int | None = None, maximum: int 
     return v
 
 
-def check_finite_array(name: str, value, *, ndim: int | None = None, nonempty: bool = True,
-                       shape: tuple | None = None) -> np.ndarray:
-    """Return ``value`` as a float64 array after checking dimension, emptiness and finiteness.
+def check_finite_array(name: str, value: ArrayLike, *, ndim: int | None = None, nonempty: bool = True,
+                       shape: tuple[int | None, ...] | None = None) -> NDArray[np.float64]:
+    """Return ``value`` as a float64 array after checking dimension, shape, emptiness and finiteness.
 
-    ``shape`` may contain ``None`` for free axes, e.g. ``(None, 3)``.
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : array_like
+        Real numbers of any shape.
+    ndim : int or None, default None
+        Required number of dimensions; ``None`` accepts any.
+    nonempty : bool, default True
+        Reject an array with no entries.
+    shape : tuple of (int or None) or None, default None
+        Required shape, ``None`` for a free axis, e.g. ``(None, 3)``.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``numpy.asarray(value, dtype=float64)`` (no copy when ``value`` already is one).
+
+    Raises
+    ------
+    TypeError
+        If ``value`` cannot be converted to an array of real numbers.
+    ValueError
+        If the dimension or shape differs, the array is empty (with ``nonempty``), or an entry is NaN or
+        infinite (the message names the first one's flat index).
+
+    References
+    ----------
+    .. [1] The NumPy reference, ``numpy.asarray`` and ``numpy.isfinite``.
+
+    Examples
+    --------
+    >>> check_finite_array("X", [[1, 2, 3]], shape=(None, 3))
+    array([[1., 2., 3.]])
+    >>> check_finite_array("X", [1.0, float("nan")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: X must be finite; entry 1 (flat index) is ...nan... (1 non-finite entries)
     """
     try:
         arr = np.asarray(value, dtype=np.float64)
@@ -105,31 +317,156 @@ def check_finite_array(name: str, value, *, ndim: int | None = None, nonempty: b
     return arr
 
 
-def check_scores(scores, name: str = "scores") -> np.ndarray:
-    """A non-empty 1-d vector of finite scores (one per candidate output)."""
+def check_scores(scores: ArrayLike, name: str = "scores") -> NDArray[np.float64]:
+    """Return ``scores`` as a float64 vector after checking it is non-empty, 1-d and finite.
+
+    Parameters
+    ----------
+    scores : array_like, shape (K,)
+        One score per candidate output.
+    name : str, default "scores"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (K,)
+        The scores.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` cannot be converted to an array of real numbers.
+    ValueError
+        If ``scores`` is not 1-d, is empty, or has a non-finite entry.
+
+    References
+    ----------
+    .. [1] F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007 (scores of the
+       candidate outputs).
+
+    Examples
+    --------
+    >>> check_scores([0.0, 1.5])
+    array([0. , 1.5])
+    """
     return check_finite_array(name, scores, ndim=1)
 
 
 def check_same_length(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
-    """Raise if the first axes of ``a`` and ``b`` differ."""
+    """Check that the first axes of ``a`` and ``b`` have the same length.
+
+    Parameters
+    ----------
+    name_a : str
+        The name of ``a``, for the error message.
+    a : numpy.ndarray
+        An array with at least one axis.
+    name_b : str
+        The name of ``b``, for the error message.
+    b : numpy.ndarray
+        An array with at least one axis.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``a.shape[0] != b.shape[0]``.
+
+    References
+    ----------
+    .. [1] The NumPy reference, ``numpy.ndarray.shape``.
+
+    Examples
+    --------
+    >>> check_same_length("X", np.zeros((3, 2)), "y", np.zeros(3))
+    >>> check_same_length("X", np.zeros((3, 2)), "y", np.zeros(4))
+    Traceback (most recent call last):
+    ValueError: X and y must have the same length, got 3 and 4
+    """
     if a.shape[0] != b.shape[0]:
         raise ValueError(
             f"{name_a} and {name_b} must have the same length, got {a.shape[0]} and {b.shape[0]}"
         )
 
 
-def check_choice(name: str, value, choices):
-    """``value`` if it is one of ``choices`` (e.g. a variant name), else ValueError naming both."""
+def check_choice(name: str, value: _Choice, choices: Collection[_Choice]) -> _Choice:
+    """Return ``value`` after checking it is one of ``choices`` (e.g. a variant name).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : object
+        The value to check.
+    choices : collection
+        The accepted values.
+
+    Returns
+    -------
+    object
+        ``value`` itself.
+
+    Raises
+    ------
+    ValueError
+        If ``value not in choices``; the message lists the choices.
+
+    References
+    ----------
+    .. [1] The Python language reference, membership test operations (``in``).
+
+    Examples
+    --------
+    >>> check_choice("variant", "printed", ("printed", "standard"))
+    'printed'
+    >>> check_choice("variant", "other", ("printed", "standard"))
+    Traceback (most recent call last):
+    ValueError: variant must be one of ('printed', 'standard'), got 'other'
+    """
     if value not in choices:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
 
 
-def as_generator(rng=None) -> np.random.Generator:
-    """SPEC 7 style: accept a ``Generator``, a seed (int / SeedSequence) or ``None``.
+def as_generator(rng: RNGLike = None) -> np.random.Generator:
+    """Return a ``numpy.random.Generator`` from a Generator, a seed (int / SeedSequence) or ``None``.
 
-    A legacy ``RandomState`` is rejected rather than silently wrapped, so no
-    code path ever touches numpy's global random state.
+    A legacy ``RandomState`` is rejected rather than silently wrapped, so no code path ever touches numpy's
+    global random state.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator, int, numpy.random.SeedSequence or None, default None
+        A Generator is returned as it is; a non-negative seed or a SeedSequence seeds a new one
+        (``numpy.random.default_rng``); ``None`` draws fresh entropy.
+
+    Returns
+    -------
+    numpy.random.Generator
+        The generator.
+
+    Raises
+    ------
+    TypeError
+        If ``rng`` is a ``RandomState``, a bool or anything else that is neither a Generator nor a seed.
+    ValueError
+        If ``rng`` is a negative integer seed.
+
+    References
+    ----------
+    .. [1] Scientific Python, SPEC 7, "Seeding pseudo-random number generation".
+
+    Examples
+    --------
+    >>> g = as_generator(7)
+    >>> as_generator(g) is g
+    True
+    >>> as_generator(np.random.RandomState(0))
+    Traceback (most recent call last):
+    TypeError: rng must be a numpy.random.Generator or a seed, got a legacy RandomState
     """
     if isinstance(rng, np.random.Generator):
         return rng

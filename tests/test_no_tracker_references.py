@@ -7,9 +7,6 @@ is no violation, what a tolerance protects) is written instead.  This test scans
 named by a word that :data:`ENGLISH_AFTER_HELPER_OR_BRANCH` does not cover ("branch and bound", "the helper
 file" are English; "branch lnewt" is not), or helpers and branches named by a token with a digit or in
 backquotes ("helpers vq000"; "helpers shared by" is English).
-
-The folders of :data:`PENDING` are being cleaned on other branches: each is an expected failure until its
-clean-up is merged, and then fails as an unexpected pass, so that it is moved to :data:`SCANNED`.
 """
 
 from __future__ import annotations
@@ -22,9 +19,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 #: Scanned folders and files, relative to the repository root.
-SCANNED = ("proofs_checks", "tests", "examples", "notebooks", "README.md", "docs", "pyproject.toml")
-#: Cleaned on other branches; scanned as expected failures until merged (then move each to SCANNED).
-PENDING = ("reference",)
+SCANNED = ("reference", "proofs_checks", "tests", "examples", "notebooks", "README.md", "docs", "pyproject.toml")
 
 #: Suffixes of the text files read (anything else, e.g. figures and ``.npz`` data, only by its name).
 TEXT_SUFFIXES = {".py", ".md", ".txt", ".toml", ".json", ".j2", ".cfg", ".ini", ".yml", ".yaml", ".ipynb", ".rst"}
@@ -87,15 +82,6 @@ def references_in(entry):
 
 @pytest.mark.parametrize("entry", SCANNED)
 def test_no_tracker_reference(entry):
-    assert references_in(entry) == []
-
-
-@pytest.mark.parametrize("entry", [pytest.param(e, marks=pytest.mark.xfail(
-    strict=True, reason="cleaned on another branch; once merged this passes: move it from PENDING to SCANNED"))
-    for e in PENDING])
-def test_no_tracker_reference_in_folders_cleaned_elsewhere(entry):
-    if not (ROOT / entry).exists():
-        pytest.fail(f"{entry} does not exist")
     assert references_in(entry) == []
 
 

@@ -26,25 +26,67 @@ References
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._grid_search import _check_variant, check_learner_output
 from .data import glm_loss
 from ..mechanisms import report_noisy_max, report_noisy_max_log_prob
 from ..records import partition_records
-from ..validation import (as_generator, check_choice, check_delta, check_epsilon, check_finite_array, check_integer,
-                          check_positive, check_probability)
+from ..validation import (RNGLike, as_generator, check_choice, check_delta, check_epsilon, check_finite_array,
+                          check_integer, check_positive, check_probability)
+
+if TYPE_CHECKING:
+    from .learners import _BaseLearner
 
 __all__ = ["boosting_sigma_tilde", "boosting_laplace_scale", "boosting_n0", "boosting_scores", "boosting",
            "BOOSTING_VARIANTS", "calibrated_laplace_scale", "BoostingMechanism", "BoostingSelection"]
 
 
-def boosting_sigma_tilde(n, epsilon, y_bound, smoothness, gamma, x_bound):
+def boosting_sigma_tilde(n: int, epsilon: float, y_bound: float, smoothness: float, gamma: float, x_bound: float
+                         ) -> float:
     """``sigma_tilde = sqrt(4 (Y^2 + H~ gamma~^2 X^2) / (n epsilon))`` (the theorem of [004 App. E]).
 
     The theorem writes ``gamma~`` here and ``gamma`` in ``n_0``; both are taken to be the
     sub-Gaussian constant ``gamma`` of condition 2 of that theorem.
+
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    smoothness : float
+        ``H~``, finite and > 0.
+    gamma : float
+        The sub-Gaussian constant, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+
+    Returns
+    -------
+    float
+        ``sigma_tilde``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer or a parameter is not a real number.
+    ValueError
+        If a parameter is not finite and positive, ``n < 1``, or the value overflows float64.
+
+    References
+    ----------
+    .. [1] [004 App. E].
+
+    Examples
+    --------
+    >>> round(boosting_sigma_tilde(100, 1.0, 1.0, 2.0, 1.0, 1.0), 6)
+    0.34641
     """
     n = check_integer("n", n, minimum=1)
     eps = check_epsilon(epsilon)
@@ -57,14 +99,76 @@ def boosting_sigma_tilde(n, epsilon, y_bound, smoothness, gamma, x_bound):
     return val
 
 
-def boosting_laplace_scale(sigma_tilde, variant="printed"):
-    """Laplace scale of the report-noisy-max step: ``sigma_tilde`` (printed) or ``sigma_tilde/sqrt 2`` (standard)."""
+def boosting_laplace_scale(sigma_tilde: float, variant: str = "printed") -> float:
+    """Laplace scale of the report-noisy-max step: ``sigma_tilde`` (printed) or ``sigma_tilde/sqrt 2`` (standard).
+
+    Parameters
+    ----------
+    sigma_tilde : float
+        ``sigma_tilde``, finite and > 0.
+    variant : {"printed", "standard"}, default "printed"
+        The reading of ``Lap(sigma_tilde)``.
+
+    Returns
+    -------
+    float
+        The Laplace scale.
+
+    Raises
+    ------
+    TypeError
+        If ``sigma_tilde`` is not a real number.
+    ValueError
+        If ``sigma_tilde`` is not finite and positive, or ``variant`` is not ``"printed"`` or ``"standard"``.
+
+    References
+    ----------
+    .. [1] [004 App. E] (step 3 of the box).
+
+    Examples
+    --------
+    >>> boosting_laplace_scale(2.0), round(boosting_laplace_scale(2.0, "standard"), 6)
+    (2.0, 1.414214)
+    """
     s = check_positive("sigma_tilde", sigma_tilde)
     return s if _check_variant(variant) == "printed" else s / math.sqrt(2.0)
 
 
-def boosting_n0(gamma, beta, smoothness, y_bound):
-    """``n_0 = 16 gamma^2 log^8(4/beta) H~ / Y^2`` (the theorem of [004 App. E])."""
+def boosting_n0(gamma: float, beta: float, smoothness: float, y_bound: float) -> float:
+    """``n_0 = 16 gamma^2 log^8(4/beta) H~ / Y^2`` (the theorem of [004 App. E]).
+
+    Parameters
+    ----------
+    gamma : float
+        The sub-Gaussian constant, finite and > 0.
+    beta : float
+        Failure probability, in (0, 1).
+    smoothness : float
+        ``H~``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+
+    Returns
+    -------
+    float
+        ``n_0``.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If a parameter is not finite and positive, ``beta`` is not in (0, 1), or the value overflows float64.
+
+    References
+    ----------
+    .. [1] [004 App. E].
+
+    Examples
+    --------
+    >>> f"{boosting_n0(1.0, 0.1, 2.0, 1.0):.4e}"
+    '1.0973e+06'
+    """
     g, H, Y = (check_positive(k, v) for k, v in (("gamma", gamma), ("smoothness", smoothness),
                                                   ("y_bound", y_bound)))
     r = g / Y
@@ -77,11 +181,44 @@ def boosting_n0(gamma, beta, smoothness, y_bound):
 BOOSTING_VARIANTS = ("printed", "standard", "calibrated")
 
 
-def boosting_scores(models, validation, loss, loss_clip=None):
+def boosting_scores(models: ArrayLike, validation: ArrayLike, loss: str, loss_clip: float | None = None
+                    ) -> NDArray[np.float64]:
     """``-L_hat(w_i; S_{m+1})`` for models (m, d) or (size, m, d); returns (m,) or (size, m).
 
     With ``loss_clip`` every loss is clipped to ``[0, loss_clip]`` first (variant ``"calibrated"``),
     so one replaced record moves each score by at most ``loss_clip / |S_{m+1}|``.
+
+    Parameters
+    ----------
+    models : array_like, shape (m, d) or (size, m, d)
+        The models.
+    validation : array_like, shape (v, d + 1)
+        The validation chunk ``S_{m+1}`` (not validated: :func:`boosting` validates the data).
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    loss_clip : float or None, default None
+        Clip level of the losses, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (m,) or (size, m)
+        The scores (negated mean validation losses).
+
+    Raises
+    ------
+    TypeError
+        If ``loss_clip`` is not a real number.
+    ValueError
+        If ``loss_clip`` is not finite and positive, or ``loss`` is unknown.
+
+    References
+    ----------
+    .. [1] [004 App. E] (step 3 of the box).
+
+    Examples
+    --------
+    >>> boosting_scores([[0.0, 0.0], [1.0, 0.0]], [[1.0, 0.0, 1.0], [0.0, 1.0, 3.0]], "squared")
+    array([-5. , -4.5])
     """
     W = np.asarray(models, dtype=np.float64)
     flat = W.reshape(-1, W.shape[-1])
@@ -119,10 +256,43 @@ def boosting_scores(models, validation, loss, loss_clip=None):
     return -losses.mean(axis=1).reshape(W.shape[:-1])
 
 
-def calibrated_laplace_scale(loss_clip, validation_size, epsilon):
-    """``2 loss_clip / (|S_{m+1}| epsilon)``: report-noisy-max on scores of sensitivity
-    ``s = loss_clip/|S_{m+1}|`` with Laplace scale ``2 s/epsilon`` is ``epsilon``-DP (Dwork & Roth
-    Claim 3.9, non-monotone scores); with ``|S_{m+1}| = n/(m+1)`` this is ``2 (m+1) Delta/(n epsilon)``."""
+def calibrated_laplace_scale(loss_clip: float, validation_size: int, epsilon: float) -> float:
+    """``2 loss_clip / (|S_{m+1}| epsilon)``: the Laplace scale that makes the selection ``epsilon``-DP.
+
+    Report-noisy-max on scores of sensitivity ``s = loss_clip/|S_{m+1}|`` with Laplace scale ``2 s/epsilon``
+    is ``epsilon``-DP (Dwork & Roth Claim 3.9, non-monotone scores); with ``|S_{m+1}| = n/(m+1)`` this is
+    ``2 (m+1) Delta/(n epsilon)``.
+
+    Parameters
+    ----------
+    loss_clip : float
+        Clip level ``Delta`` of the losses, finite and > 0.
+    validation_size : int
+        ``|S_{m+1}|``, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+
+    Returns
+    -------
+    float
+        The Laplace scale.
+
+    Raises
+    ------
+    TypeError
+        If ``validation_size`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``validation_size < 1`` or another parameter is not finite and positive.
+
+    References
+    ----------
+    .. [1] C. Dwork and A. Roth (2014), Claim 3.9; [004 App. E].
+
+    Examples
+    --------
+    >>> calibrated_laplace_scale(4.0, 20, 0.5)
+    0.8
+    """
     c = check_positive("loss_clip", loss_clip)
     v = check_integer("validation_size", validation_size, minimum=1)
     return 2.0 * c / (v * check_epsilon(epsilon))
@@ -133,8 +303,10 @@ def _boost_chunks(z, m):
     return partition_records(z, check_integer("m", m, minimum=1) + 1)
 
 
-def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde=None, variant="printed", size=None, rng=None,
-             return_details=False, loss_clip=None):
+def boosting(data: ArrayLike, learner: _BaseLearner, B: float, m: int, epsilon: float, delta: float, *,
+             sigma_tilde: float | None = None, variant: str = "printed", size: int | None = None, rng: RNGLike = None,
+             return_details: bool = False, loss_clip: float | None = None
+             ) -> NDArray[np.float64] | tuple[NDArray[np.float64], dict]:
     """Boosting of [004 App. E]: ``m + 1`` chunks, ``m`` private models, report-noisy-max on the last chunk.
 
     Parameters
@@ -154,10 +326,26 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde=None, variant="
         Clip level ``Delta`` of the validation losses, required by (and only by) ``"calibrated"``.
     size : int or None
         Independent runs (vectorised over the learners' draws).
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (the learners' and the selection's).
+    return_details : bool, default False
+        Also return a dict with the models, the scores, the selected indices, the Laplace scale and the
+        validation chunk.
 
     Returns
     -------
     w : (d,) or (size, d); details dict with ``return_details``.
+
+    Raises
+    ------
+    TypeError
+        If ``data`` is not an array of real numbers, ``m`` or ``size`` not an integer, a parameter not a real
+        number, or ``rng`` not a generator or seed.
+    ValueError
+        If ``data`` is not a non-empty finite 2-D array with at least one record per chunk, ``B``, ``epsilon``,
+        ``sigma_tilde`` or ``loss_clip`` is not finite and positive, ``delta`` not in (0, 1), ``m < 1``,
+        ``size < 1``, ``variant`` unknown, ``sigma_tilde`` / ``loss_clip`` given or missing against the variant's
+        rule, or the learner rejects its input or returns a non-finite output.
 
     Notes
     -----
@@ -169,6 +357,20 @@ def boosting(data, learner, B, m, epsilon, delta, *, sigma_tilde=None, variant="
     ``max_z l(w_i; z) / |S_{m+1}|`` and depends on the (random, unbounded) models.  A replaced
     record lies in one chunk only, so by parallel composition the whole algorithm is
     ``(max(epsilon/2, epsilon_selection), delta)``-DP: the selection may spend all of ``epsilon``.
+
+    References
+    ----------
+    .. [1] [004 App. E]; C. Dwork and A. Roth (2014), Claim 3.9.
+
+    Examples
+    --------
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> from reference.arora.learners import OutputPerturbation
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 60, rng=0)
+    >>> w, details = boosting(data, OutputPerturbation("squared", 1.0, 2.0), 1.0, 2, 1.0, 1e-5, sigma_tilde=0.5,
+    ...                       rng=0, return_details=True)
+    >>> w.shape, details["models"].shape, details["laplace_scale"]
+    ((2,), (1, 2, 2), 0.5)
     """
     eps = check_epsilon(epsilon)
     dl = check_delta(delta)
@@ -209,15 +411,58 @@ def _boosting_scale(variant, sigma_tilde, loss_clip, validation_size, epsilon):
 
 
 class BoostingMechanism:
-    """Mechanism protocol for the Boosting algorithm (continuous output).
+    """The Boosting algorithm of [004 App. E] in the mechanism protocol (continuous output).
 
-    ``variant`` is one of :data:`BOOSTING_VARIANTS`: the paper's readings take ``sigma_tilde``;
-    ``"calibrated"`` takes ``loss_clip`` instead (``sigma_tilde=None``), as :func:`boosting` does.
+    ``sample(data, size, rng)`` returns ``size`` rows of :func:`boosting`.  ``variant`` is one of
+    :data:`BOOSTING_VARIANTS`: the paper's readings take ``sigma_tilde``; ``"calibrated"`` takes ``loss_clip``
+    instead (``sigma_tilde=None``), as :func:`boosting` does.
+
+    Parameters
+    ----------
+    learner : OutputPerturbation, NoisyGD or any object with ``fit`` and ``loss``
+        The base algorithm.
+    B : float
+        Constraint passed to the learner, finite and > 0.
+    m : int
+        Number of models, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    sigma_tilde : float or None
+        See :func:`boosting_sigma_tilde`; ``None`` with ``"calibrated"``.
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The reading of the selection's noise.
+    loss_clip : float or None, default None
+        Clip level of the validation losses, required by (and only by) ``"calibrated"``.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``B``, ``epsilon`` or ``sigma_tilde`` is not finite and positive, ``m < 1``, ``delta`` not in (0, 1),
+        ``variant`` unknown, or ``sigma_tilde`` / ``loss_clip`` given or missing against the variant's rule; from
+        the methods, as :func:`boosting`.
+
+    References
+    ----------
+    .. [1] [004 App. E].
+
+    Examples
+    --------
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> from reference.arora.learners import OutputPerturbation
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 60, rng=0)
+    >>> learner = OutputPerturbation("squared", 1.0, 2.0)
+    >>> BoostingMechanism(learner, 1.0, 2, 1.0, 1e-5, sigma_tilde=0.5).sample(data, 3, rng=0).shape
+    (3, 2)
     """
 
     finite_output = False
 
-    def __init__(self, learner, B, m, epsilon, delta, sigma_tilde, variant="printed", loss_clip=None):
+    def __init__(self, learner: _BaseLearner, B: float, m: int, epsilon: float, delta: float,
+                 sigma_tilde: float | None, variant: str = "printed", loss_clip: float | None = None) -> None:
         self.learner, self.B, self.m = learner, check_positive("B", B), check_integer("m", m, minimum=1)
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.variant = check_choice("variant", variant, BOOSTING_VARIANTS)
@@ -226,23 +471,69 @@ class BoostingMechanism:
         self.sigma_tilde = None if sigma_tilde is None else check_positive("sigma_tilde", sigma_tilde)
         self.loss_clip = None if loss_clip is None else check_positive("loss_clip", loss_clip)
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
         return boosting(data, self.learner, self.B, self.m, self.epsilon, self.delta,
                         sigma_tilde=self.sigma_tilde, variant=self.variant, size=size, rng=rng,
                         loss_clip=self.loss_clip)
 
 
 class BoostingSelection:
-    """The finite-output report-noisy-max step with the ``m`` models trained once (seeded)."""
+    """The finite-output report-noisy-max step of Boosting with the ``m`` models trained once (seeded).
+
+    ``scores(data)`` are the validation scores of the models, ``scale`` the Laplace scale,
+    ``log_prob(data)`` the exact selection law over ``0..m-1`` and ``sample(data, size, rng)`` selections.
+
+    Parameters
+    ----------
+    learner : OutputPerturbation, NoisyGD or any object with ``fit`` and ``loss``
+        The base algorithm.
+    B : float
+        Constraint passed to the learner, finite and > 0.
+    m : int
+        Number of models, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    sigma_tilde : float or None
+        See :func:`boosting_sigma_tilde`; ``None`` with ``"calibrated"``.
+    variant : {"printed", "standard"}, default "printed"
+        The reading of the selection's noise.
+    model_seed : int, numpy.random.Generator, SeedSequence or None, default 0
+        The randomness of the models.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``B``, ``epsilon`` or ``sigma_tilde`` is not finite and positive, ``m < 1``, ``delta`` not in (0, 1),
+        ``variant`` unknown, or ``sigma_tilde`` missing; from the methods, as :func:`boosting`.
+
+    References
+    ----------
+    .. [1] [004 App. E]; C. Dwork and A. Roth (2014), Claim 3.9.
+
+    Examples
+    --------
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> from reference.arora.learners import OutputPerturbation
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 60, rng=0)
+    >>> learner = OutputPerturbation("squared", 1.0, 2.0)
+    >>> outputs, logp = BoostingSelection(learner, 1.0, 2, 1.0, 1e-5, sigma_tilde=0.5).log_prob(data)
+    >>> outputs.tolist(), round(float(np.exp(logp).sum()), 9)
+    ([0, 1], 1.0)
+    """
 
     finite_output = True
 
-    def __init__(self, learner, B, m, epsilon, delta, sigma_tilde, variant="printed", model_seed=0):
+    def __init__(self, learner: _BaseLearner, B: float, m: int, epsilon: float, delta: float,
+                 sigma_tilde: float | None, variant: str = "printed", model_seed: RNGLike = 0) -> None:
         self.inner = BoostingMechanism(learner, B, m, epsilon, delta, sigma_tilde, _check_variant(variant))
         self.model_seed = model_seed
         self._cache = {}
 
-    def scores(self, data):
+    def scores(self, data: ArrayLike) -> NDArray[np.float64]:
         z = check_finite_array("data", data, ndim=2)
         chunks = _boost_chunks(z, self.inner.m)
         train = np.concatenate(chunks[:-1])
@@ -256,12 +547,12 @@ class BoostingSelection:
         return boosting_scores(self._cache[key], chunks[-1], self.inner.learner.loss)
 
     @property
-    def scale(self):
+    def scale(self) -> float:
         return boosting_laplace_scale(self.inner.sigma_tilde, self.inner.variant)
 
-    def log_prob(self, data):
+    def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         s = self.scores(data)
         return np.arange(s.size), report_noisy_max_log_prob(s, self.scale)
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> int | NDArray[np.int64]:
         return report_noisy_max(self.scores(data), self.scale, size, rng)

@@ -27,10 +27,11 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy import integrate, stats
 
 from ..losses import logistic_of_margin, squared_of_residual
-from ..validation import as_generator, check_finite_array, check_integer, check_positive, check_choice
+from ..validation import RNGLike, as_generator, check_finite_array, check_integer, check_positive, check_choice
 
 __all__ = ["LOSSES", "GLMProblem", "make_problem", "sample_records", "glm_loss", "project_to_domain"]
 
@@ -42,7 +43,7 @@ def _check_loss(loss):
     return check_choice("loss", loss, LOSSES)
 
 
-def glm_loss(w, records, loss):
+def glm_loss(w: ArrayLike, records: ArrayLike, loss: str) -> NDArray[np.float64]:
     """Per-record losses ``l(w; (x, y))``.
 
     Parameters
@@ -63,6 +64,20 @@ def glm_loss(w, records, loss):
     ndarray, shape (n,) or (m, n)
         Finite for finite inputs (the logistic loss uses ``logaddexp``; the squared loss may
         overflow to ``inf`` only if ``<w, x>`` itself exceeds ~1e154).
+
+    Raises
+    ------
+    ValueError
+        If ``loss`` is neither ``"squared"`` nor ``"logistic"``.
+
+    References
+    ----------
+    .. [1] [004 Alg. 1], [004 Lemma D.4] (GLM losses of ``<w, x>`` and ``y``).
+
+    Examples
+    --------
+    >>> glm_loss([1.0, 0.0], [[1.0, 0.0, 3.0], [0.0, 1.0, 0.0]], "squared")
+    array([4., 0.])
     """
     _check_loss(loss)
     z = np.asarray(records, dtype=np.float64)
@@ -74,7 +89,7 @@ def glm_loss(w, records, loss):
     return logistic_of_margin(y * m)
 
 
-def project_to_domain(records, x_bound, y_bound):
+def project_to_domain(records: ArrayLike, x_bound: float, y_bound: float) -> NDArray[np.float64]:
     """Map arbitrary records into the domain ``||x|| <= x_bound, |y| <= y_bound`` (radial projection).
 
     Used by the checks to turn the adversarial candidate records of
@@ -82,6 +97,37 @@ def project_to_domain(records, x_bound, y_bound):
     learners themselves never project silently, they reject out-of-domain records.
     Extreme magnitudes are handled by normalising with the max-abs entry first, so ``1e300``
     lands on the boundary sphere and subnormals stay tiny, never ``NaN``.
+
+    Parameters
+    ----------
+    records : array_like, shape (n, d + 1)
+        Records ``[x, y]``, finite.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, d + 1)
+        The projected records.
+
+    Raises
+    ------
+    TypeError
+        If ``records`` is not an array of real numbers, or a bound not a real number.
+    ValueError
+        If ``records`` is not a non-empty finite 2-D array, or a bound not finite and positive.
+
+    References
+    ----------
+    .. [1] [004 Alg. 1], [004 Lemma D.4] (the domain ``||x|| <= X``, ``l(0; z) <= Y^2``).
+
+    Examples
+    --------
+    >>> project_to_domain([[3.0, 4.0, 10.0], [0.1, 0.0, -0.5]], x_bound=1.0, y_bound=2.0)
+    array([[ 0.6,  0.8,  2. ],
+           [ 0.1,  0. , -0.5]])
     """
     z = check_finite_array("records", records, ndim=2)
     X = check_positive("x_bound", x_bound)
@@ -100,17 +146,40 @@ def project_to_domain(records, x_bound, y_bound):
 class GLMProblem:
     """A synthetic GLM population with known minimiser.
 
-    Attributes
+    ``population_risk(w, rng, mc_size)`` and ``excess_risk(w, rng)`` evaluate rows of ``w`` (exact for the
+    squared loss, seeded Monte Carlo for the logistic one); ``dim`` is ``d``.  Build it with
+    :func:`make_problem`.
+
+    Parameters
     ----------
     loss : {"squared", "logistic"}
-    w_star : ndarray (d,)
-    x_bound : float          ``X``: every ``||x|| <= X``.
-    y_bound : float          ``Y``: ``l(0; (x, y)) <= Y^2`` (and ``|y| <= Y`` for squared loss).
-    smoothness : float       ``H`` with ``l(.; (x, y))`` being ``H ||x||^2``-smooth in ``<w, x>``.
-    df : float               Student-t degrees of freedom of features and noise.
-    noise_bound : float      Truncation of the label noise (squared loss).
-    second_moment : float    ``s`` with ``E[x x^T] = s I``.
-    noise_variance : float   ``E[xi^2]`` (squared loss; 0 for logistic).
+        The GLM loss.
+    w_star : numpy.ndarray, shape (d,)
+        The population minimiser.
+    x_bound : float
+        ``X``: every ``||x|| <= X``.
+    y_bound : float
+        ``Y``: ``l(0; (x, y)) <= Y^2`` (and ``|y| <= Y`` for squared loss).
+    smoothness : float
+        ``H`` with ``l(.; (x, y))`` being ``H ||x||^2``-smooth in ``<w, x>``.
+    df : float
+        Student-t degrees of freedom of features and noise.
+    noise_bound : float
+        Truncation of the label noise (squared loss).
+    second_moment : float
+        ``s`` with ``E[x x^T] = s I``.
+    noise_variance : float
+        ``E[xi^2]`` (squared loss; 0 for logistic).
+
+    References
+    ----------
+    .. [1] [004 Alg. 1], [004 Lemma D.4] (``X``, ``Y``, ``H``).
+
+    Examples
+    --------
+    >>> p = make_problem("squared", [1.0, -1.0])
+    >>> p.dim, float(p.excess_risk(p.w_star)[0]), p.smoothness
+    (2, 0.0, 2.0)
     """
 
     loss: str
@@ -124,10 +193,10 @@ class GLMProblem:
     noise_variance: float
 
     @property
-    def dim(self):
+    def dim(self) -> int:
         return self.w_star.size
 
-    def population_risk(self, w, rng=None, mc_size=200_000):
+    def population_risk(self, w: ArrayLike, rng: RNGLike = None, mc_size: int = 200_000) -> NDArray[np.float64]:
         """``L(w; D)`` for rows of ``w``: exact for squared loss, seeded Monte Carlo for logistic."""
         w = np.atleast_2d(np.asarray(w, dtype=np.float64))
         if self.loss == "squared":
@@ -136,7 +205,7 @@ class GLMProblem:
         z = sample_records(self, mc_size, 12345 if rng is None else rng)
         return glm_loss(w, z, "logistic").mean(axis=1)
 
-    def excess_risk(self, w, rng=None):
+    def excess_risk(self, w: ArrayLike, rng: RNGLike = None) -> NDArray[np.float64]:
         """``L(w; D) - L(w*; D)`` for rows of ``w`` (exact for squared loss)."""
         w = np.atleast_2d(np.asarray(w, dtype=np.float64))
         if self.loss == "squared":
@@ -170,7 +239,8 @@ def _truncated_noise_variance(df, c):
     return inner + 2 * c * c * dist.sf(c)
 
 
-def make_problem(loss="squared", w_star=(1.5, -0.5, 0.25), *, x_bound=1.0, noise_bound=1.0, df=2.5):
+def make_problem(loss: str = "squared", w_star: ArrayLike = (1.5, -0.5, 0.25), *, x_bound: float = 1.0,
+                 noise_bound: float = 1.0, df: float = 2.5) -> GLMProblem:
     """Build a :class:`GLMProblem` (deterministic: the moments use a fixed seed).
 
     Parameters
@@ -184,6 +254,23 @@ def make_problem(loss="squared", w_star=(1.5, -0.5, 0.25), *, x_bound=1.0, noise
         Truncation level of the Student-t label noise (squared loss only).
     df : float
         Degrees of freedom (``df <= 2``: infinite variance before projection/truncation).
+
+    Returns
+    -------
+    GLMProblem
+        The population.
+
+    Raises
+    ------
+    TypeError
+        If ``w_star`` is not an array of real numbers or a bound not a real number.
+    ValueError
+        If ``loss`` is unknown, ``w_star`` not a non-empty finite vector, or ``x_bound``, ``noise_bound`` or ``df``
+        not finite and positive.
+
+    References
+    ----------
+    .. [1] [004 Alg. 1], [004 Lemma D.4].
 
     Examples
     --------
@@ -208,8 +295,40 @@ def make_problem(loss="squared", w_star=(1.5, -0.5, 0.25), *, x_bound=1.0, noise
     return GLMProblem(loss, w, X, y_bound, H, df, c, s, float(var))
 
 
-def sample_records(problem, n, rng=None):
-    """``n`` i.i.d. records ``[x, y]`` of ``problem`` (vectorised)."""
+def sample_records(problem: GLMProblem, n: int, rng: RNGLike = None) -> NDArray[np.float64]:
+    """``n`` i.i.d. records ``[x, y]`` of ``problem`` (vectorised).
+
+    Parameters
+    ----------
+    problem : GLMProblem
+        The population.
+    n : int
+        Number of records, ``>= 1``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, d + 1)
+        The records, inside the domain ``||x|| <= X``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer or ``rng`` not a generator or seed.
+    ValueError
+        If ``n < 1``.
+
+    References
+    ----------
+    .. [1] [004 Alg. 1] (the data the learners receive).
+
+    Examples
+    --------
+    >>> z = sample_records(make_problem("logistic", [1.0, -1.0]), 6, rng=0)
+    >>> z.shape, bool((np.linalg.norm(z[:, :-1], axis=1) <= 1.0 + 1e-12).all())
+    ((6, 3), True)
+    """
     n = check_integer("n", n, minimum=1)
     gen = as_generator(rng)
     x = _raw_features(problem.dim, n, problem.df, problem.x_bound, gen)

@@ -32,13 +32,15 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Protocol
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from .data import LOSSES
 from ..mechanisms import gaussian_release, gaussian_sigma
-from ..validation import (check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
+from ..validation import (RNGLike, check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
                          check_integer, check_positive, check_probability)
 
 __all__ = ["smoothness", "lipschitz_constant", "check_domain", "regularized_erm", "glm_gradient",
@@ -59,15 +61,72 @@ def _check_loss(loss):
     return check_choice("loss", loss, LOSSES)
 
 
-def smoothness(loss):
-    """``H`` such that ``t -> l(t, y)`` is ``H``-smooth: 2 for ``(t - y)^2``, 1/4 for logistic."""
+def smoothness(loss: str) -> float:
+    """``H`` such that ``t -> l(t, y)`` is ``H``-smooth: 2 for ``(t - y)^2``, 1/4 for logistic.
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+
+    Returns
+    -------
+    float
+        ``H``.
+
+    Raises
+    ------
+    ValueError
+        If ``loss`` is unknown.
+
+    References
+    ----------
+    .. [1] [004 Lemma D.4] (the smoothness ``H``).
+
+    Examples
+    --------
+    >>> smoothness("squared"), smoothness("logistic")
+    (2.0, 0.25)
+    """
     return 2.0 if _check_loss(loss) == "squared" else 0.25
 
 
-def lipschitz_constant(loss, B, x_bound, y_bound):
+def lipschitz_constant(loss: str, B: float, x_bound: float, y_bound: float) -> float:
     """Lipschitz constant ``G`` of ``w -> l(w; z)`` on ``||w|| <= B`` for every domain record.
 
     Squared: ``||2(<w,x> - y) x|| <= 2 (B X + Y) X``.  Logistic: ``||y x sigmoid(-y<w,x>)|| <= X``.
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    B : float
+        Norm constraint, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+
+    Returns
+    -------
+    float
+        ``G``.
+
+    Raises
+    ------
+    TypeError
+        If a bound is not a real number.
+    ValueError
+        If ``loss`` is unknown, a bound is not finite and positive, or ``G`` overflows float64.
+
+    References
+    ----------
+    .. [1] [BST14] (Lipschitz constants of GLM losses on a ball); [004 Alg. 1].
+
+    Examples
+    --------
+    >>> lipschitz_constant("squared", 1.0, 1.0, 2.0), lipschitz_constant("logistic", 1.0, 3.0, 1.0)
+    (6.0, 3.0)
     """
     _check_loss(loss)
     B = check_positive("B", B)
@@ -77,8 +136,51 @@ def lipschitz_constant(loss, B, x_bound, y_bound):
                    B=B, x_bound=X, y_bound=Y)
 
 
-def check_domain(data, loss, x_bound, y_bound, *, name="data"):
-    """Return ``data`` (n, d+1) after checking every record lies in the learner's domain."""
+def check_domain(data: ArrayLike, loss: str, x_bound: float, y_bound: float, *, name: str = "data"
+                 ) -> NDArray[np.float64]:
+    """Return ``data`` (n, d+1) after checking every record lies in the learner's domain.
+
+    The domain is ``||x|| <= x_bound`` (relative margin 1e-12) and ``|y| <= y_bound`` (squared loss) or
+    ``y in {-1, +1}`` (logistic loss).
+
+    Parameters
+    ----------
+    data : array_like, shape (n, d + 1)
+        Records ``[x, y]``.
+    loss : {"squared", "logistic"}
+        The GLM loss (sets the label check).
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    name : str, default "data"
+        Name of ``data`` in error messages.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, d + 1)
+        The records.
+
+    Raises
+    ------
+    TypeError
+        If ``data`` is not an array of real numbers or a bound not a real number.
+    ValueError
+        If ``data`` is not a non-empty finite 2-D array of at least 2 columns, a bound not finite and positive,
+        or a record lies outside the domain (the message names its row).
+
+    References
+    ----------
+    .. [1] [004 Alg. 1], [004 Lemma D.4] (the domain ``||x|| <= X``, ``l(0; z) <= Y^2``).
+
+    Examples
+    --------
+    >>> check_domain([[0.6, 0.8, 1.0]], "logistic", 1.0, 1.0)
+    array([[0.6, 0.8, 1. ]])
+    >>> check_domain([[0.6, 0.8, 0.5]], "logistic", 1.0, 1.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: data row 0 has label ...0.5...; logistic labels are -1 or +1
+    """
     z = check_finite_array(name, data, ndim=2)
     if z.shape[1] < 2:
         raise ValueError(f"{name} must have records [x_1..x_d, y] with d >= 1, got shape {z.shape}")
@@ -103,10 +205,34 @@ def check_domain(data, loss, x_bound, y_bound, *, name="data"):
     return z
 
 
-def glm_gradient(W, records, loss):
+def glm_gradient(W: ArrayLike, records: ArrayLike, loss: str) -> NDArray[np.float64]:
     """Gradient of the empirical loss at each row of ``W`` (m, d); returns (m, d).
 
     ``records`` may carry a leading batch axis matching ``W``'s: ``W`` (b, d), ``records`` (b, n, d+1).
+    Not validated (the learners validate first).
+
+    Parameters
+    ----------
+    W : array_like, shape (m, d) or (d,)
+        The points.
+    records : array_like, shape (n, d + 1) or (b, n, d + 1)
+        Records ``[x, y]``.
+    loss : {"squared", "logistic"}
+        The GLM loss.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (m, d) or (d,)
+        ``(1/n) sum_i grad l(w; z_i)`` for each point.
+
+    References
+    ----------
+    .. [1] [BST14] (the gradient step of noisy gradient descent).
+
+    Examples
+    --------
+    >>> glm_gradient(np.zeros((1, 2)), [[1.0, 0.0, 1.0], [0.0, 1.0, -1.0]], "squared")
+    array([[-1.,  1.]])
     """
     z = np.asarray(records, dtype=np.float64)
     x, y = z[..., :-1], z[..., -1]
@@ -147,7 +273,8 @@ def _project(W, B):
     return W * np.minimum(1.0, B / np.where(nrm > 0, nrm, 1.0))
 
 
-def regularized_erm(data, loss, B, lam, *, tol=1e-13, max_iter=20000):
+def regularized_erm(data: ArrayLike, loss: str, B: float, lam: float, *, tol: float = 1e-13,
+                    max_iter: int = 20000) -> NDArray[np.float64]:
     """``argmin_{||w|| <= B} (1/n) sum l(w; z_i) + (lam/2) ||w||^2`` to float64 accuracy.
 
     Parameters
@@ -157,10 +284,21 @@ def regularized_erm(data, loss, B, lam, *, tol=1e-13, max_iter=20000):
     loss : {"squared", "logistic"}
     B, lam : float
         Constraint radius and regularisation (strong convexity) parameter.
+    tol : float, default 1e-13
+        Logistic loss: stop when the iterates move by less than ``tol * (1 + ||w||)``.
+    max_iter : int, default 20000
+        Logistic loss: the most iterations.
 
     Returns
     -------
     ndarray, shape (d,) or (b, d)
+
+    Raises
+    ------
+    TypeError
+        If ``B`` or ``lam`` is not a real number.
+    ValueError
+        If ``loss`` is unknown, or ``B`` or ``lam`` is not finite and positive.
 
     Notes
     -----
@@ -169,6 +307,16 @@ def regularized_erm(data, loss, B, lam, *, tol=1e-13, max_iter=20000):
     eigenbasis (exact up to rounding).  Logistic loss: accelerated projected gradient descent
     for the ``lam``-strongly convex, ``(||x||^2/4 + lam)``-smooth objective, run until the
     iterates move by less than ``tol * (1 + ||w||)``.
+
+    References
+    ----------
+    .. [1] [CMS11] (the regularised minimiser of output perturbation); Y. Nesterov, "Lectures on Convex
+       Optimization", 2nd ed., Springer 2018, Sec. 2.2 (accelerated projected gradient).
+
+    Examples
+    --------
+    >>> regularized_erm([[1.0, 0.0, 1.0], [0.0, 1.0, -1.0]], "squared", B=10.0, lam=1.0).round(6)
+    array([ 0.5, -0.5])
     """
     _check_loss(loss)
     z = np.asarray(data, dtype=np.float64)
@@ -220,8 +368,36 @@ def regularized_erm(data, loss, B, lam, *, tol=1e-13, max_iter=20000):
     return W[0] if single else W
 
 
-def output_perturbation_sensitivity(loss, B, x_bound, y_bound, n, lam):
+def output_perturbation_sensitivity(loss: str, B: float, x_bound: float, y_bound: float, n: int, lam: float
+                                    ) -> float:
     """l2-sensitivity ``2 G / (n lam)`` of the constrained regularised minimiser (replace-one).
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    B : float
+        Norm constraint, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    n : int
+        Number of records, ``>= 1``.
+    lam : float
+        Regularisation, finite and > 0.
+
+    Returns
+    -------
+    float
+        The sensitivity.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``loss`` is unknown, ``n < 1``, a real parameter not finite and positive, or the value overflows.
 
     Notes
     -----
@@ -231,18 +407,69 @@ def output_perturbation_sensitivity(loss, B, x_bound, y_bound, n, lam):
     likewise for ``F'``; adding, ``lam ||w - w'||^2 <= (F - F')(w') - (F - F')(w)``, and
     ``F - F' = (l(.; z) - l(.; z'))/n`` is ``2G/n``-Lipschitz on the ball, so
     ``||w - w'|| <= 2 G / (n lam)``.
+
+    References
+    ----------
+    .. [1] [CMS11] Cor. 8, [BST14].
+
+    Examples
+    --------
+    >>> round(output_perturbation_sensitivity("logistic", 1.0, 1.0, 1.0, n=100, lam=0.1), 12)
+    0.2
     """
     n = check_integer("n", n, minimum=1)
     lam = check_positive("lam", lam)
     return _finite("sensitivity", 2.0 * lipschitz_constant(loss, B, x_bound, y_bound) / n / lam, n=n, lam=lam)
 
 
-def output_perturbation_sigma(loss, B, x_bound, y_bound, n, lam, epsilon, delta):
+def output_perturbation_sigma(loss: str, B: float, x_bound: float, y_bound: float, n: int, lam: float,
+                              epsilon: float, delta: float) -> float:
     """Gaussian noise ``sigma = Delta_2 sqrt(2 log(1.25/delta)) / epsilon`` ([DR14] Thm 3.22).
 
     ``Delta_2`` is :func:`output_perturbation_sensitivity`.  The classic calibration is proved
-    for ``epsilon < 1``; the exact delta is checked by claim
-    ``arora.learners.output-perturbation.gaussian-calibration`` with [BW18].
+    for ``epsilon < 1`` (the warning it gives for ``epsilon >= 1`` is silenced here); the exact delta is
+    checked by claim ``arora.learners.output-perturbation.gaussian-calibration`` with [BW18].
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    B : float
+        Norm constraint, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    n : int
+        Number of records, ``>= 1``.
+    lam : float
+        Regularisation, finite and > 0.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``sigma``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``loss`` is unknown, ``n < 1``, a real parameter not finite and positive, ``delta`` not in (0, 1),
+        or the value overflows.
+
+    References
+    ----------
+    .. [1] C. Dwork and A. Roth (2014), Thm. 3.22; [CMS11].
+
+    Examples
+    --------
+    >>> round(output_perturbation_sigma("logistic", 1.0, 1.0, 1.0, 100, 0.1, 0.5, 1e-5), 6)
+    1.937922
     """
     sens = output_perturbation_sensitivity(loss, B, x_bound, y_bound, n, lam)
     with warnings.catch_warnings():
@@ -260,29 +487,54 @@ def default_lambda(loss, B, x_bound, y_bound, n, epsilon):
     return G / (B * math.sqrt(n)) + G / (B * n * epsilon)
 
 
-def output_perturbation(data, loss, B, epsilon, delta, *, x_bound, y_bound, lam=None, size=None,
-                        rng=None):
+def output_perturbation(data: ArrayLike, loss: str, B: float, epsilon: float, delta: float, *, x_bound: float,
+                        y_bound: float, lam: float | None = None, size: int | None = None, rng: RNGLike = None
+                        ) -> NDArray[np.float64]:
     """Regularised ERM over ``||w|| <= B`` plus Gaussian noise: ``w_hat + N(0, sigma^2 I)``.
 
     Parameters
     ----------
-    data : array_like (n, d+1)
+    data : array_like, shape (n, d + 1)
         Domain records ``[x, y]`` (checked by :func:`check_domain`).
     loss : {"squared", "logistic"}
+        The GLM loss.
     B : float
-        Norm constraint (the guess of ``||w*||`` in [004 Alg. 1]).
+        Norm constraint (the guess of ``||w*||`` in [004 Alg. 1]), finite and > 0.
     epsilon, delta : float
         Privacy parameters; (epsilon, delta)-DP by the Gaussian mechanism on the minimiser.
     x_bound, y_bound : float
-    lam : float or None
+        ``X`` and ``Y``, finite and > 0.
+    lam : float or None, default None
         Regularisation; ``None`` uses :func:`default_lambda`.
-    size : int or None
-        Number of independent outputs (rows); the minimiser is computed once.
-    rng : Generator or seed
+    size : int or None, default None
+        Number of independent outputs (rows), ``>= 0``; the minimiser is computed once.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness.
 
     Returns
     -------
-    ndarray (d,) or (size, d).  May lie outside the ball ([004 Lemma D.4] accounts for it).
+    numpy.ndarray of float64, shape (d,) or (size, d)
+        The outputs.  May lie outside the ball ([004 Lemma D.4] accounts for it).
+
+    Raises
+    ------
+    TypeError
+        If ``data`` is not an array of real numbers, a parameter not a real number, ``size`` not an integer,
+        or ``rng`` not a generator or seed.
+    ValueError
+        If a record lies outside the domain, ``loss`` is unknown, ``epsilon``, ``B``, ``lam`` or a bound is
+        not finite and positive, ``delta`` not in (0, 1), ``size < 0``, or ``sigma`` overflows.
+
+    References
+    ----------
+    .. [1] [CMS11], [BST14]; [004 Alg. 1] (the base learner), [004 Lemma D.4].
+
+    Examples
+    --------
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 50, rng=0)
+    >>> output_perturbation(data, "squared", 1.0, 0.5, 1e-5, x_bound=1.0, y_bound=2.0, size=3, rng=0).shape
+    (3, 2)
     """
     z = check_domain(data, loss, x_bound, y_bound)
     eps = check_epsilon(epsilon)
@@ -296,10 +548,39 @@ def output_perturbation(data, loss, B, epsilon, delta, *, x_bound, y_bound, lam=
     return gaussian_release(w, sigma, size=size, rng=rng)
 
 
-def noisy_gd_rho(epsilon, delta):
+def noisy_gd_rho(epsilon: float, delta: float) -> float:
     """Largest zCDP ``rho`` with ``rho + 2 sqrt(rho log(1/delta)) <= epsilon`` ([BS16] Prop 1.3).
 
     ``sqrt(rho) = sqrt(log(1/delta) + epsilon) - sqrt(log(1/delta))`` (computed without cancellation).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``rho``.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If ``epsilon`` is not finite and positive or ``delta`` not in (0, 1).
+
+    References
+    ----------
+    .. [1] [BS16] Prop. 1.3.
+
+    Examples
+    --------
+    >>> rho = noisy_gd_rho(1.0, 1e-5)
+    >>> round(rho + 2 * (rho * math.log(1e5)) ** 0.5, 12)
+    1.0
     """
     eps = check_epsilon(epsilon)
     L = math.log(1.0 / check_delta(delta))
@@ -307,8 +588,41 @@ def noisy_gd_rho(epsilon, delta):
     return root * root
 
 
-def noisy_gd_sigma(loss, B, x_bound, y_bound, n, steps, epsilon, delta):
+def noisy_gd_sigma(loss: str, B: float, x_bound: float, y_bound: float, n: int, steps: int, epsilon: float,
+                   delta: float) -> float:
     """Per-step Gaussian noise on the averaged gradient: ``sigma = (2G/n) sqrt(T / (2 rho))``.
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    B : float
+        Norm constraint, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    n : int
+        Number of records, ``>= 1``.
+    steps : int
+        Iterations ``T``, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``sigma``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` or ``steps`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``loss`` is unknown, ``n`` or ``steps`` below 1, a real parameter not finite and positive, ``delta``
+        not in (0, 1), or the value overflows.
 
     Notes
     -----
@@ -320,6 +634,15 @@ def noisy_gd_sigma(loss, B, x_bound, y_bound, n, steps, epsilon, delta):
     ([BS16] Prop 1.3), which equals ``epsilon`` at :func:`noisy_gd_rho`.  The exact delta of the
     same noise (``sqrt(T) (2G/n)/sigma``-GDP, [DRS22]) is checked by claim
     ``arora.learners.noisy-gd.calibration``.
+
+    References
+    ----------
+    .. [1] [BS16] Prop. 1.3, Prop. 1.6, Lemma 2.3; [BST14].
+
+    Examples
+    --------
+    >>> round(noisy_gd_sigma("logistic", 1.0, 1.0, 1.0, 100, 10, 1.0, 1e-5), 6)
+    0.309938
     """
     n = check_integer("n", n, minimum=1)
     T = check_integer("steps", steps, minimum=1)
@@ -328,7 +651,8 @@ def noisy_gd_sigma(loss, B, x_bound, y_bound, n, steps, epsilon, delta):
     return _finite("sigma", sens * math.sqrt(T / 2.0) / math.sqrt(rho), sensitivity=sens, rho=rho)
 
 
-def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, size=None, rng=None):
+def noisy_gd(data: ArrayLike, loss: str, B: float, epsilon: float, delta: float, *, x_bound: float, y_bound: float,
+             steps: int | None = None, size: int | None = None, rng: RNGLike = None) -> NDArray[np.float64]:
     """Noisy projected gradient descent over ``||w|| <= B`` ([BST14]), vectorised over draws.
 
     ``w_{t+1} = Proj_B(w_t - eta (grad L_hat(w_t; S) + N(0, sigma^2 I)))``, ``w_0 = 0``,
@@ -336,9 +660,50 @@ def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, siz
     ``eta = B / (sqrt(G^2 + d sigma^2) sqrt(T))``, the standard step for convex Lipschitz losses.
     The output always lies in the ball ([004 Lemma D.4], first lemma).
 
+    Parameters
+    ----------
+    data : array_like, shape (n, d + 1)
+        Domain records ``[x, y]`` (checked by :func:`check_domain`).
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    B : float
+        Norm constraint, finite and > 0.
+    epsilon, delta : float
+        Privacy parameters.
+    x_bound, y_bound : float
+        ``X`` and ``Y``, finite and > 0.
+    steps : int or None, default None
+        Iterations ``T``; ``min(n, 200)`` by default.
+    size : int or None, default None
+        Number of independent outputs (rows), ``>= 0``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness.
+
     Returns
     -------
-    ndarray (d,) or (size, d)
+    numpy.ndarray of float64, shape (d,) or (size, d)
+        The average iterates.
+
+    Raises
+    ------
+    TypeError
+        If ``data`` is not an array of real numbers, a parameter not a real number, ``steps`` or ``size`` not
+        an integer, or ``rng`` not a generator or seed.
+    ValueError
+        If a record lies outside the domain, ``loss`` is unknown, ``B``, ``epsilon`` or a bound is not finite
+        and positive, ``delta`` not in (0, 1), ``steps < 1``, ``size < 0``, or ``sigma`` overflows.
+
+    References
+    ----------
+    .. [1] [BST14], [BS16]; [004 Alg. 1] (the base learner), [004 Lemma D.4].
+
+    Examples
+    --------
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 50, rng=0)
+    >>> W = noisy_gd(data, "squared", 1.0, 0.5, 1e-5, x_bound=1.0, y_bound=2.0, steps=5, size=3, rng=0)
+    >>> W.shape, bool((np.linalg.norm(W, axis=1) <= 1.0 + 1e-12).all())
+    ((3, 2), True)
     """
     z = check_domain(data, loss, x_bound, y_bound)
     n, d = z.shape[0], z.shape[1] - 1
@@ -359,10 +724,33 @@ def noisy_gd(data, loss, B, epsilon, delta, *, x_bound, y_bound, steps=None, siz
     return out[0] if size is None else out
 
 
-def delta_noisy_gd(B, x_bound, y_bound, H, variant="standard"):
+def delta_noisy_gd(B: float, x_bound: float, y_bound: float, H: float, variant: str = "standard") -> float:
     """``Delta(B)`` of [004 Lemma D.4] (first lemma), a bound on ``l(w; z)`` for ``||w|| <= B``.
 
     ``"printed"``: ``Y^2 + H B^2 X^2``.  ``"standard"``: ``2 Y^2 + H B^2 X^2``.
+
+    Parameters
+    ----------
+    B : float
+        Norm constraint, finite and > 0.
+    x_bound, y_bound : float
+        ``X`` and ``Y``, finite and > 0.
+    H : float
+        Smoothness, finite and > 0.
+    variant : {"standard", "printed"}, default "standard"
+        Which bound.
+
+    Returns
+    -------
+    float
+        ``Delta(B)``.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If a parameter is not finite and positive, ``variant`` is unknown, or the value overflows.
 
     Notes
     -----
@@ -371,6 +759,15 @@ def delta_noisy_gd(B, x_bound, y_bound, H, variant="standard"):
     ``phi(0) <= Y^2`` and ``|t| = |<w, x>| <= B X`` this is the standard bound.  The printed
     bound fails e.g. for the squared loss at ``B = X = Y = 1``: ``(1 + 1)^2 = 4 > 1 + 2``
     (claim ``arora.lemma-d4.noisy-gd`` / printed).
+
+    References
+    ----------
+    .. [1] [004 Lemma D.4].
+
+    Examples
+    --------
+    >>> delta_noisy_gd(1.0, 1.0, 1.0, 2.0), delta_noisy_gd(1.0, 1.0, 1.0, 2.0, "printed")
+    (4.0, 3.0)
     """
     B = check_positive("B", B)
     X, Y, H = (check_positive(k, v) for k, v in (("x_bound", x_bound), ("y_bound", y_bound), ("H", H)))
@@ -381,13 +778,48 @@ def delta_noisy_gd(B, x_bound, y_bound, H, variant="standard"):
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
 
 
-def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=None, dim=None,
-                              variant="standard"):
+def delta_output_perturbation(B: float, x_bound: float, y_bound: float, H: float, sigma: float, K: int, delta: float,
+                              *, beta: float | None = None, dim: int | None = None, variant: str = "standard"
+                              ) -> float:
     """``Delta(B)`` of [004 Lemma D.4] (second lemma) for output ``w_hat + b``, ``b ~ N(0, sigma^2 I)``.
 
     ``"printed"``: ``Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2``.
     ``"standard"``: ``2 Y^2 + 2 H B^2 X^2 + 2 H X^2 sigma^2 q`` with
     ``q = chi2_d.isf(min(delta, beta) / (4K))`` (needs ``beta`` and ``dim``).
+
+    Parameters
+    ----------
+    B : float
+        Norm constraint, finite and > 0.
+    x_bound, y_bound : float
+        ``X`` and ``Y``, finite and > 0.
+    H : float
+        Smoothness, finite and > 0.
+    sigma : float
+        Noise standard deviation, finite and > 0.
+    K : int
+        Grid size, ``>= 1``.
+    delta : float
+        The delta of [004 Assumption 1], in (0, 1).
+    beta : float or None, default None
+        Failure probability, in (0, 1); required by the standard variant.
+    dim : int or None, default None
+        Dimension, ``>= 1``; required by the standard variant.
+    variant : {"standard", "printed"}, default "standard"
+        Which bound.
+
+    Returns
+    -------
+    float
+        ``Delta(B)``.
+
+    Raises
+    ------
+    TypeError
+        If ``K`` or ``dim`` is not an integer or another parameter not a real number.
+    ValueError
+        If a parameter is out of its range, the standard variant lacks ``beta`` or ``dim``, ``variant`` is
+        unknown, or the value overflows.
 
     Notes
     -----
@@ -396,6 +828,15 @@ def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=N
     ``P[||b||^2 >= sigma^2 q] = min(delta, beta)/(4K)`` exactly, which is [004 Assumption 1].
     The printed bound uses one Gaussian direction and ``log`` instead of a squared deviation;
     its failure probability is computed exactly in claim ``arora.lemma-d4.output-perturbation``.
+
+    References
+    ----------
+    .. [1] [004 Lemma D.4], [004 Assumption 1].
+
+    Examples
+    --------
+    >>> round(float(delta_output_perturbation(1.0, 1.0, 1.0, 2.0, 0.1, 4, 1e-5, beta=0.1, dim=2)), 6)
+    7.142841
     """
     B = check_positive("B", B)
     X, Y, H, s = (check_positive(k, v) for k, v in
@@ -415,6 +856,19 @@ def delta_output_perturbation(B, x_bound, y_bound, H, sigma, K, delta, *, beta=N
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
 
 
+class _BaseLearner(Protocol):
+    """What [004 Alg. 1] and Boosting need of a base learner (for annotations; :class:`_Learner` implements it)."""
+
+    loss: str
+    y_bound: float
+
+    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
+            rng: RNGLike = None) -> NDArray[np.float64]: ...
+
+    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
+                   variant: str = "standard", *, delta_total: float | None = None) -> float: ...
+
+
 class _Learner:
     """Base-learner protocol used by :mod:`reference.arora.model_selection`.
 
@@ -430,27 +884,63 @@ class _Learner:
 
 
 class OutputPerturbation(_Learner):
-    """Regularised output perturbation (``lam`` None: :func:`default_lambda`)."""
+    """Regularised output perturbation as a base learner of [004 Alg. 1] (``lam`` None: :func:`default_lambda`).
+
+    ``fit(data, B, epsilon, delta, size, rng)`` returns ``size`` outputs of :func:`output_perturbation`;
+    ``sigma(B, n, epsilon, delta)`` its noise; ``loss_bound(...)`` the ``Delta(B)`` of [004 Lemma D.4].
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    lam : float or None, default None
+        Regularisation, finite and > 0; :func:`default_lambda` by default.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If ``loss`` is unknown or a parameter not finite and positive.
+
+    References
+    ----------
+    .. [1] [CMS11], [BST14]; [004 Alg. 1], [004 Lemma D.4].
+
+    Examples
+    --------
+    >>> learner = OutputPerturbation("squared", 1.0, 2.0)
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 50, rng=0)
+    >>> learner.fit(data, 1.0, 0.5, 1e-5, 3, rng=0).shape
+    (3, 2)
+    """
 
     name = "output-perturbation"
 
-    def __init__(self, loss, x_bound, y_bound, lam=None):
+    def __init__(self, loss: str, x_bound: float, y_bound: float, lam: float | None = None) -> None:
         super().__init__(loss, x_bound, y_bound)
         self.lam = None if lam is None else check_positive("lam", lam)
 
     def _lam(self, B, n, epsilon):
         return default_lambda(self.loss, B, self.x_bound, self.y_bound, n, epsilon) if self.lam is None else self.lam
 
-    def sigma(self, B, n, epsilon, delta):
+    def sigma(self, B: float, n: int, epsilon: float, delta: float) -> float:
         return output_perturbation_sigma(self.loss, B, self.x_bound, self.y_bound, n,
                                          self._lam(B, n, epsilon), epsilon, delta)
 
-    def fit(self, data, B, epsilon, delta, size, rng=None):
+    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
+            rng: RNGLike = None) -> NDArray[np.float64]:
         n = np.shape(data)[0]
         return output_perturbation(data, self.loss, B, epsilon, delta, x_bound=self.x_bound,
                                    y_bound=self.y_bound, lam=self._lam(B, n, epsilon), size=size, rng=rng)
 
-    def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard", *, delta_total=None):
+    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
+                   variant: str = "standard", *, delta_total: float | None = None) -> float:
         """``Delta(B)`` for the noise of a run at ``(epsilon, delta)`` on ``n`` records.
 
         ``delta_total`` is the ``delta`` of [004 Assumption 1] / [004 Lemma D.4] ([004 Alg. 1]'s overall
@@ -463,18 +953,54 @@ class OutputPerturbation(_Learner):
 
 
 class NoisyGD(_Learner):
-    """Noisy projected gradient descent (``steps`` None: ``min(n, 200)``)."""
+    """Noisy projected gradient descent as a base learner of [004 Alg. 1] (``steps`` None: ``min(n, 200)``).
+
+    ``fit(data, B, epsilon, delta, size, rng)`` returns ``size`` outputs of :func:`noisy_gd`;
+    ``loss_bound(...)`` the ``Delta(B)`` of [004 Lemma D.4] (first lemma).
+
+    Parameters
+    ----------
+    loss : {"squared", "logistic"}
+        The GLM loss.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    steps : int or None, default None
+        Iterations, ``>= 1``; ``min(n, 200)`` by default.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number, or ``steps`` not an integer.
+    ValueError
+        If ``loss`` is unknown or a parameter not finite and positive, or ``steps < 1``.
+
+    References
+    ----------
+    .. [1] [BST14], [BS16]; [004 Alg. 1], [004 Lemma D.4].
+
+    Examples
+    --------
+    >>> learner = NoisyGD("squared", 1.0, 2.0, steps=5)
+    >>> from reference.arora.data import make_problem, sample_records
+    >>> data = sample_records(make_problem("squared", [0.5, -0.5]), 50, rng=0)
+    >>> learner.fit(data, 1.0, 0.5, 1e-5, 3, rng=0).shape, learner.loss_bound(1.0, 50, 0.5, 1e-5, 4, 0.1, 2)
+    ((3, 2), 10.0)
+    """
 
     name = "noisy-gd"
 
-    def __init__(self, loss, x_bound, y_bound, steps=None):
+    def __init__(self, loss: str, x_bound: float, y_bound: float, steps: int | None = None) -> None:
         super().__init__(loss, x_bound, y_bound)
         self.steps = None if steps is None else check_integer("steps", steps, minimum=1)
 
-    def fit(self, data, B, epsilon, delta, size, rng=None):
+    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
+            rng: RNGLike = None) -> NDArray[np.float64]:
         return noisy_gd(data, self.loss, B, epsilon, delta, x_bound=self.x_bound, y_bound=self.y_bound,
                         steps=self.steps, size=size, rng=rng)
 
-    def loss_bound(self, B, n, epsilon, delta, K, beta, dim, variant="standard", *, delta_total=None):
+    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
+                   variant: str = "standard", *, delta_total: float | None = None) -> float:
         """``Delta(B)`` of [004 Lemma D.4] (first lemma); the output always lies in the ball."""
         return delta_noisy_gd(B, self.x_bound, self.y_bound, self.H, variant)

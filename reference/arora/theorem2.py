@@ -20,12 +20,45 @@ __all__ = ["K_RULES", "theorem2_guess_scale", "theorem2_grid_size"]
 K_RULES = ("statement", "proof", "first-term")
 
 
-def theorem2_guess_scale(n, epsilon, x_bound, y_bound, smoothness, rule="statement"):
+def theorem2_guess_scale(n: int, epsilon: float, x_bound: float, y_bound: float, smoothness: float,
+                         rule: str = "statement") -> float:
     """The largest guess the rule asks for (the argument of the log), as a float.
+
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    smoothness : float
+        ``H``, finite and > 0.
+    rule : {"statement", "proof", "first-term"}, default "statement"
+        Which reading (:data:`K_RULES`).
+
+    Returns
+    -------
+    float
+        The guess scale.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``n < 1``, a real parameter is not finite and positive, ``rule`` is unknown, or the scale overflows
+        float64 (its log exceeds 700).
+
+    References
+    ----------
+    .. [1] [004 Thm. 2] and its proof [004 App. D.3]; [004 Alg. 1] (the guesses ``B_j = 2^j``).
 
     Examples
     --------
-    >>> theorem2_guess_scale(10**4, 1.0, 1.0, 1.0, 1.0, "first-term")
+    >>> round(theorem2_guess_scale(10**4, 1.0, 1.0, 1.0, 1.0, "first-term"), 9)
     100.0
     """
     n = check_integer("n", n, minimum=1)
@@ -43,8 +76,41 @@ def theorem2_guess_scale(n, epsilon, x_bound, y_bound, smoothness, rule="stateme
     return math.exp(log_scale)
 
 
-def theorem2_grid_size(n, epsilon, x_bound, y_bound, smoothness, rule="statement"):
+def theorem2_grid_size(n: int, epsilon: float, x_bound: float, y_bound: float, smoothness: float,
+                       rule: str = "statement") -> int:
     """``K``: the smallest integer ``>= 1`` with ``2^K >= theorem2_guess_scale(...)``.
+
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    x_bound : float
+        ``X``, finite and > 0.
+    y_bound : float
+        ``Y``, finite and > 0.
+    smoothness : float
+        ``H``, finite and > 0.
+    rule : {"statement", "proof", "first-term"}, default "statement"
+        Which reading (:data:`K_RULES`).
+
+    Returns
+    -------
+    int
+        The grid size ``K``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``n < 1``, a real parameter is not finite and positive, ``rule`` is unknown, or the scale overflows
+        float64 (its log exceeds 700).
+
+    References
+    ----------
+    .. [1] [004 Thm. 2] and its proof [004 App. D.3]; [004 Alg. 1] (the guesses ``B_j = 2^j``).
 
     Examples
     --------

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..mechanisms import gumbel_max_sample
 from ..validation import check_finite_array, check_integer
@@ -32,14 +33,14 @@ MAX_PATHS = 200_000
 STEP_SCHEDULES = ("theorem2", "section6")
 
 
-def fw_step_sizes(T, schedule="theorem2"):
+def fw_step_sizes(T: int, schedule: str | ArrayLike = "theorem2") -> NDArray[np.float64]:
     """Step sizes ``eta_{t-1}`` used at iterations ``t = 1..T`` (Algorithm 1 step 7, Algorithm 2 step 5).
 
     Parameters
     ----------
     T : int
         Number of iterations, >= 1.
-    schedule : {"theorem2", "section6"} or array_like
+    schedule : {"theorem2", "section6"} or array_like, default "theorem2"
         ``"theorem2"``: ``eta_{t-1} = 2/(t+2)`` as in Theorems 2 and 5 (first step 2/3).
         ``"section6"``: ``eta_t = 2/(t+2)`` as written in Section 6.2, i.e.
         ``eta_{t-1} = 2/(t+1)`` (first step 1, the classical Frank-Wolfe schedule).
@@ -47,7 +48,25 @@ def fw_step_sizes(T, schedule="theorem2"):
 
     Returns
     -------
-    numpy.ndarray, shape (T,)
+    numpy.ndarray of float64, shape (T,)
+        The step sizes.
+
+    Raises
+    ------
+    TypeError
+        If ``T`` is not an integer, or an array ``schedule`` not an array of real numbers.
+    ValueError
+        If ``T < 1``, ``schedule`` is an unknown name, or an array ``schedule`` is not of shape (T,), finite,
+        with entries in (0, 1].
+
+    References
+    ----------
+    .. [1] [002 Alg. 1 step 7], [002 Alg. 2 step 5], [002 Thm. 2], [002 Thm. 5], [002 Sec. 6.2].
+
+    Examples
+    --------
+    >>> fw_step_sizes(3), fw_step_sizes(3, "section6")
+    (array([0.66666667, 0.5       , 0.4       ]), array([1.        , 0.66666667, 0.5       ]))
     """
     T = check_integer("T", T, minimum=1)
     t = np.arange(1, T + 1, dtype=np.float64)

@@ -46,6 +46,7 @@ import math
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from ..validation import check_finite_array, check_positive, check_choice
@@ -83,7 +84,7 @@ def _check_variant(variant):
 
 # --------------------------------------------------------------------------- phi
 
-def phi(x):
+def phi(x: ArrayLike) -> NDArray[np.float64] | np.float64:
     """Soft truncation function of [002 eq. (2)].
 
     Parameters
@@ -95,6 +96,13 @@ def phi(x):
     -------
     ndarray
         ``x - x**3/6`` on ``[-sqrt(2), sqrt(2)]`` and ``+-2 sqrt(2)/3`` outside.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an array of real numbers.
+    ValueError
+        If ``x`` has a non-finite entry.
 
     Notes
     -----
@@ -119,7 +127,7 @@ def phi(x):
 
 # --------------------------------------------------------------------------- printed C-hat
 
-def c_hat(a, b):
+def c_hat(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64] | np.float64:
     """Correction term ``C-hat(a, b)`` of identity [002 eq. (5)], exactly as printed in [002 App. A].
 
     Parameters
@@ -135,6 +143,13 @@ def c_hat(a, b):
         ``T1 + T2 + T3 + T4 + T5`` evaluated in float64 as printed.  Where the printed form is
         undefined in float64 the IEEE result is returned unchanged: ``b = 0`` gives NaN
         (``inf * 0`` inside T4 and T5) and ``|a|`` or ``b`` beyond about ``1e102`` overflow.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``b`` is not an array of real numbers.
+    ValueError
+        If ``a`` or ``b`` has a non-finite entry, ``b`` a negative one, or they do not broadcast together.
 
     Notes
     -----
@@ -196,7 +211,7 @@ def _identity5_float64(a, b, c_hat_fn=None):
 
 # --------------------------------------------------------------------------- robust E[phi(a + bZ)]
 
-def expected_phi(a, b):
+def expected_phi(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64] | np.float64:
     """``E[phi(a + b Z)]`` for ``Z ~ N(0, 1)``: a numerically robust evaluation of identity [002 eq. (5)].
 
     Parameters
@@ -210,6 +225,13 @@ def expected_phi(a, b):
     -------
     ndarray
         Values in ``[-2 sqrt(2)/3, 2 sqrt(2)/3]``, never NaN or inf.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``b`` is not an array of real numbers.
+    ValueError
+        If ``a`` or ``b`` has a non-finite entry, ``b`` a negative one, or they do not broadcast together.
 
     Notes
     -----
@@ -285,8 +307,8 @@ def _standard_mean(x, s, beta, axis):
     ``sign(x) B erf(sqrt(beta/2))`` to within 1e-280 (the window and the shift ``r/b`` of the
     tail interval are below ``1.5e-300``), and that limit is used.  Where ``|U| >= 9`` a term is
     ``expected_phi(x/s, |x/s|/sqrt(beta))`` bit for bit; elsewhere it comes from the curve table
-    of ``beta`` (issue 17: a table look-up and a degree-9 polynomial instead of the per-entry
-    special functions; within 6e-16 of mpmath, ``tests/test_catoni_curve.py``), or from
+    of ``beta`` (a table look-up and a degree-9 polynomial, faster than the per-entry special
+    functions; within 6e-16 of mpmath, ``tests/test_catoni_curve.py``), or from
     ``expected_phi`` for ``beta`` outside ``[1e-8, 1e8]``.  For a C-contiguous 2-d ``x`` and
     ``axis=0`` the terms are summed inside the kernel, row after row as ``np.mean`` adds them,
     without materialising them; otherwise ``np.mean`` of the term array.  Non-finite entries are
@@ -305,7 +327,8 @@ def _standard_mean(x, s, beta, axis):
         return np.mean(terms, axis=axis)
 
 
-def robust_mean(x, s, beta, *, variant="standard", axis=0):
+def robust_mean(x: ArrayLike, s: float, beta: float, *, variant: str = "standard", axis: int = 0
+                ) -> NDArray[np.float64] | np.float64:
     """Noise-smoothed Catoni mean ``x-hat(s, beta)`` of [002 eq. (4)], with ``chi = N(0, 1/beta)``.
 
     Parameters
@@ -328,6 +351,14 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
     -------
     ndarray or float
         The estimate, with ``axis`` removed.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an array of real numbers, ``s`` or ``beta`` not a real number, or ``axis`` not an integer.
+    ValueError
+        If ``x`` is a scalar or has a non-finite entry, ``s`` or ``beta`` is not finite and positive, ``axis`` is
+        out of range, or ``variant`` is unknown.
 
     Notes
     -----
@@ -370,7 +401,8 @@ def robust_mean(x, s, beta, *, variant="standard", axis=0):
     return out[()] if np.ndim(out) == 0 else out
 
 
-def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
+def robust_gradient(per_example_grads: ArrayLike, s: float, beta: float, *, variant: str = "standard"
+                    ) -> NDArray[np.float64]:
     """Coordinate-wise robust gradient of [002 Alg. 1 step 4] (also [002 Alg. 5 step 7]).
 
     Parameters
@@ -387,6 +419,14 @@ def robust_gradient(per_example_grads, s, beta, *, variant="standard"):
     Returns
     -------
     ndarray, shape (d,)
+
+    Raises
+    ------
+    TypeError
+        If ``per_example_grads`` is not an array of real numbers, or ``s`` or ``beta`` not a real number.
+    ValueError
+        If ``per_example_grads`` is not 2-D or has a non-finite entry, ``s`` or ``beta`` is not finite and
+        positive, or ``variant`` is unknown.
 
     Notes
     -----

@@ -25,9 +25,10 @@ import math
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 
-from ..validation import as_generator, check_finite_array, check_integer, check_positive
+from ..validation import RNGLike, as_generator, check_finite_array, check_integer, check_positive
 
 __all__ = ["DISTRIBUTIONS", "sample_distribution", "w_star_polytope", "w_star_sparse", "initial_polytope",
            "initial_sparse", "linear_data", "logistic_data", "FIGURES", "figure_dataset", "load_dataset"]
@@ -35,7 +36,8 @@ __all__ = ["DISTRIBUTIONS", "sample_distribution", "w_star_polytope", "w_star_sp
 DISTRIBUTIONS = ("normal", "lognormal", "student_t", "loglogistic", "loggamma", "logistic", "laplace")
 
 
-def sample_distribution(name, size, rng=None, **params):
+def sample_distribution(name: str, size: int | tuple[int, ...], rng: RNGLike = None, **params: float
+                        ) -> NDArray[np.float64]:
     """Draw i.i.d. samples of one of the laws of [002 Sec. 6.3] to [002 Sec. 6.5].
 
     Parameters
@@ -47,13 +49,35 @@ def sample_distribution(name, size, rng=None, **params):
         ``exp(c w - e^w) / Gamma(c)``: 002 prints ``exp(cw) - exp(w)`` in the numerator, which is
         not a density; the log of a Gamma(c) variable is used), ``"logistic"`` (``loc`` 0, ``scale`` 0.5),
         ``"laplace"`` (``scale``, default 5).
-    size : int or tuple
-    rng : Generator, int or None
+    size : int or tuple of int
+        Shape of the sample, as numpy takes it.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    **params : float
+        The law's parameters named above.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The sample, of shape ``size``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of :data:`DISTRIBUTIONS`, or a parameter is not finite and positive.
+    TypeError
+        If a parameter is not a real number or ``rng`` not a generator or seed.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1] and [002 Sec. 6.3] to [002 Sec. 6.5] (the laws of the experiments).
 
     Examples
     --------
     >>> sample_distribution("student_t", 3, rng=0).shape
     (3,)
+    >>> sample_distribution("laplace", (2, 2), rng=0, scale=1.0).shape
+    (2, 2)
     """
     gen = as_generator(rng)
     if name == "normal":
@@ -77,11 +101,41 @@ def sample_distribution(name, size, rng=None, **params):
     raise ValueError(f"name must be one of {DISTRIBUTIONS}, got {name!r}")
 
 
-def w_star_polytope(d, rng=None, *, l1_norm=1.0):
+def w_star_polytope(d: int, rng: RNGLike = None, *, l1_norm: float = 1.0) -> NDArray[np.float64]:
     """[002 Sec. 6.1], polytope case: a random ``w*`` with ``||w*||_1 = l1_norm`` (uniform on the l1 sphere).
 
     002 writes "such that ``||w*||_1``" with the relation lost; the unit l1 sphere is used
     (the domain is the unit l1 ball).
+
+    Parameters
+    ----------
+    d : int
+        Dimension, ``>= 1``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    l1_norm : float, default 1.0
+        ``||w*||_1``, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,)
+        ``w*``.
+
+    Raises
+    ------
+    TypeError
+        If ``d`` is not an integer, ``l1_norm`` not a real number, or ``rng`` not a generator or seed.
+    ValueError
+        If ``d < 1`` or ``l1_norm`` not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1].
+
+    Examples
+    --------
+    >>> round(float(np.abs(w_star_polytope(5, rng=0)).sum()), 12)
+    1.0
     """
     d = check_integer("d", d, minimum=1)
     gen = as_generator(rng)
@@ -89,8 +143,44 @@ def w_star_polytope(d, rng=None, *, l1_norm=1.0):
     return check_positive("l1_norm", l1_norm) * mags * gen.choice([-1.0, 1.0], size=d)
 
 
-def w_star_sparse(d, s_star, rng=None, *, scale=100.0):
-    """[002 Sec. 6.1], sparse case: ``N(0, scale^2)`` entries, ``d - s*`` random ones zeroed, projected on the unit l2 ball."""
+def w_star_sparse(d: int, s_star: int, rng: RNGLike = None, *, scale: float = 100.0) -> NDArray[np.float64]:
+    """[002 Sec. 6.1], sparse case: ``N(0, scale^2)`` entries, ``d - s*`` random ones zeroed, in the unit l2 ball.
+
+    The vector is divided by its l2 norm when that exceeds 1 (projected on the unit l2 ball).
+
+    Parameters
+    ----------
+    d : int
+        Dimension, ``>= 1``.
+    s_star : int
+        Non-zeros, ``1 <= s_star <= d``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    scale : float, default 100.0
+        Standard deviation of the entries, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,)
+        ``w*``.
+
+    Raises
+    ------
+    TypeError
+        If ``d`` or ``s_star`` is not an integer, ``scale`` not a real number, or ``rng`` not a generator or seed.
+    ValueError
+        If ``d < 1``, ``s_star`` not in ``[1, d]``, or ``scale`` not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1].
+
+    Examples
+    --------
+    >>> w = w_star_sparse(10, 3, rng=0)
+    >>> int(np.count_nonzero(w)), round(float(np.linalg.norm(w)), 12)
+    (3, 1.0)
+    """
     d = check_integer("d", d, minimum=1)
     s_star = check_integer("s_star", s_star, minimum=1, maximum=d)
     gen = as_generator(rng)
@@ -100,16 +190,77 @@ def w_star_sparse(d, s_star, rng=None, *, scale=100.0):
     return w / norm if norm > 1.0 else w
 
 
-def initial_polytope(d, rng=None):
-    """[002 Sec. 6.2]: a random initial vector in the unit l1 ball (uniform in the ball)."""
+def initial_polytope(d: int, rng: RNGLike = None) -> NDArray[np.float64]:
+    """[002 Sec. 6.2]: a random initial vector in the unit l1 ball (uniform in the ball).
+
+    Parameters
+    ----------
+    d : int
+        Dimension, ``>= 1``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,)
+        ``w^0``.
+
+    Raises
+    ------
+    TypeError
+        If ``d`` is not an integer or ``rng`` not a generator or seed.
+    ValueError
+        If ``d < 1``.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.2].
+
+    Examples
+    --------
+    >>> float(np.abs(initial_polytope(5, rng=0)).sum()) <= 1.0
+    True
+    """
     d = check_integer("d", d, minimum=1)
     gen = as_generator(rng)
     mags = gen.dirichlet(np.ones(d + 1))[:d]
     return mags * gen.choice([-1.0, 1.0], size=d)
 
 
-def initial_sparse(d, s_star, rng=None):
-    """[002 Sec. 6.2]: a random ``s*``-sparse initial vector in the unit l2 ball (uniform on its support's ball)."""
+def initial_sparse(d: int, s_star: int, rng: RNGLike = None) -> NDArray[np.float64]:
+    """[002 Sec. 6.2]: a random ``s*``-sparse initial vector in the unit l2 ball (uniform on its support's ball).
+
+    Parameters
+    ----------
+    d : int
+        Dimension, ``>= 1``.
+    s_star : int
+        Non-zeros, ``1 <= s_star <= d``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,)
+        ``w^1``.
+
+    Raises
+    ------
+    TypeError
+        If ``d`` or ``s_star`` is not an integer, or ``rng`` not a generator or seed.
+    ValueError
+        If ``d < 1`` or ``s_star`` not in ``[1, d]``.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.2].
+
+    Examples
+    --------
+    >>> w = initial_sparse(10, 3, rng=0)
+    >>> int(np.count_nonzero(w)), float(np.linalg.norm(w)) <= 1.0
+    (3, True)
+    """
     d = check_integer("d", d, minimum=1)
     s_star = check_integer("s_star", s_star, minimum=1, maximum=d)
     gen = as_generator(rng)
@@ -120,8 +271,48 @@ def initial_sparse(d, s_star, rng=None):
     return w
 
 
-def linear_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise_params=None):
-    """[002 Sec. 6.1]: records ``[x, y]`` with ``y = <w*, x> + iota``, i.i.d. ``x_j`` and noise."""
+def linear_data(n: int, w_star: ArrayLike, x_law: str, noise_law: str, rng: RNGLike = None, *,
+                x_params: dict[str, float] | None = None, noise_params: dict[str, float] | None = None
+                ) -> NDArray[np.float64]:
+    """[002 Sec. 6.1]: records ``[x, y]`` with ``y = <w*, x> + iota``, i.i.d. ``x_j`` and noise.
+
+    Parameters
+    ----------
+    n : int
+        Number of records, ``>= 1``.
+    w_star : array_like, shape (d,)
+        The true parameter, finite.
+    x_law : str
+        The law of each ``x_j`` (:func:`sample_distribution`).
+    noise_law : str
+        The law of the noise.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    x_params, noise_params : dict or None, default None
+        Parameters of the two laws.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, d + 1)
+        The records.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer, ``w_star`` not an array of real numbers, or ``rng`` not a generator or seed.
+    ValueError
+        If ``n < 1``, ``w_star`` is not a non-empty finite vector, or a law or its parameter is unknown or out
+        of range.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1].
+
+    Examples
+    --------
+    >>> linear_data(5, [1.0, -1.0], "normal", "student_t", rng=0).shape
+    (5, 3)
+    """
     n = check_integer("n", n, minimum=1)
     w = check_finite_array("w_star", w_star, ndim=1)
     gen = as_generator(rng)
@@ -130,9 +321,51 @@ def linear_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise_p
     return np.column_stack([X, y])
 
 
-def logistic_data(n, w_star, x_law, noise_law, rng=None, *, x_params=None, noise_params=None):
-    """[002 Sec. 6.1]: ``z = <x, w*> + zeta``, ``y = sign(sigmoid(z) - 0.5)`` (labels in {-1, 0, +1}; 0 has
-    probability zero in exact arithmetic and occurs only if ``sigmoid(z)`` rounds to 0.5)."""
+def logistic_data(n: int, w_star: ArrayLike, x_law: str, noise_law: str, rng: RNGLike = None, *,
+                  x_params: dict[str, float] | None = None, noise_params: dict[str, float] | None = None
+                  ) -> NDArray[np.float64]:
+    """[002 Sec. 6.1]: ``z = <x, w*> + zeta``, ``y = sign(sigmoid(z) - 0.5)``, labels in {-1, 0, +1}.
+
+    The label 0 has probability zero in exact arithmetic and occurs only if ``sigmoid(z)`` rounds to 0.5.
+
+    Parameters
+    ----------
+    n : int
+        Number of records, ``>= 1``.
+    w_star : array_like, shape (d,)
+        The true parameter, finite.
+    x_law : str
+        The law of each ``x_j`` (:func:`sample_distribution`).
+    noise_law : str
+        The law of the noise.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    x_params, noise_params : dict or None, default None
+        Parameters of the two laws.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, d + 1)
+        The records.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer, ``w_star`` not an array of real numbers, or ``rng`` not a generator or seed.
+    ValueError
+        If ``n < 1``, ``w_star`` is not a non-empty finite vector, or a law or its parameter is unknown or out
+        of range.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1].
+
+    Examples
+    --------
+    >>> data = logistic_data(50, [1.0, -1.0], "normal", "logistic", rng=0)
+    >>> data.shape, set(np.unique(data[:, -1]).tolist()) <= {-1.0, 0.0, 1.0}
+    ((50, 3), True)
+    """
     n = check_integer("n", n, minimum=1)
     w = check_finite_array("w_star", w_star, ndim=1)
     gen = as_generator(rng)
@@ -157,14 +390,47 @@ FIGURES = {
 }
 
 
-def figure_dataset(figure, n, d, rng=None, *, s_star=None):
+def figure_dataset(figure: str, n: int, d: int, rng: RNGLike = None, *, s_star: int | None = None
+                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Synthetic data of one figure of [002 Sec. 6] ([002 Fig. 1], [002 Fig. 2], [002 Fig. 5] to [002 Fig. 11]).
+
+    Parameters
+    ----------
+    figure : str
+        A key of :data:`FIGURES`.
+    n : int
+        Number of records, ``>= 1``.
+    d : int
+        Dimension, ``>= 1``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    s_star : int or None, default None
+        Non-zeros of ``w*`` for the sparse figures; 20 by default.
 
     Returns
     -------
-    data : ndarray (n, d + 1)
+    data : numpy.ndarray of float64, shape (n, d + 1)
         Records ``[x, y]``.
-    w_star : ndarray (d,)
+    w_star : numpy.ndarray of float64, shape (d,)
+        The true parameter.
+
+    Raises
+    ------
+    ValueError
+        If ``figure`` is unknown, ``n`` or ``d`` below 1, or ``s_star`` not in ``[1, d]``.
+    TypeError
+        If ``n``, ``d`` or ``s_star`` is not an integer or ``rng`` not a generator or seed.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1], [002 Sec. 6.3] to [002 Sec. 6.5].
+
+    Examples
+    --------
+    >>> figure = sorted(FIGURES)[0]
+    >>> data, w = figure_dataset(figure, 30, 25, rng=0)
+    >>> data.shape, w.shape
+    ((30, 26), (25,))
     """
     if figure not in FIGURES:
         raise ValueError(f"figure must be one of {sorted(FIGURES)}, got {figure!r}")
@@ -178,7 +444,8 @@ def figure_dataset(figure, n, d, rng=None, *, s_star=None):
     return make(n, w, xl, nl, gen, x_params=xp, noise_params=npar), w
 
 
-def load_dataset(path, *, target=-1, delimiter=",", npz_keys=("X", "y")):
+def load_dataset(path: str | Path, *, target: int = -1, delimiter: str = ",",
+                 npz_keys: tuple[str, str] = ("X", "y")) -> NDArray[np.float64]:
     """Load a user's own dataset (CSV or NPZ) as records ``[x, y]``.
 
     002 uses four UCI datasets (Blog Feedback, Twitter, Winnipeg, Year Prediction)
@@ -191,16 +458,41 @@ def load_dataset(path, *, target=-1, delimiter=",", npz_keys=("X", "y")):
     ----------
     path : str or Path
         ``.csv`` (or any delimited text) or ``.npz``.
-    target : int
+    target : int, default -1
         Column of the target in a CSV (default: last).
-    delimiter : str
-    npz_keys : (str, str)
+    delimiter : str, default ","
+        The CSV's delimiter.
+    npz_keys : (str, str), default ("X", "y")
         Keys of the features and the target in an NPZ; an NPZ with a single
         array ``data`` is read as records already.
 
     Returns
     -------
-    numpy.ndarray, shape (n, d + 1)
+    numpy.ndarray of float64, shape (n, d + 1)
+        The records.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If a line is not numeric, rows differ in length, there is no data row, an NPZ lacks its keys or has
+        arrays of mismatched shapes, or an entry is not finite.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6] (the real datasets of the experiments).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "d.csv")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write("y,x1,x2\\n1,2,3\\n4,5,6\\n")
+    ...     load_dataset(path, target=0)
+    array([[2., 3., 1.],
+           [5., 6., 4.]])
     """
     p = Path(path)
     if not p.exists():

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..validation import check_delta, check_epsilon, check_integer, check_positive, check_probability
 
@@ -42,22 +43,89 @@ def _floor_pow(x, a, b):
     return t
 
 
-def fw_step_size(t):
-    """``eta_{t-1} = 2 / (t + 2)`` for iteration ``t >= 1`` ([002 Thm. 2] and [002 Thm. 5])."""
+def fw_step_size(t: int) -> float:
+    """``eta_{t-1} = 2 / (t + 2)`` for iteration ``t >= 1`` ([002 Thm. 2] and [002 Thm. 5]).
+
+    Parameters
+    ----------
+    t : int
+        The iteration, ``>= 1``.
+
+    Returns
+    -------
+    float
+        The step size.
+
+    Raises
+    ------
+    TypeError
+        If ``t`` is not an integer.
+    ValueError
+        If ``t < 1``.
+
+    References
+    ----------
+    .. [1] [002 Thm. 2], [002 Thm. 5].
+
+    Examples
+    --------
+    >>> fw_step_size(1), fw_step_size(2)
+    (0.6666666666666666, 0.5)
+    """
     t = check_integer("t", t, minimum=1)
     return 2.0 / (t + 2.0)
 
 
-def theorem2_parameters(n, epsilon, d, n_vertices, alpha, tau, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
+def theorem2_parameters(n: int, epsilon: float, d: int, n_vertices: int, alpha: float, tau: float, zeta: float, *,
+                        c_T: float = 1.0, c_s: float = 1.0, beta: float = 1.0) -> dict[str, float | int | str]:
     """[002 Alg. 1] settings of [002 Thm. 2] (smooth convex loss over ``conv(V)``).
 
     ``T = c_T (n eps alpha^2 / (tau log(|V| d / zeta)))^(1/3)``,
     ``s = c_s sqrt(n eps tau / (T log(|V| d T / zeta)))``, ``beta = O(1)``,
     ``eta_{t-1} = 2/(t+2)``.
 
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    d : int
+        Dimension, ``>= 1``.
+    n_vertices : int
+        ``|V|``, ``>= 1``.
+    alpha : float
+        The constant ``alpha`` of the theorem, finite and > 0.
+    tau : float
+        The second-moment bound ``tau``, finite and > 0.
+    zeta : float
+        Failure probability, in (0, 1).
+    c_T, c_s : float, default 1.0
+        The hidden constants of ``T`` and ``s``, finite and > 0.
+    beta : float, default 1.0
+        The ``beta = O(1)`` returned, finite and > 0.
+
     Returns
     -------
-    dict with keys ``T, s, beta, step_size``.
+    dict
+        ``T`` (int >= 1), ``s``, ``beta`` and ``step_size`` (``"theorem2"``).
+
+    Raises
+    ------
+    TypeError
+        If ``n``, ``d`` or ``n_vertices`` is not an integer, or another parameter not a real number.
+    ValueError
+        If an integer is below 1, ``zeta`` not in (0, 1), or another parameter not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Thm. 2].
+
+    Examples
+    --------
+    >>> p = theorem2_parameters(10_000, 1.0, 10, 20, alpha=1.0, tau=1.0, zeta=0.1)
+    >>> p["T"], round(p["s"], 3), p["step_size"]
+    (10, 10.049, 'theorem2')
     """
     n = check_integer("n", n, minimum=1)
     eps = check_epsilon(epsilon)
@@ -70,16 +138,50 @@ def theorem2_parameters(n, epsilon, d, n_vertices, alpha, tau, zeta, *, c_T=1.0,
     return {"T": T, "s": s, "beta": check_positive("beta", beta), "step_size": "theorem2"}
 
 
-def theorem3_parameters(n, epsilon, d, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
+def theorem3_parameters(n: int, epsilon: float, d: int, zeta: float, *, c_T: float = 1.0, c_s: float = 1.0,
+                        beta: float = 1.0) -> dict[str, float | int]:
     """[002 Alg. 1] settings of [002 Thm. 3] (robust regression with a biweight-type loss).
 
     ``T = c_T sqrt(n eps / log(d / zeta))``, ``s = c_s sqrt(n eps) / sqrt(T log(d T / zeta))``,
     ``eta = 1/sqrt(T)`` (constant), ``beta = O(1)``.
 
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    d : int
+        Dimension, ``>= 1``.
+    zeta : float
+        Failure probability, in (0, 1).
+    c_T, c_s : float, default 1.0
+        The hidden constants of ``T`` and ``s``, finite and > 0.
+    beta : float, default 1.0
+        The ``beta = O(1)`` returned, finite and > 0.
+
     Returns
     -------
-    dict with keys ``T, s, beta, eta`` (``eta`` is the constant step; pass
-    ``[eta] * T`` as ``step_size``).
+    dict
+        ``T`` (int >= 1), ``s``, ``beta``, ``eta`` (``eta`` is the constant step; pass ``[eta] * T`` as
+        ``step_size``).
+
+    Raises
+    ------
+    TypeError
+        If ``n`` or ``d`` is not an integer, or another parameter not a real number.
+    ValueError
+        If an integer is below 1, ``zeta`` not in (0, 1), or another parameter not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Thm. 3].
+
+    Examples
+    --------
+    >>> p = theorem3_parameters(10_000, 1.0, 10, zeta=0.1)
+    >>> p["T"], round(p["eta"], 6)
+    (46, 0.147442)
     """
     n = check_integer("n", n, minimum=1)
     eps = check_epsilon(epsilon)
@@ -90,16 +192,54 @@ def theorem3_parameters(n, epsilon, d, zeta, *, c_T=1.0, c_s=1.0, beta=1.0):
     return {"T": T, "s": s, "beta": check_positive("beta", beta), "eta": 1.0 / math.sqrt(T)}
 
 
-def theorem5_parameters(n, epsilon, delta, d, lambda_max, zeta, *, c_T=1.0, iterations=50):
+def theorem5_parameters(n: int, epsilon: float, delta: float, d: int, lambda_max: float, zeta: float, *,
+                        c_T: float = 1.0, iterations: int = 50) -> dict[str, float | int | str]:
     """[002 Alg. 2] settings of [002 Thm. 5] (heavy-tailed private LASSO).
 
     ``T = c_T (sqrt(n eps) lambda_max / (sqrt(log(1/delta)) log(d T / zeta)))^(4/5)`` -- ``T``
     appears on both sides, so the equation is solved by fixed-point iteration from
     ``T = 1`` -- and ``K = (n eps)^(1/4) / T^(1/8)``, ``eta_{t-1} = 2/(t+2)``.
 
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    d : int
+        Dimension, ``>= 1``.
+    lambda_max : float
+        ``lambda_max(E[x x^T])``, finite and > 0.
+    zeta : float
+        Failure probability, in (0, 1).
+    c_T : float, default 1.0
+        The hidden constant of ``T``, finite and > 0.
+    iterations : int, default 50
+        Fixed-point iterations, ``>= 1``.
+
     Returns
     -------
-    dict with keys ``T, K, step_size``.
+    dict
+        ``T`` (int >= 1), ``K`` and ``step_size`` (``"theorem2"``).
+
+    Raises
+    ------
+    TypeError
+        If ``n``, ``d`` or ``iterations`` is not an integer, or another parameter not a real number.
+    ValueError
+        If an integer is below 1, ``delta`` or ``zeta`` not in (0, 1), or another parameter not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Thm. 5].
+
+    Examples
+    --------
+    >>> p = theorem5_parameters(10_000, 1.0, 1e-5, 10, lambda_max=1.0, zeta=0.1)
+    >>> p["T"], round(p["K"], 4)
+    (3, 8.7169)
     """
     n = check_integer("n", n, minimum=1)
     eps, dlt = check_epsilon(epsilon), check_delta(delta)
@@ -115,16 +255,52 @@ def theorem5_parameters(n, epsilon, delta, d, lambda_max, zeta, *, c_T=1.0, iter
     return {"T": T, "K": (n * eps) ** 0.25 / T ** 0.125, "step_size": "theorem2"}
 
 
-def theorem7_parameters(n, epsilon, s_star, gamma, mu, *, c_T=1.0, c_s=72.0):
+def theorem7_parameters(n: int, epsilon: float, s_star: int, gamma: float, mu: float, *, c_T: float = 1.0,
+                        c_s: float = 72.0) -> dict[str, float | int]:
     """[002 Alg. 3] settings of [002 Thm. 7] (heavy-tailed private sparse linear regression).
 
     ``T = c_T (gamma/mu) log n``, ``s = ceil(c_s (gamma/mu)^2 s*)`` (the theorem asks
     ``s >= 72 (gamma/mu)^2 s*``), ``K = (n eps)^(1/4) / (s T)^(1/4)``, ``eta = 2/(3 gamma)``
     and the step of [002 Alg. 3] ``eta0 = eta / gamma`` (proof of [002 Thm. 7]).
 
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 2``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    s_star : int
+        Sparsity of ``w*``, ``>= 1``.
+    gamma : float
+        Largest eigenvalue (smoothness), finite and > 0.
+    mu : float
+        Smallest eigenvalue (strong convexity), finite, > 0 and ``<= gamma``.
+    c_T : float, default 1.0
+        The hidden constant of ``T``, finite and > 0.
+    c_s : float, default 72.0
+        The constant of ``s``, finite and > 0.
+
     Returns
     -------
-    dict with keys ``T, s, K, eta, eta0``.
+    dict
+        ``T`` (int >= 1), ``s`` (int), ``K``, ``eta`` and ``eta0``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` or ``s_star`` is not an integer, or another parameter not a real number.
+    ValueError
+        If ``n < 2``, ``s_star < 1``, ``mu > gamma``, or another parameter not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Thm. 7] and its proof.
+
+    Examples
+    --------
+    >>> p = theorem7_parameters(10_000, 1.0, 2, gamma=2.0, mu=1.0)
+    >>> p["T"], p["s"], round(p["eta0"], 6)
+    (18, 576, 0.166667)
     """
     n = check_integer("n", n, minimum=2)
     eps = check_epsilon(epsilon)
@@ -138,15 +314,54 @@ def theorem7_parameters(n, epsilon, s_star, gamma, mu, *, c_T=1.0, c_s=72.0):
     return {"T": T, "s": s, "K": (n * eps) ** 0.25 / (s * T) ** 0.25, "eta": eta, "eta0": eta / gamma}
 
 
-def theorem8_parameters(n, epsilon, s_star, gamma_r, mu_r, tau, *, c_T=1.0, c_s=1.0, c_k=1.0, beta=1.0):
+def theorem8_parameters(n: int, epsilon: float, s_star: int, gamma_r: float, mu_r: float, tau: float, *,
+                        c_T: float = 1.0, c_s: float = 1.0, c_k: float = 1.0, beta: float = 1.0
+                        ) -> dict[str, float | int]:
     """[002 Alg. 5] settings of [002 Thm. 8] (heavy-tailed private sparse optimisation).
 
     ``T = c_T (gamma_r/mu_r) log n``, ``s = ceil(c_s (gamma_r/mu_r)^2 s*)``, ``beta = O(1)``,
     ``eta = 2/(3 gamma_r)``, ``k = c_k sqrt(n eps tau)``.
 
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 2``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    s_star : int
+        Sparsity of ``w*``, ``>= 1``.
+    gamma_r : float
+        Restricted smoothness, finite and > 0.
+    mu_r : float
+        Restricted strong convexity, finite and > 0.
+    tau : float
+        The second-moment bound, finite and > 0.
+    c_T, c_s, c_k : float, default 1.0
+        The hidden constants of ``T``, ``s`` and ``k``, finite and > 0.
+    beta : float, default 1.0
+        The ``beta = O(1)`` returned, finite and > 0.
+
     Returns
     -------
-    dict with keys ``T, s, beta, eta, k``.
+    dict
+        ``T`` (int >= 1), ``s`` (int), ``beta``, ``eta`` and ``k``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` or ``s_star`` is not an integer, or another parameter not a real number.
+    ValueError
+        If ``n < 2``, ``s_star < 1``, or another parameter not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Thm. 8].
+
+    Examples
+    --------
+    >>> p = theorem8_parameters(10_000, 1.0, 2, gamma_r=2.0, mu_r=1.0, tau=1.0)
+    >>> p["T"], p["s"], p["k"]
+    (18, 8, 100.0)
     """
     n = check_integer("n", n, minimum=2)
     eps = check_epsilon(epsilon)
@@ -159,13 +374,41 @@ def theorem8_parameters(n, epsilon, s_star, gamma_r, mu_r, tau, *, c_T=1.0, c_s=
             "k": check_positive("c_k", c_k) * math.sqrt(n * eps * tau)}
 
 
-def section62_delta(n):
-    """``delta = 1 / n^1.1`` ([002 Sec. 6.2])."""
+def section62_delta(n: int) -> float:
+    """``delta = 1 / n^1.1`` ([002 Sec. 6.2]).
+
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 2``.
+
+    Returns
+    -------
+    float
+        ``n ** -1.1``.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer.
+    ValueError
+        If ``n < 2``.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.2].
+
+    Examples
+    --------
+    >>> f"{section62_delta(1000):.4e}"
+    '5.0119e-04'
+    """
     n = check_integer("n", n, minimum=2)
     return float(n) ** -1.1
 
 
-def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=1.0):
+def section62_parameters(algorithm: int, n: int, epsilon: float, *, s_star: int | None = None, c: int = 2,
+                         c2: float = 1, beta: float = 1.0) -> dict[str, float | int | str]:
     """Parameters of [002 Sec. 6.2] for [002 Alg. 1], [002 Alg. 2], [002 Alg. 3] or [002 Alg. 5], as printed.
 
     * [002 Alg. 1]: ``T = floor((n eps)^(1/3))``, ``eta_t = 2/(t+2)``, ``s = floor(n eps)`` (as
@@ -181,6 +424,48 @@ def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=
     the [002 Sec. 6.2] schedule is returned as ``step_size="section6"``
     (see :func:`reference.hu.frank_wolfe.fw_step_sizes`).  ``beta`` is not given in
     [002 Sec. 6.2]; the theorems say ``beta = O(1)`` and ``beta`` is returned as passed.
+
+    Parameters
+    ----------
+    algorithm : {1, 2, 3, 5}
+        Which algorithm of 002.
+    n : int
+        Sample size, ``>= 2``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    s_star : int or None, default None
+        Sparsity of ``w*``, ``>= 1``; required for algorithms 3 and 5.
+    c : int, default 2
+        The multiplier of ``s*`` for algorithm 3, ``>= 1``.
+    c2 : float, default 1
+        The multiplier of ``k`` for algorithm 5, finite and > 0.
+    beta : float, default 1.0
+        Returned for algorithms 1 and 5, finite and > 0.
+
+    Returns
+    -------
+    dict
+        The settings of that algorithm (keys among ``T, s, K, k, eta, eta0, beta, step_size, delta``).
+
+    Raises
+    ------
+    TypeError
+        If ``n``, ``s_star`` or ``c`` is not an integer, or ``epsilon``, ``c2`` or ``beta`` not a real number.
+    ValueError
+        If ``n < 2``, ``epsilon``, ``c2`` or ``beta`` is not finite and positive, ``s_star`` is missing or below
+        1 for algorithms 3 and 5, ``c < 1``, or ``algorithm`` is not 1, 2, 3 or 5.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.2].
+
+    Examples
+    --------
+    >>> section62_parameters(1, 1000, 1.0)
+    {'T': 10, 's': 1000.0, 'beta': 1.0, 'step_size': 'section6'}
+    >>> p = section62_parameters(3, 1000, 1.0, s_star=2)
+    >>> p["T"], p["s"], p["eta0"]
+    (6, 4, 0.5)
     """
     n = check_integer("n", n, minimum=2)
     eps = check_epsilon(epsilon)
@@ -204,11 +489,50 @@ def section62_parameters(algorithm, n, epsilon, *, s_star=None, c=2, c2=1, beta=
     raise ValueError(f"algorithm must be 1, 2, 3 or 5, got {algorithm!r}")
 
 
-def theorem9_lower_bound(n, epsilon, delta, d, s_star, tau, *, c=1.0):
-    """[002 Thm. 9]: ``c * tau * min(s* log d, log(1/delta)) / (n eps)``, the (eps, delta)-private minimax
-    lower bound for s*-sparse mean estimation with ``E X_j^2 <= tau`` (``c`` the unknown constant).
+def theorem9_lower_bound(n: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, d: ArrayLike, s_star: ArrayLike,
+                         tau: ArrayLike, *, c: float = 1.0) -> float | NDArray[np.float64]:
+    """[002 Thm. 9]: ``c * tau * min(s* log d, log(1/delta)) / (n eps)``, the private minimax lower bound.
 
-    Vectorised over array arguments.
+    The (eps, delta)-private minimax lower bound for s*-sparse mean estimation with ``E X_j^2 <= tau``
+    (``c`` the unknown constant).  Vectorised over array arguments.
+
+    Parameters
+    ----------
+    n : array_like
+        Sample sizes, ``>= 1``.
+    epsilon : array_like
+        Privacy parameters, > 0.
+    delta : array_like
+        Privacy parameters, in (0, 1).
+    d : array_like
+        Dimensions, ``>= 1``.
+    s_star : array_like
+        Sparsities, ``1 <= s_star <= d``.
+    tau : array_like
+        Second-moment bounds, > 0.
+    c : float, default 1.0
+        The unknown constant, finite and > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray of float64
+        The bound, broadcast over the arguments (a float for scalars).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range or not finite, or ``c`` not finite and positive.
+    TypeError
+        If ``c`` is not a real number.
+
+    References
+    ----------
+    .. [1] [002 Thm. 9].
+
+    Examples
+    --------
+    >>> round(theorem9_lower_bound(1000, 1.0, 1e-5, 100, 2, 1.0), 6)
+    0.00921
     """
     n_, eps = np.asarray(n, dtype=np.float64), np.asarray(epsilon, dtype=np.float64)
     dlt, d_ = np.asarray(delta, dtype=np.float64), np.asarray(d, dtype=np.float64)

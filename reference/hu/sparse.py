@@ -27,12 +27,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
-from ..losses import get_loss
+from ..losses import Loss, get_loss
 from ..records import split_records
 from ..mechanisms import peeling, peeling_scale, peeling_support_log_prob
-from ..validation import (as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
+from ..validation import (RNGLike, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
                          check_positive)
 
 __all__ = ["project_l2_ball", "iht_lambda", "iht_half_step",
@@ -42,11 +43,40 @@ __all__ = ["project_l2_ball", "iht_lambda", "iht_half_step",
 
 
 
-def project_l2_ball(W, radius=1.0):
+def project_l2_ball(W: ArrayLike, radius: float = 1.0) -> NDArray[np.float64]:
     """Euclidean projection of each row of ``W`` onto the l2 ball (Algorithm 3 step 7).
 
     The norm is computed after dividing by the largest entry, so rows with
     entries near 1e308 are projected without overflow.
+
+    Parameters
+    ----------
+    W : array_like, shape (P, d) or (d,)
+        The points (not validated).
+    radius : float, default 1.0
+        Radius of the ball, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The projections, the shape of ``W``.
+
+    Raises
+    ------
+    TypeError
+        If ``radius`` is not a real number.
+    ValueError
+        If ``radius`` is not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3 step 7].
+
+    Examples
+    --------
+    >>> project_l2_ball([[3.0, 4.0], [0.3, 0.4]])
+    array([[0.6, 0.8],
+           [0.3, 0.4]])
     """
     W = np.asarray(W, dtype=np.float64)
     r = check_positive("radius", radius)
@@ -62,8 +92,44 @@ def project_l2_ball(W, radius=1.0):
     return out[0] if single else out
 
 
-def check_sparse_start(w1, d, s, *, l2_radius=None):
-    """Check that ``w1`` has length ``d``, at most ``s`` non-zeros and (optionally) ``||w1||_2 <= l2_radius``."""
+def check_sparse_start(w1: ArrayLike, d: int, s: int, *, l2_radius: float | None = None) -> NDArray[np.float64]:
+    """Check that ``w1`` has length ``d``, at most ``s`` non-zeros and (optionally) ``||w1||_2 <= l2_radius``.
+
+    Parameters
+    ----------
+    w1 : array_like, shape (d,)
+        The starting point, finite.
+    d : int
+        Dimension.
+    s : int
+        Sparsity.
+    l2_radius : float or None, default None
+        Bound on ``||w1||_2`` (with a relative margin of 1e-12); ``None`` checks none.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,)
+        ``w1``.
+
+    Raises
+    ------
+    TypeError
+        If ``w1`` is not an array of real numbers.
+    ValueError
+        If ``w1`` is not finite of shape (d,), has more than ``s`` non-zeros, or exceeds ``l2_radius``.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3 step 1], [002 Alg. 5 step 1] (an s-sparse start, in the unit l2 ball for Alg. 3).
+
+    Examples
+    --------
+    >>> check_sparse_start([0.0, 0.5, 0.0], d=3, s=1, l2_radius=1.0)
+    array([0. , 0.5, 0. ])
+    >>> check_sparse_start([0.1, 0.5, 0.0], d=3, s=1)
+    Traceback (most recent call last):
+    ValueError: w1 must be s-sparse (s=1), got 2 non-zero entries
+    """
     w1 = check_finite_array("w1", w1, ndim=1, shape=(d,))
     nnz = int(np.count_nonzero(w1))
     if nnz > s:
@@ -84,8 +150,42 @@ def project_norm(w):
 
 # --------------------------------------------------------------------------- Algorithm 3
 
-def iht_lambda(K, eta0, s, m):
-    """Algorithm 3 step 6: Peeling noise parameter ``lambda = 2 K^2 eta0 (sqrt(s) + 1) / m``."""
+def iht_lambda(K: float, eta0: float, s: int, m: int) -> float:
+    """Algorithm 3 step 6: Peeling noise parameter ``lambda = 2 K^2 eta0 (sqrt(s) + 1) / m``.
+
+    Parameters
+    ----------
+    K : float
+        Shrinkage threshold, finite and > 0.
+    eta0 : float
+        Step size, finite and > 0.
+    s : int
+        Sparsity, ``>= 1``.
+    m : int
+        Records in the part, ``>= 1``.
+
+    Returns
+    -------
+    float
+        ``lambda``.
+
+    Raises
+    ------
+    TypeError
+        If ``K`` or ``eta0`` is not a real number, or ``s`` or ``m`` not an integer.
+    ValueError
+        If ``K`` or ``eta0`` is not finite and positive, ``s`` or ``m`` below 1, or the value overflows or
+        underflows to 0.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3 step 6], [002 Thm. 6].
+
+    Examples
+    --------
+    >>> iht_lambda(K=1.0, eta0=0.5, s=4, m=10)
+    0.3
+    """
     K, eta0 = check_positive("K", K), check_positive("eta0", eta0)
     s = check_integer("s", s, minimum=1)
     m = check_integer("m", m, minimum=1)
@@ -97,8 +197,37 @@ def iht_lambda(K, eta0, s, m):
     return value
 
 
-def iht_half_step(W, Xs, ys, eta0):
-    """Algorithm 3 step 5: ``w^{t+0.5} = w^t - (eta0/m) sum_{D~_t} x~(<x~, w^t> - y~)`` for each row of ``W``."""
+def iht_half_step(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64], eta0: float
+                  ) -> NDArray[np.float64]:
+    """Algorithm 3 step 5: ``w^{t+0.5} = w^t - (eta0/m) sum_{D~_t} x~(<x~, w^t> - y~)`` for each row of ``W``.
+
+    Not validated (the callers have validated and shrunk the records).
+
+    Parameters
+    ----------
+    W : array_like, shape (P, d) or (d,)
+        The iterates.
+    Xs : numpy.ndarray, shape (m, d)
+        Shrunken features of the part.
+    ys : numpy.ndarray, shape (m,)
+        Shrunken labels of the part.
+    eta0 : float
+        Step size.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (P, d)
+        The half steps.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3 step 5].
+
+    Examples
+    --------
+    >>> iht_half_step(np.zeros(2), np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0]), eta0=0.5)
+    array([[ 0.25, -0.25]])
+    """
     W = np.atleast_2d(W)
     m = Xs.shape[0]
     r = W @ Xs.T - ys[None, :]
@@ -125,8 +254,9 @@ def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
     return Xs, np.clip(arr[:, -1], -K, K), w1, parts, K, eta0, s
 
 
-def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, rng=None, *,
-                                          lam=None, size=None):
+def heavy_tailed_sparse_linear_regression(data: ArrayLike, w1: ArrayLike, K: float, T: int, eta0: float, s: int,
+                                          epsilon: float, delta: float, rng: RNGLike = None, *,
+                                          lam: float | None = None, size: int | None = None) -> NDArray[np.float64]:
     """Algorithm 3 of 002 (heavy-tailed private sparse linear regression); (eps, delta)-DP by Theorem 6.
 
     Steps
@@ -155,10 +285,28 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
         Sparsity of the iterates, ``1 <= s <= d``.
     epsilon, delta : float
         Privacy of each Peeling call (and of the whole algorithm, Theorem 6), ``delta`` in (0, 1).
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
     lam : float, optional
         Override of the step-6 noise parameter (audits only).
     size : int, optional
         Independent runs, vectorised.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,) or (size, d)
+        ``w^{T+1}``.
+
+    Raises
+    ------
+    TypeError
+        If ``data`` or ``w1`` is not an array of real numbers, a parameter not a real number, ``T``, ``s`` or
+        ``size`` not an integer, or ``rng`` not a generator or seed.
+    ValueError
+        If the records are not a finite 2-D array of at least 2 columns, ``K``, ``eta0``, ``epsilon`` (or ``lam``)
+        is not finite and positive, ``delta`` not in (0, 1), ``s`` not in ``[1, d]``, ``T`` not in ``[1, n]``,
+        ``w1`` not a finite s-sparse vector of length ``d`` in the unit l2 ball, ``size < 1``, or ``lambda``
+        overflows or underflows.
 
     Notes
     -----
@@ -168,6 +316,19 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
     bounded by ``K^2 (sqrt(s) + 1)``: the l_inf sensitivity is ``lambda`` of step 6,
     so Peeling is (eps, delta)-DP (Lemma 10); the other parts are untouched
     (parallel composition), and the projection is post-processing.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3], [002 Alg. 4], [002 Thm. 6], [002 Lemma 10].
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> data = np.column_stack([rng.standard_normal((40, 3)), rng.standard_normal(40)])
+    >>> w = heavy_tailed_sparse_linear_regression(data, np.zeros(3), K=2.0, T=2, eta0=0.5, s=1, epsilon=1.0,
+    ...                                           delta=1e-5, rng=1)
+    >>> w.shape, int(np.count_nonzero(w)) <= 1, float(np.linalg.norm(w)) <= 1.0
+    ((3,), True, True)
     """
     Xs, ys, w1, parts, K, eta0, s = _check_iht(data, w1, K, T, eta0, s, epsilon, delta)
     gen = as_generator(rng)
@@ -184,12 +345,39 @@ def heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delt
 
 # --------------------------------------------------------------------------- Algorithm 5
 
-def sparse_opt_lambda(k, eta, m, *, bound="printed"):
+def sparse_opt_lambda(k: float, eta: float, m: int, *, bound: str = "printed") -> float:
     """Algorithm 5 step 7: Peeling noise parameter ``lambda = 4 k sqrt(2) eta / m``.
 
     ``bound="proof"`` gives the sensitivity bound the proof of Theorem 8 derives,
     ``4 sqrt(2) eta k / (3m)``, three times smaller (attained by the robust gradient);
     the default is the box's value.
+
+    Parameters
+    ----------
+    k : float
+        Scale of the robust estimator, finite and > 0.
+    eta : float
+        Step size, finite and > 0.
+    m : int
+        Records in the part, ``>= 1``.
+    bound : {"printed", "proof"}, default "printed"
+        The box's value or the proof's.
+
+    Returns
+    -------
+    float
+        ``lambda``.
+
+    Raises
+    ------
+    TypeError
+        If ``k`` or ``eta`` is not a real number or ``m`` not an integer.
+    ValueError
+        If ``k`` or ``eta`` is not finite and positive, ``m < 1``, or ``bound`` unknown.
+
+    References
+    ----------
+    .. [1] [002 Alg. 5 step 7], [002 Thm. 8] and its proof.
 
     Examples
     --------
@@ -204,21 +392,65 @@ def sparse_opt_lambda(k, eta, m, *, bound="printed"):
     return lam if bound == "printed" else lam / 3.0
 
 
-def sparse_opt_half_step(W, X, y, loss, k, beta, eta, variant="standard"):
+def sparse_opt_half_step(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | str, k: float, beta: float,
+                         eta: float, variant: str = "standard") -> NDArray[np.float64]:
     """Algorithm 5 steps 4-6: ``w^{t+0.5} = w^t - eta g~(w^t, D_t)`` for each row of ``W`` (P, d).
 
     ``g~`` is the coordinate-wise robust gradient with scale ``k`` and smoothing
     ``beta`` (:func:`reference.hu.catoni.robust_gradient`, ``variant``), computed for
-    all rows in one call.  Overflowed per-example gradient entries are evaluated
-    at ``+-DBL_MAX`` (see :func:`reference.hu.frank_wolfe.dp_fw_robust_gradients`).
+    all rows in one call.  Per-example gradient entries beyond ``1e300 k min(1, sqrt(beta))`` (overflowed
+    ones included) are evaluated at that magnitude (:func:`reference.hu.frank_wolfe.robust_gradient_matrix`).
+
+    Parameters
+    ----------
+    W : array_like, shape (P, d) or (d,)
+        The iterates.
+    X : array_like, shape (m, d)
+        Features of the part.
+    y : array_like, shape (m,)
+        Labels of the part.
+    loss : str or Loss
+        The loss.
+    k : float
+        Scale of the robust estimator, finite and > 0.
+    beta : float
+        Inverse noise variance, finite and > 0.
+    eta : float
+        Step size.
+    variant : {"standard", "printed"}, default "standard"
+        Robust-gradient variant.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (P, d)
+        The half steps.
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, or ``k`` or ``beta`` not a real number.
+    ValueError
+        If the arrays are empty, not finite or of mismatched shapes, ``loss`` or ``variant`` unknown, ``k`` or
+        ``beta`` not finite and positive, or the robust gradient not finite.
+
+    References
+    ----------
+    .. [1] [002 Alg. 5 steps 4-6].
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]]); y = np.array([1.0, -1.0])
+    >>> sparse_opt_half_step(np.zeros(2), X, y, "squared", k=5.0, beta=1.0, eta=0.5).shape
+    (1, 2)
     """
     W = np.atleast_2d(W)
     return W - eta * dp_fw_robust_gradients(W, X, y, loss, k, beta, variant)
 
 
-def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon, delta, rng=None, *,
-                                     variant="standard", lam=None, size=None, gradient_at="current",
-                                     path=False):
+def heavy_tailed_sparse_optimization(data: ArrayLike, loss: Loss | str, w1: ArrayLike, s: int, beta: float, k: float,
+                                     T: int, eta: float, epsilon: float, delta: float, rng: RNGLike = None, *,
+                                     variant: str = "standard", lam: float | None = None, size: int | None = None,
+                                     gradient_at: str = "current", path: bool = False) -> NDArray[np.float64]:
     """Algorithm 5 of 002 (heavy-tailed private sparse optimisation); (eps, delta)-DP by Theorem 8.
 
     Steps
@@ -266,6 +498,22 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
         Return every iterate ``w^1, ..., w^{T+1}`` (shape ``(T + 1, d)``, or ``(T + 1, size, d)``)
         instead of ``w^{T+1}`` only.
 
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``w^{T+1}``, shape (d,) or (size, d); with ``path``, every iterate, shape (T + 1, d) or (T + 1, size, d).
+
+    Raises
+    ------
+    TypeError
+        If ``data`` or ``w1`` is not an array of real numbers, a parameter not a real number, ``T``, ``s`` or
+        ``size`` not an integer, or ``rng`` not a generator or seed.
+    ValueError
+        If the records are not a finite 2-D array of at least 2 columns, ``beta``, ``k``, ``eta``, ``epsilon``
+        (or ``lam``) is not finite and positive, ``delta`` not in (0, 1), ``s`` not in ``[1, d]``, ``T`` not in
+        ``[1, n]``, ``w1`` not a finite s-sparse vector of length ``d``, ``loss``, ``variant`` or ``gradient_at``
+        unknown, ``size < 1``, or the robust gradient not finite.
+
     Notes
     -----
     Proof note (Theorem 8).  Given ``w^t``, replacing a record of ``D_t`` moves
@@ -274,6 +522,19 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
     so ``w^{t+0.5}`` moves by at most ``eta`` times that in l_inf, which is below
     the step-7 ``lambda``; Peeling is then (eps, delta)-DP (Lemma 10) and the
     parts are disjoint.
+
+    References
+    ----------
+    .. [1] [002 Alg. 5], [002 Alg. 4], [002 Thm. 8] and its proof, [002 Lemma 10].
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> data = np.column_stack([rng.standard_normal((40, 3)), rng.standard_normal(40)])
+    >>> P = heavy_tailed_sparse_optimization(data, "squared", np.zeros(3), s=1, beta=1.0, k=5.0, T=2, eta=0.5,
+    ...                                      epsilon=1.0, delta=1e-5, rng=1, path=True)
+    >>> P.shape, int(np.count_nonzero(P[-1])) <= 1
+    ((3, 3), True)
     """
     X, y = split_records(data)
     n, d = X.shape
@@ -308,15 +569,59 @@ def heavy_tailed_sparse_optimization(data, loss, w1, s, beta, k, T, eta, epsilon
 # --------------------------------------------------------------------------- mechanism-protocol objects
 
 class SparseLinearRegression:
-    """Mechanism-protocol object for Algorithm 3: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows.
+    """[002 Alg. 3] in the mechanism protocol: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows.
 
     The output is continuous; the exact law of one iteration's Peeling selection
-    is :class:`IHTPeelingStep` (``step``).
+    is :class:`IHTPeelingStep` (``step(w, m)``).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    d : int
+        Dimension, ``>= 1``.
+    T : int
+        Iterations, ``>= 1``.
+    K : float
+        Shrinkage threshold, finite and > 0.
+    s : int
+        Sparsity, ``1 <= s <= d``.
+    eta0 : float, default 0.5
+        Step size, finite and > 0.
+    w1 : array_like of shape (d,) or None, default None
+        s-sparse start in the unit l2 ball; 0 by default.
+    lam : float or None, default None
+        Override of the step-6 noise parameter (audits only).
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number, ``d``, ``T`` or ``s`` not an integer, or ``w1`` not an array of
+        real numbers.
+    ValueError
+        If ``epsilon``, ``K`` or ``eta0`` is not finite and positive, ``delta`` not in (0, 1), ``d`` or ``T``
+        below 1, ``s`` not in ``[1, d]``, or ``w1`` not a finite s-sparse vector of length ``d`` in the unit l2
+        ball.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3], [002 Thm. 6].
+
+    Examples
+    --------
+    >>> algo = SparseLinearRegression(epsilon=1.0, delta=1e-5, d=3, T=2, K=2.0, s=1)
+    >>> rng = np.random.default_rng(0)
+    >>> data = np.column_stack([rng.standard_normal((40, 3)), rng.standard_normal(40)])
+    >>> algo.sample(data, 4, rng=1).shape, algo.step(np.zeros(3), 20).log_prob(data[:20])[0].shape
+    ((4, 3), (3, 1))
     """
 
     finite_output = False
 
-    def __init__(self, *, epsilon, delta, d, T, K, s, eta0=0.5, w1=None, lam=None):
+    def __init__(self, *, epsilon: float, delta: float, d: int, T: int, K: float, s: int, eta0: float = 0.5,
+                 w1: ArrayLike | None = None, lam: float | None = None) -> None:
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -325,11 +630,11 @@ class SparseLinearRegression:
         self.w1 = np.zeros(self.d) if w1 is None else check_sparse_start(w1, self.d, self.s, l2_radius=1.0)
         self.lam = lam
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
         return heavy_tailed_sparse_linear_regression(data, self.w1, self.K, self.T, self.eta0, self.s,
                                                      self.epsilon, self.delta, rng, lam=self.lam, size=size)
 
-    def step(self, w, m):
+    def step(self, w: ArrayLike, m: int) -> IHTPeelingStep:
         """Peeling selection of one iteration at iterate ``w`` for parts of ``m`` records."""
         return IHTPeelingStep(w=w, m=m, epsilon=self.epsilon, delta=self.delta, K=self.K, s=self.s,
                               eta0=self.eta0, lam=self.lam)
@@ -364,11 +669,50 @@ class IHTPeelingStep(_PeelingOfVector):
     ``v(data)`` is ``w^{t+0.5}``; ``log_prob(data)`` is the exact law of the ordered
     selection (:func:`reference.mechanisms.peeling_support_log_prob`); ``sample``
     returns selections.  ``noise_scale`` is the Laplace scale of the released values.
+
+    Parameters
+    ----------
+    w : array_like, shape (d,)
+        The iterate, finite.
+    m : int
+        Records in the part, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    K : float
+        Shrinkage threshold, finite and > 0.
+    s : int
+        Sparsity, ``1 <= s <= d``.
+    eta0 : float, default 0.5
+        Step size, finite and > 0.
+    lam : float or None, default None
+        Override of the noise parameter; :func:`iht_lambda` by default.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number, ``s`` or ``m`` not an integer, or ``w`` not an array of real numbers.
+    ValueError
+        If ``K``, ``eta0``, ``epsilon`` or ``lam`` is not finite and positive, ``delta`` not in (0, 1), ``w`` not
+        a finite vector, ``s`` not in ``[1, d]``, ``m < 1``; from ``v``, if ``data`` does not have ``m`` records.
+
+    References
+    ----------
+    .. [1] [002 Alg. 3 steps 5-6], [002 Alg. 4], [002 Lemma 10].
+
+    Examples
+    --------
+    >>> step = IHTPeelingStep(w=np.zeros(3), m=2, epsilon=1.0, delta=1e-5, K=2.0, s=1)
+    >>> data = np.array([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, -1.0]])
+    >>> step.v(data), step.sample(data, 3, rng=0).shape
+    (array([ 0.25, -0.25,  0.  ]), (3, 1))
     """
 
     finite_output = True
 
-    def __init__(self, *, w, m, epsilon, delta, K, s, eta0=0.5, lam=None):
+    def __init__(self, *, w: ArrayLike, m: int, epsilon: float, delta: float, K: float, s: int, eta0: float = 0.5,
+                 lam: float | None = None) -> None:
         self.K, self.eta0 = check_positive("K", K), check_positive("eta0", eta0)
         self.w = check_finite_array("w", w, ndim=1)
         self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
@@ -377,7 +721,7 @@ class IHTPeelingStep(_PeelingOfVector):
         self.lam = iht_lambda(self.K, self.eta0, self.s, self.m) if lam is None else check_positive("lam", lam)
         self.noise_scale = peeling_scale(self.s, self.epsilon, self.delta, self.lam)
 
-    def v(self, data):
+    def v(self, data: ArrayLike) -> NDArray[np.float64]:
         sh = shrink_records(data, self.K)
         if sh.shape[0] != self.m:
             raise ValueError(f"data must have m = {self.m} records, got {sh.shape[0]}")
@@ -386,12 +730,68 @@ class IHTPeelingStep(_PeelingOfVector):
 
 
 class SparseOptimization:
-    """Mechanism-protocol object for Algorithm 5: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows."""
+    """[002 Alg. 5] in the mechanism protocol: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows.
+
+    ``step(w, m)`` is one iteration's Peeling selection (:class:`SparseOptPeelingStep`).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    d : int
+        Dimension, ``>= 1``.
+    T : int
+        Iterations, ``>= 1``.
+    s : int
+        Sparsity, ``1 <= s <= d``.
+    k : float
+        Scale of the robust estimator, finite and > 0.
+    beta : float, default 1.0
+        Inverse noise variance, finite and > 0.
+    eta : float, default 0.5
+        Step size, finite and > 0.
+    loss : str or Loss, default "logistic_l2"
+        The loss.
+    w1 : array_like of shape (d,) or None, default None
+        s-sparse start; 0 by default.
+    variant : {"standard", "printed"}, default "standard"
+        Robust-gradient variant.
+    lam : float or None, default None
+        Override of the step-7 noise parameter (audits only).
+    loss_params : dict or None, default None
+        Constructor arguments of a named loss.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number, ``d``, ``T`` or ``s`` not an integer, or ``w1`` not an array of
+        real numbers.
+    ValueError
+        If ``epsilon``, ``k``, ``beta`` or ``eta`` is not finite and positive, ``delta`` not in (0, 1), ``d`` or
+        ``T`` below 1, ``s`` not in ``[1, d]``, ``loss`` unknown, or ``w1`` not a finite s-sparse vector of
+        length ``d``.
+
+    References
+    ----------
+    .. [1] [002 Alg. 5], [002 Thm. 8].
+
+    Examples
+    --------
+    >>> algo = SparseOptimization(epsilon=1.0, delta=1e-5, d=3, T=2, s=1, k=5.0, loss="squared")
+    >>> rng = np.random.default_rng(0)
+    >>> data = np.column_stack([rng.standard_normal((40, 3)), rng.standard_normal(40)])
+    >>> algo.sample(data, 4, rng=1).shape
+    (4, 3)
+    """
 
     finite_output = False
 
-    def __init__(self, *, epsilon, delta, d, T, s, k, beta=1.0, eta=0.5, loss="logistic_l2", w1=None,
-                 variant="standard", lam=None, loss_params=None):
+    def __init__(self, *, epsilon: float, delta: float, d: int, T: int, s: int, k: float, beta: float = 1.0,
+                 eta: float = 0.5, loss: Loss | str = "logistic_l2", w1: ArrayLike | None = None,
+                 variant: str = "standard", lam: float | None = None,
+                 loss_params: dict[str, float] | None = None) -> None:
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -401,24 +801,75 @@ class SparseOptimization:
         self.w1 = np.zeros(self.d) if w1 is None else check_sparse_start(w1, self.d, self.s)
         self.variant, self.lam = variant, lam
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
         return heavy_tailed_sparse_optimization(data, self.loss, self.w1, self.s, self.beta, self.k, self.T,
                                                 self.eta, self.epsilon, self.delta, rng, variant=self.variant,
                                                 lam=self.lam, size=size)
 
-    def step(self, w, m):
+    def step(self, w: ArrayLike, m: int) -> SparseOptPeelingStep:
         return SparseOptPeelingStep(w=w, m=m, epsilon=self.epsilon, delta=self.delta, s=self.s, k=self.k,
                                     beta=self.beta, eta=self.eta, loss=self.loss, variant=self.variant,
                                     lam=self.lam)
 
 
 class SparseOptPeelingStep(_PeelingOfVector):
-    """Algorithm 5 steps 4-7 at a fixed iterate ``w``: the ordered Peeling selection as a finite mechanism."""
+    """Algorithm 5 steps 4-7 at a fixed iterate ``w``: the ordered Peeling selection as a finite mechanism.
+
+    ``v(data)`` is ``w^{t+0.5}`` on the part ``data``; ``log_prob(data)`` the exact law of the ordered selection;
+    ``sample(data, size, rng)`` selections; ``noise_scale`` the Laplace scale of the released values.
+
+    Parameters
+    ----------
+    w : array_like, shape (d,)
+        The iterate ``w^t``, finite.
+    m : int
+        Records in the part, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    s : int
+        Sparsity, ``1 <= s <= d``.
+    k : float
+        Scale of the robust estimator, finite and > 0.
+    beta : float, default 1.0
+        Inverse noise variance, finite and > 0.
+    eta : float, default 0.5
+        Step size, finite and > 0.
+    loss : str or Loss, default "logistic_l2"
+        The loss.
+    variant : {"standard", "printed"}, default "standard"
+        Robust-gradient variant.
+    lam : float or None, default None
+        Override of the noise parameter; :func:`sparse_opt_lambda` by default.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number, ``s`` or ``m`` not an integer, or ``w`` not an array of real numbers.
+    ValueError
+        If ``k``, ``beta``, ``eta``, ``epsilon`` or ``lam`` is not finite and positive, ``delta`` not in (0, 1),
+        ``w`` not a finite vector, ``s`` not in ``[1, d]``, ``m < 1``, ``loss`` unknown; from ``v``, if
+        ``data`` does not have ``m`` records.
+
+    References
+    ----------
+    .. [1] [002 Alg. 5 steps 4-7], [002 Alg. 4], [002 Lemma 10].
+
+    Examples
+    --------
+    >>> step = SparseOptPeelingStep(w=np.zeros(3), m=2, epsilon=1.0, delta=1e-5, s=2, k=5.0, loss="squared")
+    >>> data = np.array([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, -1.0]])
+    >>> seqs, logp = step.log_prob(data)
+    >>> seqs.shape, round(float(np.exp(logp).sum()), 9)
+    ((6, 2), 1.0)
+    """
 
     finite_output = True
 
-    def __init__(self, *, w, m, epsilon, delta, s, k, beta=1.0, eta=0.5, loss="logistic_l2",
-                 variant="standard", lam=None):
+    def __init__(self, *, w: ArrayLike, m: int, epsilon: float, delta: float, s: int, k: float, beta: float = 1.0,
+                 eta: float = 0.5, loss: Loss | str = "logistic_l2", variant: str = "standard",
+                 lam: float | None = None) -> None:
         self.w = check_finite_array("w", w, ndim=1)
         self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
         self.m = check_integer("m", m, minimum=1)
@@ -428,7 +879,7 @@ class SparseOptPeelingStep(_PeelingOfVector):
         self.lam = sparse_opt_lambda(self.k, self.eta, self.m) if lam is None else check_positive("lam", lam)
         self.noise_scale = peeling_scale(self.s, self.epsilon, self.delta, self.lam)
 
-    def v(self, data):
+    def v(self, data: ArrayLike) -> NDArray[np.float64]:
         X, y = split_records(data, self.w.size)
         if X.shape[0] != self.m:
             raise ValueError(f"data must have m = {self.m} records, got {X.shape[0]}")
@@ -443,18 +894,45 @@ class LaggedSparseOptPeelingStep(SparseOptPeelingStep):
     selection on ``v(data)`` is a finite mechanism, as for :class:`SparseOptPeelingStep` (whose
     parameters it takes), which is the case ``w_grad = w`` (reading B).
 
+    Parameters
+    ----------
+    w : array_like, shape (d,)
+        The iterate ``w^t``, finite.
+    w_grad : array_like, shape (d,)
+        Where the gradient is taken, ``w^{t-1}``, finite.
+    **params
+        The other parameters of :class:`SparseOptPeelingStep`: ``m``, ``epsilon``, ``delta``, ``s``, ``k``,
+        ``beta``, ``eta``, ``loss``, ``variant``, ``lam``.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number, ``s`` or ``m`` not an integer, or ``w`` not an array of real numbers.
+    ValueError
+        If ``k``, ``beta``, ``eta``, ``epsilon`` or ``lam`` is not finite and positive, ``delta`` not in (0, 1),
+        ``w`` not a finite vector, ``s`` not in ``[1, d]``, ``m < 1``, ``loss`` unknown, or ``w_grad`` not of
+        the shape of ``w``; from ``v``, if ``data`` does not have ``m`` records.
+
     References
     ----------
     .. [1] [002 Alg. 5 steps 4-7], [002 Thm. 8] and its proof [002 App. A].
+
+    Examples
+    --------
+    >>> step = LaggedSparseOptPeelingStep(w=np.zeros(3), w_grad=np.array([0.5, 0.0, 0.0]), m=2, epsilon=1.0,
+    ...                                   delta=1e-5, s=1, k=5.0, loss="squared")
+    >>> data = np.array([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, -1.0]])
+    >>> step.v(data).round(4)
+    array([ 0.2433, -0.4468,  0.    ])
     """
 
-    def __init__(self, *, w, w_grad, **params):
+    def __init__(self, *, w: ArrayLike, w_grad: ArrayLike, **params: object) -> None:
         super().__init__(w=w, **params)
         self.w_grad = check_finite_array("w_grad", w_grad, ndim=1)
         if self.w_grad.shape != self.w.shape:
             raise ValueError(f"w_grad must have the shape of w {self.w.shape}, got {self.w_grad.shape}")
 
-    def v(self, data):
+    def v(self, data: ArrayLike) -> NDArray[np.float64]:
         X, y = split_records(data, self.w.size)
         if X.shape[0] != self.m:
             raise ValueError(f"data must have m = {self.m} records, got {X.shape[0]}")

@@ -21,6 +21,8 @@ the one place of each formula; the GLM losses of 004 (:func:`reference.arora.dat
 use them directly.
 """
 
+from __future__ import annotations
+
 from .base import Loss
 from .biweight import BiweightLoss
 from .logistic import LogisticLoss, RegularizedLogisticLoss, logistic_of_margin
@@ -36,13 +38,40 @@ _LOSSES = {"squared": SquaredLoss, "biweight": BiweightLoss, "logistic": Logisti
 LOSS_NAMES = tuple(_LOSSES)
 
 
-def get_loss(loss, **params):
+def get_loss(loss: Loss | str, **params: float) -> Loss:
     """A :class:`Loss` from its name (one of :data:`LOSS_NAMES`) and parameters, or ``loss`` itself.
+
+    Parameters
+    ----------
+    loss : Loss or str
+        A loss (returned as it is) or one of :data:`LOSS_NAMES`.
+    **params : float
+        The named loss's constructor arguments (``lam`` for ``"logistic_l2"``, ``c`` for ``"biweight"``).
+
+    Returns
+    -------
+    Loss
+        The loss.
 
     Raises
     ------
     ValueError
-        If ``loss`` is neither a :class:`Loss` nor one of :data:`LOSS_NAMES`.
+        If ``loss`` is neither a :class:`Loss` nor one of :data:`LOSS_NAMES`; or from the constructor, if a
+        parameter is out of range.
+    TypeError
+        From the constructor, if ``params`` has a name it does not take or a value that is not a real number.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1] (squared and logistic losses), [002 Thm. 3] (biweight), [002 Sec. 5.2] (l2-regularised).
+
+    Examples
+    --------
+    >>> get_loss("logistic_l2", lam=0.1).lam
+    0.1
+    >>> get_loss("hinge")
+    Traceback (most recent call last):
+    ValueError: loss must be one of ('squared', 'biweight', 'logistic', 'logistic_l2') or a Loss, got 'hinge'
     """
     if isinstance(loss, Loss):
         return loss

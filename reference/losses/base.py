@@ -15,36 +15,111 @@ an exact zero gradient entry).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..validation import check_finite_array, check_same_length
 
 __all__ = ["Loss", "scale_records", "scaled_residuals", "times_scale"]
 
 
-def scale_records(X, y):
+def scale_records(X: NDArray[np.float64], y: NDArray[np.float64]
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Row scale ``S_i = max(|x_i|, |y_i|)`` (1 for all-zero rows) and the scaled records.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of float64, shape (n, d)
+        Finite features (not validated here: the losses validate first).
+    y : numpy.ndarray of float64, shape (n,)
+        Finite labels.
 
     Returns
     -------
-    S : numpy.ndarray, shape (n,)
-    Xs : numpy.ndarray, shape (n, d)
+    S : numpy.ndarray of float64, shape (n,)
+        The row scales, positive.
+    Xs : numpy.ndarray of float64, shape (n, d)
         ``X / S`` (entries in ``[-1, 1]``).
-    ys : numpy.ndarray, shape (n,)
+    ys : numpy.ndarray of float64, shape (n,)
         ``y / S``.
+
+    References
+    ----------
+    .. [1] N. J. Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., SIAM 2002, Sec. 27.8
+       (scaling to avoid overflow).
+
+    Examples
+    --------
+    >>> S, Xs, ys = scale_records(np.array([[4.0, -2.0], [0.0, 0.0]]), np.array([1.0, 0.0]))
+    >>> S, Xs, ys
+    (array([4., 1.]), array([[ 1. , -0.5], [ 0. ,  0. ]]), array([0.25, 0.  ]))
     """
     S = np.maximum(np.max(np.abs(X), axis=1), np.abs(y))
     S = np.where(S > 0, S, 1.0)
     return S, X / S[:, None], y / S
 
 
-def scaled_residuals(w, X, y):
-    """``<x_i, w> - y_i = S_i * r_i`` with ``|r_i| <= ||w||_1 + 1``; returns ``(S, X / S, r)``."""
+def scaled_residuals(w: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64]
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The residuals ``<x_i, w> - y_i = S_i * r_i`` as scale and scaled residual, ``|r_i| <= ||w||_1 + 1``.
+
+    Parameters
+    ----------
+    w : numpy.ndarray of float64, shape (d,)
+        The parameter.
+    X : numpy.ndarray of float64, shape (n, d)
+        Finite features (not validated here).
+    y : numpy.ndarray of float64, shape (n,)
+        Finite labels.
+
+    Returns
+    -------
+    S : numpy.ndarray of float64, shape (n,)
+        The row scales of :func:`scale_records`.
+    Xs : numpy.ndarray of float64, shape (n, d)
+        ``X / S``.
+    r : numpy.ndarray of float64, shape (n,)
+        ``Xs @ w - y / S``.
+
+    References
+    ----------
+    .. [1] N. J. Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., SIAM 2002, Sec. 27.8.
+
+    Examples
+    --------
+    >>> S, Xs, r = scaled_residuals(np.array([1.0, 1.0]), np.array([[4.0, -2.0]]), np.array([1.0]))
+    >>> float(S[0] * r[0])
+    1.0
+    """
     S, Xs, ys = scale_records(X, y)
     return S, Xs, Xs @ w - ys
 
 
-def times_scale(a, S, power):
-    """``a * S**power`` row by row, without forming ``S**power`` (which may overflow where the product does not)."""
+def times_scale(a: NDArray[np.float64], S: NDArray[np.float64], power: int) -> NDArray[np.float64]:
+    """``a * S**power`` row by row, without forming ``S**power`` (which may overflow where the product does not).
+
+    Parameters
+    ----------
+    a : numpy.ndarray of float64, shape (n,) or (n, d)
+        The scaled values.
+    S : numpy.ndarray of float64, shape (n,)
+        The row scales.
+    power : int
+        How many times to multiply by ``S``, ``>= 0``.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The shape of ``a``; ``+-inf`` only where the product itself overflows.
+
+    References
+    ----------
+    .. [1] N. J. Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., SIAM 2002, Sec. 27.8.
+
+    Examples
+    --------
+    >>> times_scale(np.array([[1e-300, 1.0]]), np.array([1e200]), 2)
+    array([[1.e+100,     inf]])
+    """
     with np.errstate(over="ignore"):
         out = a
         for _ in range(power):
@@ -53,10 +128,32 @@ def times_scale(a, S, power):
 
 
 class Loss:
-    """Base class: ``value(w, X, y) -> (n,)`` and ``gradient(w, X, y) -> (n, d)``.
+    """Base class of the losses: per-example values ``(n,)`` and gradients ``(n, d)`` for all records at once.
 
-    Subclasses set :attr:`name` and implement :meth:`value` and :meth:`gradient`; the
-    losses of this package also override :meth:`gradient_batch` with a vectorised version.
+    Subclasses set :attr:`name` and implement :meth:`value` and :meth:`gradient`; the losses of this package
+    also override :meth:`gradient_batch` with a vectorised version.  Every method validates ``w`` (or ``W``),
+    ``X`` and ``y`` and raises as listed below.
+
+    Raises
+    ------
+    TypeError
+        From the methods, if ``w``, ``W``, ``X`` or ``y`` is not an array of real numbers.
+    ValueError
+        From the methods, if one of them is empty, not finite or of the wrong dimension, if ``X`` and ``y``
+        differ in length, or if ``w`` (the columns of ``W``) does not have ``d`` entries.
+    NotImplementedError
+        From :meth:`value` and :meth:`gradient` of a subclass that does not define them.
+
+    References
+    ----------
+    .. [1] [002 Sec. 3]: the loss ``l(w, z)`` of a record ``z = (x, y)``, its empirical and population risks.
+
+    Examples
+    --------
+    >>> from reference.losses import SquaredLoss
+    >>> loss = SquaredLoss()
+    >>> isinstance(loss, Loss), loss.empirical_risk(np.array([1.0]), np.array([[2.0], [0.0]]), np.array([1.0, 1.0]))
+    (True, 1.0)
     """
 
     name = "loss"
@@ -80,15 +177,15 @@ class Loss:
         _, X, y = self._check(W[0], X, y)
         return W, X, y
 
-    def value(self, w, X, y):
+    def value(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         """Per-example losses, shape (n,)."""
         raise NotImplementedError(f"{type(self).__name__} does not define value()")
 
-    def gradient(self, w, X, y):
+    def gradient(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         """Per-example gradients with respect to ``w``, shape (n, d)."""
         raise NotImplementedError(f"{type(self).__name__} does not define gradient()")
 
-    def gradient_batch(self, W, X, y):
+    def gradient_batch(self, W: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         """Per-example gradients at several points: ``W`` (P, d) -> (P, n, d).
 
         Every loss of this package overrides it with a vectorised version; this
@@ -97,6 +194,6 @@ class Loss:
         W, X, y = self._check_batch(W, X, y)
         return np.stack([self.gradient(w, X, y) for w in W])
 
-    def empirical_risk(self, w, X, y):
+    def empirical_risk(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> float:
         """Mean loss over the records."""
         return float(np.mean(self.value(w, X, y)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import expit
+from numpy.typing import ArrayLike, NDArray
 
 from ..validation import check_positive
 from .base import Loss, scale_records
@@ -15,8 +16,28 @@ from .base import Loss, scale_records
 __all__ = ["logistic_of_margin", "LogisticLoss", "RegularizedLogisticLoss"]
 
 
-def logistic_of_margin(margin):
-    """Elementwise ``log(1 + exp(-m))`` of the margin ``m = y <w, x>`` (by ``logaddexp``: finite for finite ``m``)."""
+def logistic_of_margin(margin: ArrayLike) -> NDArray[np.float64]:
+    """Elementwise ``log(1 + exp(-m))`` of the margin ``m = y <w, x>`` (by ``logaddexp``: finite for finite ``m``).
+
+    Parameters
+    ----------
+    margin : array_like
+        Margins ``y <w, x>``, any shape.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``numpy.logaddexp(0, -margin)``, the shape of ``margin``.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1] (logistic regression); [004 Lemma D.4] (GLM losses).
+
+    Examples
+    --------
+    >>> np.round(logistic_of_margin(np.array([0.0, 1000.0])), 6)
+    array([0.693147, 0.      ])
+    """
     return np.logaddexp(0.0, -margin)
 
 
@@ -26,9 +47,20 @@ def _zero_label_margin(m, y):
 
 
 class LogisticLoss(Loss):
-    """``l(w, (x, y)) = log(1 + exp(-y <x, w>))`` with labels ``y`` in {-1, +1} ([002 Sec. 6.1]).
+    """The logistic loss ``l(w, (x, y)) = log(1 + exp(-y <x, w>))`` with labels ``y`` in {-1, +1}.
 
-    Gradient ``-y * sigmoid(-y <x, w>) * x``.
+    Gradient ``-y * sigmoid(-y <x, w>) * x``.  The methods validate their input and raise as
+    :class:`~reference.losses.base.Loss` states.
+
+    References
+    ----------
+    .. [1] [002 Sec. 6.1] (the logistic regression of the experiments).
+
+    Examples
+    --------
+    >>> loss = LogisticLoss()
+    >>> np.round(loss.value(np.array([1.0]), np.array([[2.0]]), np.array([-1.0])), 6)
+    array([2.126928])
     """
 
     name = "logistic"
@@ -39,17 +71,17 @@ class LogisticLoss(Loss):
             m = y * ((Xs @ w) * S)
         return _zero_label_margin(m, y)
 
-    def value(self, w, X, y):
+    def value(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         w, X, y = self._check(w, X, y)
         return logistic_of_margin(self._margin(w, X, y))
 
-    def gradient(self, w, X, y):
+    def gradient(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         w, X, y = self._check(w, X, y)
         coef = -y * expit(-self._margin(w, X, y))
         with np.errstate(over="ignore"):
             return X * coef[:, None]
 
-    def gradient_batch(self, W, X, y):
+    def gradient_batch(self, W: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         W, X, y = self._check_batch(W, X, y)
         S, Xs, _ = scale_records(X, np.zeros_like(y))
         with np.errstate(over="ignore", invalid="ignore"):
@@ -60,27 +92,44 @@ class LogisticLoss(Loss):
 
 
 class RegularizedLogisticLoss(LogisticLoss):
-    """Logistic loss plus ``lam/2 ||w||_2^2``, the l2-regularised GLM loss of [002 Sec. 5.2].
+    """The logistic loss plus ``lam/2 ||w||_2^2``, the l2-regularised GLM loss.
 
     Parameters
     ----------
-    lam : float
+    lam : float, default 0.01
         Regularisation strength, > 0.
+
+    Raises
+    ------
+    TypeError
+        If ``lam`` is not a real number.
+    ValueError
+        If ``lam`` is not positive and finite.
+
+    References
+    ----------
+    .. [1] [002 Sec. 5.2] (sparse learning with a strongly convex loss).
+
+    Examples
+    --------
+    >>> loss = RegularizedLogisticLoss(lam=0.5)
+    >>> loss.gradient(np.array([2.0]), np.array([[0.0]]), np.array([1.0]))
+    array([[1.]])
     """
 
     name = "logistic_l2"
 
-    def __init__(self, lam=0.01):
+    def __init__(self, lam: float = 0.01) -> None:
         self.lam = check_positive("lam", lam)
 
-    def value(self, w, X, y):
+    def value(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         w, X, y = self._check(w, X, y)
         return super().value(w, X, y) + 0.5 * self.lam * float(w @ w)
 
-    def gradient(self, w, X, y):
+    def gradient(self, w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         w, X, y = self._check(w, X, y)
         return super().gradient(w, X, y) + self.lam * w[None, :]
 
-    def gradient_batch(self, W, X, y):
+    def gradient_batch(self, W: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         W, X, y = self._check_batch(W, X, y)
         return super().gradient_batch(W, X, y) + self.lam * W[:, None, :]

@@ -16,15 +16,17 @@ References
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from ..validation import as_generator, check_epsilon, check_positive
+from ..validation import RNGLike, as_generator, check_epsilon, check_positive
 from ._batch import argmax_of_noisy_rows, check_candidate_array
 
 __all__ = ["exponential_log_prob", "exponential_sample", "gumbel_max_sample", "normalize_log_weights",
            "ExponentialMechanism"]
 
 
-def exponential_log_prob(scores, epsilon, sensitivity, *, weight_factor=0.5):
+def exponential_log_prob(scores: ArrayLike, epsilon: float, sensitivity: float, *, weight_factor: float = 0.5
+                         ) -> NDArray[np.float64]:
     """Exact log-probabilities of the exponential mechanism, for every row of ``scores``.
 
     Output ``r`` has probability proportional to
@@ -87,17 +89,30 @@ def exponential_log_prob(scores, epsilon, sensitivity, *, weight_factor=0.5):
     return normalize_log_weights(_scaled_logits(u, factor, eps, delta_u))
 
 
-def normalize_log_weights(log_weights):
+def normalize_log_weights(log_weights: ArrayLike) -> NDArray[np.float64]:
     """Log-probabilities from unnormalised log-weights: ``w - logsumexp(w)`` along the last axis.
 
     Parameters
     ----------
     log_weights : array_like, shape (..., K)
-        Entries may be ``-inf`` (weight 0).
+        Unnormalised log-weights; entries may be ``-inf`` (weight 0).  Not validated: a row of ``-inf`` or a
+        NaN gives NaN.
 
     Returns
     -------
-    numpy.ndarray, shape (..., K)
+    numpy.ndarray of float64, shape (..., K)
+        The log-probabilities of each row; each row is bit for bit the result for that row alone.
+
+    References
+    ----------
+    .. [1] [000 Def. 2], [002 Def. 3] (the normaliser of the exponential mechanism); P. Blanchard, D. J. Higham
+       and N. J. Higham, "Accurately computing the log-sum-exp and softmax functions", IMA J. Numer. Anal. 41
+       (2021).
+
+    Examples
+    --------
+    >>> np.exp(normalize_log_weights([0.0, -np.inf, np.log(3.0)])).round(6)
+    array([0.25, 0.  , 0.75])
     """
     # C order: NumPy sums a contiguous row pairwise, exactly as it sums that row alone
     w = np.ascontiguousarray(log_weights, dtype=np.float64)
@@ -175,21 +190,31 @@ def _check_log_weights(log_weights) -> np.ndarray:
     return lw
 
 
-def gumbel_max_sample(log_weights, size=None, rng=None):
+def gumbel_max_sample(log_weights: ArrayLike, size: int | None = None, rng: RNGLike = None) -> NDArray[np.int64]:
     """Draw indices with probabilities ``softmax(log_weights)`` per row, by the Gumbel-max trick.
 
     Parameters
     ----------
     log_weights : array_like, shape (..., K)
         Unnormalised log-weights, one row per input; ``-inf`` marks weight 0.
-    size : int or None
-        ``None``: one draw per row, shape ``(...)``.  An int: ``size`` draws per row,
+    size : int or None, default None
+        ``None``: one draw per row, shape ``(...)``.  An int ``>= 0``: ``size`` draws per row,
         shape ``(size, ...)``.
-    rng : numpy.random.Generator, int or None
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
 
     Returns
     -------
     numpy.ndarray of int64
+        The drawn indices, shape ``(...)`` or ``(size, ...)``.
+
+    Raises
+    ------
+    ValueError
+        If ``log_weights`` is a scalar or empty, holds NaN or ``+inf``, or has a row of ``-inf`` only; if
+        ``size < 0``.
+    TypeError
+        If ``size`` is not an integer or ``rng`` is not a generator or seed.
 
     Notes
     -----
@@ -197,6 +222,17 @@ def gumbel_max_sample(log_weights, size=None, rng=None):
     ``(size, ..., K)``; the draws are chunked (memory ``O(K)`` per draw, at most
     32 MiB at a time) without changing the stream.  ``argmax(log w + G)`` has the
     law ``softmax(log w)``; entries of weight 0 never win.
+
+    References
+    ----------
+    .. [1] E. J. Gumbel, "Statistical theory of extreme values and some practical applications", 1954;
+       the Gumbel-max trick as in C. J. Maddison, D. Tarlow and T. Minka, "A* sampling", NeurIPS 2014.
+
+    Examples
+    --------
+    >>> draws = gumbel_max_sample([0.0, -np.inf, 0.0], size=1000, rng=0)
+    >>> draws.shape, bool((draws != 1).all())
+    ((1000,), True)
     """
     lw = _check_log_weights(log_weights)
     gen = as_generator(rng)
@@ -204,27 +240,49 @@ def gumbel_max_sample(log_weights, size=None, rng=None):
         lw, size, lambda chunk: np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf))
 
 
-def exponential_sample(scores, epsilon, sensitivity, size=None, rng=None, *, weight_factor=0.5):
+def exponential_sample(scores: ArrayLike, epsilon: float, sensitivity: float, size: int | None = None,
+                       rng: RNGLike = None, *, weight_factor: float = 0.5) -> int | NDArray[np.int64]:
     """Sample the exponential mechanism for every row of ``scores`` (vectorised).
 
     Parameters
     ----------
-    scores, epsilon, sensitivity, weight_factor
-        As in :func:`exponential_log_prob`; ``scores`` has shape ``(..., K)``.
-    size : int or None
+    scores : array_like, shape (..., K)
+        Utility of each candidate, as in :func:`exponential_log_prob`.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    sensitivity : float
+        Sensitivity of the scores, finite and > 0.
+    size : int or None, default None
         ``None``: one draw per row (a Python ``int`` for a single score vector).
-        An int: ``size`` independent draws per row, shape ``(size, ...)``.
-    rng : numpy.random.Generator, int or None
+        An int ``>= 0``: ``size`` independent draws per row, shape ``(size, ...)``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
         Source of randomness (SPEC 7).
+    weight_factor : float, default 0.5
+        Multiplier of ``epsilon * u / Delta`` in the exponent, as in :func:`exponential_log_prob`.
 
     Returns
     -------
-    int or numpy.ndarray of int
+    int or numpy.ndarray of int64
         Index (indices) of the selected candidates.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not numeric, a parameter is not a real number, ``size`` not an integer, or ``rng``
+        not a generator or seed.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite, a parameter is not positive, or ``size < 0``.
 
     References
     ----------
-    .. [1] [000 Def. 2], [002 Def. 3].
+    .. [1] [000 Def. 2], [002 Def. 3]; F. McSherry and K. Talwar, FOCS 2007.
+
+    Examples
+    --------
+    >>> exponential_sample([0.0, 1e6], epsilon=1.0, sensitivity=1.0, rng=0)
+    1
+    >>> exponential_sample([[0.0, 1.0], [1.0, 0.0]], 1.0, 1.0, size=4, rng=0).shape
+    (4, 2)
     """
     logp = exponential_log_prob(scores, epsilon, sensitivity, weight_factor=weight_factor)
     draws = gumbel_max_sample(logp, size, rng)
@@ -232,23 +290,52 @@ def exponential_sample(scores, epsilon, sensitivity, size=None, rng=None, *, wei
 
 
 class ExponentialMechanism:
-    """Mechanism-protocol adapter: ``data`` is the score vector ``u(D, .)``.
+    """The exponential mechanism in the mechanism protocol: ``data`` is the score vector ``u(D, .)``.
 
-    ``sample(data, size, rng)`` returns a column of selected indices and
-    ``log_prob(data)`` returns ``(outputs, log_probabilities)``.
+    ``sample(data, size, rng)`` returns an array of ``size`` selected indices and ``log_prob(data)``
+    returns ``(outputs, log_probabilities)``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    sensitivity : float
+        Sensitivity of the scores, finite and > 0.
+    weight_factor : float, default 0.5
+        Multiplier of ``epsilon * u / Delta`` in the exponent (:func:`exponential_log_prob`).
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If a parameter is not finite and positive.
+
+    References
+    ----------
+    .. [1] [000 Def. 2], [002 Def. 3]; F. McSherry and K. Talwar, FOCS 2007.
+
+    Examples
+    --------
+    >>> mech = ExponentialMechanism(epsilon=2.0, sensitivity=1.0)
+    >>> outputs, logp = mech.log_prob([0.0, 1.0])
+    >>> outputs, np.exp(logp).round(4)
+    (array([0, 1]), array([0.2689, 0.7311]))
+    >>> mech.sample([0.0, 1.0], 5, rng=0).shape
+    (5,)
     """
 
     finite_output = True
 
-    def __init__(self, epsilon, sensitivity, *, weight_factor=0.5):
+    def __init__(self, epsilon: float, sensitivity: float, *, weight_factor: float = 0.5) -> None:
         self.epsilon = check_epsilon(epsilon)
         self.sensitivity = check_positive("sensitivity", sensitivity)
         self.weight_factor = check_positive("weight_factor", weight_factor)
 
-    def log_prob(self, data):
+    def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         logp = exponential_log_prob(data, self.epsilon, self.sensitivity, weight_factor=self.weight_factor)
         return np.arange(logp.shape[-1]), logp
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> int | NDArray[np.int64]:
         return exponential_sample(data, self.epsilon, self.sensitivity, size, rng,
                                   weight_factor=self.weight_factor)

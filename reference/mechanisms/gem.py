@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from ..validation import check_epsilon, check_finite_array, check_probability
+from ..validation import RNGLike, check_epsilon, check_finite_array, check_probability
 from ._batch import check_candidate_array
 from .exponential import exponential_log_prob, gumbel_max_sample
 
@@ -28,8 +29,39 @@ __all__ = ["gem_threshold", "gem_normalized_scores", "gem_log_prob", "gem_log_pr
            "GeneralizedExponentialMechanism"]
 
 
-def gem_threshold(epsilon, beta, k):
-    """``t = 2 log(k / beta) / epsilon``, the penalty multiplier of GEM ([004 App. D.1])."""
+def gem_threshold(epsilon: float, beta: float, k: int) -> float:
+    """``t = 2 log(k / beta) / epsilon``, the penalty multiplier of GEM.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    beta : float
+        Failure probability of the utility guarantee, in (0, 1).
+    k : int
+        Number of candidates, ``>= 1`` (not validated).
+
+    Returns
+    -------
+    float
+        The threshold ``t``.
+
+    Raises
+    ------
+    TypeError
+        If ``epsilon`` or ``beta`` is not a real number.
+    ValueError
+        If ``epsilon`` is not finite and positive or ``beta`` not in (0, 1).
+
+    References
+    ----------
+    .. [1] [004 App. D.1]; S. Raskhodnikova and A. Smith, FOCS 2016 (GEM).
+
+    Examples
+    --------
+    >>> round(gem_threshold(1.0, 0.1, 10), 6)
+    9.21034
+    """
     return 2.0 * math.log(k / check_probability("beta", beta)) / check_epsilon(epsilon)
 
 
@@ -54,7 +86,8 @@ def _check_pairs(sensitivities, scores):
 _SMALL_PAIRWISE = 4096
 
 
-def gem_normalized_scores(sensitivities, scores, epsilon, beta):
+def gem_normalized_scores(sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, beta: float
+                          ) -> NDArray[np.float64]:
     """Normalised scores ``s_i = max_j [(q_i + t g_i) - (q_j + t g_j)] / (g_i + g_j)``, per row.
 
     Lower ``q`` is better (the scores of 004 are penalised losses).  Each ratio
@@ -66,14 +99,29 @@ def gem_normalized_scores(sensitivities, scores, epsilon, beta):
     Parameters
     ----------
     sensitivities : array_like, shape (K,) or broadcastable to ``scores``
-        ``g_i >= 0``.
+        ``g_i >= 0``, finite.
     scores : array_like, shape (..., K)
+        The scores ``q_i``, finite; the leading axes are a batch.
     epsilon : float
-    beta : float in (0, 1)
+        Privacy parameter, finite and > 0 (sets ``t``, :func:`gem_threshold`).
+    beta : float
+        Failure probability, in (0, 1) (sets ``t``).
 
     Returns
     -------
-    numpy.ndarray, shape of ``scores`` (broadcast with ``sensitivities``)
+    numpy.ndarray of float64
+        The normalised scores, the shape of ``scores`` broadcast with ``sensitivities``; ``>= 0``, ``+inf``
+        allowed.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` or ``sensitivities`` is not an array of real numbers, or ``epsilon`` or ``beta`` not a
+        real number.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite; ``sensitivities`` is not finite, has a negative entry,
+        or does not match ``scores`` on the last axis or broadcast against it; ``epsilon`` is not finite and
+        positive or ``beta`` not in (0, 1).
 
     Notes
     -----
@@ -85,7 +133,12 @@ def gem_normalized_scores(sensitivities, scores, epsilon, beta):
 
     References
     ----------
-    .. [1] [004 App. D.1].
+    .. [1] [004 App. D.1]; S. Raskhodnikova and A. Smith, FOCS 2016 (GEM).
+
+    Examples
+    --------
+    >>> gem_normalized_scores([1.0, 1.0], [0.0, 4.0], epsilon=1.0, beta=0.5)
+    array([0., 2.])
     """
     g, q = _check_pairs(sensitivities, scores)
     k = q.shape[-1]
@@ -128,7 +181,7 @@ def gem_normalized_scores(sensitivities, scores, epsilon, beta):
     return np.ascontiguousarray(s_t.T).reshape(pen.shape)
 
 
-def gem_log_prob_from_normalized(normalized_scores, epsilon):
+def gem_log_prob_from_normalized(normalized_scores: ArrayLike, epsilon: float) -> NDArray[np.float64]:
     """Exponential mechanism (sensitivity 1) on ``-s`` for every row of normalised scores ``s``.
 
     An entry ``s_i = +inf`` gets log-probability ``-inf`` and each row's law is
@@ -141,10 +194,29 @@ def gem_log_prob_from_normalized(normalized_scores, epsilon):
     normalized_scores : array_like, shape (..., K)
         Non-negative, ``+inf`` allowed, at least one finite entry per row.
     epsilon : float
+        Privacy parameter, finite and > 0.
 
     Returns
     -------
-    numpy.ndarray, shape (..., K)
+    numpy.ndarray of float64, shape (..., K)
+        ``log P[i]`` with ``P[i]`` proportional to ``exp(-epsilon s_i / 2)``.
+
+    Raises
+    ------
+    ValueError
+        If ``normalized_scores`` is a scalar or empty, holds NaN or ``-inf``, or has a row with no finite
+        entry; if ``epsilon`` is not finite and positive.
+    TypeError
+        If ``epsilon`` is not a real number.
+
+    References
+    ----------
+    .. [1] [004 App. D.1]; [002 Def. 3] (the exponential mechanism).
+
+    Examples
+    --------
+    >>> np.exp(gem_log_prob_from_normalized([0.0, np.inf, 0.0], epsilon=1.0)).round(6)
+    array([0.5, 0. , 0.5])
     """
     s = np.asarray(normalized_scores, dtype=np.float64)
     if s.ndim == 0 or s.size == 0 or np.any(np.isnan(s)) or np.any(s == -np.inf):
@@ -169,7 +241,7 @@ def gem_log_prob_from_normalized(normalized_scores, epsilon):
     return logp.reshape(s.shape)
 
 
-def gem_log_prob(sensitivities, scores, epsilon, beta):
+def gem_log_prob(sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, beta: float) -> NDArray[np.float64]:
     """Exact log-probabilities of GEM for every row: ``P[i] ∝ exp(-epsilon * s_i / 2)``.
 
     This is the exponential mechanism ([002 Def. 3] with sensitivity 1) on
@@ -182,41 +254,85 @@ def gem_log_prob(sensitivities, scores, epsilon, beta):
     Parameters
     ----------
     sensitivities : array_like, shape (K,) or broadcastable to ``scores``
+        ``g_i >= 0``, finite.
     scores : array_like, shape (..., K)
+        The scores ``q_i`` (lower is better), finite.
     epsilon : float
-    beta : float in (0, 1)
+        Privacy parameter, finite and > 0.
+    beta : float
+        Failure probability, in (0, 1).
 
     Returns
     -------
-    numpy.ndarray, shape (..., K)
+    numpy.ndarray of float64, shape (..., K)
+        The log-probabilities of each row (broadcast with ``sensitivities``).
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` or ``sensitivities`` is not an array of real numbers, or ``epsilon`` or ``beta`` not a
+        real number.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite; ``sensitivities`` is not finite, has a negative entry,
+        or does not match ``scores`` on the last axis or broadcast against it; ``epsilon`` is not finite and
+        positive or ``beta`` not in (0, 1).
 
     References
     ----------
-    .. [1] [004 App. D.1].
+    .. [1] [004 App. D.1]; S. Raskhodnikova and A. Smith, FOCS 2016 (GEM).
+
+    Examples
+    --------
+    >>> np.exp(gem_log_prob([1.0, 1.0], [0.0, 4.0], epsilon=1.0, beta=0.5)).round(4)
+    array([0.7311, 0.2689])
     """
     s = gem_normalized_scores(sensitivities, scores, epsilon, beta)
     return gem_log_prob_from_normalized(s, epsilon)
 
 
-def gem_sample(sensitivities, scores, epsilon, beta, size=None, rng=None):
+def gem_sample(sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, beta: float, size: int | None = None,
+               rng: RNGLike = None) -> int | NDArray[np.int64]:
     """Sample GEM for every row of ``scores`` (vectorised Gumbel-max).
 
     Parameters
     ----------
-    sensitivities, scores, epsilon, beta
+    sensitivities : array_like, shape (K,) or broadcastable to ``scores``
         As in :func:`gem_log_prob`.
-    size : int or None
+    scores : array_like, shape (..., K)
+        As in :func:`gem_log_prob`.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    beta : float
+        Failure probability, in (0, 1).
+    size : int or None, default None
         ``None``: one draw per row (a Python ``int`` for a single score vector).
-        An int: ``size`` independent draws per row, shape ``(size, ...)``.
-    rng : numpy.random.Generator, int or None
+        An int ``>= 0``: ``size`` independent draws per row, shape ``(size, ...)``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
 
     Returns
     -------
-    int or numpy.ndarray of int
+    int or numpy.ndarray of int64
+        Index (indices) of the selected candidates.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` or ``sensitivities`` is not an array of real numbers, or ``epsilon`` or ``beta`` not a
+        real number.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite; ``sensitivities`` is not finite, has a negative entry,
+        or does not match ``scores`` on the last axis or broadcast against it; ``epsilon`` is not finite and
+        positive or ``beta`` not in (0, 1).
 
     References
     ----------
     .. [1] [004 App. D.1], [004 Alg. 1 step 8].
+
+    Examples
+    --------
+    >>> gem_sample([1.0, 1.0], [0.0, 4.0], epsilon=1.0, beta=0.5, size=6, rng=0).shape
+    (6,)
     """
     logp = gem_log_prob(sensitivities, scores, epsilon, beta)
     draws = gumbel_max_sample(logp, size, rng)
@@ -224,11 +340,41 @@ def gem_sample(sensitivities, scores, epsilon, beta, size=None, rng=None):
 
 
 class GeneralizedExponentialMechanism:
-    """Mechanism-protocol adapter; ``data`` is an array of shape (k, 2): rows (sensitivity, score)."""
+    """GEM in the mechanism protocol; ``data`` is an array of shape (k, 2): rows (sensitivity, score).
+
+    ``sample(data, size, rng)`` returns ``size`` selected indices; ``log_prob(data)`` returns
+    ``(outputs, log_probabilities)``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    beta : float
+        Failure probability of the utility guarantee, in (0, 1).
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If ``epsilon`` is not finite and positive or ``beta`` not in (0, 1); from the methods, if ``data``
+        is not a finite array of shape (k, 2) or its sensitivities are negative.
+
+    References
+    ----------
+    .. [1] [004 App. D.1]; S. Raskhodnikova and A. Smith, FOCS 2016 (GEM).
+
+    Examples
+    --------
+    >>> mech = GeneralizedExponentialMechanism(epsilon=1.0, beta=0.5)
+    >>> outputs, logp = mech.log_prob([[1.0, 0.0], [1.0, 4.0]])
+    >>> outputs, np.exp(logp).round(4)
+    (array([0, 1]), array([0.7311, 0.2689]))
+    """
 
     finite_output = True
 
-    def __init__(self, epsilon, beta):
+    def __init__(self, epsilon: float, beta: float) -> None:
         self.epsilon = check_epsilon(epsilon)
         self.beta = check_probability("beta", beta)
 
@@ -238,11 +384,11 @@ class GeneralizedExponentialMechanism:
             raise ValueError(f"data must have shape (k, 2) of (sensitivity, score) pairs, got {arr.shape}")
         return arr[:, 0], arr[:, 1]
 
-    def log_prob(self, data):
+    def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         g, q = self._split(data)
         logp = gem_log_prob(g, q, self.epsilon, self.beta)
         return np.arange(logp.size), logp
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> int | NDArray[np.int64]:
         g, q = self._split(data)
         return gem_sample(g, q, self.epsilon, self.beta, size, rng)

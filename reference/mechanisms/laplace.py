@@ -14,37 +14,79 @@ References
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from ..validation import as_generator, check_epsilon, check_finite_array, check_positive
+from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_positive
 from ._batch import draw_shape
 
 __all__ = ["laplace_scale", "laplace_mechanism", "laplace_log_density", "LaplaceMechanism"]
 
 
-def laplace_scale(sensitivity, epsilon):
-    """Noise scale ``lambda = Delta_1(q) / epsilon`` of [002 Def. 2]."""
+def laplace_scale(sensitivity: float, epsilon: float) -> float:
+    """Noise scale ``lambda = Delta_1(q) / epsilon`` of the Laplace mechanism.
+
+    Parameters
+    ----------
+    sensitivity : float
+        The l1-sensitivity ``Delta_1(q)``, finite and > 0.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+
+    Returns
+    -------
+    float
+        ``sensitivity / epsilon``.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If a parameter is not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Def. 2]; C. Dwork, F. McSherry, K. Nissim and A. Smith, TCC 2006.
+
+    Examples
+    --------
+    >>> laplace_scale(2.0, 0.5)
+    4.0
+    """
     return check_positive("sensitivity", sensitivity) / check_epsilon(epsilon)
 
 
-def laplace_mechanism(value, sensitivity, epsilon, size=None, rng=None):
+def laplace_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, size: int | None = None,
+                      rng: RNGLike = None) -> NDArray[np.float64]:
     """Release ``q(D) + (Y_1, ..., Y_d)`` with ``Y_i ~ Lap(Delta_1(q)/epsilon)`` i.i.d.
 
     Parameters
     ----------
     value : array_like, scalar or shape (..., d)
-        The exact query answer ``q(D)``; leading axes are a batch of answers.
+        The exact query answer ``q(D)``, finite; leading axes are a batch of answers.
     sensitivity : float
-        The l1-sensitivity ``Delta_1(q)``.
+        The l1-sensitivity ``Delta_1(q)``, finite and > 0.
     epsilon : float
-        Privacy parameter.
-    size : int or None
-        Number of independent releases; the result has shape ``(size,) + value.shape``.
+        Privacy parameter, finite and > 0.
+    size : int or None, default None
+        Number of independent releases, ``>= 0``; the result has shape ``(size,) + value.shape``.
         ``None``: one release of the shape of ``value``.
-    rng : numpy.random.Generator, int or None
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
 
     Returns
     -------
-    numpy.ndarray
+    numpy.ndarray of float64
+        The releases, shape ``value.shape`` or ``(size,) + value.shape``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an array of real numbers, a parameter is not a real number, ``size`` is not an
+        integer, or ``rng`` is not a generator or seed.
+    ValueError
+        If ``value`` is empty or not finite, ``sensitivity`` or ``epsilon`` is not finite and positive, or
+        ``size < 0``.
 
     Notes
     -----
@@ -58,7 +100,13 @@ def laplace_mechanism(value, sensitivity, epsilon, size=None, rng=None):
 
     References
     ----------
-    .. [1] [002 Def. 2].
+    .. [1] [002 Def. 2]; C. Dwork, F. McSherry, K. Nissim and A. Smith, "Calibrating noise to sensitivity in
+       private data analysis", TCC 2006.
+
+    Examples
+    --------
+    >>> laplace_mechanism([1.0, 2.0], sensitivity=1.0, epsilon=1.0, size=5, rng=0).shape
+    (5, 2)
     """
     q = check_finite_array("value", value, nonempty=True)
     scale = laplace_scale(sensitivity, epsilon)
@@ -66,7 +114,8 @@ def laplace_mechanism(value, sensitivity, epsilon, size=None, rng=None):
     return q + gen.laplace(0.0, scale, size=draw_shape(q.shape, size))
 
 
-def laplace_log_density(outputs, value, sensitivity, epsilon):
+def laplace_log_density(outputs: ArrayLike, value: ArrayLike, sensitivity: float, epsilon: float
+                        ) -> NDArray[np.float64]:
     """Log-density of the Laplace mechanism at ``outputs``, for query answer(s) ``value``.
 
     Parameters
@@ -74,16 +123,30 @@ def laplace_log_density(outputs, value, sensitivity, epsilon):
     outputs : array_like, shape (..., d) (or (...) for a scalar query)
         Releases; broadcast against ``value``.
     value : array_like, scalar or shape (..., d)
+        The exact query answer(s), finite.
     sensitivity, epsilon : float
+        The l1-sensitivity and the privacy parameter, finite and > 0.
 
     Returns
     -------
-    numpy.ndarray, shape (...)
+    numpy.ndarray of float64, shape (...)
         The joint log-density of the ``d`` coordinates of each release.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an array of real numbers or a parameter is not a real number.
+    ValueError
+        If ``value`` is empty or not finite, or ``sensitivity`` or ``epsilon`` is not finite and positive.
 
     References
     ----------
-    .. [1] [002 Def. 2].
+    .. [1] [002 Def. 2] (with the density ``exp(-|x|/lambda) / (2 lambda)``).
+
+    Examples
+    --------
+    >>> np.round(laplace_log_density([[1.0, 2.0]], [0.0, 2.0], sensitivity=1.0, epsilon=1.0), 6)
+    array([-2.386294])
     """
     q = check_finite_array("value", value)
     x = np.asarray(outputs, dtype=np.float64)
@@ -93,19 +156,49 @@ def laplace_log_density(outputs, value, sensitivity, epsilon):
 
 
 class LaplaceMechanism:
-    """Mechanism-protocol adapter; ``data`` is the query answer ``q(D)`` (any shape, one release)."""
+    """The Laplace mechanism in the mechanism protocol; ``data`` is the query answer ``q(D)`` (any shape).
+
+    ``sample(data, size, rng)`` returns ``size`` releases as rows of the flattened answer;
+    ``log_density(data, outputs)`` their joint log-density.
+
+    Parameters
+    ----------
+    sensitivity : float
+        The l1-sensitivity, finite and > 0.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If a parameter is not finite and positive.
+
+    References
+    ----------
+    .. [1] [002 Def. 2]; C. Dwork, F. McSherry, K. Nissim and A. Smith, TCC 2006.
+
+    Examples
+    --------
+    >>> mech = LaplaceMechanism(sensitivity=1.0, epsilon=1.0)
+    >>> mech.sample([0.0, 1.0], 3, rng=0).shape
+    (3, 2)
+    >>> np.round(mech.log_density([0.0], [[1.0], [-1.0]]), 6)
+    array([-1.693147, -1.693147])
+    """
 
     finite_output = False
 
-    def __init__(self, sensitivity, epsilon):
+    def __init__(self, sensitivity: float, epsilon: float) -> None:
         self.sensitivity = check_positive("sensitivity", sensitivity)
         self.epsilon = check_epsilon(epsilon)
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.float64]:
         out = laplace_mechanism(data, self.sensitivity, self.epsilon, size, rng)
         return out.reshape(out.shape[0], -1)
 
-    def log_density(self, data, outputs):
+    def log_density(self, data: ArrayLike, outputs: ArrayLike) -> NDArray[np.float64]:
         q = np.ravel(check_finite_array("data", data))
         return laplace_log_density(np.asarray(outputs).reshape(len(outputs), q.size), q,
                                    self.sensitivity, self.epsilon)

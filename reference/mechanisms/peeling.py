@@ -18,8 +18,9 @@ import itertools
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from ..validation import as_generator, check_delta, check_epsilon, check_integer, check_positive
+from ..validation import RNGLike, as_generator, check_delta, check_epsilon, check_integer, check_positive
 from ._batch import check_candidate_array, draw_shape, flat_batch
 from .report_noisy_max import report_noisy_max_log_prob
 
@@ -27,8 +28,41 @@ __all__ = ["peeling_scale", "peeling", "peeling_selection_log_prob", "peeling_su
            "Peeling"]
 
 
-def peeling_scale(s, epsilon, delta, lam):
-    """Laplace scale of [002 Alg. 4] steps 4 and 7: ``2 * lam * sqrt(3 s log(1/delta)) / epsilon``."""
+def peeling_scale(s: int, epsilon: float, delta: float, lam: float) -> float:
+    """Laplace scale of [002 Alg. 4] steps 4 and 7: ``2 * lam * sqrt(3 s log(1/delta)) / epsilon``.
+
+    Parameters
+    ----------
+    s : int
+        Number of coordinates selected, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    lam : float
+        The l_inf sensitivity bound ``lambda``, finite and > 0.
+
+    Returns
+    -------
+    float
+        The Laplace scale ``b``.
+
+    Raises
+    ------
+    TypeError
+        If ``s`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``s < 1``, ``epsilon`` or ``lam`` is not finite and positive, or ``delta`` not in (0, 1).
+
+    References
+    ----------
+    .. [1] [002 Alg. 4 steps 4 and 7], [002 Lemma 10].
+
+    Examples
+    --------
+    >>> round(peeling_scale(2, 1.0, 1e-5, 0.5), 6)
+    8.311291
+    """
     s = check_integer("s", s, minimum=1)
     return 2.0 * check_positive("lam", lam) * math.sqrt(3.0 * s * math.log(1.0 / check_delta(delta))) \
         / check_epsilon(epsilon)
@@ -40,7 +74,8 @@ def _check_v_s(v, s):
     return v, s
 
 
-def peeling(v, s, epsilon, delta, lam, size=None, rng=None):
+def peeling(v: ArrayLike, s: int, epsilon: float, delta: float, lam: float, size: int | None = None,
+            rng: RNGLike = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Run [002 Alg. 4] on every row of ``v``; ``size`` independent runs per row, vectorised.
 
     Steps: (2) S = {}; (3-6) for i = 1..s draw ``w_i ~ Lap(b)^d`` and append
@@ -50,22 +85,33 @@ def peeling(v, s, epsilon, delta, lam, size=None, rng=None):
     Parameters
     ----------
     v : array_like, shape (..., d)
-        One vector per row.
+        One vector per row, finite.
     s : int
         Number of coordinates to select, ``1 <= s <= d``.
     epsilon, delta : float
         Privacy of one run (given ``||v(D) - v(D')||_inf <= lam``, [002 Lemma 10]).
     lam : float
         The l_inf sensitivity bound ``lambda`` of ``v``, > 0.
-    size : int or None
-        ``None``: one run per row.  An int: ``size`` runs per row, leading axis ``size``.
-    rng : numpy.random.Generator, int or None
+    size : int or None, default None
+        ``None``: one run per row.  An int ``>= 0``: ``size`` runs per row, leading axis ``size``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
 
     Returns
     -------
-    values : ndarray, shape (..., d) or (size, ..., d)
-    selected : ndarray of int, shape (..., s) or (size, ..., s)
+    values : numpy.ndarray of float64, shape (..., d) or (size, ..., d)
+        The released vectors, zero outside the selected coordinates.
+    selected : numpy.ndarray of int64, shape (..., s) or (size, ..., s)
         The indices in the order they were peeled.
+
+    Raises
+    ------
+    TypeError
+        If ``v`` is not an array of real numbers, ``s`` not an integer, or a privacy parameter not a real
+        number.
+    ValueError
+        If ``v`` is a scalar, empty or not finite; ``s`` is not in ``[1, d]``; ``epsilon`` or ``lam`` is not
+        finite and positive or ``delta`` not in (0, 1).
 
     Notes
     -----
@@ -77,6 +123,12 @@ def peeling(v, s, epsilon, delta, lam, size=None, rng=None):
     References
     ----------
     .. [1] [002 Alg. 4], [002 Lemma 10].
+
+    Examples
+    --------
+    >>> values, selected = peeling([0.0, 100.0, 0.0, 200.0], 2, 1.0, 1e-5, 0.01, rng=0)
+    >>> sorted(selected.tolist()), bool(values[0] == 0.0 and values[2] == 0.0)
+    ([1, 3], True)
     """
     v, s = _check_v_s(v, s)
     b = peeling_scale(s, epsilon, delta, lam)
@@ -99,7 +151,8 @@ def peeling(v, s, epsilon, delta, lam, size=None, rng=None):
     return values.reshape(shape + (d,)), selected.reshape(shape + (s,))
 
 
-def peeling_selection_log_prob(v, selected, epsilon, delta, lam, s=None):
+def peeling_selection_log_prob(v: ArrayLike, selected: ArrayLike, epsilon: float, delta: float, lam: float,
+                               s: int | None = None) -> float | NDArray[np.float64]:
     """Exact log-probability that Peeling picks ``selected`` in that order, for every row.
 
     The rounds use independent noise, so the probability is the product of the
@@ -108,21 +161,38 @@ def peeling_selection_log_prob(v, selected, epsilon, delta, lam, s=None):
     Parameters
     ----------
     v : array_like, shape (..., d)
+        One vector per row, finite.
     selected : array_like of int, shape (..., r)
         Distinct indices (a prefix of a run when ``r < s``); broadcast against ``v``.
     epsilon, delta, lam : float
         As in :func:`peeling`.
-    s : int, optional
-        Number of rounds of the run (sets the noise scale); ``r`` by default.
+    s : int or None, default None
+        Number of rounds of the run (sets the noise scale), ``r <= s <= d``; ``r`` by default.
 
     Returns
     -------
-    float or numpy.ndarray
+    float or numpy.ndarray of float64
         Shape of the broadcast leading axes (a float for one vector).
+
+    Raises
+    ------
+    TypeError
+        If ``v`` is not an array of real numbers, ``s`` not an integer, or a privacy parameter not a real
+        number.
+    ValueError
+        If ``v`` is a scalar, empty or not finite; ``selected`` is not a non-empty integer array of distinct
+        indices in ``[0, d)``; ``s`` is not in ``[r, d]``; ``epsilon`` or ``lam`` is not finite and positive
+        or ``delta`` not in (0, 1).
 
     References
     ----------
     .. [1] [002 Alg. 4].
+
+    Examples
+    --------
+    >>> p = np.exp(peeling_selection_log_prob([1.0, 0.0], [0], 1.0, 0.1, 1.0))
+    >>> bool(0.5 < p < 1.0)
+    True
     """
     v = check_candidate_array("v", v)
     sel = np.asarray(selected)
@@ -150,24 +220,45 @@ def _selection_log_prob_row(v, sel, b):
     return total
 
 
-def peeling_support_log_prob(v, s, epsilon, delta, lam):
+def peeling_support_log_prob(v: ArrayLike, s: int, epsilon: float, delta: float, lam: float
+                             ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Exact law of the ordered selection over all ``d!/(d-s)!`` sequences, for every row (small d only).
 
     Parameters
     ----------
     v : array_like, shape (..., d)
-    s, epsilon, delta, lam
+        One vector per row, finite.
+    s : int
+        Number of coordinates selected, ``1 <= s <= d``.
+    epsilon, delta, lam : float
         As in :func:`peeling`.
 
     Returns
     -------
-    sequences : ndarray of int, shape (m, s)
-        Every ordered selection, shared by all rows.
-    log_probabilities : ndarray, shape (..., m)
+    sequences : numpy.ndarray of int64, shape (m, s)
+        Every ordered selection, shared by all rows (``m = d!/(d-s)!``).
+    log_probabilities : numpy.ndarray of float64, shape (..., m)
+        The log-probability of each sequence, per row.
+
+    Raises
+    ------
+    TypeError
+        If ``v`` is not an array of real numbers, ``s`` not an integer, or a privacy parameter not a real
+        number.
+    ValueError
+        If ``v`` is a scalar, empty or not finite; ``s`` is not in ``[1, d]``; ``epsilon`` or ``lam`` is not
+        finite and positive or ``delta`` not in (0, 1).
+        Also if ``d!/(d-s)!`` exceeds 200,000 sequences.
 
     References
     ----------
     .. [1] [002 Alg. 4].
+
+    Examples
+    --------
+    >>> seqs, logp = peeling_support_log_prob([3.0, 1.0, 2.0], 2, 1.0, 0.1, 1.0)
+    >>> seqs.shape, round(float(np.exp(logp).sum()), 9)
+    ((6, 2), 1.0)
     """
     v, s = _check_v_s(v, s)
     d = v.shape[-1]
@@ -195,21 +286,50 @@ def _support_log_prob_row(absv, seqs, b):
 
 
 class Peeling:
-    """Mechanism-protocol adapter for the selection step; ``data`` is the vector ``v(D)``.
+    """Peeling's selection step in the mechanism protocol; ``data`` is the vector ``v(D)``.
 
-    ``sample`` returns the ordered selected indices (rows); ``log_prob`` their
-    exact distribution.  The released values add continuous Laplace noise on top
-    (use :func:`peeling` for them).
+    ``sample(data, size, rng)`` returns the ordered selected indices (one row per run); ``log_prob(data)``
+    their exact distribution as ``(sequences, log_probabilities)``.  The released values add continuous
+    Laplace noise on top (use :func:`peeling` for them).
+
+    Parameters
+    ----------
+    s : int
+        Number of coordinates selected, ``>= 1``.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    delta : float
+        Privacy parameter, in (0, 1).
+    lam : float
+        The l_inf sensitivity bound of ``v``, finite and > 0.
+
+    Raises
+    ------
+    TypeError
+        If ``s`` is not an integer or another parameter not a real number.
+    ValueError
+        If ``s < 1``, ``epsilon`` or ``lam`` is not finite and positive, or ``delta`` not in (0, 1).
+
+    References
+    ----------
+    .. [1] [002 Alg. 4], [002 Lemma 10].
+
+    Examples
+    --------
+    >>> mech = Peeling(s=1, epsilon=1.0, delta=0.1, lam=1.0)
+    >>> seqs, logp = mech.log_prob([2.0, 0.0])
+    >>> seqs.tolist(), mech.sample([2.0, 0.0], 3, rng=0).shape
+    ([[0], [1]], (3, 1))
     """
 
     finite_output = True
 
-    def __init__(self, s, epsilon, delta, lam):
+    def __init__(self, s: int, epsilon: float, delta: float, lam: float) -> None:
         self.s = check_integer("s", s, minimum=1)
         self.epsilon, self.delta, self.lam = check_epsilon(epsilon), check_delta(delta), check_positive("lam", lam)
 
-    def log_prob(self, data):
+    def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         return peeling_support_log_prob(data, self.s, self.epsilon, self.delta, self.lam)
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.int64]:
         return peeling(data, self.s, self.epsilon, self.delta, self.lam, size, rng)[1]

@@ -18,8 +18,9 @@ import warnings
 
 import numpy as np
 from scipy import integrate
+from numpy.typing import ArrayLike, NDArray
 
-from ..validation import as_generator, check_epsilon, check_positive
+from ..validation import RNGLike, as_generator, check_epsilon, check_positive
 from ._batch import argmax_of_noisy_rows, check_candidate_array, flat_batch
 
 __all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob",
@@ -51,36 +52,77 @@ _GL_T, _GL_W = np.polynomial.legendre.leggauss(_PANEL_NODES)
 _BLOCK_ENTRIES = 2_000_000
 
 
-def report_noisy_max_scale(sensitivity, epsilon, *, monotone=False):
+def report_noisy_max_scale(sensitivity: float, epsilon: float, *, monotone: bool = False) -> float:
     """Laplace scale for an epsilon-DP report-noisy-max.
 
     ``2*Delta/epsilon`` for general scores (each score may move by +-Delta
     independently); ``Delta/epsilon`` suffices when neighbouring datasets move
     all scores in the same direction (monotone, e.g. counting queries;
     Dwork & Roth Claim 3.9).
+
+    Parameters
+    ----------
+    sensitivity : float
+        ``Delta``, the largest change of one score between neighbours, finite and > 0.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    monotone : bool, default False
+        Whether the scores move in the same direction between neighbours.
+
+    Returns
+    -------
+    float
+        The Laplace scale.
+
+    Raises
+    ------
+    TypeError
+        If ``sensitivity`` or ``epsilon`` is not a real number.
+    ValueError
+        If ``sensitivity`` or ``epsilon`` is not finite and positive.
+
+    References
+    ----------
+    .. [1] C. Dwork and A. Roth, "The algorithmic foundations of differential privacy", 2014, Claim 3.9.
+
+    Examples
+    --------
+    >>> report_noisy_max_scale(1.0, 0.5), report_noisy_max_scale(1.0, 0.5, monotone=True)
+    (4.0, 2.0)
     """
     d = check_positive("sensitivity", sensitivity)
     eps = check_epsilon(epsilon)
     return (1.0 if monotone else 2.0) * d / eps
 
 
-def report_noisy_max(scores, scale, size=None, rng=None):
+def report_noisy_max(scores: ArrayLike, scale: float, size: int | None = None, rng: RNGLike = None
+                     ) -> int | NDArray[np.int64]:
     """Return ``argmax_j (scores_j + Lap(scale))`` for every row of ``scores`` (vectorised).
 
     Parameters
     ----------
     scores : array_like, shape (..., K)
-        One score vector per row.
+        One score vector per row, finite.
     scale : float
-        Laplace noise scale, > 0 (see :func:`report_noisy_max_scale`).
-    size : int or None
+        Laplace noise scale, finite and > 0 (see :func:`report_noisy_max_scale`).
+    size : int or None, default None
         ``None``: one draw per row (a Python ``int`` for a single score vector).
-        An int: ``size`` independent draws per row, shape ``(size, ...)``.
-    rng : numpy.random.Generator, int or None
+        An int ``>= 0``: ``size`` independent draws per row, shape ``(size, ...)``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
 
     Returns
     -------
-    int or numpy.ndarray of int
+    int or numpy.ndarray of int64
+        Index (indices) of the selected candidates.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not an array of real numbers, ``scale`` not a real number, ``size`` not an integer or
+        ``rng`` not a generator or seed.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite, ``scale`` not finite and positive, or ``size < 0``.
 
     Notes
     -----
@@ -89,7 +131,14 @@ def report_noisy_max(scores, scale, size=None, rng=None):
 
     References
     ----------
-    .. [1] [004 App. E] (Boosting step 3), [002 Alg. 4] (step 5).
+    .. [1] [004 App. E] (Boosting step 3), [002 Alg. 4] (step 5); C. Dwork and A. Roth, 2014, Claim 3.9.
+
+    Examples
+    --------
+    >>> report_noisy_max([0.0, 1e6], scale=1.0, rng=0)
+    1
+    >>> report_noisy_max([[0.0, 1.0], [1.0, 0.0]], 1.0, size=3, rng=0).shape
+    (3, 2)
     """
     b = check_positive("scale", scale)
     u = check_candidate_array("scores", scores)
@@ -166,10 +215,8 @@ def _log_prob_one(z, j):
     return float(np.logaddexp.reduce(pieces)) if pieces else -np.inf
 
 
-def report_noisy_max_log_prob(scores, scale):
+def report_noisy_max_log_prob(scores: ArrayLike, scale: float) -> NDArray[np.float64]:
     """Exact log P[report-noisy-max selects j], j = 0..K-1, for every row of ``scores``.
-
-    ``scores`` has shape ``(..., K)``; the result has the same shape.
 
     Rows whose scores lie within 80 noise scales of their maximum (at most 64 candidates; every
     case of the checks) are computed together by a fixed quadrature that is exact up to rounding
@@ -193,9 +240,36 @@ def report_noisy_max_log_prob(scores, scale):
     ``-inf`` (its true value is below ``-1e12``).
     Ties need no special care: they have probability zero.
 
+    Parameters
+    ----------
+    scores : array_like, shape (..., K)
+        One score vector per row, finite.
+    scale : float
+        Laplace noise scale, finite and > 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (..., K)
+        The log-probabilities of each row.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not an array of real numbers or ``scale`` not a real number.
+    ValueError
+        If ``scores`` is a scalar, empty or not finite, or ``scale`` not finite and positive.
+
     References
     ----------
-    .. [1] Dwork and Roth (2014), Claim 3.9; [004 App. E]; [002 Alg. 4].
+    .. [1] C. Dwork and A. Roth (2014), Claim 3.9; [004 App. E]; [002 Alg. 4].
+
+    Examples
+    --------
+    >>> np.exp(report_noisy_max_log_prob([0.0, 0.0], scale=1.0)).round(6)
+    array([0.5, 0.5])
+    >>> np.exp(report_noisy_max_log_prob([[0.0, 5.0], [5.0, 0.0]], scale=1.0)).round(4)
+    array([[0.0118, 0.9882],
+           [0.9882, 0.0118]])
     """
     u = check_candidate_array("scores", scores)
     b = check_positive("scale", scale)
@@ -305,20 +379,50 @@ def _log_prob_row(u, b):
 
 
 class ReportNoisyMax:
-    """Mechanism-protocol adapter; ``data`` is the score vector."""
+    """Report-noisy-max in the mechanism protocol; ``data`` is the score vector.
+
+    ``sample(data, size, rng)`` returns ``size`` selected indices; ``log_prob(data)`` returns
+    ``(outputs, log_probabilities)``; ``ReportNoisyMax.from_privacy(sensitivity, epsilon, monotone=...)``
+    calibrates the scale by :func:`report_noisy_max_scale`.
+
+    Parameters
+    ----------
+    scale : float
+        Laplace noise scale, finite and > 0.
+
+    Raises
+    ------
+    TypeError
+        If ``scale`` is not a real number.
+    ValueError
+        If ``scale`` is not finite and positive.
+
+    References
+    ----------
+    .. [1] C. Dwork and A. Roth (2014), Claim 3.9; [004 App. E]; [002 Alg. 4].
+
+    Examples
+    --------
+    >>> mech = ReportNoisyMax.from_privacy(1.0, 1.0)
+    >>> mech.scale
+    2.0
+    >>> outputs, logp = mech.log_prob([0.0, 0.0])
+    >>> outputs, np.exp(logp).round(6)
+    (array([0, 1]), array([0.5, 0.5]))
+    """
 
     finite_output = True
 
-    def __init__(self, scale):
+    def __init__(self, scale: float) -> None:
         self.scale = check_positive("scale", scale)
 
     @classmethod
-    def from_privacy(cls, sensitivity, epsilon, *, monotone=False):
+    def from_privacy(cls, sensitivity: float, epsilon: float, *, monotone: bool = False) -> ReportNoisyMax:
         return cls(report_noisy_max_scale(sensitivity, epsilon, monotone=monotone))
 
-    def log_prob(self, data):
+    def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         logp = report_noisy_max_log_prob(data, self.scale)
         return np.arange(logp.shape[-1]), logp
 
-    def sample(self, data, size, rng=None):
+    def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> int | NDArray[np.int64]:
         return report_noisy_max(data, self.scale, size, rng)

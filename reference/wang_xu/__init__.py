@@ -16,3 +16,8 @@ data
 This package imports only the shared parts of :mod:`reference` (mechanisms, losses,
 records, validation), never another paper's package.
 """
+
+from __future__ import annotations
+
+#: the package re-exports nothing: its public API is what the modules listed above name in ``__all__``
+__all__: list[str] = []

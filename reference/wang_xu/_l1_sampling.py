@@ -21,14 +21,16 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
 from ._l1_scores import _Scorer
-from .nets import as_net
+from .nets import ArrayNet, GridNet, as_net
 from ..mechanisms import normalize_log_weights
-from ..validation import as_generator, check_integer
+from ..validation import RNGLike, as_generator, check_integer
 
 __all__ = ["DEFAULT_BLOCK_ELEMENTS", "wang_xu_log_prob", "streaming_log_normaliser", "streaming_log_prob_chunks",
            "streaming_gumbel_max_sample", "algorithm1", "algorithm2"]
@@ -42,33 +44,54 @@ def _block_size(n, block_elements):
     return max(1, block_elements // max(1, n))
 
 
-def wang_xu_log_prob(X, y, net, epsilon, iota, theta=2.0, variant="printed"):
+def wang_xu_log_prob(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float,
+                     theta: float = 2.0, variant: str = "printed") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Exact output distribution of [000 Alg. 1] (``theta = 2``) / [000 Alg. 2] over the net, in memory.
 
     Parameters
     ----------
     X : array_like, shape (n, d)
+        Features, finite.
     y : array_like, shape (n,)
-    net : net object of :mod:`reference.wang_xu.nets` or array (N, d)
-        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1].
+        Responses, finite.
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1] (:func:`~reference.wang_xu.nets.as_net`).
     epsilon : float
-        Privacy parameter, > 0.
+        Privacy parameter, finite and > 0.
     iota : float
-        Truncation scale, > 0.
-    theta : float
+        Truncation scale, finite and > 0.
+    theta : float, default 2.0
         ``2`` ([000 Alg. 1], psi of [000 eq. (6)]) or in ``(1, 2]`` ([000 Alg. 2], psi of [000 eq. (16)]).
-    variant : {"printed", "standard", "calibrated"}
-        See the module docstring.
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`~reference.wang_xu.l1_regression.exponent_factor`).
 
     Returns
     -------
-    points : numpy.ndarray, shape (N, d)
-    log_prob : numpy.ndarray, shape (N,)
+    points : numpy.ndarray of float64, shape (N, d)
+        The net points.
+    log_prob : numpy.ndarray of float64, shape (N,)
         ``log P[output = points[k]]``, normalised by log-sum-exp.
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, a parameter not a real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
+        not ``d``, ``epsilon`` or ``iota`` is not finite and positive, ``theta`` not in (1, 2], or ``variant``
+        unknown.
 
     References
     ----------
-    [000 Alg. 1 step 2], [000 Alg. 2 step 2], [000 Def. 2].
+    .. [1] [000 Alg. 1 step 2], [000 Alg. 2 step 2], [000 Def. 2].
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.1, 0.2, 0.3])
+    >>> net = np.array([[0.0], [0.2], [5.0]])
+    >>> points, logp = wang_xu_log_prob(X, y, net, epsilon=1.0, iota=1.0)
+    >>> np.exp(logp).round(3)
+    array([0.347, 0.612, 0.041])
     """
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     net = as_net(net, sc.X.shape[1])
@@ -83,11 +106,56 @@ def _stream(sc, net, block_elements):
         yield start, pts, sc.log_weights(pts)
 
 
-def streaming_log_normaliser(X, y, net, epsilon, iota, theta=2.0, variant="printed", *,
-                             block_elements=DEFAULT_BLOCK_ELEMENTS):
+def streaming_log_normaliser(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float,
+                             iota: float, theta: float = 2.0, variant: str = "printed", *,
+                             block_elements: int = DEFAULT_BLOCK_ELEMENTS) -> float:
     """``log sum_w exp(log-weight(w))`` over the net, block by block (streaming log-sum-exp).
 
     Memory is ``O(n * block)`` whatever the net size; the net is enumerated lazily.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite.
+    y : array_like, shape (n,)
+        Responses, finite.
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1] (:func:`~reference.wang_xu.nets.as_net`).
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    iota : float
+        Truncation scale, finite and > 0.
+    theta : float, default 2.0
+        ``2`` ([000 Alg. 1], psi of [000 eq. (6)]) or in ``(1, 2]`` ([000 Alg. 2], psi of [000 eq. (16)]).
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`~reference.wang_xu.l1_regression.exponent_factor`).
+    block_elements : int, default DEFAULT_BLOCK_ELEMENTS
+        About how many (record, net point) pairs are scored at once: memory is ``O(block_elements)``.
+
+    Returns
+    -------
+    float
+        The log-normaliser of the mechanism's weights.
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, a parameter not a real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
+        not ``d``, ``epsilon`` or ``iota`` is not finite and positive, ``theta`` not in (1, 2], or ``variant``
+        unknown.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 2], [000 Alg. 2 step 2], [000 Def. 2].
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.1, 0.2, 0.3])
+    >>> net = np.array([[0.0], [0.2], [5.0]])
+    >>> round(streaming_log_normaliser(X, y, net, epsilon=1.0, iota=1.0), 4)
+    0.2028
     """
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     net = as_net(net, sc.X.shape[1])
@@ -97,9 +165,60 @@ def streaming_log_normaliser(X, y, net, epsilon, iota, theta=2.0, variant="print
     return total
 
 
-def streaming_log_prob_chunks(X, y, net, epsilon, iota, theta=2.0, variant="printed", *,
-                              block_elements=DEFAULT_BLOCK_ELEMENTS):
-    """Yield ``(start, points, log_prob)`` blocks of the exact distribution (two passes over the net)."""
+def streaming_log_prob_chunks(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float,
+                              iota: float, theta: float = 2.0, variant: str = "printed", *,
+                              block_elements: int = DEFAULT_BLOCK_ELEMENTS
+                              ) -> Iterator[tuple[int, NDArray[np.float64], NDArray[np.float64]]]:
+    """Yield ``(start, points, log_prob)`` blocks of the exact distribution (two passes over the net).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite.
+    y : array_like, shape (n,)
+        Responses, finite.
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1] (:func:`~reference.wang_xu.nets.as_net`).
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    iota : float
+        Truncation scale, finite and > 0.
+    theta : float, default 2.0
+        ``2`` ([000 Alg. 1], psi of [000 eq. (6)]) or in ``(1, 2]`` ([000 Alg. 2], psi of [000 eq. (16)]).
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`~reference.wang_xu.l1_regression.exponent_factor`).
+    block_elements : int, default DEFAULT_BLOCK_ELEMENTS
+        About how many (record, net point) pairs are scored at once: memory is ``O(block_elements)``.
+
+    Yields
+    ------
+    start : int
+        Index of the block's first point in the net's order.
+    points : numpy.ndarray of float64, shape (B, d)
+        The block's net points.
+    log_prob : numpy.ndarray of float64, shape (B,)
+        Their log-probabilities.
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, a parameter not a real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
+        not ``d``, ``epsilon`` or ``iota`` is not finite and positive, ``theta`` not in (1, 2], or ``variant``
+        unknown.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 2], [000 Alg. 2 step 2], [000 Def. 2].
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.1, 0.2, 0.3])
+    >>> net = np.array([[0.0], [0.2], [5.0]])
+    >>> [(start, pts.shape) for start, pts, logp in streaming_log_prob_chunks(X, y, net, 1.0, 1.0)]
+    [(0, (3, 1))]
+    """
     log_z = streaming_log_normaliser(X, y, net, epsilon, iota, theta, variant, block_elements=block_elements)
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     net = as_net(net, sc.X.shape[1])
@@ -107,8 +226,11 @@ def streaming_log_prob_chunks(X, y, net, epsilon, iota, theta=2.0, variant="prin
         yield start, pts, lw - log_z
 
 
-def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="printed", size=1, rng=None, *,
-                                block_elements=DEFAULT_BLOCK_ELEMENTS, return_index=False):
+def streaming_gumbel_max_sample(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float,
+                                iota: float, theta: float = 2.0, variant: str = "printed", size: int = 1,
+                                rng: RNGLike = None, *, block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+                                return_index: bool = False
+                                ) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
     """``size`` independent outputs of [000 Alg. 1] / [000 Alg. 2] by a streaming (two-level) Gumbel-max over the net.
 
     The net is scored block by block in one pass.  For block ``b`` with log-mass
@@ -123,10 +245,58 @@ def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="pr
     No normaliser is needed; memory is ``O(n * block + size)`` and time ``O(N n d)`` plus
     ``O(size log N)`` for the (expected ``O(log #blocks)``) moves of each draw.
 
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite.
+    y : array_like, shape (n,)
+        Responses, finite.
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1].
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    iota : float
+        Truncation scale, finite and > 0.
+    theta : float, default 2.0
+        Moment order in (1, 2] (2: [000 Alg. 1]).
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`~reference.wang_xu.l1_regression.exponent_factor`).
+    size : int, default 1
+        Number of independent outputs, ``>= 0``.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+    block_elements : int, default DEFAULT_BLOCK_ELEMENTS
+        About how many (record, net point) pairs are scored at once.
+    return_index : bool, default False
+        Also return the net indices of the outputs.
+
     Returns
     -------
     numpy.ndarray, shape (size, d)
         The sampled net points (and their net indices if ``return_index``).
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or
+        ``rng`` not a generator or seed.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is not
+        ``d``, ``epsilon`` or ``iota`` is not finite and positive, ``theta`` not in (1, 2], ``variant`` unknown,
+        or ``size < 0``.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 2], [000 Alg. 2 step 2]; the Gumbel-max trick (C. J. Maddison, D. Tarlow and
+       T. Minka, "A* sampling", NeurIPS 2014).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.1, 0.2, 0.3])
+    >>> points, index = streaming_gumbel_max_sample(X, y, [[0.0], [0.2], [5.0]], 1.0, 1.0, size=5, rng=0,
+    ...                                             return_index=True)
+    >>> points.shape, bool((points[:, 0] == np.array([0.0, 0.2, 5.0])[index]).all())
+    ((5, 1), True)
     """
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     net = as_net(net, sc.X.shape[1])
@@ -152,13 +322,110 @@ def streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta=2.0, variant="pr
     return (best_pts, best_idx) if return_index else best_pts
 
 
-def algorithm1(X, y, net, epsilon, iota, variant="printed", size=None, rng=None):
-    """[000 Alg. 1] (second moment; psi of [000 eq. (6)]): ``size`` outputs (or one if ``None``)."""
+def algorithm1(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float,
+               variant: str = "printed", size: int | None = None, rng: RNGLike = None) -> NDArray[np.float64]:
+    """[000 Alg. 1] (second moment; psi of [000 eq. (6)]): ``size`` outputs (or one if ``None``).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite.
+    y : array_like, shape (n,)
+        Responses, finite.
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1] (:func:`~reference.wang_xu.nets.as_net`).
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    iota : float
+        Truncation scale, finite and > 0.
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`~reference.wang_xu.l1_regression.exponent_factor`).
+    size : int or None, default None
+        Number of independent outputs, ``>= 0``; ``None`` for one.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,) or (size, d)
+        The output net point(s).
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or
+        ``rng`` not a generator or seed.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
+        not ``d``, ``epsilon`` or ``iota`` is not finite and positive, or ``variant``
+        unknown, or ``size < 0``.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1], [000 Thm. 1].
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.1, 0.2, 0.3])
+    >>> net = np.array([[0.0], [0.2], [5.0]])
+    >>> algorithm1(X, y, net, epsilon=1.0, iota=1.0, rng=0).shape, algorithm1(X, y, net, 1.0, 1.0, size=4, rng=0).shape
+    ((1,), (4, 1))
+    """
     out = streaming_gumbel_max_sample(X, y, net, epsilon, iota, 2.0, variant, 1 if size is None else size, rng)
     return out[0] if size is None else out
 
 
-def algorithm2(X, y, net, epsilon, iota, theta, variant="printed", size=None, rng=None):
-    """[000 Alg. 2] (theta-th moment; psi of [000 eq. (16)]): ``size`` outputs (or one if ``None``)."""
+def algorithm2(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float,
+               theta: float, variant: str = "printed", size: int | None = None, rng: RNGLike = None
+               ) -> NDArray[np.float64]:
+    """[000 Alg. 2] (theta-th moment; psi of [000 eq. (16)]): ``size`` outputs (or one if ``None``).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite.
+    y : array_like, shape (n,)
+        Responses, finite.
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The range ``W-tilde_zeta`` of [000 Alg. 1 step 1] (:func:`~reference.wang_xu.nets.as_net`).
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    iota : float
+        Truncation scale, finite and > 0.
+    theta : float
+        Moment order in (1, 2].
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`~reference.wang_xu.l1_regression.exponent_factor`).
+    size : int or None, default None
+        Number of independent outputs, ``>= 0``; ``None`` for one.
+    rng : numpy.random.Generator, int, SeedSequence or None, default None
+        Source of randomness (:func:`~reference.validation.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,) or (size, d)
+        The output net point(s).
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers, a parameter not a real number, ``size`` not an integer or
+        ``rng`` not a generator or seed.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or its dimension is
+        not ``d``, ``epsilon`` or ``iota`` is not finite and positive, ``theta`` not in (1, 2], or ``variant``
+        unknown, or ``size < 0``.
+
+    References
+    ----------
+    .. [1] [000 Alg. 2], [000 Thm. 2].
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [1.0], [1.0]]); y = np.array([0.1, 0.2, 0.3])
+    >>> net = np.array([[0.0], [0.2], [5.0]])
+    >>> algorithm2(X, y, net, epsilon=1.0, iota=1.0, theta=1.5, size=3, rng=0).shape
+    (3, 1)
+    """
     out = streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta, variant, 1 if size is None else size, rng)
     return out[0] if size is None else out

@@ -53,6 +53,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _risk_kernel, _score_kernel
 from .truncation import _psi_nonneg, check_theta
@@ -67,8 +68,37 @@ VARIANTS = ("printed", "standard", "calibrated")
 EXPONENT_FACTORS = {"printed": 1.0, "standard": 0.25, "calibrated": 0.5}
 
 
-def check_iota(iota, name: str = "iota") -> float:
-    """Truncation scale iota of [000 eq. (2)]: a finite number > 0."""
+def check_iota(iota: float, name: str = "iota") -> float:
+    """Return the truncation scale iota of [000 eq. (2)] as a float after checking it is finite and > 0.
+
+    Parameters
+    ----------
+    iota : float
+        The truncation scale.
+    name : str, default "iota"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``float(iota)``.
+
+    Raises
+    ------
+    TypeError
+        If ``iota`` is not a real number.
+    ValueError
+        If ``iota`` is not finite and positive.
+
+    References
+    ----------
+    .. [1] [000 eq. (2)].
+
+    Examples
+    --------
+    >>> check_iota(0.5)
+    0.5
+    """
     return check_positive(name, iota)
 
 
@@ -76,8 +106,41 @@ def _check_variant(variant):
     return check_choice("variant", variant, VARIANTS)
 
 
-def check_regression_data(X, y):
-    """Validate ``X`` (n, d) and ``y`` (n,): finite, non-empty, same length."""
+def check_regression_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Validate ``X`` (n, d) and ``y`` (n,): finite, non-empty, same length.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite, ``n >= 1``, ``d >= 1``.
+    y : array_like, shape (n,)
+        Responses, finite.
+
+    Returns
+    -------
+    X : numpy.ndarray of float64, shape (n, d)
+        The features.
+    y : numpy.ndarray of float64, shape (n,)
+        The responses.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` or ``y`` is not an array of real numbers.
+    ValueError
+        If ``X`` is not 2-D with at least one column, ``y`` not 1-D, either is empty or not finite, or their
+        lengths differ.
+
+    References
+    ----------
+    .. [1] [000 eq. (1)] (the linear model ``y = <x, w*> + noise``).
+
+    Examples
+    --------
+    >>> X, y = check_regression_data([[1.0, 2.0]], [3.0])
+    >>> X.shape, y.shape
+    ((1, 2), (1,))
+    """
     X = check_finite_array("X", X, ndim=2)
     y = check_finite_array("y", y, ndim=1)
     check_same_length("X", X, "y", y)
@@ -108,24 +171,44 @@ def _psi_block(W, Xs, ys, s, iota, theta):
     return _psi_nonneg(t.ravel(), theta).reshape(t.shape)
 
 
-def record_psi_terms(W, X, y, iota, theta=2.0):
+def record_psi_terms(W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0
+                     ) -> NDArray[np.float64]:
     """Matrix ``psi(iota |y_i - <x_i, w_k>|)`` of shape (n, K), the summands of [000 eq. (2)].
 
     Parameters
     ----------
     W : array_like, shape (K, d) or (d,)
-        Parameter vectors (e.g. net points).
+        Parameter vectors (e.g. net points), finite.
     X : array_like, shape (n, d)
+        Features, finite, ``n >= 1``, ``d >= 1``.
     y : array_like, shape (n,)
+        Responses, finite.
     iota : float
         Truncation scale, > 0.
-    theta : float
+    theta : float, default 2.0
         ``2`` for [000 eq. (6)], ``(1, 2)`` for [000 eq. (16)].
 
     Returns
     -------
-    numpy.ndarray, shape (n, K)
+    numpy.ndarray of float64, shape (n, K)
         Entries in ``[0, log theta]``.
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers or a parameter not a real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, ``W`` does not have ``d`` columns,
+        ``iota`` (or ``epsilon``) is not finite and positive, ``theta`` is not in (1, 2].
+
+    References
+    ----------
+    .. [1] [000 eq. (2)] with psi of [000 eq. (6)] or [000 eq. (16)].
+
+    Examples
+    --------
+    >>> record_psi_terms([[0.0], [10.0]], [[1.0], [1.0]], [0.0, 0.5], iota=1.0).round(4)
+    array([[0.    , 0.6931], [0.47  , 0.6931]])
     """
     X, y = check_regression_data(X, y)
     W = np.atleast_2d(check_finite_array("W", W))
@@ -137,19 +220,46 @@ def record_psi_terms(W, X, y, iota, theta=2.0):
     return _psi_block(W, Xs, ys, s, iota, theta)
 
 
-def truncated_empirical_risk(W, X, y, iota, theta=2.0):
+def truncated_empirical_risk(W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0
+                             ) -> float | NDArray[np.float64]:
     """Truncated empirical risk of [000 eq. (2)]: ``(1/(n iota)) sum_i psi(iota |y_i - <x_i, w>|)``.
 
-    Returns an array of shape (K,) for ``W`` of shape (K, d), a float for ``W`` of shape (d,).
+    Parameters
+    ----------
+    W : array_like, shape (K, d) or (d,)
+        Parameter vectors (e.g. net points), finite.
+    X : array_like, shape (n, d)
+        Features, finite, ``n >= 1``, ``d >= 1``.
+    y : array_like, shape (n,)
+        Responses, finite.
+    iota : float
+        Truncation scale, > 0.
+    theta : float, default 2.0
+        ``2`` for [000 eq. (6)], ``(1, 2)`` for [000 eq. (16)].
+
+    Returns
+    -------
+    float or numpy.ndarray of float64, shape (K,)
+        A float for ``W`` of shape (d,), an array for ``W`` of shape (K, d).
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers or a parameter not a real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, ``W`` does not have ``d`` columns,
+        ``iota`` (or ``epsilon``) is not finite and positive, ``theta`` is not in (1, 2].
 
     References
     ----------
-    [000 eq. (2)] with psi of [000 eq. (6)] (``theta = 2``) or [000 eq. (16)].
+    .. [1] [000 eq. (2)] with psi of [000 eq. (6)] (``theta = 2``) or [000 eq. (16)].
 
     Examples
     --------
     >>> float(truncated_empirical_risk([0.0], [[1.0]], [0.0], iota=1.0))
     0.0
+    >>> truncated_empirical_risk([[0.0], [10.0]], [[1.0], [1.0]], [0.0, 0.5], iota=1.0).round(4)
+    array([0.235 , 0.6931])
     """
     single = np.ndim(W) == 1
     W2 = np.atleast_2d(W)
@@ -170,8 +280,39 @@ def truncated_empirical_risk(W, X, y, iota, theta=2.0):
     return float(risk[0]) if single else risk
 
 
-def l1_loss(W, X, y):
-    """Empirical l1 risk ``(1/n) sum_i |y_i - <x_i, w>|`` (the problem of [000 eq. (1)] on the sample)."""
+def l1_loss(W: ArrayLike, X: ArrayLike, y: ArrayLike) -> float | NDArray[np.float64]:
+    """Empirical l1 risk ``(1/n) sum_i |y_i - <x_i, w>|`` (the problem of [000 eq. (1)] on the sample).
+
+    Parameters
+    ----------
+    W : array_like, shape (K, d) or (d,)
+        Parameter vectors, finite.
+    X : array_like, shape (n, d)
+        Features, finite, ``n >= 1``, ``d >= 1``.
+    y : array_like, shape (n,)
+        Responses, finite.
+
+    Returns
+    -------
+    float or numpy.ndarray of float64, shape (K,)
+        A float for ``W`` of shape (d,), an array for ``W`` of shape (K, d).
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, or ``W`` does not have ``d`` columns.
+
+    References
+    ----------
+    .. [1] [000 eq. (1)] (the population l1 risk this estimates).
+
+    Examples
+    --------
+    >>> l1_loss([1.0], [[1.0], [2.0]], [0.0, 0.0])
+    1.5
+    """
     X, y = check_regression_data(X, y)
     single = np.ndim(W) == 1
     W = np.atleast_2d(check_finite_array("W", W))
@@ -184,15 +325,44 @@ def l1_loss(W, X, y):
     return float(risk[0]) if single else risk
 
 
-def exponent_factor(epsilon, theta=2.0, variant="printed") -> float:
-    """Multiplier ``k`` with log-weight ``-k * eps * S(w) / log theta``, ``S = n iota L-hat``.
+def exponent_factor(epsilon: float, theta: float = 2.0, variant: str = "printed") -> float:
+    """Multiplier ``k eps`` of the log-weight ``-k * eps * S(w) / log theta``, ``S = n iota L-hat``.
 
     ``printed``: ``k = 1`` (``exp(-n iota eps L-hat / log theta)``, [000 Alg. 1 step 2] and
     [000 Alg. 2 step 2]).
     ``standard``: ``k = 1/4`` (``exp(eps (-L-hat) / (2 Delta))`` with the stated
     ``Delta = 2 log theta / (n iota)``, [000 Def. 2]).
     ``calibrated``: ``k = 1/2`` (the same with the true ``Delta = log theta / (n iota)``).
-    Returns ``k * eps``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    theta : float, default 2.0
+        Moment order in (1, 2] (validated only).
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        Which exponent.
+
+    Returns
+    -------
+    float
+        ``k * eps``.
+
+    Raises
+    ------
+    TypeError
+        If ``epsilon`` or ``theta`` is not a real number.
+    ValueError
+        If ``epsilon`` is not finite and positive, ``theta`` not in (1, 2], or ``variant`` unknown.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 2], [000 Alg. 2 step 2], [000 Def. 2].
+
+    Examples
+    --------
+    >>> [exponent_factor(1.0, variant=v) for v in ("printed", "standard", "calibrated")]
+    [1.0, 0.25, 0.5]
     """
     eps = check_epsilon(epsilon)
     check_theta(theta)
@@ -234,8 +404,49 @@ class _Scorer:
         return _score_kernel.log_weights(self.Xs, self.ys, self.s, W, self.iota, self.theta, -self.k_eps)
 
 
-def log_weights(W, X, y, epsilon, iota, theta=2.0, variant="printed"):
-    """Unnormalised log-weights ``-k eps S(w) / log theta`` of [000 Alg. 1] / [000 Alg. 2] at points ``W`` (K, d)."""
+def log_weights(W: ArrayLike, X: ArrayLike, y: ArrayLike, epsilon: float, iota: float, theta: float = 2.0,
+                variant: str = "printed") -> NDArray[np.float64]:
+    """Unnormalised log-weights ``-k eps S(w) / log theta`` of [000 Alg. 1] / [000 Alg. 2] at points ``W`` (K, d).
+
+    Parameters
+    ----------
+    W : array_like, shape (K, d) or (d,)
+        Net points, finite.
+    X : array_like, shape (n, d)
+        Features, finite, ``n >= 1``, ``d >= 1``.
+    y : array_like, shape (n,)
+        Responses, finite.
+    epsilon : float
+        Privacy parameter, finite and > 0.
+    iota : float
+        Truncation scale, finite and > 0.
+    theta : float, default 2.0
+        Moment order in (1, 2].
+    variant : {"printed", "standard", "calibrated"}, default "printed"
+        The exponent (:func:`exponent_factor`).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (K,)
+        The log-weights, ``<= 0``.
+
+    Raises
+    ------
+    TypeError
+        If an array is not an array of real numbers or a parameter not a real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, ``W`` does not have ``d`` columns,
+        ``iota`` (or ``epsilon``) is not finite and positive, ``theta`` is not in (1, 2], or ``variant`` is unknown.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 2], [000 Alg. 2 step 2].
+
+    Examples
+    --------
+    >>> log_weights([[0.0], [10.0]], [[1.0], [1.0]], [0.0, 0.5], epsilon=1.0, iota=1.0).round(4)
+    array([-0.6781, -2.    ])
+    """
     sc = _Scorer(X, y, epsilon, iota, theta, variant)
     W = np.atleast_2d(check_finite_array("W", W))
     if W.shape[1] != sc.X.shape[1]:

@@ -11,18 +11,23 @@ References
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
 from .l1_regression import check_iota, check_regression_data, truncated_empirical_risk
-from .nets import BoxNet, L1BallNet, L2BallNet, as_net
+from .nets import ArrayNet, BoxNet, GridNet, L1BallNet, L2BallNet, as_net
 from .truncation import check_theta
 
 __all__ = ["truncated_loss_minimiser", "lad_regression"]
 
 
-def truncated_loss_minimiser(X, y, iota, theta=2.0, *, net, polish=True, contains=None):
+def truncated_loss_minimiser(X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0, *,
+                             net: GridNet | ArrayNet | ArrayLike, polish: bool = True,
+                             contains: Callable[[NDArray[np.float64]], bool] | None = None
+                             ) -> tuple[NDArray[np.float64], float]:
     """Minimiser ``w-hat_iota`` of the truncated empirical risk of [000 eq. (2)] over ``W``.
 
     The risk with a bounded psi is not convex, so the minimum is found globally over a
@@ -32,24 +37,47 @@ def truncated_loss_minimiser(X, y, iota, theta=2.0, *, net, polish=True, contain
     Parameters
     ----------
     X : array_like, shape (n, d)
+        Features, finite.
     y : array_like, shape (n,)
+        Responses, finite.
     iota : float
         Truncation scale, > 0.
-    theta : float
+    theta : float, default 2.0
         ``2`` for psi of [000 eq. (6)], ``(1, 2)`` for [000 eq. (16)].
-    net : net object or array (N, d)
+    net : GridNet, ArrayNet or array_like of shape (N, d)
         A zeta-net of ``W`` (e.g. :class:`reference.wang_xu.nets.L2BallNet`).
-    polish : bool
+    polish : bool, default True
         Refine the best net point by Nelder-Mead inside ``W``.
-    contains : callable or None
+    contains : callable or None, default None
         ``contains(w) -> bool``, membership of ``W``; defaults to the net's set when it is a
         ball or box net.
 
     Returns
     -------
-    w : numpy.ndarray, shape (d,)
+    w : numpy.ndarray of float64, shape (d,)
+        The minimiser found.
     risk : float
         ``L-hat_iota(w, D)``.
+
+    Raises
+    ------
+    TypeError
+        If ``X``, ``y`` or an array ``net`` is not an array of real numbers, or ``iota`` or ``theta`` not a
+        real number.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, they differ in length, the net is empty or of another
+        dimension, ``iota`` is not finite and positive, or ``theta`` not in (1, 2].
+
+    References
+    ----------
+    .. [1] [000 eq. (2)]; [000 Thm. 1] (the non-private minimiser the private output is compared with).
+
+    Examples
+    --------
+    >>> X = np.ones((3, 1)); y = np.array([0.1, 0.2, 0.3])
+    >>> w, risk = truncated_loss_minimiser(X, y, iota=1.0, net=[[0.0], [0.2], [5.0]], polish=False)
+    >>> w, round(risk, 6)
+    (array([0.2]), 0.066547)
     """
     X, y = check_regression_data(X, y)
     iota = check_iota(iota)
@@ -97,10 +125,45 @@ def _membership(net):
     return lambda w: True
 
 
-def lad_regression(X, y, *, fit_intercept=False, max_iter=5000):
+def lad_regression(X: ArrayLike, y: ArrayLike, *, fit_intercept: bool = False, max_iter: int = 5000
+                   ) -> NDArray[np.float64]:
     """Least absolute deviation regression: statsmodels ``QuantReg`` at ``q = 0.5``.
 
-    Returns the coefficient vector (intercept first when ``fit_intercept``).  Unconstrained.
+    Unconstrained.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Features, finite.
+    y : array_like, shape (n,)
+        Responses, finite.
+    fit_intercept : bool, default False
+        Add a column of ones (its coefficient comes first).
+    max_iter : int, default 5000
+        Iterations of ``QuantReg.fit``.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,) or (d + 1,)
+        The coefficient vector (intercept first when ``fit_intercept``).
+
+    Raises
+    ------
+    TypeError
+        If ``X`` or ``y`` is not an array of real numbers.
+    ValueError
+        If ``X`` or ``y`` is empty or not finite, or they differ in length.
+
+    References
+    ----------
+    .. [1] R. Koenker and G. Bassett, "Regression quantiles", Econometrica 46 (1978); [000 eq. (1)] (the l1
+       risk it minimises on the sample).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [2.0], [3.0], [4.0]]); y = np.array([2.0, 4.0, 6.0, 100.0])
+    >>> lad_regression(X, y).round(3)
+    array([2.])
     """
     X, y = check_regression_data(X, y)
     from statsmodels.regression.quantile_regression import QuantReg

@@ -14,8 +14,10 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..validation import check_finite_array, check_integer, check_positive
 
@@ -23,15 +25,72 @@ __all__ = ["GridNet", "BoxNet", "L2BallNet", "L1BallNet", "ArrayNet", "as_net", 
            "volumetric_lower_bound", "check_zeta"]
 
 
-def check_zeta(zeta, name: str = "zeta") -> float:
-    """Net resolution: a finite number > 0."""
+def check_zeta(zeta: float, name: str = "zeta") -> float:
+    """Return the net resolution ``zeta`` as a float after checking it is finite and > 0.
+
+    Parameters
+    ----------
+    zeta : float
+        The net resolution.
+    name : str, default "zeta"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``float(zeta)``.
+
+    Raises
+    ------
+    TypeError
+        If ``zeta`` is not a real number.
+    ValueError
+        If ``zeta`` is not finite and positive.
+
+    References
+    ----------
+    .. [1] [000 Def. 4] (zeta-nets) and [000 Lemma 2].
+
+    Examples
+    --------
+    >>> check_zeta(0.1)
+    0.1
+    """
     return check_positive(name, zeta)
 
 
-def covering_bound(diameter, zeta, dim) -> float:
+def covering_bound(diameter: float, zeta: float, dim: int) -> float:
     """[000 Lemma 2]: ``N(W, zeta) <= (3 Delta / zeta)^d`` for ``W`` of diameter ``Delta``.
 
-    Returned as a float (may be ``inf`` for astronomically large values).
+    Parameters
+    ----------
+    diameter : float
+        The diameter ``Delta`` of ``W``, finite and > 0.
+    zeta : float
+        Net resolution, finite and > 0.
+    dim : int
+        Dimension ``d >= 1``.
+
+    Returns
+    -------
+    float
+        The bound; ``inf`` where it overflows float64.
+
+    Raises
+    ------
+    TypeError
+        If ``diameter`` or ``zeta`` is not a real number, or ``dim`` not an integer.
+    ValueError
+        If ``diameter`` or ``zeta`` is not finite and positive, or ``dim < 1``.
+
+    References
+    ----------
+    .. [1] [000 Lemma 2].
+
+    Examples
+    --------
+    >>> covering_bound(2.0, 0.5, 2)
+    144.0
     """
     diameter = check_positive("diameter", diameter)
     zeta = check_zeta(zeta)
@@ -40,8 +99,40 @@ def covering_bound(diameter, zeta, dim) -> float:
         return float(np.float64(3.0 * diameter / zeta) ** dim)
 
 
-def volumetric_lower_bound(volume, zeta, dim) -> float:
-    """``vol(W) / vol(B(zeta))``: every zeta-net of ``W`` has at least this many points."""
+def volumetric_lower_bound(volume: float, zeta: float, dim: int) -> float:
+    """``vol(W) / vol(B(zeta))``: every zeta-net of ``W`` has at least this many points.
+
+    Parameters
+    ----------
+    volume : float
+        The volume of ``W``, finite and > 0.
+    zeta : float
+        Net resolution, finite and > 0.
+    dim : int
+        Dimension ``d >= 1``.
+
+    Returns
+    -------
+    float
+        The bound, capped at ``exp(700)``.
+
+    Raises
+    ------
+    TypeError
+        If ``volume`` or ``zeta`` is not a real number, or ``dim`` not an integer.
+    ValueError
+        If ``volume`` or ``zeta`` is not finite and positive, or ``dim < 1``.
+
+    References
+    ----------
+    .. [1] R. Vershynin, "High-Dimensional Probability", Cambridge 2018, Prop. 4.2.12 (the volumetric
+       argument); [000 Lemma 2] (its upper counterpart).
+
+    Examples
+    --------
+    >>> round(volumetric_lower_bound(4.0, 0.5, 2), 4)      # the square [-1, 1]^2 against discs of radius 1/2
+    5.093
+    """
     volume = check_positive("volume", volume)
     zeta = check_zeta(zeta)
     dim = check_integer("dim", dim, minimum=1)
@@ -50,11 +141,26 @@ def volumetric_lower_bound(volume, zeta, dim) -> float:
 
 
 class GridNet:
-    """A grid ``{origin + k * spacing}`` (k integer, |k_j| <= half_counts) restricted to a set.
+    """A grid ``{origin + k * spacing}`` (k integer, |k_j| <= half_counts) restricted to a set: a zeta-net.
 
-    Subclasses define :meth:`_keep` (membership of W).  Points are enumerated
-    slice by slice along the first axis, in a fixed order: the ``i``-th point of
+    Subclasses define :meth:`_keep` (membership of W) and ``_axis`` (the grid coordinates along one axis).
+    Points are enumerated slice by slice along the first axis, in a fixed order: the ``i``-th point of
     :meth:`chunks` is the ``i``-th row of :meth:`points`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        From :meth:`chunks`, if ``chunk_size`` is not an integer ``>= 1``.
+
+    References
+    ----------
+    .. [1] [000 Def. 4] (zeta-nets), [000 Lemma 2] (their size), [000 Alg. 1 step 1] (the output set).
+
+    Examples
+    --------
+    >>> net = BoxNet(-1.0, 1.0, zeta=0.5, dim=2)
+    >>> isinstance(net, GridNet), net.size, net.points().shape
+    (True, 9, (9, 2))
     """
 
     dim: int
@@ -132,7 +238,7 @@ class GridNet:
                 if kept.shape[0]:
                     yield kept
 
-    def chunks(self, chunk_size: int = 1 << 18):
+    def chunks(self, chunk_size: int = 1 << 18) -> Iterator[tuple[int, NDArray[np.float64]]]:
         """Yield ``(start_index, points)`` blocks of at most ``chunk_size`` points, in order.
 
         Blocks are those of the slice-by-slice enumeration: a slice is ``max(1, chunk_size //
@@ -171,7 +277,7 @@ class GridNet:
     def __len__(self) -> int:
         return self.size
 
-    def points(self) -> np.ndarray:
+    def points(self) -> NDArray[np.float64]:
         """All net points as an ``(N, d)`` array (only for nets that fit in memory)."""
         return np.concatenate([b for _, b in self.chunks()], axis=0)
 
@@ -198,9 +304,26 @@ class BoxNet(GridNet):
         Net resolution, > 0.
     dim : int
         Dimension d >= 1.
+
+    Raises
+    ------
+    TypeError
+        If ``low``, ``high`` or ``zeta`` is not a real number, or ``dim`` not an integer.
+    ValueError
+        If ``low`` or ``high`` is not a finite scalar, ``high <= low``, ``zeta`` is not finite and positive,
+        or ``dim < 1``.
+
+    References
+    ----------
+    .. [1] [000 Def. 4], [000 Lemma 2].
+
+    Examples
+    --------
+    >>> BoxNet(0.0, 1.0, zeta=0.25, dim=1).points().ravel()
+    array([0.25, 0.75])
     """
 
-    def __init__(self, low, high, zeta, dim):
+    def __init__(self, low: float, high: float, zeta: float, dim: int) -> None:
         self.low = float(check_finite_array("low", low, ndim=0))
         self.high = float(check_finite_array("high", high, ndim=0))
         if not self.low < self.high:
@@ -230,9 +353,35 @@ class L2BallNet(GridNet):
     ``||g - w'|| <= sqrt(d) h / 2 = zeta / 2``, so ``||g|| <= ||w'|| + zeta/2 <= R`` (g is kept)
     and ``||g - w|| <= zeta/2 + (zeta/(2R)) ||w|| <= zeta``.  When ``zeta >= 2R`` the origin
     (a grid point) is within ``R <= zeta/2`` of every point.
+
+    Parameters
+    ----------
+    radius : float
+        Radius of the ball, finite and > 0.
+    zeta : float
+        Net resolution, finite and > 0.
+    dim : int
+        Dimension ``d >= 1``.
+
+    Raises
+    ------
+    TypeError
+        If ``radius`` or ``zeta`` is not a real number, or ``dim`` not an integer.
+    ValueError
+        If ``radius`` or ``zeta`` is not finite and positive, or ``dim < 1``.
+
+    References
+    ----------
+    .. [1] [000 Def. 4], [000 Lemma 2]; the output sets of [000 Alg. 1] and [000 Alg. 2].
+
+    Examples
+    --------
+    >>> net = L2BallNet(1.0, zeta=0.5, dim=2)
+    >>> round(net.spacing, 6), net.size
+    (0.353553, 25)
     """
 
-    def __init__(self, radius, zeta, dim):
+    def __init__(self, radius: float, zeta: float, dim: int) -> None:
         self.radius = check_positive("radius", radius)
         self.zeta = check_zeta(zeta)
         self.dim = check_integer("dim", dim, minimum=1)
@@ -263,9 +412,35 @@ class L1BallNet(GridNet):
     ``||g - w'||_1 <= a`` so ``||g||_1 <= R`` (kept), and
     ``||g - w||_2 <= sqrt(d) h / 2 + a ||w||_2 / R <= (sqrt(d) + d) h / 2 = zeta``.
     If ``a >= R`` the origin is within ``||w||_2 <= R <= a < zeta``.
+
+    Parameters
+    ----------
+    radius : float
+        Radius of the ball, finite and > 0.
+    zeta : float
+        Net resolution, finite and > 0.
+    dim : int
+        Dimension ``d >= 1``.
+
+    Raises
+    ------
+    TypeError
+        If ``radius`` or ``zeta`` is not a real number, or ``dim`` not an integer.
+    ValueError
+        If ``radius`` or ``zeta`` is not finite and positive, or ``dim < 1``.
+
+    References
+    ----------
+    .. [1] [000 Def. 4], [000 Lemma 2]; the output sets of [000 Alg. 1] and [000 Alg. 2].
+
+    Examples
+    --------
+    >>> l1 = L1BallNet(1.0, zeta=0.5, dim=2)
+    >>> round(l1.spacing, 6), l1.size
+    (0.292893, 25)
     """
 
-    def __init__(self, radius, zeta, dim):
+    def __init__(self, radius: float, zeta: float, dim: int) -> None:
         self.radius = check_positive("radius", radius)
         self.zeta = check_zeta(zeta)
         self.dim = check_integer("dim", dim, minimum=1)
@@ -287,9 +462,37 @@ class L1BallNet(GridNet):
 
 
 class ArrayNet:
-    """An explicit finite output set given as an ``(N, d)`` array (validated: non-empty, finite)."""
+    """An explicit finite output set given as an ``(N, d)`` array (validated: non-empty, finite).
 
-    def __init__(self, points, zeta=None):
+    It answers as a :class:`GridNet` does: ``size``, ``dim``, ``zeta``, :meth:`points` and :meth:`chunks`.
+
+    Parameters
+    ----------
+    points : array_like, shape (N, d)
+        The points, finite, ``N >= 1``, ``d >= 1``.
+    zeta : float or None, default None
+        The resolution the points are a net for, if known (finite and > 0).
+
+    Raises
+    ------
+    TypeError
+        If ``points`` is not an array of real numbers or ``zeta`` not a real number.
+    ValueError
+        If ``points`` is not a non-empty finite 2-D array with at least one column, or ``zeta`` is not
+        finite and positive.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 1] (any finite zeta-net of the domain is a valid output set).
+
+    Examples
+    --------
+    >>> net = ArrayNet([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> net.size, net.dim, [start for start, _ in net.chunks(chunk_size=2)]
+    (3, 2, [0, 2])
+    """
+
+    def __init__(self, points: ArrayLike, zeta: float | None = None) -> None:
         pts = check_finite_array("net", points, ndim=2)
         if pts.shape[1] < 1:
             raise ValueError(f"net must have at least one coordinate, got shape {pts.shape}")
@@ -301,10 +504,10 @@ class ArrayNet:
     def __len__(self):
         return self.size
 
-    def points(self):
+    def points(self) -> NDArray[np.float64]:
         return self._points
 
-    def chunks(self, chunk_size: int = 1 << 18):
+    def chunks(self, chunk_size: int = 1 << 18) -> Iterator[tuple[int, NDArray[np.float64]]]:
         chunk_size = check_integer("chunk_size", chunk_size, minimum=1)
         for s in range(0, self.size, chunk_size):
             yield s, self._points[s:s + chunk_size]
@@ -313,8 +516,41 @@ class ArrayNet:
         return f"ArrayNet(dim={self.dim}, size={self.size})"
 
 
-def as_net(net, dim=None):
-    """Accept a net object or an ``(N, d)`` array; check it is non-empty and of dimension ``dim``."""
+def as_net(net: GridNet | ArrayNet | ArrayLike, dim: int | None = None) -> GridNet | ArrayNet:
+    """Accept a net object or an ``(N, d)`` array; check it is non-empty and of dimension ``dim``.
+
+    Parameters
+    ----------
+    net : GridNet, ArrayNet or array_like of shape (N, d)
+        The output set; an array becomes an :class:`ArrayNet`.
+    dim : int or None, default None
+        The dimension the data require; ``None`` accepts any.
+
+    Returns
+    -------
+    GridNet or ArrayNet
+        ``net`` itself, or the :class:`ArrayNet` of the array.
+
+    Raises
+    ------
+    TypeError
+        If an array ``net`` is not an array of real numbers.
+    ValueError
+        If the net is empty, an array ``net`` is not a finite 2-D array, or the net's dimension is not
+        ``dim``.
+
+    References
+    ----------
+    .. [1] [000 Alg. 1 step 1], [000 Alg. 2 step 1] (the zeta-net the mechanism samples from).
+
+    Examples
+    --------
+    >>> as_net([[0.0], [1.0]], dim=1).size
+    2
+    >>> as_net([[0.0], [1.0]], dim=2)
+    Traceback (most recent call last):
+    ValueError: net has dimension 1 but the data have 2 features
+    """
     if isinstance(net, (GridNet, ArrayNet)):
         obj = net
     else:

@@ -20,6 +20,7 @@ import math
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..floating import FUNCTION_ULPS, UNIT_ROUNDOFF
 
@@ -27,8 +28,40 @@ __all__ = ["check_theta", "psi", "psi_lower_envelope", "psi_upper_envelope", "ps
            "psi_evaluation_error_bound"]
 
 
-def check_theta(theta, name: str = "theta") -> float:
-    """Return ``theta`` as a float after checking ``1 < theta <= 2`` (``theta = 2`` is [000 eq. (6)])."""
+def check_theta(theta: float, name: str = "theta") -> float:
+    """Return ``theta`` as a float after checking ``1 < theta <= 2`` (``theta = 2`` is [000 eq. (6)]).
+
+    Parameters
+    ----------
+    theta : float
+        The moment order of the truncated loss.
+    name : str, default "theta"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``float(theta)``.
+
+    Raises
+    ------
+    TypeError
+        If ``theta`` is a bool or not a real number.
+    ValueError
+        If ``theta`` is NaN or not in (1, 2].
+
+    References
+    ----------
+    .. [1] [000 eq. (6)] (``theta = 2``) and [000 eq. (16)] (``1 < theta < 2``).
+
+    Examples
+    --------
+    >>> check_theta(1.5)
+    1.5
+    >>> check_theta(1)
+    Traceback (most recent call last):
+    ValueError: theta must lie in (1, 2], got 1
+    """
     if isinstance(theta, bool) or not isinstance(theta, numbers.Real):
         raise TypeError(f"{name} must be a real number in (1, 2], got {theta!r} of type {type(theta).__name__}")
     t = float(theta)
@@ -71,7 +104,7 @@ def _psi_nonneg(t: np.ndarray, theta: float) -> np.ndarray:
     return out
 
 
-def psi(x, theta=2.0):
+def psi(x: ArrayLike, theta: float = 2.0) -> NDArray[np.float64]:
     """Truncation function psi of [000 eq. (6)] (``theta = 2``) or [000 eq. (16)] (``1 < theta < 2``).
 
     Parameters
@@ -86,6 +119,13 @@ def psi(x, theta=2.0):
     -------
     numpy.ndarray
         ``psi(x)``, same shape as ``x``; never NaN or infinite, ``|psi| <= log theta``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an array of real numbers, or ``theta`` is a bool or not a real number.
+    ValueError
+        If ``x`` holds a NaN or ``theta`` is not in (1, 2].
 
     Notes
     -----
@@ -118,8 +158,35 @@ def psi(x, theta=2.0):
     return np.where(arr < 0, -val, val)
 
 
-def psi_bound(theta=2.0) -> float:
-    """The bound ``sup |psi| = log theta`` stated below [000 eq. (6)] (``log 2``) and [000 eq. (16)]."""
+def psi_bound(theta: float = 2.0) -> float:
+    """The bound ``sup |psi| = log theta`` stated below [000 eq. (6)] (``log 2``) and [000 eq. (16)].
+
+    Parameters
+    ----------
+    theta : float, default 2.0
+        Moment order in (1, 2].
+
+    Returns
+    -------
+    float
+        ``log theta``.
+
+    Raises
+    ------
+    TypeError
+        If ``theta`` is a bool or not a real number.
+    ValueError
+        If ``theta`` is not in (1, 2].
+
+    References
+    ----------
+    .. [1] [000 eq. (6)] and [000 eq. (16)].
+
+    Examples
+    --------
+    >>> round(psi_bound(), 12), round(psi_bound(1.5), 12)
+    (0.69314718056, 0.405465108108)
+    """
     return math.log(check_theta(theta))
 
 
@@ -129,7 +196,8 @@ _ETA = 2.0 ** -1074
 _MARGIN = 2.0 ** -40
 
 
-def psi_evaluation_error_bound(t, theta=2.0, function_ulps=FUNCTION_ULPS):
+def psi_evaluation_error_bound(t: ArrayLike, theta: float = 2.0, function_ulps: float = FUNCTION_ULPS
+                               ) -> NDArray[np.float64]:
     """Bound on ``|computed psi(t) - psi(t)|`` for every float64 evaluation by the operations of :func:`psi`.
 
     Parameters
@@ -151,6 +219,13 @@ def psi_evaluation_error_bound(t, theta=2.0, function_ulps=FUNCTION_ULPS):
         :mod:`reference.wang_xu._score_kernel` and numpy's SIMD loops, say) differ by at most ``2 B(t)``.
         The bound is computed with ``+ - * /`` and :func:`reference.wang_xu._powers.pow_unit` only, so its
         bits are the same on every CPU.
+
+    Raises
+    ------
+    TypeError
+        If ``t`` is not an array of real numbers, or ``theta`` is a bool or not a real number.
+    ValueError
+        If ``t`` holds a NaN, ``theta`` is not in (1, 2], or ``function_ulps`` is not in [0, 2^20].
 
     Notes
     -----
@@ -286,16 +361,75 @@ def _log_one_plus_s_plus_pow(s: np.ndarray, theta: float) -> np.ndarray:
     return out
 
 
-def psi_upper_envelope(x, theta=2.0):
-    """Right-hand side of [000 eq. (3)] (``theta = 2``) / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``,
-    overflow-free."""
+def psi_upper_envelope(x: ArrayLike, theta: float = 2.0) -> NDArray[np.float64]:
+    """Right-hand side of [000 eq. (3)] / [000 eq. (15)]: ``log(1 + x + |x|^theta / theta)``, overflow-free.
+
+    Parameters
+    ----------
+    x : array_like of float
+        Arguments, any float64 but NaN.
+    theta : float, default 2.0
+        Moment order in (1, 2].
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The envelope at ``x``, the shape of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``theta`` is a bool or not a real number.
+    ValueError
+        If ``theta`` is not in (1, 2], or ``x`` holds a NaN.
+
+    References
+    ----------
+    .. [1] [000 eq. (3)] and [000 eq. (15)] (the envelopes ``psi`` lies between).
+
+    Examples
+    --------
+    >>> x = np.array([1.5, 3.0])        # psi equals the lower envelope on [0, 1]; beyond, it lies strictly between
+    >>> psi_lower_envelope(x).round(4), psi(x).round(4), psi_upper_envelope(x).round(4)
+    (array([ 0.47  , -0.9163]), array([0.6931, 0.6931]), array([1.2879, 2.1401]))
+    """
     th = check_theta(theta)
     arr = _as_float_array(x)
     return _log_one_plus_s_plus_pow(arr.ravel().copy(), th).reshape(arr.shape)
 
 
-def psi_lower_envelope(x, theta=2.0):
-    """Left-hand side of [000 eq. (3)] / [000 eq. (15)]: ``-log(1 - x + |x|^theta / theta)``, overflow-free."""
+def psi_lower_envelope(x: ArrayLike, theta: float = 2.0) -> NDArray[np.float64]:
+    """Left-hand side of [000 eq. (3)] / [000 eq. (15)]: ``-log(1 - x + |x|^theta / theta)``, overflow-free.
+
+    Parameters
+    ----------
+    x : array_like of float
+        Arguments, any float64 but NaN.
+    theta : float, default 2.0
+        Moment order in (1, 2].
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The envelope at ``x``, the shape of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``theta`` is a bool or not a real number.
+    ValueError
+        If ``theta`` is not in (1, 2], or ``x`` holds a NaN.
+
+    References
+    ----------
+    .. [1] [000 eq. (3)] and [000 eq. (15)] (the envelopes ``psi`` lies between).
+
+    Examples
+    --------
+    >>> x = np.array([1.5, 3.0])        # psi equals the lower envelope on [0, 1]; beyond, it lies strictly between
+    >>> psi_lower_envelope(x).round(4), psi(x).round(4), psi_upper_envelope(x).round(4)
+    (array([ 0.47  , -0.9163]), array([0.6931, 0.6931]), array([1.2879, 2.1401]))
+    """
     th = check_theta(theta)
     arr = _as_float_array(x)
     return -_log_one_plus_s_plus_pow(-arr.ravel(), th).reshape(arr.shape)
