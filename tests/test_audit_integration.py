@@ -72,8 +72,14 @@ def test_domain_hook_keeps_every_candidate_in_the_domain():
 
 
 def test_statistical_non_refutation_is_inconclusive():
-    alg = Algorithm("bounded", "test", "bounded", mechanism=lambda **kw: type("M", (), {
-        "record_width": 1, "project_records": _Bounded.project_records, "sample": _Bounded.sample})())
+    alg = Algorithm(
+        "bounded",
+        "test",
+        "bounded",
+        mechanism=lambda **kw: type(
+            "M", (), {"record_width": 1, "project_records": _Bounded.project_records, "sample": _Bounded.sample}
+        )(),
+    )
     res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.bounded.standard"))
     assert res.verdict == "inconclusive" and res.evidence["method"] == "statistical"
     assert res.observed == res.evidence["epsilon_lower"] and res.method.startswith("statistical audit")
@@ -92,8 +98,13 @@ class _RaisesGiven:
 def _raising_algorithm(exc):
     from proofs_checks.model import Algorithm
 
-    return Algorithm("raises", "[002 Alg. 5]", "raises", variants=("printed",),
-                     mechanism=lambda variant, epsilon, delta: _RaisesGiven(exc))
+    return Algorithm(
+        "raises",
+        "[002 Alg. 5]",
+        "raises",
+        variants=("printed",),
+        mechanism=lambda variant, epsilon, delta: _RaisesGiven(exc),
+    )
 
 
 def test_a_registered_mechanism_that_cannot_run_is_inconclusive_not_a_verdict():

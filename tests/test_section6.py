@@ -208,9 +208,20 @@ def test_figure_plot_draws_blind_walk_and_paper_numbers(tmp_path, monkeypatch):
         return real_save(fig, path)
 
     panel = next(p for p in s6.panels_for("full", 1) if p.panel == "b")
-    rows = [dict(figure=1, d=200, n=n, epsilon=1.0, mean=0.2, se=0.01, q90=0.3, repetitions=20,
-                 blind_walk_level=s6.blind_walk_level(dict(figure=1, d=200, n=n, epsilon=1.0)))
-            for n in panel.values]
+    rows = [
+        dict(
+            figure=1,
+            d=200,
+            n=n,
+            epsilon=1.0,
+            mean=0.2,
+            se=0.01,
+            q90=0.3,
+            repetitions=20,
+            blind_walk_level=s6.blind_walk_level(dict(figure=1, d=200, n=n, epsilon=1.0)),
+        )
+        for n in panel.values
+    ]
     monkeypatch.setattr(cmd, "save_figure", spy)
     path = cmd.plot_figure(tmp_path / "f1.png", 1, [(panel, rows)])
     assert path.exists()

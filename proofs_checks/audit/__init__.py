@@ -34,16 +34,31 @@ from typing import TYPE_CHECKING
 
 #: Public name -> the module of the package that defines it.
 _EXPORTS = {
-    "audit": "api", "AuditResult": "api", "MechanismError": "api", "NoRunnablePair": "api",
-    "profile_options": "api", "AuditOptions": "options",
-    "search_exact": "exact_search", "ExactSearchResult": "exact_search", "exact_pair_epsilon": "datasets",
-    "black_box_pairs": "datasets", "privacy_profile": "exact",
-    "statistical_audit": "statistical", "StatisticalAuditResult": "statistical",
-    "exact_curve": "curves", "density_curve": "curves", "laplace_curve": "curves", "gaussian_curve": "curves",
-    "statistical_curve": "curves", "CurveResult": "curves",
-    "Attack": "attacks", "register_attack": "attacks", "unregister_attack": "attacks",
+    "audit": "api",
+    "AuditResult": "api",
+    "MechanismError": "api",
+    "NoRunnablePair": "api",
+    "profile_options": "api",
+    "AuditOptions": "options",
+    "search_exact": "exact_search",
+    "ExactSearchResult": "exact_search",
+    "exact_pair_epsilon": "datasets",
+    "black_box_pairs": "datasets",
+    "privacy_profile": "exact",
+    "statistical_audit": "statistical",
+    "StatisticalAuditResult": "statistical",
+    "exact_curve": "curves",
+    "density_curve": "curves",
+    "laplace_curve": "curves",
+    "gaussian_curve": "curves",
+    "statistical_curve": "curves",
+    "CurveResult": "curves",
+    "Attack": "attacks",
+    "register_attack": "attacks",
+    "unregister_attack": "attacks",
     "attack_names": "classifiers",
-    "LawError": "laws", "FeatureError": "features",
+    "LawError": "laws",
+    "FeatureError": "features",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -54,7 +69,7 @@ def __getattr__(name):
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value                     # looked up once
+    globals()[name] = value  # looked up once
     return value
 
 
@@ -62,7 +77,7 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:                               # the same names for type checkers and editors
+if TYPE_CHECKING:  # the same names for type checkers and editors
     from .api import AuditResult, MechanismError, NoRunnablePair, audit, profile_options
     from .attacks import Attack, register_attack, unregister_attack
     from .classifiers import attack_names
