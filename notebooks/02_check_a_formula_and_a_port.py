@@ -24,8 +24,6 @@ import json
 import subprocess
 import sys
 
-import numpy as np
-
 from proofs_checks.formulas import catoni as F
 from reference.hu import catoni
 

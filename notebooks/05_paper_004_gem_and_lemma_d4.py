@@ -21,7 +21,6 @@
 # %%
 from proofs_checks.notebook import run_and_show as run
 
-
 # %%
 results = run("arora.gem.privacy", "arora.gem.utility")
 

@@ -33,8 +33,8 @@ from .audit.api import AuditResult, MechanismError, NoRunnablePair, audit, profi
 from .audit.neighbours import CANNOT_RUN
 from .audit.primitive_mechanisms import PRIMITIVE_DEFAULTS, PRIMITIVE_FACTORIES
 from .audit_record import audit_record_gaps
-from .model import PROFILES, Algorithm, Claim, Mutant, Result
 from .builders import with_power_note as _with_power
+from .model import PROFILES, Algorithm, Claim, Mutant, Result
 from .verdicts import CONFIDENCE
 
 #: Error of the exact audits' sampler check in the registered claims.  At ``1 - CONFIDENCE`` each

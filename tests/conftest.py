@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from hypothesis import HealthCheck, settings
 
 # Deterministic hypothesis runs: a fixed derandomised profile so no test is flaky.

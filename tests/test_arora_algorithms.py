@@ -18,8 +18,6 @@ from reference.arora.learners import (
     output_perturbation,
     regularized_erm,
 )
-from reference.mechanisms import gem_log_prob
-from reference.records import partition_records
 from reference.arora.model_selection import (
     BoostingSelection,
     GridSearchSelection,
@@ -32,6 +30,8 @@ from reference.arora.model_selection import (
     subgaussian_mgf,
     subgaussian_mgf_estimate,
 )
+from reference.mechanisms import gem_log_prob
+from reference.records import partition_records
 from tests._stats import GOF_ALPHA, chisquare_pvalue
 
 SQ = make_problem("squared", (1.2, -0.6, 0.3))

@@ -3,7 +3,6 @@
 import pytest
 
 from proofs_checks.claim_sets.arora.boosting import boosting_excess_risk_check, laplace_reading_check, subgaussian_check
-from proofs_checks.claim_sets.arora.boosting_privacy import boosting_privacy_check
 from proofs_checks.claim_sets.arora.concentration import concentration_lemma_check
 from proofs_checks.claim_sets.arora.excess_risk import thm1_excess_risk_check
 from proofs_checks.claim_sets.arora.gem import gem_privacy_004_check, gem_utility_004_check
@@ -167,6 +166,7 @@ def test_logistic_sensitivity_bound_has_slack_two():
 
 def test_mechanism_factories(registry):
     import numpy as np
+
     from reference.arora.data import make_problem, sample_records
 
     p = make_problem("squared", (1.2, -0.6))
@@ -265,6 +265,7 @@ def test_thm1_readings_reported_side_by_side():
 
 def test_boosting_calibrated_variant_validates():
     import numpy as np
+
     from reference.arora.data import make_problem, sample_records
     from reference.arora.learners import OutputPerturbation
     from reference.arora.model_selection import boosting, calibrated_laplace_scale

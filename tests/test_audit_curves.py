@@ -192,7 +192,8 @@ def test_curve_progress_only_when_asked(capsys):
 
 # ------------------------------------------------------------------ the float range (hypothesis)
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 _POSITIVE = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
 _EPS = st.lists(st.floats(min_value=0.0, max_value=1e300, allow_nan=False), min_size=1, max_size=6)

@@ -1,8 +1,6 @@
 """verify's audit claims: generated per algorithm and variant, honest verdict mapping, domain hook."""
 
 import numpy as np
-import pytest
-
 
 from proofs_checks.audit.neighbours import black_box_pairs, domain_projector, search_exact
 from proofs_checks.audit_claims import privacy_audit_check
@@ -109,9 +107,8 @@ def _raising_algorithm(exc):
 
 def test_a_registered_mechanism_that_cannot_run_is_inconclusive_not_a_verdict():
     from proofs_checks.audit_claims import privacy_audit_check
-    from proofs_checks.model import CheckContext
+    from proofs_checks.model import CheckContext, Claim
     from proofs_checks.runner import run_claim
-    from proofs_checks.model import Claim
 
     check = privacy_audit_check(_raising_algorithm(ValueError("non-finite values")), "printed", epsilon=1.0)
     res = run_claim(Claim("audit.raises.printed", "[002 Alg. 5]", "s", "privacy", check), CheckContext())

@@ -5,10 +5,10 @@ from hypothesis import strategies as st_h
 from statsmodels.stats.proportion import proportion_confint
 
 from proofs_checks.audit import statistical as st
-from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
 
 # private: _few_categories, _cross_fitted_bound: the candidate rules of the selection split are the subject
 from proofs_checks.audit.candidates import _few_categories
+from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
 from proofs_checks.audit.cross_fit import _cross_fitted_bound
 from proofs_checks.audit.statistical import clopper_pearson_epsilon, dp_p_value, draw_outputs, statistical_audit
 from tests._audit_helpers import COIN, MECH, BadShape, ShiftLaplace, WrongLength

@@ -6,10 +6,10 @@ import mpmath
 import pytest
 
 from proofs_checks.claim_sets import proof_identities as PI
+from proofs_checks.formulas import composition as C
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import Registry
 from proofs_checks.runner import run_claim
-from proofs_checks.formulas import composition as C
 from reference.mechanisms import advanced_composition_split
 
 CTX = CheckContext(profile="quick", seed=5, claim_id="proofs.002.lemma2.test")

@@ -4,7 +4,8 @@ import math
 
 import mpmath
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
 from proofs_checks.formulas import kl_identity as K

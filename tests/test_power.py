@@ -7,7 +7,7 @@ import numpy as np
 from proofs_checks.model import CheckContext, Claim, Mutant, Result
 
 # private: _describe: the wording of what a check detects and misses is the subject
-from proofs_checks.power import _describe, MutantOutcome, claim_power, power_summary
+from proofs_checks.power import MutantOutcome, _describe, claim_power, power_summary
 
 
 def _noise_scale_check(scale_factor=1.0, samples=20_000):

@@ -15,7 +15,7 @@ from proofs_checks.claim_sets.wang_xu import sensitivity as S
 from proofs_checks.claim_sets.wang_xu import utility as U
 from proofs_checks.model import CheckContext
 from proofs_checks.power import claim_power
-from proofs_checks.rates.trials_wang_xu import L2BallNet, THEOREM1_MODEL, W_STAR
+from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, W_STAR, L2BallNet
 from proofs_checks.registry import default_registry
 
 CTX = CheckContext(profile="quick", seed=20261121)

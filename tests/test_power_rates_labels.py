@@ -107,6 +107,7 @@ def test_dimension_mutants_are_out_of_reach_with_their_intervals(registry, alg, 
 def test_dimension_mutants_are_built_for_the_profile_they_run_at(registry):
     # before: the mutants' nets were the quick one (R/12) at the full profile too
     import inspect
+
     from proofs_checks.claim_sets.wang_xu import rates_dimension
 
     assert '"quick")' not in inspect.getsource(rates_dimension.dimension_mutants)

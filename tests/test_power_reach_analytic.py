@@ -127,7 +127,7 @@ def test_thm4_ingredients():
     # the proof's step sensitivity is the one the check uses: unit l1 ball, radius reading, 8 K^2 / n
     V = l1_ball_vertices(2)
     assert polytope_l1_norm(V, "radius") == 1.0
-    for T, n, K, eps, dlt in frank_wolfe.THM4_QUICK + frank_wolfe.THM4_FULL:
+    for _T, n, K, eps, dlt in frank_wolfe.THM4_QUICK + frank_wolfe.THM4_FULL:
         assert lasso_sensitivity(V, K, n) == pytest.approx(8.0 * K * K / n, rel=1e-15)
         assert 0 < eps < 1 and 0 < dlt < 1
 
@@ -287,6 +287,7 @@ def test_wang_xu_mutants_no_violation_exactly_where_the_loss_stays_within_eps(re
 def test_lemma2_printed_checks_refute_per_round_epsilon_x3(registry, cid):
     # measured at quick: exact-rr 7.9e3, exact-laplace 7.7 (x2, x1.25: proven no violation above)
     from dataclasses import replace
+
     from proofs_checks.model import CheckContext
     from proofs_checks.runner import run_claim
 
@@ -325,10 +326,11 @@ def test_composition_noise_x08_is_no_violation(registry, cid, per_guess, target,
 def test_printed_gem_step_sensitivity_halved_is_proven_no_violation_on_the_checks_instances():
     """[004 Alg. 1 step 8] as printed declares Delta(B_j) for an average over S2: x f stays a valid sensitivity bound
     while f >= 1/|S2|; the check's S2 are 20 (quick) and 100 (full) records (split_in_two of 40 / 200)."""
+    import numpy as np
+
     from proofs_checks.claim_sets.arora import grid_configs
     from proofs_checks.registry import default_registry
     from reference.arora.model_selection import split_in_two
-    import numpy as np
 
     for profile in ("quick", "full"):
         for *_, n, _K in grid_configs(profile):

@@ -16,8 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs_checks.claim_sets.hu import frank_wolfe
-from proofs_checks.claim_sets.hu import corner_records
+from proofs_checks.claim_sets.hu import corner_records, frank_wolfe
 from proofs_checks.formulas.bounded_range import br_composition_delta, br_composition_delta_mpmath, grr_probability
 from proofs_checks.formulas.composition import rr_composition_delta
 from proofs_checks.registry import default_registry

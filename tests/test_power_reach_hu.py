@@ -125,7 +125,7 @@ def test_hu2_step_score_moves_by_at_most_its_sensitivity_on_extreme_pairs(regist
     worst = 0.0
     for w in (np.zeros(2), np.array([1.0, 0.0]), np.array([-0.5, 0.5]), np.array([0.0, -1.0])):
         step = mech.step(w, n)
-        for i, (r_old, r_new) in enumerate([(a, b) for a in corners for b in corners]):
+        for r_old, r_new in [(a, b) for a in corners for b in corners]:
             d2 = data.copy()
             d2[0] = r_old
             d3 = data.copy()

@@ -8,8 +8,8 @@ import pytest
 
 from proofs_checks.claim_sets.hu import parameters, rate_settings, rates, utility
 from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
 from proofs_checks.rates import trials_hu
+from proofs_checks.registry import default_registry
 from reference.mechanisms import exponential_log_prob
 
 
@@ -18,6 +18,7 @@ def test_t_pdf_within_the_stated_bound_of_scipy():
     # so on the quadrature grid at 300 random v (log-uniform over [1e-8, 10]) and extreme ones it agrees with
     # scipy within the bound of tests/_two_routes.py (numpy's exp/log/log1p are chosen by the CPU on both sides)
     from scipy import stats
+
     from tests._two_routes import assert_within, t_pdf_gap, within
 
     # private: _quadrature_nodes, _t_pdf, _base_density, _sparse_unit: the trial's own densities and draws are the

@@ -6,15 +6,15 @@ import json
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets.wang_xu import setup_for, stated_exponent
 from proofs_checks.claim_sets.wang_xu import rates as R
 from proofs_checks.claim_sets.wang_xu import rates_dimension as RD
+from proofs_checks.claim_sets.wang_xu import setup_for, stated_exponent
 from proofs_checks.claim_sets.wang_xu import utility as U
-from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
 from proofs_checks.cli import main
+from proofs_checks.model import CheckContext
 from proofs_checks.rates import fit_rate, run_sweep
 from proofs_checks.rates import trials_wang_xu as T
+from proofs_checks.registry import default_registry
 from reference.wang_xu.data import LinearModel, population_risk, student_t
 
 # 5 points x 10 datasets = 50 observations: the fewest for which the q = 0.9 interval is defined.

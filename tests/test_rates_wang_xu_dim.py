@@ -10,9 +10,9 @@ from scipy import stats
 
 from proofs_checks.claim_sets.wang_xu import rates_dimension as R
 from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
 from proofs_checks.rates import trials_wang_xu_dim as D
 from proofs_checks.rates.trials_wang_xu import excess_risk_1d
+from proofs_checks.registry import default_registry
 from reference.wang_xu.data import lomax, student_t
 from reference.wang_xu.l1_regression import wang_xu_log_prob
 from reference.wang_xu.nets import L2BallNet

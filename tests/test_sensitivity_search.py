@@ -4,18 +4,19 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
-from proofs_checks.model import CheckContext
-from proofs_checks.registry import Registry
-from proofs_checks.runner import run_claim
 from proofs_checks.formulas.sensitivity import (
     hypothesis_search,
     norm_of_difference,
     search_sensitivity,
     sensitivity_check,
 )
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import Registry
+from proofs_checks.runner import run_claim
 
 CTX = CheckContext(profile="quick", seed=11)
 C = 1.0

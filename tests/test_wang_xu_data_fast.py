@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, excess_risk_1d
+
 # private: _lomax_sf, _t_pdf, _lomax_partial_mean: the fast densities are tested against scipy
 from reference.wang_xu.data import _lomax_sf, _t_pdf, folded, student_t, two_sided_lomax
-from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, excess_risk_1d
-from tests._two_routes import U, assert_within, lomax_sf_gap, t_pdf_gap, within
+from tests._two_routes import assert_within, lomax_sf_gap, t_pdf_gap, within
 
 
 def _grid():
@@ -103,6 +104,7 @@ def test_two_sided_lomax_partial_mean_split_same_bits():
     # any CPU: the split applies the same element-wise operations (one np.power each) to a subset of the same
     # values, and the constant half is power(1, -a) = 1, exact in every implementation
     import numpy as np
+
     from reference.wang_xu.data import _lomax_partial_mean, two_sided_lomax
 
     law = two_sided_lomax(2.5, 1.5, 0.5)

@@ -17,7 +17,8 @@ from proofs_checks.claim_sets.wang_xu import setup_for
 #   tested against the plain ones
 from reference.wang_xu._score_kernel import psi_column_sums, psi_of_residuals
 from reference.wang_xu.truncation import psi
-from tests._psi_kernel_bounds import bits as _bits, bits_equal, broken_psi_swapped, kernel_psi, psi_violations
+from tests._psi_kernel_bounds import bits as _bits
+from tests._psi_kernel_bounds import bits_equal, broken_psi_swapped, kernel_psi, psi_violations
 
 
 def _arguments(x, y, w, iota, shift):

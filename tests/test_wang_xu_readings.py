@@ -3,13 +3,10 @@ of eqs. (14) and (26), the concentration lemmas; each check refutes a deliberate
 
 import math
 
-import numpy as np
 import pytest
 
-from proofs_checks.claim_sets.wang_xu import bounds, concentration, derivations, privacy
-
 # private: _args: the derivation checks' own arguments are the subject
-from proofs_checks.claim_sets.wang_xu import setup_for
+from proofs_checks.claim_sets.wang_xu import bounds, concentration, derivations, privacy, setup_for
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
 from reference.wang_xu.l1_regression import EXPONENT_FACTORS, exponent_factor

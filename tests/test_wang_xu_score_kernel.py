@@ -24,6 +24,8 @@ from reference.wang_xu.l1_regression import _psi_block, _Scorer
 from reference.wang_xu.truncation import _psi_nonneg, psi_evaluation_error_bound
 from tests._psi_kernel_bounds import (
     bits_equal as _bits_equal,
+)
+from tests._psi_kernel_bounds import (
     broken_psi_swapped,
     kernel_psi,
     log_weights_violations,

@@ -12,8 +12,8 @@ import numpy as np
 
 from reference.validation import check_integer
 
-from .features import _void_rows
 from .classifiers import FIT_THREADS, attack_fits, check_attack, run_fits
+from .features import _void_rows
 from .projection import Projection, _Negated
 
 __all__ = ["ExactLogRatio", "RowTable", "CategoryLogRatio", "candidate_statistics", "MAX_CATEGORIES", "FEW_CATEGORIES"]

@@ -44,7 +44,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field
-
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np

@@ -33,7 +33,6 @@ Registration: ``proofs_checks/claim_sets/primitives/`` may pass
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from reference.mechanisms import (

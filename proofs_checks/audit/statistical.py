@@ -75,30 +75,29 @@ import numpy as np
 from reference.validation import check_integer, check_probability
 
 from ..verdicts import CONFIDENCE
-
 from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, benchmarks and tests import it here)
-from .candidates import (
+from .candidates import (  # noqa: F401  (re-exported)
     FEW_CATEGORIES,
     MAX_CATEGORIES,
     CategoryLogRatio,
-    ExactLogRatio,  # noqa: F401  (re-exported)
+    ExactLogRatio,
     RowTable,
     candidate_statistics,
 )
-from .checks import (
+from .checks import (  # noqa: F401  (re-exported)
     DEFAULT_THRESHOLD_SCORING,
     FIXED_EVENT_SCORINGS,
-    MIN_SAMPLES,  # noqa: F401  (re-exported)
+    MIN_SAMPLES,
     THRESHOLD_SCORINGS,
     check_confidence,
     check_fixed_event_scoring,
     check_samples,
     check_threshold_scoring,
 )
-from .confidence_bounds import (
+from .confidence_bounds import (  # noqa: F401
     _eps_from_bounds,
     clopper_pearson_bounds,
-    clopper_pearson_epsilon,  # noqa: F401
+    clopper_pearson_epsilon,
     dp_p_value,
 )
 from .cross_fit import CROSS_FIT_FOLDS, FIXED_EVENT_ERROR  # noqa: F401  (re-exported)
@@ -106,10 +105,10 @@ from .projection import BinnedLogRatio, Projection, fit_logistic  # noqa: F401  
 from .sampling import DEFAULT_CHUNK, _chunk_sizes, _draw_task, _progress_bar, _run_tasks, draw_outputs
 from .selection import DISCRETE_SELECTION_ERROR, FIXED_EVENT_SIZE_FACTOR, select_event  # noqa: F401  (re-exported)
 from .smooth import SMOOTH_KNOT_QUANTILES, SMOOTH_PENALTY, SmoothLogRatio  # noqa: F401  (re-exported)
-from .thresholds import (
+from .thresholds import (  # noqa: F401  (re-exported)
     SELECTION_ERROR,
     best_threshold,
-    best_threshold_exact,  # noqa: F401  (re-exported)
+    best_threshold_exact,
     best_threshold_weighted,
 )
 
@@ -443,7 +442,7 @@ def _checked(
     threshold_scoring,
 ):
     """The arguments of :func:`statistical_audit` checked, in its order (TypeError / ValueError naming them)."""
-    if not hasattr(mechanism, "sample") or not callable(getattr(mechanism, "sample")):
+    if not hasattr(mechanism, "sample") or not callable(mechanism.sample):
         raise TypeError(f"mechanism {mechanism!r} has no callable sample(data, size, rng)")
     epsilon, delta = _check_eps_delta(epsilon, delta)
     samples = check_samples(samples)

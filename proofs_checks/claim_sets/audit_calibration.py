@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..audit.exact import privacy_profile
-from ..model import Claim, Result
 from ..builders import compare_result
+from ..model import Claim, Result
 from ..verdicts import CONFIDENCE, ROUNDING_RTOL, at_least
 
 __all__ = [

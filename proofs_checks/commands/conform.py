@@ -74,9 +74,9 @@ def _guide(args):
 def run(args):
     if args.guide_tables or args.update_guide:
         return _guide(args)
-    from ..jsonable import to_jsonable
     from ..conform.functions import FUNCTIONS
     from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
+    from ..jsonable import to_jsonable
 
     unknown = sorted(set(args.only or ()) - {f.name for f in FUNCTIONS})
     if unknown:

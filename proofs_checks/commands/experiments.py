@@ -6,7 +6,7 @@ import json
 import math
 import sys
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
@@ -31,6 +31,12 @@ _LAZY = (
     "to_jsonable",
     "save_figure",
 )
+
+
+if TYPE_CHECKING:  # the lazily loaded names, for linters and type checkers
+    from ..experiments.section6 import FIGURE_ALGORITHM, PAPER_NUMBERS, REAL_DATA_FIGURES, panels_for, run_panel
+    from ..jsonable import to_jsonable
+    from ..rates.plot import save_figure
 
 
 def _load():

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from . import UsageError
 from ._common import non_negative_int, usable_out_dir

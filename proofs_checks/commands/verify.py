@@ -93,19 +93,19 @@ def add_arguments(parser):
 
 
 def run(args):
-    from ..model import CheckContext
-    from ..registry import default_registry
-    from ..report import build_payload, claim_record, write_report
-    from ..report.provenance import provenance
-    from ..report.write import remove_stale_figures
-    from ..parallel import active_backend
-    from ..runner import iter_claims_in_workers, start_workers
-    from ..stability import run_claim_across_seeds
     import datetime as dt
     import functools
     import json
     import time
 
+    from ..model import CheckContext
+    from ..parallel import active_backend
+    from ..registry import default_registry
+    from ..report import build_payload, claim_record, write_report
+    from ..report.provenance import provenance
+    from ..report.write import remove_stale_figures
+    from ..runner import iter_claims_in_workers, start_workers
+    from ..stability import run_claim_across_seeds
     from ._common import default_jobs
 
     out = usable_out_dir(args.out)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .common import (
+    BETA,
     COMMON_FIELDS,
     DELTA,
-    BETA,
     EPSILON,
     LAPLACE_SCALE,
     NEIGHBOUR_PAIRS,

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reference.hu.data import FIGURES, figure_dataset, initial_polytope, initial_sparse, logistic_data
 from reference.hu.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso, l1_ball_vertices
-from reference.hu.data import FIGURES, figure_dataset, initial_polytope, initial_sparse, linear_data, logistic_data
 from reference.hu.parameters import section62_parameters
+from reference.hu.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
 from reference.losses import get_loss
 from reference.records import split_records
-from reference.hu.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
 from reference.validation import as_generator
 
 from ..rates.blind_walk import blind_walk_distance2

@@ -431,7 +431,8 @@ def hypothesis_search(
     record of arbitrary finite floats; ``hypothesis.target`` steers towards
     larger changes.  Returns a :class:`SensitivityResult` of the best pair.
     """
-    from hypothesis import HealthCheck, given, settings, strategies as st, target
+    from hypothesis import HealthCheck, given, settings, target
+    from hypothesis import strategies as st
 
     base = check_finite_array("base", base, ndim=2)
     stated = check_positive("stated", stated)

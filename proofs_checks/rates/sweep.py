@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from reference.validation import check_integer
 
 from ..parallel import run_calls, worker_count

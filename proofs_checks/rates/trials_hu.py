@@ -41,8 +41,8 @@ import math
 import numpy as np
 
 from reference._densities import t_pdf as _t_pdf
-from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
 from reference.hu.data import initial_polytope, linear_data, w_star_polytope
+from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
 from reference.hu.parameters import (
     theorem2_parameters,
     theorem3_parameters,
@@ -50,13 +50,13 @@ from reference.hu.parameters import (
     theorem7_parameters,
     theorem8_parameters,
 )
-from reference.losses import BiweightLoss, Loss
 from reference.hu.sparse import (
     heavy_tailed_sparse_linear_regression,
     heavy_tailed_sparse_optimization,
     iht_lambda,
     sparse_opt_lambda,
 )
+from reference.losses import BiweightLoss, Loss
 from reference.validation import check_finite_array
 
 __all__ = [

@@ -55,10 +55,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
+from reference.validation import as_generator, check_integer, check_positive
 from reference.wang_xu.data import LinearModel, SymmetricLaw, lomax, student_t
 from reference.wang_xu.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
 from reference.wang_xu.nets import L2BallNet
-from reference.validation import as_generator, check_integer, check_positive
 
 from .trials_wang_xu import excess_risk_1d, weighted_quantile
 

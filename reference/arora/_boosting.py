@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._grid_search import _check_variant, check_learner_output
-from .data import glm_loss
 from ..mechanisms import report_noisy_max, report_noisy_max_log_prob
 from ..records import partition_records
 from ..validation import (
@@ -46,6 +44,8 @@ from ..validation import (
     check_positive,
     check_probability,
 )
+from ._grid_search import _check_variant, check_learner_output
+from .data import glm_loss
 
 if TYPE_CHECKING:
     from .learners import _BaseLearner

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .data import glm_loss
 from ..mechanisms import gem_log_prob, gem_sample
 from ..validation import (
     RNGLike,
@@ -39,6 +38,7 @@ from ..validation import (
     check_integer,
     check_probability,
 )
+from .data import glm_loss
 
 if TYPE_CHECKING:
     from .learners import _BaseLearner

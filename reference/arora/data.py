@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import integrate, stats
 
 from ..losses import logistic_of_margin, squared_of_residual
-from ..validation import RNGLike, as_generator, check_finite_array, check_integer, check_positive, check_choice
+from ..validation import RNGLike, as_generator, check_choice, check_finite_array, check_integer, check_positive
 
 __all__ = ["LOSSES", "GLMProblem", "make_problem", "sample_records", "glm_loss", "project_to_domain"]
 

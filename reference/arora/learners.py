@@ -38,12 +38,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from .data import LOSSES
 from ..mechanisms import gaussian_release, gaussian_sigma
 from ..validation import (
     RNGLike,
-    check_choice,
     as_generator,
+    check_choice,
     check_delta,
     check_epsilon,
     check_finite_array,
@@ -51,6 +50,7 @@ from ..validation import (
     check_positive,
     check_probability,
 )
+from .data import LOSSES
 
 __all__ = [
     "smoothness",

@@ -20,13 +20,13 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import catoni
-from ._fw_engine import _fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch, fw_step_sizes
-from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 from ..losses import Loss, get_loss
 from ..mechanisms import exponential_log_prob, gumbel_max_sample, normalize_log_weights
 from ..records import split_records
 from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_integer, check_positive
+from . import catoni
+from ._fw_engine import _fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch, fw_step_sizes
+from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 
 __all__ = [
     "data_split",

@@ -26,8 +26,8 @@ import math
 
 import numpy as np
 
-from ._ephi_numba import HAVE_NUMBA, _jit, _jit_inline, _jit_parallel, _to_i32, numba
 from ._ephi_loops import _terms_loop
+from ._ephi_numba import HAVE_NUMBA, _jit, _jit_inline, _jit_parallel, _to_i32, numba
 from ._ephi_regions import _easy
 from ._ephi_special import _B, _R
 

@@ -25,8 +25,6 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._fw_engine import _fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch, fw_step_sizes
-from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 from ..mechanisms import advanced_composition_split, exponential_log_prob, gumbel_max_sample, normalize_log_weights
 from ..records import split_records
 from ..validation import (
@@ -38,6 +36,8 @@ from ..validation import (
     check_integer,
     check_positive,
 )
+from ._fw_engine import _fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch, fw_step_sizes
+from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 
 __all__ = [
     "LASSO_VARIANTS",

@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
-from ..validation import check_finite_array, check_positive, check_choice
+from ..validation import check_choice, check_finite_array, check_positive
 from . import _ephi_kernel
 
 __all__ = ["PHI_BOUND", "VARIANTS", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]

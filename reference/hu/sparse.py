@@ -29,10 +29,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
 from ..losses import Loss, get_loss
-from ..records import split_records
 from ..mechanisms import peeling, peeling_scale, peeling_support_log_prob
+from ..records import split_records
 from ..validation import (
     RNGLike,
     as_generator,
@@ -42,6 +41,7 @@ from ..validation import (
     check_integer,
     check_positive,
 )
+from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
 
 __all__ = [
     "project_l2_ball",

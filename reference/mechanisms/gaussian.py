@@ -18,8 +18,8 @@ import math
 import warnings
 
 import numpy as np
-from scipy.special import log_ndtr
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import log_ndtr
 
 from ..validation import (
     RNGLike,

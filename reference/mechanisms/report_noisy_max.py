@@ -17,8 +17,8 @@ import math
 import warnings
 
 import numpy as np
-from scipy import integrate
 from numpy.typing import ArrayLike, NDArray
+from scipy import integrate
 
 from ..validation import RNGLike, as_generator, check_epsilon, check_positive
 from ._batch import argmax_of_noisy_rows, check_candidate_array, flat_batch

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from .truncation import check_theta
 from ..validation import check_epsilon, check_integer, check_positive, check_probability
+from .truncation import check_theta
 
 __all__ = ["theorem1_parameters", "theorem2_parameters"]
 

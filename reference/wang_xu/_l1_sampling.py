@@ -27,10 +27,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
-from ._l1_scores import _Scorer
-from .nets import ArrayNet, GridNet, as_net
 from ..mechanisms import normalize_log_weights
 from ..validation import RNGLike, as_generator, check_integer
+from ._l1_scores import _Scorer
+from .nets import ArrayNet, GridNet, as_net
 
 __all__ = [
     "DEFAULT_BLOCK_ELEMENTS",

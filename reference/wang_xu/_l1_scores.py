@@ -55,9 +55,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..validation import check_choice, check_epsilon, check_finite_array, check_positive, check_same_length
 from . import _risk_kernel, _score_kernel
 from .truncation import _psi_nonneg, check_theta
-from ..validation import check_choice, check_epsilon, check_finite_array, check_positive, check_same_length
 
 __all__ = [
     "VARIANTS",

@@ -27,6 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..mechanisms import normalize_log_weights
+from ..records import split_records
+from ..validation import RNGLike, check_delta, check_epsilon, check_integer
 from ._l1_parameters import theorem1_parameters, theorem2_parameters
 from ._l1_sampling import (
     DEFAULT_BLOCK_ELEMENTS,
@@ -37,13 +40,13 @@ from ._l1_sampling import (
     streaming_log_prob_chunks,
     wang_xu_log_prob,
 )
-from ._l1_scores import (
+from ._l1_scores import (  # noqa: F401
     EXPONENT_FACTORS,
     VARIANTS,
     _check_variant,
     _psi_block,
     _scaled,
-    _Scorer,  # noqa: F401
+    _Scorer,
     check_iota,
     check_regression_data,
     exponent_factor,
@@ -54,9 +57,6 @@ from ._l1_scores import (
 )
 from .nets import ArrayNet, GridNet, L2BallNet, as_net
 from .truncation import check_theta
-from ..mechanisms import normalize_log_weights
-from ..records import split_records
-from ..validation import RNGLike, check_delta, check_epsilon, check_integer
 
 __all__ = [
     "VARIANTS",

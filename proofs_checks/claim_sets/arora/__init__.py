@@ -39,8 +39,8 @@ from . import (
     boosting,
     boosting_privacy,
     concentration,
-    findings,
     excess_risk,
+    findings,
     gem,
     grid_search,
     learners,
@@ -48,7 +48,6 @@ from . import (
     mechanisms,
     theorem2,
 )
-
 from ._common import grid_configs
 
 #: ``grid_configs``: the configurations the grid-search and GEM claims of 004 run on.

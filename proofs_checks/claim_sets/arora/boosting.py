@@ -26,10 +26,10 @@ from reference.arora.model_selection import (
     subgaussian_mgf,
 )
 
-from ...builders import compare_result, WorstCase, max_search_check
+from ...builders import WorstCase, compare_result, max_search_check
 from ...model import Claim, Mutant, Result
-from ._common import scaled_mutants, with_power
 from ...verdicts import IDENTITY_RTOL, QUADRATURE_RTOL, clopper_pearson
+from ._common import scaled_mutants, with_power
 
 __all__ = ["laplace_reading_check", "subgaussian_check", "boosting_excess_risk_check", "register"]
 

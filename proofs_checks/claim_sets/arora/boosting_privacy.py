@@ -46,9 +46,9 @@ from reference.arora.model_selection import (
 from reference.mechanisms import report_noisy_max, report_noisy_max_log_prob
 
 from ...model import Claim, Result
-from .audit_design import boosting_law_bounds, boosting_validation_pair
 from ...verdicts import CONFIDENCE, clopper_pearson
 from ._common import scaled_mutants, with_power
+from .audit_design import boosting_law_bounds, boosting_validation_pair
 
 __all__ = ["boosting_privacy_check", "BOOST_PRIVACY", "register"]
 
@@ -345,7 +345,7 @@ _READING_GRID = dict(cells=5000, steps_per_scale=64)
 def _readings(s, pair, epsilon, delta):
     """The exact law's epsilon at ``delta`` (guaranteed lower bound) on the designed pair under each reading of
     [004 Thm. E]'s constant, side by side (times the check's ``scale_factor``); the verdict is the claim's own."""
-    p, L, n, c, m = s["p"], s["L"], s["zA"].shape[0], s["c"], s["m"]
+    p, L, n, m = s["p"], s["L"], s["zA"].shape[0], s["m"]
     f = s["scale"] / s["calibrated_scale"]
     st = s["st"]
     scales = {

@@ -13,9 +13,8 @@ import numpy as np
 from reference.hu.catoni import c_hat, expected_phi
 
 from ...formulas import catoni as F
-from ...verdicts import HIGH_PRECISION_TOL
 from ...model import Result
-from ...verdicts import compare
+from ...verdicts import HIGH_PRECISION_TOL, compare
 
 __all__ = ["identity5_math_check", "float64_accuracy_check"]
 

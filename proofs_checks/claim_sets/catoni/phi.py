@@ -12,9 +12,8 @@ import numpy as np
 from reference.hu.catoni import PHI_BOUND, phi
 
 from ...formulas import catoni as F
-from ...verdicts import HIGH_PRECISION_TOL, ULP_RTOL
 from ...model import Result
-from ...verdicts import compare
+from ...verdicts import HIGH_PRECISION_TOL, ULP_RTOL, compare
 
 __all__ = ["PHI_ULPS", "phi_bound_check", "sandwich_check"]
 

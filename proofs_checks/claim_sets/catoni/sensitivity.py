@@ -11,7 +11,7 @@ import numpy as np
 from reference.hu.catoni import robust_gradient
 
 from ...adversarial import candidate_records
-from ...builders import compare_result, WorstCase
+from ...builders import WorstCase, compare_result
 
 __all__ = ["sensitivity_check"]
 

@@ -44,7 +44,6 @@ from . import (
     sparse,
     utility,
 )
-
 from ._common import NEIGHBOURS, corner_records, variant_reading
 
 #: ``NEIGHBOURS``, ``variant_reading`` and ``corner_records``: the neighbouring relation and readings the claims of

@@ -10,9 +10,9 @@ through a loss.
 
 from __future__ import annotations
 
-import numpy as np
-
 import math
+
+import numpy as np
 
 from reference.hu import catoni
 from reference.hu.frank_wolfe import GRAD_CAP

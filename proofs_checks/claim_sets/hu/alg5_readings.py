@@ -14,8 +14,6 @@ the noise terms vanish; and one iteration's privacy under reading A (reading B i
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from reference.hu.sparse import LaggedSparseOptPeelingStep, heavy_tailed_sparse_optimization, sparse_opt_lambda

@@ -253,7 +253,7 @@ THM9_PLACE = (
 )
 
 
-def packing_separation_check(stated=math.sqrt(2.0), entry_scale=None):
+def packing_separation_check(stated=math.sqrt(2.0), entry_scale=None):  # noqa: B008  (a constant, shown as the paper prints it)
     """The proof's ``||v - v'||_2 >= sqrt(2)`` for every pair of ``V = H~ / sqrt(2s)``.
 
     ``entry_scale(s)`` replaces the printed ``1/sqrt(2s)`` (``2/sqrt(s)`` is reading B).

@@ -16,8 +16,8 @@ from reference.hu.frank_wolfe import dp_fw_sensitivity, fw_step_sizes, l1_ball_v
 from reference.hu.parameters import section62_parameters, theorem2_parameters, theorem8_parameters
 from reference.hu.sparse import sparse_opt_lambda
 
-from ...model import Claim, Mutant, Result
 from ...builders import compare_result
+from ...model import Claim, Mutant, Result
 from ...verdicts import IDENTITY_RTOL
 
 __all__ = [

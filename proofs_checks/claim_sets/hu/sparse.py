@@ -62,9 +62,9 @@ def peeling_set_law(v, s, b):
         for taken, lp0 in states.items():
             remaining = [j for j in range(d) if j not in taken]
             lp = report_noisy_max_log_prob(np.abs(v[remaining]), b)
-            for j, l in zip(remaining, lp):
+            for j, lp_j in zip(remaining, lp):
                 key = taken | {j}
-                nxt[key] = np.logaddexp(nxt.get(key, -np.inf), lp0 + l)
+                nxt[key] = np.logaddexp(nxt.get(key, -np.inf), lp0 + lp_j)
         states = nxt
     sets = sorted(states, key=lambda q: sorted(q))
     return [sorted(q) for q in sets], np.array([states[q] for q in sets])

@@ -13,7 +13,7 @@ from scipy import integrate
 from reference.mechanisms import gaussian_exact_delta
 from reference.mechanisms.gaussian import gaussian_sigma
 
-from ...builders import compare_result, WorstCase, max_search_check
+from ...builders import WorstCase, compare_result, max_search_check
 from ...verdicts import QUADRATURE_RTOL
 
 __all__ = ["laplace_privacy_check", "laplace_printed_density_check", "gaussian_calibration_check"]

@@ -12,9 +12,9 @@ formula / the implementation; the tests pass deliberately wrong ones.
 
 from __future__ import annotations
 
+from ...builders import with_power_note as _with_power_note
 from ...formulas import sensitivity
 from ...model import Claim, Mutant
-from ...builders import with_power_note as _with_power_note
 from .kl18 import kl_identity_check
 from .lemma2 import _split_of, lemma2_exact_laplace_check, lemma2_exact_rr_check
 from .sensitivity_demos import _clipped_mean_cases, _robust_mean_cases, clipped_mean

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...formulas import kl_identity
 from ...builders import compare_result
+from ...formulas import kl_identity
 
 __all__ = ["kl_identity_check"]
 

@@ -10,9 +10,9 @@ import numpy as np
 
 from reference.mechanisms import advanced_composition_split
 
+from ...builders import compare_result
 from ...formulas import composition
 from ...model import Result
-from ...builders import compare_result
 from ...verdicts import QUADRATURE_RTOL, within
 
 __all__ = ["lemma2_exact_rr_check", "lemma2_exact_laplace_check"]

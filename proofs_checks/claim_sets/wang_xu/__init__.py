@@ -47,7 +47,6 @@ from . import (
     truncation,
     utility,
 )
-
 from ._common import setup_for, stated_exponent
 
 #: ``setup_for`` and ``stated_exponent``: the instances the claims of 000 run on, and the rates they state.

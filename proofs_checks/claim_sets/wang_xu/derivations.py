@@ -8,9 +8,9 @@ bound follows when it is at least the sum.  ``observed`` is the largest ratio su
 
 from __future__ import annotations
 
-from ...builders import WorstCase, compare_result
 import math
 
+from ...builders import WorstCase, compare_result
 from ...model import Claim, Mutant
 from ._common import setup_for
 from .bounds import eq14_from_premises, eq14_printed, eq26_derived, eq26_printed, sup_moment

@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from scipy.optimize import minimize_scalar
 
 from reference.wang_xu._score_kernel import HAVE_NUMBA, psi_of_residuals

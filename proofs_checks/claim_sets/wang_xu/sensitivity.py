@@ -10,7 +10,6 @@ beside [000 Alg. 2]) and ``2 log theta / (n iota)`` (proof of [000 Thm. 2]).  Si
 from __future__ import annotations
 
 import dataclasses
-
 import math
 
 import numpy as np

@@ -17,14 +17,14 @@ import numpy as np
 
 from reference.wang_xu.truncation import psi, psi_lower_envelope, psi_upper_envelope
 
-from ...model import Claim, Mutant, Result
 from ...builders import compare_result
+from ...model import Claim, Mutant, Result
 from ...verdicts import ULP_RTOL
+from ._common import THETAS_QUICK
 
 #: psi is evaluated in float64 to its last bits: 8 ulps of max(1, |bound|) is the slack (kept from
 #: the psi checks' earlier tolerance; the rounding tolerance 1e-9 would hide a slip of 1e-10).
 PSI_RTOL = PSI_ATOL = 2 * ULP_RTOL
-from ._common import THETAS_QUICK
 
 __all__ = [
     "psi_grid",

@@ -15,11 +15,11 @@ a correct port from a 4x mis-calibrated one; measured worst ``P / eta = 1.8e-11`
 
 from __future__ import annotations
 
-import numpy as np
-
 import dataclasses
 
-from ...builders import compare_result, WorstCase
+import numpy as np
+
+from ...builders import WorstCase, compare_result
 from ...model import Claim, Mutant
 from ...rates.trials_wang_xu import em_utility_gap_tail
 from ._common import setup_for
