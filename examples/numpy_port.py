@@ -30,7 +30,7 @@ def phi(x):
     """[002 eq. (2)]: x - x^3/6 on [-sqrt 2, sqrt 2], +-2 sqrt(2)/3 outside."""
     x = np.asarray(x, dtype=np.float64)
     inner = np.clip(x, -R, R)
-    return np.where(np.abs(x) <= R, inner - inner ** 3 / 6.0, np.sign(x) * B)
+    return np.where(np.abs(x) <= R, inner - inner**3 / 6.0, np.sign(x) * B)
 
 
 def _window(a, b):
@@ -44,21 +44,21 @@ def _window(a, b):
     if narrow.any():
         an, bn = a[narrow], b[narrow]
         with np.errstate(all="ignore"):
-            zlo = np.clip((-R - an) / bn, -40.0, 40.0)   # the mass beyond 40 sd is below 1e-300
+            zlo = np.clip((-R - an) / bn, -40.0, 40.0)  # the mass beyond 40 sd is below 1e-300
             zhi = np.clip((R - an) / bn, -40.0, 40.0)
         lo = np.clip(_CUTS[None, :-1], zlo[:, None], zhi[:, None])
         hi = np.clip(_CUTS[None, 1:], zlo[:, None], zhi[:, None])
         half, mid = (hi - lo) / 2.0, (hi + lo) / 2.0
         z = mid[..., None] + half[..., None] * _GL_X
         x = np.clip(an[:, None, None] + bn[:, None, None] * z, -R, R)  # empty pieces (half = 0) stay finite
-        vals = (x - x ** 3 / 6.0) * np.exp(-z * z / 2.0) / _S2PI
+        vals = (x - x**3 / 6.0) * np.exp(-z * z / 2.0) / _S2PI
         out[narrow] = np.sum(half * (vals @ _GL_W), axis=1)
     if (~narrow).any():
         aw, bw = a[~narrow], b[~narrow]
         x = R * _GL_X[None, :]
         with np.errstate(all="ignore"):
             z = (x - aw[:, None]) / bw[:, None]
-            vals = (x - x ** 3 / 6.0) * np.exp(-z * z / 2.0) / (_S2PI * bw[:, None])
+            vals = (x - x**3 / 6.0) * np.exp(-z * z / 2.0) / (_S2PI * bw[:, None])
         out[~narrow] = R * (vals @ _GL_W)
     return out
 
@@ -74,8 +74,8 @@ def expected_phi(a, b):
     if pos.any():
         ap, bp = aa[pos], b[pos]
         with np.errstate(all="ignore"):
-            upper = special.ndtr(-(R - ap) / bp)     # P(a + bZ > r)
-            lower = special.ndtr(-(R + ap) / bp)     # P(a + bZ < -r)
+            upper = special.ndtr(-(R - ap) / bp)  # P(a + bZ > r)
+            lower = special.ndtr(-(R + ap) / bp)  # P(a + bZ < -r)
         # all the mass inside the window (|a| + 40 b < r): E p(a + bZ) = a - a^3/6 - a b^2/2 exactly (p is cubic)
         with np.errstate(all="ignore"):
             inside = (R - ap) / bp > 40.0
@@ -96,12 +96,12 @@ def c_hat(a, b):
     with np.errstate(all="ignore"):
         vm, vp = (R - a) / b, (R + a) / b
         fm, fp = special.ndtr(-vm), special.ndtr(-vp)
-        em, ep = np.exp(-vm ** 2 / 2.0), np.exp(-vp ** 2 / 2.0)
+        em, ep = np.exp(-(vm**2) / 2.0), np.exp(-(vp**2) / 2.0)
         t1 = B * (fm - fp)
-        t2 = -(a - a ** 3 / 6.0) * (fm + fp)
-        t3 = b / _S2PI * (1.0 - a ** 2 / 2.0) * (ep - em)
-        t4 = a * b ** 2 / 2.0 * (fp + fm + (vp * ep + vm * em) / _S2PI)
-        t5 = b ** 3 / (6.0 * _S2PI) * ((2.0 + vm ** 2) * em - (2.0 + vp ** 2) * ep)
+        t2 = -(a - a**3 / 6.0) * (fm + fp)
+        t3 = b / _S2PI * (1.0 - a**2 / 2.0) * (ep - em)
+        t4 = a * b**2 / 2.0 * (fp + fm + (vp * ep + vm * em) / _S2PI)
+        t5 = b**3 / (6.0 * _S2PI) * ((2.0 + vm**2) * em - (2.0 + vp**2) * ep)
         return t1 + t2 + t3 + t4 + t5
 
 
@@ -110,7 +110,7 @@ def _terms(x, s, beta, variant):
         a = x / s
         b = np.abs(x) / (s * math.sqrt(beta))
         if variant == "printed":
-            return a * (1.0 - b ** 2 / 2.0) - a ** 3 / 6.0 + c_hat(a, b)
+            return a * (1.0 - b**2 / 2.0) - a**3 / 6.0 + c_hat(a, b)
     huge = ~(np.isfinite(a) & np.isfinite(b))
     limit = np.sign(x) * B * math.erf(math.sqrt(beta) / R)
     return np.where(huge, limit, expected_phi(np.where(huge, 0.0, a), np.where(huge, 0.0, b)))
@@ -133,11 +133,12 @@ def psi(x, theta=2.0):
     """[000 eq. (6)] / [000 eq. (16)]: -log(1 - t + t^theta/theta) on [0, 1], log theta beyond; odd."""
     x = np.asarray(x, dtype=np.float64)
     t = np.minimum(np.abs(x), 1.0)
-    val = -np.log1p(-t + t ** theta / theta)
+    val = -np.log1p(-t + t**theta / theta)
     return np.where(x < 0, -val, val)
 
 
 # ------------------------------------------------------------------ mechanisms
+
 
 def laplace_scale(sensitivity, epsilon):
     return sensitivity / epsilon

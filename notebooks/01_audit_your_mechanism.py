@@ -36,7 +36,7 @@ class NoisyMajority:
 
     def _p_one(self, data):
         majority = float(np.mean(np.asarray(data)) > 0.5)
-        keep = 1.0 / (1.0 + np.exp(-2 * self.epsilon))    # should be exp(-epsilon)
+        keep = 1.0 / (1.0 + np.exp(-2 * self.epsilon))  # should be exp(-epsilon)
         return keep if majority else 1.0 - keep
 
     def log_prob(self, data):
@@ -48,7 +48,7 @@ class NoisyMajority:
         return (rng.random(size) < self._p_one(data)).astype(float)[:, None]
 
 
-data = np.array([[0.0], [1.0], [1.0], [0.0], [1.0]])   # five records, one bit each
+data = np.array([[0.0], [1.0], [1.0], [0.0], [1.0]])  # five records, one bit each
 result = audit(NoisyMajority(epsilon=1.0), epsilon=1.0, data=data, seed=0)
 print(result.verdict, "— largest privacy loss found:", round(result.epsilon_lower, 4))
 print("counterexample:", result.pair)
@@ -62,7 +62,7 @@ print("counterexample:", result.pair)
 mech = NoisyMajority(epsilon=1.0)
 D = data.copy()
 D_prime = data.copy()
-D_prime[4] = 0.0          # replace the last record: majority 1 -> 0
+D_prime[4] = 0.0  # replace the last record: majority 1 -> 0
 (_, lp), (_, lq) = mech.log_prob(D), mech.log_prob(D_prime)
 print("privacy loss per output:", np.round(lp - lq, 6), "claimed epsilon 1.0")
 assert np.isclose(np.max(np.abs(lp - lq)), 2.0)
@@ -70,6 +70,7 @@ assert np.isclose(np.max(np.abs(lp - lq)), 2.0)
 # %% [markdown]
 # With the bug fixed (keep-probability `e^eps / (1 + e^eps)`), the same audit finds no pair beyond
 # the claim (the auditor says "not refuted": it searched, it did not prove).
+
 
 # %%
 class FixedMajority(NoisyMajority):

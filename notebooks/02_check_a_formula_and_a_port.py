@@ -24,15 +24,15 @@ import json
 import subprocess
 import sys
 
-import numpy as np
-
 from proofs_checks.formulas import catoni as F
 from reference.hu import catoni
 
 for a, b in [(0.5, 0.3), (5.0, 2.0), (30.0, 1e-3)]:
     ref = float(F.expected_phi_mp(a, b))
-    print(f"a={a:<5} b={b:<6} expected_phi {catoni.expected_phi(a, b):+.16f}  "
-          f"C-hat in identity (5) {a * (1 - b**2 / 2) - a**3 / 6 + catoni.c_hat(a, b):+.6g}  mpmath {ref:+.16f}")
+    print(
+        f"a={a:<5} b={b:<6} expected_phi {catoni.expected_phi(a, b):+.16f}  "
+        f"C-hat in identity (5) {a * (1 - b**2 / 2) - a**3 / 6 + catoni.c_hat(a, b):+.6g}  mpmath {ref:+.16f}"
+    )
 
 # %% [markdown]
 # At `a = 30` the printed closed form loses every digit to cancellation (`a^3/6` is 4500 while the
@@ -42,16 +42,30 @@ for a, b in [(0.5, 0.3), (5.0, 2.0), (30.0, 1e-3)]:
 # %%
 for fn, target in [(catoni.expected_phi, "expected-phi"), (catoni.c_hat, "c-hat")]:
     rep = F.accuracy_report(fn, target=target, rng=0, grid_step=100, n_random=20, reference="closed")
-    print(f"{target:<13} points {rep['points']:4d}  max abs error {rep['max_abs_error']:.3g}  "
-          f"verdict {rep['verdict']}")
+    print(f"{target:<13} points {rep['points']:4d}  max abs error {rep['max_abs_error']:.3g}  verdict {rep['verdict']}")
 
 # %% [markdown]
 # A port is checked from the command line: `--port MODULE:NAME` names the callable. Here the port
 # is the reference itself; give your own module to check yours.
 
 # %%
-cmd = [sys.executable, "-m", "proofs_checks", "formulas", "--target", "expected-phi", "--port",
-       "reference.hu.catoni:expected_phi", "--reference", "closed", "--grid-step", "100", "--random", "20", "--json"]
+cmd = [
+    sys.executable,
+    "-m",
+    "proofs_checks",
+    "formulas",
+    "--target",
+    "expected-phi",
+    "--port",
+    "reference.hu.catoni:expected_phi",
+    "--reference",
+    "closed",
+    "--grid-step",
+    "100",
+    "--random",
+    "20",
+    "--json",
+]
 report = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 print({k: report[k] for k in ("target", "points", "max_abs_error", "verdict")})
 assert report["verdict"] == "accurate"

@@ -22,7 +22,6 @@
 # %%
 from proofs_checks.notebook import run_and_show as run
 
-
 # %%
 results = run("wang-xu.alg1.privacy.printed", "wang-xu.alg1.privacy.standard")
 printed = results["wang-xu.alg1.privacy.printed"]

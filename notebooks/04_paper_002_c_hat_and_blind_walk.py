@@ -22,7 +22,6 @@
 # %%
 from proofs_checks.notebook import run_and_show as run
 
-
 # %%
 results = run("catoni.identity5.math", "catoni.identity5.float64")
 

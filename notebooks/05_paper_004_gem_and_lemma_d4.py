@@ -21,13 +21,18 @@
 # %%
 from proofs_checks.notebook import run_and_show as run
 
-
 # %%
 results = run("arora.gem.privacy", "arora.gem.utility")
 
 # %%
-results.update(run("arora.lemma-d4.noisy-gd", "arora.lemma-d4.noisy-gd.standard",
-                   "arora.lemma-d4.output-perturbation", "arora.lemma-d4.output-perturbation.standard"))
+results.update(
+    run(
+        "arora.lemma-d4.noisy-gd",
+        "arora.lemma-d4.noisy-gd.standard",
+        "arora.lemma-d4.output-perturbation",
+        "arora.lemma-d4.output-perturbation.standard",
+    )
+)
 
 # %%
 import matplotlib.pyplot as plt

@@ -20,7 +20,6 @@
 # %%
 from proofs_checks.notebook import run_and_show as run
 
-
 # %%
 results = run("rates.hu.thm2")
 ev = results["rates.hu.thm2"].evidence

@@ -22,7 +22,7 @@ def _leave(status):
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):     # a closed pipe (exit status 141) or a closed stream: nothing to flush
+        except (OSError, ValueError):  # a closed pipe (exit status 141) or a closed stream: nothing to flush
             pass
     loky = sys.modules.get("joblib.externals.loky.reusable_executor")
     executor = getattr(loky, "_executor", None) if loky is not None else None
@@ -41,5 +41,5 @@ def _leave(status):
 
 if __name__ == "__main__":
     _leave(int(main() or 0))
-else:   # imported rather than run (as before: the CLI runs), with the ordinary exit
+else:  # imported rather than run (as before: the CLI runs), with the ordinary exit
     sys.exit(main())

@@ -33,8 +33,8 @@ from .audit.api import AuditResult, MechanismError, NoRunnablePair, audit, profi
 from .audit.neighbours import CANNOT_RUN
 from .audit.primitive_mechanisms import PRIMITIVE_DEFAULTS, PRIMITIVE_FACTORIES
 from .audit_record import audit_record_gaps
-from .model import PROFILES, Algorithm, Claim, Mutant, Result
 from .builders import with_power_note as _with_power
+from .model import PROFILES, Algorithm, Claim, Mutant, Result
 from .verdicts import CONFIDENCE
 
 #: Error of the exact audits' sampler check in the registered claims.  At ``1 - CONFIDENCE`` each
@@ -47,8 +47,17 @@ SAMPLER_ALPHA = 1e-4
 #: Each :class:`~proofs_checks.audit_record.AuditRecord` states its own (larger ones where x2 is out of reach).
 AUDIT_MULTIPLIERS = (2.0, 1.25)
 
-__all__ = ["resolve_mechanism", "audit_algorithm", "audit_result", "privacy_audit_check",
-           "algorithm_audit_claims", "audit_mutants", "auditable", "AUDIT_MULTIPLIERS", "SAMPLER_ALPHA"]
+__all__ = [
+    "resolve_mechanism",
+    "audit_algorithm",
+    "audit_result",
+    "privacy_audit_check",
+    "algorithm_audit_claims",
+    "audit_mutants",
+    "auditable",
+    "AUDIT_MULTIPLIERS",
+    "SAMPLER_ALPHA",
+]
 
 
 def auditable(alg: Algorithm) -> bool:
@@ -61,8 +70,7 @@ def _algorithm(algorithm, registry) -> Algorithm:
     if isinstance(algorithm, Algorithm):
         return algorithm
     if registry is None:
-        raise TypeError(f"algorithm id {algorithm!r} needs registry= "
-                        "(e.g. proofs_checks.registry.default_registry())")
+        raise TypeError(f"algorithm id {algorithm!r} needs registry= (e.g. proofs_checks.registry.default_registry())")
     try:
         return registry.algorithm(algorithm)
     except KeyError:
@@ -80,8 +88,9 @@ def _check_multiplier(value):
     return m
 
 
-def resolve_mechanism(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0,
-                      **params):
+def resolve_mechanism(
+    algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0, **params
+):
     """Build the mechanism of an algorithm (its factory first, then the primitives' fallback).
 
     Parameters
@@ -133,8 +142,17 @@ def resolve_mechanism(algorithm, variant=None, epsilon=None, delta=None, *, regi
     return mech, alg, variant, float(epsilon), float(delta)
 
 
-def audit_algorithm(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, profile=None,
-                    factory_params=None, **audit_options) -> AuditResult:
+def audit_algorithm(
+    algorithm,
+    variant=None,
+    epsilon=None,
+    delta=None,
+    *,
+    registry=None,
+    profile=None,
+    factory_params=None,
+    **audit_options,
+) -> AuditResult:
     """Audit the mechanism of an algorithm (or of its id in ``registry``) with :func:`~proofs_checks.audit.api.audit`.
 
     ``profile`` (``"quick"`` / ``"full"``) gives the sizes of a verify profile
@@ -142,29 +160,38 @@ def audit_algorithm(algorithm, variant=None, epsilon=None, delta=None, *, regist
     ``seed``, ``jobs``, ``pairs``, ...) are passed to ``audit`` and override them;
     ``factory_params`` go to the mechanism factory.
     """
-    mech, alg, variant, epsilon, delta = resolve_mechanism(algorithm, variant, epsilon, delta, registry=registry,
-                                                           **(factory_params or {}))
+    mech, alg, variant, epsilon, delta = resolve_mechanism(
+        algorithm, variant, epsilon, delta, registry=registry, **(factory_params or {})
+    )
     options = profile_options(mech, profile) if profile is not None else {}
     options.update(audit_options)
     return audit(mech, epsilon=epsilon, delta=delta, variant=variant, name=alg.id, **options)
 
 
 def _reading(alg: Algorithm, variant, epsilon, delta) -> str:
-    claim = f"epsilon-DP with epsilon = {epsilon:g}" if delta == 0 else \
-        f"(epsilon, delta)-DP with epsilon = {epsilon:g}, delta = {delta:g}"
+    claim = (
+        f"epsilon-DP with epsilon = {epsilon:g}"
+        if delta == 0
+        else f"(epsilon, delta)-DP with epsilon = {epsilon:g}, delta = {delta:g}"
+    )
     return f"{alg.source}: {alg.id} ({variant}) is {claim} over {alg.neighbouring} neighbouring datasets"
 
 
 def _method(res: AuditResult) -> str:
     d = res.details
     if res.method == "exact":
-        searched = (f"{d['pairs_evaluated']} given pairs" if "pairs_evaluated" in d
-                    else f"adversarial search, {d.get('candidates_evaluated')} candidate pairs evaluated")
+        searched = (
+            f"{d['pairs_evaluated']} given pairs"
+            if "pairs_evaluated" in d
+            else f"adversarial search, {d.get('candidates_evaluated')} candidate pairs evaluated"
+        )
         at = "privacy loss" if res.claimed_delta == 0 else f"epsilon at delta={res.claimed_delta:g} (hockey-stick)"
         return f"exact audit: exact {at} of the worst replace-one neighbouring pair ({searched})"
-    return (f"statistical audit: Clopper-Pearson lower confidence bound on epsilon at confidence {res.confidence}, "
-            f"{res.samples} mechanism calls on {d.get('pairs_considered')} replace-one neighbouring pairs "
-            f"({d.get('statistic')}); a lower bound can refute the claim, never confirm it")
+    return (
+        f"statistical audit: Clopper-Pearson lower confidence bound on epsilon at confidence {res.confidence}, "
+        f"{res.samples} mechanism calls on {d.get('pairs_considered')} replace-one neighbouring pairs "
+        f"({d.get('statistic')}); a lower bound can refute the claim, never confirm it"
+    )
 
 
 def audit_result(res: AuditResult, alg: Algorithm) -> Result:
@@ -180,9 +207,15 @@ def audit_result(res: AuditResult, alg: Algorithm) -> Result:
         verdict = "refuted"
     else:
         verdict = "confirmed" if res.method == "exact" else "inconclusive"
-    return Result(verdict, observed=res.epsilon_lower, bound=res.claimed_epsilon, direction="at_most",
-                  method=_method(res), reading=_reading(alg, res.variant, res.claimed_epsilon, res.claimed_delta),
-                  evidence=res.as_dict())
+    return Result(
+        verdict,
+        observed=res.epsilon_lower,
+        bound=res.claimed_epsilon,
+        direction="at_most",
+        method=_method(res),
+        reading=_reading(alg, res.variant, res.claimed_epsilon, res.claimed_delta),
+        evidence=res.as_dict(),
+    )
 
 
 def _per_profile(name, mapping, check_value=lambda key, value: value):
@@ -196,8 +229,14 @@ def _per_profile(name, mapping, check_value=lambda key, value: value):
 
 def _inconclusive(method, alg, variant, eps, dlt, evidence):
     """The Result of an audit that could not run (no verdict on the paper; the reason in the evidence)."""
-    return Result("inconclusive", bound=eps, direction="at_most", method=method,
-                  reading=_reading(alg, variant, eps, dlt), evidence=evidence)
+    return Result(
+        "inconclusive",
+        bound=eps,
+        direction="at_most",
+        method=method,
+        reading=_reading(alg, variant, eps, dlt),
+        evidence=evidence,
+    )
 
 
 def _audit_or_reason(mech, alg, variant, eps, dlt, **options):
@@ -209,24 +248,51 @@ def _audit_or_reason(mech, alg, variant, eps, dlt, **options):
     (the runner records an error).
     """
     try:
-        return audit(mech, epsilon=eps, delta=dlt, variant=variant, name=alg.id, confidence=CONFIDENCE,
-                     sampler_alpha=SAMPLER_ALPHA, **options)
+        return audit(
+            mech,
+            epsilon=eps,
+            delta=dlt,
+            variant=variant,
+            name=alg.id,
+            confidence=CONFIDENCE,
+            sampler_alpha=SAMPLER_ALPHA,
+            **options,
+        )
     except NoRunnablePair as exc:
-        return _inconclusive("nothing audited: the mechanism cannot run on any neighbouring pair the audit made",
-                             alg, variant, eps, dlt, {"reason": str(exc), "skipped": exc.skipped})
+        return _inconclusive(
+            "nothing audited: the mechanism cannot run on any neighbouring pair the audit made",
+            alg,
+            variant,
+            eps,
+            dlt,
+            {"reason": str(exc), "skipped": exc.skipped},
+        )
     except MechanismError as exc:
         if not isinstance(exc.__cause__, CANNOT_RUN):
             raise
-        return _inconclusive("audit stopped: the mechanism raised on one of its draws during the audit",
-                             alg, variant, eps, dlt, {"reason": str(exc)})
+        return _inconclusive(
+            "audit stopped: the mechanism raised on one of its draws during the audit",
+            alg,
+            variant,
+            eps,
+            dlt,
+            {"reason": str(exc)},
+        )
 
 
 def _designed_instead_of_search(res, alg, pairs, features):
     """The Result of a statistical audit of designed ``pairs`` (run instead of the search)."""
     out = audit_result(res, alg)
     out.method += f"; on {len(pairs)} designed pair(s) instead of the search"
-    out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "features": getattr(
-        features, "__name__", None), "epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+    out.evidence = {
+        **out.evidence,
+        "designed_pairs": {
+            "pairs": len(pairs),
+            "features": getattr(features, "__name__", None),
+            "epsilon_lower": res.epsilon_lower,
+            "verdict": res.verdict,
+        },
+    }
     return out
 
 
@@ -234,16 +300,32 @@ def _designed_beside_search(res, designed, alg, pairs):
     """The Result of an exact search and an exact audit of designed ``pairs``: the pair with the larger loss."""
     worse = max((res, designed), key=lambda r: (r.verdict == "refuted", r.epsilon_lower))
     out = audit_result(worse, alg)
-    out.method += (f"; beside the search, {len(pairs)} designed pair(s) (epsilon lower "
-                   f"{designed.epsilon_lower:.4g}; search {res.epsilon_lower:.4g})")
-    out.evidence = {**out.evidence, "designed_pairs": {"pairs": len(pairs), "epsilon_lower": designed.epsilon_lower,
-                                                       "verdict": designed.verdict},
-                    "search": {"epsilon_lower": res.epsilon_lower, "verdict": res.verdict}}
+    out.method += (
+        f"; beside the search, {len(pairs)} designed pair(s) (epsilon lower "
+        f"{designed.epsilon_lower:.4g}; search {res.epsilon_lower:.4g})"
+    )
+    out.evidence = {
+        **out.evidence,
+        "designed_pairs": {"pairs": len(pairs), "epsilon_lower": designed.epsilon_lower, "verdict": designed.verdict},
+        "search": {"epsilon_lower": res.epsilon_lower, "verdict": res.verdict},
+    }
     return out
 
 
-def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, registry=None, privacy_multiplier=1.0,
-                        pairs=None, features=None, samples=None, profile_pairs=None, **params):
+def privacy_audit_check(
+    algorithm,
+    variant=None,
+    epsilon=None,
+    delta=None,
+    *,
+    registry=None,
+    privacy_multiplier=1.0,
+    pairs=None,
+    features=None,
+    samples=None,
+    profile_pairs=None,
+    **params,
+):
     """A claim check ``check(ctx) -> Result`` auditing ``algorithm`` with the context's profile.
 
     ``privacy_multiplier`` builds the mechanism for that multiple of the claimed epsilon (a
@@ -288,8 +370,9 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
     def _audit_check(ctx):
         seed = int(ctx.seed_sequence().generate_state(1)[0])
         alg = _algorithm(algorithm, registry)
-        mech, alg, used_variant, eps, dlt = resolve_mechanism(alg, variant, epsilon, delta, privacy_multiplier=m,
-                                                              **params)
+        mech, alg, used_variant, eps, dlt = resolve_mechanism(
+            alg, variant, epsilon, delta, privacy_multiplier=m, **params
+        )
         # Designed pairs come from the claim (``pairs=``) or from the mechanism built for it
         # (``audit_design() -> {"pairs": ..., "features": ...}``, where the pair depends on the
         # mechanism's domain, e.g. 004's learners); either way they take the one path below.
@@ -311,16 +394,37 @@ def privacy_audit_check(algorithm, variant=None, epsilon=None, delta=None, *, re
             return _designed_instead_of_search(res, alg, designed_pairs, designed_features)
         if designed_pairs is None or res.method != "exact":
             return audit_result(res, alg)
-        designed = audit(mech, epsilon=eps, delta=dlt, variant=used_variant, name=alg.id, seed=seed, jobs=ctx.jobs,
-                         confidence=CONFIDENCE, sampler_alpha=SAMPLER_ALPHA, pairs=list(designed_pairs), method="exact",
-                         **{k: v for k, v in sizes(mech, ctx.profile).items() if k != "search_budget"})
+        designed = audit(
+            mech,
+            epsilon=eps,
+            delta=dlt,
+            variant=used_variant,
+            name=alg.id,
+            seed=seed,
+            jobs=ctx.jobs,
+            confidence=CONFIDENCE,
+            sampler_alpha=SAMPLER_ALPHA,
+            pairs=list(designed_pairs),
+            method="exact",
+            **{k: v for k, v in sizes(mech, ctx.profile).items() if k != "search_budget"},
+        )
         return _designed_beside_search(res, designed, alg, designed_pairs)
 
     return check
 
 
-def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers=AUDIT_MULTIPLIERS, reach=None,
-                  pairs=None, features=None, samples=None, profile_pairs=None):
+def audit_mutants(
+    alg: Algorithm,
+    variant,
+    epsilon=None,
+    delta=None,
+    multipliers=AUDIT_MULTIPLIERS,
+    reach=None,
+    pairs=None,
+    features=None,
+    samples=None,
+    profile_pairs=None,
+):
     """The mutants of ``audit.<alg.id>.<variant>``: the algorithm built for ``m`` times its epsilon, per multiplier.
 
     Each is named by what the multiplier scales (``alg.privacy_knob``), e.g. ``"Laplace scale x0.5
@@ -355,11 +459,25 @@ def audit_mutants(alg: Algorithm, variant, epsilon=None, delta=None, multipliers
         bad = set(why) - {"not_a_violation", "out_of_reach"}
         if bad:
             raise TypeError(f"reach[{m:g}] accepts only not_a_violation / out_of_reach, got {sorted(bad)}")
-        out.append(Mutant(f"{label} x{f:.3g} ({m:g}x over-spend)",
-                          privacy_audit_check(alg, variant, epsilon, delta, privacy_multiplier=m, pairs=pairs,
-                                              features=features, samples=samples, profile_pairs=profile_pairs),
-                          factor=f,
-                          not_a_violation=why.get("not_a_violation", ""), out_of_reach=why.get("out_of_reach", "")))
+        out.append(
+            Mutant(
+                f"{label} x{f:.3g} ({m:g}x over-spend)",
+                privacy_audit_check(
+                    alg,
+                    variant,
+                    epsilon,
+                    delta,
+                    privacy_multiplier=m,
+                    pairs=pairs,
+                    features=features,
+                    samples=samples,
+                    profile_pairs=profile_pairs,
+                ),
+                factor=f,
+                not_a_violation=why.get("not_a_violation", ""),
+                out_of_reach=why.get("out_of_reach", ""),
+            )
+        )
     return tuple(out)
 
 
@@ -425,14 +543,33 @@ def algorithm_audit_claims(registry, *, skip=(), epsilon=None, delta=None, requi
 
 def _audit_claim(alg, variant, record, epsilon, delta):
     """The claim ``audit.<alg.id>.<variant>`` of ``record`` (None: the defaults, see :func:`algorithm_audit_claims`)."""
-    design = {} if record is None else dict(pairs=record.pairs, features=record.features, samples=record.samples,
-                                            profile_pairs=record.profile_pairs)
+    design = (
+        {}
+        if record is None
+        else dict(
+            pairs=record.pairs, features=record.features, samples=record.samples, profile_pairs=record.profile_pairs
+        )
+    )
     check = privacy_audit_check(alg, variant, epsilon, delta, **design)
     if record is not None and record.power is not None:
         check = _with_power(check, record.power)
-    mutants = audit_mutants(alg, variant, epsilon, delta, AUDIT_MULTIPLIERS if record is None else record.multipliers,
-                            None if record is None else record.reach, **design)
-    return Claim(f"audit.{alg.id}.{variant}", alg.source,
-                 f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, {_neighbours(record)}).",
-                 "privacy", check, algorithm=alg.id, variant=variant, mutants=mutants,
-                 seed_policy="several" if record is None else record.seed_policy)
+    mutants = audit_mutants(
+        alg,
+        variant,
+        epsilon,
+        delta,
+        AUDIT_MULTIPLIERS if record is None else record.multipliers,
+        None if record is None else record.reach,
+        **design,
+    )
+    return Claim(
+        f"audit.{alg.id}.{variant}",
+        alg.source,
+        f"{alg.id} ({variant}) is DP at its claimed parameters (auditor, {_neighbours(record)}).",
+        "privacy",
+        check,
+        algorithm=alg.id,
+        variant=variant,
+        mutants=mutants,
+        seed_policy="several" if record is None else record.seed_policy,
+    )

@@ -176,14 +176,21 @@ def audit_record_gaps(registry, auditable=None) -> list:
     auditable = auditable or (lambda alg: alg.mechanism is not None)
     algorithms = {a.id: a for a in registry.algorithms}
     records = {r.claim_id for r in registry.audit_records}
-    gaps = [f"audit.{a.id}.{v}: auditable, but no audit record is registered"
-            for a in algorithms.values() if auditable(a) for v in a.variants if f"audit.{a.id}.{v}" not in records]
+    gaps = [
+        f"audit.{a.id}.{v}: auditable, but no audit record is registered"
+        for a in algorithms.values()
+        if auditable(a)
+        for v in a.variants
+        if f"audit.{a.id}.{v}" not in records
+    ]
     for r in registry.audit_records:
         if r.algorithm not in algorithms:
             gaps.append(f"{r.claim_id}: the record names an unknown algorithm {r.algorithm!r}")
         elif r.variant not in algorithms[r.algorithm].variants:
-            gaps.append(f"{r.claim_id}: {r.algorithm!r} has no variant {r.variant!r} "
-                        f"(its variants: {algorithms[r.algorithm].variants})")
+            gaps.append(
+                f"{r.claim_id}: {r.algorithm!r} has no variant {r.variant!r} "
+                f"(its variants: {algorithms[r.algorithm].variants})"
+            )
         elif not auditable(algorithms[r.algorithm]):
             gaps.append(f"{r.claim_id}: {r.algorithm!r} registers no mechanism factory; nothing to audit")
     return gaps

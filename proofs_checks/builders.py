@@ -28,21 +28,46 @@ from .audit.exact import hockey_stick_delta, max_privacy_loss
 from .model import Result
 from .verdicts import CONFIDENCE, ROUNDING_ATOL, ROUNDING_RTOL, clopper_pearson, compare, coverage_verdict
 
-__all__ = ["compare_result", "WorstCase", "PrivacyTally", "exact_privacy_check",
-           "max_search_check", "coverage_check", "with_power_note"]
+__all__ = [
+    "compare_result",
+    "WorstCase",
+    "PrivacyTally",
+    "exact_privacy_check",
+    "max_search_check",
+    "coverage_check",
+    "with_power_note",
+]
 
 
-def compare_result(observed: float, bound: float, direction: str = "at_most", *, method: str, reading: str = "",
-                   evidence: dict | None = None, rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL,
-                   figures=None, evidence_kind: str | None = None) -> Result:
+def compare_result(
+    observed: float,
+    bound: float,
+    direction: str = "at_most",
+    *,
+    method: str,
+    reading: str = "",
+    evidence: dict | None = None,
+    rtol: float = ROUNDING_RTOL,
+    atol: float = ROUNDING_ATOL,
+    figures=None,
+    evidence_kind: str | None = None,
+) -> Result:
     """A :class:`~proofs_checks.model.Result` of :func:`compare`, with observed, bound and margin filled in.
 
     ``evidence_kind`` names the evidence record (:mod:`proofs_checks.evidence`); ``None`` leaves it to the
     claim's kind.
     """
-    return Result(compare(observed, bound, direction, rtol=rtol, atol=atol), observed=observed, bound=bound,
-                  direction=direction, method=method, reading=reading, evidence=dict(evidence or {}),
-                  figures=list(figures or []), evidence_kind=evidence_kind)
+    return Result(
+        compare(observed, bound, direction, rtol=rtol, atol=atol),
+        observed=observed,
+        bound=bound,
+        direction=direction,
+        method=method,
+        reading=reading,
+        evidence=dict(evidence or {}),
+        figures=list(figures or []),
+        evidence_kind=evidence_kind,
+    )
 
 
 class WorstCase:
@@ -117,8 +142,9 @@ class PrivacyTally:
         self.worst.update(ratio, where)
         return ratio
 
-    def add_rows(self, lp: np.ndarray, epsilon: float, delta: float = 0.0,
-                 where_of: Callable[[int], Any] | None = None) -> "PrivacyTally":
+    def add_rows(
+        self, lp: np.ndarray, epsilon: float, delta: float = 0.0, where_of: Callable[[int], Any] | None = None
+    ) -> "PrivacyTally":
         """Row 0 of ``lp`` (B, M) against each other row; ``where_of(j)`` describes neighbour ``j``.
 
         Pure DP is computed for all rows at once (the largest ``|log p - log q|`` is exact in any
@@ -141,18 +167,37 @@ class PrivacyTally:
             self.worst.where = where_of(i) if where_of is not None else None
         return self
 
-    def result(self, *, method: str, reading: str, evidence: dict | None = None, quantity: str | None = None,
-               rtol: float = ROUNDING_RTOL, atol: float = ROUNDING_ATOL) -> Result:
-        ev = {"neighbour_pairs": self.pairs, "worst_at": self.worst.where,
-              "observed_is": quantity or "largest privacy loss / epsilon (hockey-stick delta / delta for approximate DP)"}
+    def result(
+        self,
+        *,
+        method: str,
+        reading: str,
+        evidence: dict | None = None,
+        quantity: str | None = None,
+        rtol: float = ROUNDING_RTOL,
+        atol: float = ROUNDING_ATOL,
+    ) -> Result:
+        ev = {
+            "neighbour_pairs": self.pairs,
+            "worst_at": self.worst.where,
+            "observed_is": quantity or "largest privacy loss / epsilon (hockey-stick delta / delta for approximate DP)",
+        }
         ev.update(evidence or {})
-        return Result(compare(self.worst.value, 1.0, "at_most", rtol=rtol, atol=atol), observed=self.worst.value,
-                      bound=1.0, direction="at_most", method=method, reading=reading, evidence=ev,
-                      evidence_kind="exact_privacy")
+        return Result(
+            compare(self.worst.value, 1.0, "at_most", rtol=rtol, atol=atol),
+            observed=self.worst.value,
+            bound=1.0,
+            direction="at_most",
+            method=method,
+            reading=reading,
+            evidence=ev,
+            evidence_kind="exact_privacy",
+        )
 
 
-def exact_privacy_check(instances: Callable[[Any], Iterable[tuple]], *, method: str, reading: str,
-                        evidence: dict | None = None) -> Callable:
+def exact_privacy_check(
+    instances: Callable[[Any], Iterable[tuple]], *, method: str, reading: str, evidence: dict | None = None
+) -> Callable:
     """Check factory: exact privacy over the neighbouring pairs that ``instances(ctx)`` yields.
 
     ``instances(ctx)`` yields ``(logp, logq, epsilon, delta, where)`` (outputs listed in the
@@ -168,9 +213,17 @@ def exact_privacy_check(instances: Callable[[Any], Iterable[tuple]], *, method: 
     return check
 
 
-def max_search_check(search: Callable[[Any], tuple], bound: float, *, method: str, reading: str,
-                     direction: str = "at_most", evidence: dict | None = None, rtol: float = ROUNDING_RTOL,
-                     atol: float = ROUNDING_ATOL) -> Callable:
+def max_search_check(
+    search: Callable[[Any], tuple],
+    bound: float,
+    *,
+    method: str,
+    reading: str,
+    direction: str = "at_most",
+    evidence: dict | None = None,
+    rtol: float = ROUNDING_RTOL,
+    atol: float = ROUNDING_ATOL,
+) -> Callable:
     """Check factory: the largest value an adversarial ``search(ctx) -> (largest, where, evaluations)`` finds.
 
     ``direction="at_most"``: confirmed when the largest value is within ``bound``;
@@ -181,15 +234,30 @@ def max_search_check(search: Callable[[Any], tuple], bound: float, *, method: st
         largest, where, evaluations = search(ctx)
         ev = {"worst_at": where, "evaluations": evaluations}
         ev.update(evidence or {})
-        return Result(compare(largest, bound, direction, rtol=rtol, atol=atol), observed=largest, bound=bound,
-                      direction=direction, method=method, reading=reading, evidence=ev, evidence_kind="bound_search")
+        return Result(
+            compare(largest, bound, direction, rtol=rtol, atol=atol),
+            observed=largest,
+            bound=bound,
+            direction=direction,
+            method=method,
+            reading=reading,
+            evidence=ev,
+            evidence_kind="bound_search",
+        )
 
     return check
 
 
-def coverage_check(simulate: Callable[[Any], np.ndarray], nominal: float, *, method: str, reading: str,
-                   confidence: float = CONFIDENCE, confirm: str = "unless_refuted",
-                   evidence: dict | None = None) -> Callable:
+def coverage_check(
+    simulate: Callable[[Any], np.ndarray],
+    nominal: float,
+    *,
+    method: str,
+    reading: str,
+    confidence: float = CONFIDENCE,
+    confirm: str = "unless_refuted",
+    evidence: dict | None = None,
+) -> Callable:
     """Check factory: ``simulate(ctx)`` returns one boolean per simulation (the bound held).
 
     Refuted when the upper Clopper-Pearson limit of the coverage is below ``nominal``
@@ -204,8 +272,16 @@ def coverage_check(simulate: Callable[[Any], np.ndarray], nominal: float, *, met
         lo, hi = clopper_pearson(k, n, confidence)
         ev = {"covered": k, "simulations": n, "clopper_pearson": [lo, hi], "confidence": confidence}
         ev.update(evidence or {})
-        return Result(coverage_verdict(k, n, nominal, confidence, confirm=confirm), observed=k / n, bound=nominal,
-                      direction="at_least", method=method, reading=reading, evidence=ev, evidence_kind="coverage")
+        return Result(
+            coverage_verdict(k, n, nominal, confidence, confirm=confirm),
+            observed=k / n,
+            bound=nominal,
+            direction="at_least",
+            method=method,
+            reading=reading,
+            evidence=ev,
+            evidence_kind="coverage",
+        )
 
     return check
 

@@ -132,4 +132,3 @@ def estimated_seconds(claim_id: str, profile: str = "quick") -> float:
     0.1
     """
     return QUICK_SECONDS.get(claim_id, DEFAULT_SECONDS)
-

@@ -67,13 +67,21 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="python -m proofs_checks",
         description="Audit the privacy claims, formulas and rates of the heavy-tailed private learning papers.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
-                        help="print the version and exit")
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_version()}", help="print the version and exit"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for mod in _command_modules():
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP, epilog=getattr(mod, "EPILOG", None),
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            mod.NAME,
+            help=mod.HELP,
+            description=mod.HELP,
+            epilog=getattr(mod, "EPILOG", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run, _usage_errors=getattr(mod, "USAGE_ERRORS", _LEGACY_USAGE_ERRORS))
     return parser
@@ -94,9 +102,9 @@ def main(argv=None):
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    args._argv = list(sys.argv[1:] if argv is None else argv)   # for the report's provenance
+    args._argv = list(sys.argv[1:] if argv is None else argv)  # for the report's provenance
     try:
-        with backend_from_args(args):   # --backend/--scheduler of the commands that have them
+        with backend_from_args(args):  # --backend/--scheduler of the commands that have them
             return int(args._run(args) or 0)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

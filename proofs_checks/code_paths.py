@@ -34,9 +34,18 @@ import os
 import platform
 import shlex
 
-__all__ = ["BASELINE_BLAS_CORE", "BASELINE_GLIBC_HWCAPS", "baseline_environment", "compare_reports", "describe",
-           "shell_exports",
-           "numpy_simd", "blas_kernels", "numba_target", "libm_variant"]
+__all__ = [
+    "BASELINE_BLAS_CORE",
+    "BASELINE_GLIBC_HWCAPS",
+    "baseline_environment",
+    "compare_reports",
+    "describe",
+    "shell_exports",
+    "numpy_simd",
+    "blas_kernels",
+    "numba_target",
+    "libm_variant",
+]
 
 #: OpenBLAS kernel set of the baseline path: SSE4.2, the instruction set of numpy's own x86-64 baseline.
 BASELINE_BLAS_CORE = "Nehalem"
@@ -48,7 +57,7 @@ BASELINE_GLIBC_HWCAPS = "-AVX2,-FMA,-FMA4"
 
 def _numpy_cpu_tables():
     try:
-        from numpy._core import _multiarray_umath as mu          # numpy >= 2
+        from numpy._core import _multiarray_umath as mu  # numpy >= 2
     except ImportError:  # pragma: no cover - numpy 1.x
         from numpy.core import _multiarray_umath as mu
     return list(mu.__cpu_baseline__), list(mu.__cpu_dispatch__), dict(mu.__cpu_features__)
@@ -61,9 +70,12 @@ def numpy_simd():
     ``NPY_DISABLE_CPU_FEATURES``, which ``disabled_by_environment`` repeats).
     """
     baseline, dispatch, features = _numpy_cpu_tables()
-    return {"baseline": baseline, "dispatched": dispatch,
-            "in_use": [f for f in dispatch if features.get(f)],
-            "disabled_by_environment": os.environ.get("NPY_DISABLE_CPU_FEATURES", "")}
+    return {
+        "baseline": baseline,
+        "dispatched": dispatch,
+        "in_use": [f for f in dispatch if features.get(f)],
+        "disabled_by_environment": os.environ.get("NPY_DISABLE_CPU_FEATURES", ""),
+    }
 
 
 def blas_kernels():
@@ -72,8 +84,16 @@ def blas_kernels():
     import scipy.linalg  # noqa: F401  (loads scipy's)
     from threadpoolctl import threadpool_info
 
-    return [{"library": i.get("prefix"), "internal_api": i.get("internal_api"), "version": i.get("version"),
-             "architecture": i.get("architecture")} for i in threadpool_info() if i.get("user_api") == "blas"]
+    return [
+        {
+            "library": i.get("prefix"),
+            "internal_api": i.get("internal_api"),
+            "version": i.get("version"),
+            "architecture": i.get("architecture"),
+        }
+        for i in threadpool_info()
+        if i.get("user_api") == "blas"
+    ]
 
 
 def numba_target():
@@ -123,8 +143,13 @@ def libm_variant():
 
 def describe():
     """The four code paths of this process (a JSON-ready mapping; see the module docstring)."""
-    return {"machine": platform.machine(), "numpy_simd": numpy_simd(), "blas": blas_kernels(),
-            "numba": numba_target(), "libm": libm_variant()}
+    return {
+        "machine": platform.machine(),
+        "numpy_simd": numpy_simd(),
+        "blas": blas_kernels(),
+        "numba": numba_target(),
+        "libm": libm_variant(),
+    }
 
 
 def _merge_tunables(existing):
@@ -167,12 +192,11 @@ def baseline_environment(environ=None):
     _, dispatch, _ = _numpy_cpu_tables()
     env = {"NPY_DISABLE_CPU_FEATURES": " ".join(dispatch), "NUMBA_CPU_NAME": "generic"}
     if platform.machine().lower() in ("x86_64", "amd64"):
-        if environ.get("OPENBLAS_CORETYPE"):       # already forced (a process on the baseline path): keep it
+        if environ.get("OPENBLAS_CORETYPE"):  # already forced (a process on the baseline path): keep it
             env["OPENBLAS_CORETYPE"] = environ["OPENBLAS_CORETYPE"]
         else:
             cores = {str(k.get("architecture", "")).lower() for k in blas_kernels()}
-            env["OPENBLAS_CORETYPE"] = (_OTHER_BLAS_CORE if BASELINE_BLAS_CORE.lower() in cores
-                                        else BASELINE_BLAS_CORE)
+            env["OPENBLAS_CORETYPE"] = _OTHER_BLAS_CORE if BASELINE_BLAS_CORE.lower() in cores else BASELINE_BLAS_CORE
         if platform.libc_ver()[0] == "glibc":
             env["GLIBC_TUNABLES"] = _merge_tunables(environ.get("GLIBC_TUNABLES", ""))
     return env
@@ -229,5 +253,11 @@ def compare_reports(first, second):
     moved.sort(key=lambda row: -row[4])
     only_a = sorted(set(ca) - set(cb))
     only_b = sorted(set(cb) - set(ca))
-    return {"claims": len(common), "only_in_first": only_a, "only_in_second": only_b, "verdict_changes": changes,
-            "moved": moved, "same_verdicts": not changes and not only_a and not only_b}
+    return {
+        "claims": len(common),
+        "only_in_first": only_a,
+        "only_in_second": only_b,
+        "verdict_changes": changes,
+        "moved": moved,
+        "same_verdicts": not changes and not only_a and not only_b,
+    }

@@ -21,8 +21,20 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["KINDS", "VERDICTS", "PROFILES", "DIRECTIONS", "SCOPES", "Claim", "Algorithm", "Result", "CheckContext",
-           "Mutant", "Finding", "claim_key"]
+__all__ = [
+    "KINDS",
+    "VERDICTS",
+    "PROFILES",
+    "DIRECTIONS",
+    "SCOPES",
+    "Claim",
+    "Algorithm",
+    "Result",
+    "CheckContext",
+    "Mutant",
+    "Finding",
+    "claim_key",
+]
 
 KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")
 #: The one set of verdict words.  Rates keep their detail (``consistent``, ``slower``) in the evidence.

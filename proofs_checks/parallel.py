@@ -29,8 +29,10 @@ __all__ = ["BACKENDS", "DASK_EXTRA_HINT", "active_backend", "run_calls", "use_ba
 BACKENDS = ("local", "dask")
 
 #: What to install when ``--backend dask`` is asked for without dask.distributed.
-DASK_EXTRA_HINT = ('--backend dask needs the optional "dask" extra (dask[distributed]); install it with '
-                   '`pip install -e ".[dask]"` from the source tree, or `pip install "heavytail-dp-reference[dask]"`')
+DASK_EXTRA_HINT = (
+    '--backend dask needs the optional "dask" extra (dask[distributed]); install it with '
+    '`pip install -e ".[dask]"` from the source tree, or `pip install "heavytail-dp-reference[dask]"`'
+)
 
 # The active dask client and the thread that activated it.  Only that thread submits to the cluster:
 # with an in-process cluster (LocalCluster(processes=False)) the worker threads share this module,
@@ -159,8 +161,9 @@ def use_backend(backend="local", scheduler=None, jobs=1):
     distributed = _import_distributed()
     with contextlib.ExitStack() as stack:
         if scheduler is None:
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
+            cluster = stack.enter_context(
+                distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0")
+            )
             client = stack.enter_context(distributed.Client(cluster))
         else:
             try:

@@ -99,9 +99,17 @@ def claim_power(claim: Claim, ctx: CheckContext, *, baseline=None) -> ClaimPower
     outcomes = []
     for mutant in claim.mutants:
         res = run_claim(replace(claim, check=mutant.check, mutants=()), ctx)
-        outcomes.append(MutantOutcome(mutant.name, mutant.factor, res.verdict,
-                                      res.verdict in mutant.detected_by, res.observed,
-                                      mutant.proof_at(ctx.profile, ctx.seed), mutant.out_of_reach))
+        outcomes.append(
+            MutantOutcome(
+                mutant.name,
+                mutant.factor,
+                res.verdict,
+                res.verdict in mutant.detected_by,
+                res.observed,
+                mutant.proof_at(ctx.profile, ctx.seed),
+                mutant.out_of_reach,
+            )
+        )
     detects, misses = _describe(outcomes)
     if not outcomes:
         misses = _why_no_mutants(claim, base.verdict)
@@ -122,9 +130,13 @@ def _why_no_mutants(claim, verdict):
 def power_summary(powers) -> dict:
     """Counts for the report: claims with mutants, mutants detected, claims detecting every mutant."""
     with_mutants = [p for p in powers if p.mutants]
-    return {"claims": len(powers), "claims_with_mutants": len(with_mutants),
-            "mutants": sum(len(p.mutants) for p in with_mutants),
-            "mutants_detected": sum(m.detected for p in with_mutants for m in p.mutants),
-            "mutants_not_violations": sum(bool(m.not_a_violation) and not m.detected
-                                          for p in with_mutants for m in p.mutants),
-            "claims_detecting_all": sum(all(m.detected for m in p.mutants) for p in with_mutants)}
+    return {
+        "claims": len(powers),
+        "claims_with_mutants": len(with_mutants),
+        "mutants": sum(len(p.mutants) for p in with_mutants),
+        "mutants_detected": sum(m.detected for p in with_mutants for m in p.mutants),
+        "mutants_not_violations": sum(
+            bool(m.not_a_violation) and not m.detected for p in with_mutants for m in p.mutants
+        ),
+        "claims_detecting_all": sum(all(m.detected for m in p.mutants) for p in with_mutants),
+    }

@@ -26,9 +26,12 @@ def run_claim(claim: Claim, ctx: CheckContext) -> Result:
         if not isinstance(result, Result):
             raise TypeError(f"check of claim {claim.id} returned {type(result).__name__}, not Result")
     except Exception as exc:  # noqa: BLE001 - any failure of a check is recorded, not raised
-        result = Result("error", method="the check raised", reading="",
-                        evidence={"exception": f"{type(exc).__name__}: {exc}",
-                                  "traceback": traceback.format_exc()})
+        result = Result(
+            "error",
+            method="the check raised",
+            reading="",
+            evidence={"exception": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()},
+        )
     result.seconds = time.perf_counter() - start
     result.seed = scoped.seed_entropy()
     return result
@@ -66,8 +69,9 @@ def iter_claims(claims, ctx: CheckContext, progress=None, run=None):
             bar.close()
 
 
-def iter_claims_in_workers(claims, ctx: CheckContext, workers, *, registry_factory, progress=None, run=None,
-                           after=None):
+def iter_claims_in_workers(
+    claims, ctx: CheckContext, workers, *, registry_factory, progress=None, run=None, after=None
+):
     """Run ``claims`` in ``workers`` local processes; yield ``(claim, result, extra)`` in claim order.
 
     The claims start longest first (:func:`longest_first`, a static table of measured costs), so the
@@ -125,10 +129,13 @@ def iter_claims_in_workers(claims, ctx: CheckContext, workers, *, registry_facto
                 if result.verdict in ("refuted", "error"):
                     bar.write(f"{claim.id}: {result.verdict}", file=progress)
             elif progress is not None:
-                print(f"[{finished}/{len(claims)}] {claim.id} ... {result.verdict} ({result.seconds:.1f} s)",
-                      file=progress, flush=True)
+                print(
+                    f"[{finished}/{len(claims)}] {claim.id} ... {result.verdict} ({result.seconds:.1f} s)",
+                    file=progress,
+                    flush=True,
+                )
             done[index] = (result, extra)
-            while next_out in done:      # hand results on in claim order, as soon as the prefix is complete
+            while next_out in done:  # hand results on in claim order, as soon as the prefix is complete
                 yield (claims[next_out], *done.pop(next_out))
                 next_out += 1
     except KeyboardInterrupt:

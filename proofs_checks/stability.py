@@ -62,8 +62,10 @@ def default_seeds(claim: Claim, profile: str):
     if not isinstance(claim, Claim):
         raise TypeError(f"claim must be a Claim, got {type(claim).__name__}")
     if claim.seed_policy == "once":
-        return 1, ("1 run seed by default: the claim is declared expensive (Claim.seed_policy 'once': a single "
-                   "quick run costs seconds); --seeds N runs N")
+        return 1, (
+            "1 run seed by default: the claim is declared expensive (Claim.seed_policy 'once': a single "
+            "quick run costs seconds); --seeds N runs N"
+        )
     return DEFAULT_SEEDS[profile], None
 
 
@@ -106,6 +108,8 @@ def run_claim_across_seeds(claim: Claim, ctx: CheckContext, seeds=None) -> Resul
     if len(verdicts) > 1:
         counts = {v: sum(r.verdict == v for _, r in runs) for v in sorted(verdicts)}
         result.verdict = "inconclusive"
-        result.method = (f"{first.method}; verdicts differ across {seeds} run seeds "
-                         f"({', '.join(f'{n} {v}' for v, n in counts.items())})").lstrip("; ")
+        result.method = (
+            f"{first.method}; verdicts differ across {seeds} run seeds "
+            f"({', '.join(f'{n} {v}' for v, n in counts.items())})"
+        ).lstrip("; ")
     return result

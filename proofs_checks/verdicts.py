@@ -34,9 +34,21 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["ROUNDING_RTOL", "ROUNDING_ATOL", "QUADRATURE_RTOL", "IDENTITY_RTOL", "FORMULA_TOL", "CONFIDENCE",
-           "HIGH_PRECISION_TOL", "ULP_RTOL",
-           "within", "at_least", "compare", "clopper_pearson", "coverage_verdict"]
+__all__ = [
+    "ROUNDING_RTOL",
+    "ROUNDING_ATOL",
+    "QUADRATURE_RTOL",
+    "IDENTITY_RTOL",
+    "FORMULA_TOL",
+    "CONFIDENCE",
+    "HIGH_PRECISION_TOL",
+    "ULP_RTOL",
+    "within",
+    "at_least",
+    "compare",
+    "clopper_pearson",
+    "coverage_verdict",
+]
 
 ROUNDING_RTOL = 1e-9
 ROUNDING_ATOL = 1e-12
@@ -44,7 +56,7 @@ QUADRATURE_RTOL = 1e-6
 IDENTITY_RTOL = 1e-12
 FORMULA_TOL = 1e-12
 HIGH_PRECISION_TOL = 1e-25
-ULP_RTOL = 4 * 2.0 ** -52
+ULP_RTOL = 4 * 2.0**-52
 CONFIDENCE = 0.95
 
 
@@ -118,8 +130,14 @@ def at_least(observed: float, bound: float, *, rtol: float = ROUNDING_RTOL, atol
     return within(-observed, -bound, rtol=rtol, atol=atol)
 
 
-def compare(observed: float, bound: float, direction: str = "at_most", *, rtol: float = ROUNDING_RTOL,
-            atol: float = ROUNDING_ATOL) -> str:
+def compare(
+    observed: float,
+    bound: float,
+    direction: str = "at_most",
+    *,
+    rtol: float = ROUNDING_RTOL,
+    atol: float = ROUNDING_ATOL,
+) -> str:
     """Verdict of an exact (deterministic) comparison: ``"confirmed"`` when it holds, else ``"refuted"``.
 
     ``direction="equal"`` holds when ``|observed - bound| <= rtol |bound| + atol``.
@@ -209,8 +227,15 @@ def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE)
     return float(lo), float(hi)
 
 
-def coverage_verdict(covered: int, trials: int, nominal: float, confidence: float = CONFIDENCE, *,
-                     confirm: str = "unless_refuted", vacuous: bool = False) -> str:
+def coverage_verdict(
+    covered: int,
+    trials: int,
+    nominal: float,
+    confidence: float = CONFIDENCE,
+    *,
+    confirm: str = "unless_refuted",
+    vacuous: bool = False,
+) -> str:
     """Verdict of "the bound holds with probability at least ``nominal``" from ``covered`` of ``trials``.
 
     ``"refuted"`` when the upper Clopper-Pearson limit of the coverage is below ``nominal``.

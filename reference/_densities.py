@@ -37,8 +37,11 @@ def t_pdf(x, df):
     x = np.asarray(x, dtype=np.float64)
     df = np.asarray(float(df))
     with np.errstate(over="ignore"):
-        out = np.exp(np.log(special.poch(0.5 * df, 0.5)) - 0.5 * (np.log(df) + np.log(np.pi))
-                     - (df + 1) / 2 * np.log1p(x * x / df))
+        out = np.exp(
+            np.log(special.poch(0.5 * df, 0.5))
+            - 0.5 * (np.log(df) + np.log(np.pi))
+            - (df + 1) / 2 * np.log1p(x * x / df)
+        )
     return out[()] if out.ndim == 0 else out
 
 

@@ -26,7 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = ["UNIT_ROUNDOFF", "FUNCTION_ULPS", "ulp", "ulp_distance"]
 
 #: ``u = 2^-53``: the relative error of one correctly rounded float64 operation is at most ``u``.
-UNIT_ROUNDOFF = 2.0 ** -53
+UNIT_ROUNDOFF = 2.0**-53
 
 #: Stated error of one evaluation of an elementary function (``exp``, ``log``, ``log1p``, ``expm1``, ``pow``)
 #: by any implementation the project may run: glibc's plain or fused multiply-add variants, numpy's own

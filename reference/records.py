@@ -53,8 +53,9 @@ def split_records(data: ArrayLike, d: int | None = None) -> tuple[NDArray[np.flo
     """
     arr = check_finite_array("data", data, ndim=2)
     if arr.shape[1] < 2:
-        raise ValueError(f"data must have at least 2 columns (records [x_1, ..., x_d, y] with d >= 1), "
-                         f"got shape {arr.shape}")
+        raise ValueError(
+            f"data must have at least 2 columns (records [x_1, ..., x_d, y] with d >= 1), got shape {arr.shape}"
+        )
     if d is not None and arr.shape[1] != d + 1:
         raise ValueError(f"data must have d + 1 = {d + 1} columns (d features and y), got shape {arr.shape}")
     return arr[:, :-1], arr[:, -1]
@@ -103,4 +104,4 @@ def partition_records(records: ArrayLike, parts: int, *, name: str = "data") -> 
     size = z.shape[0] // parts
     if size < 1:
         raise ValueError(f"{name} has {z.shape[0]} records, too few to split into {parts} parts")
-    return [z[i * size:(i + 1) * size] for i in range(parts)]
+    return [z[i * size : (i + 1) * size] for i in range(parts)]

@@ -208,8 +208,7 @@ def check_delta(delta: float, name: str = "delta") -> float:
     return check_probability(name, delta)
 
 
-def check_integer(name: str, value: int | np.integer, *, minimum: int | None = None,
-                  maximum: int | None = None) -> int:
+def check_integer(name: str, value: int | np.integer, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as an int after checking it is an integer (Python or numpy) within inclusive bounds.
 
     Parameters
@@ -255,8 +254,14 @@ def check_integer(name: str, value: int | np.integer, *, minimum: int | None = N
     return v
 
 
-def check_finite_array(name: str, value: ArrayLike, *, ndim: int | None = None, nonempty: bool = True,
-                       shape: tuple[int | None, ...] | None = None) -> NDArray[np.float64]:
+def check_finite_array(
+    name: str,
+    value: ArrayLike,
+    *,
+    ndim: int | None = None,
+    nonempty: bool = True,
+    shape: tuple[int | None, ...] | None = None,
+) -> NDArray[np.float64]:
     """Return ``value`` as a float64 array after checking dimension, shape, emptiness and finiteness.
 
     Parameters
@@ -308,7 +313,7 @@ def check_finite_array(name: str, value: ArrayLike, *, ndim: int | None = None, 
             raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
     if nonempty and arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.isfinite(arr).all():     # the method: np.all's Python wrapper costs more than the test on small arrays
+    if not np.isfinite(arr).all():  # the method: np.all's Python wrapper costs more than the test on small arrays
         bad = np.flatnonzero(~np.isfinite(arr.ravel()))
         raise ValueError(
             f"{name} must be finite; entry {int(bad[0])} (flat index) is {arr.ravel()[bad[0]]!r}"
@@ -387,9 +392,7 @@ def check_same_length(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) ->
     ValueError: X and y must have the same length, got 3 and 4
     """
     if a.shape[0] != b.shape[0]:
-        raise ValueError(
-            f"{name_a} and {name_b} must have the same length, got {a.shape[0]} and {b.shape[0]}"
-        )
+        raise ValueError(f"{name_a} and {name_b} must have the same length, got {a.shape[0]} and {b.shape[0]}")
 
 
 def check_choice(name: str, value: _Choice, choices: Collection[_Choice]) -> _Choice:

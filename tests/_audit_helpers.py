@@ -40,7 +40,7 @@ class AdditiveExp:
         self.record_width = k
 
     def score_terms(self, records):
-        return self.factor * np.clip(np.atleast_2d(np.asarray(records, dtype=float))[:, :self.k], 0, 1)
+        return self.factor * np.clip(np.atleast_2d(np.asarray(records, dtype=float))[:, : self.k], 0, 1)
 
     def log_prob_from_terms(self, total):
         return total - special.logsumexp(total)

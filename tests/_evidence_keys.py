@@ -52,11 +52,19 @@ def evidence_keys(root=ROOT):
                 for target in node.targets:
                     if _is_evidence(target):
                         keys += _dict_keys(node.value) or []
-                    elif (isinstance(target, ast.Subscript) and _is_evidence(target.value)
-                          and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):
+                    elif (
+                        isinstance(target, ast.Subscript)
+                        and _is_evidence(target.value)
+                        and isinstance(target.slice, ast.Constant)
+                        and isinstance(target.slice.value, str)
+                    ):
                         keys.append(target.slice.value)
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                  and node.func.attr == "update" and _is_evidence(node.func.value)):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+                and _is_evidence(node.func.value)
+            ):
                 keys = [kw.arg for kw in node.keywords if kw.arg]
                 for arg in node.args:
                     keys += _dict_keys(arg) or []

@@ -55,7 +55,7 @@ def imports_of(name, mods):
                 base_parts = package.split(".")
                 if node.level - 1 >= len(base_parts):
                     raise ImportError(f"{path}:{node.lineno}: relative import beyond the top-level package")
-                base = ".".join(base_parts[:len(base_parts) - (node.level - 1)])
+                base = ".".join(base_parts[: len(base_parts) - (node.level - 1)])
                 base = f"{base}.{node.module}" if node.module else base
             else:
                 base = node.module
@@ -145,8 +145,11 @@ def _shortest_cycle(start, graph, members):
 
 def find_cycles(graph):
     """One shortest cycle ``[a, b, ..., a]`` per group of modules that import each other."""
-    return [_shortest_cycle(component[0], graph, set(component))
-            for component in strongly_connected_components(graph) if len(component) > 1]
+    return [
+        _shortest_cycle(component[0], graph, set(component))
+        for component in strongly_connected_components(graph)
+        if len(component) > 1
+    ]
 
 
 def reachable(graph, start):

@@ -29,10 +29,10 @@ def warm():
         return
     rng = np.random.default_rng(0)
     x = rng.standard_t(2.5, (K._PARALLEL_MIN // 8 + 1, 8))
-    for beta in (1.0, K.CURVE_BETA_MAX * 4):          # with and without a curve table
-        K.standard_terms(x[:4].ravel(), 1.0, beta)    # serial path
-        K.standard_terms(x.ravel(), 1.0, beta)        # parallel path (>= _PARALLEL_MIN entries)
-        K.standard_column_sums(x[:4], 1.0, beta)      # serial path (below _PARALLEL_MIN entries)
+    for beta in (1.0, K.CURVE_BETA_MAX * 4):  # with and without a curve table
+        K.standard_terms(x[:4].ravel(), 1.0, beta)  # serial path
+        K.standard_terms(x.ravel(), 1.0, beta)  # parallel path (>= _PARALLEL_MIN entries)
+        K.standard_column_sums(x[:4], 1.0, beta)  # serial path (below _PARALLEL_MIN entries)
         K.standard_column_sums(x, 1.0, beta)
     K.ephi_array(x[:4].ravel(), np.abs(x[:4].ravel()))
     K.ephi_array(x.ravel(), np.abs(x.ravel()))
@@ -41,12 +41,13 @@ def warm():
     W = x[16:20, :2]
     S.psi_terms(S.dot_products(Xs, W), ys, s, 1.0, 2.0, -1.0)
     S.log_weights(Xs, ys, s, W, 1.0, 2.0, -1.0)
-    S.log_weights(Xs, ys, s, W, 1.0, 1.3, -1.0)       # the same kernel; mode 2 inlines _powers.pow_unit
+    S.log_weights(Xs, ys, s, W, 1.0, 1.3, -1.0)  # the same kernel; mode 2 inlines _powers.pow_unit
     P.pow_unit_compiled(np.abs(ys) / (1.0 + np.abs(ys)), 1.3)
     S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
     S.psi_column_sums(Xs[:, 0], ys, W[:, 0], 1.0, 2.0, shift=s)
     S.psi_of_residuals(Xs[:, 0], ys, W[:, 0], 1.0, 2.0)
     from reference.wang_xu import _risk_kernel as RK
+
     RK.risk_column_sums(Xs, ys, s, W, 1.0, 2.0)
     RK.risk_column_sums(Xs, ys, s, W, 1.0, 1.5)
 

@@ -19,14 +19,15 @@ from __future__ import annotations
 import numpy as np
 
 from reference.floating import FUNCTION_ULPS, UNIT_ROUNDOFF
+
 # private: _score_kernel: the compiled kernel's per-term error bounds are the subject
 from reference.wang_xu import _score_kernel as SK
 from reference.wang_xu.truncation import psi_evaluation_error_bound
 
 U = UNIT_ROUNDOFF
-ETA = 2.0 ** -1074
+ETA = 2.0**-1074
 G2 = 2.0 * U / (1.0 - 2.0 * U)
-MARGIN = 1.0 + 2.0 ** -40          # covers the roundings of the bounds' own evaluation
+MARGIN = 1.0 + 2.0**-40  # covers the roundings of the bounds' own evaluation
 
 
 def bits(a):
@@ -106,10 +107,11 @@ def log_weights_bound(lw_a, lw_b, n, block, log_theta, neg_k_eps, function_ulps=
     nb = -(-int(n) // int(block))
     g_nb = nb * U / (1.0 - nb * U)
     lo = np.minimum(np.abs(lw_a), np.abs(lw_b))
-    S = ((lo + 2.0 * (m + 1.0) * ETA) * (log_theta / m) / ((1.0 - 2.0 * F * U - U - g_nb ** 2) * (1.0 - G2))
-         + 2.0 * nb * F * ETA)
+    S = (lo + 2.0 * (m + 1.0) * ETA) * (log_theta / m) / (
+        (1.0 - 2.0 * F * U - U - g_nb**2) * (1.0 - G2)
+    ) + 2.0 * nb * F * ETA
     sum_abs = (1.0 + 2.0 * F * U) * S + nb * F * ETA
-    dS = 4.0 * F * U * S + 2.0 * nb * F * ETA + 2.0 * (U + g_nb ** 2) * sum_abs
+    dS = 4.0 * F * U * S + 2.0 * nb * F * ETA + 2.0 * (U + g_nb**2) * sum_abs
     return ((m / log_theta) * dS + G2 / (1.0 - G2) * (np.abs(lw_a) + np.abs(lw_b)) + 4.0 * (m + 1.0) * ETA) * MARGIN
 
 

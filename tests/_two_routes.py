@@ -40,11 +40,16 @@ def t_pdf_gap(x, df, a, b):
     ``inf`` gives ``S = inf``: both sides are then ``exp(-inf) = 0`` exactly (:func:`assert_within` requires it).
     """
     from scipy import special
+
     x = np.asarray(x, dtype=np.float64)
     df = float(df)
     with np.errstate(over="ignore", invalid="ignore"):
-        s = (abs(np.log(special.poch(0.5 * df, 0.5))) + abs(np.log(df)) + np.log(np.pi)
-             + (df + 1) / 2 * np.log1p(x * x / df))
+        s = (
+            abs(np.log(special.poch(0.5 * df, 0.5)))
+            + abs(np.log(df))
+            + np.log(np.pi)
+            + (df + 1) / 2 * np.log1p(x * x / df)
+        )
         exponent_gap = (FUNCTION_GAP + 8 * U) * s + FUNCTION_GAP
     return exp_gap(a, b, exponent_gap)
 
@@ -76,8 +81,12 @@ def logsumexp_gap(w):
         terms = np.exp(np.where(w == m, -np.inf, w) - m)
     rho = terms.sum(axis=-1, keepdims=True) / c
     log_terms = np.log1p(rho) + np.log(c)
-    return ((FUNCTION_GAP + 2 * gamma_n + 2 * U) * rho / (1 + rho) + n * SUBNORMAL_GAP
-            + (FUNCTION_GAP + 4 * U) * log_terms + 2 * U * np.abs(m))
+    return (
+        (FUNCTION_GAP + 2 * gamma_n + 2 * U) * rho / (1 + rho)
+        + n * SUBNORMAL_GAP
+        + (FUNCTION_GAP + 4 * U) * log_terms
+        + 2 * U * np.abs(m)
+    )
 
 
 def within(got, want, gap):
@@ -94,5 +103,7 @@ def assert_within(got, want, gap):
         got, want = np.broadcast_arrays(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64))
         gap = np.broadcast_to(gap, got.shape)
         i = np.flatnonzero(~ok.ravel())[0]
-        raise AssertionError(f"{(~ok).sum()} entries beyond the stated bound; first at {i}: got {got.flat[i]!r}, "
-                             f"want {want.flat[i]!r}, bound {gap.flat[i]!r}")
+        raise AssertionError(
+            f"{(~ok).sum()} entries beyond the stated bound; first at {i}: got {got.flat[i]!r}, "
+            f"want {want.flat[i]!r}, bound {gap.flat[i]!r}"
+        )

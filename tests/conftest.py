@@ -6,12 +6,12 @@ import time
 from pathlib import Path
 
 import pytest
-
 from hypothesis import HealthCheck, settings
 
 # Deterministic hypothesis runs: a fixed derandomised profile so no test is flaky.
-settings.register_profile("ci", derandomize=True, deadline=None, max_examples=200,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # One numba thread per test process.  The suite runs under xdist with one worker per core, so the
@@ -61,19 +61,31 @@ def pytest_configure(config):
     log = open(tmp / "stderr", "w")
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     # the done file is created whatever happens, even if the import fails, so no worker waits in vain
-    code = ("import pathlib, sys\ntry:\n    from tests._numba_warm import warm\n    warm()\n"
-            "finally:\n    pathlib.Path(sys.argv[1]).touch()\n")
-    _warm.update(tmp=tmp, log=log, proc=subprocess.Popen(
-        [sys.executable, "-c", code, str(done)], cwd=Path(__file__).resolve().parents[1],
-        env=env, stdout=subprocess.DEVNULL, stderr=log))
+    code = (
+        "import pathlib, sys\ntry:\n    from tests._numba_warm import warm\n    warm()\n"
+        "finally:\n    pathlib.Path(sys.argv[1]).touch()\n"
+    )
+    _warm.update(
+        tmp=tmp,
+        log=log,
+        proc=subprocess.Popen(
+            [sys.executable, "-c", code, str(done)],
+            cwd=Path(__file__).resolve().parents[1],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        ),
+    )
     os.environ[_WARM_ENV] = str(done)  # inherited by the workers, started after this hook
 
 
 def pytest_terminal_summary(terminalreporter):
     proc = _warm.get("proc")
     if proc is not None and proc.poll() not in (0, None):
-        terminalreporter.write_line(f"note: tests/_numba_warm.py failed (exit {proc.returncode}); the workers "
-                                    f"compiled the kernels themselves: {(_warm['tmp'] / 'stderr').read_text()[-2000:]}")
+        terminalreporter.write_line(
+            f"note: tests/_numba_warm.py failed (exit {proc.returncode}); the workers "
+            f"compiled the kernels themselves: {(_warm['tmp'] / 'stderr').read_text()[-2000:]}"
+        )
 
 
 def pytest_unconfigure(config):

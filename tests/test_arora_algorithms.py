@@ -8,14 +8,30 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.arora.data import glm_loss, make_problem, project_to_domain, sample_records
-from reference.arora.learners import (NoisyGD, OutputPerturbation, check_domain, delta_noisy_gd,
-                                    delta_output_perturbation, noisy_gd, output_perturbation, regularized_erm)
+from reference.arora.learners import (
+    NoisyGD,
+    OutputPerturbation,
+    check_domain,
+    delta_noisy_gd,
+    delta_output_perturbation,
+    noisy_gd,
+    output_perturbation,
+    regularized_erm,
+)
+from reference.arora.model_selection import (
+    BoostingSelection,
+    GridSearchSelection,
+    boosting,
+    boosting_laplace_scale,
+    boosting_sigma_tilde,
+    gaussian_output_subgaussian_constant,
+    grid_search_selection_log_prob,
+    private_grid_search,
+    subgaussian_mgf,
+    subgaussian_mgf_estimate,
+)
 from reference.mechanisms import gem_log_prob
 from reference.records import partition_records
-from reference.arora.model_selection import (BoostingSelection, GridSearchSelection, boosting, boosting_laplace_scale,
-                                       boosting_sigma_tilde, gaussian_output_subgaussian_constant,
-                                       grid_search_selection_log_prob, private_grid_search, subgaussian_mgf,
-                                       subgaussian_mgf_estimate)
 from tests._stats import GOF_ALPHA, chisquare_pvalue
 
 SQ = make_problem("squared", (1.2, -0.6, 0.3))
@@ -28,6 +44,7 @@ def sq_data():
 
 
 # ---------------------------------------------------------------------------------- data
+
 
 def test_known_w_star_is_population_minimiser():
     # squared loss: L(w) = s ||w - w*||^2 + E xi^2 exactly; an ERM on a large sample lands near w*
@@ -59,13 +76,16 @@ def test_project_to_domain_whole_float_range(row):
 
 # ---------------------------------------------------------------------------------- end to end
 
+
 @pytest.mark.parametrize("learner", ["output-perturbation", "noisy-gd"])
 @pytest.mark.parametrize("variant", ["printed", "standard"])
 def test_grid_search_end_to_end(sq_data, learner, variant):
-    L = (OutputPerturbation("squared", 1.0, SQ.y_bound) if learner == "output-perturbation"
-         else NoisyGD("squared", 1.0, SQ.y_bound, steps=20))
-    w, det = private_grid_search(sq_data, L, 3, 1.0, 1e-5, 0.1, variant=variant, size=20, rng=1,
-                                 return_details=True)
+    L = (
+        OutputPerturbation("squared", 1.0, SQ.y_bound)
+        if learner == "output-perturbation"
+        else NoisyGD("squared", 1.0, SQ.y_bound, steps=20)
+    )
+    w, det = private_grid_search(sq_data, L, 3, 1.0, 1e-5, 0.1, variant=variant, size=20, rng=1, return_details=True)
     assert w.shape == (20, 3) and np.all(np.isfinite(w))
     assert det["candidates"].shape == (3, 20, 3)
     # the trivial candidate scores Y^2 as Y * Y, one IEEE product: the same bits on any CPU (Y ** 2 would be the
@@ -73,7 +93,7 @@ def test_grid_search_end_to_end(sq_data, learner, variant):
     assert det["sensitivities"][0] == 0 and np.all(det["scores"][:, 0] == SQ.y_bound * SQ.y_bound)
     assert np.allclose(np.exp(det["log_prob"]).sum(axis=1), 1.0)
     ex = SQ.excess_risk(w)
-    assert np.all(ex <= SQ.excess_risk(np.zeros(3))[0] + 50)   # finite, sane
+    assert np.all(ex <= SQ.excess_risk(np.zeros(3))[0] + 50)  # finite, sane
     one = private_grid_search(sq_data, L, 3, 1.0, 1e-5, 0.1, variant=variant, rng=1)
     assert one.shape == (3,)
 
@@ -95,8 +115,9 @@ def test_grid_search_logistic_runs():
 @pytest.mark.parametrize("variant", ["printed", "standard"])
 def test_boosting_end_to_end(sq_data, variant):
     L = OutputPerturbation("squared", 1.0, SQ.y_bound, lam=0.5)
-    w, det = boosting(sq_data, L, 2.0, 4, 1.0, 1e-5, sigma_tilde=0.2, variant=variant, size=30, rng=3,
-                      return_details=True)
+    w, det = boosting(
+        sq_data, L, 2.0, 4, 1.0, 1e-5, sigma_tilde=0.2, variant=variant, size=30, rng=3, return_details=True
+    )
     assert w.shape == (30, 3) and det["models"].shape == (30, 4, 3)
     assert det["laplace_scale"] == pytest.approx(0.2 if variant == "printed" else 0.2 / math.sqrt(2))
     # boosting picks a better-than-average model most of the time
@@ -105,6 +126,7 @@ def test_boosting_end_to_end(sq_data, variant):
 
 
 # ---------------------------------------------------------------------------------- GEM exactness
+
 
 def test_gem_distribution_matches_sampler_for_grid_search_scores(sq_data):
     L = NoisyGD("squared", 1.0, SQ.y_bound, steps=20)
@@ -140,6 +162,7 @@ def test_boosting_selection_exact_matches_sampler(sq_data):
 
 # ---------------------------------------------------------------------------------- learners
 
+
 def test_learners_shapes_and_domain(sq_data):
     w = output_perturbation(sq_data, "squared", 2.0, 0.5, 1e-5, x_bound=1.0, y_bound=SQ.y_bound, size=4, rng=1)
     assert w.shape == (4, 3)
@@ -153,6 +176,7 @@ def test_regularized_erm_satisfies_kkt():
         for B in (0.3, 50.0):
             w = regularized_erm(data, loss, B, 0.1)
             from reference.arora.learners import glm_gradient
+
             grad = glm_gradient(w[None], data, loss)[0] + 0.1 * w
             if np.linalg.norm(w) < B * (1 - 1e-9):
                 assert np.linalg.norm(grad) < 1e-8
@@ -165,7 +189,8 @@ def test_delta_functions_values():
     assert delta_noisy_gd(1.0, 1.0, 1.0, 2.0, "printed") == 3.0
     assert delta_noisy_gd(1.0, 1.0, 1.0, 2.0, "standard") == 4.0
     assert delta_output_perturbation(1.0, 1.0, 1.0, 2.0, 0.5, 4, 1e-4, variant="printed") == pytest.approx(
-        1 + 2 * 0.25 * math.log(4e4) + 2)
+        1 + 2 * 0.25 * math.log(4e4) + 2
+    )
 
 
 def test_subgaussian_constant_and_estimate():
@@ -188,6 +213,7 @@ def test_sigma_tilde_formula():
 
 # ---------------------------------------------------------------------------------- bad input
 
+
 class _BadShape:
     loss, y_bound = "squared", SQ.y_bound
 
@@ -205,19 +231,26 @@ class _NonFinite(_BadShape):
         return out
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"K": 0}, "K"), ({"K": 2.5}, "K"), ({"beta": 0.0}, "beta"), ({"beta": 1.0}, "beta"),
-    ({"beta": -0.1}, "beta"), ({"epsilon": 0.0}, "epsilon"), ({"delta": 1.5}, "delta"),
-    ({"variant": "typo"}, "variant"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"K": 0}, "K"),
+        ({"K": 2.5}, "K"),
+        ({"beta": 0.0}, "beta"),
+        ({"beta": 1.0}, "beta"),
+        ({"beta": -0.1}, "beta"),
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"delta": 1.5}, "delta"),
+        ({"variant": "typo"}, "variant"),
+    ],
+)
 def test_grid_search_bad_parameters(sq_data, kwargs, match):
     args = dict(K=2, epsilon=1.0, delta=1e-5, beta=0.1)
     args.update(kwargs)
     variant = args.pop("variant", "standard")
     L = NoisyGD("squared", 1.0, SQ.y_bound, steps=2)
     with pytest.raises((ValueError, TypeError), match=match):
-        private_grid_search(sq_data[:20], L, args["K"], args["epsilon"], args["delta"], args["beta"],
-                            variant=variant)
+        private_grid_search(sq_data[:20], L, args["K"], args["epsilon"], args["delta"], args["beta"], variant=variant)
 
 
 def test_bad_learner_outputs(sq_data):
@@ -263,8 +296,10 @@ def test_out_of_domain_records_rejected(sq_data):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.floats(min_value=0.0, max_value=1e300, allow_nan=False),
-       st.floats(min_value=5e-324, max_value=1e300, allow_nan=False))
+@given(
+    st.floats(min_value=0.0, max_value=1e300, allow_nan=False),
+    st.floats(min_value=5e-324, max_value=1e300, allow_nan=False),
+)
 def test_subgaussian_constant_whole_float_range(mean_bound, sigma):
     g = gaussian_output_subgaussian_constant(mean_bound, sigma)
     assert math.isfinite(g) and g > 0
@@ -283,8 +318,7 @@ def test_subgaussian_constant_overflow_is_an_error():
 def test_noisy_gd_output_meets_bounded_subgaussian_condition(sq_data):
     from reference.arora.model_selection import bounded_output_subgaussian_constant
 
-    W = noisy_gd(sq_data[:400], "squared", 2.0, 0.5, 1e-5, x_bound=1.0, y_bound=SQ.y_bound, steps=5,
-                 size=2000, rng=3)
+    W = noisy_gd(sq_data[:400], "squared", 2.0, 0.5, 1e-5, x_bound=1.0, y_bound=SQ.y_bound, steps=5, size=2000, rng=3)
     g = bounded_output_subgaussian_constant(2.0)
     est, _ = subgaussian_mgf_estimate(W, g, rng=1)
     assert est <= 2.0
@@ -337,17 +371,23 @@ def test_squared_scores_and_gradients_from_moments_match_the_per_record_definiti
         np.testing.assert_allclose(boosting_scores(W, z, "squared", clip), want, rtol=1e-13, atol=0)
     x, y = z[:, :-1], z[:, -1]
     w = W[:, 0]
-    np.testing.assert_allclose(glm_gradient(w, z, "squared"), (2.0 * (w @ x.T - y)) @ x / len(z),
-                               rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(
+        glm_gradient(w, z, "squared"), (2.0 * (w @ x.T - y)) @ x / len(z), rtol=1e-13, atol=1e-14
+    )
 
 
-EXTREME = st.one_of(st.floats(min_value=-1e300, max_value=1e300, allow_nan=False),
-                    st.sampled_from([0.0, 5e-324, -5e-324, 1e-300, 1e154, -1e154, 1e300, -1e300]))
+EXTREME = st.one_of(
+    st.floats(min_value=-1e300, max_value=1e300, allow_nan=False),
+    st.sampled_from([0.0, 5e-324, -5e-324, 1e-300, 1e154, -1e154, 1e300, -1e300]),
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(EXTREME, EXTREME), min_size=1, max_size=5), st.lists(EXTREME, min_size=1, max_size=4),
-       st.sampled_from([None, 1.0, 1e300]))
+@given(
+    st.lists(st.tuples(EXTREME, EXTREME), min_size=1, max_size=5),
+    st.lists(EXTREME, min_size=1, max_size=4),
+    st.sampled_from([None, 1.0, 1e300]),
+)
 def test_squared_moments_paths_never_give_nan_at_extreme_records(records, models, clip):
     # The moments overflow beyond about 1e154 (inf - inf); such models must fall back to the per-record
     # definition (d = 1: that one has no NaN), never return NaN.
@@ -359,7 +399,7 @@ def test_squared_moments_paths_never_give_nan_at_extreme_records(records, models
     z = np.array(records, dtype=np.float64)
     W = np.array(models, dtype=np.float64)[:, None]
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)        # overflow to inf is the per-record value too
+        warnings.simplefilter("ignore", RuntimeWarning)  # overflow to inf is the per-record value too
         per_record = glm_loss(W, z, "squared")
         scores = boosting_scores(W, z, "squared", clip)
         grad = glm_gradient(W, z, "squared")

@@ -17,8 +17,12 @@ import pytest
 # private: _setup, _designed_pair, _law_delta_lower, _law_epsilon_lower, _exact_law_audit, _sampler_gof,
 #   _laplace_smoothed_cdf: the exact-law audit's own steps are the subject
 from proofs_checks.claim_sets.arora import boosting_privacy as bp
-from proofs_checks.claim_sets.arora.audit_design import (_laplace_smoothed_cdf, boosting_law_bounds,
-                                                          boosting_validation_pair, paper_sigma_tilde)
+from proofs_checks.claim_sets.arora.audit_design import (
+    _laplace_smoothed_cdf,
+    boosting_law_bounds,
+    boosting_validation_pair,
+    paper_sigma_tilde,
+)
 from proofs_checks.model import CheckContext
 from reference.arora.learners import NoisyGD, OutputPerturbation
 
@@ -33,8 +37,15 @@ def setup400():
 
 def _law(s, factor=1.0, **grid):
     D, Dp, _ = bp._designed_pair(s)
-    return boosting_law_bounds(s["L"], D, Dp, 1.0, DELTA, scale=factor * s["scale"],
-                               **(grid or {k: bp.EXACT_LAW[k] for k in ("cells", "steps_per_scale")}))
+    return boosting_law_bounds(
+        s["L"],
+        D,
+        Dp,
+        1.0,
+        DELTA,
+        scale=factor * s["scale"],
+        **(grid or {k: bp.EXACT_LAW[k] for k in ("cells", "steps_per_scale")}),
+    )
 
 
 def test_laplace_smoothed_cdf_is_the_direct_sum():
@@ -52,13 +63,14 @@ def test_brackets_contain_the_independent_quadrature_on_the_y3_pair():
     # Y = 3, default lambda (finding 004.boosting-printed-scale, eps 1.92 at 1e-5); the brackets hold it
     L = OutputPerturbation("squared", 1.0, 3.0)
     D, Dp, _ = boosting_validation_pair(80)
-    r = boosting_law_bounds(L, D, Dp, 1.0, scale=paper_sigma_tilde(L, 2.0, 4, 400, 1.0, DELTA), cells=20000,
-                            steps_per_scale=256)
+    r = boosting_law_bounds(
+        L, D, Dp, 1.0, scale=paper_sigma_tilde(L, 2.0, 4, 400, 1.0, DELTA), cells=20000, steps_per_scale=256
+    )
     e = math.e
     hi = max(np.sum(np.maximum(r["p_hi"] - e * r["q_lo"], 0)), np.sum(np.maximum(r["q_hi"] - e * r["p_lo"], 0)))
     assert bp._law_delta_lower(r, 1.0) == pytest.approx(3.4198e-3, abs=2e-6)
     assert bp._law_delta_lower(r, 1.0) <= 3.6037e-3 <= hi
-    assert bp._law_epsilon_lower(r, DELTA) == pytest.approx(1.9099, abs=1e-3)     # <= 1.92 of the finding
+    assert bp._law_epsilon_lower(r, DELTA) == pytest.approx(1.9099, abs=1e-3)  # <= 1.92 of the finding
     assert (r["p_lo"] <= r["p_hi"]).all() and r["p_lo"].sum() <= 1 <= r["p_hi"].sum() + r["outside"]
 
 
@@ -98,10 +110,16 @@ def test_law_bounds_reject_bad_input():
         boosting_law_bounds(L, D2, np.insert(Dp, 1, 0.0, axis=1), 1.0, scale=1.0)
 
 
-@pytest.mark.parametrize("variant, factor, d_lo, d_hi, eps_lo", [
-    ("printed", 1.0, 7.2507e-4, 8.2684e-4, 1.5018), ("printed", 0.8, 3.1343e-3, 3.4439e-3, 1.8677),
-    ("printed", 0.5, 2.2894e-2, 2.4108e-2, 2.9138), ("standard", 1.0, 5.9323e-3, 6.4224e-3, 2.1028),
-    ("standard", 0.5, 5.7485e-2, 5.9570e-2, 4.0104)])
+@pytest.mark.parametrize(
+    "variant, factor, d_lo, d_hi, eps_lo",
+    [
+        ("printed", 1.0, 7.2507e-4, 8.2684e-4, 1.5018),
+        ("printed", 0.8, 3.1343e-3, 3.4439e-3, 1.8677),
+        ("printed", 0.5, 2.2894e-2, 2.4108e-2, 2.9138),
+        ("standard", 1.0, 5.9323e-3, 6.4224e-3, 2.1028),
+        ("standard", 0.5, 5.7485e-2, 5.9570e-2, 4.0104),
+    ],
+)
 def test_the_law_at_n400_violates_with_its_quadrature_error(variant, factor, d_lo, d_hi, eps_lo):
     s = bp._setup(400, np.random.default_rng(0), variant, 1.0, DELTA, factor)
     a = bp._exact_law_audit(s, 1.0, DELTA, bp.EXACT_LAW, np.random.default_rng(1))
@@ -115,9 +133,13 @@ def test_the_readings_side_by_side(setup400):
     # the verdict is the claim's reading; the others on the same pair (coarse brackets, guaranteed lower bounds)
     r = bp._exact_law_audit(setup400, 1.0, DELTA, bp.EXACT_LAW, np.random.default_rng(2))["readings"]
     got = {k.split(" (")[0]: v for k, v in r.items()}
-    want = {"Lap(0, sigma~) with sigma~ the scale": 1.4711, "Lap(0, sigma~) with sigma~^2 the variance": 2.0696,
-            "n in sigma~ read as the chunk size n/(m+1)": 0.6292, "gamma~ read as 3 gamma": 0.4637,
-            "gamma~ read as 10 gamma": 0.1055}
+    want = {
+        "Lap(0, sigma~) with sigma~ the scale": 1.4711,
+        "Lap(0, sigma~) with sigma~^2 the variance": 2.0696,
+        "n in sigma~ read as the chunk size n/(m+1)": 0.6292,
+        "gamma~ read as 3 gamma": 0.4637,
+        "gamma~ read as 10 gamma": 0.1055,
+    }
     for k, eps in want.items():
         assert got[k]["epsilon_at_delta_lower"] == pytest.approx(eps, abs=1e-3), k
     n0 = got["n >= n0"]
@@ -134,13 +156,15 @@ def test_the_sampler_check_has_power(setup400):
         rng = np.random.default_rng(seed)
         assert bp._sampler_gof(s, (D, Dp), law, 20000, 20, 1e-3, 1.0, DELTA, rng)["agrees"]
         for f in (0.8, 1.25):
-            assert not bp._sampler_gof(dict(s, scale=f * s["scale"]), (D, Dp), law, 20000, 20, 1e-3, 1.0, DELTA,
-                                       rng)["agrees"], f
+            assert not bp._sampler_gof(dict(s, scale=f * s["scale"]), (D, Dp), law, 20000, 20, 1e-3, 1.0, DELTA, rng)[
+                "agrees"
+            ], f
         assert not bp._sampler_gof(s, (Dp, D), law, 20000, 20, 1e-3, 1.0, DELTA, rng)["agrees"]
 
 
-@pytest.mark.parametrize("claim_id, variant", [("arora.boosting.privacy", "printed"),
-                                               ("arora.boosting.privacy.standard", "standard")])
+@pytest.mark.parametrize(
+    "claim_id, variant", [("arora.boosting.privacy", "printed"), ("arora.boosting.privacy.standard", "standard")]
+)
 def test_the_claims_are_refuted_at_quick_by_the_exact_law(claim_id, variant):
     # the old random-dataset parts shrunk (SMALL: they never refute here); the exact-law part is the claim's own
     ctx = CheckContext(profile="quick", seed=20261121).for_claim(claim_id)
@@ -149,7 +173,7 @@ def test_the_claims_are_refuted_at_quick_by_the_exact_law(claim_id, variant):
     assert res.evidence["refuted_by"] == ["the exact law of the release on the designed pair"]
     assert "misses x0.9" in bp.BOOST_POWER
     for reading in ("as scale 1.50", "as variance 2.10", "chunk size 0.63", "3 gamma 0.46", "n >= n0"):
-        assert reading in res.reading, reading            # the readings, side by side, in the verdict's text
+        assert reading in res.reading, reading  # the readings, side by side, in the verdict's text
 
 
 @pytest.mark.slow

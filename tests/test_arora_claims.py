@@ -3,14 +3,16 @@
 import pytest
 
 from proofs_checks.claim_sets.arora.boosting import boosting_excess_risk_check, laplace_reading_check, subgaussian_check
-from proofs_checks.claim_sets.arora.boosting_privacy import boosting_privacy_check
 from proofs_checks.claim_sets.arora.concentration import concentration_lemma_check
 from proofs_checks.claim_sets.arora.excess_risk import thm1_excess_risk_check
 from proofs_checks.claim_sets.arora.gem import gem_privacy_004_check, gem_utility_004_check
 from proofs_checks.claim_sets.arora.grid_search import thm1_composition_check, thm1_gem_step_privacy_check
-from proofs_checks.claim_sets.arora.learners import (erm_sensitivity_check, gradient_sensitivity_check,
-                                                     noisy_gd_calibration_check,
-                                                     output_perturbation_calibration_check)
+from proofs_checks.claim_sets.arora.learners import (
+    erm_sensitivity_check,
+    gradient_sensitivity_check,
+    noisy_gd_calibration_check,
+    output_perturbation_calibration_check,
+)
 from proofs_checks.claim_sets.arora.lemma_d4 import lemma_d4_noisy_gd_check, lemma_d4_output_perturbation_check
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
@@ -48,7 +50,7 @@ EXPECTED = {
     "arora.learners.output-perturbation.gaussian-calibration": "confirmed",
     "arora.learners.noisy-gd.gradient-sensitivity": "confirmed",
     "arora.learners.noisy-gd.calibration": "confirmed",
-    "arora.boosting.privacy": "refuted",            # exact law on the designed pair
+    "arora.boosting.privacy": "refuted",  # exact law on the designed pair
     "arora.boosting.privacy.standard": "refuted",
     "arora.boosting.privacy.calibrated": "confirmed",
     "arora.boosting.laplace-reading": "confirmed",
@@ -57,8 +59,11 @@ EXPECTED = {
     "arora.lemma-e.concentration": "confirmed",
 }
 
-FAST = [k for k in EXPECTED if not k.startswith(("arora.boosting.privacy", "arora.thm1.privacy.gem-step",
-                                                  "arora.thm1.excess-risk"))]
+FAST = [
+    k
+    for k in EXPECTED
+    if not k.startswith(("arora.boosting.privacy", "arora.thm1.privacy.gem-step", "arora.thm1.excess-risk"))
+]
 
 
 @pytest.fixture(scope="module")
@@ -92,38 +97,50 @@ def _half(fn):
     return lambda *a, **k: 0.5 * fn(*a, **k)
 
 
-@pytest.mark.parametrize("claim_id, broken", [
-    # sensitivity of the regularised minimiser halved (squared loss: the search reaches 0.83 of 2G/(n lam))
-    ("arora.learners.output-perturbation.sensitivity.squared",
-     erm_sensitivity_check("squared", sensitivity_fn=_half(output_perturbation_sensitivity))),
-    # output-perturbation / noisy-GD noise 30% too small
-    ("arora.learners.output-perturbation.gaussian-calibration",
-     output_perturbation_calibration_check(sigma_factor=0.7)),
-    ("arora.learners.noisy-gd.calibration", noisy_gd_calibration_check(sigma_factor=0.7)),
-    ("arora.thm1.privacy.composition", thm1_composition_check(sigma_factor=0.7, accounting="sequential")),
-    ("arora.thm1.privacy.parallel", thm1_composition_check(sigma_factor=0.7, target=0.5)),
-    # Theorem 2's (eps/K, delta/K) learners against Theorem 1's (eps/2, delta/2) parallel total
-    ("arora.thm2.privacy", thm1_composition_check(per_guess=1, target=0.5)),
-    # the Laplace scale taken as sigma~/sqrt 2 while the note states the scale-sigma~ variance 2 sigma~^2
-    ("arora.boosting.laplace-reading", laplace_reading_check("standard")),
-    # gradient sensitivity halved
-    ("arora.learners.noisy-gd.gradient-sensitivity", gradient_sensitivity_check(factor=0.5)),
-    # GEM run at twice its budget; GEM utility bound 8x too tight
-    ("arora.gem.privacy", gem_privacy_004_check(weight_scale=2.0)),
-    ("arora.gem.utility", gem_utility_004_check(bound_factor=0.5)),
-    # Theorem 1 bound without its slack terms (slack 0)
-    ("arora.thm1.excess-risk", thm1_excess_risk_check("standard", slack=0.0)),
-    # Lemma D.4: Delta with 1.5 Y^2 instead of 2 Y^2; output-perturbation Delta 30% too small
-    ("arora.lemma-d4.noisy-gd.standard",
-     lemma_d4_noisy_gd_check("standard", delta_fn=lambda B, X, Y, H, v: 1.5 * Y * Y + H * B * B * X * X)),
-    ("arora.lemma-d4.output-perturbation.standard",
-     lemma_d4_output_perturbation_check("standard",
-                                        delta_fn=lambda *a, **k: 0.7 * delta_output_perturbation(*a, **k))),
-    # sub-Gaussian constant 10% too small
-    ("arora.boosting.subgaussian", subgaussian_check(gamma_factor=0.9)),
-    # concentration lemma with T, U, V shrunk 100x
-    ("arora.lemma-e.concentration", concentration_lemma_check(slack=0.01)),
-])
+@pytest.mark.parametrize(
+    "claim_id, broken",
+    [
+        # sensitivity of the regularised minimiser halved (squared loss: the search reaches 0.83 of 2G/(n lam))
+        (
+            "arora.learners.output-perturbation.sensitivity.squared",
+            erm_sensitivity_check("squared", sensitivity_fn=_half(output_perturbation_sensitivity)),
+        ),
+        # output-perturbation / noisy-GD noise 30% too small
+        (
+            "arora.learners.output-perturbation.gaussian-calibration",
+            output_perturbation_calibration_check(sigma_factor=0.7),
+        ),
+        ("arora.learners.noisy-gd.calibration", noisy_gd_calibration_check(sigma_factor=0.7)),
+        ("arora.thm1.privacy.composition", thm1_composition_check(sigma_factor=0.7, accounting="sequential")),
+        ("arora.thm1.privacy.parallel", thm1_composition_check(sigma_factor=0.7, target=0.5)),
+        # Theorem 2's (eps/K, delta/K) learners against Theorem 1's (eps/2, delta/2) parallel total
+        ("arora.thm2.privacy", thm1_composition_check(per_guess=1, target=0.5)),
+        # the Laplace scale taken as sigma~/sqrt 2 while the note states the scale-sigma~ variance 2 sigma~^2
+        ("arora.boosting.laplace-reading", laplace_reading_check("standard")),
+        # gradient sensitivity halved
+        ("arora.learners.noisy-gd.gradient-sensitivity", gradient_sensitivity_check(factor=0.5)),
+        # GEM run at twice its budget; GEM utility bound 8x too tight
+        ("arora.gem.privacy", gem_privacy_004_check(weight_scale=2.0)),
+        ("arora.gem.utility", gem_utility_004_check(bound_factor=0.5)),
+        # Theorem 1 bound without its slack terms (slack 0)
+        ("arora.thm1.excess-risk", thm1_excess_risk_check("standard", slack=0.0)),
+        # Lemma D.4: Delta with 1.5 Y^2 instead of 2 Y^2; output-perturbation Delta 30% too small
+        (
+            "arora.lemma-d4.noisy-gd.standard",
+            lemma_d4_noisy_gd_check("standard", delta_fn=lambda B, X, Y, H, v: 1.5 * Y * Y + H * B * B * X * X),
+        ),
+        (
+            "arora.lemma-d4.output-perturbation.standard",
+            lemma_d4_output_perturbation_check(
+                "standard", delta_fn=lambda *a, **k: 0.7 * delta_output_perturbation(*a, **k)
+            ),
+        ),
+        # sub-Gaussian constant 10% too small
+        ("arora.boosting.subgaussian", subgaussian_check(gamma_factor=0.9)),
+        # concentration lemma with T, U, V shrunk 100x
+        ("arora.lemma-e.concentration", concentration_lemma_check(slack=0.01)),
+    ],
+)
 def test_checks_reject_broken_variants(claim_id, broken):
     result = broken(ctx_of(claim_id))
     assert result.verdict == "refuted"
@@ -149,19 +166,23 @@ def test_logistic_sensitivity_bound_has_slack_two():
 
 def test_mechanism_factories(registry):
     import numpy as np
+
     from reference.arora.data import make_problem, sample_records
 
     p = make_problem("squared", (1.2, -0.6))
     z = sample_records(p, 400, 1)
-    gs = registry.algorithm("arora-grid-search").mechanism(variant="standard", epsilon=1.0, delta=1e-5,
-                                                          y_bound=p.y_bound, steps=5)
+    gs = registry.algorithm("arora-grid-search").mechanism(
+        variant="standard", epsilon=1.0, delta=1e-5, y_bound=p.y_bound, steps=5
+    )
     assert gs.sample(z, 3, rng=1).shape == (3, 2)
-    sel = registry.algorithm("arora-grid-search").mechanism(variant="standard", epsilon=1.0, delta=1e-5,
-                                                           y_bound=p.y_bound, steps=5, step="gem")
+    sel = registry.algorithm("arora-grid-search").mechanism(
+        variant="standard", epsilon=1.0, delta=1e-5, y_bound=p.y_bound, steps=5, step="gem"
+    )
     outs, logp = sel.log_prob(z)
     assert np.isclose(np.exp(logp).sum(), 1.0) and sel.sample(z, 5, rng=2).shape == (5,)
-    bs = registry.algorithm("arora-boosting").mechanism(variant="printed", epsilon=1.0, delta=1e-5,
-                                                       y_bound=p.y_bound, step="selection", lam=0.5)
+    bs = registry.algorithm("arora-boosting").mechanism(
+        variant="printed", epsilon=1.0, delta=1e-5, y_bound=p.y_bound, step="selection", lam=0.5
+    )
     outs, logp = bs.log_prob(z)
     assert outs.tolist() == [0, 1, 2, 3]
     for name in ("arora-output-perturbation", "arora-noisy-gd"):
@@ -194,8 +215,10 @@ def test_thm1_excess_risk_is_judged_at_every_n_of_the_sweep():
     ev = result.evidence
     assert [r["n"] for r in ev["per_n"]] == [500, 1000, 2000]
     assert ev["confidence_per_n"] == pytest.approx(1 - 0.05 / 3)
-    assert all(r["runs"] == 30 and 0 <= r["coverage_clopper_pearson"][0] <= r["coverage_clopper_pearson"][1] <= 1
-               for r in ev["per_n"])
+    assert all(
+        r["runs"] == 30 and 0 <= r["coverage_clopper_pearson"][0] <= r["coverage_clopper_pearson"][1] <= 1
+        for r in ev["per_n"]
+    )
     # observed is the smallest coverage over the sweep, against 1 - beta
     assert result.observed == min(r["coverage"] for r in ev["per_n"]) and result.direction == "at_least"
     # the slack terms of the bound shrink with n (sqrt(log(4K/beta)/n) + 5 Delta/(n eps))
@@ -217,6 +240,7 @@ SMALL_BOOST = dict(sizes=(400,), draws=4, pilot=2000, runs=4000)
 def test_boosting_calibrated_detects_small_scale():
     """The clipped calibration with its Laplace scale halved: a score move within the sensitivity costs ~2 eps."""
     from proofs_checks.claim_sets.arora.boosting_privacy import boosting_privacy_check as check
+
     result = check("calibrated", scale_factor=0.5, config=SMALL_BOOST)(ctx_of("arora.boosting.privacy.calibrated"))
     assert result.verdict == "refuted" and result.observed > 1.5
 
@@ -227,6 +251,7 @@ def test_boosting_tiny_scale_is_not_confirmed():
     delta >= 12.5, measured); the output audit of the random dataset alone did not (the models' own noise
     hides the selection there)."""
     from proofs_checks.claim_sets.arora.boosting_privacy import boosting_privacy_check as check
+
     result = check("printed", scale_factor=0.01, config=SMALL_BOOST)(ctx_of("arora.boosting.privacy"))
     assert result.verdict != "confirmed" and result.observed > 10
 
@@ -240,9 +265,11 @@ def test_thm1_readings_reported_side_by_side():
 
 def test_boosting_calibrated_variant_validates():
     import numpy as np
+
     from reference.arora.data import make_problem, sample_records
     from reference.arora.learners import OutputPerturbation
     from reference.arora.model_selection import boosting, calibrated_laplace_scale
+
     p = make_problem("squared", (1.2, -0.6))
     L = OutputPerturbation("squared", 1.0, p.y_bound, lam=0.5)
     z = sample_records(p, 100, 0)

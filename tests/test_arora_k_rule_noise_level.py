@@ -30,11 +30,12 @@ def _run(claim):
 
 def test_guess_scale_closed_forms():
     # first argument Y sqrt(n)/(X sqrt H); proof's Y sqrt(n eps)/(X sqrt H); second Y^2 (n eps)^(2/3)/(sqrt H X^2)
-    assert theorem2_guess_scale(10 ** 4, 1.0, 1.0, 2.0, 4.0, "first-term") == pytest.approx(100.0, rel=1e-12)
-    assert theorem2_guess_scale(10 ** 4, 0.25, 1.0, 2.0, 4.0, "proof") == pytest.approx(
-        max(50.0, 4 * 2500 ** (2 / 3) / 2), rel=1e-12)
-    assert theorem2_guess_scale(10 ** 6, 1.0, 1.0, 1.0, 1.0) == pytest.approx(10 ** 4, rel=1e-12)
-    assert theorem2_grid_size(10 ** 6, 1.0, 1.0, 1.0, 1.0) == 14          # 2^14 = 16384 >= 1e4 > 2^13
+    assert theorem2_guess_scale(10**4, 1.0, 1.0, 2.0, 4.0, "first-term") == pytest.approx(100.0, rel=1e-12)
+    assert theorem2_guess_scale(10**4, 0.25, 1.0, 2.0, 4.0, "proof") == pytest.approx(
+        max(50.0, 4 * 2500 ** (2 / 3) / 2), rel=1e-12
+    )
+    assert theorem2_guess_scale(10**6, 1.0, 1.0, 1.0, 1.0) == pytest.approx(10**4, rel=1e-12)
+    assert theorem2_grid_size(10**6, 1.0, 1.0, 1.0, 1.0) == 14  # 2^14 = 16384 >= 1e4 > 2^13
 
 
 def test_guess_scale_rejects_bad_input_and_survives_extremes():
@@ -44,7 +45,7 @@ def test_guess_scale_rejects_bad_input_and_survives_extremes():
         theorem2_guess_scale(100, 1.0, -1.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="overflow"):
         theorem2_guess_scale(100, 1.0, 1e-300, 1e300, 1.0)
-    assert math.isfinite(theorem2_guess_scale(10 ** 6, 1e-300, 1.0, 1.0, 1.0))
+    assert math.isfinite(theorem2_guess_scale(10**6, 1e-300, 1.0, 1.0, 1.0))
 
 
 def test_k_rule_confirmed_and_mutants_refuted(registry):
@@ -79,6 +80,7 @@ def test_noise_level_first_term_confirmed_and_mutant_refuted(registry):
 def test_replace_one_relation_cites_lemma_d4_not_d2():
     # the fragment has no formal DP definition; "S and S' differ in only one point" is in the proof of Lemma D.4
     from proofs_checks.claim_sets.arora import grid_search, learners
+
     for text in (grid_search.NEIGHBOURS, learners.NEIGHBOURS):
         assert "Lemma D.4" in text and "D.2" not in text and "replace-one" in text
 
@@ -87,6 +89,7 @@ def test_printed_box_refutation_survives_err_as_largest_realised_excess():
     # hostile reading of err(B'): a (1 - beta/4K) bound, taken as the largest realised excess of w_j' over the
     # runs; at n = 16000 the printed box still violates it (GEM returns w_0, excess about 0.59 > 0.18 + err)
     from proofs_checks.claim_sets.arora.excess_risk import thm1_excess_risk_check
+
     check = thm1_excess_risk_check("printed", sweep=dict(ns=(16000,), K=3, reps=20, datasets=1))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)

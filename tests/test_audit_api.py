@@ -14,8 +14,20 @@ from proofs_checks.runner import run_claim
 from proofs_checks.verdicts import ROUNDING_ATOL, ROUNDING_RTOL
 from tests._audit_helpers import COIN, MECH, AdditiveExp, NoSample, coin_pairs
 
-JSON_FIELDS = {"algorithm", "variant", "claimed_epsilon", "claimed_delta", "method", "epsilon_lower",
-               "confidence", "samples", "pair", "verdict", "seed", "seconds"}
+JSON_FIELDS = {
+    "algorithm",
+    "variant",
+    "claimed_epsilon",
+    "claimed_delta",
+    "method",
+    "epsilon_lower",
+    "confidence",
+    "samples",
+    "pair",
+    "verdict",
+    "seed",
+    "seconds",
+}
 
 
 def _primitives():
@@ -39,9 +51,17 @@ def test_exact_tolerances_are_the_rounding_tolerances():
 
 def test_registry_factory_used_and_variants_checked():
     reg = Registry()
-    reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
-                                mechanism=lambda variant, epsilon, delta, **kw:
-                                AdditiveExp(epsilon / 2 if variant == "standard" else epsilon)))
+    reg.add_algorithm(
+        Algorithm(
+            "toy",
+            "test",
+            "toy",
+            variants=("printed", "standard"),
+            mechanism=lambda variant, epsilon, delta, **kw: AdditiveExp(
+                epsilon / 2 if variant == "standard" else epsilon
+            ),
+        )
+    )
     ok = audit_algorithm("toy", "standard", 1.0, registry=reg, seed=0, search_budget=400)
     bad = audit_algorithm("toy", "printed", 1.0, registry=reg, seed=0, search_budget=400)
     assert ok.method == "exact" and ok.verdict == "not refuted" and ok.algorithm == "toy"
@@ -85,8 +105,14 @@ def test_primitives_not_refuted(alg_id):
 
 def test_privacy_check_rejects_broken_primitive():
     reg = Registry()
-    reg.add_algorithm(Algorithm("exponential", "x", "broken",
-                                mechanism=lambda variant, epsilon, delta, **kw: RecordExponential(epsilon, 4, 1.0)))
+    reg.add_algorithm(
+        Algorithm(
+            "exponential",
+            "x",
+            "broken",
+            mechanism=lambda variant, epsilon, delta, **kw: RecordExponential(epsilon, 4, 1.0),
+        )
+    )
     ctx = CheckContext(seed=1).for_claim("audit.exponential.standard")
     check = privacy_audit_check(reg.algorithm("exponential"), epsilon=1.0)
     bad = check(ctx)
@@ -119,31 +145,75 @@ def test_cli_user_mechanism(capsys, tmp_path):
     Dp = D.copy()
     Dp[0] = 1
     np.savez(tmp_path / "pair.npz", D=D, D_prime=Dp)
-    code, out, _ = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:MECH", "--pair",
-                        str(tmp_path / "pair.npz"), "--epsilon", "1", "--samples", "20000", "--json")
+    code, out, _ = _cli(
+        capsys,
+        "audit",
+        "--mechanism",
+        "tests._audit_helpers:MECH",
+        "--pair",
+        str(tmp_path / "pair.npz"),
+        "--epsilon",
+        "1",
+        "--samples",
+        "20000",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["verdict"] == "refuted"
-    code, out, _ = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:COIN", "--neighbours",
-                        "tests._audit_helpers:coin_pairs", "--epsilon", "1", "--json")
+    code, out, _ = _cli(
+        capsys,
+        "audit",
+        "--mechanism",
+        "tests._audit_helpers:COIN",
+        "--neighbours",
+        "tests._audit_helpers:coin_pairs",
+        "--epsilon",
+        "1",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["method"] == "exact"
     Dp[1] = 1
     np.savez(tmp_path / "far.npz", D=D, D_prime=Dp)
-    code, _, err = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:MECH", "--pair",
-                        str(tmp_path / "far.npz"), "--epsilon", "1", "--samples", "2000")
+    code, _, err = _cli(
+        capsys,
+        "audit",
+        "--mechanism",
+        "tests._audit_helpers:MECH",
+        "--pair",
+        str(tmp_path / "far.npz"),
+        "--epsilon",
+        "1",
+        "--samples",
+        "2000",
+    )
     assert code == 2 and "any-pair" in err
-    code, _, _ = _cli(capsys, "audit", "--mechanism", "tests._audit_helpers:MECH", "--pair",
-                      str(tmp_path / "far.npz"), "--epsilon", "1", "--samples", "2000", "--any-pair")
+    code, _, _ = _cli(
+        capsys,
+        "audit",
+        "--mechanism",
+        "tests._audit_helpers:MECH",
+        "--pair",
+        str(tmp_path / "far.npz"),
+        "--epsilon",
+        "1",
+        "--samples",
+        "2000",
+        "--any-pair",
+    )
     assert code == 0
 
 
-@pytest.mark.parametrize("argv, msg", [
-    (["audit", "no-such-id"], "unknown algorithm id"),
-    (["audit", "laplace", "--samples", "10"], "samples"),
-    (["audit", "laplace", "--confidence", "1.2"], "confidence"),
-    (["audit", "--mechanism", "tests._audit_helpers:NoSample", "--epsilon", "1"], "sample"),
-    (["audit", "--mechanism", "tests._audit_helpers:MECH"], "--epsilon"),
-    (["audit", "--mechanism", "nomodule_xyz:M", "--epsilon", "1"], "cannot import"),
-    (["audit"], "exactly one"),
-])
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["audit", "no-such-id"], "unknown algorithm id"),
+        (["audit", "laplace", "--samples", "10"], "samples"),
+        (["audit", "laplace", "--confidence", "1.2"], "confidence"),
+        (["audit", "--mechanism", "tests._audit_helpers:NoSample", "--epsilon", "1"], "sample"),
+        (["audit", "--mechanism", "tests._audit_helpers:MECH"], "--epsilon"),
+        (["audit", "--mechanism", "nomodule_xyz:M", "--epsilon", "1"], "cannot import"),
+        (["audit"], "exactly one"),
+    ],
+)
 def test_cli_bad_input(capsys, argv, msg):
     code, _, err = _cli(capsys, *argv)
     assert code == 2 and msg in err
@@ -155,9 +225,15 @@ def test_every_primitive_has_a_factory():
 
 def test_algorithm_audit_claims_cover_variants():
     reg = Registry()
-    reg.add_algorithm(Algorithm("toy", "test", "toy", variants=("printed", "standard"),
-                                mechanism=lambda variant, epsilon, delta, **kw:
-                                _Wide(epsilon / 2 if variant == "standard" else epsilon)))
+    reg.add_algorithm(
+        Algorithm(
+            "toy",
+            "test",
+            "toy",
+            variants=("printed", "standard"),
+            mechanism=lambda variant, epsilon, delta, **kw: _Wide(epsilon / 2 if variant == "standard" else epsilon),
+        )
+    )
     reg.add_algorithm(Algorithm("no-mech", "test", "nothing to audit"))
     claims = algorithm_audit_claims(reg)
     assert [c.id for c in claims] == ["audit.toy.printed", "audit.toy.standard"]
@@ -179,8 +255,18 @@ def test_cli_audits_every_registered_variant(capsys, tmp_path):
     D_prime = D.copy()
     D_prime[0] = -D_prime[0]
     np.savez(tmp_path / "pair.npz", D=D, D_prime=D_prime)
-    code, out, err = _cli(capsys, "audit", "hu-2", "--variant", "lemma2", "--pair", str(tmp_path / "pair.npz"),
-                          "--sampler-samples", "20000", "--json")
+    code, out, err = _cli(
+        capsys,
+        "audit",
+        "hu-2",
+        "--variant",
+        "lemma2",
+        "--pair",
+        str(tmp_path / "pair.npz"),
+        "--sampler-samples",
+        "20000",
+        "--json",
+    )
     assert code == 0, err
     res = json.loads(out)
     assert res["variant"] == "lemma2" and res["method"] == "exact" and res["details"]["pairs_evaluated"] == 1

@@ -20,8 +20,17 @@ from proofs_checks.cli import main
 
 
 def _run(mech, samples, attack="auto", seed=1, **kw):
-    return statistical_audit(mech, [mech.pair()], mech.claimed_epsilon, mech.claimed_delta, samples=samples,
-                             seed=seed, statistic="estimate", attack=attack, **kw)
+    return statistical_audit(
+        mech,
+        [mech.pair()],
+        mech.claimed_epsilon,
+        mech.claimed_delta,
+        samples=samples,
+        seed=seed,
+        statistic="estimate",
+        attack=attack,
+        **kw,
+    )
 
 
 def leak_indicator(outputs):
@@ -36,7 +45,7 @@ def test_atoms_are_the_values_repeated_exactly():
     atoms = column_atoms(x)
     assert atoms[0].tolist() == [0.0, 1.0] and atoms[1].tolist() == [7.0]
     assert row_atoms(x).size == 1
-    assert row_atoms(x[3:]).size == 0      # three copies are not an atom (ATOM_MIN_COUNT = 4)
+    assert row_atoms(x[3:]).size == 0  # three copies are not an atom (ATOM_MIN_COUNT = 4)
     assert column_atoms(np.array([[0.0], [-0.0], [0.0], [-0.0]]))[0].tolist() == [0.0]
 
 
@@ -45,7 +54,7 @@ def test_cells_isolate_a_rare_atom():
     n = 20_000
     a = np.column_stack([np.zeros(n), rng.laplace(size=n)])
     b = np.column_stack([np.zeros(n), rng.laplace(size=n)])
-    a[:40] = [1.0, 0.0]              # atom only on the numerator side
+    a[:40] = [1.0, 0.0]  # atom only on the numerator side
     b[:40] = [1.0, 1.0]
     stat = fit_cells(a, b)
     s = stat(np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 0.3]]))
@@ -84,16 +93,28 @@ def test_same_result_whatever_jobs():
     m = FlagLeakLaplace(leak=0.01)
     a = statistical_audit(m, [m.pair()], 1.0, 1e-6, jobs=1, **kw)
     b = statistical_audit(m, [m.pair()], 1.0, 1e-6, jobs=2, **kw)
-    assert (a.epsilon_lower, a.counts, a.threshold, a.statistic) == (b.epsilon_lower, b.counts, b.threshold,
-                                                                      b.statistic)
+    assert (a.epsilon_lower, a.counts, a.threshold, a.statistic) == (
+        b.epsilon_lower,
+        b.counts,
+        b.threshold,
+        b.statistic,
+    )
 
 
 def test_user_features_hook():
     m = FlagLeakLaplace()
     r = _run(m, 400_000, attack="logistic", features=leak_indicator)
     assert r.verdict == "refuted" and "leak_indicator" in r.statistic and r.extra["features"] == "leak_indicator"
-    res = audit(m, epsilon=1.0, delta=1e-6, pairs=[m.pair()], samples=400_000, statistic="estimate",
-                attack="logistic", features=leak_indicator)
+    res = audit(
+        m,
+        epsilon=1.0,
+        delta=1e-6,
+        pairs=[m.pair()],
+        samples=400_000,
+        statistic="estimate",
+        attack="logistic",
+        features=leak_indicator,
+    )
     assert res.verdict == "refuted"
 
 
@@ -109,9 +130,15 @@ def _raises(o):
     raise RuntimeError("no")
 
 
-@pytest.mark.parametrize("fn, msg", [(_bad_shape, "first axis"), (_nan, "non-finite"),
-                                     (_raises, "_raises raised RuntimeError: no"),
-                                     (lambda o: np.array(["a"] * len(o)), "numeric")])
+@pytest.mark.parametrize(
+    "fn, msg",
+    [
+        (_bad_shape, "first axis"),
+        (_nan, "non-finite"),
+        (_raises, "_raises raised RuntimeError: no"),
+        (lambda o: np.array(["a"] * len(o)), "numeric"),
+    ],
+)
 def test_bad_features(fn, msg):
     with pytest.raises(FeatureError, match=msg):
         _run(FlagLeakLaplace(), 2000, features=fn)
@@ -149,8 +176,20 @@ def test_cli_attack_and_features(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     D, Dp = FlagLeakLaplace().pair()
     np.savez(tmp_path / "pair.npz", D=D, D_prime=Dp)
-    base = ["audit", "--mechanism", "leakmod:LEAK", "--pair", "pair.npz", "--epsilon", "1", "--delta", "1e-6",
-            "--samples", "400000", "--json"]
+    base = [
+        "audit",
+        "--mechanism",
+        "leakmod:LEAK",
+        "--pair",
+        "pair.npz",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--samples",
+        "400000",
+        "--json",
+    ]
     assert main(base + ["--attack", "logistic"]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] == "not refuted"
     assert main(base + ["--attack", "logistic", "--features", "leakmod:leak"]) == 0
@@ -168,8 +207,11 @@ def test_cli_attack_and_features(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mech", [FlagLeakLaplace(columns=2), FlagLeakLaplace(columns=1), SVTNoisyValue()],
-                         ids=["flag-value", "one-column", "svt"])
+@pytest.mark.parametrize(
+    "mech",
+    [FlagLeakLaplace(columns=2), FlagLeakLaplace(columns=1), SVTNoisyValue()],
+    ids=["flag-value", "one-column", "svt"],
+)
 def test_targets_at_1e7_calls(mech):
     # before these attacks: not refuted at 10^7 calls (0.987, 0.987, 0.974; docs/auditor.md)
     r = _run(mech, 10_000_000, seed=2000)
@@ -185,8 +227,9 @@ class Extreme:
     def sample(self, data, size, rng):
         b = float(np.asarray(data)[0, 0] > 0.5)
         big = np.where(rng.random(size) < 0.3 + 0.2 * b, 1.7e308, -1.7e308)
-        return np.column_stack([big, rng.laplace(size=size) * 1e-300, np.full(size, 5e-324),
-                                rng.laplace(size=size) * 1e300])
+        return np.column_stack(
+            [big, rng.laplace(size=size) * 1e-300, np.full(size, 5e-324), rng.laplace(size=size) * 1e300]
+        )
 
 
 @pytest.mark.filterwarnings("error")
@@ -205,16 +248,40 @@ def test_counterexample_replays_with_its_attack_and_features(tmp_path, capsys, m
     D, Dp = FlagLeakLaplace().pair()
     np.savez(tmp_path / "pair.npz", D=D, D_prime=Dp)
     ce = tmp_path / "ce.npz"
-    assert main(["audit", "--mechanism", "leakmod2:LEAK", "--pair", "pair.npz", "--epsilon", "1", "--delta", "1e-6",
-                 "--samples", "400000", "--attack", "logistic", "--features", "leakmod2:leak", "--json",
-                 "--fixed-event-scoring", "cross-fit", "--counterexample", str(ce)]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "leakmod2:LEAK",
+                "--pair",
+                "pair.npz",
+                "--epsilon",
+                "1",
+                "--delta",
+                "1e-6",
+                "--samples",
+                "400000",
+                "--attack",
+                "logistic",
+                "--features",
+                "leakmod2:leak",
+                "--json",
+                "--fixed-event-scoring",
+                "cross-fit",
+                "--counterexample",
+                str(ce),
+            ]
+        )
+        == 0
+    )
     first = json.loads(capsys.readouterr().out)
     assert main(["audit", "--replay", str(ce), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert first["verdict"] == again["verdict"] == "refuted"
     assert again["epsilon_lower"] == first["epsilon_lower"]
     assert again["details"]["extra"]["attack"] == "logistic" and again["details"]["extra"]["features"] == "leak"
-    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"   # --fixed-event-scoring passed, replayed
+    assert again["details"]["extra"]["fixed_event_scoring"] == "cross-fit"  # --fixed-event-scoring passed, replayed
 
 
 class Wide:
@@ -235,11 +302,16 @@ def test_wide_outputs_stay_bounded_and_are_refuted():
     assert r.verdict == "refuted" and r.epsilon_lower <= 2.0
 
 
-@pytest.mark.parametrize("make, name", [(lambda: FlagLeakLaplace(leak=2.0), "leak"),
-                                        (lambda: FlagLeakLaplace(scale="1"), "scale"),
-                                        (lambda: SVTNoisyValue(epsilon=0.0), "epsilon"),
-                                        (lambda: SVTNoisyValue(threshold="0"), "threshold"),
-                                        (lambda: SVTNoisyValue(threshold=float("inf")), "threshold")])
+@pytest.mark.parametrize(
+    "make, name",
+    [
+        (lambda: FlagLeakLaplace(leak=2.0), "leak"),
+        (lambda: FlagLeakLaplace(scale="1"), "scale"),
+        (lambda: SVTNoisyValue(epsilon=0.0), "epsilon"),
+        (lambda: SVTNoisyValue(threshold="0"), "threshold"),
+        (lambda: SVTNoisyValue(threshold=float("inf")), "threshold"),
+    ],
+)
 def test_structured_cases_name_a_bad_parameter(make, name):
     with pytest.raises((TypeError, ValueError), match=name):
         make()
@@ -314,8 +386,18 @@ def test_fixed_event_scoring_changes_the_scores_only_where_a_model_fixes_its_eve
     def run(mech, pair, eps, delta, rule):
         scores = []
         root = np.random.SeedSequence(3)
-        best, _, _ = st.select_event(mech, [pair], root.spawn(1), 2_000, 20_000, delta, 0.025,
-                                     statistic="estimate", scores=scores, fixed_event_scoring=rule)
+        best, _, _ = st.select_event(
+            mech,
+            [pair],
+            root.spawn(1),
+            2_000,
+            20_000,
+            delta,
+            0.025,
+            statistic="estimate",
+            scores=scores,
+            fixed_event_scoring=rule,
+        )
         return [(s["statistic"], s["direction"], s["score"]) for s in scores], best[0]
 
     leak = FlagLeakLaplace(leak=0.02)
@@ -332,8 +414,9 @@ def test_fixed_event_scoring_is_validated(bad):
         _run(FlagLeakLaplace(), 1_000, fixed_event_scoring=bad)
     m = FlagLeakLaplace()
     with pytest.raises(ValueError, match="fixed_event_scoring"):
-        audit(m, epsilon=1.0, delta=1e-6, pairs=[m.pair()], samples=1_000, method="statistical",
-              fixed_event_scoring=bad)
+        audit(
+            m, epsilon=1.0, delta=1e-6, pairs=[m.pair()], samples=1_000, method="statistical", fixed_event_scoring=bad
+        )
 
 
 def test_cell_lookup_with_few_atoms_equals_the_binary_search():

@@ -50,8 +50,10 @@ def test_audit_samples_and_selects_on_one_blas_thread():
     assert np.isfinite(res.threshold)
 
 
-_RUN = ("import json, sys; from proofs_checks.benchmarks.dpsniper_suite import main; "
-        "sys.argv = ['x', '--calls', '2e6', '--only', 'SVT3', 'NoisyHist2', '--seed', '0', '--json']; main()")
+_RUN = (
+    "import json, sys; from proofs_checks.benchmarks.dpsniper_suite import main; "
+    "sys.argv = ['x', '--calls', '2e6', '--only', 'SVT3', 'NoisyHist2', '--seed', '0', '--json']; main()"
+)
 
 
 @pytest.mark.slow

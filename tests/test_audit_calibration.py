@@ -3,12 +3,20 @@ import math
 import numpy as np
 import pytest
 
-from proofs_checks.audit.calibration import (ExponentialArgmax, GaussianCount, RandomizedResponse,
-                                             calibration_suite, oracle_bound)
+from proofs_checks.audit.calibration import (
+    ExponentialArgmax,
+    GaussianCount,
+    RandomizedResponse,
+    calibration_suite,
+    oracle_bound,
+)
 from proofs_checks.audit.exact import privacy_profile
 from proofs_checks.audit.statistical import statistical_audit
-from proofs_checks.claim_sets.audit_calibration import (exact_calibration_check, power_calibration_check,
-                                                        verdict_calibration_check)
+from proofs_checks.claim_sets.audit_calibration import (
+    exact_calibration_check,
+    power_calibration_check,
+    verdict_calibration_check,
+)
 from proofs_checks.model import CheckContext
 
 RUN = CheckContext(profile="quick", seed=11)
@@ -49,8 +57,15 @@ def test_oracle_below_truth_and_increasing_in_samples():
 def test_verdicts_small():
     # Fast version of the verdict claim at 10^5 calls: violating cases refuted, correct ones not.
     for i, c in enumerate(calibration_suite()):
-        r = statistical_audit(c.mechanism, [c.pair()], c.claimed_epsilon, c.claimed_delta, samples=100_000,
-                              seed=100 + i, statistic="estimate")
+        r = statistical_audit(
+            c.mechanism,
+            [c.pair()],
+            c.claimed_epsilon,
+            c.claimed_delta,
+            samples=100_000,
+            seed=100 + i,
+            statistic="estimate",
+        )
         assert (r.verdict == "refuted") == (not c.correct), (c.name, r.epsilon_lower)
 
 
@@ -62,8 +77,11 @@ def test_exact_claim_rejects_broken_suite():
             return super().true_epsilon(delta) + 1e-6
 
     def broken_suite():
-        return [c.__class__(c.name, Lying(c.mechanism.c), c.claimed_epsilon, c.claimed_delta, c.correct,
-                            c.description) for c in calibration_suite() if isinstance(c.mechanism, ExponentialArgmax)]
+        return [
+            c.__class__(c.name, Lying(c.mechanism.c), c.claimed_epsilon, c.claimed_delta, c.correct, c.description)
+            for c in calibration_suite()
+            if isinstance(c.mechanism, ExponentialArgmax)
+        ]
 
     assert exact_calibration_check(suite=broken_suite)(RUN.for_claim("audit.calibration.exact")).verdict == "refuted"
 
@@ -81,8 +99,12 @@ def test_verdict_claim_rejects_overconfident_auditor():
 
     check = verdict_calibration_check(suite=_small_suite)
     assert check(RUN.for_claim("audit.calibration.verdicts")).verdict == "confirmed"
-    assert verdict_calibration_check(suite=_small_suite, audit=overconfident)(
-        RUN.for_claim("audit.calibration.verdicts")).verdict == "refuted"
+    assert (
+        verdict_calibration_check(suite=_small_suite, audit=overconfident)(
+            RUN.for_claim("audit.calibration.verdicts")
+        ).verdict
+        == "refuted"
+    )
 
 
 def test_power_claim_rejects_weak_auditor():
@@ -102,9 +124,18 @@ def test_power_at_one_million_calls():
     for c in calibration_suite():
         oracle = oracle_bound(c, 1_000_000, 0.95)
         for statistic in ("auto", "estimate"):
-            vals = [statistical_audit(c.mechanism, [c.pair()], c.claimed_epsilon, c.claimed_delta,
-                                      samples=1_000_000, seed=s, statistic=statistic).epsilon_lower
-                    for s in range(5)]
+            vals = [
+                statistical_audit(
+                    c.mechanism,
+                    [c.pair()],
+                    c.claimed_epsilon,
+                    c.claimed_delta,
+                    samples=1_000_000,
+                    seed=s,
+                    statistic=statistic,
+                ).epsilon_lower
+                for s in range(5)
+            ]
             assert np.mean(vals) >= 0.9 * oracle, (c.name, statistic, np.mean(vals), oracle)
 
 
@@ -112,7 +143,9 @@ def test_power_at_one_million_calls():
 def test_false_refutation_rate_on_correct_mechanism():
     """200 audits of a correct mechanism whose claim is tight refute at most at rate 1 - confidence."""
     c = [c for c in calibration_suite() if c.name == "laplace-correct"][0]
-    refuted = sum(statistical_audit(c.mechanism, [c.pair()], 1.0, samples=20_000, seed=s,
-                                    confidence=0.9).verdict == "refuted" for s in range(200))
+    refuted = sum(
+        statistical_audit(c.mechanism, [c.pair()], 1.0, samples=20_000, seed=s, confidence=0.9).verdict == "refuted"
+        for s in range(200)
+    )
     # Binomial(200, 0.1): 30 or more refutations has probability < 2.5% (scipy.stats.binom.sf(29, 200, .1))
     assert refuted < 30

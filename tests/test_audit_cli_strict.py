@@ -62,17 +62,20 @@ def test_module_declares_strict_usage_errors_and_examples():
     assert audit_cmd.USAGE_ERRORS == () and "examples:" in audit_cmd.EPILOG
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["--epsilon", "nan"], "epsilon"),
-    (["--epsilon", "-1"], "epsilon"),
-    (["--epsilon", "1", "--delta", "1.5"], "delta"),
-    (["--epsilon", "1", "--confidence", "2"], "confidence"),
-    (["--epsilon", "1", "--samples", "10", "--method", "statistical"], "samples"),
-    (["--epsilon", "1", "--curve-epsilons", "a,b"], "--curve-epsilons"),
-    (["--epsilon", "1", "--curve-epsilons", "-1"], "--curve-epsilons"),
-    (["--epsilon", "1", "--pair", "missing.npz"], "--pair"),
-    (["--epsilon", "1", "--neighbours", "clistrictmod:Coin.nothing"], "--neighbours"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--epsilon", "nan"], "epsilon"),
+        (["--epsilon", "-1"], "epsilon"),
+        (["--epsilon", "1", "--delta", "1.5"], "delta"),
+        (["--epsilon", "1", "--confidence", "2"], "confidence"),
+        (["--epsilon", "1", "--samples", "10", "--method", "statistical"], "samples"),
+        (["--epsilon", "1", "--curve-epsilons", "a,b"], "--curve-epsilons"),
+        (["--epsilon", "1", "--curve-epsilons", "-1"], "--curve-epsilons"),
+        (["--epsilon", "1", "--pair", "missing.npz"], "--pair"),
+        (["--epsilon", "1", "--neighbours", "clistrictmod:Coin.nothing"], "--neighbours"),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_message(usermod, capsys, argv, needle):
     assert main(["audit", "--mechanism", "clistrictmod:Coin", *argv]) == 2
     err = capsys.readouterr().err
@@ -80,10 +83,13 @@ def test_bad_arguments_exit_2_with_a_message(usermod, capsys, argv, needle):
 
 
 def test_other_bad_arguments_exit_2(usermod, capsys):
-    for argv in (["audit"], ["audit", "laplace", "--mechanism", "clistrictmod:Coin"],
-                 ["audit", "--mechanism", "nosuchmodule:X", "--epsilon", "1"],
-                 ["audit", "--mechanism", "clistrictmod:Coin"],           # no --epsilon
-                 ["audit", "--replay", "missing.npz"]):
+    for argv in (
+        ["audit"],
+        ["audit", "laplace", "--mechanism", "clistrictmod:Coin"],
+        ["audit", "--mechanism", "nosuchmodule:X", "--epsilon", "1"],
+        ["audit", "--mechanism", "clistrictmod:Coin"],  # no --epsilon
+        ["audit", "--replay", "missing.npz"],
+    ):
         assert main(argv) == 2, argv
     for argv in (["audit", "laplace", "--seed", "-1"], ["audit", "laplace", "--jobs", "0"]):
         with pytest.raises(SystemExit) as exc:
@@ -92,35 +98,104 @@ def test_other_bad_arguments_exit_2(usermod, capsys):
 
 
 def test_a_raising_mechanism_exits_1_with_one_line(usermod, capsys):
-    for spec, needle in (("clistrictmod:SampleRaises", "RuntimeError: sampler broke"),
-                         ("clistrictmod:factory_raises", "ZeroDivisionError: no")):
-        assert main(["audit", "--mechanism", spec, "--epsilon", "1", "--method", "statistical",
-                     "--samples", "1000", "--pair", "pair.npz"]) == 1
+    for spec, needle in (
+        ("clistrictmod:SampleRaises", "RuntimeError: sampler broke"),
+        ("clistrictmod:factory_raises", "ZeroDivisionError: no"),
+    ):
+        assert (
+            main(
+                [
+                    "audit",
+                    "--mechanism",
+                    spec,
+                    "--epsilon",
+                    "1",
+                    "--method",
+                    "statistical",
+                    "--samples",
+                    "1000",
+                    "--pair",
+                    "pair.npz",
+                ]
+            )
+            == 1
+        )
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and spec in err and needle in err
 
 
 def test_json_matches_the_schema_and_infinite_epsilon_is_the_string_inf(usermod, capsys):
-    assert main(["audit", "--mechanism", "clistrictmod:Moving", "--epsilon", "1", "--pair", "pair.npz",
-                 "--sampler-samples", "1000", "--json"]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "clistrictmod:Moving",
+                "--epsilon",
+                "1",
+                "--pair",
+                "pair.npz",
+                "--sampler-samples",
+                "1000",
+                "--json",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     assert res["epsilon_lower"] == "inf" and res["verdict"] == "refuted"
     jsonschema.validate(res, _schema())
     bad = dict(res, epsilon_lower=float("-1"))
-    with pytest.raises(jsonschema.ValidationError):       # the schema can fail
+    with pytest.raises(jsonschema.ValidationError):  # the schema can fail
         jsonschema.validate(bad, _schema())
 
 
 def test_curve_flag_json_text_and_plot(usermod, capsys):
-    assert main(["audit", "--mechanism", "clistrictmod:Coin", "--epsilon", "1", "--pair", "pair.npz",
-                 "--sampler-samples", "1000", "--curve-epsilons", "0,0.5,1.0986", "--json"]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "clistrictmod:Coin",
+                "--epsilon",
+                "1",
+                "--pair",
+                "pair.npz",
+                "--sampler-samples",
+                "1000",
+                "--curve-epsilons",
+                "0,0.5,1.0986",
+                "--json",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     jsonschema.validate(res, _schema())
     c = res["details"]["curve"]
     assert c["method"] == "exact" and c["epsilons"] == [0.0, 0.5, 1.0986]
     np.testing.assert_allclose(c["delta_exact"], [0.5, 0.75 - np.exp(0.5) * 0.25, 0.0], atol=1e-4)
-    assert main(["audit", "--mechanism", "clistrictmod:Coin", "--epsilon", "1", "--pair", "pair.npz",
-                 "--method", "statistical", "--samples", "4000", "--curve", "--curve-plot", "c.png"]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "clistrictmod:Coin",
+                "--epsilon",
+                "1",
+                "--pair",
+                "pair.npz",
+                "--method",
+                "statistical",
+                "--samples",
+                "4000",
+                "--curve",
+                "--curve-plot",
+                "c.png",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "curve (statistical)" in out and "delta_lower" in out
     assert (usermod / "c.png").read_bytes()[:4] == b"\x89PNG"

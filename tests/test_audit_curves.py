@@ -15,8 +15,15 @@ import pytest
 
 from proofs_checks.audit.api import audit
 from proofs_checks.audit.calibration import GaussianCount, LaplaceCount, RandomizedResponse
-from proofs_checks.audit.curves import (check_epsilons, default_grid, density_curve, exact_curve, gaussian_curve,
-                                        laplace_curve, statistical_curve)
+from proofs_checks.audit.curves import (
+    check_epsilons,
+    default_grid,
+    density_curve,
+    exact_curve,
+    gaussian_curve,
+    laplace_curve,
+    statistical_curve,
+)
 
 pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
 
@@ -29,7 +36,7 @@ def _sandwich(ours, make):
     opt = make(False)
     up = np.array([pess.get_delta_for_epsilon(float(e)) for e in EPS])
     lo = np.array([opt.get_delta_for_epsilon(float(e)) for e in EPS])
-    assert np.all(up - lo <= 2e-3), (up, lo)              # the reference is sharp enough to judge
+    assert np.all(up - lo <= 2e-3), (up, lo)  # the reference is sharp enough to judge
     assert np.all(ours <= up + ROUND), (ours, up)
     assert np.all(ours >= lo - ROUND), (ours, lo)
 
@@ -40,8 +47,9 @@ def test_laplace_closed_form_and_quadrature_against_dp_accounting(b):
     _sandwich(closed, lambda p: pld.from_laplace_mechanism(b, pessimistic_estimate=p, use_connect_dots=p))
     L = LaplaceCount(b)
     D, Dp = L.pair()
-    quad = density_curve(lambda x: L.log_density(D, x[:, None]), lambda x: L.log_density(Dp, x[:, None]),
-                         EPS, [0.0, 1.0])
+    quad = density_curve(
+        lambda x: L.log_density(D, x[:, None]), lambda x: L.log_density(Dp, x[:, None]), EPS, [0.0, 1.0]
+    )
     np.testing.assert_allclose(quad, closed, rtol=1e-8, atol=1e-11)
 
 
@@ -49,11 +57,15 @@ def test_laplace_closed_form_and_quadrature_against_dp_accounting(b):
 def test_gaussian_balle_wang_against_dp_accounting_and_quadrature(sigma):
     closed = gaussian_curve(EPS, sigma)
     _sandwich(closed, lambda p: pld.from_gaussian_mechanism(sigma, pessimistic_estimate=p, use_connect_dots=p))
-    G = GaussianCount(sigma)            # its delta_at is the same theorem, written independently
+    G = GaussianCount(sigma)  # its delta_at is the same theorem, written independently
     np.testing.assert_allclose(closed, [G.delta_at(e) for e in EPS], rtol=1e-10, atol=1e-15)
     D, Dp = G.pair()
-    quad = density_curve(lambda x: G.log_density(D, x[:, None]), lambda x: G.log_density(Dp, x[:, None]),
-                         EPS, [-3 * sigma, 0.0, 0.5, 1.0, 1 + 3 * sigma])
+    quad = density_curve(
+        lambda x: G.log_density(D, x[:, None]),
+        lambda x: G.log_density(Dp, x[:, None]),
+        EPS,
+        [-3 * sigma, 0.0, 0.5, 1.0, 1 + 3 * sigma],
+    )
     np.testing.assert_allclose(quad, closed, rtol=1e-7, atol=1e-11)
 
 
@@ -66,7 +78,7 @@ def test_randomized_response_exact_curve_against_dp_accounting(k, p):
     lp[0] = lq[1] = keep
     ours = exact_curve(lp, lq, EPS)
     _sandwich(ours, lambda pe: pld.from_randomized_response(p, k, pessimistic_estimate=pe))
-    if k == 2:                          # the calibration suite's RR at true eps 1
+    if k == 2:  # the calibration suite's RR at true eps 1
         R = RandomizedResponse(1.0)
         D, Dp = R.pair()
         # two routes through exp/log (the mechanism's log_prob and math.log above): within a few roundings of
@@ -82,9 +94,16 @@ def test_exact_curve_equals_brute_force_over_all_events_both_directions():
         Q /= Q.sum()
         with np.errstate(divide="ignore"):
             lp, lq = np.log(P), np.log(Q)
-        brute = [max(max(P[list(S)].sum() - math.exp(e) * Q[list(S)].sum(),
-                         Q[list(S)].sum() - math.exp(e) * P[list(S)].sum())
-                     for r in range(7) for S in itertools.combinations(range(6), r)) for e in EPS]
+        brute = [
+            max(
+                max(
+                    P[list(S)].sum() - math.exp(e) * Q[list(S)].sum(), Q[list(S)].sum() - math.exp(e) * P[list(S)].sum()
+                )
+                for r in range(7)
+                for S in itertools.combinations(range(6), r)
+            )
+            for e in EPS
+        ]
         np.testing.assert_allclose(exact_curve(lp, lq, EPS), brute, atol=1e-14)
         # mutant: one direction only misses the backward events (power of this test)
         one_way = [sum(max(0.0, a - math.exp(e) * b) for a, b in zip(P, Q)) for e in EPS]
@@ -99,8 +118,13 @@ def test_extreme_inputs_give_no_nan():
     assert np.all(np.isfinite(d)) and d[0] == pytest.approx(1.0) and d[-1] == pytest.approx(1.0)
     assert np.all(np.isfinite(gaussian_curve([0.0, 1e300], 1e-300)))
     assert np.all(np.isfinite(laplace_curve([1e300], 1e300)))
-    for bad, exc in (([], ValueError), ([np.nan], ValueError), ([-1.0], ValueError), ("0.1", TypeError),
-                     ([[0.1]], ValueError)):
+    for bad, exc in (
+        ([], ValueError),
+        ([np.nan], ValueError),
+        ([-1.0], ValueError),
+        ("0.1", TypeError),
+        ([[0.1]], ValueError),
+    ):
         with pytest.raises(exc, match="epsilons"):
             check_epsilons(bad)
 
@@ -115,8 +139,8 @@ def test_statistical_curve_is_below_the_exact_curve_and_close(statistic):
         cur = statistical_curve(L, pair, grid, samples=200_000, confidence=0.95, seed=seed, statistic=statistic)
         low = np.array(cur.delta_lower)
         assert np.all(low <= exact + 1e-12)
-        assert np.all(np.diff(low) <= 0)                              # monotone envelope
-        assert np.max(exact - low) < 0.03                             # power at 2*10^5 calls
+        assert np.all(np.diff(low) <= 0)  # monotone envelope
+        assert np.max(exact - low) < 0.03  # power at 2*10^5 calls
         assert "Bonferroni over" in cur.correction and cur.samples <= 200_000
 
 
@@ -127,8 +151,13 @@ def test_statistical_curve_coverage_at_low_confidence_on_randomized_response():
     pair = R.pair()
     grid = np.linspace(0, 1.2, 9)
     exact = exact_curve(R.log_prob(pair[0])[1], R.log_prob(pair[1])[1], grid)
-    ok = sum(np.all(np.array(statistical_curve(R, pair, grid, samples=2_000, confidence=0.5, seed=s).delta_lower)
-                    <= exact + 1e-12) for s in range(100))
+    ok = sum(
+        np.all(
+            np.array(statistical_curve(R, pair, grid, samples=2_000, confidence=0.5, seed=s).delta_lower)
+            <= exact + 1e-12
+        )
+        for s in range(100)
+    )
     assert ok >= 80
 
 
@@ -138,8 +167,9 @@ def test_audit_curve_exact_and_statistical():
     c = res.details["curve"]
     assert c["method"] == "exact" and c["epsilons"] == [0.0, 0.5, 1.0]
     # math.e against the mechanism's exp/log route: a few roundings of values below 1 (docs/reproducibility.md)
-    np.testing.assert_allclose(c["delta_exact"], [(math.e - 1) / (math.e + 1), None or c["delta_exact"][1], 0.0],
-                               atol=4e-15)
+    np.testing.assert_allclose(
+        c["delta_exact"], [(math.e - 1) / (math.e + 1), None or c["delta_exact"][1], 0.0], atol=4e-15
+    )
     L = LaplaceCount(1.0)
     res = audit(L, epsilon=1.0, pairs=[L.pair()], samples=20_000, curve=True, seed=2)
     c = res.details["curve"]
@@ -162,7 +192,8 @@ def test_curve_progress_only_when_asked(capsys):
 
 # ------------------------------------------------------------------ the float range (hypothesis)
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 _POSITIVE = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
 _EPS = st.lists(st.floats(min_value=0.0, max_value=1e300, allow_nan=False), min_size=1, max_size=6)
@@ -172,18 +203,17 @@ _EPS = st.lists(st.floats(min_value=0.0, max_value=1e300, allow_nan=False), min_
 @given(spread=_POSITIVE, sensitivity=_POSITIVE, epsilons=_EPS)
 def test_closed_form_curves_are_probabilities_and_non_increasing_over_the_float_range(spread, sensitivity, epsilons):
     for curve in (laplace_curve, gaussian_curve):
-        with np.errstate(over="raise", divide="raise", invalid="raise"):    # underflow to 0 is the right limit
+        with np.errstate(over="raise", divide="raise", invalid="raise"):  # underflow to 0 is the right limit
             d = curve(epsilons, spread, sensitivity)
         assert np.all(np.isfinite(d)) and np.all((0.0 <= d) & (d <= 1.0)), (curve.__name__, d)
-        assert np.all(np.diff(d) <= 1e-15), (curve.__name__, d)      # grid sorted: delta non-increasing
+        assert np.all(np.diff(d) <= 1e-15), (curve.__name__, d)  # grid sorted: delta non-increasing
 
 
 @settings(max_examples=300, deadline=None)
-@given(logs=st.lists(st.tuples(st.floats(-1e300, 0.0), st.floats(-1e300, 0.0)), min_size=1, max_size=8),
-       epsilons=_EPS)
+@given(logs=st.lists(st.tuples(st.floats(-1e300, 0.0), st.floats(-1e300, 0.0)), min_size=1, max_size=8), epsilons=_EPS)
 def test_exact_curve_is_a_probability_on_extreme_laws(logs, epsilons):
     lp, lq = (np.array(c) for c in zip(*logs))
-    lp, lq = lp - np.logaddexp.reduce(lp), lq - np.logaddexp.reduce(lq)     # normalised laws
+    lp, lq = lp - np.logaddexp.reduce(lp), lq - np.logaddexp.reduce(lq)  # normalised laws
     d = exact_curve(lp, lq, epsilons)
     assert np.all(np.isfinite(d)) and np.all((0.0 <= d) & (d <= 1.0))
     assert np.all(np.diff(d) <= 1e-12)

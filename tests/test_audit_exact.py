@@ -2,7 +2,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proofs_checks.audit.exact import hockey_stick_delta, hockey_stick_epsilon, max_privacy_loss, privacy_profile
 

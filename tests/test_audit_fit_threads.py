@@ -34,11 +34,11 @@ def test_candidates_identical_on_one_and_two_threads(name):
     one = candidate_statistics(a, b, mech, pair, "estimate", fit_rows=fit, threads=1)
     two = candidate_statistics(a, b, mech, pair, "estimate", fit_rows=fit, threads=2)
     assert [s.name for s in one] == [s.name for s in two]
-    assert len(one) >= 20                     # every kind of fit ran
+    assert len(one) >= 20  # every kind of fit ran
     for s1, s2 in zip(one, two):
         for x in (a[fit:], b[fit:]):
-            assert np.array_equal(s1(x), s2(x)), s1.name          # bit for bit (no NaN: finite outputs)
-    s1, s2 = one[0], two[0]                                       # the logistic regression: same event
+            assert np.array_equal(s1(x), s2(x)), s1.name  # bit for bit (no NaN: finite outputs)
+    s1, s2 = one[0], two[0]  # the logistic regression: same event
     assert best_threshold(s1(a[fit:]), s1(b[fit:]), 0.0, 0.05) == best_threshold(s2(a[fit:]), s2(b[fit:]), 0.0, 0.05)
 
 
@@ -68,7 +68,7 @@ def test_logistic_weights_equal_the_label_vector_formula_bit_for_bit(n_first, n_
     # bit for bit on any CPU: both losses make the same BLAS calls on the same operands and the same logaddexp
     # and expit calls in the same order (x - 0 is x), so L-BFGS-B sees the same values whatever the CPU picks
     assert np.array_equal(w, _label_vector_weights(f, n_first, 1e-3))
-    assert np.all(np.isfinite(w)) and abs(w[1]) > 0.05                 # a real fit, not the start point
+    assert np.all(np.isfinite(w)) and abs(w[1]) > 0.05  # a real fit, not the start point
 
 
 def test_run_fits_keeps_the_order_of_the_fits_not_of_their_ends():
@@ -78,8 +78,9 @@ def test_run_fits_keeps_the_order_of_the_fits_not_of_their_ends():
         return "slow"
 
     names = []
-    assert run_fits([slow, lambda: "fast", lambda: names.append(threading.current_thread().name) or "x"],
-                    threads=2) == ["slow", "fast", "x"]
+    assert run_fits(
+        [slow, lambda: "fast", lambda: names.append(threading.current_thread().name) or "x"], threads=2
+    ) == ["slow", "fast", "x"]
     assert names and names[0].startswith("audit-fit")
     assert run_fits([slow, lambda: "fast"], threads=1) == ["slow", "fast"]
 
@@ -123,6 +124,10 @@ def test_openblas_thread_timeout_is_set_and_changes_no_bits():
 
     assert "OPENBLAS_THREAD_TIMEOUT" in os.environ
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
-    out = [subprocess.run([sys.executable, "-c", _BLAS_PROBE], env=dict(env, **extra), capture_output=True,
-                          text=True, check=True).stdout for extra in ({}, {"OPENBLAS_THREAD_TIMEOUT": "4"})]
+    out = [
+        subprocess.run(
+            [sys.executable, "-c", _BLAS_PROBE], env=dict(env, **extra), capture_output=True, text=True, check=True
+        ).stdout
+        for extra in ({}, {"OPENBLAS_THREAD_TIMEOUT": "4"})
+    ]
     assert out[0] == out[1] and len(out[0].strip()) == 64

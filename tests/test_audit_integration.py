@@ -1,8 +1,6 @@
 """verify's audit claims: generated per algorithm and variant, honest verdict mapping, domain hook."""
 
 import numpy as np
-import pytest
-
 
 from proofs_checks.audit.neighbours import black_box_pairs, domain_projector, search_exact
 from proofs_checks.audit_claims import privacy_audit_check
@@ -72,8 +70,14 @@ def test_domain_hook_keeps_every_candidate_in_the_domain():
 
 
 def test_statistical_non_refutation_is_inconclusive():
-    alg = Algorithm("bounded", "test", "bounded", mechanism=lambda **kw: type("M", (), {
-        "record_width": 1, "project_records": _Bounded.project_records, "sample": _Bounded.sample})())
+    alg = Algorithm(
+        "bounded",
+        "test",
+        "bounded",
+        mechanism=lambda **kw: type(
+            "M", (), {"record_width": 1, "project_records": _Bounded.project_records, "sample": _Bounded.sample}
+        )(),
+    )
     res = privacy_audit_check(alg, "standard", 1.0, 0.0)(CTX.for_claim("audit.bounded.standard"))
     assert res.verdict == "inconclusive" and res.evidence["method"] == "statistical"
     assert res.observed == res.evidence["epsilon_lower"] and res.method.startswith("statistical audit")
@@ -92,15 +96,19 @@ class _RaisesGiven:
 def _raising_algorithm(exc):
     from proofs_checks.model import Algorithm
 
-    return Algorithm("raises", "[002 Alg. 5]", "raises", variants=("printed",),
-                     mechanism=lambda variant, epsilon, delta: _RaisesGiven(exc))
+    return Algorithm(
+        "raises",
+        "[002 Alg. 5]",
+        "raises",
+        variants=("printed",),
+        mechanism=lambda variant, epsilon, delta: _RaisesGiven(exc),
+    )
 
 
 def test_a_registered_mechanism_that_cannot_run_is_inconclusive_not_a_verdict():
     from proofs_checks.audit_claims import privacy_audit_check
-    from proofs_checks.model import CheckContext
+    from proofs_checks.model import CheckContext, Claim
     from proofs_checks.runner import run_claim
-    from proofs_checks.model import Claim
 
     check = privacy_audit_check(_raising_algorithm(ValueError("non-finite values")), "printed", epsilon=1.0)
     res = run_claim(Claim("audit.raises.printed", "[002 Alg. 5]", "s", "privacy", check), CheckContext())

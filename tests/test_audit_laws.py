@@ -37,7 +37,7 @@ class RR4:
 
     def sample(self, data, size, rng):
         p = self._probs(data)
-        if self.sampler_bias:                      # a buggy sampler: skews mass towards output 0
+        if self.sampler_bias:  # a buggy sampler: skews mass towards output 0
             p = p.copy()
             p[0] += self.sampler_bias
             p /= p.sum()
@@ -85,7 +85,7 @@ def test_unnormalised_law_refutes_and_says_why():
 
 def test_buggy_sampler_beside_a_correct_law_is_refuted():
     res = audit(RR4(1.0, sampler_bias=0.02), epsilon=1.0, pairs=PAIR, sampler_samples=200_000, seed=3)
-    assert res.epsilon_lower == pytest.approx(1.0, rel=1e-9)           # the law itself is eps-DP
+    assert res.epsilon_lower == pytest.approx(1.0, rel=1e-9)  # the law itself is eps-DP
     assert res.verdict == "refuted" and res.details["refuted_by"] == "sampler disagrees with log_prob"
 
 
@@ -150,18 +150,21 @@ def test_other_exceptions_are_one_line_mechanism_errors():
         audit(Broken(1.0), epsilon=1.0, pairs=PAIR)
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"epsilon": "1.5"}, TypeError, "epsilon"),
-    ({"epsilon": 1.0, "delta": "0"}, TypeError, "delta"),
-    ({"epsilon": 1.0, "seed": 1.5}, TypeError, "seed"),
-    ({"epsilon": 1.0, "seed": -1}, ValueError, "seed"),
-    ({"epsilon": 1.0, "pairs": []}, ValueError, "pairs is empty"),
-    ({"epsilon": 1.0, "pairs": (PAIR[0], PAIR[0])}, ValueError, "identical"),
-    ({"epsilon": 1.0, "pairs": (np.zeros(3), np.ones(3))}, ValueError, "D of pair 0"),
-    ({"epsilon": 1.0, "data": np.zeros((0, 1))}, ValueError, "data"),
-    ({"epsilon": 1.0, "data": np.zeros(3)}, ValueError, "data"),
-    ({"epsilon": 1.0, "sample": 2000}, TypeError, "sample"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"epsilon": "1.5"}, TypeError, "epsilon"),
+        ({"epsilon": 1.0, "delta": "0"}, TypeError, "delta"),
+        ({"epsilon": 1.0, "seed": 1.5}, TypeError, "seed"),
+        ({"epsilon": 1.0, "seed": -1}, ValueError, "seed"),
+        ({"epsilon": 1.0, "pairs": []}, ValueError, "pairs is empty"),
+        ({"epsilon": 1.0, "pairs": (PAIR[0], PAIR[0])}, ValueError, "identical"),
+        ({"epsilon": 1.0, "pairs": (np.zeros(3), np.ones(3))}, ValueError, "D of pair 0"),
+        ({"epsilon": 1.0, "data": np.zeros((0, 1))}, ValueError, "data"),
+        ({"epsilon": 1.0, "data": np.zeros(3)}, ValueError, "data"),
+        ({"epsilon": 1.0, "sample": 2000}, TypeError, "sample"),
+    ],
+)
 def test_strict_arguments(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         audit(RR4(1.0), **kwargs)

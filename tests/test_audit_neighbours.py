@@ -1,8 +1,15 @@
 import numpy as np
 import pytest
 
-from proofs_checks.audit.neighbours import (black_box_pairs, check_neighbouring, default_dataset,
-                                            differing_rows, load_pair, replacement_candidates, search_exact)
+from proofs_checks.audit.neighbours import (
+    black_box_pairs,
+    check_neighbouring,
+    default_dataset,
+    differing_rows,
+    load_pair,
+    replacement_candidates,
+    search_exact,
+)
 from tests._audit_helpers import AdditiveExp, FiniteCoin
 
 

@@ -25,8 +25,11 @@ from proofs_checks.registry import Registry, default_registry, registry_of
 from proofs_checks.runner import run_claim
 from tests._fake_registry import fake_registry
 
-REQUIRED = [f.name for f in dataclasses.fields(AuditRecord)
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+REQUIRED = [
+    f.name
+    for f in dataclasses.fields(AuditRecord)
+    if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+]
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +49,7 @@ def _copy(registry, records):
 
 # ------------------------------------------------------------------------------------------- completeness
 
+
 def test_required_fields_are_the_ones_every_record_must_state():
     assert REQUIRED == ["algorithm", "variant", "multipliers", "power"]
 
@@ -64,8 +68,10 @@ def test_every_auditable_variant_has_a_complete_record_and_no_record_is_stray(re
         assert claim.seed_policy == record.seed_policy
         for m, why in record.reach.items():
             (mutant,) = [x for x in claim.mutants if f"({m:g}x over-spend)" in x.name]
-            assert (mutant.not_a_violation, mutant.out_of_reach) == (why.get("not_a_violation", ""),
-                                                                    why.get("out_of_reach", ""))
+            assert (mutant.not_a_violation, mutant.out_of_reach) == (
+                why.get("not_a_violation", ""),
+                why.get("out_of_reach", ""),
+            )
 
 
 def test_a_dropped_record_is_caught(registry):
@@ -77,15 +83,18 @@ def test_a_dropped_record_is_caught(registry):
 
 
 def test_a_record_of_an_unknown_algorithm_or_variant_is_caught(registry):
-    stray = [AuditRecord("no-such-algorithm", "standard", multipliers=(2.0,), power=None),
-             AuditRecord("gem", "printed", multipliers=(2.0,), power=None),
-             AuditRecord("advanced-composition", "printed", multipliers=(2.0,), power=None)]
+    stray = [
+        AuditRecord("no-such-algorithm", "standard", multipliers=(2.0,), power=None),
+        AuditRecord("gem", "printed", multipliers=(2.0,), power=None),
+        AuditRecord("advanced-composition", "printed", multipliers=(2.0,), power=None),
+    ]
     broken = _copy(registry, registry.audit_records + stray)
     gaps = audit_record_gaps(broken, auditable)
-    assert gaps == ["audit.no-such-algorithm.standard: the record names an unknown algorithm 'no-such-algorithm'",
-                    "audit.gem.printed: 'gem' has no variant 'printed' (its variants: ('standard',))",
-                    "audit.advanced-composition.printed: 'advanced-composition' registers no mechanism factory; "
-                    "nothing to audit"]
+    assert gaps == [
+        "audit.no-such-algorithm.standard: the record names an unknown algorithm 'no-such-algorithm'",
+        "audit.gem.printed: 'gem' has no variant 'printed' (its variants: ('standard',))",
+        "audit.advanced-composition.printed: 'advanced-composition' registers no mechanism factory; nothing to audit",
+    ]
     with pytest.raises(ValueError, match="unknown algorithm 'no-such-algorithm'"):
         algorithm_audit_claims(broken, require_records=True)
 
@@ -93,7 +102,7 @@ def test_a_record_of_an_unknown_algorithm_or_variant_is_caught(registry):
 def test_an_incomplete_record_is_refused(registry):
     gem = next(r for r in registry.audit_records if r.claim_id == "audit.gem.standard")
     with pytest.raises(TypeError, match="power"):
-        AuditRecord("gem", "standard", multipliers=(2.0, 1.25))              # a required field left out
+        AuditRecord("gem", "standard", multipliers=(2.0, 1.25))  # a required field left out
     with pytest.raises(TypeError, match="multipliers must be a non-empty tuple"):
         dataclasses.replace(gem, multipliers=())
     with pytest.raises(ValueError, match="multipliers must be finite reals > 0"):
@@ -186,19 +195,21 @@ def toy_paper(tmp_path, monkeypatch):
 
 def test_a_new_algorithm_with_its_record_gets_its_audit_claim_from_its_own_package(toy_paper):
     reg = fake_registry()
-    toy_paper.register(reg)              # the one place a new algorithm touches: its paper's package
+    toy_paper.register(reg)  # the one place a new algorithm touches: its paper's package
     (claim,) = algorithm_audit_claims(reg, require_records=True)
     assert claim.id == "audit.toy-rr.standard" and claim.algorithm == "toy-rr" and claim.seed_policy == "once"
-    assert claim.statement == ("toy-rr (standard) is DP at its claimed parameters "
-                               "(auditor, adversarial and designed neighbours).")
+    assert claim.statement == (
+        "toy-rr (standard) is DP at its claimed parameters (auditor, adversarial and designed neighbours)."
+    )
     assert [(m.name, m.factor, m.out_of_reach) for m in claim.mutants] == [
-        ("log-odds x2 (2x over-spend)", 2.0, ""), ("log-odds x1.25 (1.25x over-spend)", 1.25,
-                                                   "a reason with its numbers")]
+        ("log-odds x2 (2x over-spend)", 2.0, ""),
+        ("log-odds x1.25 (1.25x over-spend)", 1.25, "a reason with its numbers"),
+    ]
     ctx = CheckContext(seed=3)
     res = run_claim(claim, ctx)
     assert res.verdict == "confirmed" and res.observed == pytest.approx(1.0, rel=1e-9)
     assert res.evidence["power"].startswith("detects x2") and res.evidence["designed_pairs"]["pairs"] == 1
-    broken = run_claim(dataclasses.replace(claim, check=claim.mutants[0].check, mutants=()), ctx)   # x2 over-spend
+    broken = run_claim(dataclasses.replace(claim, check=claim.mutants[0].check, mutants=()), ctx)  # x2 over-spend
     assert broken.verdict == "refuted" and broken.evidence["designed_pairs"]["epsilon_lower"] == pytest.approx(2.0)
 
 
@@ -212,12 +223,20 @@ def toy_paper_algorithm(toy_paper):
 def test_registry_of_assembles_claim_sets_and_requires_their_records(toy_paper):
     reg = registry_of([toy_paper])
     assert [c.id for c in reg.claims] == ["audit.toy-rr.standard"]
-    without_record = type("NoRecord", (), {"register": staticmethod(
-        lambda r: r.add_algorithm(dataclasses.replace(toy_paper_algorithm(toy_paper), id="toy-bare")))})
+    without_record = type(
+        "NoRecord",
+        (),
+        {
+            "register": staticmethod(
+                lambda r: r.add_algorithm(dataclasses.replace(toy_paper_algorithm(toy_paper), id="toy-bare"))
+            )
+        },
+    )
     with pytest.raises(ValueError, match="audit.toy-bare.standard: auditable, but no audit record"):
         registry_of([toy_paper, without_record])
     assert [c.id for c in registry_of([without_record], require_audit_records=False).claims] == [
-        "audit.toy-bare.standard"]
+        "audit.toy-bare.standard"
+    ]
 
 
 def test_designed_pair_of_the_toy_record_attains_epsilon(toy_paper):

@@ -35,14 +35,29 @@ def test_counterexample_replays(tmp_path, capsys, monkeypatch):
     (tmp_path / "rrmod.py").write_text(MODULE)
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "ce.npz"
-    assert main(["audit", "--mechanism", "rrmod:RR4", "--epsilon", "1", "--sampler-samples", "2000",
-                 "--json", "--counterexample", str(out)]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "rrmod:RR4",
+                "--epsilon",
+                "1",
+                "--sampler-samples",
+                "2000",
+                "--json",
+                "--counterexample",
+                str(out),
+            ]
+        )
+        == 0
+    )
     first = json.loads(capsys.readouterr().out)
     assert first["verdict"] == "refuted"
     D = np.array(first["details"]["counterexample"]["D"])
     with np.load(out) as f:
-        assert np.array_equal(f["D"], D)           # full precision in the JSON and in the file
-    assert main(["audit", "--replay", str(out), "--json"]) == 0     # no --sampler-samples: the file's 2000
+        assert np.array_equal(f["D"], D)  # full precision in the JSON and in the file
+    assert main(["audit", "--replay", str(out), "--json"]) == 0  # no --sampler-samples: the file's 2000
     again = json.loads(capsys.readouterr().out)
     assert again["verdict"] == "refuted" and again["epsilon_lower"] == first["epsilon_lower"]
     check = again["details"]["sampler_check"]
@@ -60,8 +75,25 @@ def test_mechanism_exception_exits_1_with_one_line(tmp_path, capsys, monkeypatch
 def test_statistic_flag(tmp_path, capsys, monkeypatch):
     (tmp_path / "rrmod3.py").write_text(MODULE)
     monkeypatch.chdir(tmp_path)
-    assert main(["audit", "--mechanism", "rrmod3:RR4", "--epsilon", "1", "--method", "statistical",
-                 "--statistic", "estimate", "--samples", "20000", "--json"]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "rrmod3:RR4",
+                "--epsilon",
+                "1",
+                "--method",
+                "statistical",
+                "--statistic",
+                "estimate",
+                "--samples",
+                "20000",
+                "--json",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     assert res["method"] == "statistical" and "exact" not in res["details"]["statistic"]
 
@@ -76,16 +108,34 @@ class Lap:
 '''
 
 
-def test_statistical_replay_of_one_pair_gives_the_same_bound_at_the_audits_confidence(tmp_path, capsys,
-                                                                                         monkeypatch):
+def test_statistical_replay_of_one_pair_gives_the_same_bound_at_the_audits_confidence(tmp_path, capsys, monkeypatch):
     # the file's confidence (0.9 here), not the CLI default 0.95, is replayed: before, the replay gave
     # 0.9432 at 0.95 against 0.9480 at 0.9
     (tmp_path / "lapmod.py").write_text(LAP_MODULE)
     monkeypatch.chdir(tmp_path)
     np.savez(tmp_path / "pair.npz", D=np.zeros((3, 1)), D_prime=np.array([[1.0], [0.0], [0.0]]))
     out = tmp_path / "ce.npz"
-    assert main(["audit", "--mechanism", "lapmod:Lap", "--epsilon", "0.9", "--pair", str(tmp_path / "pair.npz"),
-                 "--samples", "40000", "--confidence", "0.9", "--json", "--counterexample", str(out)]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--mechanism",
+                "lapmod:Lap",
+                "--epsilon",
+                "0.9",
+                "--pair",
+                str(tmp_path / "pair.npz"),
+                "--samples",
+                "40000",
+                "--confidence",
+                "0.9",
+                "--json",
+                "--counterexample",
+                str(out),
+            ]
+        )
+        == 0
+    )
     first = json.loads(capsys.readouterr().out)
     assert main(["audit", "--replay", str(out), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
@@ -97,8 +147,24 @@ def test_statistical_replay_of_several_pairs_runs_the_same_audit(tmp_path, capsy
     # the built-in pairs of the laplace algorithm share the selection split: the file keeps all of them in their
     # order, so the replay is the same audit (before: the worst pair alone, 0.47331 -> 0.47302 at 2*10^5 calls)
     out = tmp_path / "ce.npz"
-    assert main(["audit", "laplace", "--epsilon", "0.5", "--method", "statistical", "--samples", "20000",
-                 "--json", "--counterexample", str(out)]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "laplace",
+                "--epsilon",
+                "0.5",
+                "--method",
+                "statistical",
+                "--samples",
+                "20000",
+                "--json",
+                "--counterexample",
+                str(out),
+            ]
+        )
+        == 0
+    )
     first = json.loads(capsys.readouterr().out)
     assert first["details"]["pairs_considered"] > 1 and "compared_pairs" not in first
     with np.load(out) as f:
@@ -108,4 +174,3 @@ def test_statistical_replay_of_several_pairs_runs_the_same_audit(tmp_path, capsy
     again = json.loads(capsys.readouterr().out)
     assert again["epsilon_lower"] == first["epsilon_lower"] and again["details"]["pair_index"] == i
     assert again["details"]["counts"] == first["details"]["counts"]
-

@@ -27,16 +27,22 @@ def test_gem_search_reaches_the_dedicated_optimiser():
     # Before the multi-start search (row 0 of the 6-row default dataset only) it found 0.49-0.52.
     res = _gem_search(1.0, seed=0)
     assert res.epsilon >= 0.95 * GEM_OPTIMUM
-    assert res.epsilon <= 1.0 + 1e-9                 # GEM is 1-DP: the search cannot exceed it
-    assert res.D.shape[0] > 6                        # it had to grow the dataset (6 rows give 0.645)
+    assert res.epsilon <= 1.0 + 1e-9  # GEM is 1-DP: the search cannot exceed it
+    assert res.D.shape[0] > 6  # it had to grow the dataset (6 rows give 0.645)
     assert differing_rows(res.D, res.D_prime).size == 1
     assert res.evaluated <= 1000
 
 
 def test_gem_with_one_and_a_half_times_the_weights_is_refuted():
     # Refuted at 1000 evaluations on seeds 0-2 (1.0472, 1.0254, 1.0472); docs/auditor.md.
-    res = audit(gem_factory(epsilon=1.0, weight_factor=1.5), epsilon=1.0, seed=0, search_budget=1000,
-                refine_steps=10, sampler_samples=0)
+    res = audit(
+        gem_factory(epsilon=1.0, weight_factor=1.5),
+        epsilon=1.0,
+        seed=0,
+        search_budget=1000,
+        refine_steps=10,
+        sampler_samples=0,
+    )
     assert res.verdict == "refuted" and res.epsilon_lower > 1.0
     assert res.details["refuted_by"] == "privacy loss of the law"
 
@@ -70,7 +76,7 @@ def test_search_moves_the_replaced_row():
     assert res.epsilon == pytest.approx(1.0 + np.log((1 + 2 * np.e) / (np.e + 2)), abs=1e-9)
     assert differing_rows(res.D, res.D_prime).tolist() == [res.D.shape[0] - 1]
     no_climb = search_exact(_LastRowOnly(1.0), D, rng=0, max_evaluations=600, refine_steps=0)
-    assert no_climb.epsilon == 0.0               # row 0 alone sees nothing
+    assert no_climb.epsilon == 0.0  # row 0 alone sees nothing
 
 
 def test_search_is_deterministic_and_respects_fixed_size():
@@ -90,7 +96,7 @@ def test_search_is_deterministic_and_respects_fixed_size():
 def test_search_skips_duplicate_pairs():
     D = np.random.default_rng(2).standard_t(1.5, size=(4, 3))
     res = search_exact(AdditiveExp(0.5), D, rng=3, max_evaluations=1000, refine_steps=5)
-    assert res.extra["duplicate_pairs_skipped"] > 0      # proposed again, not evaluated again
+    assert res.extra["duplicate_pairs_skipped"] > 0  # proposed again, not evaluated again
     assert res.evaluated <= 1000
 
 
@@ -98,11 +104,21 @@ def test_black_box_pairs_patterns_dedupe_and_budget():
     D = np.random.default_rng(0).standard_t(1.5, size=(5, 4))
     pairs = black_box_pairs(D)
     descs = [d for _, _, d in pairs]
-    for name in ("one above", "one below", "one above, rest below", "one below, rest above",
-                 "half above, half below", "all above", "all below", "x shape", "negation", "copy of row 1"):
+    for name in (
+        "one above",
+        "one below",
+        "one above, rest below",
+        "one below, rest above",
+        "half above, half below",
+        "all above",
+        "all below",
+        "x shape",
+        "negation",
+        "copy of row 1",
+    ):
         assert any(name in d for d in descs), name
     keys = {frozenset([a.tobytes(), b.tobytes()]) for a, b, _ in pairs}
-    assert len(keys) == len(pairs)                      # no pair twice, in either order
+    assert len(keys) == len(pairs)  # no pair twice, in either order
     assert all(differing_rows(a, b).size == 1 for a, b, _ in pairs)
     assert len(black_box_pairs(D, budget=5)) == 5
     # One-column records: several patterns coincide (one above = all above = x shape ...).
@@ -119,7 +135,7 @@ def test_bad_search_budget_is_rejected():
     with pytest.raises(ValueError, match="search_budget"):
         audit(mech, epsilon=1.0, search_budget=0)
     with pytest.raises(ValueError, match="search_budget"):
-        audit(mech, epsilon=1.0, search_budget=1)          # exact: two datasets at least
+        audit(mech, epsilon=1.0, search_budget=1)  # exact: two datasets at least
     with pytest.raises(TypeError, match="search_budget"):
         audit(mech, epsilon=1.0, search_budget="100")
     with pytest.raises(ValueError, match="budget"):
@@ -138,8 +154,20 @@ def test_cli_search_budget(capsys):
 
     from proofs_checks.cli import main
 
-    code = main(["audit", "--mechanism", "tests._audit_helpers:COIN", "--epsilon", "1", "--search-budget", "40",
-                 "--sampler-samples", "0", "--json"])
+    code = main(
+        [
+            "audit",
+            "--mechanism",
+            "tests._audit_helpers:COIN",
+            "--epsilon",
+            "1",
+            "--search-budget",
+            "40",
+            "--sampler-samples",
+            "0",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["details"]["search_budget"] == 40 and out["details"]["candidates_evaluated"] <= 40
     code = main(["audit", "--mechanism", "tests._audit_helpers:COIN", "--epsilon", "1", "--search-budget", "0"])

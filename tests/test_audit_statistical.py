@@ -5,12 +5,12 @@ from hypothesis import strategies as st_h
 from statsmodels.stats.proportion import proportion_confint
 
 from proofs_checks.audit import statistical as st
-from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
+
 # private: _few_categories, _cross_fitted_bound: the candidate rules of the selection split are the subject
 from proofs_checks.audit.candidates import _few_categories
+from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
 from proofs_checks.audit.cross_fit import _cross_fitted_bound
-from proofs_checks.audit.statistical import (clopper_pearson_epsilon, dp_p_value, draw_outputs,
-                                             statistical_audit)
+from proofs_checks.audit.statistical import clopper_pearson_epsilon, dp_p_value, draw_outputs, statistical_audit
 from tests._audit_helpers import COIN, MECH, BadShape, ShiftLaplace, WrongLength
 
 D = np.zeros((4, 1))
@@ -106,8 +106,9 @@ def test_few_valued_outputs_take_the_whole_selection_split_and_find_the_top_cate
     # 11 float-coded categories: the few-valued path (category table on all selection rows, error 0.2).
     mech = KaryRR(1.0)
     D, Dp = np.array([[0.0]]), np.array([[1.0]])
-    assert _few_categories(mech.sample(D, 5000, np.random.default_rng(0)),
-                              mech.sample(Dp, 5000, np.random.default_rng(1)))
+    assert _few_categories(
+        mech.sample(D, 5000, np.random.default_rng(0)), mech.sample(Dp, 5000, np.random.default_rng(1))
+    )
     r = st.statistical_audit(mech, [(D, Dp)], 0.5, samples=200_000, statistic="estimate", seed=3, confidence=0.9)
     assert r.verdict == "refuted" and 0.8 < r.epsilon_lower <= 1.0
     # the event is the top category alone, {o = 0} with numerator D or {o = 1} with numerator D'
@@ -119,8 +120,13 @@ def test_few_valued_outputs_false_refutation_rate():
     # expected at most 6 refutations; more than 15 has probability 3e-4 under Binomial(60, 0.1).
     mech = KaryRR(1.0, k=6)
     D, Dp = np.array([[0.0]]), np.array([[1.0]])
-    refuted = sum(st.statistical_audit(mech, [(D, Dp)], 1.0, samples=20_000, statistic="estimate", seed=900 + s,
-                                       confidence=0.9).verdict == "refuted" for s in range(60))
+    refuted = sum(
+        st.statistical_audit(
+            mech, [(D, Dp)], 1.0, samples=20_000, statistic="estimate", seed=900 + s, confidence=0.9
+        ).verdict
+        == "refuted"
+        for s in range(60)
+    )
     assert refuted <= 15
 
 
@@ -138,10 +144,13 @@ class _Extreme1D:
     def sample(self, data, size, rng):
         b = float(np.asarray(data)[0, 0] > 0.5)
         lap = rng.laplace(size=size) + b
-        return {"big": lap * 1e300, "tiny": lap * 1e-300,
-                "mixed": np.where(rng.random(size) < 0.01, 1e300 * rng.laplace(size=size), 1e-300 * lap),
-                "max": np.where(rng.random(size) < 0.01, 1.7e308 * np.sign(rng.laplace(size=size)), lap),
-                "inf": np.where(rng.random(size) < 0.5, np.inf, lap)}[self.kind]
+        return {
+            "big": lap * 1e300,
+            "tiny": lap * 1e-300,
+            "mixed": np.where(rng.random(size) < 0.01, 1e300 * rng.laplace(size=size), 1e-300 * lap),
+            "max": np.where(rng.random(size) < 0.01, 1.7e308 * np.sign(rng.laplace(size=size)), lap),
+            "inf": np.where(rng.random(size) < 0.5, np.inf, lap),
+        }[self.kind]
 
 
 @pytest.mark.filterwarnings("error")
@@ -151,8 +160,9 @@ def test_one_column_extreme_outputs_give_no_overflow(kind, rule):
     # the black-box path of a one-column output (raw output, histogram, cells; with cross-fit-smooth also the
     # spline of the smoothed threshold) on outputs over hundreds of orders of magnitude: no warning, and the
     # shift of the bulk is found (true loss 1, claim 0.1)
-    r = statistical_audit(_Extreme1D(kind), [(D, DP)], 0.1, samples=20_000, seed=0, statistic="estimate",
-                          threshold_scoring=rule)
+    r = statistical_audit(
+        _Extreme1D(kind), [(D, DP)], 0.1, samples=20_000, seed=0, statistic="estimate", threshold_scoring=rule
+    )
     assert r.verdict == "refuted" and 0.1 < r.epsilon_lower <= 1.0 + 1e-9
 
 
@@ -166,8 +176,18 @@ class _NoisyCoordinates:
 
 def _selection_scores(mech, pair, rule, n_sel=4_000, seed=3):
     scores = []
-    best, _, _ = st.select_event(mech, [pair], np.random.SeedSequence(seed).spawn(1), n_sel, 20_000, 0.0, 0.025,
-                                 statistic="estimate", scores=scores, threshold_scoring=rule)
+    best, _, _ = st.select_event(
+        mech,
+        [pair],
+        np.random.SeedSequence(seed).spawn(1),
+        n_sel,
+        20_000,
+        0.0,
+        0.025,
+        statistic="estimate",
+        scores=scores,
+        threshold_scoring=rule,
+    )
     return scores, best
 
 
@@ -197,8 +217,10 @@ def test_threshold_scoring_leaves_few_valued_and_exact_audits_alone():
     D, Dp = np.array([[0.0]]), np.array([[1.0]])
     for mech, statistic in ((KaryRR(1.0), "estimate"), (COIN, "auto")):
         pair = (D, Dp)
-        r = [st.statistical_audit(mech, [pair], 0.5, samples=20_000, statistic=statistic, seed=5,
-                                  threshold_scoring=rule) for rule in st.THRESHOLD_SCORINGS]
+        r = [
+            st.statistical_audit(mech, [pair], 0.5, samples=20_000, statistic=statistic, seed=5, threshold_scoring=rule)
+            for rule in st.THRESHOLD_SCORINGS
+        ]
         for x in r[1:]:
             assert r[0].counts == x.counts and r[0].threshold == x.threshold
             assert r[0].extra["selection_bound"] == x.extra["selection_bound"]
@@ -209,9 +231,20 @@ def test_threshold_scoring_cross_fit_false_refutation_rate():
     # correct Laplace(1) at its true epsilon 1, black box, confidence 0.9, 24 seeded audits: expected <= 2.4
     # refutations; more than 8 has probability 4e-4 under Binomial(24, 0.1) (scipy binom.sf(8, 24, 0.1)).
     mech = ShiftLaplace(1.0)
-    refuted = sum(statistical_audit(mech, [(D, DP)], 1.0, samples=10_000, statistic="estimate", seed=700 + s,
-                                    confidence=0.9, threshold_scoring="cross-fit").verdict == "refuted"
-                  for s in range(24))
+    refuted = sum(
+        statistical_audit(
+            mech,
+            [(D, DP)],
+            1.0,
+            samples=10_000,
+            statistic="estimate",
+            seed=700 + s,
+            confidence=0.9,
+            threshold_scoring="cross-fit",
+        ).verdict
+        == "refuted"
+        for s in range(24)
+    )
     assert refuted <= 8
 
 
@@ -221,11 +254,10 @@ def test_threshold_scoring_is_validated(bad):
 
     with pytest.raises(ValueError, match="threshold_scoring"):
         statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=1_000, threshold_scoring=bad)
-    if bad is None:           # audit()'s None is its documented default
+    if bad is None:  # audit()'s None is its documented default
         return
     with pytest.raises(ValueError, match="threshold_scoring"):
-        audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=1_000, method="statistical",
-              threshold_scoring=bad)
+        audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=1_000, method="statistical", threshold_scoring=bad)
 
 
 def test_default_threshold_scoring_is_cross_fit_smooth():
@@ -235,11 +267,19 @@ def test_default_threshold_scoring_is_cross_fit_smooth():
 
     assert DEFAULT_THRESHOLD_SCORING == "cross-fit-smooth"
     a = statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=4_000, seed=1, statistic="estimate")
-    b = statistical_audit(ShiftLaplace(), [(D, DP)], 1.0, samples=4_000, seed=1, statistic="estimate",
-                          threshold_scoring="cross-fit-smooth")
+    b = statistical_audit(
+        ShiftLaplace(),
+        [(D, DP)],
+        1.0,
+        samples=4_000,
+        seed=1,
+        statistic="estimate",
+        threshold_scoring="cross-fit-smooth",
+    )
     assert a.extra["threshold_scoring"] == "cross-fit-smooth" and a.threshold == b.threshold
-    c = audit(ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=4_000, seed=1, method="statistical",
-              statistic="estimate")
+    c = audit(
+        ShiftLaplace(), epsilon=1.0, pairs=[(D, DP)], samples=4_000, seed=1, method="statistical", statistic="estimate"
+    )
     assert c.epsilon_lower == a.epsilon_lower
 
 
@@ -287,8 +327,20 @@ def test_threshold_scoring_cli_passes_validates_and_replays(tmp_path, capsys, mo
     monkeypatch.syspath_prepend(str(tmp_path))
     np.savez(tmp_path / "pair.npz", D=np.array([[0.0]]), D_prime=np.array([[1.0]]))
     ce = tmp_path / "ce.npz"
-    base = ["audit", "--mechanism", "gaussmod:GAUSS", "--pair", "pair.npz", "--epsilon", "0.5", "--samples",
-            "20000", "--statistic", "estimate", "--json"]
+    base = [
+        "audit",
+        "--mechanism",
+        "gaussmod:GAUSS",
+        "--pair",
+        "pair.npz",
+        "--epsilon",
+        "0.5",
+        "--samples",
+        "20000",
+        "--statistic",
+        "estimate",
+        "--json",
+    ]
     assert main(base + ["--threshold-scoring", "cross-fit-smooth", "--counterexample", str(ce)]) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["details"]["extra"]["threshold_scoring"] == "cross-fit-smooth"
@@ -315,13 +367,11 @@ class _ScaledLaplace1D:
 
 @pytest.mark.filterwarnings("error")
 @settings(max_examples=12, deadline=None, derandomize=True)
-@given(scale=st_h.floats(min_value=5e-324, max_value=1e300, allow_subnormal=True),
-       zeros=st_h.sampled_from([0.0, 0.3]))
+@given(scale=st_h.floats(min_value=5e-324, max_value=1e300, allow_subnormal=True), zeros=st_h.sampled_from([0.0, 0.3]))
 def test_default_rule_over_the_float_range(scale, zeros):
     # the default selection (cross-fit-smooth: the spline of the smoothed threshold on a one-column output) on
     # outputs from the smallest subnormal to 1e300, with and without an atom at zero: no warning, a bound that is
     # a number or -inf (never NaN) and never above the true loss 1 by more than rounding (claim 0.1)
-    r = statistical_audit(_ScaledLaplace1D(scale, zeros), [(D, DP)], 0.1, samples=8_000, seed=0,
-                          statistic="estimate")
+    r = statistical_audit(_ScaledLaplace1D(scale, zeros), [(D, DP)], 0.1, samples=8_000, seed=0, statistic="estimate")
     assert not np.isnan(r.epsilon_lower) and r.epsilon_lower <= 1.0 + 1e-9
     assert r.extra["threshold_scoring"] == "cross-fit-smooth"

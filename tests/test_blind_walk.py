@@ -18,15 +18,17 @@ def test_one_full_step_forgets_the_start():
 def test_matches_the_term_by_term_sum():
     # c_0^2 E||w^0||^2 + sum_t a_t^2 + E||w*||^2 written out with an explicit product per term
     etas, d = np.array([0.5, 0.25, 0.2]), 7
-    a = [etas[t] * np.prod(1 - etas[t + 1:]) for t in range(3)]
+    a = [etas[t] * np.prod(1 - etas[t + 1 :]) for t in range(3)]
     expected = np.prod(1 - etas) ** 2 * 2 * d / ((d + 1) * (d + 2)) + sum(x * x for x in a) + 2 / (d + 1)
     assert blind_walk_distance2(etas, d) == pytest.approx(expected, rel=1e-14)
 
 
 @settings(max_examples=200, deadline=None)
-@given(etas=st.lists(st.floats(min_value=5e-324, max_value=1.0), min_size=1, max_size=50),
-       d=st.integers(min_value=1, max_value=10**12),
-       r=st.floats(min_value=5e-324, max_value=1e150))
+@given(
+    etas=st.lists(st.floats(min_value=5e-324, max_value=1.0), min_size=1, max_size=50),
+    d=st.integers(min_value=1, max_value=10**12),
+    r=st.floats(min_value=5e-324, max_value=1e150),
+)
 def test_finite_and_positive_over_the_float_range(etas, d, r):
     value = blind_walk_distance2(etas, d, r)
     assert math.isfinite(value) and value > 0

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.hu.catoni import (PHI_BOUND, c_hat, expected_phi, phi, robust_gradient, robust_mean)
+from reference.hu.catoni import PHI_BOUND, c_hat, expected_phi, phi, robust_gradient, robust_mean
 
 R2 = math.sqrt(2.0)
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
@@ -31,6 +31,7 @@ MP_REFERENCE = [
 
 
 # ----------------------------------------------------------------------------- phi
+
 
 def test_phi_values_and_bound():
     assert phi(0.0) == 0.0
@@ -59,6 +60,7 @@ def test_phi_rejects_non_finite(bad):
 
 # ----------------------------------------------------------------------------- expected_phi
 
+
 @pytest.mark.parametrize("a,b,ref", MP_REFERENCE)
 def test_expected_phi_matches_mpmath_reference(a, b, ref):
     v = expected_phi(a, b)
@@ -69,6 +71,7 @@ def test_expected_phi_matches_mpmath_reference(a, b, ref):
 
 def test_expected_phi_b_zero_and_subnormal_b_give_phi():
     from tests._two_routes import FUNCTION_GAP, U, assert_within, within
+
     a = np.array([-3.0, -R2, -0.7, 0.0, 1e-310, 0.3, R2, 1.0, 2.0, 1e300])
     a = np.concatenate([a, np.random.default_rng(0).uniform(-1.5, 1.5, 2000)])
     want = phi(a)
@@ -124,10 +127,15 @@ def test_expected_phi_against_closed_form_in_mpmath(a, b):
     assert abs(expected_phi(a, b) - float(ref)) <= 1e-14
 
 
-@pytest.mark.parametrize("a,b,match", [
-    (np.nan, 1.0, "a must be finite"), (1.0, np.inf, "b must be finite"), (1.0, -1e-300, "b must be >= 0"),
-    ([1.0, 2.0], [1.0, 2.0, 3.0], "must broadcast"),
-])
+@pytest.mark.parametrize(
+    "a,b,match",
+    [
+        (np.nan, 1.0, "a must be finite"),
+        (1.0, np.inf, "b must be finite"),
+        (1.0, -1e-300, "b must be >= 0"),
+        ([1.0, 2.0], [1.0, 2.0, 3.0], "must broadcast"),
+    ],
+)
 def test_expected_phi_and_c_hat_bad_input(a, b, match):
     for fn in (expected_phi, c_hat):
         with pytest.raises(ValueError, match=match):
@@ -135,6 +143,7 @@ def test_expected_phi_and_c_hat_bad_input(a, b, match):
 
 
 # ----------------------------------------------------------------------------- printed C-hat
+
 
 def test_c_hat_identity_holds_in_the_moderate_region():
     a = np.linspace(-3, 3, 25)[:, None]
@@ -151,11 +160,12 @@ def test_c_hat_as_printed_fails_in_float64_where_expected():
     # large b: the cubic polynomial and C-hat cancel catastrophically
     a, b = 1.0, 1e6
     plugged = a * (1 - b**2 / 2) - a**3 / 6 + c_hat(a, b)
-    exact = expected_phi(a, b)          # 7.5225e-07 (mpmath reference agrees to 1e-16)
+    exact = expected_phi(a, b)  # 7.5225e-07 (mpmath reference agrees to 1e-16)
     assert abs(plugged - exact) > 1e-12 and abs(plugged - exact) > 0.5 * abs(exact)
 
 
 # ----------------------------------------------------------------------------- estimator
+
 
 def test_robust_mean_standard_close_to_mean_for_light_data():
     rng = np.random.default_rng(3)
@@ -166,8 +176,11 @@ def test_robust_mean_standard_close_to_mean_for_light_data():
 
 def test_robust_mean_printed_equals_standard_in_the_moderate_region():
     x = np.array([[0.3, -1.2, 2.0], [0.01, 0.5, -0.7]])
-    np.testing.assert_allclose(robust_mean(x, 2.0, 1.5, variant="printed", axis=1),
-                               robust_mean(x, 2.0, 1.5, variant="standard", axis=1), atol=1e-12)
+    np.testing.assert_allclose(
+        robust_mean(x, 2.0, 1.5, variant="printed", axis=1),
+        robust_mean(x, 2.0, 1.5, variant="standard", axis=1),
+        atol=1e-12,
+    )
 
 
 def test_robust_mean_overflowing_ratio_uses_the_exact_limit():
@@ -183,32 +196,40 @@ def test_robust_gradient_variants_shapes_and_printed_nan_at_zero():
     np.testing.assert_array_equal(std, robust_mean(g, 5.0, 1.0, axis=0))
     printed = robust_gradient(g, 5.0, 1.0, variant="printed")
     np.testing.assert_allclose(printed[:2], std[:2], atol=1e-12)
-    assert math.isnan(printed[2])          # a zero gradient entry gives b = 0 in C-hat
+    assert math.isnan(printed[2])  # a zero gradient entry gives b = 0 in C-hat
 
 
-@pytest.mark.parametrize("call,exc,match", [
-    (lambda: robust_mean([1.0], 0.0, 1.0), ValueError, "s must be"),
-    (lambda: robust_mean([1.0], 1.0, -1.0), ValueError, "beta must be"),
-    (lambda: robust_mean([1.0], 1.0, 1.0, variant="paper"), ValueError, "variant must be"),
-    (lambda: robust_mean([1.0, np.nan], 1.0, 1.0), ValueError, "x must be finite"),
-    (lambda: robust_mean([], 1.0, 1.0), ValueError, "x must not be empty"),
-    (lambda: robust_mean([[1.0]], 1.0, 1.0, axis=2), ValueError, "axis must lie"),
-    (lambda: robust_mean([1.0], 1.0, 1.0, axis=0.5), TypeError, "axis must be an integer"),
-    (lambda: robust_gradient([1.0, 2.0], 1.0, 1.0), ValueError, "2-dimensional"),
-    (lambda: robust_gradient([[1.0]], 1.0, 1.0, variant="x"), ValueError, "variant must be"),
-    (lambda: robust_gradient([[1.0]], True, 1.0), TypeError, "s must be a real number"),
-])
+@pytest.mark.parametrize(
+    "call,exc,match",
+    [
+        (lambda: robust_mean([1.0], 0.0, 1.0), ValueError, "s must be"),
+        (lambda: robust_mean([1.0], 1.0, -1.0), ValueError, "beta must be"),
+        (lambda: robust_mean([1.0], 1.0, 1.0, variant="paper"), ValueError, "variant must be"),
+        (lambda: robust_mean([1.0, np.nan], 1.0, 1.0), ValueError, "x must be finite"),
+        (lambda: robust_mean([], 1.0, 1.0), ValueError, "x must not be empty"),
+        (lambda: robust_mean([[1.0]], 1.0, 1.0, axis=2), ValueError, "axis must lie"),
+        (lambda: robust_mean([1.0], 1.0, 1.0, axis=0.5), TypeError, "axis must be an integer"),
+        (lambda: robust_gradient([1.0, 2.0], 1.0, 1.0), ValueError, "2-dimensional"),
+        (lambda: robust_gradient([[1.0]], 1.0, 1.0, variant="x"), ValueError, "variant must be"),
+        (lambda: robust_gradient([[1.0]], True, 1.0), TypeError, "s must be a real number"),
+    ],
+)
 def test_estimator_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
 
 
-extreme = st.one_of(finite, st.sampled_from([0.0, 5e-324, -5e-324, 1e-300, 1.7976931348623157e308,
-                                             -1.7976931348623157e308, R2, -R2]))
+extreme = st.one_of(
+    finite, st.sampled_from([0.0, 5e-324, -5e-324, 1e-300, 1.7976931348623157e308, -1.7976931348623157e308, R2, -R2])
+)
 
 
-@given(st.lists(extreme, min_size=2, max_size=6), extreme,
-       st.sampled_from([1e-300, 1e-3, 1.0, 1e3, 1e300]), st.sampled_from([1e-300, 1e-3, 1.0, 1e3, 1e300]))
+@given(
+    st.lists(extreme, min_size=2, max_size=6),
+    extreme,
+    st.sampled_from([1e-300, 1e-3, 1.0, 1e3, 1e300]),
+    st.sampled_from([1e-300, 1e-3, 1.0, 1e3, 1e300]),
+)
 @settings(max_examples=200)
 def test_standard_gradient_no_nan_and_sensitivity_bound(column, replacement, s, beta):
     g = np.array(column)[:, None]

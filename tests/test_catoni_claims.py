@@ -54,7 +54,8 @@ def test_registered_catoni_claims(claim_id, tmp_path):
 
 def test_float64_claim_writes_the_accuracy_map(tmp_path):
     res = C.float64_accuracy_check(target="c-hat", companion=("e", expected_phi, "expected-phi"))(
-        CheckContext(profile="quick", seed=1, out_dir=tmp_path, claim_id="x.y"))
+        CheckContext(profile="quick", seed=1, out_dir=tmp_path, claim_id="x.y")
+    )
     assert res.figures == ["x_y_accuracy_map.png"] and (tmp_path / res.figures[0]).exists()
     assert res.evidence["accurate_region"]["box"]["max_abs_a"] >= 10
     # judged on b > 0 and finite values only (a refutation must not rest on NaN at b = 0): a finite error of
@@ -71,21 +72,29 @@ def _phi_bad_bound(x):
 R = np.sqrt(2.0)
 
 
-@pytest.mark.parametrize("claim_id, broken", [
-    ("catoni.phi.bound", C.phi_bound_check(phi_fn=lambda x: np.where(np.abs(x) <= R, x - x**3 / 6, np.sign(x) * 1.0))),
-    ("catoni.phi.bound", C.phi_bound_check(phi_fn=lambda x: phi(x) * (1 + 1e-12))),
-    ("catoni.phi.sandwich", C.sandwich_check(phi_fn=lambda u: u)),                      # identity breaks (16)
-    ("catoni.phi.sandwich", C.sandwich_check(phi_fn=lambda u: F.phi_mp(u) * 1.01)),     # 1% too large near the kinks
-    ("catoni.identity5.math", C.identity5_math_check(signs=(-1, 1, 1, 1, 1))),          # flipped T1
-    ("catoni.identity5.math", C.identity5_math_check(signs=(1, -1, 1, 1, 1))),          # flipped T2
-    ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, -1, 1, 1))),          # flipped T3
-    ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, 1, -1, 1))),          # flipped T4
-    ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, 1, 1, -1))),          # flipped T5
-    ("catoni.expected-phi.accuracy",
-     C.float64_accuracy_check(fn=lambda a, b: expected_phi(a, b) * (1 + 1e-9))),        # 1e-9 relative error
-    ("catoni.sensitivity.standard", C.sensitivity_check("standard", sensitivity_factor=0.5)),  # halved sensitivity
-    ("catoni.lemma4", C.lemma4_check(bound_factor=0.1, reps=300)),                      # bound 10x too tight
-])
+@pytest.mark.parametrize(
+    "claim_id, broken",
+    [
+        (
+            "catoni.phi.bound",
+            C.phi_bound_check(phi_fn=lambda x: np.where(np.abs(x) <= R, x - x**3 / 6, np.sign(x) * 1.0)),
+        ),
+        ("catoni.phi.bound", C.phi_bound_check(phi_fn=lambda x: phi(x) * (1 + 1e-12))),
+        ("catoni.phi.sandwich", C.sandwich_check(phi_fn=lambda u: u)),  # identity breaks (16)
+        ("catoni.phi.sandwich", C.sandwich_check(phi_fn=lambda u: F.phi_mp(u) * 1.01)),  # 1% too large near the kinks
+        ("catoni.identity5.math", C.identity5_math_check(signs=(-1, 1, 1, 1, 1))),  # flipped T1
+        ("catoni.identity5.math", C.identity5_math_check(signs=(1, -1, 1, 1, 1))),  # flipped T2
+        ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, -1, 1, 1))),  # flipped T3
+        ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, 1, -1, 1))),  # flipped T4
+        ("catoni.identity5.math", C.identity5_math_check(signs=(1, 1, 1, 1, -1))),  # flipped T5
+        (
+            "catoni.expected-phi.accuracy",
+            C.float64_accuracy_check(fn=lambda a, b: expected_phi(a, b) * (1 + 1e-9)),
+        ),  # 1e-9 relative error
+        ("catoni.sensitivity.standard", C.sensitivity_check("standard", sensitivity_factor=0.5)),  # halved sensitivity
+        ("catoni.lemma4", C.lemma4_check(bound_factor=0.1, reps=300)),  # bound 10x too tight
+    ],
+)
 def test_checks_reject_broken_variants(claim_id, broken):
     res = broken(CTX.for_claim(claim_id))
     assert res.verdict == "refuted"
@@ -94,7 +103,7 @@ def test_checks_reject_broken_variants(claim_id, broken):
 
 def test_sensitivity_check_rejects_an_unbounded_estimator():
     def unbounded(g, s, beta, variant="standard"):
-        return np.mean(g, axis=0)           # the plain mean: sensitivity unbounded
+        return np.mean(g, axis=0)  # the plain mean: sensitivity unbounded
 
     check = C.sensitivity_check("standard", gradient_fn=unbounded)
     assert check(CTX.for_claim("catoni.sensitivity.standard")).verdict == "refuted"
@@ -102,10 +111,14 @@ def test_sensitivity_check_rejects_an_unbounded_estimator():
 
 def test_sensitivity_standard_attains_the_bound_and_printed_reports_nan_at_zero():
     res = C.sensitivity_check("standard")(CTX.for_claim("catoni.sensitivity.standard"))
-    assert 0.99 <= res.observed <= 1 + 1e-9 and res.bound == 1.0 and res.evidence["skipped_non_finite_pairs_cannot_run"] == 0
+    assert (
+        0.99 <= res.observed <= 1 + 1e-9
+        and res.bound == 1.0
+        and res.evidence["skipped_non_finite_pairs_cannot_run"] == 0
+    )
     ev = C.sensitivity_check("printed")(CTX.for_claim("catoni.sensitivity.printed")).evidence
     ex = ev["smallest_non_finite_example"]
-    assert min(abs(ex["x"]), abs(ex["x_prime"])) <= 5e-324   # zero or subnormal entry: b underflows to 0
+    assert min(abs(ex["x"]), abs(ex["x_prime"])) <= 5e-324  # zero or subnormal entry: b underflows to 0
 
 
 def test_lemma4_bound_formula():
@@ -118,7 +131,7 @@ def test_checks_are_reproducible():
     for make in (lambda: C.sensitivity_check("printed"), lambda: C.lemma4_check(reps=100)):
         a = make()(ctx).evidence
         b = make()(ctx).evidence
-        assert to_jsonable(a) == to_jsonable(b)     # NaN evidence compares as the string "nan"
+        assert to_jsonable(a) == to_jsonable(b)  # NaN evidence compares as the string "nan"
 
 
 def test_robust_gradient_used_by_the_claim_is_the_reference():

@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 
 from proofs_checks.formulas.catoni import expected_phi_mp
+
 # private: _ephi_kernel, _terms_any: the kernel's curve-table terms are tested against mpmath
 from reference.hu import _ephi_kernel as K
 from reference.hu.catoni import PHI_BOUND, expected_phi, robust_mean
 
-ABS_TOL = 6e-16       # the kernel's stated accuracy: absolute error at most 6e-16 against the mpmath reference
+ABS_TOL = 6e-16  # the kernel's stated accuracy: absolute error at most 6e-16 against the mpmath reference
 R = math.sqrt(2.0)
 BETAS = [1e-8, 1e-2, 0.3, 1.0, 4.0, 81.0, 100.0, 1e4, 1e8]
 
@@ -41,8 +42,14 @@ def _f_mp(a, beta):
         m1 = n_l - n_u
         m2 = m0 + lo * n_l - u * n_u
         m3 = 2 * m1 + lo * lo * n_l - u * u * n_u
-        return (big_b * (1 - p_u) - big_b * p_l + (a - a**3 / 6) * m0 + b * (1 - a * a / 2) * m1
-                - a * b * b / 2 * m2 - b**3 / 6 * m3)
+        return (
+            big_b * (1 - p_u)
+            - big_b * p_l
+            + (a - a**3 / 6) * m0
+            + b * (1 - a * a / 2) * m1
+            - a * b * b / 2 * m2
+            - b**3 / 6 * m3
+        )
 
 
 def _points(beta, n, seed):
@@ -85,7 +92,7 @@ def test_curve_terms_within_6e16_of_mpmath(beta):
     worst = int(np.argmax(err))
     assert err[worst] <= ABS_TOL, (beta, a[worst], got[worst], err[worst])
     assert np.all(np.abs(got) <= PHI_BOUND)
-    neg, _ = K.standard_terms(-a, 1.0, beta)           # odd in a, bit for bit
+    neg, _ = K.standard_terms(-a, 1.0, beta)  # odd in a, bit for bit
     assert np.array_equal(neg, -got)
 
 
@@ -96,7 +103,7 @@ def test_the_accuracy_check_has_power():
     coef = tab[-1].copy().reshape(tab[2], K.CURVE_ROW)
     coef[:, 0] += 1e-15
     tab[-1] = coef.ravel()
-    tab[-1].flags.writeable = False      # like the real table's: no extra compiled specialisation
+    tab[-1].flags.writeable = False  # like the real table's: no extra compiled specialisation
     a = _points(beta, 10, seed=3)
     err, _ = _errors(beta, a, tuple(tab))
     assert err.max() > ABS_TOL
@@ -146,22 +153,33 @@ def test_uncompiled_curve_gives_the_same_bits():
     import pathlib
     import subprocess
     import sys
+
     rng = np.random.default_rng(4)
     G = rng.standard_t(3.0, (60, 7))
     G[0, 0] = 0.0
-    code = ("import json, sys, numpy as np\n"
-            "from reference.hu import _ephi_kernel as K\n"
-            "from reference.hu.catoni import robust_gradient\n"
-            "assert not K.HAVE_NUMBA\n"
-            "G = np.array([[float.fromhex(v) for v in row] for row in json.loads(sys.stdin.read())])\n"
-            "print(json.dumps([v.hex() for v in robust_gradient(G, 1.3, 0.7).tolist()]))\n")
+    code = (
+        "import json, sys, numpy as np\n"
+        "from reference.hu import _ephi_kernel as K\n"
+        "from reference.hu.catoni import robust_gradient\n"
+        "assert not K.HAVE_NUMBA\n"
+        "G = np.array([[float.fromhex(v) for v in row] for row in json.loads(sys.stdin.read())])\n"
+        "print(json.dumps([v.hex() for v in robust_gradient(G, 1.3, 0.7).tolist()]))\n"
+    )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     root = pathlib.Path(__file__).resolve().parents[1]
-    res = subprocess.run([sys.executable, "-c", code], input=json.dumps([[float(v).hex() for v in r] for r in G]),
-                         capture_output=True, text=True, cwd=root, env=env, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps([[float(v).hex() for v in r] for r in G]),
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     plain = np.array([float.fromhex(h) for h in json.loads(res.stdout)])
     from reference.hu.catoni import robust_gradient
+
     assert np.array_equal(plain, robust_gradient(G, 1.3, 0.7))
 
 
@@ -171,9 +189,9 @@ def test_two_pass_blocks_equal_the_terms_bit_for_bit(scale_name):
     column sums over many row blocks and both thread paths (serial below _PARALLEL_MIN entries,
     parallel above) add exactly the terms; entries of one row block may all, some or none need the table."""
     rng = np.random.default_rng({"sparse": 21, "mixed": 22, "all-table": 23}[scale_name])
-    m, d = 3000, 70                                       # 210,000 entries: several row blocks per column block
+    m, d = 3000, 70  # 210,000 entries: several row blocks per column block
     if scale_name == "sparse":
-        G = rng.standard_t(3.0, (m, d)) / 40.0            # a few entries with |U| < 9
+        G = rng.standard_t(3.0, (m, d)) / 40.0  # a few entries with |U| < 9
     elif scale_name == "mixed":
         G = rng.standard_t(2.5, (m, d)) * rng.choice([0.01, 1.0, 30.0], (1, d))
     else:
@@ -192,13 +210,13 @@ def test_sparse_and_dense_fill_paths_give_the_same_bits():
     """A block with few table entries (listed, evaluated one by one) and a single entry (the dense
     passes, n = 1) give the same value for the same x."""
     rng = np.random.default_rng(31)
-    hard = rng.uniform(0.2, 3.0, 40) * rng.choice([-1.0, 1.0], 40)     # |U| < 9 at beta = 1, s = 1
-    x = rng.uniform(-0.01, 0.01, 4000)                                   # short expressions
+    hard = rng.uniform(0.2, 3.0, 40) * rng.choice([-1.0, 1.0], 40)  # |U| < 9 at beta = 1, s = 1
+    x = rng.uniform(-0.01, 0.01, 4000)  # short expressions
     pos = rng.choice(x.size, hard.size, replace=False)
     x[pos] = hard
     for beta in (1.0, 0.37, 1e4):
         whole, _ = K.standard_terms(x, 1.0, beta)
         single = np.array([K.standard_terms(np.array([v]), 1.0, beta)[0][0] for v in hard])
         assert np.array_equal(whole[pos], single)
-        dense, _ = K.standard_terms(hard, 1.0, beta)                     # every entry in the table region
+        dense, _ = K.standard_terms(hard, 1.0, beta)  # every entry in the table region
         assert np.array_equal(dense, single)

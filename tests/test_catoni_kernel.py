@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from proofs_checks.formulas import catoni_stress
+
 # private: _ephi_kernel, _erfcx_half, _erfcx_half_pair, _j23, _j23_safe, _R, _table_args, _PARALLEL_MIN, _colsum_par:
 #   the kernel's internals are tested against mpmath and against each other
 from reference.hu import _ephi_kernel as K
@@ -40,13 +41,14 @@ def _abs_errors(values, hi, lo):
 
 # ----------------------------------------------------------------------------- accuracy
 
+
 def test_stress_file_provenance(stress):
     a, b, hi, lo, prov = stress
     assert a.size == b.size == hi.size == lo.size == prov["points"] >= 20_000
     assert "mpmath, 36 digits" in prov["reference"]
     assert prov["cross_check"]["points"] >= 1000 and prov["cross_check"]["max_relative_difference"] < 1e-30
     assert np.abs(a).max() >= 1e300 and b.max() >= 1e300
-    assert np.any(b == 0) and np.any((b > 0) & (b < 2.2250738585072014e-308))   # zero and subnormal b
+    assert np.any(b == 0) and np.any((b > 0) & (b < 2.2250738585072014e-308))  # zero and subnormal b
     assert np.all(np.isfinite(a)) and np.all(b >= 0)
 
 
@@ -70,8 +72,9 @@ def test_expected_phi_relative_accuracy_in_the_normal_range(stress):
 
 
 def test_erfcx_table_against_mpmath():
-    x = np.concatenate([np.linspace(0.0, 16.0, 3201), np.nextafter(np.arange(1, 33) * 0.5, 0.0),
-                        [16.0, 20.0, 40.0, 1e10, np.inf]])
+    x = np.concatenate(
+        [np.linspace(0.0, 16.0, 3201), np.nextafter(np.arange(1, 33) * 0.5, 0.0), [16.0, 20.0, 40.0, 1e10, np.inf]]
+    )
     got = np.array([K._erfcx_half(float(t)) for t in x])
     worst_table = worst_tail = 0.0
     for t, g in zip(x, got):
@@ -88,15 +91,19 @@ def test_erfcx_table_against_mpmath():
     assert worst_table < 4e-16
     assert worst_tail < 1e-10
     pairs = [K._erfcx_half_pair(float(x1), float(x2)) for x1, x2 in zip(x[:-5], x[-6::-1])]
-    assert all(p == (K._erfcx_half(float(x1)), K._erfcx_half(float(x2)))
-               for p, x1, x2 in zip(pairs, x[:-5], x[-6::-1]))
+    assert all(p == (K._erfcx_half(float(x1)), K._erfcx_half(float(x2))) for p, x1, x2 in zip(pairs, x[:-5], x[-6::-1]))
 
 
 def test_j_tables_against_mpmath():
     from proofs_checks.formulas.mills_table import j_mp
 
-    x = np.concatenate([np.linspace(-1.0, 9.49, 2101), -1.0 + 0.125 * np.arange(1, 84),
-                        np.nextafter(-1.0 + 0.125 * np.arange(1, 85), -2.0)])
+    x = np.concatenate(
+        [
+            np.linspace(-1.0, 9.49, 2101),
+            -1.0 + 0.125 * np.arange(1, 84),
+            np.nextafter(-1.0 + 0.125 * np.arange(1, 85), -2.0),
+        ]
+    )
     worst_rel = worst_abs = 0.0
     with mp.workdps(40):
         for t in x:
@@ -107,8 +114,8 @@ def test_j_tables_against_mpmath():
                 worst_abs = max(worst_abs, float(err))
                 if t <= 3.0:
                     worst_rel = max(worst_rel, float(err / ref))
-    assert worst_rel < 1e-15       # where J_k >= 2e-4 (Horner at the piece ends: a few ulps)
-    assert worst_abs < 1e-15       # 1 ulp of J_3(-1) ~ 4; far below 1e-17 wherever x > 3
+    assert worst_rel < 1e-15  # where J_k >= 2e-4 (Horner at the piece ends: a few ulps)
+    assert worst_abs < 1e-15  # 1 ulp of J_3(-1) ~ 4; far below 1e-17 wherever x > 3
     assert K._j23(9.5) == (0.0, 0.0) and K._j23(np.inf) == (0.0, 0.0)
     # the branch-free copy used in the vectorised pass: the same bits
     xs = np.concatenate([x, [9.5, 20.0, np.inf]])
@@ -143,6 +150,7 @@ def test_expected_phi_bigger_sweep_against_both_mpmath_references():
 # operations (numba without fast-math or contraction) and the same C-library exp/expm1/pow and scipy erf, which
 # one process resolves once for every caller.  So these bits agree on any CPU, whatever code it picks.
 
+
 def test_batch_equals_scalar_calls_bit_for_bit(stress):
     a, b, *_ = stress
     rng = np.random.default_rng(5)
@@ -154,11 +162,11 @@ def test_batch_equals_scalar_calls_bit_for_bit(stress):
 
 def test_batch_result_independent_of_shape_order_and_threads(numba_all_threads):
     rng = np.random.default_rng(11)
-    n = 60_000                                   # above the parallel threshold
+    n = 60_000  # above the parallel threshold
     a = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-4, 2, n)
     b = 10.0 ** rng.uniform(-4, 3, n)
     whole = expected_phi(a, b)
-    pieces = np.concatenate([expected_phi(a[i:i + 997], b[i:i + 997]) for i in range(0, n, 997)])
+    pieces = np.concatenate([expected_phi(a[i : i + 997], b[i : i + 997]) for i in range(0, n, 997)])
     assert np.array_equal(whole, pieces)
     perm = rng.permutation(n)
     assert np.array_equal(expected_phi(a[perm], b[perm]), whole[perm])
@@ -172,7 +180,7 @@ def test_vectorised_band_pass_equals_scalar_calls(band_share):
     rng = np.random.default_rng(21)
     n = 4000
     a = rng.choice([-1.0, 1.0], n) * rng.uniform(0.02, 3.0, n)
-    b = rng.uniform(0.05, 0.99, n)                       # b < 1: the band (or the small-a moments)
+    b = rng.uniform(0.05, 0.99, n)  # b < 1: the band (or the small-a moments)
     other = rng.random(n) > band_share
     a[other] = rng.choice([-1.0, 1.0], other.sum()) * 10.0 ** rng.uniform(-8, 2, other.sum())
     b[other] = np.where(rng.random(other.sum()) < 0.5, 1e-3 * np.abs(a[other]), 10.0 ** rng.uniform(0, 3, other.sum()))
@@ -191,21 +199,31 @@ def test_uncompiled_kernel_gives_the_same_bits(stress):
     rng = np.random.default_rng(3)
     idx = rng.choice(a.size, 400, replace=False)
     pts = [(float(x).hex(), float(y).hex()) for x, y in zip(a[idx], b[idx])]
-    code = ("import json, sys, numpy as np\n"
-            "from reference.hu import _ephi_kernel as K\n"
-            "assert not K.HAVE_NUMBA\n"
-            "pts = json.loads(sys.stdin.read())\n"
-            "a = np.array([float.fromhex(p[0]) for p in pts]); b = np.array([float.fromhex(p[1]) for p in pts])\n"
-            "print(json.dumps([v.hex() for v in K.ephi_array(a, b).tolist()]))\n")
+    code = (
+        "import json, sys, numpy as np\n"
+        "from reference.hu import _ephi_kernel as K\n"
+        "assert not K.HAVE_NUMBA\n"
+        "pts = json.loads(sys.stdin.read())\n"
+        "a = np.array([float.fromhex(p[0]) for p in pts]); b = np.array([float.fromhex(p[1]) for p in pts])\n"
+        "print(json.dumps([v.hex() for v in K.ephi_array(a, b).tolist()]))\n"
+    )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    res = subprocess.run([sys.executable, "-c", code], input=json.dumps(pts), capture_output=True, text=True,
-                         cwd=ROOT, env=env, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(pts),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     plain = np.array([float.fromhex(h) for h in json.loads(res.stdout)])
     assert np.array_equal(plain, K.ephi_array(a[idx], b[idx]))
 
 
 # ----------------------------------------------------------------------------- the estimator
+
 
 def _reference_mean(x, s, beta, axis=0):
     """s * mean(expected_phi(x/s, |x/s|/sqrt(beta))) with the overflow limit, in numpy."""
@@ -226,8 +244,9 @@ def _terms_mean(x, s, beta, axis=0):
     return s * np.mean(terms, axis=axis)
 
 
-@pytest.mark.parametrize("s,beta", [(50.0, 1.0), (5.0, 1.0), (1.0, 0.01), (0.3, 4.0), (1e-300, 2.0),
-                                    (2.0, 1e12), (2.0, 1e-12)])
+@pytest.mark.parametrize(
+    "s,beta", [(50.0, 1.0), (5.0, 1.0), (1.0, 0.01), (0.3, 4.0), (1e-300, 2.0), (2.0, 1e12), (2.0, 1e-12)]
+)
 def test_robust_gradient_paths_agree_bit_for_bit_and_with_expected_phi(s, beta):
     rng = np.random.default_rng(1)
     G = rng.standard_t(2.5, size=(3000, 37))
@@ -236,7 +255,7 @@ def test_robust_gradient_paths_agree_bit_for_bit_and_with_expected_phi(s, beta):
     G[2, 2] = -5e-324
     ref = _terms_mean(G, s, beta)
     # the same terms added in numpy's order for axis 0 of a C-ordered array (row after row): IEEE additions
-    assert np.array_equal(robust_gradient(G, s, beta), ref)                       # fused column sums
+    assert np.array_equal(robust_gradient(G, s, beta), ref)  # fused column sums
     assert np.array_equal(robust_mean(np.asfortranarray(G), s, beta, axis=0), ref)  # generic path
     assert np.array_equal(robust_mean(G.T, s, beta, axis=1), _terms_mean(G.T, s, beta, axis=1))
     assert np.allclose(robust_mean(G.T, s, beta, axis=1), ref, rtol=0, atol=1e-15 * s)
@@ -244,7 +263,7 @@ def test_robust_gradient_paths_agree_bit_for_bit_and_with_expected_phi(s, beta):
     assert robust_mean(col, s, beta) == _terms_mean(col, s, beta)
     # every term within 6e-16 of expected_phi's (each within 6e-16 of the truth): the means within 1.2e-15
     assert np.allclose(ref, _reference_mean(G, s, beta), rtol=0, atol=1.3e-15 * s)
-    if K.curve_table(beta) is None:      # outside the curve tables' beta range: expected_phi bit for bit
+    if K.curve_table(beta) is None:  # outside the curve tables' beta range: expected_phi bit for bit
         assert np.array_equal(ref, _reference_mean(G, s, beta))
 
 
@@ -276,7 +295,7 @@ def test_robust_gradient_bad_shapes_and_types():
         robust_gradient([["a"]], 1.0, 1.0)
 
 
-@pytest.mark.parametrize("beta", [0.5, 1.0, 1e12])   # curve tables at 0.5 and 1, the per-entry kernel at 1e12
+@pytest.mark.parametrize("beta", [0.5, 1.0, 1e12])  # curve tables at 0.5 and 1, the per-entry kernel at 1e12
 def test_column_sums_serial_below_parallel_min_equal_the_threaded_kernel(beta):
     # small inputs run one thread (_colsum_serial), large ones _colsum_par; both must give the bits of
     # np.add.reduce over the terms, whatever the block width

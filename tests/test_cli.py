@@ -2,7 +2,6 @@
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,12 +39,26 @@ def test_list_json(capsys):
 def test_verify_writes_report(tmp_path, capsys):
     assert main(["verify", "--out", str(tmp_path), "--only", "primitives.exponential", "primitives.gem"]) == 0
     captured = capsys.readouterr()
-    assert "primitives.gem.privacy" in captured.out and "[1/3]" in captured.err   # plain lines, not a TTY
+    assert "primitives.gem.privacy" in captured.out and "[1/3]" in captured.err  # plain lines, not a TTY
     report = json.loads((tmp_path / "report.json").read_text())
     for rec in report["claims"]:
-        assert {"id", "source", "statement", "kind", "verdict", "evidence", "observed", "bound", "direction",
-                "margin", "method", "reading", "seed", "power"} <= rec.keys()
-        assert rec["seed"] == [report["seed"], claim_key(rec["id"])]      # the claim's own stream
+        assert {
+            "id",
+            "source",
+            "statement",
+            "kind",
+            "verdict",
+            "evidence",
+            "observed",
+            "bound",
+            "direction",
+            "margin",
+            "method",
+            "reading",
+            "seed",
+            "power",
+        } <= rec.keys()
+        assert rec["seed"] == [report["seed"], claim_key(rec["id"])]  # the claim's own stream
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# Verification report")
     assert md.count("against bound") + md.count("no single number compared") >= len(report["claims"])
@@ -75,8 +88,16 @@ def test_only_without_prefix_is_an_error(capsys):
     assert exc.value.code == 2 and "--only" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["verify", "--jobs", "0"], ["verify", "--seed", "-1"], ["rates", "--jobs", "x"],
-                                  ["list", "--kind", "nonsense"], ["verify", "--fail-on", "confirmed"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["verify", "--jobs", "0"],
+        ["verify", "--seed", "-1"],
+        ["rates", "--jobs", "x"],
+        ["list", "--kind", "nonsense"],
+        ["verify", "--fail-on", "confirmed"],
+    ],
+)
 def test_bad_values_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv)
@@ -90,7 +111,7 @@ def test_internal_bug_is_not_a_bad_argument(fake, monkeypatch, tmp_path):
         raise ValueError("a bug in the registry")
 
     monkeypatch.setattr(registry, "default_registry", broken)
-    with pytest.raises(ValueError, match="a bug in the registry"):   # a traceback and exit 1, not "error:" and 2
+    with pytest.raises(ValueError, match="a bug in the registry"):  # a traceback and exit 1, not "error:" and 2
         main(["verify", "--out", str(tmp_path)])
 
 
@@ -120,12 +141,16 @@ def test_fail_on_inconclusive_catches_inconclusive_only_runs(fake, tmp_path):
 
 def _interrupting_registry():
     """The toy registry with a claim that raises KeyboardInterrupt (a Ctrl-C) and one registered after it."""
+
     def interrupt(ctx):
         raise KeyboardInterrupt
 
-    return fake_registry(extra=[Claim("toy.z-interrupt", "[000 Lemma 2]", "x", "formula", interrupt),
-                                Claim("toy.z-after", "[000 Lemma 3]", "x", "formula",
-                                      lambda ctx: Result("confirmed"))])
+    return fake_registry(
+        extra=[
+            Claim("toy.z-interrupt", "[000 Lemma 2]", "x", "formula", interrupt),
+            Claim("toy.z-after", "[000 Lemma 3]", "x", "formula", lambda ctx: Result("confirmed")),
+        ]
+    )
 
 
 def test_ctrl_c_writes_partial_report_and_exits_130(fake, tmp_path):
@@ -151,8 +176,9 @@ def test_ctrl_c_with_workers_keeps_every_claim_once(fake, tmp_path):
 
 def test_unusable_out_is_refused_before_any_work(fake, tmp_path, capsys):
     ran = []
-    fake["registry"] = fake_registry(extra=[Claim("toy.spy", "[000 Lemma 1]", "x", "formula",
-                                                  lambda ctx: ran.append(1) or Result("confirmed"))])
+    fake["registry"] = fake_registry(
+        extra=[Claim("toy.spy", "[000 Lemma 1]", "x", "formula", lambda ctx: ran.append(1) or Result("confirmed"))]
+    )
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("x")
     assert main(["verify", "--out", str(not_a_folder)]) == 2
@@ -165,12 +191,12 @@ def test_stale_figures_are_removed(fake, tmp_path):
     stale = tmp_path / "figures" / "old.png"
     stale.parent.mkdir()
     stale.write_bytes(b"old")
-    mine = tmp_path / "notes.txt"          # not listed by the old report: kept
+    mine = tmp_path / "notes.txt"  # not listed by the old report: kept
     mine.write_text("keep")
     (tmp_path / "report.json").write_text(json.dumps({"claims": [{"figures": ["figures/old.png", "../escape.png"]}]}))
     assert main(["verify", "--out", str(tmp_path)]) == 0
     assert not stale.exists() and mine.exists()
-    assert (tmp_path / "figures" / "toy.png").exists()      # this run's figure
+    assert (tmp_path / "figures" / "toy.png").exists()  # this run's figure
 
 
 def test_rates_json_writes_no_figures(fake, tmp_path, monkeypatch, capsys):
@@ -178,9 +204,19 @@ def test_rates_json_writes_no_figures(fake, tmp_path, monkeypatch, capsys):
 
     def rate_check(ctx):
         seen.append(ctx.out_dir)
-        return Result("confirmed", observed=1.0, bound=1.0, direction="equal",
-                      evidence={"stated_exponent": 1.0, "observed_exponent": 1.0, "ci_low": 0.9, "ci_high": 1.1,
-                                "rate_verdict": "consistent"})
+        return Result(
+            "confirmed",
+            observed=1.0,
+            bound=1.0,
+            direction="equal",
+            evidence={
+                "stated_exponent": 1.0,
+                "observed_exponent": 1.0,
+                "ci_low": 0.9,
+                "ci_high": 1.1,
+                "rate_verdict": "consistent",
+            },
+        )
 
     fake["registry"] = fake_registry(extra=[Claim("toy.rate2", "[000 Thm. 1]", "rate", "rate", rate_check)])
     monkeypatch.chdir(tmp_path)
@@ -216,8 +252,9 @@ def test_every_option_has_help_and_every_command_examples():
 
 
 def test_closed_pipe_is_silent():
-    proc = subprocess.Popen([sys.executable, "-m", "proofs_checks", "list"], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "proofs_checks", "list"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read().decode()
@@ -228,13 +265,15 @@ def test_closed_pipe_is_silent():
 @pytest.mark.parametrize("argv", [["--help"]] + [[name, "--help"] for name in MY_COMMANDS])
 def test_help_imports_no_heavy_library(argv):
     """--help answers at once: it imports no numerical library (measured by sys.modules, not wall time)."""
-    code = ("import runpy, sys\n"
-            f"sys.argv = ['proofs_checks'] + {argv!r}\n"
-            "try:\n    runpy.run_module('proofs_checks', run_name='__main__')\n"
-            "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-            "heavy = [m for m in ('numpy', 'scipy', 'statsmodels', 'matplotlib', 'joblib', 'mpmath', 'jinja2')"
-            " if m in sys.modules]\n"
-            "print('HEAVY', heavy, file=sys.stderr)\n")
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = ['proofs_checks'] + {argv!r}\n"
+        "try:\n    runpy.run_module('proofs_checks', run_name='__main__')\n"
+        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        "heavy = [m for m in ('numpy', 'scipy', 'statsmodels', 'matplotlib', 'joblib', 'mpmath', 'jinja2')"
+        " if m in sys.modules]\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in out.stderr, out.stderr
 
@@ -256,6 +295,7 @@ def test_progress_bar_only_on_a_terminal(fake):
 
 
 def test_module_entry_point():
-    out = subprocess.run([sys.executable, "-m", "proofs_checks", "list"], capture_output=True, text=True,
-                         check=True, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "proofs_checks", "list"], capture_output=True, text=True, check=True, cwd=REPO
+    )
     assert "Claims" in out.stdout

@@ -25,8 +25,15 @@ X86_GLIBC = platform.machine().lower() in ("x86_64", "amd64") and platform.libc_
 
 def _describe_in(env):
     code = "import json; from proofs_checks.code_paths import describe; print(json.dumps(describe()))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, **env), capture_output=True,
-                         text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=dict(os.environ, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -59,12 +66,21 @@ def test_shell_exports_quote_values():
 
 # ---- the stated error of one elementary-function evaluation ---------------------------------------------------
 
+
 def _mp_ulps(values, xs, mp_fn):
     """Errors of ``values`` in ulps of the exact results (mpmath, 40 digits)."""
     with mpmath.workdps(40):
         exact = [mp_fn(mpmath.mpf(float(x))) for x in xs]
-    return np.array([float(abs(mpmath.mpf(float(v)) - e) / mpmath.mpf(float(ulp(float(e)))) if e != 0 else
-                           (0.0 if v == 0 else math.inf)) for v, e in zip(values, exact)])
+    return np.array(
+        [
+            float(
+                abs(mpmath.mpf(float(v)) - e) / mpmath.mpf(float(ulp(float(e))))
+                if e != 0
+                else (0.0 if v == 0 else math.inf)
+            )
+            for v, e in zip(values, exact)
+        ]
+    )
 
 
 _FUNCTIONS = {
@@ -87,7 +103,7 @@ def test_function_ulps_bounds_both_implementations(name):
         xs = np.exp(rng.uniform(math.log(lo), math.log(hi), 2_900))
     else:
         xs = rng.uniform(lo, hi, 2_900)
-    xs = np.concatenate([xs, 1.0 + np.arange(-50, 50) * 2.0 ** -52])
+    xs = np.concatenate([xs, 1.0 + np.arange(-50, 50) * 2.0**-52])
     numpy_err = _mp_ulps(np_fn(xs), xs, mp_fn)
     libm_err = _mp_ulps(np.array([m_fn(float(x)) for x in xs]), xs, mp_fn)
     assert numpy_err.max() <= FUNCTION_ULPS and libm_err.max() <= FUNCTION_ULPS, (numpy_err.max(), libm_err.max())
@@ -97,20 +113,21 @@ def test_function_ulps_bounds_both_implementations(name):
 
 # ---- comparing two reports -------------------------------------------------------------------------------------
 
+
 def _report(*claims):
     return {"claims": [dict(id=i, verdict=v, observed=o, bound=1.0, margin=1.0 - o) for i, v, o in claims]}
 
 
 def test_compare_reports_finds_verdict_changes_missing_claims_and_moved_values():
     a = _report(("x", "confirmed", 0.5), ("y", "refuted", 2.0), ("z", "confirmed", 0.1))
-    b = _report(("x", "confirmed", 0.5 + 2 ** -53), ("y", "confirmed", 0.9), ("w", "confirmed", 0.1))
+    b = _report(("x", "confirmed", 0.5 + 2**-53), ("y", "confirmed", 0.9), ("w", "confirmed", 0.1))
     r = CP.compare_reports(a, b)
     assert not r["same_verdicts"]
     assert r["verdict_changes"] == [["y", "refuted", "confirmed"]]
     assert r["only_in_first"] == ["z"] and r["only_in_second"] == ["w"] and r["claims"] == 2
     assert {tuple(row[:2]) for row in r["moved"][:2]} == {("y", "observed"), ("y", "margin")}
     assert [row[4] for row in r["moved"]] == sorted((row[4] for row in r["moved"]), reverse=True)
-    assert ["x", "observed", 0.5, 0.5 + 2 ** -53, pytest.approx(2 ** -53 / (0.5 + 2 ** -53))] in r["moved"]
+    assert ["x", "observed", 0.5, 0.5 + 2**-53, pytest.approx(2**-53 / (0.5 + 2**-53))] in r["moved"]
     same = CP.compare_reports(a, a)
     assert same["same_verdicts"] and same["moved"] == []
 
@@ -125,8 +142,9 @@ def test_cli_compare_exit_status_and_json(tmp_path):
     assert same.returncode == 0 and "verdicts that differ: 0" in same.stdout
     differ = subprocess.run(run + ["--compare", str(a), str(b), "--json"], cwd=ROOT, capture_output=True, text=True)
     assert differ.returncode == 1 and json.loads(differ.stdout)["verdict_changes"] == [["x", "confirmed", "refuted"]]
-    bad = subprocess.run(run + ["--compare", str(tmp_path / "missing.json"), str(a)], cwd=ROOT, capture_output=True,
-                         text=True)
+    bad = subprocess.run(
+        run + ["--compare", str(tmp_path / "missing.json"), str(a)], cwd=ROOT, capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "--compare" in bad.stderr
     shown = subprocess.run(run + ["--json"], cwd=ROOT, capture_output=True, text=True)
     assert shown.returncode == 0 and set(json.loads(shown.stdout)) == {"machine", "numpy_simd", "blas", "numba", "libm"}
@@ -134,20 +152,29 @@ def test_cli_compare_exit_status_and_json(tmp_path):
 
 # ---- verify on both code paths (about 2 minutes: `.ci/run` runs it with `pytest -m code_paths`) ----------------
 
+
 @pytest.mark.code_paths
 def test_verify_quick_gives_the_same_verdicts_on_the_native_and_the_baseline_path(tmp_path, capsys):
     reports = {}
     for name, extra in (("native", {}), ("baseline", CP.baseline_environment())):
         out = tmp_path / name
         env = dict(os.environ, **extra)
-        proc = subprocess.run([sys.executable, "-m", "proofs_checks", "verify", "--profile", "quick", "--no-timings",
-                               "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+        proc = subprocess.run(
+            [sys.executable, "-m", "proofs_checks", "verify", "--profile", "quick", "--no-timings", "--out", str(out)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         assert proc.returncode == 0, proc.stderr[-3000:]
         reports[name] = json.loads((out / "report.json").read_text())
     result = CP.compare_reports(reports["native"], reports["baseline"])
     with capsys.disabled():
-        sys.stderr.write(f"\nverify --profile quick, native against baseline path: {result['claims']} claims, "
-                         f"{len(result['verdict_changes'])} verdicts differ, {len(result['moved'])} values moved\n")
+        sys.stderr.write(
+            f"\nverify --profile quick, native against baseline path: {result['claims']} claims, "
+            f"{len(result['verdict_changes'])} verdicts differ, {len(result['moved'])} values moved\n"
+        )
         for cid, field, a, b, rel in result["moved"]:
             sys.stderr.write(f"  {cid}.{field}: {a!r} -> {b!r} (relative {rel:.3g})\n")
     assert result["claims"] > 100

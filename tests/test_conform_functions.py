@@ -13,9 +13,22 @@ import pytest
 
 import examples.numpy_port as example_port
 from proofs_checks.cli import main
-from proofs_checks.conform import (FUNCTIONS, INSTANCES, PRIVACY_CHECKS, PRIVACY_INSTANCES, SAMPLER_CHECKS, TOLERANCES,
-                                   PortFunction, Tol, declared, golden_functions, guide_differences, load_cases,
-                                   reference_port, run_kit)
+from proofs_checks.conform import (
+    FUNCTIONS,
+    INSTANCES,
+    PRIVACY_CHECKS,
+    PRIVACY_INSTANCES,
+    SAMPLER_CHECKS,
+    TOLERANCES,
+    PortFunction,
+    Tol,
+    declared,
+    golden_functions,
+    guide_differences,
+    load_cases,
+    reference_port,
+    run_kit,
+)
 from proofs_checks.conform.guide import GUIDE, function_table, render_guide, tolerance_table
 from proofs_checks.golden.cases import case
 from proofs_checks.golden.generate import SUBJECTS, check_coverage
@@ -54,8 +67,10 @@ def completeness_problems(functions, *, tolerances, sampler_checks, privacy_chec
     problems += [f"{n}: a golden case of an undeclared function" for n in sorted(case_functions - names)]
     problems += [f"{n}: a tolerance of an undeclared function" for n in sorted(set(tolerances) - names)]
     problems += [f"{n}: a sampler check of an undeclared sampler" for n in sorted(set(sampler_checks) - names)]
-    problems += [f"{n}: an audit of a mechanism not declared audited"
-                 for n in sorted(set(privacy_checks) - {f.name for f in functions if f.audited})]
+    problems += [
+        f"{n}: an audit of a mechanism not declared audited"
+        for n in sorted(set(privacy_checks) - {f.name for f in functions if f.audited})
+    ]
     return problems
 
 
@@ -68,8 +83,13 @@ def bind_call(fn, signature):
 
 
 def _shipped(**overrides):
-    kwargs = dict(tolerances=TOLERANCES, sampler_checks=SAMPLER_CHECKS, privacy_checks=PRIVACY_CHECKS,
-                  cases=load_cases(), guide_text=GUIDE.read_text(encoding="utf-8"))
+    kwargs = dict(
+        tolerances=TOLERANCES,
+        sampler_checks=SAMPLER_CHECKS,
+        privacy_checks=PRIVACY_CHECKS,
+        cases=load_cases(),
+        guide_text=GUIDE.read_text(encoding="utf-8"),
+    )
     kwargs.update(overrides)
     return kwargs
 
@@ -81,14 +101,28 @@ def test_every_declared_function_is_complete():
 def test_an_incomplete_entry_is_reported():
     # power of the test above: a new function declared without its golden cases, a tolerance in the table, a
     # row in the guide or a reference that takes its call, and a sampler without its check, are each reported
-    new = PortFunction("new_scale", "(sensitivity, epsilon, extra)", declared("laplace_scale").reference, "values",
-                       2, "a test", "mechanisms", Tol(0, "value", "a reason"))
-    sampler = PortFunction("new_sampler", "(x, size=None, rng=None)", declared("peeling").reference, "sampler", 7,
-                           "a test", audited=True)
+    new = PortFunction(
+        "new_scale",
+        "(sensitivity, epsilon, extra)",
+        declared("laplace_scale").reference,
+        "values",
+        2,
+        "a test",
+        "mechanisms",
+        Tol(0, "value", "a reason"),
+    )
+    sampler = PortFunction(
+        "new_sampler", "(x, size=None, rng=None)", declared("peeling").reference, "sampler", 7, "a test", audited=True
+    )
     problems = completeness_problems(FUNCTIONS + (new, sampler), **_shipped())
-    for expected in ("new_scale: the reference does not take", "new_scale: the kit's table does not hold",
-                     "new_scale: no golden case", "new_scale: not in the porting guide",
-                     "new_sampler: a sampler without a check", "new_sampler: declared audited without an audit"):
+    for expected in (
+        "new_scale: the reference does not take",
+        "new_scale: the kit's table does not hold",
+        "new_scale: no golden case",
+        "new_scale: not in the porting guide",
+        "new_sampler: a sampler without a check",
+        "new_sampler: declared audited without an audit",
+    ):
         assert any(p.startswith(expected) for p in problems), (expected, problems)
     orphan = dict(load_cases()[0], function="undeclared_function")
     problems = completeness_problems(FUNCTIONS, **_shipped(cases=load_cases() + [orphan]))
@@ -133,8 +167,10 @@ def test_every_golden_case_fits_the_declared_call():
 
 
 def test_the_guide_tables_are_the_declaration():
-    assert guide_differences() == [], ("docs/porting.md's tables differ from proofs_checks/conform/functions.py: run "
-                                       "python -m proofs_checks conform --update-guide docs/porting.md")
+    assert guide_differences() == [], (
+        "docs/porting.md's tables differ from proofs_checks/conform/functions.py: run "
+        "python -m proofs_checks conform --update-guide docs/porting.md"
+    )
     text = GUIDE.read_text(encoding="utf-8")
     assert function_table() in text and tolerance_table() in text
     for name in NAMES:
@@ -146,8 +182,9 @@ def test_the_guide_tables_are_the_declaration():
 def test_a_guide_that_differs_is_found_and_rewritten(tmp_path, capsys):
     text = GUIDE.read_text(encoding="utf-8")
     stale = tmp_path / "porting.md"
-    stale.write_text(text.replace("| `phi` | 2 ulps of the value |", "| `phi` | 2000 ulps of the value |"),
-                     encoding="utf-8")
+    stale.write_text(
+        text.replace("| `phi` | 2 ulps of the value |", "| `phi` | 2000 ulps of the value |"), encoding="utf-8"
+    )
     assert guide_differences(stale) == ["tolerances"]
     assert main(["conform", "--update-guide", str(stale)]) == 0
     assert "rewrote the tolerances table" in capsys.readouterr().out
@@ -175,8 +212,11 @@ def test_declaration_rejects_incomplete_entries():
 
 
 def test_example_port_names_only_declared_functions():
-    own = [n for n, v in vars(example_port).items()
-           if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == example_port.__name__]
+    own = [
+        n
+        for n, v in vars(example_port).items()
+        if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == example_port.__name__
+    ]
     assert own and sorted(set(own) - set(NAMES)) == []
 
 

@@ -29,7 +29,7 @@ def test_results_file_mode(tmp_path, capsys):
         if fn is not None:
             out = fn(*case["args_decoded"], **case["kwargs_decoded"])
             if case["function"] == "c_hat":
-                out = np.asarray(out) * (1 + 1e-6)   # a wrong C-hat written by "another language"
+                out = np.asarray(out) * (1 + 1e-6)  # a wrong C-hat written by "another language"
             results.append({"id": case["id"], "output": encode(out)})
     path = tmp_path / "results.json"
     path.write_text(json.dumps({"schema": SCHEMA_ID, "results": results}))
@@ -42,8 +42,20 @@ def test_results_file_mode(tmp_path, capsys):
 
 
 def test_cli_exit_zero_for_reference(capsys):
-    rc = main(["conform", "--port", "proofs_checks.conform.reference_port", "--only", "phi", "psi",
-               "laplace_scale", "--no-privacy", "--size", "small"])
+    rc = main(
+        [
+            "conform",
+            "--port",
+            "proofs_checks.conform.reference_port",
+            "--only",
+            "phi",
+            "psi",
+            "laplace_scale",
+            "--no-privacy",
+            "--size",
+            "small",
+        ]
+    )
     assert rc == 0
     assert "conforms" in capsys.readouterr().out
 

@@ -29,13 +29,16 @@ def _c_hat_difference_in_t2(a, b):
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     with np.errstate(all="ignore"):
         fm, fp = special.ndtr(-(good.R - a) / b), special.ndtr(-(good.R + a) / b)
-        return good.c_hat(a, b) + (a - a ** 3 / 6.0) * (fm + fp) - (a - a ** 3 / 6.0) * (fm - fp)
+        return good.c_hat(a, b) + (a - a**3 / 6.0) * (fm + fp) - (a - a**3 / 6.0) * (fm - fp)
 
 
 def _robust_gradient_double_scaling(per_example_grads, s, beta, *, variant="standard"):
     """Slip: b = |g| / (s beta), i.e. a second 1/sqrt(beta) on top of [002 Alg. 1 step 4]'s |g|/(s sqrt beta)."""
-    return good.robust_mean(per_example_grads, s, beta * beta, variant=variant, axis=0) if variant == "printed" \
+    return (
+        good.robust_mean(per_example_grads, s, beta * beta, variant=variant, axis=0)
+        if variant == "printed"
         else good.robust_mean(per_example_grads, s, beta, variant=variant, axis=0)
+    )
 
 
 def _peeling_scale_eps_inside(s, epsilon, delta, lam):
@@ -95,7 +98,7 @@ def test_example_port_conforms_deterministic_and_samplers():
     assert exit_status(records) == 0, [r["message"] for r in records if r["status"] == "failed"]
     summary = summarise(records)
     assert summary["expected_phi"]["status"] == "passed"
-    assert summary["dp_fw_output_log_prob"]["status"] == "skipped"   # not provided: skipped, never failed
+    assert summary["dp_fw_output_log_prob"]["status"] == "skipped"  # not provided: skipped, never failed
 
 
 def test_c_hat_difference_in_t2_fails_on_c_hat():
@@ -113,16 +116,19 @@ def test_double_scaling_fails_on_printed_robust_gradient():
 
 
 def test_peeling_eps_inside_sqrt_fails_scale_and_sampler():
-    recs = _run(_port(peeling_scale=_peeling_scale_eps_inside, peeling=_peeling_eps_inside),
-                {"peeling_scale", "peeling"})
+    recs = _run(
+        _port(peeling_scale=_peeling_scale_eps_inside, peeling=_peeling_eps_inside), {"peeling_scale", "peeling"}
+    )
     assert _failed(recs, "peeling_scale"), "the golden scale must catch eps inside the sqrt"
     msg = _failed(recs, "peeling")[0]["message"]
     assert "peeling" in msg and "p =" in msg
 
 
 def test_laplace_scale_ten_percent_small_fails():
-    recs = _run(_port(laplace_scale=_laplace_scale_small, laplace_mechanism=_laplace_mechanism_small),
-                {"laplace_scale", "laplace_mechanism"})
+    recs = _run(
+        _port(laplace_scale=_laplace_scale_small, laplace_mechanism=_laplace_mechanism_small),
+        {"laplace_scale", "laplace_mechanism"},
+    )
     assert _failed(recs, "laplace_scale")
     msg = _failed(recs, "laplace_mechanism")[0]["message"]
     assert "noise scale" in msg
@@ -131,9 +137,11 @@ def test_laplace_scale_ten_percent_small_fails():
 
 
 def test_halved_sensitivity_fails_law_sampler_and_privacy():
-    recs = _run(_port(exponential_log_prob=_exp_log_prob_half_sensitivity,
-                      exponential_sample=_exp_sample_half_sensitivity),
-                {"exponential_log_prob", "exponential_sample"}, privacy=True)
+    recs = _run(
+        _port(exponential_log_prob=_exp_log_prob_half_sensitivity, exponential_sample=_exp_sample_half_sensitivity),
+        {"exponential_log_prob", "exponential_sample"},
+        privacy=True,
+    )
     assert _failed(recs, "exponential_log_prob")
     assert _failed(recs, "exponential_sample")
     priv = [r for r in recs if r["kind"] == "privacy"]
@@ -142,8 +150,14 @@ def test_halved_sensitivity_fails_law_sampler_and_privacy():
 
 
 def test_gem_wrong_normalisation_fails():
-    recs = _run(_port(gem_normalized_scores=_gem_wrong_normalisation, gem_log_prob=_gem_log_prob_wrong,
-                      gem_sample=_gem_sample_wrong), {"gem_normalized_scores", "gem_log_prob", "gem_sample"})
+    recs = _run(
+        _port(
+            gem_normalized_scores=_gem_wrong_normalisation,
+            gem_log_prob=_gem_log_prob_wrong,
+            gem_sample=_gem_sample_wrong,
+        ),
+        {"gem_normalized_scores", "gem_log_prob", "gem_sample"},
+    )
     for name in ("gem_normalized_scores", "gem_log_prob", "gem_sample"):
         assert _failed(recs, name), name
 

@@ -31,8 +31,11 @@ def _statuses(name, factor):
 def test_just_outside_the_stated_tolerance_fails(name):
     records = _statuses(name, OUTSIDE)
     assert all(r["status"] == "failed" for r in records), [r["case"] for r in records if r["status"] != "failed"]
-    assert all(r["case"] in r["message"] and ("ulps" in r["message"] or "allowed" in r["message"]
-                                              or "log-probability" in r["message"]) for r in records)
+    assert all(
+        r["case"] in r["message"]
+        and ("ulps" in r["message"] or "allowed" in r["message"] or "log-probability" in r["message"])
+        for r in records
+    )
 
 
 @pytest.mark.parametrize("name", GOLDEN)
@@ -43,10 +46,14 @@ def test_just_inside_the_stated_tolerance_passes(name):
 
 def _scaled(tol, factor, *, least_ulps=0.0, least_law_atol=0.0):
     """``tol`` with its ulps and ``law_atol`` (and its variants') times ``factor``, from at least the given least."""
-    variants = ({k: _scaled(v, factor, least_ulps=least_ulps, least_law_atol=least_law_atol)
-                 for k, v in tol.variants.items()} if tol.variants else tol.variants)
-    return tol._replace(ulps=max(tol.ulps, least_ulps) * factor, law_atol=max(tol.law_atol, least_law_atol) * factor,
-                        variants=variants)
+    variants = (
+        {k: _scaled(v, factor, least_ulps=least_ulps, least_law_atol=least_law_atol) for k, v in tol.variants.items()}
+        if tol.variants
+        else tol.variants
+    )
+    return tol._replace(
+        ulps=max(tol.ulps, least_ulps) * factor, law_atol=max(tol.law_atol, least_law_atol) * factor, variants=variants
+    )
 
 
 def _loosened(tol, factor=1e6):
@@ -59,8 +66,11 @@ def test_a_table_loosened_a_million_fold_lets_every_outside_port_pass(monkeypatc
     # would fail any more, so test_just_outside_the_stated_tolerance_fails would fail for every function
     for name, tol in list(TOLERANCES.items()):
         monkeypatch.setitem(TOLERANCES, name, _loosened(tol))
-    still_failing = [name for name in GOLDEN
-                     if any(r["status"] != "passed" for r in _golden_records(moved_port(name, OUTSIDE), name))]
+    still_failing = [
+        name
+        for name in GOLDEN
+        if any(r["status"] != "passed" for r in _golden_records(moved_port(name, OUTSIDE), name))
+    ]
     assert still_failing == []
 
 
@@ -70,8 +80,9 @@ def test_a_table_tightened_rejects_the_inside_ports(monkeypatch):
     for name, tol in list(TOLERANCES.items()):
         monkeypatch.setitem(TOLERANCES, name, _scaled(tol, 0.25))
     moved = [f.name for f in golden_functions() if (f.tolerance.law_atol if f.kind == "law" else f.tolerance.ulps)]
-    passing = [name for name in moved
-               if all(r["status"] == "passed" for r in _golden_records(moved_port(name, INSIDE), name))]
+    passing = [
+        name for name in moved if all(r["status"] == "passed" for r in _golden_records(moved_port(name, INSIDE), name))
+    ]
     assert len(moved) > 30 and passing == []
 
 

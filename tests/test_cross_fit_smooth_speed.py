@@ -75,10 +75,10 @@ class Exact(Lap):
 CASES = {
     "lap1": (Lap(1.0), 4_000, 3),
     "lap1-odd": (Lap(1.0), 3_001, 4),
-    "lap1-ties": (Lap(1.0, 2.0 ** -14), 4_000, 5),
-    "lap1-ties3": (Lap(3.0, 2.0 ** -13), 3_001, 6),
+    "lap1-ties": (Lap(1.0, 2.0**-14), 4_000, 5),
+    "lap1-ties3": (Lap(3.0, 2.0**-13), 3_001, 6),
     "lap2": (Lap(1.0, None, 2), 4_000, 7),
-    "lap2-ties": (Lap(1.0, 2.0 ** -14, 2), 4_000, 8),
+    "lap2-ties": (Lap(1.0, 2.0**-14, 2), 4_000, 8),
     "exact-lap": (Exact(1.0), 40_000, 9),
     "exact-gauss": (Exact(2.0, gauss=True), 40_000, 10),
 }
@@ -92,10 +92,22 @@ def run_case(st, name, rule):
     mech, n_sel, seed = CASES[name]
     pair = (np.array([[0.0]]), np.array([[1.0]]))
     scores = []
-    best, _, _ = st.select_event(mech, [pair], np.random.SeedSequence(seed).spawn(1), n_sel, 20_000, 0.0, 0.025,
-                                 statistic=_statistic(mech), scores=scores, threshold_scoring=rule)
-    rows = [(s["statistic"], s["direction"], float(s["score"]), s["fixed"], float(s["event"][1]),
-             float(s["event"][2])) for s in scores]
+    best, _, _ = st.select_event(
+        mech,
+        [pair],
+        np.random.SeedSequence(seed).spawn(1),
+        n_sel,
+        20_000,
+        0.0,
+        0.025,
+        statistic=_statistic(mech),
+        scores=scores,
+        threshold_scoring=rule,
+    )
+    rows = [
+        (s["statistic"], s["direction"], float(s["score"]), s["fixed"], float(s["event"][1]), float(s["event"][2]))
+        for s in scores
+    ]
     b = (float(best[0]), best[1], best[3], float(best[4]), float(best[5]))
     return b, rows
 
@@ -103,8 +115,9 @@ def run_case(st, name, rule):
 def run_audit(st, name, rule):
     mech, n_sel, seed = CASES[name]
     pair = (np.array([[0.0]]), np.array([[1.0]]))
-    r = st.statistical_audit(mech, [pair], 0.1, samples=2 * n_sel, seed=seed, statistic=_statistic(mech),
-                             threshold_scoring=rule)
+    r = st.statistical_audit(
+        mech, [pair], 0.1, samples=2 * n_sel, seed=seed, statistic=_statistic(mech), threshold_scoring=rule
+    )
     return float(r.epsilon_lower), float(r.threshold), dict(r.counts)
 
 
@@ -180,7 +193,7 @@ def test_pins_cover_smoothed_candidates_and_ties():
             assert np.unique(a).size < a.size and np.intersect1d(a, b).size > 0, name
 
 
-@pytest.mark.parametrize("step", [None, 1.0, 0.25, 2.0 ** -10, "split"])
+@pytest.mark.parametrize("step", [None, 1.0, 0.25, 2.0**-10, "split"])
 def test_tie_positions_give_the_stable_sorts(step):
     # the three orders derived from one stable ascending sort equal the stable sorts of the plain weighted
     # searches, permutation for permutation: heavy ties within and across the datasets, signed zeros, ties
@@ -190,7 +203,7 @@ def test_tie_positions_give_the_stable_sorts(step):
     v = rng.laplace(0.0, 3.0, 5_001)
     if step == "split":
         v = np.round(v)
-        v[:n_first] += 0.5                          # D on the half-integers, D' on the integers
+        v[:n_first] += 0.5  # D on the half-integers, D' on the integers
     elif step is not None:
         v = np.round(v / step) * step
         v[:40] = 0.0
@@ -201,11 +214,12 @@ def test_tie_positions_give_the_stable_sorts(step):
     down = np.arange(v.size)[::-1] if down is None else down
     swap = np.arange(v.size) if swap is None else swap
     assert np.array_equal(asc[down], np.argsort(-v, kind="stable"))
-    swapped = np.concatenate([v[n_first:], v[:n_first]])          # the pooled (D', D) rows of the other sign
+    swapped = np.concatenate([v[n_first:], v[:n_first]])  # the pooled (D', D) rows of the other sign
     n_second = v.size - n_first
 
-    def rows(o):                                                   # positions in (D', D) -> rows of (D, D')
+    def rows(o):  # positions in (D', D) -> rows of (D, D')
         return np.where(o < n_second, o + n_first, o - n_second)
+
     assert np.array_equal(asc[swap], rows(np.argsort(swapped, kind="stable")))
     assert np.array_equal(asc[swap[down]], rows(np.argsort(-swapped, kind="stable")))
 
@@ -226,16 +240,19 @@ def test_smooth_thresholds_equal_the_plain_weighted_search_on_every_fit(case):
     got = smooth._smooth_thresholds(x, asc, len(a), models, 20_000, 0.0, 0.025)
     sa, sb = a[half:], b[half:]
     fa, fb = np.arange(len(sa)) % 4, np.arange(len(sb)) % 4
-    rows = [(a, b)] + [(np.concatenate([a[:half], sa[fa != f]]), np.concatenate([b[:half], sb[fb != f]]))
-                       for f in range(4)]
+    rows = [(a, b)] + [
+        (np.concatenate([a[:half], sa[fa != f]]), np.concatenate([b[:half], sb[fb != f]])) for f in range(4)
+    ]
     for i, (xa, xb) in enumerate(rows):
         spline = st.SmoothLogRatio(xa[:, 0], xb[:, 0])
         la, lb = spline(xa[:, 0]), spline(xb[:, 0])
         assert all(np.array_equal(x, y) for x, y in zip(spline.fit_values, (la, lb)))
         for negated, stat in ((False, st.Projection()), (True, projection._Negated(st.Projection()))):
             za, zb = stat(xa), stat(xb)
-            want = {1.0: st.best_threshold_weighted(za, zb, la, lb, 20_000, 20_000, 0.0, 0.025)[0],
-                    -1.0: st.best_threshold_weighted(-zb, -za, -lb, -la, 20_000, 20_000, 0.0, 0.025)[0]}
+            want = {
+                1.0: st.best_threshold_weighted(za, zb, la, lb, 20_000, 20_000, 0.0, 0.025)[0],
+                -1.0: st.best_threshold_weighted(-zb, -za, -lb, -la, 20_000, 20_000, 0.0, 0.025)[0],
+            }
             for sign in (1.0, -1.0):
                 assert got[(negated, sign)][i] == want[sign]
 
@@ -276,7 +293,7 @@ def test_pruned_weighted_search_equals_scoring_every_threshold(seed):
     cum_n = np.cumsum(1.0 / (1.0 + np.exp(-l)) / m)
     cum_o = np.cumsum(1.0 / (1.0 + np.exp(l)) / m)
     for delta in (0.0, 1e-3, 0.4):
-        for n_est in (1_000, 10 ** 6):
+        for n_est in (1_000, 10**6):
             want = _plain_weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025)
             assert thresholds._weighted_search(z, cum_n, cum_o, n_est, n_est, delta, 0.025) == want
 

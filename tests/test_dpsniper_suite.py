@@ -13,9 +13,17 @@ from scipy import integrate, stats
 
 from proofs_checks.audit.exact import max_privacy_loss
 from proofs_checks.benchmarks import dpsniper_suite
-from proofs_checks.benchmarks.dpsniper_mechanisms import (DPSNIPER_FULL, DPSNIPER_PAIRS, LaplaceMech, NoisyHist,
-                                                          ReportNoisyMax, SparseVector, TruncatedGeometric,
-                                                          benchmark_mechanisms, svt_outputs)
+from proofs_checks.benchmarks.dpsniper_mechanisms import (
+    DPSNIPER_FULL,
+    DPSNIPER_PAIRS,
+    LaplaceMech,
+    NoisyHist,
+    ReportNoisyMax,
+    SparseVector,
+    TruncatedGeometric,
+    benchmark_mechanisms,
+    svt_outputs,
+)
 
 N = 100_000
 ALPHA = 1e-6
@@ -70,7 +78,7 @@ def test_report_noisy_max_argmax_and_value_laws():
     counts = np.bincount(k, minlength=5)
     assert stats.chisquare(counts, law * N).pvalue > ALPHA
     v = ReportNoisyMax(release_value=True).sample(a[None, :], N, rng)[:, 0]
-    cdf = lambda x: np.prod([_lap_cdf(x, aj, 20.0) for aj in a], axis=0)   # noqa: E731
+    cdf = lambda x: np.prod([_lap_cdf(x, aj, 20.0) for aj in a], axis=0)  # noqa: E731
     assert stats.kstest(v, cdf).pvalue > ALPHA
     # the argmax is eps-DP: its exact loss on DP-Sniper's pair is at most 0.1
     D, Dp = DPSNIPER_PAIRS["ReportNoisyMax1"]
@@ -96,8 +104,9 @@ def test_svt_outputs_equal_the_definition_run_query_by_query(c, values, abort):
     rng = np.random.default_rng(4)
     noisy = rng.normal(0, 1, (300, 10))
     rho = rng.normal(0, 1, 300)
-    np.testing.assert_array_equal(svt_outputs(noisy, rho, 0.5, c, values, abort),
-                                  _svt_loop(noisy, rho, 0.5, c, values, abort))
+    np.testing.assert_array_equal(
+        svt_outputs(noisy, rho, 0.5, c, values, abort), _svt_loop(noisy, rho, 0.5, c, values, abort)
+    )
 
 
 def test_svt_budgets_and_svt5_law():
@@ -119,12 +128,12 @@ def test_svt_budgets_and_svt5_law():
 
 def test_truncated_geometric_law_sampler_and_true_epsilon():
     T = TruncatedGeometric()
-    assert (T.k, T.d) == (3, 17 * 9 ** 4)
+    assert (T.k, T.d) == (3, 17 * 9**4)
     for c in range(5):
         a, b = T.log_prob(np.array([[c]]))[1], T.log_prob(np.array([[c + 1]]))[1]
         assert np.exp(a).sum() == pytest.approx(1.0, abs=1e-14)
         # Balcer-Vadhan Thm 4.7: ln(1 + 2^-k)-DP, attained on every adjacent pair of counts
-        assert max_privacy_loss(a, b) == pytest.approx(math.log(1 + 2 ** -3), rel=1e-12)
+        assert max_privacy_loss(a, b) == pytest.approx(math.log(1 + 2**-3), rel=1e-12)
     law = np.exp(T.log_prob(np.array([[2]]))[1])
     counts = np.bincount(T.sample(np.array([[2]]), N, np.random.default_rng(6))[:, 0], minlength=6)
     assert stats.chisquare(counts, law * N).pvalue > ALPHA
@@ -136,7 +145,7 @@ def test_runner_at_tiny_calls(capsys):
     rows = dpsniper_suite.run(calls=4_000, only=["Laplace", "SVT5"], seed=1)
     assert [r["mechanism"] for r in rows] == ["Laplace", "SVT5"]
     assert all(r["epsilon_lower"] >= 0 and r["calls"] <= 4_000 and r["confidence"] == 0.9 for r in rows)
-    assert rows[1]["verdict"] == "refuted"      # SVT5 is not DP at all; 4,000 calls suffice
+    assert rows[1]["verdict"] == "refuted"  # SVT5 is not DP at all; 4,000 calls suffice
     assert dpsniper_suite.main(["--calls", "1000", "--only", "Laplace", "--json"]) == 0
     assert '"mechanism": "Laplace"' in capsys.readouterr().out
     with pytest.raises(SystemExit) as exc:
@@ -172,13 +181,15 @@ def test_oracle_bound_is_the_neyman_pearson_ceiling():
     # reference: this module's Simpson law, brute force over all 2^11 - 1 events, both directions
     D, Dp = DPSNIPER_PAIRS["SVT1"]
     P, Q = svt_pattern_probabilities(1, D[0]), svt_pattern_probabilities(1, Dp[0])
-    masks = (np.arange(1, 2 ** 11)[:, None] >> np.arange(11)) & 1          # every non-empty event
-    brute = max(float(np.max(clopper_pearson_epsilon_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05)))
-                for u, v in ((P, Q), (Q, P)))
+    masks = (np.arange(1, 2**11)[:, None] >> np.arange(11)) & 1  # every non-empty event
+    brute = max(
+        float(np.max(clopper_pearson_epsilon_vector(masks @ u * n, n, masks @ v * n, n, 0.0, 0.05)))
+        for u, v in ((P, Q), (Q, P))
+    )
     assert brute <= o + 1e-12 and o - brute < 1e-3
     assert o == pytest.approx(0.0782, abs=1e-4)
-    assert o < np.log(P / Q).max() < 0.1                       # below the pair's true loss, below the claim
-    assert oracle_bound("SVT1", 50_000_000) > o                 # more calls, higher ceiling
+    assert o < np.log(P / Q).max() < 0.1  # below the pair's true loss, below the claim
+    assert oracle_bound("SVT1", 50_000_000) > o  # more calls, higher ceiling
     with pytest.raises(ValueError, match="name"):
         oracle_bound("NoisyHist1", n)
 
@@ -196,15 +207,16 @@ def test_svt3_law_matches_the_sampler():
         edges = np.array([-np.inf, -40.0, -10.0, 0.0, 1.0, 2.0, 10.0, 40.0, np.inf])
         cdf = np.cumsum(dens * step, axis=0)
         k = np.clip(np.searchsorted(v, edges[1:-1]), 0, v.size - 1)
-        cell_p = np.diff(np.vstack([np.zeros(10), cdf[k], cdf[-1]]), axis=0).T      # (pattern, bin)
+        cell_p = np.diff(np.vstack([np.zeros(10), cdf[k], cdf[-1]]), axis=0).T  # (pattern, bin)
         expected = np.concatenate([cell_p.ravel(), [none]])
         assert expected.sum() == pytest.approx(1.0, abs=1e-5)
         out = SparseVector(3).sample(ans[None, :], N, np.random.default_rng(seed))
         above = out > -1000
         idx = np.where(above.any(axis=1), above.argmax(axis=1), 10)
         val = out[np.arange(N), np.minimum(idx, 9)]
-        cell = np.where(idx < 10, idx * (edges.size - 1) + np.searchsorted(edges, val, side="right") - 1,
-                        10 * (edges.size - 1))
+        cell = np.where(
+            idx < 10, idx * (edges.size - 1) + np.searchsorted(edges, val, side="right") - 1, 10 * (edges.size - 1)
+        )
         counts = np.bincount(cell, minlength=expected.size)
         ok = expected * N >= 5
         assert stats.chisquare(counts[ok], expected[ok] / expected[ok].sum() * counts[ok].sum()).pvalue > ALPHA
@@ -231,8 +243,10 @@ def test_svt3_oracle_and_the_pattern_value_attack():
     D, Dp = DPSNIPER_PAIRS["SVT3"]
     laws = [svt3_law(x[0], step=0.25) for x in (D, Dp)]
     v = laws[0][0]
-    grid = np.vstack([np.column_stack([np.full((v.size, i), -1000.0), v, np.full((v.size, 9 - i), -2000.0)])
-                      for i in range(10)] + [np.full((1, 10), -1000.0)])
+    grid = np.vstack(
+        [np.column_stack([np.full((v.size, i), -1000.0), v, np.full((v.size, 9 - i), -2000.0)]) for i in range(10)]
+        + [np.full((1, 10), -1000.0)]
+    )
     P, Q = (np.concatenate([(d * (v[1] - v[0])).T.ravel(), [none]]) for _, d, none in laws)
 
     def exact(s, sign, t):
@@ -252,8 +266,11 @@ def test_svt3_oracle_and_the_pattern_value_attack():
         if seed == 0:
             cells = fit_cells(a, b)
             s = cells(grid)
-            best_cells = max(exact(s, sign, t) for sign in (1.0, -1.0)
-                             for t in np.unique(sign * s)[::max(1, np.unique(s).size // 200)] - 1e-12)
+            best_cells = max(
+                exact(s, sign, t)
+                for sign in (1.0, -1.0)
+                for t in np.unique(sign * s)[:: max(1, np.unique(s).size // 200)] - 1e-12
+            )
             assert best_cells < got
 
 
@@ -261,6 +278,7 @@ def test_hit_probability_matches_simulated_audits():
     """P(bound >= target) of one fixed event against 40,000 simulated estimation splits (seeded), within 4 sd;
     one case with K's sd above 111 (the Riemann-sum path) and one below (exact sums)."""
     from proofs_checks.audit.confidence_bounds import clopper_pearson_epsilon_vector
+
     # private: _hit_probability: the benchmark's probability of reaching the target is tested against simulation
     from proofs_checks.benchmarks.dpsniper_mechanisms import _hit_probability
 
@@ -281,9 +299,15 @@ def test_hit_probability_falls_with_the_target():
     assert vals[0] > 0.99 and all(x >= y for x, y in zip(vals, vals[1:])) and vals[-1] < 0.5
 
 
-@pytest.mark.parametrize("kwargs, name", [({"target": float("nan")}, "target"), ({"target": "0.1"}, "target"),
-                                          ({"target": 0.1, "confidence": 1.5}, "confidence"),
-                                          ({"target": 0.1, "confidence": float("nan")}, "confidence")])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"target": float("nan")}, "target"),
+        ({"target": "0.1"}, "target"),
+        ({"target": 0.1, "confidence": 1.5}, "confidence"),
+        ({"target": 0.1, "confidence": float("nan")}, "confidence"),
+    ],
+)
 def test_oracle_functions_reject_bad_parameters(kwargs, name):
     from proofs_checks.benchmarks.dpsniper_mechanisms import oracle_bound, oracle_hit_probability
 

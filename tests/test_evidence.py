@@ -8,8 +8,18 @@ import pytest
 
 from proofs_checks.audit.api import AuditResult
 from proofs_checks.builders import PrivacyTally, compare_result, coverage_check, max_search_check, with_power_note
-from proofs_checks.evidence import (COMMON_FIELDS, ERROR, EVIDENCE_KINDS, RECORD_OF_CLAIM, RECORD_OF_CLAIM_KIND,
-                                    RECORDS, EvidenceError, check_evidence, evidence_kind_of, record)
+from proofs_checks.evidence import (
+    COMMON_FIELDS,
+    ERROR,
+    EVIDENCE_KINDS,
+    RECORD_OF_CLAIM,
+    RECORD_OF_CLAIM_KIND,
+    RECORDS,
+    EvidenceError,
+    check_evidence,
+    evidence_kind_of,
+    record,
+)
 from proofs_checks.model import KINDS, CheckContext, Claim, Result
 from proofs_checks.registry import default_registry
 from proofs_checks.report import SCHEMA_PATH, claim_record
@@ -43,6 +53,7 @@ def _claim_schema(schema):
 
 # --- the declarations ---------------------------------------------------------------------------------------
 
+
 def test_every_record_and_field_says_what_it_is():
     assert set(EVIDENCE_KINDS) == set(RECORDS) and len(RECORDS) >= 9
     common = {f.name for f in COMMON_FIELDS}
@@ -50,7 +61,7 @@ def test_every_record_and_field_says_what_it_is():
     for kind, rec in RECORDS.items():
         assert rec.kind == kind and rec.shape and rec.made_by and rec.closed
         names = [f.name for f in rec.fields]
-        assert common <= set(names), kind                  # the common keys, declared once, in every record
+        assert common <= set(names), kind  # the common keys, declared once, in every record
         assert len(names) == len(set(names)), kind
         for f in rec.fields:
             assert f.meaning.strip() and "\n" not in f.meaning and str(f.type), (kind, f.name)
@@ -85,14 +96,29 @@ def test_the_audit_records_declare_the_auditors_result():
     for kind in ("exact_audit", "statistical_audit"):
         fields = record(kind).by_name
         assert set(audit_schema["properties"]) <= set(fields), kind
-        common = {f.name for f in COMMON_FIELDS}         # "variant" is common to every record, never required
+        common = {f.name for f in COMMON_FIELDS}  # "variant" is common to every record, never required
         assert {f.name for f in fields.values() if f.required} == set(audit_schema["required"]) - common, kind
-    sample = AuditResult("laplace", "standard", 1.0, 0.0, "statistical", 0.4, 0.95, 100, "D vs D'",
-                         "not refuted", 7, 0.1, p_value=0.3, details={"statistic": "x"}).as_dict()
+    sample = AuditResult(
+        "laplace",
+        "standard",
+        1.0,
+        0.0,
+        "statistical",
+        0.4,
+        0.95,
+        100,
+        "D vs D'",
+        "not refuted",
+        7,
+        0.1,
+        p_value=0.3,
+        details={"statistic": "x"},
+    ).as_dict()
     check_evidence("statistical_audit", sample, claim_id="audit.laplace.standard")
 
 
 # --- the schema ---------------------------------------------------------------------------------------------
+
 
 def test_shipped_schema_is_the_generated_one(schema):
     VALIDATOR.check_schema(schema)
@@ -104,12 +130,15 @@ def test_shipped_schema_is_the_generated_one(schema):
         assert schema["$defs"][f"evidence_{kind}"]["additionalProperties"] is False
 
 
-@pytest.mark.parametrize("evidence, words", [
-    ({"evaluations": 3, "worst_at": {"n": 2}}, None),
-    ({"evaluation": 3}, "evaluation"),                                   # a typo'd key
-    ({"evaluations": "3"}, "'3' is not of type 'integer'"),              # a wrong type
-    ({"seeds": [{"seed": 1, "verdict": "maybe", "observed": 0.1}]}, "maybe"),
-])
+@pytest.mark.parametrize(
+    "evidence, words",
+    [
+        ({"evaluations": 3, "worst_at": {"n": 2}}, None),
+        ({"evaluation": 3}, "evaluation"),  # a typo'd key
+        ({"evaluations": "3"}, "'3' is not of type 'integer'"),  # a wrong type
+        ({"seeds": [{"seed": 1, "verdict": "maybe", "observed": 0.1}]}, "maybe"),
+    ],
+)
 def test_schema_types_every_evidence_key(schema, evidence, words):
     rec = claim_record(_claim(), Result("confirmed", evidence={"evaluations": 1}, evidence_kind="bound_search"))
     rec = {**rec, "paper": "000", "evidence": evidence}
@@ -117,11 +146,16 @@ def test_schema_types_every_evidence_key(schema, evidence, words):
     if words is None:
         assert errors == []
     else:
-        assert errors and any(words in e.message or words in json.dumps(list(e.path)) or
-                              any(words in c.message for c in (e.context or [])) for e in errors), errors
+        assert errors and any(
+            words in e.message
+            or words in json.dumps(list(e.path))
+            or any(words in c.message for c in (e.context or []))
+            for e in errors
+        ), errors
 
 
 # --- rejection with a message that names it ----------------------------------------------------------------
+
 
 def test_an_undeclared_key_is_rejected_by_name():
     with pytest.raises(EvidenceError) as exc:
@@ -137,8 +171,15 @@ def test_a_wrong_type_is_rejected_naming_key_and_type():
     assert "claim toy.cover: evidence['covered'] must be integer" in str(exc.value)
     assert "got number 9.5" in str(exc.value)
     with pytest.raises(EvidenceError, match=r"evidence\['seeds'\]\[1\]\['verdict'\] must be one of 'confirmed'"):
-        check_evidence("formula", {"seeds": [{"seed": 1, "verdict": "refuted", "observed": 1.0},
-                                             {"seed": 2, "verdict": "yes", "observed": 1.0}]})
+        check_evidence(
+            "formula",
+            {
+                "seeds": [
+                    {"seed": 1, "verdict": "refuted", "observed": 1.0},
+                    {"seed": 2, "verdict": "yes", "observed": 1.0},
+                ]
+            },
+        )
     with pytest.raises(EvidenceError, match="required by the record 'error'"):
         check_evidence("error", {"traceback": "..."})
     with pytest.raises(ValueError, match="evidence_kind must be one of"):
@@ -158,8 +199,14 @@ def test_result_names_its_record_as_a_string():
 
 
 def test_the_report_turns_broken_evidence_into_an_error(schema):
-    bad = Result("confirmed", observed=1.0, bound=2.0, direction="at_most",
-                 evidence={"evaluations": 4, "evaluation": 5}, evidence_kind="bound_search")
+    bad = Result(
+        "confirmed",
+        observed=1.0,
+        bound=2.0,
+        direction="at_most",
+        evidence={"evaluations": 4, "evaluation": 5},
+        evidence_kind="bound_search",
+    )
     rec = claim_record(_claim(cid="toy.broken"), bad)
     assert rec["verdict"] == "error" and rec["evidence_kind"] == "error"
     assert "claim toy.broken" in rec["evidence"]["exception"] and "'evaluation'" in rec["evidence"]["exception"]
@@ -180,6 +227,7 @@ def test_valid_evidence_is_written_unchanged_beside_its_record():
 
 # --- which record a result follows --------------------------------------------------------------------------
 
+
 def test_the_builders_name_their_records():
     ctx = CheckContext(claim_id="toy")
     tally = PrivacyTally()
@@ -197,7 +245,8 @@ def test_the_builders_name_their_records():
 
 def test_untagged_results_follow_their_claim():
     assert [evidence_kind_of(_claim(kind), Result("confirmed")) for kind in KINDS] == [
-        RECORD_OF_CLAIM_KIND[k] for k in KINDS]
+        RECORD_OF_CLAIM_KIND[k] for k in KINDS
+    ]
     assert evidence_kind_of(_claim(), Result("error", evidence={"exception": "E: x"})) == "error"
     audit = _claim("privacy", cid="audit.laplace.standard", algorithm="laplace", variant="standard")
     assert evidence_kind_of(audit, Result("inconclusive", evidence={"method": "statistical"})) == "statistical_audit"
@@ -212,6 +261,7 @@ def test_untagged_results_follow_their_claim():
 def test_the_runners_error_follows_the_error_record():
     def boom(ctx):
         raise ZeroDivisionError("x")
+
     rec = claim_record(_claim(check=boom), run_claim(_claim(check=boom), CheckContext()))
     assert rec["verdict"] == "error" and rec["evidence_kind"] == ERROR.kind
     assert "ZeroDivisionError" in rec["evidence"]["traceback"] and "invalid_evidence" not in rec["evidence"]
@@ -222,23 +272,23 @@ def test_the_runners_error_follows_the_error_record():
 #: A cheap quick-profile claim of every record, and of every way a result gets its record (a builder, a
 #: tag, the claim kind, the audit adapter, the claim id), with the record it must follow.
 SAMPLE = {
-    "primitives.exponential.privacy": "exact_privacy",             # PrivacyTally.result
-    "hu.thm4.privacy.lemma2": "exact_privacy",                     # PrivacyTally, no worst pair (worst_at null)
-    "primitives.gaussian.classic-calibration": "exact_privacy",    # compare_result, claim kind privacy
-    "hu.thm8.privacy.printed": "exact_privacy",                    # its own Result, claim kind privacy
-    "primitives.gem.utility": "bound_search",                      # max_search_check
-    "hu.alg3.step6.sensitivity": "bound_search",                   # max_search_check with table and looseness
-    "wang-xu.psi.eq6.odd": "bound_search",                         # compare_result, claim kind inequality
-    "proofs.sensitivity.clipped-mean": "bound_search",             # formulas.sensitivity's Result
-    "catoni.lemma4": "coverage",                                   # a tagged Result
+    "primitives.exponential.privacy": "exact_privacy",  # PrivacyTally.result
+    "hu.thm4.privacy.lemma2": "exact_privacy",  # PrivacyTally, no worst pair (worst_at null)
+    "primitives.gaussian.classic-calibration": "exact_privacy",  # compare_result, claim kind privacy
+    "hu.thm8.privacy.printed": "exact_privacy",  # its own Result, claim kind privacy
+    "primitives.gem.utility": "bound_search",  # max_search_check
+    "hu.alg3.step6.sensitivity": "bound_search",  # max_search_check with table and looseness
+    "wang-xu.psi.eq6.odd": "bound_search",  # compare_result, claim kind inequality
+    "proofs.sensitivity.clipped-mean": "bound_search",  # formulas.sensitivity's Result
+    "catoni.lemma4": "coverage",  # a tagged Result
     "arora.lemma-e.concentration": "coverage",
-    "arora.thm1.excess-risk": "coverage",                          # by claim id (RECORD_OF_CLAIM)
-    "rates.hu.thm2": "rate_fit",                                   # make_rate_check
-    "wang-xu.alg1.rate.dimension.standard": "rate_fit",            # its own Result, claim kind rate
-    "hu.fw.step-size-schedule": "formula",                         # compare_result, claim kind formula
-    "arora.thm2.noise-level": "formula",                           # a tagged Result
+    "arora.thm1.excess-risk": "coverage",  # by claim id (RECORD_OF_CLAIM)
+    "rates.hu.thm2": "rate_fit",  # make_rate_check
+    "wang-xu.alg1.rate.dimension.standard": "rate_fit",  # its own Result, claim kind rate
+    "hu.fw.step-size-schedule": "formula",  # compare_result, claim kind formula
+    "arora.thm2.noise-level": "formula",  # a tagged Result
     "wang-xu.thm1.eq8.follows": "formula",
-    "audit.hu-4.standard": "exact_audit",                          # the audit adapter, by the auditor's method
+    "audit.hu-4.standard": "exact_audit",  # the audit adapter, by the auditor's method
     "audit.laplace.standard": "statistical_audit",
     "audit.hu-5.printed": "audit_not_run",
     "audit.calibration.exact": "calibration",

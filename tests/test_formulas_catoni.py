@@ -84,8 +84,22 @@ def test_accuracy_map_figure(tmp_path):
 
 
 def test_cli_target_json(capsys, tmp_path):
-    code = main(["formulas", "--target", "c-hat", "--json", "--reference", "closed", "--grid-step", "100",
-                 "--random", "5", "--out", str(tmp_path)])
+    code = main(
+        [
+            "formulas",
+            "--target",
+            "c-hat",
+            "--json",
+            "--reference",
+            "closed",
+            "--grid-step",
+            "100",
+            "--random",
+            "5",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("target", "points", "max_abs_error", "max_rel_error", "worst_point", "verdict"):
@@ -95,20 +109,36 @@ def test_cli_target_json(capsys, tmp_path):
 
 
 def test_cli_port(capsys):
-    code = main(["formulas", "--target", "expected-phi", "--port", "reference.hu.catoni:expected_phi",
-                 "--reference", "closed", "--grid-step", "100", "--random", "0"])
+    code = main(
+        [
+            "formulas",
+            "--target",
+            "expected-phi",
+            "--port",
+            "reference.hu.catoni:expected_phi",
+            "--reference",
+            "closed",
+            "--grid-step",
+            "100",
+            "--random",
+            "0",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "verdict accurate" in out and "reference.hu.catoni:expected_phi" in out
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["formulas", "--target", "c-hat", "--port", "no_such_module_xyz:f"], "cannot import module"),
-    (["formulas", "--target", "c-hat", "--port", "reference.hu.catoni"], "MODULE:NAME"),
-    (["formulas", "--target", "c-hat", "--port", "reference.hu.catoni:nope"], "has no attribute"),
-    (["formulas", "--port", "reference.hu.catoni:c_hat"], "needs --target"),
-    (["formulas", "--target", "c-hat", "--grid-step", "0"], "--grid-step"),
-])
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["formulas", "--target", "c-hat", "--port", "no_such_module_xyz:f"], "cannot import module"),
+        (["formulas", "--target", "c-hat", "--port", "reference.hu.catoni"], "MODULE:NAME"),
+        (["formulas", "--target", "c-hat", "--port", "reference.hu.catoni:nope"], "has no attribute"),
+        (["formulas", "--port", "reference.hu.catoni:c_hat"], "needs --target"),
+        (["formulas", "--target", "c-hat", "--grid-step", "0"], "--grid-step"),
+    ],
+)
 def test_cli_bad_arguments(argv, msg, capsys):
     assert main(argv) == 2
     assert msg in capsys.readouterr().err
@@ -131,7 +161,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
-@given(st.floats(-10, 10), st.floats(-150, 1).map(lambda e: 10.0 ** e))
+@given(st.floats(-10, 10), st.floats(-150, 1).map(lambda e: 10.0**e))
 @settings(max_examples=150)
 def test_printed_c_hat_accurate_inside_the_measured_region(a, b):
     # the region reported by catoni.identity5.float64: |a| <= 10, 1e-150 <= b <= 10

@@ -6,17 +6,19 @@ import mpmath
 import pytest
 
 from proofs_checks.claim_sets import proof_identities as PI
+from proofs_checks.formulas import composition as C
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import Registry
 from proofs_checks.runner import run_claim
-from proofs_checks.formulas import composition as C
 from reference.mechanisms import advanced_composition_split
 
 CTX = CheckContext(profile="quick", seed=5, claim_id="proofs.002.lemma2.test")
 
 
-@pytest.mark.parametrize("e0, rounds, eps", [(0.1, 10, 0.5), (0.01, 2000, 0.3), (1.0, 7, 0.0),
-                                             (0.5, 300, 2.0), (3.0, 4, 1.0), (1e-4, 5000, 0.01)])
+@pytest.mark.parametrize(
+    "e0, rounds, eps",
+    [(0.1, 10, 0.5), (0.01, 2000, 0.3), (1.0, 7, 0.0), (0.5, 300, 2.0), (3.0, 4, 1.0), (1e-4, 5000, 0.01)],
+)
 def test_rr_binomial_sum_matches_mpmath(e0, rounds, eps):
     # Reference: the same KOV sum term by term in mpmath at 50 digits.
     ref = C.rr_composition_delta_mpmath(e0, rounds, eps, dps=50)
@@ -27,11 +29,12 @@ def test_rr_binomial_sum_matches_mpmath(e0, rounds, eps):
 def test_rr_one_round_closed_form_and_edges():
     # One round: (e^e0 - e^eps)/(1 + e^e0) for eps < e0, else 0 (hand derivation).
     for e0, eps in [(1.0, 0.3), (0.2, 0.0), (5.0, 4.9)]:
-        assert math.isclose(C.rr_composition_delta(e0, 1, eps), (math.exp(e0) - math.exp(eps)) / (1 + math.exp(e0)),
-                            rel_tol=1e-13)
-    assert C.rr_composition_delta(1.0, 10, 10.0) == 0.0      # eps = T e0: no loss exceeds it
+        assert math.isclose(
+            C.rr_composition_delta(e0, 1, eps), (math.exp(e0) - math.exp(eps)) / (1 + math.exp(e0)), rel_tol=1e-13
+        )
+    assert C.rr_composition_delta(1.0, 10, 10.0) == 0.0  # eps = T e0: no loss exceeds it
     assert C.rr_composition_delta(1e-300, 10**6, 0.0) >= 0.0  # tiny eps0 gives no NaN
-    assert C.rr_composition_delta(700.0, 3, 1.0) > 0.99      # huge eps0 gives no overflow
+    assert C.rr_composition_delta(700.0, 3, 1.0) > 0.99  # huge eps0 gives no overflow
 
 
 def test_exact_composition_with_delta_step():
@@ -60,8 +63,10 @@ def _laplace_two_round_reference(e0, eps):
             return 1 - mpmath.exp(t)
         return 1 - mpmath.exp((t - e0) / 2)
 
-    cont = mpmath.quad(lambda l: mpmath.exp((l - e0) / 2) / 4 * one(eps - l),
-                       [-e0, max(-e0, min(e0, eps - e0)), max(-e0, min(e0, eps + e0)), e0])
+    cont = mpmath.quad(
+        lambda l: mpmath.exp((l - e0) / 2) / 4 * one(eps - l),
+        [-e0, max(-e0, min(e0, eps - e0)), max(-e0, min(e0, eps + e0)), e0],
+    )
     return float(one(eps - e0) / 2 + mpmath.exp(-e0) / 2 * one(eps + e0) + cont)
 
 
@@ -80,15 +85,20 @@ def test_laplace_is_dominated_by_rr_and_bracket_shrinks():
     narrow = C.laplace_composition_delta(0.05, 50, 0.4, points_per_step=2000)
     assert wide.lower <= narrow.lower <= narrow.upper <= wide.upper
     assert narrow.upper - narrow.lower < 0.05 * (wide.upper - wide.lower)
-    assert narrow.upper <= C.rr_composition_delta(0.05, 50, 0.4)   # RR is the worst case (KOV)
+    assert narrow.upper <= C.rr_composition_delta(0.05, 50, 0.4)  # RR is the worst case (KOV)
 
 
 def test_registered_lemma2_claims_are_confirmed():
     reg = Registry()
     PI.register(reg)
-    results = {cid: run_claim(reg.claim(cid), CTX) for cid in (
-        "proofs.002.lemma2.exact-rr.printed", "proofs.002.lemma2.exact-rr.standard",
-        "proofs.002.lemma2.exact-laplace.printed")}
+    results = {
+        cid: run_claim(reg.claim(cid), CTX)
+        for cid in (
+            "proofs.002.lemma2.exact-rr.printed",
+            "proofs.002.lemma2.exact-rr.standard",
+            "proofs.002.lemma2.exact-laplace.printed",
+        )
+    }
     assert {r.verdict for r in results.values()} == {"confirmed"}
     # measured slack: the printed per-round epsilon could be about 2.4x larger (exact composition)
     printed = results["proofs.002.lemma2.exact-rr.printed"].evidence
@@ -104,15 +114,21 @@ def _times(factor):
     def split(eps, delta, rounds):
         s = advanced_composition_split(eps, delta, rounds, "printed")
         return factor * s.epsilon_step, s.delta_step, s.delta_total
+
     return split
 
 
 SMALL_GRID = ((0.1, 0.999), (1e-3, 1e-9), (1, 10, 1000, 10**4))
 
 
-@pytest.mark.parametrize("broken", [PI.lemma2_exact_rr_check(split=_no_sqrt_t, grid=SMALL_GRID),
-                                    PI.lemma2_exact_rr_check(split=_times(4.0), grid=SMALL_GRID),
-                                    PI.lemma2_exact_laplace_check(split=_no_sqrt_t)])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        PI.lemma2_exact_rr_check(split=_no_sqrt_t, grid=SMALL_GRID),
+        PI.lemma2_exact_rr_check(split=_times(4.0), grid=SMALL_GRID),
+        PI.lemma2_exact_laplace_check(split=_no_sqrt_t),
+    ],
+)
 def test_checks_reject_wrong_splits(broken):
     assert broken(CTX).verdict == "refuted"
 
@@ -123,15 +139,18 @@ def test_dropping_the_factor_two_is_within_the_exact_composition():
     assert PI.lemma2_exact_rr_check(split=_times(2.0), grid=SMALL_GRID)(CTX).verdict == "confirmed"
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: C.rr_composition_delta(0.0, 3, 1.0), "epsilon_step"),
-    (lambda: C.rr_composition_delta(0.1, 0, 1.0), "rounds"),
-    (lambda: C.rr_composition_delta(0.1, 3, -1.0), "epsilon"),
-    (lambda: C.rr_composition_delta(0.1, 3, float("nan")), "epsilon"),
-    (lambda: C.exact_composition_delta(0.1, 1.5, 3, 1.0), "delta_step"),
-    (lambda: C.laplace_pld(0.1, 10, "sideways"), "rounding"),
-    (lambda: C.laplace_pld(0.1, 0), "points_per_step"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: C.rr_composition_delta(0.0, 3, 1.0), "epsilon_step"),
+        (lambda: C.rr_composition_delta(0.1, 0, 1.0), "rounds"),
+        (lambda: C.rr_composition_delta(0.1, 3, -1.0), "epsilon"),
+        (lambda: C.rr_composition_delta(0.1, 3, float("nan")), "epsilon"),
+        (lambda: C.exact_composition_delta(0.1, 1.5, 3, 1.0), "delta_step"),
+        (lambda: C.laplace_pld(0.1, 10, "sideways"), "rounding"),
+        (lambda: C.laplace_pld(0.1, 0), "points_per_step"),
+    ],
+)
 def test_bad_input_raises_naming_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -154,6 +173,7 @@ def test_logsumexp_is_scipys_within_the_stated_bound():
     from scipy import special
 
     from tests._two_routes import logsumexp_gap, within
+
     rng = np.random.default_rng(0)
     caught = 0
     for _ in range(3000):
@@ -169,5 +189,6 @@ def test_logsumexp_is_scipys_within_the_stated_bound():
         caught += not within(ours * (1 + 1e-12), ref, gap)
     assert caught == 3000
     for t, e0, eps in ((1, 1.0, 0.0), (1000, 0.01, 0.5), (10**4, 0.003, 0.999)):
-        assert C.rr_composition_delta(e0, t, eps) == pytest.approx(float(C.rr_composition_delta_mpmath(e0, t, eps)),
-                                                                   rel=1e-10)
+        assert C.rr_composition_delta(e0, t, eps) == pytest.approx(
+            float(C.rr_composition_delta_mpmath(e0, t, eps)), rel=1e-10
+        )

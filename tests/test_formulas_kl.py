@@ -4,7 +4,8 @@ import math
 
 import mpmath
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
 from proofs_checks.formulas import kl_identity as K
@@ -23,7 +24,9 @@ def test_registered_claim_is_confirmed():
     assert res.observed == max(res.evidence["max_rel_error_per_line"].values()) < 1e-25
 
 
-@pytest.mark.parametrize("wrong", [lambda b: -b / 2, lambda b: b, lambda b: mpmath.mpf(b) / 2 * (1 + mpmath.mpf("1e-20"))])
+@pytest.mark.parametrize(
+    "wrong", [lambda b: -b / 2, lambda b: b, lambda b: mpmath.mpf(b) / 2 * (1 + mpmath.mpf("1e-20"))]
+)
 def test_check_rejects_wrong_closed_form(wrong):
     assert PI.kl_identity_check(closed_form=wrong, betas=[1e-6, 3.0])(CTX).verdict == "refuted"
 
@@ -45,8 +48,7 @@ def test_quadrature_does_not_miss_narrow_mass():
 
 
 @settings(max_examples=8)
-@given(mu1=st.floats(-1e6, 1e6), mu2=st.floats(-1e6, 1e6),
-       lv1=st.floats(-40, 40), lv2=st.floats(-40, 40))
+@given(mu1=st.floats(-1e6, 1e6), mu2=st.floats(-1e6, 1e6), lv1=st.floats(-40, 40), lv2=st.floats(-40, 40))
 def test_gaussian_kl_quad_matches_closed_form(mu1, mu2, lv1, lv2):
     v1, v2 = math.exp(lv1), math.exp(lv2)
     got = K.gaussian_kl_quad(mu1, v1, mu2, v2)
@@ -56,8 +58,15 @@ def test_gaussian_kl_quad_matches_closed_form(mu1, mu2, lv1, lv2):
     assert abs(got - ref) <= 1e-25 * scale
 
 
-@pytest.mark.parametrize("bad, exc", [(dict(beta=0.0), ValueError), (dict(beta=-1.0), ValueError),
-                                      (dict(beta=float("nan")), ValueError), (dict(beta="x"), TypeError)])
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        (dict(beta=0.0), ValueError),
+        (dict(beta=-1.0), ValueError),
+        (dict(beta=float("nan")), ValueError),
+        (dict(beta="x"), TypeError),
+    ],
+)
 def test_bad_input_raises(bad, exc):
     with pytest.raises(exc, match="beta"):
         K.identity18_lines(**bad)

@@ -14,6 +14,7 @@ from proofs_checks.conform.deterministic import GOLDEN_DIR, run_deterministic
 from proofs_checks.golden.encoding import VOLATILE_PROVENANCE, decode, encode, load
 from proofs_checks.golden.generate import SUBJECTS, write_all
 
+
 def _strip(path):
     doc = json.loads(Path(path).read_text())
     for k in VOLATILE_PROVENANCE:
@@ -99,8 +100,17 @@ def test_provenance_and_size():
         if path.name == "schema.json":
             continue
         prov = load(path)["provenance"]
-        for key in ("project_version", "commit", "python", "numpy", "scipy", "mpmath", "command", "seed",
-                    "reference_precision"):
+        for key in (
+            "project_version",
+            "commit",
+            "python",
+            "numpy",
+            "scipy",
+            "mpmath",
+            "command",
+            "seed",
+            "reference_precision",
+        ):
             assert prov.get(key) not in (None, ""), (path.name, key)
     assert total < 5_000_000
 
@@ -124,8 +134,9 @@ def test_reference_passes_its_golden_vectors():
     import proofs_checks.conform.reference_port as ref
 
     recs = run_deterministic(ref)
-    assert recs and all(r["status"] == "passed" for r in recs), [r.get("message") for r in recs
-                                                                  if r["status"] != "passed"]
+    assert recs and all(r["status"] == "passed" for r in recs), [
+        r.get("message") for r in recs if r["status"] != "passed"
+    ]
 
 
 def test_mp_reference_agrees_with_golden_expected_phi():

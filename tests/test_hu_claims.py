@@ -23,9 +23,16 @@ def test_registered_and_listed():
     ids = {a.id for a in reg.algorithms}
     assert {"hu-1", "hu-2", "hu-3", "hu-4", "hu-5"} <= ids
     claims = {c.id for c in reg.claims}
-    for cid in ("hu.thm1.privacy.standard", "hu.thm4.privacy.printed", "hu.thm6.privacy", "hu.thm8.privacy.standard",
-                "hu.alg1.step6.sensitivity.standard", "hu.alg2.step4.sensitivity", "hu.alg3.step6.sensitivity",
-                "hu.alg5.step7.sensitivity.standard"):
+    for cid in (
+        "hu.thm1.privacy.standard",
+        "hu.thm4.privacy.printed",
+        "hu.thm6.privacy",
+        "hu.thm8.privacy.standard",
+        "hu.alg1.step6.sensitivity.standard",
+        "hu.alg2.step4.sensitivity",
+        "hu.alg3.step6.sensitivity",
+        "hu.alg5.step7.sensitivity.standard",
+    ):
         assert cid in claims
     assert not any(c.kind == "rate" for c in reg.claims if c.id.startswith("hu."))
     for c in reg.claims:
@@ -72,13 +79,23 @@ def test_printed_robust_gradient_refuted_on_finite_inputs_only():
 def test_one_moderate_record_breaks_the_printed_robust_gradient():
     # one replaced record (3000, 3000, -3000) in d = 2: exact privacy loss ~5e5 eps (standard: ~0.34 eps)
     from reference.hu.frank_wolfe import dp_fw_output_log_prob_batch, l1_ball_vertices
+
     data = np.random.default_rng(1).standard_t(1.5, size=(2, 3))
     nb = data.copy()
     nb[0] = [3000.0, 3000.0, -3000.0]
     loss = {}
     for v in ("printed", "standard"):
-        _, lp = dp_fw_output_log_prob_batch(np.stack([data, nb]), "squared", np.array([0.3, -0.2]), 1.0, 1, 1.0,
-                                            1.0, vertices=l1_ball_vertices(2), variant=v)
+        _, lp = dp_fw_output_log_prob_batch(
+            np.stack([data, nb]),
+            "squared",
+            np.array([0.3, -0.2]),
+            1.0,
+            1,
+            1.0,
+            1.0,
+            vertices=l1_ball_vertices(2),
+            variant=v,
+        )
         loss[v] = float(np.max(np.abs(lp[0] - lp[1])))
     assert loss["printed"] > 1e5 and loss["standard"] < 1.0
 
@@ -86,6 +103,7 @@ def test_one_moderate_record_breaks_the_printed_robust_gradient():
 def test_a_check_that_raises_is_not_a_verdict():
     def broken_stated(V, s, m):
         raise ValueError("validation bug")
+
     with pytest.raises(ValueError):
         sensitivities.dp_fw_sensitivity_check(stated=broken_stated)(ctx("hu.alg1.step6.sensitivity"))
 
@@ -93,8 +111,12 @@ def test_a_check_that_raises_is_not_a_verdict():
 def test_thm1_privacy_diameter_reading_half_of_epsilon():
     r = frank_wolfe.dp_fw_privacy_check(reading="diameter")(ctx("hu.thm1.privacy.standard.diameter"))
     assert r.verdict == "confirmed" and r.observed <= 0.5 + 1e-9 and "diameter" in r.reading
-    assert frank_wolfe.dp_fw_privacy_check(sensitivity_factor=0.125, reading="diameter")(
-        ctx("hu.thm1.privacy.standard.diameter")).verdict == "refuted"
+    assert (
+        frank_wolfe.dp_fw_privacy_check(sensitivity_factor=0.125, reading="diameter")(
+            ctx("hu.thm1.privacy.standard.diameter")
+        ).verdict
+        == "refuted"
+    )
 
 
 def test_thm8_proof_lambda_confirmed_and_smaller_refuted():
@@ -174,5 +196,6 @@ def test_mechanism_factories_reject_a_mistyped_parameter():
     reg = default_registry()
     for alg_id in ("hu-1", "hu-2", "hu-3", "hu-4", "hu-5"):
         with pytest.raises(TypeError, match="unexpected keyword"):
-            reg.algorithm(alg_id).mechanism(variant=reg.algorithm(alg_id).variants[0], epsilon=1.0,
-                                            delta=1e-5, etaa0=0.3)
+            reg.algorithm(alg_id).mechanism(
+                variant=reg.algorithm(alg_id).variants[0], epsilon=1.0, delta=1e-5, etaa0=0.3
+            )

@@ -75,8 +75,9 @@ def test_dp_fw_batch_equals_single_and_paths():
     D = np.stack([_data(seed=s) for s in range(3)])
     out, lp = fw.dp_fw_output_log_prob_batch(D, "logistic", np.zeros(2), 1.0, 2, 2.0, 1.5)
     for b in range(3):
-        o1, l1, paths, plp = fw.dp_fw_output_log_prob(D[b], "logistic", np.zeros(2), 1.0, 2, 2.0, 1.5,
-                                                      return_paths=True)
+        o1, l1, paths, plp = fw.dp_fw_output_log_prob(
+            D[b], "logistic", np.zeros(2), 1.0, 2, 2.0, 1.5, return_paths=True
+        )
         np.testing.assert_array_equal(o1, out)
         np.testing.assert_allclose(l1, lp[b], atol=1e-12)
         assert paths.shape == (16, 2) and abs(np.exp(plp).sum() - 1) < 1e-12
@@ -112,21 +113,29 @@ def test_lasso_exact_law_matches_sampler_and_rescore():
     args = (data, np.zeros(2), 0.8, 3, 0.9, 0.5)
     out, lp = fw.private_lasso_output_log_prob(*args)
     W = fw.heavy_tailed_private_lasso(*args, rng=7, size=20000)
-    index = {r.tobytes(): i for i, r in enumerate(out)}      # the same IEEE update steps on both sides, as above
+    index = {r.tobytes(): i for i, r in enumerate(out)}  # the same IEEE update steps on both sides, as above
     assert chisquare_pvalue(np.array([index[r.tobytes()] for r in W]), lp) > GOF_ALPHA
     algo = fw.HeavyTailedPrivateLasso(epsilon=0.9, delta=0.5, d=2, T=3, K=0.8)
     step = algo.step(np.array([0.3, -0.2]), 10)
-    np.testing.assert_allclose(step.log_prob_from_terms(step.score_terms(data).sum(axis=0)),
-                               step.log_prob(data)[1], atol=1e-10)
+    np.testing.assert_allclose(
+        step.log_prob_from_terms(step.score_terms(data).sum(axis=0)), step.log_prob(data)[1], atol=1e-10
+    )
 
 
 def test_shrinkage():
     np.testing.assert_array_equal(fw.shrink_records([[5.0, -0.5, -1e308]], 1.0), [[1.0, -0.5, -1.0]])
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"s": 0.0}, "s"), ({"beta": -1.0}, "beta"), ({"T": 0}, "T"), ({"T": 13}, "T"), ({"epsilon": 0.0}, "epsilon"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"s": 0.0}, "s"),
+        ({"beta": -1.0}, "beta"),
+        ({"T": 0}, "T"),
+        ({"T": 13}, "T"),
+        ({"epsilon": 0.0}, "epsilon"),
+    ],
+)
 def test_dp_fw_bad_input(kwargs, match):
     args = dict(data=_data(), loss="squared", w0=np.zeros(2), s=1.0, T=2, beta=1.0, epsilon=1.0)
     args.update(kwargs)
@@ -134,10 +143,18 @@ def test_dp_fw_bad_input(kwargs, match):
         fw.heavy_tailed_dp_fw(**args, rng=0)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"K": 0.0}, "K"), ({"K": -2.0}, "K"), ({"T": 0}, "T"), ({"T": 13}, "T"), ({"delta": 1.0}, "delta"),
-    ({"delta": 0.0}, "delta"), ({"step_size": [0.5, 2.0]}, "step_size"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"K": 0.0}, "K"),
+        ({"K": -2.0}, "K"),
+        ({"T": 0}, "T"),
+        ({"T": 13}, "T"),
+        ({"delta": 1.0}, "delta"),
+        ({"delta": 0.0}, "delta"),
+        ({"step_size": [0.5, 2.0]}, "step_size"),
+    ],
+)
 def test_lasso_bad_input(kwargs, match):
     args = dict(data=_data(), w0=np.zeros(2), K=1.0, T=2, epsilon=0.5, delta=0.1)
     args.update(kwargs)
@@ -154,16 +171,18 @@ def test_end_to_end_section6_synthetic():
     n, eps = 400, 1.0
     data, w_star = figure_dataset(1, n, 8, rng=11)
     p1 = section62_parameters(1, n, eps)
-    w1 = fw.heavy_tailed_dp_fw(data, "squared", initial_polytope(8, rng=1), p1["s"], p1["T"], p1["beta"], eps,
-                               rng=2, step_size=p1["step_size"])
+    w1 = fw.heavy_tailed_dp_fw(
+        data, "squared", initial_polytope(8, rng=1), p1["s"], p1["T"], p1["beta"], eps, rng=2, step_size=p1["step_size"]
+    )
     assert np.abs(w1).sum() <= 1 + 1e-12
     data2, _ = figure_dataset(2, n, 8, rng=12)
     w1b = fw.heavy_tailed_dp_fw(data2, "logistic", np.zeros(8), p1["s"], p1["T"], 1.0, eps, rng=3)
     assert np.all(np.isfinite(w1b))
     p2 = section62_parameters(2, n, eps)
     data3, _ = figure_dataset(6, n, 8, rng=13)
-    w2 = fw.heavy_tailed_private_lasso(data3, np.zeros(8), p2["K"], p2["T"], eps, p2["delta"], rng=4,
-                                       step_size=p2["step_size"])
+    w2 = fw.heavy_tailed_private_lasso(
+        data3, np.zeros(8), p2["K"], p2["T"], eps, p2["delta"], rng=4, step_size=p2["step_size"]
+    )
     assert np.abs(w2).sum() <= 1 + 1e-12
 
 
@@ -190,8 +209,9 @@ def test_selection_laws_finite_on_any_record(rec, loss):
     data[0] = rec
     if loss == "logistic_l2":
         data[:, -1] = np.where(data[:, -1] >= 0, 1.0, -1.0)
-    lp = fw.dp_fw_selection_log_prob(np.zeros((1, 2)), data[:, :-1], data[:, -1], loss, fw.l1_ball_vertices(2),
-                                     0.5, 2.0, 1.0)
+    lp = fw.dp_fw_selection_log_prob(
+        np.zeros((1, 2)), data[:, :-1], data[:, -1], loss, fw.l1_ball_vertices(2), 0.5, 2.0, 1.0
+    )
     assert np.all(np.isfinite(lp)) and abs(np.exp(lp).sum() - 1) < 1e-12
     sh = fw.shrink_records(data, 3.0)
     lp2 = fw.lasso_selection_log_prob(np.zeros((1, 2)), sh[:, :-1], sh[:, -1], fw.l1_ball_vertices(2), 3.0, 0.1)

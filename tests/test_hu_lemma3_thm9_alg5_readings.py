@@ -11,10 +11,15 @@ import pytest
 from proofs_checks.claim_sets.hu import alg5_readings, lower_bound
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
-from reference.hu.lower_bound import (lemma3_closed_form, lemma11_log_size, lemma11_packing, packing_min_distance,
-                                      theorem9_proof_bound, theorem9_proof_p)
-from reference.hu.sparse import (LaggedSparseOptPeelingStep, SparseOptPeelingStep,
-                                 heavy_tailed_sparse_optimization)
+from reference.hu.lower_bound import (
+    lemma3_closed_form,
+    lemma11_log_size,
+    lemma11_packing,
+    packing_min_distance,
+    theorem9_proof_bound,
+    theorem9_proof_p,
+)
+from reference.hu.sparse import LaggedSparseOptPeelingStep, SparseOptPeelingStep, heavy_tailed_sparse_optimization
 
 CTX = CheckContext(profile="quick", seed=1)
 
@@ -24,6 +29,7 @@ def _run(check, cid):
 
 
 # ----------------------------------------------------------------------------- reference pieces
+
 
 def test_lemma3_closed_form_against_mpmath():
     mp = pytest.importorskip("mpmath")
@@ -64,7 +70,7 @@ def test_theorem9_proof_pieces():
     assert theorem9_proof_bound(10_000, 1.0, 1e-6, 1000, 5, 1.0) == pytest.approx(p / 4, rel=1e-14)
     assert theorem9_proof_bound(10_000, 1.0, 1e-6, 1000, 5, 1.0, separation_sq=0.25) == pytest.approx(p / 32)
     with pytest.raises(ValueError, match="not positive"):
-        theorem9_proof_p(100, 1.0, 1e-6, 10, 7)       # s >= 2d/3: Lemma 11's packing has fewer than e^eps points
+        theorem9_proof_p(100, 1.0, 1e-6, 10, 7)  # s >= 2d/3: Lemma 11's packing has fewer than e^eps points
 
 
 def test_optimal_test_error_is_randomized_response_for_one_record():
@@ -76,6 +82,7 @@ def test_optimal_test_error_is_randomized_response_for_one_record():
 
 
 # ----------------------------------------------------------------------------- Lemma 3 and Theorem 9 claims
+
 
 def test_lemma3_printed_refuted_half_reading_holds():
     cid = "hu.lemma3.printed"
@@ -120,6 +127,7 @@ def test_thm9_rate_is_vacuous_and_reports_the_explicit_constants():
 
 # ----------------------------------------------------------------------------- Algorithm 5 index readings
 
+
 def _small_data(rng, n=12, d=4):
     X = rng.standard_t(3, size=(n, d))
     return np.column_stack([X, 0.5 * X[:, 0] + rng.normal(size=n)])
@@ -132,7 +140,7 @@ def test_gradient_at_current_is_the_existing_law():
     b = heavy_tailed_sparse_optimization(*args, rng=7, gradient_at="current", path=True)
     assert b.shape == (4, 4) and np.array_equal(a, b[-1])
     c = heavy_tailed_sparse_optimization(*args, rng=7, gradient_at="previous", path=True)
-    assert np.array_equal(b[1], c[1])              # w^0 := w^1: the first step is the same
+    assert np.array_equal(b[1], c[1])  # w^0 := w^1: the first step is the same
     assert not np.array_equal(b[-1], c[-1])
     with pytest.raises(ValueError, match="gradient_at"):
         heavy_tailed_sparse_optimization(*args, rng=7, gradient_at="next")
@@ -165,8 +173,12 @@ def test_recursion_holds_under_reading_b_fails_under_reading_a():
     assert bad.verdict == "refuted" and bad.observed == pytest.approx(49.0, rel=1e-5)
     np.testing.assert_allclose(bad.evidence["ratios"][:3], [1 / 9, 1.0, 25 / 9], rtol=1e-5)
     for factor in (3.0, 0.06):
-        assert _run(alg5_readings.recursion_check("current", eta_factor=factor),
-                    "hu.thm8.recursion.current-gradient").verdict == "refuted"
+        assert (
+            _run(
+                alg5_readings.recursion_check("current", eta_factor=factor), "hu.thm8.recursion.current-gradient"
+            ).verdict
+            == "refuted"
+        )
 
 
 @pytest.mark.slow
@@ -178,17 +190,26 @@ def test_lagged_privacy_confirmed_and_catches_lambda_x001():
 
 def test_new_claims_are_registered_with_readings():
     reg = default_registry()
-    for cid in ("hu.lemma3.printed", "hu.lemma3.half-separation", "hu.thm9.packing-separation", "hu.thm9.formula",
-                "hu.thm9.rate", "hu.thm8.recursion.current-gradient", "hu.thm8.recursion.printed-indices",
-                "hu.thm8.privacy.printed-indices"):
+    for cid in (
+        "hu.lemma3.printed",
+        "hu.lemma3.half-separation",
+        "hu.thm9.packing-separation",
+        "hu.thm9.formula",
+        "hu.thm9.rate",
+        "hu.thm8.recursion.current-gradient",
+        "hu.thm8.recursion.printed-indices",
+        "hu.thm8.privacy.printed-indices",
+    ):
         claim = reg.claim(cid)
         assert claim.source.startswith("[002 ")
 
 
 # ----------------------------------------------------------------------------- readings ------------------
 
+
 def test_neighbouring_relation_quotes_definition_1():
     from proofs_checks.claim_sets.hu import NEIGHBOURS, variant_reading
+
     assert "replace-one" in NEIGHBOURS and "[002 Def. 1]" in NEIGHBOURS and "line 54" in NEIGHBOURS
     assert "differ by only one data sample" in NEIGHBOURS
     printed = variant_reading("printed", "hu.x.standard")
@@ -199,7 +220,7 @@ def test_neighbouring_relation_quotes_definition_1():
 def test_proof_lambda_claim_states_the_lambda_it_checks():
     reg = default_registry()
     claim = reg.claim("hu.thm8.privacy.proof-lambda")
-    reading = claim.check.__wrapped__.reading      # the Result's reading, without running the check
+    reading = claim.check.__wrapped__.reading  # the Result's reading, without running the check
     assert "4 sqrt(2) k eta / (3m)" in reading and "a third of the printed" in reading
     assert "reading B of step 4" in reading and "line 318" in reading
     printed = reg.claim("hu.thm8.privacy.standard").check.__wrapped__.reading
@@ -218,6 +239,7 @@ def test_proof_lambda_claim_result_carries_the_reading():
 
 def test_alg5_lambda_at_the_proofs_bound_is_a_named_variant():
     from reference.hu.sparse import sparse_opt_lambda
+
     # closed forms: printed 4 sqrt(2) k eta / m, proof 4 sqrt(2) eta k / (3m)
     assert sparse_opt_lambda(3.0, 0.5, 7) == 4 * 3.0 * math.sqrt(2) * 0.5 / 7
     assert sparse_opt_lambda(3.0, 0.5, 7, bound="proof") == pytest.approx(4 * math.sqrt(2) * 0.5 * 3.0 / 21, rel=1e-15)
@@ -225,8 +247,9 @@ def test_alg5_lambda_at_the_proofs_bound_is_a_named_variant():
         sparse_opt_lambda(3.0, 0.5, 7, bound="half")
 
 
-@pytest.mark.parametrize("bad", [{"p": "0.5"}, {"p": float("nan")}, {"p": 1.5}, {"delta": 1.0}, {"delta": "0"},
-                                 {"epsilon": 0.0}])
+@pytest.mark.parametrize(
+    "bad", [{"p": "0.5"}, {"p": float("nan")}, {"p": 1.5}, {"delta": 1.0}, {"delta": "0"}, {"epsilon": 0.0}]
+)
 def test_lemma3_closed_form_names_a_bad_parameter(bad):
     from reference.hu.lower_bound import lemma3_closed_form
 

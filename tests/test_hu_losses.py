@@ -6,8 +6,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference.arora.data import glm_loss
-from reference.losses import (LOSS_NAMES, BiweightLoss, LogisticLoss, Loss, RegularizedLogisticLoss, SquaredLoss,
-                              get_loss, logistic_of_margin, squared_of_residual)
+from reference.losses import (
+    LOSS_NAMES,
+    BiweightLoss,
+    LogisticLoss,
+    Loss,
+    RegularizedLogisticLoss,
+    SquaredLoss,
+    get_loss,
+    logistic_of_margin,
+    squared_of_residual,
+)
 from reference.records import partition_records, split_records
 
 LOSSES = [SquaredLoss(), BiweightLoss(c=2.0), LogisticLoss(), RegularizedLogisticLoss(lam=0.3)]
@@ -113,7 +122,7 @@ def test_split_and_partition_records():
     np.testing.assert_array_equal(y, data[:, 2])
     chunks = partition_records(data, 2)
     assert len(chunks) == 2 and all(c.shape == (2, 3) for c in chunks)
-    np.testing.assert_array_equal(np.concatenate(chunks), data[:4])   # the remainder row is dropped
+    np.testing.assert_array_equal(np.concatenate(chunks), data[:4])  # the remainder row is dropped
 
 
 def test_glm_loss_is_the_shared_elementwise_loss():
@@ -132,8 +141,11 @@ def test_glm_loss_is_the_shared_elementwise_loss():
     # and ((x/S).w) S, each dot within gamma_3 of sum |x_i w_i| = |m| (the three products have one sign), the
     # scaling 2u more: 8u |m|.  logaddexp(0, -m) = -m + log1p(e^m) (the log1p part 7e-5, its function
     # error negligible) passes that on and rounds once on each side: 10u relative in all
-    np.testing.assert_allclose(glm_loss(W[0], z[:1] / [1e100, 1e100, 1e100, 1], "logistic"),
-                               LogisticLoss().value(W[0], X, y), rtol=10 * 2.0 ** -53)
+    np.testing.assert_allclose(
+        glm_loss(W[0], z[:1] / [1e100, 1e100, 1e100, 1], "logistic"),
+        LogisticLoss().value(W[0], X, y),
+        rtol=10 * 2.0**-53,
+    )
 
 
 class _Absolute(Loss):

@@ -16,8 +16,8 @@ def test_section62_parameters_as_printed():
     assert p1["T"] == 10 and p1["s"] == 1000.0  # floor(1000^(1/3)) = 10 exactly (float gives 9.999...)
     assert hp.section62_parameters(1, 999, 1.0)["T"] == 9
     p2 = hp.section62_parameters(2, n, eps)
-    assert p2["T"] == 15 and p2["K"] == pytest.approx(1000 ** 0.25 / 15 ** 0.125)
-    assert p2["delta"] == pytest.approx(1000 ** -1.1)
+    assert p2["T"] == 15 and p2["K"] == pytest.approx(1000**0.25 / 15**0.125)
+    assert p2["delta"] == pytest.approx(1000**-1.1)
     p3 = hp.section62_parameters(3, n, eps, s_star=5, c=3)
     assert p3["s"] == 15 and p3["T"] == 6 and p3["K"] == pytest.approx((1000 / (15 * 6)) ** 0.25)
     p5 = hp.section62_parameters(5, n, 0.5, s_star=5, c2=2)
@@ -34,7 +34,7 @@ def test_theorem_parameters():
     p3 = hp.theorem3_parameters(10**4, 1.0, 10, 0.1)
     assert p3["eta"] == pytest.approx(1 / math.sqrt(p3["T"]))
     p5 = hp.theorem5_parameters(10**4, 1.0, 1e-5, 10, 2.0, 0.1)
-    assert p5["K"] == pytest.approx(1e4 ** 0.25 / p5["T"] ** 0.125)
+    assert p5["K"] == pytest.approx(1e4**0.25 / p5["T"] ** 0.125)
     p7 = hp.theorem7_parameters(10**4, 1.0, 2, 2.0, 1.0)
     assert p7["s"] >= 72 * 4 * 2 and p7["eta0"] == pytest.approx(2 / (3 * 2.0) / 2.0)
     p8 = hp.theorem8_parameters(10**4, 1.0, 2, 2.0, 1.0, 3.0)
@@ -49,8 +49,9 @@ def test_theorem_parameters():
 
 def test_theorem9_lower_bound():
     # tau min(s* log d, log(1/delta)) / (n eps), by hand.
-    assert hp.theorem9_lower_bound(100, 0.5, 1e-3, 10, 2, 3.0) == pytest.approx(3 * min(2 * math.log(10),
-                                                                                         math.log(1e3)) / 50)
+    assert hp.theorem9_lower_bound(100, 0.5, 1e-3, 10, 2, 3.0) == pytest.approx(
+        3 * min(2 * math.log(10), math.log(1e3)) / 50
+    )
     v = hp.theorem9_lower_bound(np.array([100, 200]), 1.0, 1e-9, 100, 5, 1.0)
     assert v.shape == (2,) and v[0] == pytest.approx(2 * v[1])
     for bad in ({"delta": 1.0}, {"s_star": 11}, {"epsilon": 0.0}):
@@ -60,15 +61,18 @@ def test_theorem9_lower_bound():
             hp.theorem9_lower_bound(**args)
 
 
-@pytest.mark.parametrize("name, params, dist", [
-    ("lognormal", {"var": 0.6}, stats.lognorm(math.sqrt(0.6))),
-    ("student_t", {"df": 10}, stats.t(10)),
-    ("loglogistic", {"c": 0.1}, stats.fisk(0.1)),
-    ("loggamma", {"c": 0.5}, stats.loggamma(0.5)),
-    ("logistic", {"loc": 0.0, "scale": 0.5}, stats.logistic(0, 0.5)),
-    ("laplace", {"scale": 5.0}, stats.laplace(0, 5)),
-    ("normal", {"var": 5.0}, stats.norm(0, math.sqrt(5))),
-])
+@pytest.mark.parametrize(
+    "name, params, dist",
+    [
+        ("lognormal", {"var": 0.6}, stats.lognorm(math.sqrt(0.6))),
+        ("student_t", {"df": 10}, stats.t(10)),
+        ("loglogistic", {"c": 0.1}, stats.fisk(0.1)),
+        ("loggamma", {"c": 0.5}, stats.loggamma(0.5)),
+        ("logistic", {"loc": 0.0, "scale": 0.5}, stats.logistic(0, 0.5)),
+        ("laplace", {"scale": 5.0}, stats.laplace(0, 5)),
+        ("normal", {"var": 5.0}, stats.norm(0, math.sqrt(5))),
+    ],
+)
 def test_distributions_match_scipy(name, params, dist):
     x = hd.sample_distribution(name, 4000, rng=7, **params)
     assert np.all(np.isfinite(x))

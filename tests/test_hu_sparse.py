@@ -54,18 +54,30 @@ def test_iht_step_exact_law_and_sampler():
 
 def test_alg5_step_v_matches_algorithm_half_step():
     data = _data(n=6)
-    step = sp.SparseOptPeelingStep(w=np.array([0.5, 0.0, 0.0, 0.1]), m=6, epsilon=1.0, delta=0.1, s=2, k=2.0,
-                                   loss="squared")
+    step = sp.SparseOptPeelingStep(
+        w=np.array([0.5, 0.0, 0.0, 0.1]), m=6, epsilon=1.0, delta=0.1, s=2, k=2.0, loss="squared"
+    )
     v = step.v(data)
-    np.testing.assert_allclose(v, sp.sparse_opt_half_step(step.w[None], data[:, :-1], data[:, -1], "squared",
-                                                          2.0, 1.0, 0.5)[0])
+    np.testing.assert_allclose(
+        v, sp.sparse_opt_half_step(step.w[None], data[:, :-1], data[:, -1], "squared", 2.0, 1.0, 0.5)[0]
+    )
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"K": 0.0}, "K"), ({"T": 0}, "T"), ({"T": 13}, "T"), ({"s": 0}, "s"), ({"s": 5}, "s"),
-    ({"eta0": 0.0}, "eta0"), ({"delta": 1.5}, "delta"), ({"epsilon": -1.0}, "epsilon"),
-    ({"w1": np.array([0.5, 0.5, 0.5, 0.0])}, "sparse"), ({"w1": np.array([2.0, 0.0, 0.0, 0.0])}, "w1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"K": 0.0}, "K"),
+        ({"T": 0}, "T"),
+        ({"T": 13}, "T"),
+        ({"s": 0}, "s"),
+        ({"s": 5}, "s"),
+        ({"eta0": 0.0}, "eta0"),
+        ({"delta": 1.5}, "delta"),
+        ({"epsilon": -1.0}, "epsilon"),
+        ({"w1": np.array([0.5, 0.5, 0.5, 0.0])}, "sparse"),
+        ({"w1": np.array([2.0, 0.0, 0.0, 0.0])}, "w1"),
+    ],
+)
 def test_alg3_bad_input(kwargs, match):
     args = dict(data=_data(), w1=np.zeros(4), K=1.0, T=2, eta0=0.5, s=2, epsilon=1.0, delta=0.1)
     args.update(kwargs)
@@ -73,13 +85,22 @@ def test_alg3_bad_input(kwargs, match):
         sp.heavy_tailed_sparse_linear_regression(**args, rng=0)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"beta": 0.0}, "beta"), ({"k": -1.0}, "k"), ({"T": 13}, "T"), ({"s": 0}, "s"), ({"eta": 0.0}, "eta"),
-    ({"delta": 0.0}, "delta"), ({"w1": np.array([1.0, 1.0, 1.0, 0.0])}, "sparse"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"beta": 0.0}, "beta"),
+        ({"k": -1.0}, "k"),
+        ({"T": 13}, "T"),
+        ({"s": 0}, "s"),
+        ({"eta": 0.0}, "eta"),
+        ({"delta": 0.0}, "delta"),
+        ({"w1": np.array([1.0, 1.0, 1.0, 0.0])}, "sparse"),
+    ],
+)
 def test_alg5_bad_input(kwargs, match):
-    args = dict(data=_data(), loss="squared", w1=np.zeros(4), s=2, beta=1.0, k=1.0, T=2, eta=0.5, epsilon=1.0,
-                delta=0.1)
+    args = dict(
+        data=_data(), loss="squared", w1=np.zeros(4), s=2, beta=1.0, k=1.0, T=2, eta=0.5, epsilon=1.0, delta=0.1
+    )
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         sp.heavy_tailed_sparse_optimization(**args, rng=0)
@@ -89,18 +110,35 @@ def test_end_to_end_section6_synthetic():
     n, d, s_star, eps = 600, 20, 3, 1.0
     data, w_star = figure_dataset(7, n, d, rng=1, s_star=s_star)
     p3 = section62_parameters(3, n, eps, s_star=s_star, c=2)
-    w3 = sp.heavy_tailed_sparse_linear_regression(data, initial_sparse(d, s_star, rng=2), p3["K"], p3["T"],
-                                                  p3["eta0"], p3["s"], eps, p3["delta"], rng=3)
+    w3 = sp.heavy_tailed_sparse_linear_regression(
+        data, initial_sparse(d, s_star, rng=2), p3["K"], p3["T"], p3["eta0"], p3["s"], eps, p3["delta"], rng=3
+    )
     assert np.count_nonzero(w3) <= p3["s"] and np.linalg.norm(w3) <= 1 + 1e-12
     for fig in (8, 9):
         dfig, _ = figure_dataset(fig, n, d, rng=fig, s_star=s_star)
-        assert np.all(np.isfinite(sp.heavy_tailed_sparse_linear_regression(
-            dfig, np.zeros(d), p3["K"], p3["T"], p3["eta0"], p3["s"], eps, p3["delta"], rng=4)))
+        assert np.all(
+            np.isfinite(
+                sp.heavy_tailed_sparse_linear_regression(
+                    dfig, np.zeros(d), p3["K"], p3["T"], p3["eta0"], p3["s"], eps, p3["delta"], rng=4
+                )
+            )
+        )
     p5 = section62_parameters(5, n, eps, s_star=s_star, c2=1)
     for fig in (10, 11):
         dfig, _ = figure_dataset(fig, n, d, rng=fig, s_star=s_star)
-        w5 = sp.heavy_tailed_sparse_optimization(dfig, "logistic_l2", initial_sparse(d, p5["s"], rng=5), p5["s"],
-                                                 p5["beta"], p5["k"], p5["T"], p5["eta"], eps, p5["delta"], rng=6)
+        w5 = sp.heavy_tailed_sparse_optimization(
+            dfig,
+            "logistic_l2",
+            initial_sparse(d, p5["s"], rng=5),
+            p5["s"],
+            p5["beta"],
+            p5["k"],
+            p5["T"],
+            p5["eta"],
+            eps,
+            p5["delta"],
+            rng=6,
+        )
         assert np.count_nonzero(w5) <= p5["s"] and np.all(np.isfinite(w5))
 
 

@@ -11,8 +11,7 @@ def _describe(cycles):
 
 def test_no_import_cycle():
     cycles = find_cycles(project_graph())
-    assert not cycles, ("modules that import each other (imports inside functions count):\n"
-                        + _describe(cycles))
+    assert not cycles, "modules that import each other (imports inside functions count):\n" + _describe(cycles)
 
 
 def test_model_imports_nothing_from_the_project():
@@ -26,9 +25,15 @@ def test_verdict_rules_import_nothing_from_the_project():
 
 
 def test_auditor_knows_nothing_of_claims():
-    claim_side = {"proofs_checks.model", "proofs_checks.registry", "proofs_checks.runner",
-                  "proofs_checks.report", "proofs_checks.builders",
-                  "proofs_checks.audit_claims", "proofs_checks.claim_sets"}
+    claim_side = {
+        "proofs_checks.model",
+        "proofs_checks.registry",
+        "proofs_checks.runner",
+        "proofs_checks.report",
+        "proofs_checks.builders",
+        "proofs_checks.audit_claims",
+        "proofs_checks.claim_sets",
+    }
     offenders = {}
     graph = project_graph()
     for name in graph:
@@ -45,15 +50,17 @@ def test_graph_sees_relative_and_function_level_imports(tmp_path):
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from .b import thing\n")
-    (pkg / "b.py").write_text(textwrap.dedent("""
+    (pkg / "b.py").write_text(
+        textwrap.dedent("""
         def thing():
             from . import c
             return c
-    """))
+    """)
+    )
     (pkg / "c.py").write_text("import toy.a\n")
     (pkg / "d.py").write_text("from toy import a, b\nfrom . import helper_attribute\n")
     graph = import_graph(tmp_path, ("toy",))
-    assert set(graph["toy.d"]) == {"toy.a", "toy.b", "toy"}     # an attribute of a package: its __init__
+    assert set(graph["toy.d"]) == {"toy.a", "toy.b", "toy"}  # an attribute of a package: its __init__
     assert find_cycles(graph) == [["toy.a", "toy.b", "toy.c", "toy.a"]]
     (pkg / "c.py").write_text("")
     assert find_cycles(import_graph(tmp_path, ("toy",))) == []

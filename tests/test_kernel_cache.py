@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import reference.hu
+
 # private: _ephi_numba, _kernel_cache, _cache, _cache_file, _source_stamp: the kernel group's numba cache is the subject
 #   (numba has no public view of a dispatcher's cache)
 from reference.hu import _ephi_numba
@@ -47,7 +48,7 @@ def _compiled_functions_of_hu():
 @needs_numba
 def test_every_compiled_function_of_hu_is_cached_under_the_group_stamp():
     found = _compiled_functions_of_hu()
-    assert len(found) >= 30, sorted(found)         # the kernel's functions were found at all
+    assert len(found) >= 30, sorted(found)  # the kernel's functions were found at all
     outside = sorted(key for key in found if key[0] not in _ephi_numba.KERNEL_FILES)
     assert not outside, f"compiled functions in files outside KERNEL_FILES: {outside}"
     stamp = _ephi_numba.KERNEL_GROUP.stamp
@@ -131,14 +132,16 @@ from .helper import value
 def twice():
     return 2.0 * value()
 """
-_RUN = ("from grp import kernel, plain\n"
-        "print(kernel.twice(), plain.twice(), sum(kernel.twice.stats.cache_hits.values()))\n")
+_RUN = (
+    "from grp import kernel, plain\nprint(kernel.twice(), plain.twice(), sum(kernel.twice.stats.cache_hits.values()))\n"
+)
 
 
 def _run(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]))
-    out = subprocess.run([sys.executable, "-c", _RUN], env=env, cwd=tmp_path, capture_output=True, text=True,
-                         timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-c", _RUN], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     kernel, plain, hits = out.stdout.split()
     return float(kernel), float(plain), int(hits)
@@ -153,8 +156,8 @@ def test_an_edit_of_a_helper_file_recompiles_the_kernel_that_calls_it(tmp_path):
     (pkg / "helper.py").write_text(textwrap.dedent(_HELPER.format(scale=1.0)))
     (pkg / "kernel.py").write_text(textwrap.dedent(_KERNEL))
     (pkg / "plain.py").write_text(textwrap.dedent(_PLAIN))
-    assert _run(tmp_path) == (2.0, 2.0, 0)          # compiled and saved
-    assert _run(tmp_path) == (2.0, 2.0, 1)          # loaded from the on-disk cache: the group does cache
+    assert _run(tmp_path) == (2.0, 2.0, 0)  # compiled and saved
+    assert _run(tmp_path) == (2.0, 2.0, 1)  # loaded from the on-disk cache: the group does cache
     (pkg / "helper.py").write_text(textwrap.dedent(_HELPER.format(scale=3.0)))
     kernel, plain, hits = _run(tmp_path)
     assert (kernel, hits) == (6.0, 0), "the group's kernel did not see the edit of its helper file"

@@ -22,6 +22,7 @@ from scipy import optimize, special
 
 from proofs_checks.audit import classifiers, logistic
 from proofs_checks.audit.logistic import NEWTON_MAX_COLUMNS, penalised_logistic_weights
+
 # private: _features, _gram: the logistic fit's feature map and its Gram product are the subject
 from proofs_checks.audit.projection import _features, fit_logistic
 from proofs_checks.benchmarks.dpsniper_mechanisms import DPSNIPER_PAIRS, benchmark_mechanisms
@@ -66,8 +67,9 @@ def _trust_exact(f, n1, penalty):
         p = special.expit(X @ w)
         return (X * (p * (1 - p))[:, None]).T @ X / len(y) + np.diag(ridge)
 
-    return optimize.minimize(fun, np.zeros(X.shape[1]), jac=jac, hess=hess, method="trust-exact",
-                             options={"gtol": 1e-12, "maxiter": 500}).x
+    return optimize.minimize(
+        fun, np.zeros(X.shape[1]), jac=jac, hess=hess, method="trust-exact", options={"gtol": 1e-12, "maxiter": 500}
+    ).x
 
 
 def _selection_features(name, n, seed, joint=False):
@@ -97,11 +99,20 @@ def _selection_features(name, n, seed, joint=False):
     return _features(x, center, np.where(scale > 0, scale, 1.0)), n
 
 
-@pytest.mark.parametrize("name, joint", [("SVT3", False), ("NoisyHist1", False), ("NoisyHist2", False),
-                                         ("SVT1", False), ("SVT3", True), ("NoisyHist2", True)])
+@pytest.mark.parametrize(
+    "name, joint",
+    [
+        ("SVT3", False),
+        ("NoisyHist1", False),
+        ("NoisyHist2", False),
+        ("SVT1", False),
+        ("SVT3", True),
+        ("NoisyHist2", True),
+    ],
+)
 def test_newton_objective_at_most_lbfgs_and_weights_match_trust_region(name, joint):
     f, n1 = _selection_features(name, 15_000, 11, joint)
-    assert f.shape[1] + 1 <= NEWTON_MAX_COLUMNS                       # the default path is Newton here
+    assert f.shape[1] + 1 <= NEWTON_MAX_COLUMNS  # the default path is Newton here
     w_auto = penalised_logistic_weights(f, n1, 1e-3)
     w_newton = penalised_logistic_weights(f, n1, 1e-3, method="newton")
     assert np.array_equal(w_auto, w_newton)
@@ -122,14 +133,18 @@ def test_the_spline_of_the_smoothed_threshold_is_fitted_by_the_same_newton(name,
     from proofs_checks.audit import smooth
 
     fits = []
-    monkeypatch.setattr(smooth, "penalised_logistic_weights",
-                        lambda f, n1, penalty, method: fits.append((f, n1, method)) or
-                        penalised_logistic_weights(f, n1, penalty, method))
+    monkeypatch.setattr(
+        smooth,
+        "penalised_logistic_weights",
+        lambda f, n1, penalty, method: (
+            fits.append((f, n1, method)) or penalised_logistic_weights(f, n1, penalty, method)
+        ),
+    )
     mech, (D, Dp) = benchmark_mechanisms()[name], DPSNIPER_PAIRS[name]
     a = np.asarray(mech.sample(D, 20_000, np.random.default_rng(3)), dtype=np.float64).reshape(-1)
     b = np.asarray(mech.sample(Dp, 20_000, np.random.default_rng(4)), dtype=np.float64).reshape(-1)
     spline = smooth.SmoothLogRatio(a, b)
-    (f, n1, method), = fits
+    ((f, n1, method),) = fits
     assert spline.ok and f.shape == (40_000, 4) and n1 == 20_000 and method == "newton"
     assert np.max(np.abs(_gradient(f, n1, smooth.SMOOTH_PENALTY, spline.w))) <= 1e-9
     w_ref = _trust_exact(f, n1, smooth.SMOOTH_PENALTY)
@@ -177,22 +192,23 @@ def test_heavy_tailed_outputs_no_nan_no_warning_objective_at_most_lbfgs(rows, n1
     assert np.isfinite(o_newton) and o_newton <= o_lbfgs + OBJ_RTOL * o_lbfgs
 
 
-@pytest.mark.parametrize("case", ["separable", "constant columns", "duplicate columns", "zero penalty singular",
-                                  "tiny subnormal"])
+@pytest.mark.parametrize(
+    "case", ["separable", "constant columns", "duplicate columns", "zero penalty singular", "tiny subnormal"]
+)
 def test_degenerate_designs_fall_back_cleanly(case):
     rng = np.random.default_rng(5)
     f = rng.normal(size=(2_000, 3))
     penalty = 1e-3
     if case == "separable":
-        f[:1000, 0] += 50.0                                           # the label is a threshold on column 0
+        f[:1000, 0] += 50.0  # the label is a threshold on column 0
     elif case == "constant columns":
         f[:, 1] = 0.0
-        f[:, 2] = 7.0                                                 # collinear with the free intercept
+        f[:, 2] = 7.0  # collinear with the free intercept
     elif case == "duplicate columns":
         f[:, 2] = f[:, 1]
     elif case == "zero penalty singular":
-        f[:, 2] = 1.0                                                 # = the intercept, nothing penalised:
-        penalty = 0.0                                                 # the Hessian is exactly singular
+        f[:, 2] = 1.0  # = the intercept, nothing penalised:
+        penalty = 0.0  # the Hessian is exactly singular
     else:
         f = f * 5e-324
     with warnings.catch_warnings():
@@ -208,14 +224,16 @@ def test_degenerate_designs_fall_back_cleanly(case):
 def test_one_label_only_keeps_lbfgs_bit_for_bit(n_first):
     # the intercept's minimiser is at -+infinity: Newton would crawl; auto keeps the old path
     f = np.random.default_rng(1).normal(size=(2_000, 4))
-    assert np.array_equal(penalised_logistic_weights(f, n_first, 1e-3),
-                          penalised_logistic_weights(f, n_first, 1e-3, method="lbfgs"))
+    assert np.array_equal(
+        penalised_logistic_weights(f, n_first, 1e-3), penalised_logistic_weights(f, n_first, 1e-3, method="lbfgs")
+    )
 
 
 def test_wide_designs_keep_lbfgs():
-    f = np.random.default_rng(2).normal(size=(300, NEWTON_MAX_COLUMNS))       # NEWTON_MAX_COLUMNS + 1 columns
-    assert np.array_equal(penalised_logistic_weights(f, 150, 1e-3),
-                          penalised_logistic_weights(f, 150, 1e-3, method="lbfgs"))
+    f = np.random.default_rng(2).normal(size=(300, NEWTON_MAX_COLUMNS))  # NEWTON_MAX_COLUMNS + 1 columns
+    assert np.array_equal(
+        penalised_logistic_weights(f, 150, 1e-3), penalised_logistic_weights(f, 150, 1e-3, method="lbfgs")
+    )
 
 
 def test_bad_method_is_rejected():
@@ -234,14 +252,17 @@ def test_gram_matches_the_product_and_ignores_the_blas_thread_count():
     a, b = rng.normal(size=(10_007, 7)), rng.normal(size=(10_007, 7))
     g = logistic._gram(a, b)
     assert np.allclose(g, a.T @ b, rtol=1e-12, atol=1e-9)
-    probe = ("import numpy as np, hashlib; from proofs_checks.audit.logistic import _gram;"
-             "r = np.random.default_rng(3); a = r.normal(size=(200_003, 21)); b = r.normal(size=(200_003, 21));"
-             "print(hashlib.sha256(_gram(a, b).tobytes()).hexdigest())")
+    probe = (
+        "import numpy as np, hashlib; from proofs_checks.audit.logistic import _gram;"
+        "r = np.random.default_rng(3); a = r.normal(size=(200_003, 21)); b = r.normal(size=(200_003, 21));"
+        "print(hashlib.sha256(_gram(a, b).tobytes()).hexdigest())"
+    )
     hashes = set()
     for threads in ("1", "2"):
         env = dict(os.environ, OPENBLAS_NUM_THREADS=threads)
-        hashes.add(subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
-                                  check=True).stdout)
+        hashes.add(
+            subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True).stdout
+        )
     assert len(hashes) == 1
 
 
@@ -256,11 +277,11 @@ def test_warm_start_on_every_mth_row_gives_the_same_minimiser_in_fewer_full_step
     monkeypatch.setattr(logistic, "_gram", lambda a, b: rows.append(len(a)) or real_gram(a, b))
     w_warm = penalised_logistic_weights(f, n1, 1e-3)
     warm_full = rows.count(len(f))
-    assert 0 < warm_full < len(rows)                                   # the subsample ran first
+    assert 0 < warm_full < len(rows)  # the subsample ran first
     rows.clear()
     monkeypatch.setattr(logistic, "NEWTON_WARM_ROWS", 10**9)
     w_cold = penalised_logistic_weights(f, n1, 1e-3)
-    assert rows.count(len(f)) > warm_full                              # measured: 7 full-data Hessians cold, 4 warm
+    assert rows.count(len(f)) > warm_full  # measured: 7 full-data Hessians cold, 4 warm
     assert np.max(np.abs(w_warm - w_cold)) <= 1e-9 * np.max(np.abs(w_cold))
     o_warm, o_cold = _objective(f, n1, 1e-3, w_warm), _objective(f, n1, 1e-3, w_cold)
     o_lbfgs = _objective(f, n1, 1e-3, penalised_logistic_weights(f, n1, 1e-3, method="lbfgs"))

@@ -126,7 +126,9 @@ def test_laplace_and_gaussian_samplers_match_laws():
 def test_gaussian_exact_delta_against_direct_formula():
     # direct evaluation in a regime without cancellation problems
     eps, sigma = 0.5, 2.0
-    direct = stats.norm.cdf(1 / (2 * sigma) - eps * sigma) - math.exp(eps) * stats.norm.cdf(-1 / (2 * sigma) - eps * sigma)
+    direct = stats.norm.cdf(1 / (2 * sigma) - eps * sigma) - math.exp(eps) * stats.norm.cdf(
+        -1 / (2 * sigma) - eps * sigma
+    )
     assert m.gaussian_exact_delta(eps, sigma, 1.0) == pytest.approx(direct, rel=1e-10)
 
 
@@ -148,15 +150,19 @@ def test_composition_standard_split_is_tight():
 
 
 def test_protocol_adapters():
-    for mech, data in [(m.ExponentialMechanism(1.0, 1.0), np.array([0.0, 1.0, 2.0])),
-                       (m.ReportNoisyMax(1.0), np.array([0.0, 1.0, 2.0])),
-                       (m.GeneralizedExponentialMechanism(1.0, 0.1), np.array([[0.0, 1.0], [1.0, 0.2]])),
-                       (m.Peeling(1, 1.0, 0.1, 1.0), np.array([0.0, 1.0, 2.0]))]:
+    for mech, data in [
+        (m.ExponentialMechanism(1.0, 1.0), np.array([0.0, 1.0, 2.0])),
+        (m.ReportNoisyMax(1.0), np.array([0.0, 1.0, 2.0])),
+        (m.GeneralizedExponentialMechanism(1.0, 0.1), np.array([[0.0, 1.0], [1.0, 0.2]])),
+        (m.Peeling(1, 1.0, 0.1, 1.0), np.array([0.0, 1.0, 2.0])),
+    ]:
         outputs, logp = mech.log_prob(data)
         assert len(outputs) == len(logp) and abs(np.exp(logp).sum() - 1) < 1e-9
         assert len(mech.sample(data, 50, rng=0)) == 50
-    for mech, data in [(m.LaplaceMechanism(1.0, 1.0), np.array([0.0, 1.0])),
-                       (m.GaussianMechanism(1.0, 0.5, 1e-5), np.array([0.0, 1.0]))]:
+    for mech, data in [
+        (m.LaplaceMechanism(1.0, 1.0), np.array([0.0, 1.0])),
+        (m.GaussianMechanism(1.0, 0.5, 1e-5), np.array([0.0, 1.0])),
+    ]:
         out = mech.sample(data, 30, rng=0)
         assert out.shape == (30, 2)
         assert mech.log_density(data, out).shape == (30,)
@@ -196,9 +202,15 @@ def _rnm_log_prob_mpmath(z, dps=45):
             return mp.exp(t) / 2 if t < 0 else 1 - mp.exp(-t) / 2
 
         pts = sorted(set(zs))
-        probs = [mp.quad(lambda x, j=j: mp.exp(-abs(x - zs[j])) / 2
-                         * mp.fprod([cdf(x - zs[i]) for i in range(len(zs)) if i != j]),
-                         [pts[0] - 80, *pts, pts[-1] + mp.inf]) for j in range(len(zs))]
+        probs = [
+            mp.quad(
+                lambda x, j=j: (
+                    mp.exp(-abs(x - zs[j])) / 2 * mp.fprod([cdf(x - zs[i]) for i in range(len(zs)) if i != j])
+                ),
+                [pts[0] - 80, *pts, pts[-1] + mp.inf],
+            )
+            for j in range(len(zs))
+        ]
         total = mp.fsum(probs)
         return np.array([float(mp.log(p / total)) for p in probs])
 

@@ -21,10 +21,11 @@ def _rows(arr):
 
 # ---------------------------------------------------------------------- exponential mechanism
 
+
 @pytest.mark.parametrize("weight_factor", [0.5, 1.0, 0.25])
 def test_exponential_log_prob_batch_equals_rows(weight_factor):
     U = RNG.normal(size=(2, 3, 9)) * 50
-    U[0, 1, 4] = 1.7e308    # a row whose gaps overflow: computed in log space, alone
+    U[0, 1, 4] = 1.7e308  # a row whose gaps overflow: computed in log space, alone
     lp = m.exponential_log_prob(U, 0.7, 2.0, weight_factor=weight_factor)
     assert lp.shape == U.shape
     for row, got in zip(_rows(U), _rows(lp)):
@@ -33,8 +34,7 @@ def test_exponential_log_prob_batch_equals_rows(weight_factor):
 
 def test_exponential_log_prob_memory_order_does_not_matter():
     U = RNG.normal(size=(40, 12))
-    assert np.array_equal(m.exponential_log_prob(np.asfortranarray(U), 1.3, 0.4),
-                          m.exponential_log_prob(U, 1.3, 0.4))
+    assert np.array_equal(m.exponential_log_prob(np.asfortranarray(U), 1.3, 0.4), m.exponential_log_prob(U, 1.3, 0.4))
 
 
 def test_normalize_log_weights_matches_scipy():
@@ -43,14 +43,15 @@ def test_normalize_log_weights_matches_scipy():
     from scipy.special import logsumexp
 
     from tests._two_routes import U, assert_within, logsumexp_gap, within
+
     W = RNG.normal(size=(5, 11)) * 30
     W[1, 3] = -np.inf
-    W[2] = np.round(W[2])        # ties at the maximum
+    W[2] = np.round(W[2])  # ties at the maximum
     got = m.normalize_log_weights(W)
     want = np.array([row - logsumexp(row) for row in W])
     gap = logsumexp_gap(W) + 2 * U * np.abs(want)
-    assert_within(got, want, gap)                       # -inf entries: -inf on both sides
-    big = np.isfinite(want) & (np.abs(want) > 1)        # log-probabilities of a few units: 1e-12 is seen
+    assert_within(got, want, gap)  # -inf entries: -inf on both sides
+    big = np.isfinite(want) & (np.abs(want) > 1)  # log-probabilities of a few units: 1e-12 is seen
     assert big.sum() > 40 and not within(got * (1 + 1e-12), want, gap)[big].any()
 
 
@@ -68,15 +69,17 @@ def test_exponential_sample_shapes():
 def test_exponential_sample_stream_is_row_major():
     u = RNG.normal(size=6)
     repeated = np.broadcast_to(u, (500, 6))
-    assert np.array_equal(m.exponential_sample(repeated, 2.0, 1.0, rng=3),
-                          m.exponential_sample(u, 2.0, 1.0, size=500, rng=3))
+    assert np.array_equal(
+        m.exponential_sample(repeated, 2.0, 1.0, rng=3), m.exponential_sample(u, 2.0, 1.0, size=500, rng=3)
+    )
 
 
 # ---------------------------------------------------------------------- GEM
 
+
 def _gem_instance(rows, k):
     g = RNG.uniform(0.1, 2.0, size=k)
-    g[:2] = 0.0                      # two data-independent candidates: some s_i are +inf
+    g[:2] = 0.0  # two data-independent candidates: some s_i are +inf
     return g, RNG.normal(size=(rows, k)) * 3
 
 
@@ -88,8 +91,9 @@ def test_gem_batch_equals_rows_bit_for_bit():
     assert lp.shape == (5, 6, 10)
     for row, got in zip(Q, _rows(lp)):
         assert np.array_equal(got, m.gem_log_prob(g, row, 1.0, 0.1))
-        assert np.array_equal(m.gem_normalized_scores(g, row, 1.0, 0.1),
-                              m.gem_normalized_scores(g, row[None], 1.0, 0.1)[0])
+        assert np.array_equal(
+            m.gem_normalized_scores(g, row, 1.0, 0.1), m.gem_normalized_scores(g, row[None], 1.0, 0.1)[0]
+        )
 
 
 def test_gem_per_row_sensitivities_equal_rows():
@@ -105,11 +109,14 @@ def test_gem_sample_shapes_and_stream():
     assert m.gem_sample(g, Q, 1.0, 0.1, rng=0).shape == (3,)
     assert m.gem_sample(g, Q, 1.0, 0.1, size=4, rng=0).shape == (4, 3)
     assert isinstance(m.gem_sample(g, Q[0], 1.0, 0.1, rng=0), int)
-    assert np.array_equal(m.gem_sample(g, np.broadcast_to(Q[0], (300, 6)), 1.0, 0.1, rng=5),
-                          m.gem_sample(g, Q[0], 1.0, 0.1, size=300, rng=5))
+    assert np.array_equal(
+        m.gem_sample(g, np.broadcast_to(Q[0], (300, 6)), 1.0, 0.1, rng=5),
+        m.gem_sample(g, Q[0], 1.0, 0.1, size=300, rng=5),
+    )
 
 
 # ---------------------------------------------------------------------- report-noisy-max
+
 
 def test_report_noisy_max_batch():
     U = RNG.normal(size=(2, 2, 4))
@@ -120,11 +127,14 @@ def test_report_noisy_max_batch():
     assert m.report_noisy_max(U, 0.7, rng=0).shape == (2, 2)
     assert m.report_noisy_max(U, 0.7, size=3, rng=0).shape == (3, 2, 2)
     assert isinstance(m.report_noisy_max(U[0, 0], 0.7, rng=0), int)
-    assert np.array_equal(m.report_noisy_max(np.broadcast_to(U[0, 0], (400, 4)), 0.7, rng=2),
-                          m.report_noisy_max(U[0, 0], 0.7, size=400, rng=2))
+    assert np.array_equal(
+        m.report_noisy_max(np.broadcast_to(U[0, 0], (400, 4)), 0.7, rng=2),
+        m.report_noisy_max(U[0, 0], 0.7, size=400, rng=2),
+    )
 
 
 # ---------------------------------------------------------------------- Peeling
+
 
 def test_peeling_batch_shapes_and_stream():
     V = RNG.normal(size=(2, 3, 5))
@@ -157,6 +167,7 @@ def test_peeling_laws_batch_equal_rows():
 
 # ---------------------------------------------------------------------- Laplace and Gaussian
 
+
 def test_laplace_and_gaussian_batches():
     Q = RNG.normal(size=(3, 2))
     x = m.laplace_mechanism(Q, 1.0, 0.5, size=10, rng=0)
@@ -168,7 +179,7 @@ def test_laplace_and_gaussian_batches():
     assert dl.shape == dg.shape == (10, 3)
     for b in range(3):
         assert np.array_equal(dl[:, b], m.laplace_log_density(x[:, b], Q[b], 1.0, 0.5))
-    assert m.laplace_log_density(np.zeros(4), 0.0, 1.0, 1.0).shape == (4,)   # scalar query
+    assert m.laplace_log_density(np.zeros(4), 0.0, 1.0, 1.0).shape == (4,)  # scalar query
 
 
 # ---------------------------------------------------------------------- bad inputs

@@ -28,22 +28,43 @@ SELF = pathlib.Path(__file__).resolve()
 
 #: References to an issue tracker, case-insensitive.
 TRACKER_PATTERNS = (
-    r"(?<![a-z])issues?[ _-]?#?\d+",          # issue 18, issue-17, issues 14, test_x_issue19.py
-    r"\(issue\b",                             # (issue ...)
-    r"\bthe issue's\b",                       # the issue's list
-    r"\b(?:in|by|of|from) the issue\b",       # as reported in the issue
-    r"(?<![\w&/:])(?<!: )#\d{1,5}\b",          # #123 (a colour, #1f77b4 or color: #222, is no match)
+    r"(?<![a-z])issues?[ _-]?#?\d+",  # issue 18, issue-17, issues 14, test_x_issue19.py
+    r"\(issue\b",  # (issue ...)
+    r"\bthe issue's\b",  # the issue's list
+    r"\b(?:in|by|of|from) the issue\b",  # as reported in the issue
+    r"(?<![\w&/:])(?<!: )#\d{1,5}\b",  # #123 (a colour, #1f77b4 or color: #222, is no match)
     r"\bpull request\b",
     r"\bgh-\d+\b",
 )
 #: Words that may follow "helper" or "branch" in plain English here; any other word names a helper or a
 #: branch ("helper i18", "branch lnewt", "helpers vq000") and fails the test.
 ENGLISH_AFTER_HELPER_OR_BRANCH = {
-    "a", "b", "c",                            # the branches A, B, C of a piecewise formula
-    "and",                                    # branch and bound
-    "point", "points",                        # a branch point
-    "of", "per", "is", "sets", "makes", "depends", "for", "that", "which", "to", "in", "on",
-    "file", "files", "function", "functions", "module", "modules", "import", "counts",
+    "a",
+    "b",
+    "c",  # the branches A, B, C of a piecewise formula
+    "and",  # branch and bound
+    "point",
+    "points",  # a branch point
+    "of",
+    "per",
+    "is",
+    "sets",
+    "makes",
+    "depends",
+    "for",
+    "that",
+    "which",
+    "to",
+    "in",
+    "on",
+    "file",
+    "files",
+    "function",
+    "functions",
+    "module",
+    "modules",
+    "import",
+    "counts",
 }
 _HELPER_OR_BRANCH = re.compile(r"\b(?:helper|branch)\s+`?([a-z0-9][a-z0-9_-]*)", re.IGNORECASE)
 _HELPERS_OR_BRANCHES = re.compile(r"\b(?:helpers|branches)\s+(`[^`]+`|[a-z0-9_-]*\d[a-z0-9_-]*)", re.IGNORECASE)
@@ -53,8 +74,9 @@ _TRACKER = re.compile("|".join(TRACKER_PATTERNS), re.IGNORECASE)
 def tracker_references(text):
     """The tracker, helper and branch references in ``text``, as the matched words."""
     found = [m.group(0) for m in _TRACKER.finditer(text)]
-    found += [m.group(0) for m in _HELPER_OR_BRANCH.finditer(text)
-              if m.group(1).lower() not in ENGLISH_AFTER_HELPER_OR_BRANCH]
+    found += [
+        m.group(0) for m in _HELPER_OR_BRANCH.finditer(text) if m.group(1).lower() not in ENGLISH_AFTER_HELPER_OR_BRANCH
+    ]
     found += [m.group(0) for m in _HELPERS_OR_BRANCHES.finditer(text)]
     return found
 
@@ -85,21 +107,45 @@ def test_no_tracker_reference(entry):
     assert references_in(entry) == []
 
 
-@pytest.mark.parametrize("text", [
-    "the designed pair (issue 18)", "Issue 17 items 1 and 5", "the issue-17 suite", "[issue 18, brc]",
-    "as before branch lnewt", "issue 18, helper i18:", "the speed-ups of helpers vq000", "(helper `gd`)",
-    "the issue's list", "as reported in the issue", "fixed in #123", "see gh-42", "the branch of issue 19",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the designed pair (issue 18)",
+        "Issue 17 items 1 and 5",
+        "the issue-17 suite",
+        "[issue 18, brc]",
+        "as before branch lnewt",
+        "issue 18, helper i18:",
+        "the speed-ups of helpers vq000",
+        "(helper `gd`)",
+        "the issue's list",
+        "as reported in the issue",
+        "fixed in #123",
+        "see gh-42",
+        "the branch of issue 19",
+    ],
+)
 def test_each_pattern_finds_its_reference(text):
     assert tracker_references(text), text
 
 
-@pytest.mark.parametrize("text", [
-    "a branch and bound over the record's domain", "the theta = 2 branch point 1/2", "(branch A)",
-    "an edit of a helper file", "from .helper import value", "colour #1f77b4", "no branch depends on the data",
-    "A helper for the notebooks", "the issue of rounding", "Helpers shared by the claim sets",
-    "the two branches meet at s = 1", "color: #222;",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a branch and bound over the record's domain",
+        "the theta = 2 branch point 1/2",
+        "(branch A)",
+        "an edit of a helper file",
+        "from .helper import value",
+        "colour #1f77b4",
+        "no branch depends on the data",
+        "A helper for the notebooks",
+        "the issue of rounding",
+        "Helpers shared by the claim sets",
+        "the two branches meet at s = 1",
+        "color: #222;",
+    ],
+)
 def test_plain_english_is_no_reference(text):
     assert tracker_references(text) == [], text
 

@@ -29,8 +29,9 @@ def test_notebook_runs(path, monkeypatch):
     monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
     nb = jupytext.read(path)
     start = time.perf_counter()
-    nbclient.NotebookClient(nb, timeout=TIME_LIMIT, kernel_name="python3",
-                            resources={"metadata": {"path": str(REPO)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=TIME_LIMIT, kernel_name="python3", resources={"metadata": {"path": str(REPO)}}
+    ).execute()
     seconds = time.perf_counter() - start
     assert seconds < TIME_LIMIT, f"{path.name} took {seconds:.0f} s"
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]

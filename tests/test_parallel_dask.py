@@ -28,8 +28,9 @@ DP[0, 0] = 1.0
 @pytest.fixture(scope="module")
 def scheduler():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         yield cluster.scheduler_address
 
 
@@ -46,7 +47,7 @@ def test_sweep_identical_on_cluster_and_locally(scheduler):
     local = [run_sweep(cauchy_mean, GRID, 12, seed=5, jobs=j).errors for j in (1, 2)]
     with parallel.use_backend("dask", scheduler) as client:
         assert parallel.active_backend() == "dask" and parallel.worker_count(1) == 2
-        assert client.run(lambda: 1).keys() == client.nthreads().keys()   # both workers answer
+        assert client.run(lambda: 1).keys() == client.nthreads().keys()  # both workers answer
         remote = run_sweep(cauchy_mean, GRID, 12, seed=5).errors
         remote_chunked = run_sweep(cauchy_mean, GRID, 12, seed=5, chunk=5).errors
     assert parallel.active_backend() == "local"
@@ -78,8 +79,10 @@ def test_cli_experiments_and_audit_identical_on_cluster(scheduler, tmp_path, cap
     for label, extra in (("jobs1", ["--jobs", "1"]), ("dask", ["--backend", "dask", "--scheduler", scheduler])):
         assert main(["experiments", "--figure", "1", "--json", "--out", str(tmp_path), *extra]) == 0
         exp = json.loads(capsys.readouterr().out)
-        assert main(["audit", "laplace", "--method", "statistical", "--samples", "20000", "--seed", "3",
-                     "--json", *extra]) == 0
+        assert (
+            main(["audit", "laplace", "--method", "statistical", "--samples", "20000", "--seed", "3", "--json", *extra])
+            == 0
+        )
         aud = json.loads(capsys.readouterr().out)
         runs[label] = json.dumps(_strip([exp, aud]), sort_keys=True)
     assert runs["jobs1"] == runs["dask"]
@@ -102,7 +105,7 @@ def test_scheduler_without_dask_backend_is_a_usage_error(capsys):
 
 
 def test_missing_extra_names_it(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "distributed", None)    # import distributed -> ImportError
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(ImportError, match=r'pip install -e "\.\[dask\]"'):
         with parallel.use_backend("dask"):
             pass
@@ -111,11 +114,14 @@ def test_missing_extra_names_it(monkeypatch, capsys):
     assert "dask[distributed]" in err and '.[dask]' in err
 
 
-@pytest.mark.parametrize("backend, scheduler, match", [
-    ("spark", None, "backend must be one of local, dask; got 'spark'"),
-    ("local", "tcp://h:1", "needs the dask backend"),
-    ("dask", "  ", "scheduler must be an address"),
-])
+@pytest.mark.parametrize(
+    "backend, scheduler, match",
+    [
+        ("spark", None, "backend must be one of local, dask; got 'spark'"),
+        ("local", "tcp://h:1", "needs the dask backend"),
+        ("dask", "  ", "scheduler must be an address"),
+    ],
+)
 def test_bad_backend_arguments(backend, scheduler, match):
     with pytest.raises(ValueError, match=match):
         with parallel.use_backend(backend, scheduler):

@@ -5,8 +5,9 @@ import json
 import numpy as np
 
 from proofs_checks.model import CheckContext, Claim, Mutant, Result
+
 # private: _describe: the wording of what a check detects and misses is the subject
-from proofs_checks.power import _describe, MutantOutcome, claim_power, power_summary
+from proofs_checks.power import MutantOutcome, _describe, claim_power, power_summary
 
 
 def _noise_scale_check(scale_factor=1.0, samples=20_000):
@@ -16,24 +17,35 @@ def _noise_scale_check(scale_factor=1.0, samples=20_000):
         x = ctx.rng().laplace(0.0, scale_factor, size=samples)
         sd = float(np.std(x))
         ok = abs(sd / np.sqrt(2) - 1) <= 0.03
-        return Result("confirmed" if ok else "refuted", observed=sd, bound=np.sqrt(2), direction="equal",
-                      method=f"{samples} draws")
+        return Result(
+            "confirmed" if ok else "refuted",
+            observed=sd,
+            bound=np.sqrt(2),
+            direction="equal",
+            method=f"{samples} draws",
+        )
 
     return check
 
 
 def _claim():
     mutants = tuple(Mutant(f"noise scale x{f}", _noise_scale_check(f), factor=f) for f in (0.5, 0.8, 0.9, 0.99, 2.0))
-    return Claim("toy.laplace.scale", "[002 Def. 2]", "Lap(1) has sd sqrt(2)", "formula", _noise_scale_check(),
-                 mutants=mutants)
+    return Claim(
+        "toy.laplace.scale", "[002 Def. 2]", "Lap(1) has sd sqrt(2)", "formula", _noise_scale_check(), mutants=mutants
+    )
 
 
 def test_claim_power_runs_every_mutant_and_names_smallest_caught_and_largest_missed():
     p = claim_power(_claim(), CheckContext(seed=3))
     assert p.verdict == "confirmed"
     detected = {m.name: m.detected for m in p.mutants}
-    assert detected == {"noise scale x0.5": True, "noise scale x0.8": True, "noise scale x0.9": True,
-                        "noise scale x0.99": False, "noise scale x2.0": True}
+    assert detected == {
+        "noise scale x0.5": True,
+        "noise scale x0.8": True,
+        "noise scale x0.9": True,
+        "noise scale x0.99": False,
+        "noise scale x2.0": True,
+    }
     assert p.detects == "noise scale x0.9"
     assert p.misses == "noise scale x0.99"
     s = power_summary([p])
@@ -57,44 +69,78 @@ def test_describe_without_factors_and_without_mutants():
 
 
 def test_a_claim_without_mutants_says_why():
-    ok = lambda verdict: (lambda ctx: Result(verdict))  # noqa: E731
-    cases = {("refuted", "paper"): "refuted", ("vacuous", "paper"): "vacuous",
-             ("confirmed", "self-test"): "self-test", ("confirmed", "paper"): None}
+    ok = lambda verdict: lambda ctx: Result(verdict)  # noqa: E731
+    cases = {
+        ("refuted", "paper"): "refuted",
+        ("vacuous", "paper"): "vacuous",
+        ("confirmed", "self-test"): "self-test",
+        ("confirmed", "paper"): None,
+    }
     for (verdict, scope), word in cases.items():
         p = claim_power(Claim("toy.none", "[000 Thm. 1]", "s", "formula", ok(verdict), scope=scope), CheckContext())
         assert p.detects == "no mutants declared" and p.misses.startswith("no mutants declared")
         assert (word in p.misses) if word else p.misses == "no mutants declared"
-    outs = [MutantOutcome("dropped factor 2", None, "refuted", True), MutantOutcome("other reading", None,
-                                                                                   "confirmed", False)]
+    outs = [
+        MutantOutcome("dropped factor 2", None, "refuted", True),
+        MutantOutcome("other reading", None, "confirmed", False),
+    ]
     assert _describe(outs) == ("dropped factor 2", "other reading")
 
 
 def test_a_mutant_that_is_no_violation_is_listed_apart_not_as_a_miss():
     confirmed = lambda ctx: Result("confirmed")  # noqa: E731
-    claim = Claim("toy.equivalent", "[002 Alg. 4]", "s", "privacy", confirmed,
-                  mutants=(Mutant("scale x0.5 (2x over-spend)", confirmed, factor=0.5,
-                                  not_a_violation="still (0.4 eps, delta)-DP by exact accounting"),
-                           Mutant("scale x0.1 (10x over-spend)", confirmed, factor=0.1,
-                                  out_of_reach="oracle bound 0.3 eps at 20000 calls")))
+    claim = Claim(
+        "toy.equivalent",
+        "[002 Alg. 4]",
+        "s",
+        "privacy",
+        confirmed,
+        mutants=(
+            Mutant(
+                "scale x0.5 (2x over-spend)",
+                confirmed,
+                factor=0.5,
+                not_a_violation="still (0.4 eps, delta)-DP by exact accounting",
+            ),
+            Mutant(
+                "scale x0.1 (10x over-spend)", confirmed, factor=0.1, out_of_reach="oracle bound 0.3 eps at 20000 calls"
+            ),
+        ),
+    )
     p = claim_power(claim, CheckContext())
     assert [m.not_a_violation != "" for m in p.mutants] == [True, False]
     assert p.mutants[1].out_of_reach.startswith("oracle")
-    assert p.misses == ("scale x0.1 (10x over-spend); not violations (no sound check can catch them): "
-                        "scale x0.5 (2x over-spend)")
+    assert p.misses == (
+        "scale x0.1 (10x over-spend); not violations (no sound check can catch them): scale x0.5 (2x over-spend)"
+    )
     assert power_summary([p])["mutants_not_violations"] == 1
 
 
 def test_a_proof_shown_on_the_quick_instances_only_does_not_excuse_the_mutant_at_full():
     confirmed = lambda ctx: Result("confirmed")  # noqa: E731
-    claim = Claim("toy.scoped", "[002 Alg. 4]", "s", "privacy", confirmed,
-                  mutants=(Mutant("lambda x0.5", confirmed, factor=0.5, proof_profiles=("quick",),
-                                  not_a_violation="0.69 delta on the quick instances"),))
+    claim = Claim(
+        "toy.scoped",
+        "[002 Alg. 4]",
+        "s",
+        "privacy",
+        confirmed,
+        mutants=(
+            Mutant(
+                "lambda x0.5",
+                confirmed,
+                factor=0.5,
+                proof_profiles=("quick",),
+                not_a_violation="0.69 delta on the quick instances",
+            ),
+        ),
+    )
     quick, full = (claim_power(claim, CheckContext(profile=p)) for p in ("quick", "full"))
     assert quick.mutants[0].not_a_violation and "not violations" in quick.misses
     assert full.mutants[0].not_a_violation == "" and full.misses == "lambda x0.5"
     # the registered Peeling claims carry that scope for x0.5 and not for x0.8
     from proofs_checks.registry import default_registry
-    for cid in ("hu.thm6.privacy", "hu.thm8.privacy.proof-lambda"):   # (.standard, .printed-indices: S <= lambda/3)
+
+    for cid in ("hu.thm6.privacy", "hu.thm8.privacy.proof-lambda"):  # (.standard, .printed-indices: S <= lambda/3)
         mutants = {m.factor: m for m in default_registry().claim(cid).mutants}
         assert mutants[0.5].proof_at("full") == "" and mutants[0.5].proof_at("quick"), cid
         assert mutants[0.8].proof_at("full") and mutants[0.8].proof_at("quick"), cid
@@ -102,21 +148,40 @@ def test_a_proof_shown_on_the_quick_instances_only_does_not_excuse_the_mutant_at
 
 def test_a_proof_computed_on_one_run_seeds_draws_does_not_excuse_the_mutant_at_another_seed():
     confirmed = lambda ctx: Result("confirmed")  # noqa: E731
-    claim = Claim("toy.seeded", "[004 Alg. 1 step 8]", "s", "privacy", confirmed,
-                  mutants=(Mutant("sensitivity x0.5", confirmed, factor=0.5, proof_seeds=(20261121,),
-                                  not_a_violation="0.99 of eps/2 on the S2 drawn at seed 20261121"),))
+    claim = Claim(
+        "toy.seeded",
+        "[004 Alg. 1 step 8]",
+        "s",
+        "privacy",
+        confirmed,
+        mutants=(
+            Mutant(
+                "sensitivity x0.5",
+                confirmed,
+                factor=0.5,
+                proof_seeds=(20261121,),
+                not_a_violation="0.99 of eps/2 on the S2 drawn at seed 20261121",
+            ),
+        ),
+    )
     same, other = (claim_power(claim, CheckContext(seed=s)) for s in (20261121, 5))
     assert same.mutants[0].not_a_violation and "not violations" in same.misses
     assert other.mutants[0].not_a_violation == "" and other.misses == "sensitivity x0.5"
-    assert Mutant("m", confirmed, not_a_violation="p").proof_at("quick", 5) == "p"   # None: every seed
+    assert Mutant("m", confirmed, not_a_violation="p").proof_at("quick", 5) == "p"  # None: every seed
 
 
 def test_a_mutant_that_raises_is_not_detected():
     def boom(ctx):
         raise RuntimeError("broken")
 
-    claim = Claim("toy.boom", "[000 Thm. 1]", "s", "formula", lambda ctx: Result("confirmed"),
-                  mutants=(Mutant("raises", boom, factor=2.0),))
+    claim = Claim(
+        "toy.boom",
+        "[000 Thm. 1]",
+        "s",
+        "formula",
+        lambda ctx: Result("confirmed"),
+        mutants=(Mutant("raises", boom, factor=2.0),),
+    )
     p = claim_power(claim, CheckContext())
     assert p.mutants[0].verdict == "error" and not p.mutants[0].detected
 
@@ -169,7 +234,7 @@ def _audit_mutant(registry, claim_id, factor):
 
 def test_every_audit_claim_declares_a_2x_over_spend_and_its_knob(registry):
     audits = [c for c in registry.claims if c.id.startswith("audit.") and not c.id.startswith("audit.calibration")]
-    assert len(audits) == 28          # 27 + the calibrated Boosting variant
+    assert len(audits) == 28  # 27 + the calibrated Boosting variant
     for c in audits:
         knob = registry.algorithm(c.algorithm).privacy_knob
         assert knob[1] in (1.0, -1.0), c.id
@@ -193,11 +258,11 @@ def test_privacy_multiplier_builds_the_mechanism_for_m_epsilon_and_keeps_the_cla
 #: (measured): (claim, factor of the mutant).  Report-noisy-max x0.5 and GEM x2 are left out: they
 #: are caught on some seeds only (their evidence["power"] says which).
 FAST_AUDIT = [
-    ("audit.laplace.standard", 0.5),             # lower bound 1.94 against 1 (seeds 1-4: 1.89-1.94)
-    ("audit.laplace.standard", 0.8),             # 1.17 (1.14-1.20)
-    ("audit.exponential.standard", 2.0),         # exact 1.65 (1.65-1.95)
-    ("audit.wang-xu-1.calibrated", 2.0),         # exact 1.59 (1.45-1.56)
-    ("audit.wang-xu-2.calibrated", 2.0),         # exact 1.31
+    ("audit.laplace.standard", 0.5),  # lower bound 1.94 against 1 (seeds 1-4: 1.89-1.94)
+    ("audit.laplace.standard", 0.8),  # 1.17 (1.14-1.20)
+    ("audit.exponential.standard", 2.0),  # exact 1.65 (1.65-1.95)
+    ("audit.wang-xu-1.calibrated", 2.0),  # exact 1.59 (1.45-1.56)
+    ("audit.wang-xu-2.calibrated", 2.0),  # exact 1.31
 ]
 
 
@@ -242,16 +307,16 @@ def test_verify_power_shows_power_beside_the_audit_verdicts(tmp_path):
 
 #: The whole measured table (quick, seed 20261121): claim -> {factor: detected}.
 AUDIT_TABLE = {
-    "audit.exponential.standard": {2.0: True, 1.25: True},           # 1.65, 1.002
-    "audit.report-noisy-max.standard": {0.5: True, 0.8: True},       # 1.97, 1.20 (not on every seed)
-    "audit.gem.standard": {2.0: True, 1.25: False},                  # 1.09 (seeds 1-4: 0.96-0.98), 0.66
-    "audit.peeling.standard": {0.5: False, 0.8: False, 0.1: True},   # 0.21, 0.13, 1.08
+    "audit.exponential.standard": {2.0: True, 1.25: True},  # 1.65, 1.002
+    "audit.report-noisy-max.standard": {0.5: True, 0.8: True},  # 1.97, 1.20 (not on every seed)
+    "audit.gem.standard": {2.0: True, 1.25: False},  # 1.09 (seeds 1-4: 0.96-0.98), 0.66
+    "audit.peeling.standard": {0.5: False, 0.8: False, 0.1: True},  # 0.21, 0.13, 1.08
     "audit.gaussian.standard": {0.5: False, 0.8: False, 1 / 30: True},
-    "audit.wang-xu-1.standard": {2.0: False, 1.25: False, 4.0: True},   # 0.75, 0.47, 1.73
+    "audit.wang-xu-1.standard": {2.0: False, 1.25: False, 4.0: True},  # 0.75, 0.47, 1.73
     "audit.wang-xu-2.printed": {2.0: True, 1.25: True},
-    "audit.hu-2.standard": {2.0: False, 1.25: False, 30.0: True},       # 0.14, 0.09, 1.27
-    "audit.hu-4.standard": {0.5: False, 0.8: False, 1 / 30: True},      # 0.08, 0.05, 1.30
-    "audit.arora-boosting.calibrated": {2.0: True, 1.25: False, 30.0: True},     # 1.10 (200000 calls), -, refuted
+    "audit.hu-2.standard": {2.0: False, 1.25: False, 30.0: True},  # 0.14, 0.09, 1.27
+    "audit.hu-4.standard": {0.5: False, 0.8: False, 1 / 30: True},  # 0.08, 0.05, 1.30
+    "audit.arora-boosting.calibrated": {2.0: True, 1.25: False, 30.0: True},  # 1.10 (200000 calls), -, refuted
 }
 
 

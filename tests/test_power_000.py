@@ -15,7 +15,7 @@ from proofs_checks.claim_sets.wang_xu import sensitivity as S
 from proofs_checks.claim_sets.wang_xu import utility as U
 from proofs_checks.model import CheckContext
 from proofs_checks.power import claim_power
-from proofs_checks.rates.trials_wang_xu import L2BallNet, THEOREM1_MODEL, W_STAR
+from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, W_STAR, L2BallNet
 from proofs_checks.registry import default_registry
 
 CTX = CheckContext(profile="quick", seed=20261121)
@@ -37,14 +37,30 @@ def test_noise_is_asymmetric_and_x_not_symmetric():
 
 
 def test_every_claim_of_000_declares_mutants():
-    claims = [c for c in default_registry().claims if c.id.startswith("wang-xu.")
-              and (".rate." in c.id or ".privacy." in c.id or ".sensitivity." in c.id
-                   or ".em-utility." in c.id or "lemma2" in c.id)]
+    claims = [
+        c
+        for c in default_registry().claims
+        if c.id.startswith("wang-xu.")
+        and (
+            ".rate." in c.id
+            or ".privacy." in c.id
+            or ".sensitivity." in c.id
+            or ".em-utility." in c.id
+            or "lemma2" in c.id
+        )
+    ]
     assert claims and all(c.mutants for c in claims)
 
 
-@pytest.mark.parametrize("mutate", [{"fixed_zeta": 0.25}, {"output_noise": 0.2}, {"broken": "ignore-data"},
-                                    pytest.param({"temperature_factor": 20.0}, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        {"fixed_zeta": 0.25},
+        {"output_noise": 0.2},
+        {"broken": "ignore-data"},
+        pytest.param({"temperature_factor": 20.0}, marks=pytest.mark.slow),
+    ],
+)
 def test_rate_check_refutes_its_mutants_fast(mutate):
     ctx = CTX.for_claim("wang-xu.alg1.rate.printed")
     res = R.rate_check(1, "printed", grids=SMALL, repetitions=REPS, **mutate)(ctx)
@@ -77,22 +93,33 @@ def test_sensitivity_tight_bound_refutes_x0_9_and_loose_ones_below_the_true_valu
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim_id", ["wang-xu.alg1.rate.printed", "wang-xu.alg2.rate.printed",
-                                      "wang-xu.alg1.em-utility.standard", "wang-xu.lemma2.covering-number",
-                                      "wang-xu.alg1.privacy.calibrated", "wang-xu.lemma4.concentration",
-                                      "wang-xu.lemma10.concentration", "wang-xu.alg1.error-split"])
+@pytest.mark.parametrize(
+    "claim_id",
+    [
+        "wang-xu.alg1.rate.printed",
+        "wang-xu.alg2.rate.printed",
+        "wang-xu.alg1.em-utility.standard",
+        "wang-xu.lemma2.covering-number",
+        "wang-xu.alg1.privacy.calibrated",
+        "wang-xu.lemma4.concentration",
+        "wang-xu.lemma10.concentration",
+        "wang-xu.alg1.error-split",
+    ],
+)
 def test_power_sweep_detects_the_declared_targets(claim_id):
     claim = default_registry().claim(claim_id)
     power = claim_power(claim, CTX.for_claim(claim_id))
     caught = {m.name: m.detected for m in power.mutants}
-    must = {"wang-xu.alg1.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
-            "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
-            "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
-            "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
-            "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"],
-            "wang-xu.lemma4.concentration": ["confidence radius x0.2"],
-            "wang-xu.lemma10.concentration": ["confidence radius x0.2"],
-            "wang-xu.alg1.error-split": ["bound x0.0001"]}[claim_id]
+    must = {
+        "wang-xu.alg1.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
+        "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
+        "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
+        "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
+        "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"],
+        "wang-xu.lemma4.concentration": ["confidence radius x0.2"],
+        "wang-xu.lemma10.concentration": ["confidence radius x0.2"],
+        "wang-xu.alg1.error-split": ["bound x0.0001"],
+    }[claim_id]
     for name in must:
         assert any(caught[k] for k in caught if k.startswith(name)), (claim_id, name, power.mutants)
 
@@ -104,9 +131,18 @@ from proofs_checks.claim_sets.wang_xu import error_split as E  # noqa: E402
 from proofs_checks.stability import DEFAULT_SEEDS, default_seeds, run_claim_across_seeds  # noqa: E402
 
 #: 000 claim families that must declare mutants (the new claims of eqs. (8), (19), Lemma 9 live in other modules).
-FAMILIES = ("wang-xu.psi.", "wang-xu.lemma4.", "wang-xu.lemma5.", "wang-xu.lemma7.", "wang-xu.lemma8.",
-            "wang-xu.lemma10.", "wang-xu.thm1.eq14.", "wang-xu.thm2.eq26.", "wang-xu.alg1.error-split",
-            "wang-xu.alg2.error-split")
+FAMILIES = (
+    "wang-xu.psi.",
+    "wang-xu.lemma4.",
+    "wang-xu.lemma5.",
+    "wang-xu.lemma7.",
+    "wang-xu.lemma8.",
+    "wang-xu.lemma10.",
+    "wang-xu.thm1.eq14.",
+    "wang-xu.thm2.eq26.",
+    "wang-xu.alg1.error-split",
+    "wang-xu.alg2.error-split",
+)
 
 
 def test_the_families_without_mutants_now_declare_them():
@@ -114,10 +150,24 @@ def test_the_families_without_mutants_now_declare_them():
     assert len(claims) == 17 and all(c.mutants for c in claims), [c.id for c in claims if not c.mutants]
 
 
-@pytest.mark.parametrize("claim_id", [c for c in (
-    "wang-xu.psi.eq6.inequality-3", "wang-xu.psi.eq6.non-decreasing", "wang-xu.psi.eq6.bounded", "wang-xu.psi.eq6.odd",
-    "wang-xu.psi.eq16.inequality-15", "wang-xu.psi.eq16.non-decreasing", "wang-xu.psi.eq16.bounded",
-    "wang-xu.psi.eq16.odd", "wang-xu.thm1.eq14.follows", "wang-xu.thm2.eq26.follows")])
+@pytest.mark.parametrize(
+    "claim_id",
+    [
+        c
+        for c in (
+            "wang-xu.psi.eq6.inequality-3",
+            "wang-xu.psi.eq6.non-decreasing",
+            "wang-xu.psi.eq6.bounded",
+            "wang-xu.psi.eq6.odd",
+            "wang-xu.psi.eq16.inequality-15",
+            "wang-xu.psi.eq16.non-decreasing",
+            "wang-xu.psi.eq16.bounded",
+            "wang-xu.psi.eq16.odd",
+            "wang-xu.thm1.eq14.follows",
+            "wang-xu.thm2.eq26.follows",
+        )
+    ],
+)
 def test_exact_checks_detect_every_declared_mutant(claim_id):
     # psi on its float64 grid and the derivation sums are exact: psi x0.9 / x1.1, the bound x0.9, a dropped or
     # doubled term, the other truncation are all caught (eq. (6)'s psi under (15) and the restored (26) are
@@ -150,6 +200,7 @@ def test_error_split_refutes_the_bound_x1e_4_fast():
 
 
 # --- verdicts do not depend on the seed ---------------------------------------------------------------------------
+
 
 def test_default_seed_policy():
     reg = default_registry()

@@ -19,15 +19,24 @@ from proofs_checks.runner import run_claim
 PREFIXES = ("hu.", "rates.hu", "catoni.", "primitives.", "proofs.")
 
 #: Claims of the area without mutants: no factory argument can break them into another reading.
-NO_MUTANTS = {"hu.fw.step-size-schedule",        # two closed-form schedules, nothing to scale
-              "hu.thm9.rate",                     # Omega with an unspecified constant: vacuous by design
-              "catoni.identity5.float64",         # refuted as printed; its mutants would be the printed C-hat
-              "primitives.laplace.density-as-printed"}
+NO_MUTANTS = {
+    "hu.fw.step-size-schedule",  # two closed-form schedules, nothing to scale
+    "hu.thm9.rate",  # Omega with an unspecified constant: vacuous by design
+    "catoni.identity5.float64",  # refuted as printed; its mutants would be the printed C-hat
+    "primitives.laplace.density-as-printed",
+}
 
 #: Privacy claims whose 2x over-spend is out of reach for any sound check (reason in evidence["power"]).
-OUT_OF_REACH_X2 = {"hu.thm1.privacy.standard.diameter", "hu.thm4.privacy.printed", "hu.thm4.privacy.lemma2",
-                   "hu.thm4.privacy.standard", "hu.thm6.privacy", "hu.thm8.privacy.standard",
-                   "hu.thm8.privacy.proof-lambda", "hu.thm8.privacy.printed-indices"}
+OUT_OF_REACH_X2 = {
+    "hu.thm1.privacy.standard.diameter",
+    "hu.thm4.privacy.printed",
+    "hu.thm4.privacy.lemma2",
+    "hu.thm4.privacy.standard",
+    "hu.thm6.privacy",
+    "hu.thm8.privacy.standard",
+    "hu.thm8.privacy.proof-lambda",
+    "hu.thm8.privacy.printed-indices",
+}
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +54,7 @@ def _mutant(claim, factor):
 
 def _verdict(claim, check, profile="quick"):
     from dataclasses import replace
+
     return run_claim(replace(claim, check=check, mutants=()), CheckContext(profile=profile)).verdict
 
 
@@ -54,26 +64,36 @@ def test_every_claim_of_the_area_declares_mutants(registry):
     assert missing == NO_MUTANTS
 
 
-@pytest.mark.parametrize("cid, factor", [
-    ("hu.thm1.privacy.standard", 0.5),            # exact law, noise x0.5
-    pytest.param("hu.thm1.privacy.standard", 0.8, marks=pytest.mark.slow),
-    ("primitives.laplace.privacy", 0.5),
-    ("primitives.exponential.privacy", 0.5),
-    ("primitives.gaussian.classic-calibration", 0.5),
-    pytest.param("primitives.report-noisy-max.privacy", 0.5, marks=pytest.mark.slow),
-    ("primitives.gem.privacy", 0.5),
-    pytest.param("proofs.002.lemma2.exact-rr.standard", 2.0, marks=pytest.mark.slow),  # per-round epsilon x2
-])
+@pytest.mark.parametrize(
+    "cid, factor",
+    [
+        ("hu.thm1.privacy.standard", 0.5),  # exact law, noise x0.5
+        pytest.param("hu.thm1.privacy.standard", 0.8, marks=pytest.mark.slow),
+        ("primitives.laplace.privacy", 0.5),
+        ("primitives.exponential.privacy", 0.5),
+        ("primitives.gaussian.classic-calibration", 0.5),
+        pytest.param("primitives.report-noisy-max.privacy", 0.5, marks=pytest.mark.slow),
+        ("primitives.gem.privacy", 0.5),
+        pytest.param("proofs.002.lemma2.exact-rr.standard", 2.0, marks=pytest.mark.slow),  # per-round epsilon x2
+    ],
+)
 def test_privacy_checks_refute_a_2x_over_spend(registry, cid, factor):
     claim = _claim(registry, cid)
     assert _verdict(claim, claim.check) == "confirmed"
     assert _verdict(claim, _mutant(claim, factor).check) == "refuted"
 
 
-@pytest.mark.parametrize("cid", ["hu.alg1.step6.sensitivity.standard", "hu.alg2.step4.sensitivity",
-                                 "hu.alg3.step6.sensitivity",
-                                 pytest.param("catoni.sensitivity.standard", marks=pytest.mark.slow),
-                                 "catoni.phi.bound", "proofs.sensitivity.clipped-mean"])
+@pytest.mark.parametrize(
+    "cid",
+    [
+        "hu.alg1.step6.sensitivity.standard",
+        "hu.alg2.step4.sensitivity",
+        "hu.alg3.step6.sensitivity",
+        pytest.param("catoni.sensitivity.standard", marks=pytest.mark.slow),
+        "catoni.phi.bound",
+        "proofs.sensitivity.clipped-mean",
+    ],
+)
 def test_tight_bounds_refute_the_bound_x09(registry, cid):
     claim = _claim(registry, cid)
     assert _verdict(claim, claim.check) == "confirmed"
@@ -144,6 +164,7 @@ def test_thm8_printed_refuted_on_every_seed(registry):
     # the float64 cancellation of the printed C-hat is found on every seed (before: 3 of 8 seeds refuted, the
     # rest inconclusive).  Seed-swap: the default seed and two others.
     from proofs_checks.stability import extra_seeds
+
     claim = _claim(registry, "hu.thm8.privacy.printed")
     for seed in [20261121] + extra_seeds(20261121, 2):
         assert run_claim(claim, CheckContext(profile="quick", seed=seed)).verdict == "refuted", seed
@@ -154,22 +175,31 @@ def test_rate_mutants_of_002_cover_noise_x20_and_output_noise():
     # above its privacy noise (sigma = 0.3, refuted at quick: exponent 0.08 [-0.06, 0.23])
     from proofs_checks.claim_sets.hu import rates
     from proofs_checks.rates import trials_hu
+
     for cid in ("rates.hu.thm2", "rates.hu.thm3", "rates.hu.thm5", "rates.hu.thm7", "rates.hu.thm8"):
         names = [m.name for m in rates.rate_mutants(cid)]
         assert "privacy noise scale x20" in names and any(n.startswith("output noise") for n in names), cid
-    assert "noise_x20" not in rates.mutant_kinds("rates.hu.thm7.dimension")   # a constant cannot change a growth
+    assert "noise_x20" not in rates.mutant_kinds("rates.hu.thm7.dimension")  # a constant cannot change a growth
     # private: _noise_factor: the broken mode's noise factor is the mutant under test
     assert trials_hu._noise_factor({"broken": "noise_x20", "n": 10, "epsilon": 1.0, "ne_ref": 1.0}) == 20.0
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cid, kind, extra", [("rates.hu.thm2", "noise_x20", {}), ("rates.hu.thm3", "noise_x20", {}),
-                                              ("rates.hu.thm5", "noise_x20", {}), ("rates.hu.thm7", "noise_x20", {}),
-                                              ("rates.hu.thm2", "output_noise", {"output_sigma": 0.3})])
+@pytest.mark.parametrize(
+    "cid, kind, extra",
+    [
+        ("rates.hu.thm2", "noise_x20", {}),
+        ("rates.hu.thm3", "noise_x20", {}),
+        ("rates.hu.thm5", "noise_x20", {}),
+        ("rates.hu.thm7", "noise_x20", {}),
+        ("rates.hu.thm2", "output_noise", {"output_sigma": 0.3}),
+    ],
+)
 def test_rate_checks_of_002_refute_noise_x20_and_output_noise(cid, kind, extra):
     # measured at the quick profile, seed 20261121: exponents 0.13, 0.17, 0.08, 0.016 (stated 1/3, 1/4, 2/5, 1)
     # and 0.08 for the output noise; rates.hu.thm8 with noise x20 stays consistent (1.23 [1.11, 1.34]): a constant
     # factor on its noise changes only the hidden O-constant (not_a_violation, tests/test_power_rates_labels.py)
     from proofs_checks.claim_sets.hu import rates
+
     check = rates.rate_check(cid, trial=rates.broken_trial(cid, kind, **extra))
     assert check(CheckContext(profile="quick", seed=20261121).for_claim(cid)).verdict == "refuted"

@@ -26,6 +26,7 @@ def _mutants(registry, cid):
 
 # --------------------------------------------------------------------------- 000, n-sweeps
 
+
 @pytest.mark.parametrize("alg", [1, 2])
 @pytest.mark.parametrize("variant", ["printed", "standard", "calibrated"])
 def test_iota_x30_is_the_theorems_own_choice(registry, alg, variant):
@@ -41,10 +42,14 @@ def test_iota_x30_bound_ratios_are_the_ones_named(alg, lo, hi):
     # (14)/(26) at 30 iota over (14)/(26) at the stated iota, both profiles' grids (explicit_bound, closed form)
     from proofs_checks.claim_sets.wang_xu import setup_for
     from proofs_checks.claim_sets.wang_xu.rates import GRIDS, explicit_bound, stated_setup
+
     s = stated_setup(setup_for(alg, "standard"))
     m = dataclasses.replace(s, iota_factor=30.0)
-    r = [explicit_bound(m, p["n"], p["epsilon"]) / explicit_bound(s, p["n"], p["epsilon"])
-         for g in GRIDS.values() for p in g]
+    r = [
+        explicit_bound(m, p["n"], p["epsilon"]) / explicit_bound(s, p["n"], p["epsilon"])
+        for g in GRIDS.values()
+        for p in g
+    ]
     assert round(min(r), 2 if alg == 2 else 1) == lo and round(max(r), 2 if alg == 2 else 1) == hi
 
 
@@ -52,8 +57,10 @@ def test_level_bound_uses_the_implementations_own_iota():
     # the level test judges (14)/(26) at the iota the implementation uses; every other mutant field is reset
     from proofs_checks.claim_sets.wang_xu import setup_for
     from proofs_checks.claim_sets.wang_xu.rates import stated_setup
-    s = dataclasses.replace(setup_for(1, "printed"), iota_factor=30.0, temperature_factor=20.0, fixed_zeta=0.25,
-                            output_noise=0.2)
+
+    s = dataclasses.replace(
+        setup_for(1, "printed"), iota_factor=30.0, temperature_factor=20.0, fixed_zeta=0.25, output_noise=0.2
+    )
     clean = stated_setup(s)
     assert clean.iota_factor == 30.0
     assert (clean.temperature_factor, clean.fixed_zeta, clean.output_noise, clean.broken) == (1.0, None, 0.0, None)
@@ -64,14 +71,19 @@ def test_net_that_does_not_refine_is_out_of_reach_of_theorem_2(registry, variant
     m = _mutants(registry, f"wang-xu.alg2.rate.{variant}")["net does not refine (zeta = 0.25 at every n)"]
     assert not m.not_a_violation and "0.068" in m.out_of_reach and "6400" in m.out_of_reach
     # Theorem 1's sweeps and Theorem 2's printed one refute it: no label there
-    assert not _mutants(registry, "wang-xu.alg1.rate.standard")["net does not refine (zeta = 0.25 at every n)"].out_of_reach
-    assert not _mutants(registry, "wang-xu.alg2.rate.printed")["net does not refine (zeta = 0.25 at every n)"].out_of_reach
+    assert not _mutants(registry, "wang-xu.alg1.rate.standard")[
+        "net does not refine (zeta = 0.25 at every n)"
+    ].out_of_reach
+    assert not _mutants(registry, "wang-xu.alg2.rate.printed")[
+        "net does not refine (zeta = 0.25 at every n)"
+    ].out_of_reach
 
 
 def test_net_floor_is_the_one_named():
     # the smallest excess risk over the 0.25-net (net_excess_risk, vectorised quadrature) is 0.068 at w = 0.5
     from proofs_checks.claim_sets.wang_xu import setup_for
     from proofs_checks.rates.trials_wang_xu import net_excess_risk
+
     s = setup_for(2, "standard")
     pts, ex, _ = net_excess_risk(s.model, float(s.radius), 0.25)
     assert pts[np.argmin(ex)] == 0.5 and round(float(ex.min()), 3) == 0.068
@@ -79,10 +91,12 @@ def test_net_floor_is_the_one_named():
 
 # --------------------------------------------------------------------------- 000, d-sweeps
 
+
 @pytest.mark.parametrize("alg", [1, 2])
 @pytest.mark.parametrize("variant", ["printed", "standard"])
 def test_dimension_mutants_are_out_of_reach_with_their_intervals(registry, alg, variant):
     from proofs_checks.claim_sets.wang_xu.rates_dimension import DIM_MUTANT_MEASURED
+
     ms = _mutants(registry, f"wang-xu.alg{alg}.rate.dimension.{variant}")
     for name in ("temperature x d", "iota without d"):
         m = ms[name]
@@ -93,18 +107,23 @@ def test_dimension_mutants_are_out_of_reach_with_their_intervals(registry, alg, 
 def test_dimension_mutants_are_built_for_the_profile_they_run_at(registry):
     # before: the mutants' nets were the quick one (R/12) at the full profile too
     import inspect
+
     from proofs_checks.claim_sets.wang_xu import rates_dimension
+
     assert '"quick")' not in inspect.getsource(rates_dimension.dimension_mutants)
     assert "broken" in inspect.signature(rates_dimension.dimension_rate_check).parameters
 
 
 # --------------------------------------------------------------------------- 002
 
+
 def test_fixed_noise_is_the_stated_algorithm_on_fixed_n_eps_sweeps(registry):
     # the label says the factor n eps / (n eps)_ref is exactly 1 at every grid point: check it on both profiles
     from proofs_checks.claim_sets.hu.rate_settings import SETTINGS
+
     # private: _noise_factor: the label is checked on the trial's own broken mode
     from proofs_checks.rates.trials_hu import _noise_factor
+
     for cid, st in SETTINGS.items():
         if not (cid.endswith(".dimension") or ".sparsity" in cid):
             continue
@@ -114,8 +133,16 @@ def test_fixed_noise_is_the_stated_algorithm_on_fixed_n_eps_sweeps(registry):
         assert m.not_a_violation.startswith("equivalent mutant"), cid
 
 
-@pytest.mark.parametrize("cid", ["rates.hu.thm2.dimension", "rates.hu.thm3.dimension", "rates.hu.thm5.dimension",
-                                 "rates.hu.thm7.dimension", "rates.hu.thm7.sparsity"])
+@pytest.mark.parametrize(
+    "cid",
+    [
+        "rates.hu.thm2.dimension",
+        "rates.hu.thm3.dimension",
+        "rates.hu.thm5.dimension",
+        "rates.hu.thm7.dimension",
+        "rates.hu.thm7.sparsity",
+    ],
+)
 def test_bounded_output_mutants_satisfy_a_growth_claim(registry, cid):
     ms = _mutants(registry, cid)
     text = ms["blind algorithm (output ignores the data)"].not_a_violation
@@ -125,13 +152,22 @@ def test_bounded_output_mutants_satisfy_a_growth_claim(registry, cid):
     assert not ms[noise].not_a_violation and not ms[noise].out_of_reach, cid
 
 
-@pytest.mark.parametrize("cid", ["rates.hu.thm8.dimension", "rates.hu.thm8.sparsity", "rates.hu.thm8.sparsity.proof-k",
-                                 "rates.hu.thm8.sparsity.balanced-k"])
+@pytest.mark.parametrize(
+    "cid",
+    [
+        "rates.hu.thm8.dimension",
+        "rates.hu.thm8.sparsity",
+        "rates.hu.thm8.sparsity.proof-k",
+        "rates.hu.thm8.sparsity.balanced-k",
+    ],
+)
 def test_blind_theorem_8_satisfies_the_growth_through_the_claim(registry, cid):
     assert "||mu||^2 = 1" in _mutants(registry, cid)["blind algorithm (output ignores the data)"].not_a_violation
 
 
-@pytest.mark.parametrize("cid, q", [("rates.hu.thm7.sparsity", "0.158 at quick"), ("rates.hu.thm8.sparsity", "0.0589 at quick")])
+@pytest.mark.parametrize(
+    "cid, q", [("rates.hu.thm7.sparsity", "0.158 at quick"), ("rates.hu.thm8.sparsity", "0.0589 at quick")]
+)
 def test_output_noise_on_sparsity_sweeps_is_constant_in_s(registry, cid, q):
     # 1 - zeta quantile of ||xi||^2 = sigma^2 chi^2_d, sigma = 0.05 (scipy chi2.ppf): d = 50 -> 0.158, d = 16 -> 0.0589
     text = _mutants(registry, cid)["output noise N(0, sigma^2) added to w"].not_a_violation
@@ -146,7 +182,11 @@ def test_output_noise_magnitudes_of_theorems_3_and_8(registry):
 
 def test_blind_theorem_8_rate_is_out_of_reach(registry):
     m = _mutants(registry, "rates.hu.thm8")["blind algorithm (output ignores the data)"]
-    assert not m.not_a_violation and "smallest 0.9 quantile is 30" in m.out_of_reach and "1.11 [0.97, 1.25]" in m.out_of_reach
+    assert (
+        not m.not_a_violation
+        and "smallest 0.9 quantile is 30" in m.out_of_reach
+        and "1.11 [0.97, 1.25]" in m.out_of_reach
+    )
 
 
 def test_noise_x20_of_theorem_8_changes_only_the_constant(registry):
@@ -169,5 +209,6 @@ def test_output_noise_refuted_at_quick(cid, sigma):
     # thm8 0.56 [0.35, 0.77], 0.53 [0.39, 0.66], 0.56 [0.41, 0.72] (stated 1)
     from proofs_checks.claim_sets.hu import rates
     from proofs_checks.model import CheckContext
+
     check = rates.rate_check(cid, trial=rates.broken_trial(cid, "output_noise", output_sigma=sigma))
     assert check(CheckContext(profile="quick", seed=20261121).for_claim(cid)).verdict == "refuted"

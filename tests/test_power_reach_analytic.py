@@ -20,8 +20,13 @@ import pytest
 from proofs_checks.claim_sets.hu import frank_wolfe, sparse
 from proofs_checks.formulas.composition import rr_composition_delta, rr_composition_delta_mpmath
 from proofs_checks.registry import default_registry
-from reference.hu.frank_wolfe import (dp_fw_sensitivity, l1_ball_vertices, lasso_epsilon_step, lasso_sensitivity,
-                                      polytope_l1_norm)
+from reference.hu.frank_wolfe import (
+    dp_fw_sensitivity,
+    l1_ball_vertices,
+    lasso_epsilon_step,
+    lasso_sensitivity,
+    polytope_l1_norm,
+)
 from reference.mechanisms.peeling import peeling_scale
 
 
@@ -54,12 +59,16 @@ def _rr_product_mpmath(epsilons, epsilon, dps=50):
 
 # ------------------------------------------------------------------------------------------ helpers
 
-@pytest.mark.parametrize("eps_list, eps", [([1.0], 0.0), ([0.7533, 0.3767], 0.99), ([0.3424] * 3, 0.9),
-                                           ([2.49, 2.49, 2.49], 0.99), ([1e-300, 5.0], 0.1)])
+
+@pytest.mark.parametrize(
+    "eps_list, eps",
+    [([1.0], 0.0), ([0.7533, 0.3767], 0.99), ([0.3424] * 3, 0.9), ([2.49, 2.49, 2.49], 0.99), ([1e-300, 5.0], 0.1)],
+)
 def test_rr_product_delta_matches_mpmath(eps_list, eps):
     # mpmath enumeration at 50 digits
-    assert sparse.rr_product_delta(eps_list, eps) == pytest.approx(_rr_product_mpmath(eps_list, eps),
-                                                                   rel=1e-12, abs=1e-15)
+    assert sparse.rr_product_delta(eps_list, eps) == pytest.approx(
+        _rr_product_mpmath(eps_list, eps), rel=1e-12, abs=1e-15
+    )
 
 
 def test_rr_product_delta_equals_the_homogeneous_binomial_sum():
@@ -69,15 +78,25 @@ def test_rr_product_delta_equals_the_homogeneous_binomial_sum():
 
 # ------------------------------------------------------------------------- Theorem 4 (Algorithm 2)
 
+
 def _thm4_ratio_mpmath(variant, factor):
     configs = frank_wolfe.THM4_QUICK + frank_wolfe.THM4_FULL
-    return max(rr_composition_delta_mpmath(lasso_epsilon_step(eps, dlt, T, variant) / factor, T, eps) / dlt
-               for T, n, K, eps, dlt in configs)
+    return max(
+        rr_composition_delta_mpmath(lasso_epsilon_step(eps, dlt, T, variant) / factor, T, eps) / dlt
+        for T, n, K, eps, dlt in configs
+    )
 
 
-@pytest.mark.parametrize("variant, factor, expected", [
-    # recomputed with mpmath (rr_composition_delta_mpmath, 50 digits) over the 8 instances
-    ("lemma2", 0.5, 0.0755), ("lemma2", 0.8, 0.00915), ("standard", 0.5, 0.329), ("standard", 0.8, 0.0368)])
+@pytest.mark.parametrize(
+    "variant, factor, expected",
+    [
+        # recomputed with mpmath (rr_composition_delta_mpmath, 50 digits) over the 8 instances
+        ("lemma2", 0.5, 0.0755),
+        ("lemma2", 0.8, 0.00915),
+        ("standard", 0.5, 0.329),
+        ("standard", 0.8, 0.0368),
+    ],
+)
 def test_thm4_mutants_are_no_violation(registry, variant, factor, expected):
     ratio = _thm4_ratio_mpmath(variant, factor)
     assert ratio == pytest.approx(expected, rel=2e-3) and ratio < 1.0
@@ -90,8 +109,10 @@ def test_thm4_printed_rr_bound_does_not_close(registry):
     # the randomized-response bound breaks delta at x0.5 on a quick instance (T = 4, delta = 0.99) and at x0.8
     # on a full one (T = 5, delta = 0.999); the proofs on those mutants use bounded range instead
     # (tests/test_power_reach_br.py); x0.1 and x0.05 carry none
-    quick = max(rr_composition_delta_mpmath(lasso_epsilon_step(eps, dlt, T, "printed") / 0.5, T, eps) / dlt
-                for T, n, K, eps, dlt in frank_wolfe.THM4_QUICK)
+    quick = max(
+        rr_composition_delta_mpmath(lasso_epsilon_step(eps, dlt, T, "printed") / 0.5, T, eps) / dlt
+        for T, n, K, eps, dlt in frank_wolfe.THM4_QUICK
+    )
     assert quick > 1.0
     assert frank_wolfe.thm4_mutant_delta_ratio("printed", 0.8)[0] > 1.0
     ms = _by_factor(_claim(registry, "hu.thm4.privacy.printed"))
@@ -106,12 +127,13 @@ def test_thm4_ingredients():
     # the proof's step sensitivity is the one the check uses: unit l1 ball, radius reading, 8 K^2 / n
     V = l1_ball_vertices(2)
     assert polytope_l1_norm(V, "radius") == 1.0
-    for T, n, K, eps, dlt in frank_wolfe.THM4_QUICK + frank_wolfe.THM4_FULL:
+    for _T, n, K, eps, dlt in frank_wolfe.THM4_QUICK + frank_wolfe.THM4_FULL:
         assert lasso_sensitivity(V, K, n) == pytest.approx(8.0 * K * K / n, rel=1e-15)
         assert 0 < eps < 1 and 0 < dlt < 1
 
 
 # ------------------------------------------------------------------------ Theorem 1, diameter reading
+
 
 def test_thm1_diameter_mutants_are_no_violation(registry):
     V = l1_ball_vertices(2)
@@ -128,6 +150,7 @@ def test_thm1_diameter_mutants_are_no_violation(registry):
 
 # --------------------------------------------------------------------- Theorems 6 and 8 (Peeling)
 
+
 def test_peeling_instances_are_those_the_checks_run():
     for quick, full in (sparse.IHT_CONFIGS, sparse.SPARSE_OPT_CONFIGS):
         assert tuple(c[2:5] for c in quick) == sparse.PEELING_INSTANCES["quick"]
@@ -139,14 +162,19 @@ def _peeling_ratio_mpmath(factor, profiles):
     for p in profiles:
         for s, eps, dlt in sparse.PEELING_INSTANCES[p]:
             lam = 1.0
-            b = peeling_scale(s, eps, dlt, factor * lam)       # the mutant's noise, sensitivity S = lam
+            b = peeling_scale(s, eps, dlt, factor * lam)  # the mutant's noise, sensitivity S = lam
             out.append(_rr_product_mpmath([2 * lam / b] * s + [s * lam / b], eps) / dlt)
     return max(out)
 
 
-@pytest.mark.parametrize("factor, profiles, expected", [
-    # mpmath enumeration (50 digits) of the product of randomized responses
-    (0.8, ("quick", "full"), 0.7812), (0.5, ("quick",), 0.6859)])
+@pytest.mark.parametrize(
+    "factor, profiles, expected",
+    [
+        # mpmath enumeration (50 digits) of the product of randomized responses
+        (0.8, ("quick", "full"), 0.7812),
+        (0.5, ("quick",), 0.6859),
+    ],
+)
 def test_peeling_mutants_are_no_violation(registry, factor, profiles, expected):
     ratio = _peeling_ratio_mpmath(factor, profiles)
     assert ratio == pytest.approx(expected, rel=1e-3) and ratio < 1.0
@@ -179,8 +207,10 @@ def test_proof_numbers_are_finite_at_extreme_parameters():
 
 # ------------------------------------------------------------------------------ Lemma 2, printed split
 
+
 def _lemma2_pure_ratio(factor, quick):
     from proofs_checks.claim_sets.proof_identities.lemma2 import _rr_grid, _split_of
+
     split = _split_of("printed")
     eg, dg, tg = _rr_grid(quick)
     points = [(float(e), d, t) for e in eg for d in dg for t in tg]
@@ -195,6 +225,7 @@ def test_lemma2_printed_mutants_are_no_violation(registry, factor, quick):
     # rr_composition_delta (log-space binomial sum, cross-checked against mpmath in test_composition) over the
     # grids of both Lemma 2 checks; quick grid 0.015555 at x2 (T = 1e4), full 0.015559 (T = 1e6)
     from proofs_checks.claim_sets.proof_identities import LEMMA2_PRINTED_PURE
+
     bound = LEMMA2_PRINTED_PURE[factor][0]
     ratio = _lemma2_pure_ratio(factor, quick)
     assert ratio <= bound and ratio > 0.99 * bound
@@ -208,12 +239,18 @@ def test_lemma2_printed_mutants_are_no_violation(registry, factor, quick):
 
 # ------------------------------------------------------------------------- 000, Algorithms 1 and 2
 
+
 def test_wang_xu_per_record_terms_lie_in_minus_k_eps_to_zero():
     # the proof's ingredient: each record's log-weight contribution lies in [-k eps, 0], extremes included
     from reference.wang_xu.l1_regression import EXPONENT_FACTORS, make_mechanism
+
     rng = np.random.default_rng(0)
-    recs = np.vstack([rng.standard_t(1.5, size=(50, 3)) * 10.0 ** rng.uniform(-3, 3, size=(50, 1)),
-                      [[1e300, -1e300, 1e300], [1e-300, 0.0, -5e-324], [0.0, 0.0, 0.0]]])
+    recs = np.vstack(
+        [
+            rng.standard_t(1.5, size=(50, 3)) * 10.0 ** rng.uniform(-3, 3, size=(50, 1)),
+            [[1e300, -1e300, 1e300], [1e-300, 0.0, -5e-324], [0.0, 0.0, 0.0]],
+        ]
+    )
     for alg, theta in ((1, None), (2, 1.1)):
         for variant, k in EXPONENT_FACTORS.items():
             eps = 3.0
@@ -226,18 +263,23 @@ def test_wang_xu_per_record_terms_lie_in_minus_k_eps_to_zero():
 @pytest.mark.parametrize("alg", [1, 2])
 def test_wang_xu_mutants_no_violation_exactly_where_the_loss_stays_within_eps(registry, alg):
     from reference.wang_xu.l1_regression import EXPONENT_FACTORS
+
     marked = {}
     for variant, k in EXPONENT_FACTORS.items():
         for relation, suffix, a in (("replace-one", "", 2 * k), ("add-remove", ".add-remove", k)):
             for m in _claim(registry, f"wang-xu.alg{alg}.privacy.{variant}{suffix}").mutants:
                 assert bool(m.not_a_violation) == (a * m.factor <= 1.0), (variant, relation, m.name)
                 if m.not_a_violation:
-                    assert m.not_a_violation.startswith(f"still eps-DP on every {relation} pair: the loss is at "
-                                                        f"most {a * m.factor:g} eps")
+                    assert m.not_a_violation.startswith(
+                        f"still eps-DP on every {relation} pair: the loss is at most {a * m.factor:g} eps"
+                    )
                     marked.setdefault(f"{variant}{suffix}", []).append(m.factor)
     # the brief's list: standard (x1.25, x2), standard add/remove (up to x4), calibrated add/remove (x1.25, x2)
-    assert marked == {"standard": [1.25, 2.0], "standard.add-remove": [1.25, 2.0, 4.0],
-                      "calibrated.add-remove": [1.25, 2.0]}
+    assert marked == {
+        "standard": [1.25, 2.0],
+        "standard.add-remove": [1.25, 2.0, 4.0],
+        "calibrated.add-remove": [1.25, 2.0],
+    }
 
 
 @pytest.mark.slow
@@ -245,8 +287,10 @@ def test_wang_xu_mutants_no_violation_exactly_where_the_loss_stays_within_eps(re
 def test_lemma2_printed_checks_refute_per_round_epsilon_x3(registry, cid):
     # measured at quick: exact-rr 7.9e3, exact-laplace 7.7 (x2, x1.25: proven no violation above)
     from dataclasses import replace
+
     from proofs_checks.model import CheckContext
     from proofs_checks.runner import run_claim
+
     claim = _claim(registry, cid)
     m = _by_factor(claim)[3.0]
     assert not m.not_a_violation
@@ -255,13 +299,19 @@ def test_lemma2_printed_checks_refute_per_round_epsilon_x3(registry, cid):
 
 # ---------------------------------------------------------------- 004, Theorem 1-2 composition accounting
 
-@pytest.mark.parametrize("cid, per_guess, target, accounting, delta_ratio", [
-    # recomputed from the check's own rows (exact per-learner deltas, basic composition), noise x0.8
-    ("arora.thm1.privacy.composition", 2, 1.0, "sequential", 0.621),
-    ("arora.thm1.privacy.parallel", 2, 0.5, "parallel", 1.0),      # the Assumption-1 failure alone is delta/2
-    ("arora.thm2.privacy", 1, 1.0, "parallel", 0.519)])
+
+@pytest.mark.parametrize(
+    "cid, per_guess, target, accounting, delta_ratio",
+    [
+        # recomputed from the check's own rows (exact per-learner deltas, basic composition), noise x0.8
+        ("arora.thm1.privacy.composition", 2, 1.0, "sequential", 0.621),
+        ("arora.thm1.privacy.parallel", 2, 0.5, "parallel", 1.0),  # the Assumption-1 failure alone is delta/2
+        ("arora.thm2.privacy", 1, 1.0, "parallel", 0.519),
+    ],
+)
 def test_composition_noise_x08_is_no_violation(registry, cid, per_guess, target, accounting, delta_ratio):
     from proofs_checks.claim_sets.arora.grid_search import composition_rows
+
     rows = list(composition_rows(0.8, per_guess=per_guess, target=target, accounting=accounting))
     d = max(w["delta_total"] for _, w in rows) / (target * 1e-5)
     e = max(w["epsilon_total"] for _, w in rows) / target
@@ -276,10 +326,11 @@ def test_composition_noise_x08_is_no_violation(registry, cid, per_guess, target,
 def test_printed_gem_step_sensitivity_halved_is_proven_no_violation_on_the_checks_instances():
     """[004 Alg. 1 step 8] as printed declares Delta(B_j) for an average over S2: x f stays a valid sensitivity bound
     while f >= 1/|S2|; the check's S2 are 20 (quick) and 100 (full) records (split_in_two of 40 / 200)."""
+    import numpy as np
+
     from proofs_checks.claim_sets.arora import grid_configs
     from proofs_checks.registry import default_registry
     from reference.arora.model_selection import split_in_two
-    import numpy as np
 
     for profile in ("quick", "full"):
         for *_, n, _K in grid_configs(profile):
@@ -289,7 +340,7 @@ def test_printed_gem_step_sensitivity_halved_is_proven_no_violation_on_the_check
     assert "|S2| >= 2" in mutants[0.5].not_a_violation and "|S2| >= 2" in mutants[0.8].not_a_violation
     assert mutants[0.02].not_a_violation == ""
     standard = {m.factor: m for m in default_registry().claim("arora.thm1.privacy.gem-step").mutants}
-    assert standard[0.25].not_a_violation == ""      # x0.5, x0.8: branch and bound, tests/test_power_reach_gem_step.py
+    assert standard[0.25].not_a_violation == ""  # x0.5, x0.8: branch and bound, tests/test_power_reach_gem_step.py
 
 
 def test_lemma2_split_x125_stays_within_by_dwork_roth_on_both_grids():

@@ -14,12 +14,25 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit_claims import privacy_audit_check
-from proofs_checks.claim_sets.arora.audit_design import (boosting_flip_pair, calls_for_oracle, gaussian_epsilon,
-                                                          gaussian_oracle, label_flip_pair, learner_mu_bound)
+from proofs_checks.claim_sets.arora.audit_design import (
+    boosting_flip_pair,
+    calls_for_oracle,
+    gaussian_epsilon,
+    gaussian_oracle,
+    label_flip_pair,
+    learner_mu_bound,
+)
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
-from reference.arora.learners import (default_lambda, lipschitz_constant, noisy_gd_rho, noisy_gd_sigma,
-                                      output_perturbation_sensitivity, output_perturbation_sigma, regularized_erm)
+from reference.arora.learners import (
+    default_lambda,
+    lipschitz_constant,
+    noisy_gd_rho,
+    noisy_gd_sigma,
+    output_perturbation_sensitivity,
+    output_perturbation_sigma,
+    regularized_erm,
+)
 from tests._audit_records import audit_record
 
 DELTA = 1e-5
@@ -58,14 +71,21 @@ def test_output_perturbation_x2_is_out_of_reach_with_the_stated_numbers():
     eps = gaussian_epsilon(mu, DELTA)
     oracle = gaussian_oracle(mu, 20_000, 0.95, DELTA)
     worst = learner_mu_bound("output-perturbation", 2.0, DELTA)
-    assert eps > 1.0                                    # a violation, shown by an exact law
-    assert oracle < 1.0 and gaussian_oracle(worst, 20_000, 0.95, DELTA) < 1.0   # but not at quick, on any pair
-    for value in (f"{shift:.4f}", f"{ratio:.3f}", f"mu = {mu:.4f}", f"{eps:.3f} > 1", f"{worst:.4f}",
-                  f"{gaussian_epsilon(worst, DELTA):.3f}", f"is {oracle:.3f}",
-                  f"{gaussian_oracle(worst, 20_000, 0.95, DELTA):.3f}"):
+    assert eps > 1.0  # a violation, shown by an exact law
+    assert oracle < 1.0 and gaussian_oracle(worst, 20_000, 0.95, DELTA) < 1.0  # but not at quick, on any pair
+    for value in (
+        f"{shift:.4f}",
+        f"{ratio:.3f}",
+        f"mu = {mu:.4f}",
+        f"{eps:.3f} > 1",
+        f"{worst:.4f}",
+        f"{gaussian_epsilon(worst, DELTA):.3f}",
+        f"is {oracle:.3f}",
+        f"{gaussian_oracle(worst, 20_000, 0.95, DELTA):.3f}",
+    ):
         assert value in text, value
     # 20000 * 2^12 calls: the first doubling of the quick budget whose oracle passes 1 (the one before does not)
-    calls = calls_for_oracle(mu, 1.0, 0.95, DELTA, start=20_000 * 2 ** 11)
+    calls = calls_for_oracle(mu, 1.0, 0.95, DELTA, start=20_000 * 2**11)
     assert calls == 81_920_000 and "8.2e7 calls" in text
 
 
@@ -175,10 +195,16 @@ def test_learner_audits_on_five_seeds(registry, alg):
 def test_the_mu_bounds_are_the_learners_own_calibration(n, B, m):
     # sensitivity / sigma of the implementation equals the closed form the proofs use, at any n, B, lam
     lam = default_lambda("squared", B, 1.0, 3.0, n, m)
-    op = (output_perturbation_sensitivity("squared", B, 1.0, 3.0, n, lam)
-          / output_perturbation_sigma("squared", B, 1.0, 3.0, n, lam, m, DELTA))
+    op = output_perturbation_sensitivity("squared", B, 1.0, 3.0, n, lam) / output_perturbation_sigma(
+        "squared", B, 1.0, 3.0, n, lam, m, DELTA
+    )
     T = 7
-    gd = math.sqrt(T) * 2 * lipschitz_constant("squared", B, 1.0, 3.0) / n / noisy_gd_sigma("squared", B, 1.0, 3.0, n,
-                                                                                          T, m, DELTA)
+    gd = (
+        math.sqrt(T)
+        * 2
+        * lipschitz_constant("squared", B, 1.0, 3.0)
+        / n
+        / noisy_gd_sigma("squared", B, 1.0, 3.0, n, T, m, DELTA)
+    )
     assert op == pytest.approx(learner_mu_bound("output-perturbation", m, DELTA), rel=1e-12)
     assert gd == pytest.approx(learner_mu_bound("noisy-gd", m, DELTA), rel=1e-12)

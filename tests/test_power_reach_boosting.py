@@ -15,9 +15,15 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit_claims import privacy_audit_check
-from proofs_checks.claim_sets.arora.audit_design import (BOOSTING_PAPER_CHUNK, boosting_flip_pair, boosting_output_law,
-                                                          boosting_validation_pair, law_epsilon, law_oracle,
-                                                          paper_sigma_tilde)
+from proofs_checks.claim_sets.arora.audit_design import (
+    BOOSTING_PAPER_CHUNK,
+    boosting_flip_pair,
+    boosting_output_law,
+    boosting_validation_pair,
+    law_epsilon,
+    law_oracle,
+    paper_sigma_tilde,
+)
 from proofs_checks.model import CheckContext
 from reference.arora.learners import OutputPerturbation
 from reference.arora.model_selection import boosting, boosting_n0, gaussian_output_subgaussian_constant
@@ -46,7 +52,9 @@ def test_the_printed_sigma_tilde_and_its_constants():
     # sigma~^2 = 4 (Y^2 + H gamma^2 X^2)/(n eps) [004 Thm. E], gamma of the learner at (eps/2, delta) on a chunk
     gamma = gaussian_output_subgaussian_constant(2.0, L.sigma(2.0, 4, 0.5, DELTA))
     assert gamma == pytest.approx(16.139, abs=1e-3)
-    assert paper_sigma_tilde(L, 2.0, 4, 20, 1.0, DELTA) == pytest.approx(2 * math.sqrt(9 + 2 * gamma ** 2) / math.sqrt(20))
+    assert paper_sigma_tilde(L, 2.0, 4, 20, 1.0, DELTA) == pytest.approx(
+        2 * math.sqrt(9 + 2 * gamma**2) / math.sqrt(20)
+    )
     assert paper_sigma_tilde(L, 2.0, 4, 20, 1.0, DELTA) == pytest.approx(10.2951, abs=1e-4)
     assert paper_sigma_tilde(L, 2.0, 4, 10, 1.0, DELTA) == pytest.approx(16.9325, abs=1e-4)
     assert boosting_n0(gamma, 0.1, 2.0, 3.0) == pytest.approx(3.18e7, rel=1e-2)
@@ -62,10 +70,20 @@ def test_the_audited_mechanism_uses_the_printed_sigma_tilde_and_the_designed_pai
         assert D.shape == (20, 2) and (D == pair[0]).all() and (Dp == pair[1]).all()
         # the same draws as boosting() at the paper's sigma~ for n = 20
         got = mech.sample(D, 5, np.random.default_rng(3))
-        want = boosting(D, L, 2.0, 4, 1.0, DELTA, sigma_tilde=paper_sigma_tilde(L, 2.0, 4, 20, 1.0, DELTA), variant=v, size=5,
-                        rng=np.random.default_rng(3))
+        want = boosting(
+            D,
+            L,
+            2.0,
+            4,
+            1.0,
+            DELTA,
+            sigma_tilde=paper_sigma_tilde(L, 2.0, 4, 20, 1.0, DELTA),
+            variant=v,
+            size=5,
+            rng=np.random.default_rng(3),
+        )
         assert np.allclose(got, want)
-    assert alg.mechanism(variant="printed", sigma_tilde=0.1).sigma_tilde == 0.1      # a given scale is kept
+    assert alg.mechanism(variant="printed", sigma_tilde=0.1).sigma_tilde == 0.1  # a given scale is kept
 
 
 @pytest.mark.parametrize("variant, eps1, oracle1", [("printed", 4.9098, 2.409), ("standard", 4.7859, 2.617)])

@@ -20,8 +20,13 @@ import math
 import numpy as np
 import pytest
 
-from proofs_checks.claim_sets.arora.audit_design import (boosting_split_index_law, boosting_split_law,
-                                                          boosting_split_pair, law_epsilon, law_oracle)
+from proofs_checks.claim_sets.arora.audit_design import (
+    boosting_split_index_law,
+    boosting_split_law,
+    boosting_split_pair,
+    law_epsilon,
+    law_oracle,
+)
 from tests._audit_records import audit_record
 
 BC = "audit.arora-boosting.calibrated"
@@ -37,6 +42,7 @@ def registry():
 
 def _two_outcome_epsilon(p, q, delta=DELTA):
     """Epsilon at ``delta`` of the laws (p, 1 - p) and (q, 1 - q), both directions (bisection, 200 steps)."""
+
     def excess(e, a, b):
         return max(a - math.exp(e) * b, 0.0) + max((1 - a) - math.exp(e) * (1 - b), 0.0)
 
@@ -59,8 +65,7 @@ def _limit(bad, multiplier, chunk=1.0):
     on D and 24 (1 + bad)/c behind on D' (its losses on (1, 3) and (1, -3) are 25 and 1, the others' 1 and 25).
     """
     b = 52.0 / (chunk * multiplier)
-    return (boosting_split_index_law(24.0 * (1 - bad) / b, 0.0),
-            boosting_split_index_law(-24.0 * (1 + bad) / b, 0.0))
+    return (boosting_split_index_law(24.0 * (1 - bad) / b, 0.0), boosting_split_index_law(-24.0 * (1 + bad) / b, 0.0))
 
 
 def test_the_split_pair_is_the_one_audited_at_full():
@@ -71,7 +76,7 @@ def test_the_split_pair_is_the_one_audited_at_full():
         assert (a == b).all() and (ap == bp).all()
     E, Ep = full[2]
     assert (E == D).all() and (Ep == Dp).all() and (D != Dp).sum() == 1
-    assert "quick" not in audit_record(BC).profile_pairs           # quick keeps its two cheap pairs
+    assert "quick" not in audit_record(BC).profile_pairs  # quick keeps its two cheap pairs
 
 
 def test_deterministic_limit_loses_1_15_eps_at_x1_25_and_stays_within_at_x1():
@@ -83,7 +88,7 @@ def test_deterministic_limit_loses_1_15_eps_at_x1_25_and_stays_within_at_x1():
     assert _two_outcome_epsilon(*_limit(3, 1.0)) < 48 / 52 < 1.0
     text = audit_record(BC).power
     assert f"epsilon {best:.3f} at delta" in text
-    d1 = max(max(p - math.e * q, 0.0) for p, q in (_limit(k / 4, 1.25) for k in range(40)))   # gaps on a 1/4 grid
+    d1 = max(max(p - math.e * q, 0.0) for p, q in (_limit(k / 4, 1.25) for k in range(40)))  # gaps on a 1/4 grid
     assert 0.0235 < d1 < 0.0237 and f"largest delta(1), {d1:.4f}, with one (1, 3) record" in text
     # the index law's quadrature: P(lone wins) at equal scores is 1/m
     assert abs(boosting_split_index_law(0.0, 0.0) - 0.25) < 1e-9
@@ -117,7 +122,7 @@ def test_split_pair_and_law_reject_bad_input():
 
 def test_x1_25_mutant_is_neither_marked_nor_quick_cheap(registry):
     ms = {m.factor: m for m in registry.claim(BC).mutants}
-    assert not ms[1.25].out_of_reach and not ms[1.25].not_a_violation       # a violation, caught at full
+    assert not ms[1.25].out_of_reach and not ms[1.25].not_a_violation  # a violation, caught at full
     assert "x1.25 at full only" in audit_record(BC).power
 
 
@@ -131,9 +136,15 @@ def test_split_law_fine_numbers_and_oracle():
     _, p1, q1, _ = boosting_split_law(D, Dp, 1.0)
     e1 = law_epsilon(p1, q1, DELTA)
     text = audit_record(BC).power
-    for value in (f"epsilon {eps:.3f} at", f"delta(1) = {d1:.4f}", f"oracle {o2:.3f} at the quick",
-                  f"{o6:.3f} at 10^6", f"x1: {e1:.3f}", f"P(w < -2) = {p[w < -2].sum():.4f} on D",
-                  f"{q[w < -2].sum():.4f} on D'"):
+    for value in (
+        f"epsilon {eps:.3f} at",
+        f"delta(1) = {d1:.4f}",
+        f"oracle {o2:.3f} at the quick",
+        f"{o6:.3f} at 10^6",
+        f"x1: {e1:.3f}",
+        f"P(w < -2) = {p[w < -2].sum():.4f} on D",
+        f"{q[w < -2].sum():.4f} on D'",
+    ):
         assert value in text, value
     assert eps > 1.15 and d1 > 600 * DELTA and e1 < 1.0 and o6 > 1.1
 
@@ -147,8 +158,9 @@ def test_split_law_matches_the_implementation():
 
     D, Dp, _ = boosting_split_pair(4096, 3)
     w, p, q, _ = boosting_split_law(D, Dp, 1.25)
-    mech = BoostingMechanism(OutputPerturbation("squared", 1.0, 3.0), 2.0, 4, 1.25, DELTA, None, "calibrated",
-                             loss_clip=26.0)
+    mech = BoostingMechanism(
+        OutputPerturbation("squared", 1.0, 3.0), 2.0, 4, 1.25, DELTA, None, "calibrated", loss_clip=26.0
+    )
     rng = np.random.default_rng(20261123)
     for data, law in ((D, p), (Dp, q)):
         x = np.concatenate([mech.sample(data, 50_000, rng)[:, 0] for _ in range(4)])

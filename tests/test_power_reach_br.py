@@ -16,14 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs_checks.claim_sets.hu import frank_wolfe
-from proofs_checks.claim_sets.hu import corner_records
-from proofs_checks.formulas.bounded_range import (br_composition_delta, br_composition_delta_mpmath,
-                                                  grr_probability)
+from proofs_checks.claim_sets.hu import corner_records, frank_wolfe
+from proofs_checks.formulas.bounded_range import br_composition_delta, br_composition_delta_mpmath, grr_probability
 from proofs_checks.formulas.composition import rr_composition_delta
 from proofs_checks.registry import default_registry
-from reference.hu.frank_wolfe import (l1_ball_vertices, lasso_epsilon_step, lasso_selection_log_prob,
-                                      lasso_sensitivity, private_lasso_output_log_prob_batch)
+from reference.hu.frank_wolfe import (
+    l1_ball_vertices,
+    lasso_epsilon_step,
+    lasso_selection_log_prob,
+    lasso_sensitivity,
+    private_lasso_output_log_prob_batch,
+)
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +56,14 @@ def _non_adaptive_mpmath(eta, T, eps, t, dps=50):
     with mpmath.workdps(dps):
         e, x, t = mpmath.mpf(eta), mpmath.mpf(eps), mpmath.mpf(t)
         p = (mpmath.exp(e) - mpmath.exp(t)) / (mpmath.exp(e) - 1)
-        return sum(mpmath.binomial(T, k) * p ** k * (1 - p) ** (T - k)
-                   * max(0, 1 - mpmath.exp(x - (k * t + (T - k) * (t - e)))) for k in range(T + 1))
+        return sum(
+            mpmath.binomial(T, k) * p**k * (1 - p) ** (T - k) * max(0, 1 - mpmath.exp(x - (k * t + (T - k) * (t - e))))
+            for k in range(T + 1)
+        )
 
 
 # ------------------------------------------------------------------------------ the formula
+
 
 @pytest.mark.parametrize("eta, eps", [(1.0, 0.0), (3.49, 0.99), (0.3, 0.1), (9.9, 0.99)])
 def test_one_round_matches_the_closed_form(eta, eps):
@@ -101,16 +107,19 @@ def test_extreme_inputs_give_finite_values_and_bad_ones_raise():
         for eps in (0.0, 0.5, 1e300):
             r = br_composition_delta(eta, 3, eps, points_per_step=20)
             assert np.isfinite([r.lower, r.upper]).all() and 0.0 <= r.lower <= r.upper <= 1.0
-    assert br_composition_delta(1e300, 2, 0.5).lower == 1.0           # no privacy at all
-    assert br_composition_delta(1e-300, 2, 0.5).upper == 0.0          # loss <= 2e-300 < eps
+    assert br_composition_delta(1e300, 2, 0.5).lower == 1.0  # no privacy at all
+    assert br_composition_delta(1e-300, 2, 0.5).upper == 0.0  # loss <= 2e-300 < eps
     p = grr_probability(1e-300, np.array([0.0, 5e-301, 1e-300]))
     assert np.all(np.isfinite(p)) and p[0] == 1.0 and p[-1] == 0.0
-    for bad in ({"eta": 0.0}, {"eta": -1.0}, {"eta": np.nan}, {"rounds": 0}, {"epsilon": -0.1},
-                {"points_per_step": 0}):
+    for bad in ({"eta": 0.0}, {"eta": -1.0}, {"eta": np.nan}, {"rounds": 0}, {"epsilon": -0.1}, {"points_per_step": 0}):
         kw = {"eta": 1.0, "rounds": 2, "epsilon": 0.5, **bad}
         with pytest.raises(ValueError, match=next(iter(bad))):
-            br_composition_delta(kw["eta"], kw["rounds"], kw["epsilon"],
-                                 **({"points_per_step": kw["points_per_step"]} if "points_per_step" in kw else {}))
+            br_composition_delta(
+                kw["eta"],
+                kw["rounds"],
+                kw["epsilon"],
+                **({"points_per_step": kw["points_per_step"]} if "points_per_step" in kw else {}),
+            )
     with pytest.raises(TypeError):
         br_composition_delta("1", 2, 0.5)
     with pytest.raises(ValueError, match="t must lie"):
@@ -118,6 +127,7 @@ def test_extreme_inputs_give_finite_values_and_bad_ones_raise():
 
 
 # ---------------------------------------------------------------- the ingredient taken from the code
+
 
 def test_lasso_step_is_eps_step_over_f_bounded_range():
     """The step-4 exponential mechanism's log-ratio over the vertices spans at most eps_step / f, and reaches it."""
@@ -132,8 +142,10 @@ def test_lasso_step_is_eps_step_over_f_bounded_range():
         nb = data.copy()
         nb[-1] = corners[rng.integers(8)]
         W = np.vstack([V, rng.dirichlet(np.ones(3), size=6)[:, :2] * rng.choice([-1.0, 1.0], size=(6, 2))])
-        lp = [lasso_selection_log_prob(W, D[:, :2], D[:, 2], V, K, e_step,
-                                       sensitivity=f * lasso_sensitivity(V, K, n)) for D in (data, nb)]
+        lp = [
+            lasso_selection_log_prob(W, D[:, :2], D[:, 2], V, K, e_step, sensitivity=f * lasso_sensitivity(V, K, n))
+            for D in (data, nb)
+        ]
         ratio = lp[0] - lp[1]
         span = ratio.max(axis=1) - ratio.min(axis=1)
         assert np.all(span <= e_step / f * (1 + 1e-12))
@@ -150,8 +162,9 @@ def test_exact_law_stays_within_the_bound():
     data = np.repeat(corners[[5]], n, axis=0)
     nb = data.copy()
     nb[0] = corners[2]
-    _, lp = private_lasso_output_log_prob_batch(np.stack([data, nb]), V[0], K, T, eps, dlt, vertices=V,
-                                                sensitivity=0.5 * lasso_sensitivity(V, K, n))
+    _, lp = private_lasso_output_log_prob_batch(
+        np.stack([data, nb]), V[0], K, T, eps, dlt, vertices=V, sensitivity=0.5 * lasso_sensitivity(V, K, n)
+    )
     P, Q = np.exp(lp[0]), np.exp(lp[1])
     hockey = max(np.maximum(P - np.exp(eps) * Q, 0).sum(), np.maximum(Q - np.exp(eps) * P, 0).sum())
     bound = frank_wolfe.thm4_printed_br_ratio(0.5, ("quick",))[0] * dlt
@@ -159,6 +172,7 @@ def test_exact_law_stays_within_the_bound():
 
 
 # ------------------------------------------------------------------------------ the mutants
+
 
 def test_printed_x05_quick_and_x08_everywhere_are_no_violation(registry):
     ms = _mutants(registry)
@@ -174,8 +188,12 @@ def test_printed_x05_quick_and_x08_everywhere_are_no_violation(registry):
     assert not ms[0.1].not_a_violation and not ms[0.05].not_a_violation
     # the pure-DP route does not close them: why bounded range was needed
     for f, profiles in ((0.5, frank_wolfe.THM4_QUICK), (0.8, frank_wolfe.THM4_QUICK + frank_wolfe.THM4_FULL)):
-        assert max(rr_composition_delta(lasso_epsilon_step(e, d, T, "printed") / f, T, e) / d
-                   for T, n, K, e, d in profiles) > 1.0
+        assert (
+            max(
+                rr_composition_delta(lasso_epsilon_step(e, d, T, "printed") / f, T, e) / d for T, n, K, e, d in profiles
+            )
+            > 1.0
+        )
 
 
 def test_printed_x05_at_full_stays_open():
@@ -198,9 +216,10 @@ def _rnm_rr_laplace_release_delta(rnd, s, eps, m=2000):
     (their exact PLD, loss rounded up on the grid: pessimistic); dominating pairs compose adaptively
     (Zhu, Dong & Wang 2022).  Direct convolution, no FFT."""
     from proofs_checks.formulas.composition import laplace_pld
+
     h = rnd / (2 * m)
     rr = np.zeros(4 * m + 1)
-    rr[-1], rr[0] = 1 / (1 + np.exp(-rnd)), 1 / (1 + np.exp(rnd))     # RR's losses +-rnd = +-2m h
+    rr[-1], rr[0] = 1 / (1 + np.exp(-rnd)), 1 / (1 + np.exp(rnd))  # RR's losses +-rnd = +-2m h
     pmf = np.array([1.0])
     for comp in [laplace_pld(rnd / 2, m, "up")] * s + [rr] * s:
         pmf = np.convolve(pmf, comp)
@@ -213,11 +232,14 @@ def test_peeling_x05_at_full_laplace_release_sharpens_but_does_not_close():
     # place of one RR(s rnd / 2), the delta = 0.9 instance closes (0.985 delta, RR product 1.043) but delta = 0.01
     # does not (1.088 delta, RR product 2.39): the mutant stays undecided at full.  Measured, m = 2000.
     from proofs_checks.claim_sets.hu.sparse import PEELING_INSTANCES, rr_product_delta
+
     got = {}
     for s, eps, dlt in PEELING_INSTANCES["full"]:
         rnd = eps / (0.5 * np.sqrt(3.0 * s * np.log(1.0 / dlt)))
-        got[dlt] = (_rnm_rr_laplace_release_delta(rnd, s, eps) / dlt,
-                    rr_product_delta([rnd] * s + [s * rnd / 2], eps) / dlt)
+        got[dlt] = (
+            _rnm_rr_laplace_release_delta(rnd, s, eps) / dlt,
+            rr_product_delta([rnd] * s + [s * rnd / 2], eps) / dlt,
+        )
     assert got[0.9][0] == pytest.approx(0.98509, abs=2e-4) and got[0.9][1] > 1.04
     assert got[0.01][0] == pytest.approx(1.0876, abs=5e-4) and got[0.01][1] > 2.3
     assert got[1e-3][0] == 0.0
@@ -233,20 +255,33 @@ def test_report_noisy_max_with_laplace_noise_is_not_2s_over_b_bounded_range():
         return 0.5 * np.exp(z) if z < 0 else 1 - 0.5 * np.exp(-z)
 
     def probs(u):
-        return np.array([integrate.quad(lambda x: 0.5 * np.exp(-abs(x)) * np.prod(
-            [lap_cdf(u[j] - u[k] + x) for k in range(len(u)) if k != j]), -60.0, 60.0,
-            points=[0.0] + [float(u[k] - u[j]) for k in range(len(u)) if k != j], epsabs=1e-14, epsrel=1e-12,
-            limit=200)[0] for j in range(len(u))])   # tails beyond 60 b: < e^-59
+        return np.array(
+            [
+                integrate.quad(
+                    lambda x: (
+                        0.5 * np.exp(-abs(x)) * np.prod([lap_cdf(u[j] - u[k] + x) for k in range(len(u)) if k != j])
+                    ),
+                    -60.0,
+                    60.0,
+                    points=[0.0] + [float(u[k] - u[j]) for k in range(len(u)) if k != j],
+                    epsabs=1e-14,
+                    epsrel=1e-12,
+                    limit=200,
+                )[0]
+                for j in range(len(u))
+            ]
+        )  # tails beyond 60 b: < e^-59
 
     S = 0.1
     u = np.array([0.162, 0.064, 0.107, -0.196])
     shift = np.array([S, S, -S, S])
     r = np.log(probs(u) / probs(u + shift))
-    assert np.abs(r).max() <= 2 * S                      # (2S/b)-DP, as the Peeling proof uses
-    assert (r.max() - r.min()) / (2 * S) == pytest.approx(1.1625, abs=2e-3)   # but not (2S/b)-BR
+    assert np.abs(r).max() <= 2 * S  # (2S/b)-DP, as the Peeling proof uses
+    assert (r.max() - r.min()) / (2 * S) == pytest.approx(1.1625, abs=2e-3)  # but not (2S/b)-BR
 
 
 # ------------------------------------------ Peeling where the printed lambda is 3x the move's bound
+
 
 def test_peeling_x05_closes_at_full_where_the_move_is_a_third_of_lambda(registry):
     # hu.thm8.privacy.standard and .printed-indices: the standard robust gradient's per-coordinate
@@ -257,6 +292,7 @@ def test_peeling_x05_closes_at_full_where_the_move_is_a_third_of_lambda(registry
     from proofs_checks.claim_sets.hu import sparse
     from reference.hu.catoni import PHI_BOUND
     from reference.hu.sparse import sparse_opt_lambda
+
     k, eta, m = 3.0, 0.7, 11
     assert eta * 2 * k * PHI_BOUND / m == pytest.approx(sparse_opt_lambda(k, eta, m) / 3, rel=1e-14)
     ratio, where = sparse.peeling_mutant_delta_ratio(0.5, ("quick", "full"), 1.0 / 3.0)
@@ -281,8 +317,7 @@ _POSITIVE = dict(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_inf
 
 @pytest.mark.filterwarnings("error")
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(eta=st.floats(**_POSITIVE), eps=st.one_of(st.just(0.0), st.floats(**_POSITIVE)),
-       rounds=st.integers(1, 4))
+@given(eta=st.floats(**_POSITIVE), eps=st.one_of(st.just(0.0), st.floats(**_POSITIVE)), rounds=st.integers(1, 4))
 def test_bracket_is_finite_ordered_and_monotone_over_the_float_range(eta, eps, rounds):
     # any eta, eps in float64 (subnormals to 1.7e308): a bracket in [0, 1], no NaN or inf, and the optimal
     # delta can only fall as eps grows (a bound that rose with eps could not be sound)

@@ -14,9 +14,14 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit.curves import gaussian_curve
-from proofs_checks.claim_sets.arora.audit_design import (calls_for_oracle, gaussian_epsilon, gaussian_oracle,
-                                                          learner_mu_bound, noisy_gd_linear_output,
-                                                          noisy_gd_violation_pair)
+from proofs_checks.claim_sets.arora.audit_design import (
+    calls_for_oracle,
+    gaussian_epsilon,
+    gaussian_oracle,
+    learner_mu_bound,
+    noisy_gd_linear_output,
+    noisy_gd_violation_pair,
+)
 from reference.arora.learners import noisy_gd, noisy_gd_rho
 from tests._audit_records import audit_record
 
@@ -40,7 +45,7 @@ def _replay(D, m, size, seed):
     w = np.zeros((size, 1))
     acc = np.zeros((size, 1))
     top = 0.0
-    for _ in range(r["T"]):   # iterations, as the implementation loops
+    for _ in range(r["T"]):  # iterations, as the implementation loops
         w = w - r["eta"] * (A * w - b + gen.normal(0.0, r["sigma"], size=(size, 1)))
         top = max(top, float(np.abs(w).max()))
         acc += w
@@ -52,7 +57,7 @@ def test_the_closed_form_law_is_the_implementations_output_on_the_pair():
     for data in (D, Dp):
         out = noisy_gd(data, "squared", 1.0, 2.0, DELTA, x_bound=1.0, y_bound=3.0, size=64, rng=7)[:, 0]
         lin, top = _replay(data, 2.0, 64, 7)
-        assert top < 0.5                                  # no projection on these paths
+        assert top < 0.5  # no projection on these paths
         np.testing.assert_allclose(out, lin, rtol=0, atol=1e-13)
 
 
@@ -66,7 +71,7 @@ def test_the_closed_form_mean_and_weights_follow_the_recursion():
     for t in range(T):
         W = (1 - k) * W + impulse[t]
         acc += W
-    c = acc                      # c_s = sum_{t > s} (1 - k)^(t - 1 - s)
+    c = acc  # c_s = sum_{t > s} (1 - k)^(t - 1 - s)
     mu = (12.0 / 400) * c.sum() / (r["sigma"] * np.linalg.norm(c))
     assert mu == pytest.approx(r["mu"], rel=1e-12)
     assert r["mu"] <= r["transcript_mu"] <= learner_mu_bound("noisy-gd", 2.0, DELTA)
@@ -77,20 +82,29 @@ def test_noisy_gd_x2_violates_and_is_out_of_reach_with_the_stated_numbers():
     mu, worst = r["mu"], learner_mu_bound("noisy-gd", 2.0, DELTA)
     d1 = float(gaussian_curve([1.0], 1.0 / mu)[0])
     eps = gaussian_epsilon(mu, DELTA)
-    assert d1 - (1 + math.e) * r["projection"] > DELTA and eps > 1.0       # a violation of (1, 1e-5)-DP
+    assert d1 - (1 + math.e) * r["projection"] > DELTA and eps > 1.0  # a violation of (1, 1e-5)-DP
     pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
-    p = pld.from_gaussian_mechanism(standard_deviation=1.0 / mu, sensitivity=1.0, pessimistic_estimate=True,
-                                    value_discretization_interval=1e-4)
+    p = pld.from_gaussian_mechanism(
+        standard_deviation=1.0 / mu, sensitivity=1.0, pessimistic_estimate=True, value_discretization_interval=1e-4
+    )
     assert p.get_delta_for_epsilon(1.0) == pytest.approx(d1, rel=1e-3)
     oracle, oracle_any = gaussian_oracle(mu, 20_000, 0.95, DELTA), gaussian_oracle(worst, 20_000, 0.95, DELTA)
-    assert oracle < 1.0 and oracle_any < 1.0                                # not at quick, on any pair
+    assert oracle < 1.0 and oracle_any < 1.0  # not at quick, on any pair
     assert worst == pytest.approx(math.sqrt(2 * noisy_gd_rho(2.0, DELTA)))
     text = audit_record(GD).reach[2.0]["out_of_reach"]
-    for value in (f"k = 2 eta = {r['k']:.4f}", f"mu = {mu:.4f}", f"{r['transcript_mu']:.4f}", f"{d1 * 1e5:.2f}e-5",
-                  f"{eps:.3f} > 1", f"is {oracle:.3f}", f"{oracle_any:.3f} on any pair", f"{worst:.4f}-GDP",
-                  f"{r['projection']:.2g}"):
+    for value in (
+        f"k = 2 eta = {r['k']:.4f}",
+        f"mu = {mu:.4f}",
+        f"{r['transcript_mu']:.4f}",
+        f"{d1 * 1e5:.2f}e-5",
+        f"{eps:.3f} > 1",
+        f"is {oracle:.3f}",
+        f"{oracle_any:.3f} on any pair",
+        f"{worst:.4f}-GDP",
+        f"{r['projection']:.2g}",
+    ):
         assert value in text, value
-    calls = calls_for_oracle(mu, 1.0, 0.95, DELTA, start=20_000 * 2 ** 11)
+    calls = calls_for_oracle(mu, 1.0, 0.95, DELTA, start=20_000 * 2**11)
     assert calls == 81_920_000 and "8.2e7 calls" in text
 
 
@@ -144,13 +158,18 @@ def test_boosting_calibrated_x2_violates_at_the_edge_of_the_quick_budget(boostin
     quick, full = law_oracle(p, q, 20_000, 0.95, DELTA), law_oracle(p, q, 10**6, 0.95, DELTA)
     assert eps > 1.2 and d1 > 0.01 and 1.0 < quick < 1.05 and full > 1.2
     base = law_epsilon(laws[1.0][1], laws[1.0][2], DELTA)
-    assert base < 0.6                                            # x1 far from refutable on this pair
+    assert base < 0.6  # x1 far from refutable on this pair
     text = audit_record(BC).power
-    for value in (f"epsilon {eps:.3f} at delta", f"delta(1) = {d1:.3f}", f"only {quick:.3f}", f"oracle {full:.3f}",
-                  f"x1 {base:.3f} on that pair"):
+    for value in (
+        f"epsilon {eps:.3f} at delta",
+        f"delta(1) = {d1:.3f}",
+        f"only {quick:.3f}",
+        f"oracle {full:.3f}",
+        f"x1 {base:.3f} on that pair",
+    ):
         assert value in text, value
     ms = {m.factor: m for m in registry.claim(BC).mutants}
-    assert not ms[2.0].out_of_reach and not ms[2.0].not_a_violation      # oracle > 1: not out of reach
+    assert not ms[2.0].out_of_reach and not ms[2.0].not_a_violation  # oracle > 1: not out of reach
 
 
 def test_boosting_calibrated_quick_budget_of_200000_calls_refutes_x2_not_x1(registry):
@@ -188,8 +207,12 @@ def test_boosting_calibrated_full_profile_refutes_x2_not_x1():
     reg = default_registry()
     ctx = CheckContext(profile="full", seed=20261121).for_claim(BC)
     pairs = audit_record(BC).pairs
-    assert privacy_audit_check("arora-boosting", "calibrated", registry=reg, privacy_multiplier=2.0,
-                               pairs=pairs)(ctx).verdict == "refuted"
+    assert (
+        privacy_audit_check("arora-boosting", "calibrated", registry=reg, privacy_multiplier=2.0, pairs=pairs)(
+            ctx
+        ).verdict
+        == "refuted"
+    )
     assert privacy_audit_check("arora-boosting", "calibrated", registry=reg, pairs=pairs)(ctx).verdict == "inconclusive"
 
 
@@ -203,5 +226,8 @@ def test_gem_x1_25_largest_loss_found_is_below_epsilon():
     qp = q + np.array([-1.0, 2.0, 4.0])
     assert (np.abs(qp - q) <= g).all() and (np.abs(q) <= 3 * g).all() and (np.abs(qp) <= 3 * g).all()
     loss = float(np.max(np.abs(gem_log_prob(g, q, 1.25, 0.1) - gem_log_prob(g, qp, 1.25, 0.1))))
-    assert loss == pytest.approx(0.8636, abs=5e-5) and "0.864 by 60 local searches" in audit_record("audit.gem.standard").power
+    assert (
+        loss == pytest.approx(0.8636, abs=5e-5)
+        and "0.864 by 60 local searches" in audit_record("audit.gem.standard").power
+    )
     assert "0.9958 eps <= eps" in audit_record("audit.gem.standard").reach[1.25]["not_a_violation"]

@@ -35,8 +35,8 @@ from reference.arora.model_selection import grid_search_pairs
 from reference.mechanisms.gem import gem_log_prob, gem_threshold
 
 CID = "arora.thm1.privacy.gem-step"
-EPS, DELTA, BETA = 1.0, 1e-5, 0.1        # the check's defaults
-TOL = 5e-4                               # closing gap, in units of privacy loss (1e-3 of eps/2)
+EPS, DELTA, BETA = 1.0, 1e-5, 0.1  # the check's defaults
+TOL = 5e-4  # closing gap, in units of privacy loss (1e-3 of eps/2)
 TWO_PI = 2.0 * math.pi
 
 
@@ -54,13 +54,13 @@ def _loss_ranges(cells, w, loss):
     norm, phi = np.linalg.norm(w, axis=1), np.arctan2(w[:, 1], w[:, 0])
     clo, chi = _cos_range(cells[:, 2:3] - phi, cells[:, 3:4] - phi)
     r0, r1 = cells[:, 0:1], cells[:, 1:2]
-    prods = np.stack([r0 * clo, r0 * chi, r1 * clo, r1 * chi])      # <w, x> = rho |w| cos(theta - phi)
+    prods = np.stack([r0 * clo, r0 * chi, r1 * clo, r1 * chi])  # <w, x> = rho |w| cos(theta - phi)
     ulo, uhi = prods.min(axis=0) * norm, prods.max(axis=0) * norm
     if loss == "squared":
         vlo, vhi = ulo - cells[:, 5:6], uhi - cells[:, 4:5]
         lo = np.where((vlo <= 0) & (vhi >= 0), 0.0, np.minimum(vlo * vlo, vhi * vhi))
         return lo, np.maximum(vlo * vlo, vhi * vhi)
-    return np.logaddexp(0.0, -uhi), np.logaddexp(0.0, -ulo)         # y = 1: softplus(-<w, x>)
+    return np.logaddexp(0.0, -uhi), np.logaddexp(0.0, -ulo)  # y = 1: softplus(-<w, x>)
 
 
 def _loss_bound(cells, rows, inst):
@@ -70,10 +70,10 @@ def _loss_bound(cells, rows, inst):
     m, pen, g, c, logp = inst["m"], inst["pen"], inst["g"], inst["c"], inst["logp"]
     k = pen.size
     plo, phi = np.empty((len(cells), k)), np.empty((len(cells), k))
-    plo[:, 0] = phi[:, 0] = pen[0]                  # the pair (0, Y^2) does not depend on S2
+    plo[:, 0] = phi[:, 0] = pen[0]  # the pair (0, Y^2) does not depend on S2
     plo[:, 1:], phi[:, 1:] = pen[1:] + (lo - own) / m, pen[1:] + (hi - own) / m
     off = ~np.eye(k, dtype=bool)
-    den = g[:, None] + g[None, :]                   # > 0 off the diagonal: only g_0 = 0
+    den = g[:, None] + g[None, :]  # > 0 off the diagonal: only g_0 = 0
     with np.errstate(divide="ignore", invalid="ignore"):
         s_hi = np.maximum(np.where(off, (phi[:, :, None] - plo[:, None, :]) / den, 0.0).max(axis=2), 0.0)
         s_lo = np.maximum(np.where(off, (plo[:, :, None] - phi[:, None, :]) / den, 0.0).max(axis=2), 0.0)
@@ -85,14 +85,22 @@ def _loss_bound(cells, rows, inst):
 
 def _instance(cset, S2a, learner, n, loss, factor):
     """What the bound needs of one base ``S2``: GEM at ``eps/2`` with sensitivities x ``factor`` (the mutant)."""
-    assert cset.shape[1:] == (1, 2) and S2a.shape[1] == 3          # polar cells need d = 2
+    assert cset.shape[1:] == (1, 2) and S2a.shape[1] == 3  # polar cells need d = 2
     sens, scores = grid_search_pairs(cset, S2a, learner, n=n, epsilon=EPS, delta=DELTA, beta=BETA)
     g, q, eps_gem = sens * factor, scores[0], EPS / 2
     t = gem_threshold(eps_gem, BETA / 4, q.size)
     w = cset[:, 0]
-    return {"w": w, "loss": loss, "m": S2a.shape[0], "pen": q + t * g, "g": g, "c": eps_gem / 2,
-            "logp": gem_log_prob(g, q, eps_gem, BETA / 4), "row_losses": glm_loss(w, S2a, loss).T,
-            "Y": learner.y_bound}
+    return {
+        "w": w,
+        "loss": loss,
+        "m": S2a.shape[0],
+        "pen": q + t * g,
+        "g": g,
+        "c": eps_gem / 2,
+        "logp": gem_log_prob(g, q, eps_gem, BETA / 4),
+        "row_losses": glm_loss(w, S2a, loss).T,
+        "Y": learner.y_bound,
+    }
 
 
 def _supremum(inst, max_rounds=60):
@@ -100,14 +108,20 @@ def _supremum(inst, max_rounds=60):
     sq = inst["loss"] == "squared"
     th, rr = np.linspace(0.0, TWO_PI, 17), np.linspace(0.0, 1.0, 3)
     yy = np.linspace(-inst["Y"], inst["Y"], 5) if sq else np.array([1.0, 1.0])
-    grid = np.array([(rr[a], rr[a + 1], th[b], th[b + 1], yy[e], yy[e + 1])
-                     for a in range(len(rr) - 1) for b in range(len(th) - 1) for e in range(len(yy) - 1)])
+    grid = np.array(
+        [
+            (rr[a], rr[a + 1], th[b], th[b + 1], yy[e], yy[e + 1])
+            for a in range(len(rr) - 1)
+            for b in range(len(th) - 1)
+            for e in range(len(yy) - 1)
+        ]
+    )
     cells, rows = np.repeat(grid, inst["m"], axis=0), np.tile(np.arange(inst["m"]), len(grid))
     wmax = np.linalg.norm(inst["w"], axis=1).max()
     best, closed = 0.0, 0.0
     for _ in range(max_rounds):
         ub = _loss_bound(cells, rows, inst)
-        mid = np.repeat((cells[:, 0::2] + cells[:, 1::2]) / 2, 2, axis=1)     # a point of the cell (domain)
+        mid = np.repeat((cells[:, 0::2] + cells[:, 1::2]) / 2, 2, axis=1)  # a point of the cell (domain)
         best = max(best, float(_loss_bound(mid, rows, inst).max()))
         done = ub <= best + TOL
         if done.any():
@@ -115,8 +129,13 @@ def _supremum(inst, max_rounds=60):
         cells, rows = cells[~done], rows[~done]
         if not len(cells):
             return best, closed
-        widths = np.column_stack([(cells[:, 1] - cells[:, 0]) * wmax, (cells[:, 3] - cells[:, 2]) * cells[:, 1] * wmax,
-                                  cells[:, 5] - cells[:, 4]])
+        widths = np.column_stack(
+            [
+                (cells[:, 1] - cells[:, 0]) * wmax,
+                (cells[:, 3] - cells[:, 2]) * cells[:, 1] * wmax,
+                cells[:, 5] - cells[:, 4],
+            ]
+        )
         dim = widths.argmax(axis=1)
         i = np.arange(len(cells))
         half = (cells[i, 2 * dim] + cells[i, 2 * dim + 1]) / 2
@@ -150,8 +169,16 @@ def test_cell_bounds_contain_every_point_of_the_cell():
     for loss in ("squared", "logistic"):
         d = _instance(cset, S2a, inst["loss_bound"], inst["n"], loss, 0.5)
         r0, th0, y0 = rng.uniform(0, 1, 400), rng.uniform(0, TWO_PI, 400), rng.uniform(-d["Y"], d["Y"], 400)
-        cells = np.column_stack([r0, np.minimum(r0 + rng.uniform(0, 0.5, 400), 1.0), th0,
-                                 th0 + rng.uniform(0, 4.0, 400), y0, np.minimum(y0 + rng.uniform(0, 2, 400), d["Y"])])
+        cells = np.column_stack(
+            [
+                r0,
+                np.minimum(r0 + rng.uniform(0, 0.5, 400), 1.0),
+                th0,
+                th0 + rng.uniform(0, 4.0, 400),
+                y0,
+                np.minimum(y0 + rng.uniform(0, 2, 400), d["Y"]),
+            ]
+        )
         if loss == "logistic":
             cells[:, 4:] = 1.0
         rows = rng.integers(0, d["m"], 400)
@@ -175,10 +202,10 @@ def test_point_values_are_the_checks_exact_laws():
     for inst, cset, S2a, rows, rset in _bases("quick"):
         d = _instance(cset, S2a, inst["loss_bound"], inst["n"], inst["loss"], 0.5)
         row = rows[0]
-        ds = [S2a] + [np.vstack([S2a[:row], r[None], S2a[row + 1:]]) for r in rset]
+        ds = [S2a] + [np.vstack([S2a[:row], r[None], S2a[row + 1 :]]) for r in rset]
         laws = _gem_log_prob_many(cset, ds, inst["loss_bound"], inst["n"], EPS, DELTA, BETA, "standard", 0.5)
         x, y = rset[:, :-1], rset[:, -1]
-        if inst["loss"] == "logistic":                  # the margin y <w, x> = <w, y x>, label 1
+        if inst["loss"] == "logistic":  # the margin y <w, x> = <w, y x>, label 1
             x, y = x * y[:, None], np.ones_like(y)
         rho, th = np.linalg.norm(x, axis=1), np.arctan2(x[:, 1], x[:, 0])
         pts = np.column_stack([rho, rho, th, th, y, y])
@@ -196,8 +223,8 @@ OBSERVED_QUICK = {0.5: 0.99216, 0.8: 0.61892}
 def test_scaled_sensitivity_stays_within_eps_over_2_on_every_neighbour_of_the_quick_instances(factor):
     stated, observed = _GEM_STEP_SUPREMUM[factor]["quick"], OBSERVED_QUICK[factor]
     lower, upper = gem_step_supremum("quick", factor)
-    assert lower <= upper <= lower + 2 * TOL / EPS + 1e-12          # the bound is tight to 1e-3 of eps/2
-    assert upper <= stated < 1.0 and lower >= observed - 1e-3      # the check's own neighbours reach about this
+    assert lower <= upper <= lower + 2 * TOL / EPS + 1e-12  # the bound is tight to 1e-3 of eps/2
+    assert upper <= stated < 1.0 and lower >= observed - 1e-3  # the check's own neighbours reach about this
     marks = {m.factor: m for m in default_registry().claim(CID).mutants}
     assert f"at most {stated:.4f} of eps/2 at quick" in marks[factor].proof_at("quick", 20261121)
 
@@ -240,6 +267,7 @@ def test_full_profile_and_the_extra_seeds_of_verify(factor):
 # e^-a, which gives a + log((N-1)/(1 + (N-2) e^-a)) (the case where i is the best pair gives less).  At a = 1.25 eps/2
 # this exceeds eps from N = 4 when eps/2 = 0.5 is GEM's budget (1.019), from N = 5 when it is 1 (1.054).
 
+
 def _gem_supremum(n_pairs, a):
     """GEM's largest privacy loss with ``n_pairs`` pairs and log-weights ``-a s`` (mpmath, 50 digits)."""
     with mpmath.workdps(50):
@@ -256,7 +284,7 @@ def test_gem_supremum_is_attained_by_the_designed_pairs():
             g, pair = gem_worst_case_pair(k, w, 0.1)
             lp = gem_log_prob(g, pair, w, 0.1)
             assert np.abs(lp[1] - lp[0]).max() == pytest.approx(_gem_supremum(k, w / 2), rel=1e-12)
-    sens = np.array([0.0, 0.011, 0.036, 0.13])                 # a zero pair and three positive ones, as in 004
+    sens = np.array([0.0, 0.011, 0.036, 0.13])  # a zero pair and three positive ones, as in 004
     patterns = np.where(np.eye(4, dtype=bool), -1.0, 1.0)
     for w in (1.0, 1.25, 2.0):
         q = gem_worst_case_scores(sens, w * EPS / 2, BETA / 4)
@@ -272,7 +300,7 @@ def test_gem_supremum_bounds_random_moves():
     rng = np.random.default_rng(20261124)
     for k in range(2, 10):
         g = 10.0 ** rng.uniform(-2, 2, size=(2000, k))
-        g[::3, 0] = 0.0                                       # a data-independent pair in a third of the rows
+        g[::3, 0] = 0.0  # a data-independent pair in a third of the rows
         q = rng.normal(0, 1, size=(2000, k)) * g.max(axis=1, keepdims=True) * rng.uniform(0, 30, size=(2000, 1))
         for w in (1.0, 1.25):
             signs = np.where(rng.uniform(size=(2000, k)) < 0.5, -1.0, 1.0)
@@ -283,8 +311,10 @@ def test_gem_supremum_bounds_random_moves():
 def test_gem_checks_catch_the_x125_over_spend_and_stay_confirmed_at_x1():
     registry = default_registry()
     arora, prim = registry.claim("arora.gem.privacy"), registry.claim("primitives.gem.privacy")
-    for claim, factor, expect in ((arora, 1.25, _gem_supremum(4, 1.25 * EPS / 4) / (EPS / 2)),
-                                  (prim, 0.8, _gem_supremum(9, 1.25 / 2))):
+    for claim, factor, expect in (
+        (arora, 1.25, _gem_supremum(4, 1.25 * EPS / 4) / (EPS / 2)),
+        (prim, 0.8, _gem_supremum(9, 1.25 / 2)),
+    ):
         base = claim.check(CheckContext(profile="quick").for_claim(claim.id))
         assert base.verdict == "confirmed" and base.observed < 0.93
         (mutant,) = [m for m in claim.mutants if m.factor == factor]
@@ -296,13 +326,23 @@ def test_worst_case_constructions_reject_bad_parameters():
     from proofs_checks.claim_sets.arora.gem import gem_worst_case_scores
     from proofs_checks.claim_sets.primitives.selection import gem_worst_case_pair
 
-    for kwargs, name in (({"k": 2}, "k"), ({"k": "5"}, "k"), ({"epsilon": 0.0}, "epsilon"),
-                         ({"epsilon": float("nan")}, "epsilon"), ({"beta": 1.0}, "beta"), ({"far": -1.0}, "far")):
+    for kwargs, name in (
+        ({"k": 2}, "k"),
+        ({"k": "5"}, "k"),
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"epsilon": float("nan")}, "epsilon"),
+        ({"beta": 1.0}, "beta"),
+        ({"far": -1.0}, "far"),
+    ):
         args = {"k": 5, "epsilon": 1.0, "beta": 0.1, **kwargs}
         with pytest.raises((ValueError, TypeError), match=name):
             gem_worst_case_pair(**args)
-    for args, name in ((([0.0, 1.0, float("inf")], 0.5, 0.1), "sens"), (([0.0, 1.0, 2.0], 0.0, 0.1), "eps_gem"),
-                       (([0.0, 1.0, 2.0], 0.5, 0.0), "beta_gem"), (([0.0, -1.0, 1.0, 2.0], 0.5, 0.1), "sens"),
-                       (([], 0.5, 0.1), "sens")):
+    for args, name in (
+        (([0.0, 1.0, float("inf")], 0.5, 0.1), "sens"),
+        (([0.0, 1.0, 2.0], 0.0, 0.1), "eps_gem"),
+        (([0.0, 1.0, 2.0], 0.5, 0.0), "beta_gem"),
+        (([0.0, -1.0, 1.0, 2.0], 0.5, 0.1), "sens"),
+        (([], 0.5, 0.1), "sens"),
+    ):
         with pytest.raises((ValueError, TypeError), match=name):
             gem_worst_case_scores(*args)

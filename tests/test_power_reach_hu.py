@@ -42,10 +42,13 @@ def _number(text):
 
 # ----------------------------------------------------------------------------------------- plumbing
 
+
 def test_audit_mutants_carry_reach_and_reject_unknown_keys():
     from proofs_checks.audit.primitive_mechanisms import laplace_factory
-    lap = Algorithm("laplace", "[002 Def. 2]", "Laplace", mechanism=laplace_factory,
-                    privacy_knob=("Laplace scale", -1.0))
+
+    lap = Algorithm(
+        "laplace", "[002 Def. 2]", "Laplace", mechanism=laplace_factory, privacy_knob=("Laplace scale", -1.0)
+    )
     ms = audit_mutants(lap, "standard", multipliers=(2.0, 1.25), reach={2: {"not_a_violation": "proof"}})
     assert [(m.not_a_violation, m.out_of_reach) for m in ms] == [("proof", ""), ("", "")]
     with pytest.raises(TypeError, match="reach\\[2\\]"):
@@ -57,12 +60,21 @@ def test_audit_mutants_carry_reach_and_reject_unknown_keys():
 def test_verify_power_share_leaves_out_proven_non_violations_and_the_report_names_them():
     # private: _claim_power: verify's power record of a claim (the report's power field) is the subject
     from proofs_checks.commands.verify import _claim_power
+
     ok = lambda ctx: Result("confirmed")  # noqa: E731
     bad = lambda ctx: Result("refuted")  # noqa: E731
-    claim = Claim("toy.reach", "[002 Alg. 4]", "s", "privacy", ok,
-                  mutants=(Mutant("scale x0.5 (2x over-spend)", ok, factor=0.5, not_a_violation="proof"),
-                           Mutant("scale x0.1 (10x over-spend)", bad, factor=0.1),
-                           Mutant("scale x0.03 (30x over-spend)", ok, factor=1 / 30, out_of_reach="oracle")))
+    claim = Claim(
+        "toy.reach",
+        "[002 Alg. 4]",
+        "s",
+        "privacy",
+        ok,
+        mutants=(
+            Mutant("scale x0.5 (2x over-spend)", ok, factor=0.5, not_a_violation="proof"),
+            Mutant("scale x0.1 (10x over-spend)", bad, factor=0.1),
+            Mutant("scale x0.03 (30x over-spend)", ok, factor=1 / 30, out_of_reach="oracle"),
+        ),
+    )
     power = _claim_power(claim, CheckContext(), Result("confirmed"))
     assert power["share"] == 0.5 and power["mutants"] == 3
     assert power["not_violations"] == ["scale x0.5 (2x over-spend)"]
@@ -84,6 +96,7 @@ def test_registered_audit_claims_carry_the_reach_of_audit_power(registry):
 
 # ------------------------------------------------------------------------------- hu-2: FW LASSO
 
+
 @pytest.mark.parametrize("variant", ["printed", "lemma2", "standard"])
 def test_hu2_mutants_are_proven_private_by_pure_composition(registry, variant):
     mech, alg, _, eps, delta = resolve_mechanism("hu-2", variant, registry=registry)
@@ -93,11 +106,11 @@ def test_hu2_mutants_are_proven_private_by_pure_composition(registry, variant):
     assert np.all(mech.w0 == 0) and np.allclose(np.abs(mech.vertices).sum(axis=1), 1.0)
     etas = fw_step_sizes(mech.T, mech.step_size)
     assert np.all((etas > 0) & (etas <= 1))
-    assert lasso_sensitivity(mech.vertices, mech.K, 10) == pytest.approx(8 * mech.K ** 2 / 10, rel=1e-15)
+    assert lasso_sensitivity(mech.vertices, mech.K, 10) == pytest.approx(8 * mech.K**2 / 10, rel=1e-15)
     claim = _claim(registry, f"audit.hu-2.{variant}")
     for m in (2.0, 1.25):
         mut = next(x for x in claim.mutants if f"({m:g}x over-spend)" in x.name)
-        bound = 2 * lasso_epsilon_step(m * eps, delta, mech.T, variant)   # pure composition of T = 2 steps
+        bound = 2 * lasso_epsilon_step(m * eps, delta, mech.T, variant)  # pure composition of T = 2 steps
         assert bound <= eps
         assert _number(mut.not_a_violation) == pytest.approx(bound, abs=1e-4)
 
@@ -112,7 +125,7 @@ def test_hu2_step_score_moves_by_at_most_its_sensitivity_on_extreme_pairs(regist
     worst = 0.0
     for w in (np.zeros(2), np.array([1.0, 0.0]), np.array([-0.5, 0.5]), np.array([0.0, -1.0])):
         step = mech.step(w, n)
-        for i, (r_old, r_new) in enumerate([(a, b) for a in corners for b in corners]):
+        for r_old, r_new in [(a, b) for a in corners for b in corners]:
             d2 = data.copy()
             d2[0] = r_old
             d3 = data.copy()
@@ -120,11 +133,12 @@ def test_hu2_step_score_moves_by_at_most_its_sensitivity_on_extreme_pairs(regist
             diff = step.score_terms(d2).sum(axis=0) - step.score_terms(d3).sum(axis=0)
             # score_terms are eps_step u / (2 Delta_u): back to the score scale
             worst = max(worst, np.max(np.abs(diff)) * 2 * step.delta_u / mech.epsilon_step)
-    assert worst <= 8 * mech.K ** 2 / n * (1 + 1e-12)
-    assert worst >= 0.99 * 8 * mech.K ** 2 / n      # attained (x = +-K, y = -+K, w at a vertex)
+    assert worst <= 8 * mech.K**2 / n * (1 + 1e-12)
+    assert worst >= 0.99 * 8 * mech.K**2 / n  # attained (x = +-K, y = -+K, w at a vertex)
 
 
 # --------------------------------------------------------------------------------- Peeling, hu-4
+
 
 def _peeling_bound(m, s, sens_over_lam):
     lam = 1.0
@@ -132,8 +146,9 @@ def _peeling_bound(m, s, sens_over_lam):
     return s * 2 * sens_over_lam * lam / b
 
 
-@pytest.mark.parametrize("cid, sens_over_lam", [("audit.peeling.standard", 1.0),
-                                                ("audit.hu-4.standard", 1 / (math.sqrt(2) + 1))])
+@pytest.mark.parametrize(
+    "cid, sens_over_lam", [("audit.peeling.standard", 1.0), ("audit.hu-4.standard", 1 / (math.sqrt(2) + 1))]
+)
 def test_peeling_mutants_are_proven_private_by_report_noisy_max_rounds(registry, cid, sens_over_lam):
     claim = _claim(registry, cid)
     for m in (2.0, 1.25):
@@ -149,7 +164,7 @@ def test_hu4_instance_and_its_sensitivity_ratio(registry):
     # private: _step: the audited mechanism's step is the instance whose sensitivity ratio is checked
     step = mech._step(data)
     assert np.all(step.w == 0) and (step.K, step.eta0, step.s) == (1.0, 0.5, 2)
-    S = 2 * step.K ** 2 * step.eta0 / 6
+    S = 2 * step.K**2 * step.eta0 / 6
     assert S / iht_lambda(step.K, step.eta0, step.s, 6) == pytest.approx(1 / (math.sqrt(2) + 1), rel=1e-14)
     # v at w = 0 moves by exactly S per coordinate for the extreme replacement
     d1, d2 = data.copy(), data.copy()
@@ -173,6 +188,7 @@ def test_peeling_x2_exact_loss_is_below_the_proven_bound_on_worst_looking_pairs(
 
 # ------------------------------------------------------------------------------------- wang-xu
 
+
 @pytest.mark.parametrize("a", [1, 2])
 def test_wang_xu_standard_mutants_are_proven_private(registry, a):
     claim = _claim(registry, f"audit.wang-xu-{a}.standard")
@@ -183,7 +199,7 @@ def test_wang_xu_standard_mutants_are_proven_private(registry, a):
         recs = np.array([[0.0, 0.0], [1e300, -1e300], [1e-300, 5.0], [-3.0, 2.0], [0.5, 0.5]])
         terms = mech.score_terms(recs)
         assert np.all(terms <= 0) and np.all(terms >= -k * (1 + 1e-12))
-        assert terms.min() == pytest.approx(-k, rel=1e-9)        # the range is attained
+        assert terms.min() == pytest.approx(-k, rel=1e-9)  # the range is attained
         mut = next(x for x in claim.mutants if f"({m:g}x over-spend)" in x.name)
         assert 2 * k <= 1.0
         assert _number(mut.not_a_violation) == pytest.approx(2 * k, abs=1e-4)
@@ -192,12 +208,22 @@ def test_wang_xu_standard_mutants_are_proven_private(registry, a):
 def test_no_not_a_violation_mark_without_its_recomputation():
     """Every proven mark of an audit record is one of those recomputed above or in test_power_reach_arora (a new one
     needs its test)."""
-    marked = {(cid, m) for cid, e in audit_records().items() for m, why in e.reach.items()
-              if why.get("not_a_violation")}
+    marked = {
+        (cid, m) for cid, e in audit_records().items() for m, why in e.reach.items() if why.get("not_a_violation")
+    }
     tested = {(f"audit.hu-2.{v}", m) for v in ("printed", "lemma2", "standard") for m in (2.0, 1.25)}
-    tested |= {(c, m) for c in ("audit.peeling.standard", "audit.hu-4.standard", "audit.wang-xu-1.standard",
-                                "audit.wang-xu-2.standard", "audit.hu-3.standard", "audit.hu-5.standard")
-               for m in (2.0, 1.25)}
+    tested |= {
+        (c, m)
+        for c in (
+            "audit.peeling.standard",
+            "audit.hu-4.standard",
+            "audit.wang-xu-1.standard",
+            "audit.wang-xu-2.standard",
+            "audit.hu-3.standard",
+            "audit.hu-5.standard",
+        )
+        for m in (2.0, 1.25)
+    }
     # recomputed in tests/test_power_reach_arora.py
     tested |= {("audit.arora-output-perturbation.standard", 1.25), ("audit.arora-noisy-gd.standard", 1.25)}
     tested |= {(f"audit.arora-grid-search.{v}", m) for v in ("printed", "standard") for m in (2.0, 1.25)}
@@ -208,9 +234,10 @@ def test_no_not_a_violation_mark_without_its_recomputation():
 
 # ------------------------------------------------------------------------- hu-3, hu-5: one Peeling call
 
+
 def _full_peeling_bound(m, s=2):
     lam = 1.0
-    return 3 * s * lam / peeling_scale(s, m * 1.0, DELTA, lam)     # s rounds at 2 lam/b + release s lam/b
+    return 3 * s * lam / peeling_scale(s, m * 1.0, DELTA, lam)  # s rounds at 2 lam/b + release s lam/b
 
 
 @pytest.mark.parametrize("cid", ["audit.hu-3.standard", "audit.hu-5.standard"])
@@ -234,12 +261,14 @@ def test_hu3_hu5_mutants_are_proven_private_by_parallel_composition(registry, ci
 def test_hu5_step_moves_by_at_most_lambda_on_extreme_pairs(registry):
     """The proof's premise for hu-5: the half step moves by <= lam = 4 sqrt(2) k eta / m (in fact <= lam / 3)."""
     from reference.hu.sparse import sparse_opt_half_step, sparse_opt_lambda
+
     mech, *_ = resolve_mechanism("hu-5", "standard", registry=registry)
     rng = np.random.default_rng(1)
     m = 4
     base = rng.standard_t(1.5, size=(m, 5))
-    extremes = np.vstack([rng.standard_t(1.0, size=(30, 5)) * 100, np.full((1, 5), 1e300), np.full((1, 5), -1e300),
-                          np.zeros((1, 5))])
+    extremes = np.vstack(
+        [rng.standard_t(1.0, size=(30, 5)) * 100, np.full((1, 5), 1e300), np.full((1, 5), -1e300), np.zeros((1, 5))]
+    )
     W = np.vstack([np.zeros(4), [1.0, 0, 0, 0], [0.6, -0.8, 0, 0]])
     lam = sparse_opt_lambda(mech.k, mech.eta, m)
     worst = 0.0
@@ -259,35 +288,42 @@ def test_hu5_step_moves_by_at_most_lambda_on_extreme_pairs(registry):
 
 # ------------------------------------------------------------------- designed pairs: RNM and GEM
 
+
 def _pair_loss(mech, D, Dp):
     _, a = mech.log_prob(D)
     _, b = mech.log_prob(Dp)
     return float(np.max(np.abs(a - b)))
 
 
-@pytest.mark.parametrize("cid, expected", [
-    # exact laws (RNM: adaptive quadrature, rtol 1e-11; GEM: closed form), computed once when the pairs were chosen
-    ("audit.report-noisy-max.standard", {1.0: 0.9826, 1.25: 1.2382, 2.0: 1.9968}),
-    ("audit.gem.standard", {1.0: 0.2769, 1.25: 0.5304, 2.0: 1.3185}),
-    # hu-1: exact law of w^T over all |V|^T selection paths
-    ("audit.hu-1.standard", {1.0: 0.6786, 1.25: 0.8519, 2.0: 1.3653})])
+@pytest.mark.parametrize(
+    "cid, expected",
+    [
+        # exact laws (RNM: adaptive quadrature, rtol 1e-11; GEM: closed form), computed once when the pairs were chosen
+        ("audit.report-noisy-max.standard", {1.0: 0.9826, 1.25: 1.2382, 2.0: 1.9968}),
+        ("audit.gem.standard", {1.0: 0.2769, 1.25: 0.5304, 2.0: 1.3185}),
+        # hu-1: exact law of w^T over all |V|^T selection paths
+        ("audit.hu-1.standard", {1.0: 0.6786, 1.25: 0.8519, 2.0: 1.3653}),
+    ],
+)
 def test_designed_pairs_are_within_epsilon_at_x1_and_beyond_it_at_x2(registry, cid, expected):
-    (D, Dp), = audit_record(cid).pairs
-    assert D.shape == Dp.shape and np.sum(np.any(D != Dp, axis=1)) == 1       # replace-one neighbours
+    ((D, Dp),) = audit_record(cid).pairs
+    assert D.shape == Dp.shape and np.sum(np.any(D != Dp, axis=1)) == 1  # replace-one neighbours
     alg_id = cid.split(".")[1]
     for m, value in expected.items():
         mech, *_ = resolve_mechanism(alg_id, "standard", registry=registry, privacy_multiplier=m)
-        assert np.array_equal(mech.log_prob(D)[0], mech.log_prob(Dp)[0])       # the same outputs, in order
+        assert np.array_equal(mech.log_prob(D)[0], mech.log_prob(Dp)[0])  # the same outputs, in order
         assert _pair_loss(mech, D, Dp) == pytest.approx(value, abs=1e-4)
     assert expected[1.0] <= 1.0 < expected[2.0]
 
 
 def test_designed_pair_result_keeps_both_audits_in_the_evidence(registry):
     from proofs_checks.audit_claims import privacy_audit_check
+
     D = np.array([[1.0, 0.0, 0.0, 0.0]] + [[0.0, 1.0, 1.0, 1.0]] * 5)
     Dp = np.vstack([[0.0, 1.0, 1.0, 1.0], D[1:]])
     res = privacy_audit_check("exponential", registry=registry, privacy_multiplier=2.0, pairs=[(D, Dp)])(
-        CheckContext(profile="quick").for_claim("audit.exponential.standard"))
+        CheckContext(profile="quick").for_claim("audit.exponential.standard")
+    )
     ev = res.evidence
     assert ev["designed_pairs"]["pairs"] == 1 and "epsilon_lower" in ev["search"]
     assert res.observed == max(ev["designed_pairs"]["epsilon_lower"], ev["search"]["epsilon_lower"])
@@ -300,6 +336,7 @@ def test_designed_pairs_catch_x2_on_five_run_seeds(registry, cid):
     from dataclasses import replace
 
     from proofs_checks.runner import run_claim
+
     claim = _claim(registry, cid)
     x2 = next(m for m in claim.mutants if "(2x over-spend)" in m.name)
     for seed in (20261121, 1, 2, 3, 4):
@@ -310,10 +347,12 @@ def test_designed_pairs_catch_x2_on_five_run_seeds(registry, cid):
 
 # ------------------------------------------------------------------------------ hu-3: designed pair
 
+
 def test_hu3_designed_pair_is_a_replace_one_pair_in_the_last_part(registry):
     from reference.hu.frank_wolfe import data_split
+
     entry = audit_record("audit.hu-3.standard")
-    (D, Dp), = entry.pairs
+    ((D, Dp),) = entry.pairs
     rows = np.flatnonzero(np.any(D != Dp, axis=1))
     assert rows.tolist() == [D.shape[0] - 1]
     assert rows[0] in data_split(D.shape[0], 2)[-1]
@@ -328,12 +367,21 @@ def test_hu3_designed_pair_is_a_replace_one_pair_in_the_last_part(registry):
 def test_hu3_designed_pair_shows_x30_violates_at_100000_calls(registry):
     """The measured reach (seeded, thresholds fixed before the run): x30 refuted, x1 lower bound 0."""
     from proofs_checks.audit.api import audit
-    (D, Dp), = audit_record("audit.hu-3.standard").pairs
+
+    ((D, Dp),) = audit_record("audit.hu-3.standard").pairs
     feats = audit_record("audit.hu-3.standard").features
     for m, refuted in ((30.0, True), (1.0, False)):
         mech, *_ = resolve_mechanism("hu-3", "standard", registry=registry, privacy_multiplier=m)
-        res = audit(mech, epsilon=1.0, delta=DELTA, pairs=[(D, Dp)], samples=100_000, seed=0, features=feats,
-                    method="statistical")
+        res = audit(
+            mech,
+            epsilon=1.0,
+            delta=DELTA,
+            pairs=[(D, Dp)],
+            samples=100_000,
+            seed=0,
+            features=feats,
+            method="statistical",
+        )
         assert (res.verdict == "refuted") is refuted, (m, res.epsilon_lower)
 
 
@@ -352,7 +400,7 @@ def test_hu1_x125_proof_numbers():
     a = np.concatenate([np.linspace(1e-6, 20, 200_001), np.logspace(1.3, 300, 2000)])
     h = np.asarray(expected_phi(a, np.abs(a))) / B
     assert h.max() <= limit + 1e-12 and h[-1] == pytest.approx(limit, abs=1e-12)
-    assert np.allclose(np.asarray(expected_phi(-a[:5], a[:5])), -np.asarray(expected_phi(a[:5], a[:5])))   # odd
+    assert np.allclose(np.asarray(expected_phi(-a[:5], a[:5])), -np.asarray(expected_phi(a[:5], a[:5])))  # odd
     for m, attained in ((1.0, 0.6786), (1.25, 0.8519), (2.0, 1.3653)):
         assert attained <= m * limit + 1e-4
         assert m * limit - attained < 0.005
@@ -364,7 +412,7 @@ def test_hu1_x125_proof_numbers():
 def test_wang_xu_calibrated_designed_pair_attains_the_bound(registry, alg_id):
     # the calibrated variant's bound 2k = m eps is attained on the designed pair, so the
     # exact audit refutes x1.25 (1.25) and x2 (2.0) on every run seed and keeps x1 (0.999999) confirmed
-    (D, Dp), = audit_record(f"audit.{alg_id}.calibrated").pairs
+    ((D, Dp),) = audit_record(f"audit.{alg_id}.calibrated").pairs
     assert D.shape == (32, 2) and np.flatnonzero(np.any(D != Dp, axis=1)).tolist() == [0]
     for m, value in ((1.0, 0.999999), (1.25, 1.25), (2.0, 2.0)):
         mech, *_ = resolve_mechanism(alg_id, "calibrated", registry=registry, privacy_multiplier=m)

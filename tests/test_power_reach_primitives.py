@@ -25,14 +25,14 @@ G = "audit.gaussian.standard"
 
 def _mu(m):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)      # the classic calibration warns at epsilon >= 1
+        warnings.simplefilter("ignore", UserWarning)  # the classic calibration warns at epsilon >= 1
         mech = gaussian_factory(epsilon=0.5 * m)
     D = np.zeros((8, 2))
     D[0] = [0.5, 0.0]
     Dp = D.copy()
     Dp[0] = [-0.5, 0.0]
     shift = np.linalg.norm(mech.query(D) - mech.query(Dp))
-    assert shift == pytest.approx(1.0)                    # the pair attains the l2 sensitivity 1
+    assert shift == pytest.approx(1.0)  # the pair attains the l2 sensitivity 1
     return shift / mech.inner.sigma, mech.inner.sigma
 
 
@@ -75,6 +75,7 @@ def test_the_gaussian_mutants_carry_the_reach():
 
 # ---------------------------------------------------------------- GEM [004 App. D.1], K = 3 candidates
 
+
 def test_gem_loss_bound_and_the_x125_proof_numbers():
     from proofs_checks.claim_sets.primitives.audit_records import GEM_LOSS_BOUND as _GEM_BOUND
     from reference.mechanisms.gem import gem_log_prob
@@ -92,7 +93,7 @@ def test_gem_loss_bound_and_the_x125_proof_numbers():
         assert loss <= _GEM_BOUND[m] + 1e-12
     # the differential-evolution maximiser (seed 0, box +-40): candidates 0 and 2 nearly tied, candidate 1 far
     q2 = np.array([[0.0, 40.0, -16.3257]])
-    d2 = np.array([[1.0, -2.0, -4.0]])                      # every score moved by its full sensitivity
+    d2 = np.array([[1.0, -2.0, -4.0]])  # every score moved by its full sensitivity
     got = np.abs(gem_log_prob(g, q2, 1.25, 0.1) - gem_log_prob(g, q2 + d2, 1.25, 0.1)).max()
     assert got == pytest.approx(0.8894, abs=1e-3) and got < _GEM_BOUND[1.25]
     text = audit_record("audit.gem.standard").reach[1.25]["not_a_violation"]

@@ -29,20 +29,29 @@ def test_registered_primitive_claims_have_expected_verdicts():
         res = run_claim(reg.claim(cid), CTX)
         assert res.verdict == verdict, cid
         assert res.method and res.reading and res.bound is not None
-        assert (res.margin > -1e-9) == (verdict == "confirmed")     # exact checks: within float64 rounding
+        assert (res.margin > -1e-9) == (verdict == "confirmed")  # exact checks: within float64 rounding
 
 
-@pytest.mark.parametrize("claim_id, broken", [
-    ("primitives.exponential.privacy", P.exponential_privacy_check(weight_factor=1.0)),      # exp(eps u / Delta)
-    ("primitives.report-noisy-max.privacy",
-     P.report_noisy_max_privacy_check(scale_factor=1.0)),    # monotone-only scale on general scores
-    ("primitives.gem.privacy", P.gem_privacy_check(weight_scale=2.0)),                       # twice its budget
-    ("primitives.gem.utility", P.gem_utility_check(bound_factor=0.5)),                       # bound 8x too tight
-    ("primitives.laplace.privacy", P.laplace_privacy_check(scale_factor=0.7)),               # scale 30% too small
-    ("primitives.gaussian.classic-calibration", P.gaussian_calibration_check(sigma_factor=0.7)),  # sigma 30% small
-    ("primitives.composition.lemma2",
-     P.composition_split_check(split=lambda e, d, t: (2 * advanced_composition_split(e, d, t).epsilon_step, d / t))),
-])
+@pytest.mark.parametrize(
+    "claim_id, broken",
+    [
+        ("primitives.exponential.privacy", P.exponential_privacy_check(weight_factor=1.0)),  # exp(eps u / Delta)
+        (
+            "primitives.report-noisy-max.privacy",
+            P.report_noisy_max_privacy_check(scale_factor=1.0),
+        ),  # monotone-only scale on general scores
+        ("primitives.gem.privacy", P.gem_privacy_check(weight_scale=2.0)),  # twice its budget
+        ("primitives.gem.utility", P.gem_utility_check(bound_factor=0.5)),  # bound 8x too tight
+        ("primitives.laplace.privacy", P.laplace_privacy_check(scale_factor=0.7)),  # scale 30% too small
+        ("primitives.gaussian.classic-calibration", P.gaussian_calibration_check(sigma_factor=0.7)),  # sigma 30% small
+        (
+            "primitives.composition.lemma2",
+            P.composition_split_check(
+                split=lambda e, d, t: (2 * advanced_composition_split(e, d, t).epsilon_step, d / t)
+            ),
+        ),
+    ],
+)
 def test_checks_reject_broken_variants(claim_id, broken):
     res = broken(CTX.for_claim(claim_id))
     assert res.verdict == "refuted" and res.observed > res.bound

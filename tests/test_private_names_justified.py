@@ -59,8 +59,8 @@ def justified_names(source):
             continue
         text = token.string.lstrip("#").strip()
         if text.startswith("private:"):
-            head = text[len("private:"):]
-            listing = ":" not in head                 # the list goes on to the next comment line
+            head = text[len("private:") :]
+            listing = ":" not in head  # the list goes on to the next comment line
             names |= set(_NAMES.findall(head.split(":")[0]))
         elif listing:
             listing = ":" not in text
@@ -109,9 +109,12 @@ def test_an_unjustified_private_use_fails():
 
 
 def test_a_comment_naming_them_justifies_them_and_a_stale_name_is_found():
-    source = BARE.replace("from reference.hu import", "# private: _ephi_kernel, _erfcx_half: the kernel's\n"
-                          "#   internals are the subject\nfrom reference.hu import")
+    source = BARE.replace(
+        "from reference.hu import",
+        "# private: _ephi_kernel, _erfcx_half: the kernel's\n#   internals are the subject\nfrom reference.hu import",
+    )
     assert unjustified(source) == ["5: _noise_factor"]
-    source = source.replace("from proofs_checks",
-                            "# private: _noise_factor, _gone: the broken mode\nfrom proofs_checks")
+    source = source.replace(
+        "from proofs_checks", "# private: _noise_factor, _gone: the broken mode\nfrom proofs_checks"
+    )
     assert unjustified(source) == [] and stale(source) == ["_gone"]

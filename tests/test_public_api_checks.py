@@ -17,12 +17,17 @@ from __future__ import annotations
 import importlib
 import inspect
 
-import numpydoc.validate as numpydoc_validate   # the test extra's numpydoc (pyproject.toml)
+import numpydoc.validate as numpydoc_validate  # the test extra's numpydoc (pyproject.toml)
 import pytest
 
 #: Modules whose ``__all__`` is the public API checked here.
-API_MODULES = ("proofs_checks.audit", "proofs_checks.conform", "proofs_checks.report", "proofs_checks.verdicts",
-               "proofs_checks.model")
+API_MODULES = (
+    "proofs_checks.audit",
+    "proofs_checks.conform",
+    "proofs_checks.report",
+    "proofs_checks.verdicts",
+    "proofs_checks.model",
+)
 
 #: numpydoc's checks that every public function and class must pass:
 #: GL08 a docstring, SS01 a summary line, PR01 every parameter documented, PR02 no unknown parameter documented,
@@ -35,7 +40,7 @@ def public_objects(module_name):
     module = importlib.import_module(module_name)
     out = {}
     for name in module.__all__:
-        obj = getattr(module, name)          # AttributeError when __all__ names something the module lacks
+        obj = getattr(module, name)  # AttributeError when __all__ names something the module lacks
         if inspect.isfunction(obj) or inspect.isclass(obj):
             out[name] = obj
     return out
@@ -51,8 +56,11 @@ def missing_annotations(obj):
         signature = inspect.signature(obj)
     except (TypeError, ValueError):
         return []
-    missing = [p.name for p in signature.parameters.values()
-               if p.name not in ("self", "cls") and p.annotation is inspect.Parameter.empty]
+    missing = [
+        p.name
+        for p in signature.parameters.values()
+        if p.name not in ("self", "cls") and p.annotation is inspect.Parameter.empty
+    ]
     if inspect.isfunction(obj) and signature.return_annotation is inspect.Signature.empty:
         missing.append("return")
     return missing
@@ -61,8 +69,7 @@ def missing_annotations(obj):
 def api_problems(obj):
     """What ``obj`` lacks: numpydoc errors among :data:`CHECKS` (``"PR01: ..."``) and missing annotations."""
     path = f"{obj.__module__}.{obj.__qualname__}"
-    problems = [f"{code}: {message}" for code, message in numpydoc_validate.validate(path)["errors"]
-                if code in CHECKS]
+    problems = [f"{code}: {message}" for code, message in numpydoc_validate.validate(path)["errors"] if code in CHECKS]
     missing = missing_annotations(obj)
     if missing:
         problems.append(f"not annotated: {', '.join(missing)}")
@@ -75,10 +82,16 @@ API = sorted((f"{module}.{name}", obj) for module in API_MODULES for name, obj i
 def test_the_enumeration_covers_the_public_api():
     # every module's __all__ holds functions or classes, and the claim model's six classes are among them
     names = {name for name, _ in API}
-    assert {f"proofs_checks.model.{c}" for c in ("Claim", "Result", "Algorithm", "Mutant", "Finding",
-                                                  "CheckContext")} <= names
-    assert {"proofs_checks.audit.audit", "proofs_checks.conform.run_kit", "proofs_checks.report.write_report",
-            "proofs_checks.report.write_schema", "proofs_checks.verdicts.coverage_verdict"} <= names
+    assert {
+        f"proofs_checks.model.{c}" for c in ("Claim", "Result", "Algorithm", "Mutant", "Finding", "CheckContext")
+    } <= names
+    assert {
+        "proofs_checks.audit.audit",
+        "proofs_checks.conform.run_kit",
+        "proofs_checks.report.write_report",
+        "proofs_checks.report.write_schema",
+        "proofs_checks.verdicts.coverage_verdict",
+    } <= names
     assert len(API) >= 70, len(API)
 
 
@@ -88,6 +101,7 @@ def test_public_function_or_class_is_documented_and_annotated(name, obj):
 
 
 # ------------------------------------------------------------------------------------------ power of the check
+
 
 def _deliberately_incomplete(x, y=1):
     """Add y to x."""

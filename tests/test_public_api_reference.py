@@ -100,7 +100,7 @@ def _methods(cls) -> list[tuple[str, object]]:
         fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
         if not inspect.isfunction(fn):
             continue
-        if fn.__code__.co_filename != inspect.getfile(cls):   # generated (a dataclass's __init__), not written
+        if fn.__code__.co_filename != inspect.getfile(cls):  # generated (a dataclass's __init__), not written
             continue
         out.append((name, fn))
     return out
@@ -120,13 +120,13 @@ def missing_annotations(fn, method: bool = False) -> list[str]:
 def problems(obj) -> list[str]:
     """What ``obj`` (a function or class) lacks: numpydoc codes, References, Raises, annotations."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)   # numpydoc warns on sections it does not know
+        warnings.simplefilter("ignore", UserWarning)  # numpydoc warns on sections it does not know
         doc = get_doc_object(obj)
         result = validate(doc)
     found = [f"{code} {message}" for code, message in result["errors"] if code in NUMPYDOC_CHECKS]
     if result["docstring"] and not doc["References"]:
         found.append("RF no References section")
-    if inspect.isclass(obj):     # a class states what its constructor raises
+    if inspect.isclass(obj):  # a class states what its constructor raises
         bodies = [_function_node(fn) for name, fn in _methods(obj) if name in ("__init__", "__post_init__")]
     else:
         bodies = [_function_node(obj)]
@@ -177,6 +177,7 @@ def test_every_public_function_and_class_is_documented_and_annotated(name):
 
 
 # -- the checker's power: each of these lacks one thing and is rejected -------------------------------------------
+
 
 def complete(x: float, scale: float = 1.0) -> float:
     """Multiply ``x`` by ``scale``.
@@ -336,14 +337,17 @@ class UnannotatedMethod:
         return x * self.scale
 
 
-@pytest.mark.parametrize("fn, expected", [
-    (undocumented_parameter, "PR01"),
-    (unannotated, "AN not annotated: ['x']"),
-    (no_examples, "EX01"),
-    (no_references_nor_raises, "RF"),
-    (no_references_nor_raises, "RS"),
-    (UnannotatedMethod, "AN times not annotated: ['x', 'return']"),
-])
+@pytest.mark.parametrize(
+    "fn, expected",
+    [
+        (undocumented_parameter, "PR01"),
+        (unannotated, "AN not annotated: ['x']"),
+        (no_examples, "EX01"),
+        (no_references_nor_raises, "RF"),
+        (no_references_nor_raises, "RS"),
+        (UnannotatedMethod, "AN times not annotated: ['x', 'return']"),
+    ],
+)
 def test_the_checker_rejects_a_definition_missing_a_section_or_an_annotation(fn, expected):
     assert any(p.startswith(expected) for p in problems(fn)), problems(fn)
 

@@ -54,19 +54,28 @@ def test_rate_check_confirms_true_and_refutes_slower(tmp_path):
     assert ok.verdict == "confirmed" and (tmp_path / ok.figures[0]).exists()
     assert ok.observed == ok.evidence["observed_exponent"] and ok.bound == 1.0 and ok.direction == "at_least"
     assert "quantile regression" in ok.method and ok.reading
-    bad = make_rate_check("toy.rate", functools.partial(laplace_error, power=0.5), grids,
-                          lambda p: p["n"] * p["epsilon"], 1.0, repetitions=reps)(ctx)
+    bad = make_rate_check(
+        "toy.rate",
+        functools.partial(laplace_error, power=0.5),
+        grids,
+        lambda p: p["n"] * p["epsilon"],
+        1.0,
+        repetitions=reps,
+    )(ctx)
     assert bad.verdict == "refuted" and bad.margin < 0 and bad.evidence["rate_verdict"] == "slower"
     for key in ("stated_exponent", "observed_exponent", "ci_low", "ci_high"):
         assert key in ok.evidence
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(x=[1, 2], errors=[[1.0], [0.5]]), "at least 3"),
-    (dict(x=[1, 2, 3], errors=[[1.0], [0.5]]), "one row per x"),
-    (dict(x=[1, 2, 3], errors=[[1.0], [0.0], [0.5]]), "positive"),
-    (dict(x=[1, 2, np.nan], errors=[[1.0], [1.0], [0.5]]), "x must be finite"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(x=[1, 2], errors=[[1.0], [0.5]]), "at least 3"),
+        (dict(x=[1, 2, 3], errors=[[1.0], [0.5]]), "one row per x"),
+        (dict(x=[1, 2, 3], errors=[[1.0], [0.0], [0.5]]), "positive"),
+        (dict(x=[1, 2, np.nan], errors=[[1.0], [1.0], [0.5]]), "x must be finite"),
+    ],
+)
 def test_fit_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         fit_rate(stated_exponent=1.0, **kwargs)
@@ -83,9 +92,13 @@ def test_rate_check_draws_the_claims_own_stream():
     grids = {"quick": GRID[:3], "full": GRID[:3]}
     reps = {"quick": 5, "full": 5}
     run = CheckContext(seed=2)
-    same = [make_rate_check(cid, laplace_error, grids, lambda p: p["n"], 1.0, repetitions=reps)(run.for_claim("toy.a"))
-            for cid in ("toy.a", None)]
-    other = make_rate_check("toy.a", laplace_error, grids, lambda p: p["n"], 1.0, repetitions=reps)(run.for_claim("toy.b"))
+    same = [
+        make_rate_check(cid, laplace_error, grids, lambda p: p["n"], 1.0, repetitions=reps)(run.for_claim("toy.a"))
+        for cid in ("toy.a", None)
+    ]
+    other = make_rate_check("toy.a", laplace_error, grids, lambda p: p["n"], 1.0, repetitions=reps)(
+        run.for_claim("toy.b")
+    )
     assert same[0].evidence["mean_errors"].tolist() == same[1].evidence["mean_errors"].tolist()
     assert same[0].evidence["mean_errors"].tolist() != other.evidence["mean_errors"].tolist()
 

@@ -8,8 +8,8 @@ import pytest
 
 from proofs_checks.claim_sets.hu import parameters, rate_settings, rates, utility
 from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
 from proofs_checks.rates import trials_hu
+from proofs_checks.registry import default_registry
 from reference.mechanisms import exponential_log_prob
 
 
@@ -18,7 +18,9 @@ def test_t_pdf_within_the_stated_bound_of_scipy():
     # so on the quadrature grid at 300 random v (log-uniform over [1e-8, 10]) and extreme ones it agrees with
     # scipy within the bound of tests/_two_routes.py (numpy's exp/log/log1p are chosen by the CPU on both sides)
     from scipy import stats
+
     from tests._two_routes import assert_within, t_pdf_gap, within
+
     # private: _quadrature_nodes, _t_pdf, _base_density, _sparse_unit: the trial's own densities and draws are the
     #   subject
     gh_z, _, gl_x, _ = trials_hu._quadrature_nodes()
@@ -37,7 +39,7 @@ def test_t_pdf_within_the_stated_bound_of_scipy():
     assert_within(base, ref, t_pdf_gap(r, 3.0, base, ref))
     for df in (1.0, 5.0, 10.0):
         ours, ref, gap = check(rng.standard_t(1.0, size=1000) * 10.0, df)
-        assert not within(ours * (1 + 1e-12), ref, gap).all()      # power: 1e-12 relative is outside
+        assert not within(ours * (1 + 1e-12), ref, gap).all()  # power: 1e-12 relative is outside
 
 
 def test_biweight_excess_risk_matches_monte_carlo():
@@ -63,8 +65,10 @@ def test_mean_estimation_loss_gradient():
     loss = trials_hu.MeanEstimationLoss()
     g = loss.gradient(w, X, np.zeros(5))
     h = 1e-6
-    num = np.stack([(loss.value(w + h * e, X, np.zeros(5)) - loss.value(w - h * e, X, np.zeros(5))) / (2 * h)
-                    for e in np.eye(3)], axis=1)
+    num = np.stack(
+        [(loss.value(w + h * e, X, np.zeros(5)) - loss.value(w - h * e, X, np.zeros(5))) / (2 * h) for e in np.eye(3)],
+        axis=1,
+    )
     assert np.allclose(g, num, atol=1e-5)
     assert np.allclose(loss.gradient_batch(w[None], X, np.zeros(5))[0], g)
 
@@ -80,12 +84,22 @@ def test_trials_are_deterministic_and_positive():
 def test_rate_claims_registered_per_algorithm():
     reg = default_registry()
     rate = {c.id: c.algorithm for c in reg.claims if c.kind == "rate" and c.id.startswith("rates.hu.")}
-    assert rate == {"rates.hu.thm2": "hu-1", "rates.hu.thm3": "hu-1", "rates.hu.thm5": "hu-2",
-                    "rates.hu.thm7": "hu-3", "rates.hu.thm8": "hu-5", "rates.hu.thm7.sparsity": "hu-3",
-                    "rates.hu.thm8.sparsity": "hu-5", "rates.hu.thm2.dimension": "hu-1",
-                    "rates.hu.thm3.dimension": "hu-1", "rates.hu.thm5.dimension": "hu-2",
-                    "rates.hu.thm7.dimension": "hu-3", "rates.hu.thm8.dimension": "hu-5",
-                    "rates.hu.thm8.sparsity.proof-k": "hu-5", "rates.hu.thm8.sparsity.balanced-k": "hu-5"}
+    assert rate == {
+        "rates.hu.thm2": "hu-1",
+        "rates.hu.thm3": "hu-1",
+        "rates.hu.thm5": "hu-2",
+        "rates.hu.thm7": "hu-3",
+        "rates.hu.thm8": "hu-5",
+        "rates.hu.thm7.sparsity": "hu-3",
+        "rates.hu.thm8.sparsity": "hu-5",
+        "rates.hu.thm2.dimension": "hu-1",
+        "rates.hu.thm3.dimension": "hu-1",
+        "rates.hu.thm5.dimension": "hu-2",
+        "rates.hu.thm7.dimension": "hu-3",
+        "rates.hu.thm8.dimension": "hu-5",
+        "rates.hu.thm8.sparsity.proof-k": "hu-5",
+        "rates.hu.thm8.sparsity.balanced-k": "hu-5",
+    }
 
 
 def _tiny(cid, ns=None, eps=None, reps=None, **over):
@@ -100,11 +114,14 @@ def _tiny(cid, ns=None, eps=None, reps=None, **over):
     return {"quick": grid, "full": grid}, {"quick": reps, "full": reps}
 
 
-@pytest.mark.parametrize("cid,kind,tiny", [
-    ("rates.hu.thm5", "ignore_data", {}),
-    ("rates.hu.thm7", "ignore_data", {"ns": [1000, 4000, 16000]}),
-    ("rates.hu.thm8", "fixed_noise", {"eps": [0.25, 4.0, 64.0, 256.0], "reps": 32}),
-])
+@pytest.mark.parametrize(
+    "cid,kind,tiny",
+    [
+        ("rates.hu.thm5", "ignore_data", {}),
+        ("rates.hu.thm7", "ignore_data", {"ns": [1000, 4000, 16000]}),
+        ("rates.hu.thm8", "fixed_noise", {"eps": [0.25, 4.0, 64.0, 256.0], "reps": 32}),
+    ],
+)
 def test_real_confirmed_broken_refuted(cid, kind, tiny):
     grids, reps = _tiny(cid, **tiny)
     ctx = CheckContext(seed=11).for_claim(cid)
@@ -120,8 +137,9 @@ def test_algorithm1_tiny_grid_confirmed_and_fixed_noise_refuted():
     ctx = CheckContext(seed=5).for_claim("rates.hu.thm2")
     ok = rates.rate_check("rates.hu.thm2", grids=grids, repetitions=reps)(ctx)
     assert ok.evidence["rate_verdict"] in ("consistent", "inconclusive") and ok.verdict != "refuted"
-    bad = rates.rate_check("rates.hu.thm2", trial=rates.broken_trial("rates.hu.thm2", "fixed_noise"),
-                              grids=grids, repetitions=reps)(ctx)
+    bad = rates.rate_check(
+        "rates.hu.thm2", trial=rates.broken_trial("rates.hu.thm2", "fixed_noise"), grids=grids, repetitions=reps
+    )(ctx)
     assert bad.verdict == "refuted", bad.evidence
 
 
@@ -131,8 +149,11 @@ def test_results_identical_whatever_the_workers():
     a = check(CheckContext(seed=2, jobs=1).for_claim("rates.hu.thm7")).evidence
     b = check(CheckContext(seed=2, jobs=2).for_claim("rates.hu.thm7")).evidence
     assert np.array_equal(a["quantile_errors"], b["quantile_errors"])
-    assert np.array_equal([a["observed_exponent"], a["ci_low"], a["ci_high"]],
-                          [b["observed_exponent"], b["ci_low"], b["ci_high"]], equal_nan=True)
+    assert np.array_equal(
+        [a["observed_exponent"], a["ci_low"], a["ci_high"]],
+        [b["observed_exponent"], b["ci_low"], b["ci_high"]],
+        equal_nan=True,
+    )
 
 
 def test_lemma1_utility_confirmed_and_noisier_selection_refuted():
@@ -149,8 +170,10 @@ def test_lemma1_utility_confirmed_and_noisier_selection_refuted():
 
 def test_section62_noise_does_not_shrink_but_the_theorems_does():
     ctx = CheckContext(seed=1).for_claim("hu.sec62")
-    for printed, theorem in ((parameters.sec62_alg1_noise, parameters.thm2_alg1_noise),
-                             (parameters.sec62_alg5_noise, parameters.thm8_alg5_noise)):
+    for printed, theorem in (
+        (parameters.sec62_alg1_noise, parameters.thm2_alg1_noise),
+        (parameters.sec62_alg5_noise, parameters.thm8_alg5_noise),
+    ):
         bad = parameters.noise_shrinks_check(printed)(ctx)
         assert bad.verdict == "refuted" and bad.evidence["ratio_last_first"] >= 1
         assert parameters.noise_shrinks_check(theorem)(ctx).verdict == "confirmed"
@@ -176,9 +199,12 @@ def _grows_like_log_d_cubed(point, rng):
 
 def test_dimension_rate_check_refutes_growth_faster_than_log_d():
     grid = [dict(n=100, epsilon=1.0, d=d, ne_ref=100.0) for d in (2, 8, 32, 128, 512)]
-    res = rates.rate_check("rates.hu.thm2.dimension", trial=_grows_like_log_d_cubed,
-                           grids={"quick": grid, "full": grid},
-                           repetitions={"quick": 30, "full": 30})(CheckContext(seed=3).for_claim("rates.hu.thm2.dimension"))
+    res = rates.rate_check(
+        "rates.hu.thm2.dimension",
+        trial=_grows_like_log_d_cubed,
+        grids={"quick": grid, "full": grid},
+        repetitions={"quick": 30, "full": 30},
+    )(CheckContext(seed=3).for_claim("rates.hu.thm2.dimension"))
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower"
 
 
@@ -186,6 +212,7 @@ def test_theorem7_trial_records_have_the_stated_law(monkeypatch):
     # trial_theorem7 draws its records [x, y] in place (n (d + 1) normals, the last column overwritten by y,
     # for speed): x must still be i.i.d. N(0, 1) and y - <x, w*> Student t(5), independent of x
     from scipy import stats
+
     seen = {}
 
     def capture(data, w1, *args, **kwargs):
@@ -197,8 +224,8 @@ def test_theorem7_trial_records_have_the_stated_law(monkeypatch):
     trials_hu.trial_theorem7(point, np.random.default_rng(11))
     data = seen["data"]
     X, y = data[:, :-1], data[:, -1]
-    w_star = trials_hu._sparse_unit(8, 2, 0.5, np.random.default_rng(11))   # the trial's first draws
+    w_star = trials_hu._sparse_unit(8, 2, 0.5, np.random.default_rng(11))  # the trial's first draws
     assert stats.kstest(X.ravel(), "norm").pvalue > 1e-3
     resid = y - X @ w_star
     assert stats.kstest(resid, "t", args=(trials_hu.T_DF_NOISE7,)).pvalue > 1e-3
-    assert abs(np.corrcoef(resid, X[:, 0])[0, 1]) < 0.06   # 4000 pairs: sd 0.016
+    assert abs(np.corrcoef(resid, X[:, 0])[0, 1]) < 0.06  # 4000 pairs: sd 0.016

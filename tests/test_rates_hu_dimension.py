@@ -28,14 +28,26 @@ def test_dimension_grids_vary_only_d():
             assert len(rest) == 1 and ds == sorted(ds) and ds[-1] / ds[0] >= 64
 
 
-@pytest.mark.parametrize("draw,var", [
-    # Theorem 3 data: x ~ N(0, I); Theorem 5 data: i.i.d. Student t(10) coordinates, variance 10/8.
-    (lambda d, rng: linear_data(20000, w_star_polytope(d, rng) * 0.5, "normal", "student_t",
-                                rng, x_params={"var": 1.0}, noise_params={"df": trials_hu.T_DF_NOISE3}),
-     1.0),
-    # private: _polytope_linear, _noise_factor: the trial's data and its broken modes are the subject
-    (lambda d, rng: trials_hu._polytope_linear(dict(n=20000, d=d), rng)[0], 10.0 / 8.0),
-])
+@pytest.mark.parametrize(
+    "draw,var",
+    [
+        # Theorem 3 data: x ~ N(0, I); Theorem 5 data: i.i.d. Student t(10) coordinates, variance 10/8.
+        (
+            lambda d, rng: linear_data(
+                20000,
+                w_star_polytope(d, rng) * 0.5,
+                "normal",
+                "student_t",
+                rng,
+                x_params={"var": 1.0},
+                noise_params={"df": trials_hu.T_DF_NOISE3},
+            ),
+            1.0,
+        ),
+        # private: _polytope_linear, _noise_factor: the trial's data and its broken modes are the subject
+        (lambda d, rng: trials_hu._polytope_linear(dict(n=20000, d=d), rng)[0], 10.0 / 8.0),
+    ],
+)
 def test_lambda_max_does_not_change_with_d(draw, var):
     # E[x x^T] = var * I at every d (i.i.d. zero-mean coordinates), so lambda_max = var: checked entrywise
     # on 20000 records (standard error of a diagonal entry <= sqrt(m4 - var^2) / sqrt(n) = 0.016 for
@@ -61,10 +73,13 @@ def test_output_noise_variant_changes_only_the_broken_path():
     assert real == again and broken != real
 
 
-@pytest.mark.parametrize("cid,common", [
-    ("rates.hu.thm3.dimension", dict(n=1000, epsilon=1.0)),
-    ("rates.hu.thm5.dimension", dict(n=1000, epsilon=1024.0, delta=1e-5)),
-])
+@pytest.mark.parametrize(
+    "cid,common",
+    [
+        ("rates.hu.thm3.dimension", dict(n=1000, epsilon=1.0)),
+        ("rates.hu.thm5.dimension", dict(n=1000, epsilon=1024.0, delta=1e-5)),
+    ],
+)
 def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
     # Output perturbation N(0, 0.2^2) per coordinate: squared error + 0.04 d, i.e. linear growth in d.
     grid = rate_settings.dimension_grid([2, 8, 32], output_sigma=0.2, **common)
@@ -72,8 +87,7 @@ def test_dimension_real_not_refuted_and_output_noise_refuted(cid, common):
     ctx = CheckContext(seed=1).for_claim(cid)
     ok = rates.rate_check(cid, grids=grids, repetitions=reps)(ctx)
     assert ok.verdict != "refuted", ok.evidence
-    bad = rates.rate_check(cid, trial=rates.broken_trial(cid, "output_noise"), grids=grids,
-                              repetitions=reps)(ctx)
+    bad = rates.rate_check(cid, trial=rates.broken_trial(cid, "output_noise"), grids=grids, repetitions=reps)(ctx)
     assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
     assert bad.evidence["ci_high"] < rate_settings.SETTINGS[cid]["exponent"]
     assert bad.evidence["observed_exponent"] < -3.0  # grows like x^3 or faster, against x^(1/4), x^(4/5)
@@ -159,8 +173,9 @@ _SPARSE_TINY = {
 
 def _tiny_check(cid, trial=None, **extra):
     grid = rate_settings.dimension_grid([8, 32, 128], **dict(_SPARSE_TINY[cid], **extra))
-    return rates.rate_check(cid, trial=trial, grids={"quick": grid, "full": grid},
-                               repetitions={"quick": 16, "full": 16})(CheckContext(seed=1).for_claim(cid))
+    return rates.rate_check(
+        cid, trial=trial, grids={"quick": grid, "full": grid}, repetitions={"quick": 16, "full": 16}
+    )(CheckContext(seed=1).for_claim(cid))
 
 
 @pytest.mark.parametrize("cid", SPARSE_DIMENSION_CLAIMS)
@@ -177,8 +192,7 @@ def test_sparse_dimension_real_not_refuted_and_broken_refuted(cid):
 def test_thm8_dimension_refutes_a_peeling_noise_growing_with_d():
     # The Peeling noise scale lambda times sqrt(d) (a wrong noise calibration inside Algorithm 5, which has no
     # projection to cap the error): the released coordinates' squared noise grows like d.
-    bad = _tiny_check("rates.hu.thm8.dimension", rates.broken_trial("rates.hu.thm8.dimension", "d_noise"),
-                      d_power=0.5)
+    bad = _tiny_check("rates.hu.thm8.dimension", rates.broken_trial("rates.hu.thm8.dimension", "d_noise"), d_power=0.5)
     assert bad.verdict == "refuted" and bad.evidence["rate_verdict"] == "slower", bad.evidence
 
 

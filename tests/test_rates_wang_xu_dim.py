@@ -10,9 +10,9 @@ from scipy import stats
 
 from proofs_checks.claim_sets.wang_xu import rates_dimension as R
 from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
 from proofs_checks.rates import trials_wang_xu_dim as D
 from proofs_checks.rates.trials_wang_xu import excess_risk_1d
+from proofs_checks.registry import default_registry
 from reference.wang_xu.data import lomax, student_t
 from reference.wang_xu.l1_regression import wang_xu_log_prob
 from reference.wang_xu.nets import L2BallNet
@@ -30,6 +30,7 @@ def tiny_setup(alg, radius=None, ratio=10, **kw):
 
 # ------------------------------------------------------------------ the model and its constants
 
+
 def test_norm_moment_closed_form():
     # Independent references: d = 1 is reference.wang_xu.data.student_t's |t|^p moment (its own closed form);
     # p = 2 is d nu / (nu - 2); d = 3 by scipy quadrature: the chi(3) expectation of r^p times the chi2(nu) expectation of (W/nu)^(-p/2).
@@ -38,7 +39,9 @@ def test_norm_moment_closed_form():
         assert m1 == pytest.approx(student_t(nu).abs_moment(p), rel=1e-12)
     assert D.MultivariateTModel(4, 3.0, lomax(3.0)).tau(1) == pytest.approx(math.sqrt(12.0), rel=1e-13)
     nu, p = 1.8, 1.5
-    ref = stats.chi(3).expect(lambda r: r ** p, epsabs=1e-13, epsrel=1e-11) * stats.chi2(nu).expect(lambda w: (w / nu) ** (-p / 2), epsabs=1e-13, epsrel=1e-11)
+    ref = stats.chi(3).expect(lambda r: r**p, epsabs=1e-13, epsrel=1e-11) * stats.chi2(nu).expect(
+        lambda w: (w / nu) ** (-p / 2), epsabs=1e-13, epsrel=1e-11
+    )
     model = D.MultivariateTModel(3, nu, lomax(2.5))
     assert model.norm_moment(p) == pytest.approx(ref, rel=1e-8)
     assert model.tau(3, 1.5) == pytest.approx(ref ** (1 / 1.5), rel=1e-8)
@@ -138,9 +141,11 @@ def test_broken_parameters():
 
 # ------------------------------------------------------------------ verdicts and power
 
+
 def test_dimension_rate_not_refuted_on_the_real_algorithm():
-    res = R.dimension_rate_check(1, setup=tiny_setup(1), grids=TINY_GRID, repetitions=TINY_REPS,
-                                 diagnostic_datasets=1)(CTX.for_claim("real"))
+    res = R.dimension_rate_check(1, setup=tiny_setup(1), grids=TINY_GRID, repetitions=TINY_REPS, diagnostic_datasets=1)(
+        CTX.for_claim("real")
+    )
     ev = res.evidence
     assert ev["rate_verdict"] != "slower", ev
     assert ev["net_adequate"], ev
@@ -154,17 +159,22 @@ def test_dimension_rate_refutes_a_temperature_growing_with_d():
     # The temperature grows like d: the error / tau(d) grows about like d^1.2 instead of at most d^0.5.
     # W large enough that the broken law is not truncated by it (its d = 3 spread is about twice as wide);
     # 30 datasets per d: the q = 0.9 fit on 17 is too noisy to separate 1.2 from 0.5 reliably.
-    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=1.6, ratio=16, broken="temperature-times-d"),
-                                 grids=TINY_GRID, repetitions={"quick": 30},
-                                 diagnostic_datasets=1)(CTX.for_claim("broken"))
+    res = R.dimension_rate_check(
+        1,
+        setup=tiny_setup(1, radius=1.6, ratio=16, broken="temperature-times-d"),
+        grids=TINY_GRID,
+        repetitions={"quick": 30},
+        diagnostic_datasets=1,
+    )(CTX.for_claim("broken"))
     assert res.verdict == "refuted" and res.evidence["rate_verdict"] == "slower", res.evidence
     assert res.evidence["net_adequate"] and res.evidence["growth_ci"][0] > 0.5
 
 
 def test_inadequate_net_gives_no_verdict():
     # W too small for the law (the quantile of ||w~ - w*|| near R): inconclusive whatever the slope.
-    res = R.dimension_rate_check(1, setup=tiny_setup(1, radius=0.4, ratio=8), grids=TINY_GRID,
-                                 repetitions=TINY_REPS, diagnostic_datasets=1)(CTX.for_claim("small-ball"))
+    res = R.dimension_rate_check(
+        1, setup=tiny_setup(1, radius=0.4, ratio=8), grids=TINY_GRID, repetitions=TINY_REPS, diagnostic_datasets=1
+    )(CTX.for_claim("small-ball"))
     assert not res.evidence["net_adequate"] and res.verdict == "inconclusive", res.evidence
 
 
@@ -179,9 +189,13 @@ def test_zero_conditional_quantiles_are_floored_below_the_fitted_line():
     # t(1.8) design: a record of huge leverage can pin the output at the grid point w* = 0, so a conditional
     # 0.9 quantile is exactly 0 (here one dataset at d = 1).  The fit records it as the net's smallest
     # non-zero excess risk and checks it lies below the fitted 0.9 line (the quantile fit is then unaffected).
-    res = R.dimension_rate_check(2, setup=tiny_setup(2, radius=2.4, ratio=12, broken="temperature-times-d"),
-                                 grids=TINY_GRID, repetitions=TINY_REPS,
-                                 diagnostic_datasets=1)(CTX.for_claim("zeros"))
+    res = R.dimension_rate_check(
+        2,
+        setup=tiny_setup(2, radius=2.4, ratio=12, broken="temperature-times-d"),
+        grids=TINY_GRID,
+        repetitions=TINY_REPS,
+        diagnostic_datasets=1,
+    )(CTX.for_claim("zeros"))
     ev = res.evidence
     assert ev["zero_conditional_quantiles_per_d"][0] >= 1 and ev["zero_points_below_fitted_line"], ev
     assert np.isfinite(ev["observed_exponent"]) and np.all(np.asarray(ev["quantile_errors"]) > 0)

@@ -17,10 +17,23 @@ def _payload(tmp_path, reg=None, **kw):
     reg = reg or fake_registry()
     ctx = CheckContext(out_dir=tmp_path)
     records = [claim_record(c, r) for c, r in run_claims(reg.claims, ctx)]
-    prov = provenance(command=["python", "-m", "proofs_checks", "verify"], seed=ctx.seed, profile="quick",
-                      wall_seconds=1.5, generated="2026-01-01T00:00:00+00:00")
-    return build_payload(records, profile="quick", seed=ctx.seed, provenance=prov, findings=reg.findings,
-                         algorithms=reg.algorithms, known_claim_ids={c.id for c in reg.claims}, **kw)
+    prov = provenance(
+        command=["python", "-m", "proofs_checks", "verify"],
+        seed=ctx.seed,
+        profile="quick",
+        wall_seconds=1.5,
+        generated="2026-01-01T00:00:00+00:00",
+    )
+    return build_payload(
+        records,
+        profile="quick",
+        seed=ctx.seed,
+        provenance=prov,
+        findings=reg.findings,
+        algorithms=reg.algorithms,
+        known_claim_ids={c.id for c in reg.claims},
+        **kw,
+    )
 
 
 @pytest.fixture
@@ -33,8 +46,7 @@ def test_payload_matches_schema(tmp_path, schema):
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(payload, schema, cls=jsonschema.Draft202012Validator)
     write_report(payload, tmp_path)
-    jsonschema.validate(json.loads((tmp_path / "report.json").read_text()), schema,
-                        cls=jsonschema.Draft202012Validator)
+    jsonschema.validate(json.loads((tmp_path / "report.json").read_text()), schema, cls=jsonschema.Draft202012Validator)
 
 
 def test_schema_rejects_a_wrong_verdict(tmp_path, schema):
@@ -47,10 +59,19 @@ def test_schema_rejects_a_wrong_verdict(tmp_path, schema):
 def test_markdown_leads_with_findings(tmp_path):
     write_report(_payload(tmp_path), tmp_path)
     md = (tmp_path / "report.md").read_text()
-    order = [md.index(h) for h in ("## Findings", "## Summary by paper and kind", "## Papers", "## Claims",
-                                   "## Self-tests of the tools", "## Provenance")]
+    order = [
+        md.index(h)
+        for h in (
+            "## Findings",
+            "## Summary by paper and kind",
+            "## Papers",
+            "## Claims",
+            "## Self-tests of the tools",
+            "## Provenance",
+        )
+    ]
     assert order == sorted(order)
-    findings = md[order[0]:order[1]]
+    findings = md[order[0] : order[1]]
     assert "The toy sensitivity is twice the stated one" in findings
     assert "`toy.sensitivity`: refuted: observed 2 against bound 1 (must be at most), margin -1" in findings
     assert "Lemma 3 read with replace-one neighbours" in findings
@@ -61,10 +82,10 @@ def test_self_tests_are_counted_apart(tmp_path):
     assert payload["summary"]["claims"] == {"confirmed": 1, "refuted": 1, "inconclusive": 1, "vacuous": 0, "error": 0}
     assert payload["summary"]["self_tests"]["confirmed"] == 1
     assert all(row["paper"] != "other" for row in payload["summary"]["by_paper_and_kind"])
-    md = (tmp_path / "x.md")
+    md = tmp_path / "x.md"
     write_report(payload, tmp_path)
     text = (tmp_path / "report.md").read_text()
-    self_section = text[text.index("## Self-tests"):text.index("## Provenance")]
+    self_section = text[text.index("## Self-tests") : text.index("## Provenance")]
     assert "toy.calibration" in self_section and "toy.sensitivity" not in self_section
     assert not md.exists()
 
@@ -104,7 +125,7 @@ def test_finding_partly_run_is_marked_incomplete(tmp_path):
     ctx = CheckContext(out_dir=tmp_path)
     records = [claim_record(c, r) for c, r in run_claims(reg.claims[:1], ctx)]
     payload = build_payload(records, profile="quick", seed=1, provenance={}, findings=reg.findings)
-    (finding,) = payload["findings"]          # the other finding has no claim in this run: left out
+    (finding,) = payload["findings"]  # the other finding has no claim in this run: left out
     assert finding["complete"] is False and finding["claims"][1]["line"] == "not run in this report"
 
 
@@ -117,9 +138,15 @@ def test_provenance_block(tmp_path):
 
 
 def test_power_shown_when_present():
-    rec = {"verdict": "confirmed", "observed": 1.0, "bound": 2.0, "direction": "at_most", "margin": 1.0,
-           "method": "exact", "power": {"share": 0.75, "mutants": 4, "detects": "sensitivity x0.8",
-                                       "misses": "sensitivity x0.9"}}
+    rec = {
+        "verdict": "confirmed",
+        "observed": 1.0,
+        "bound": 2.0,
+        "direction": "at_most",
+        "margin": 1.0,
+        "method": "exact",
+        "power": {"share": 0.75, "mutants": 4, "detects": "sensitivity x0.8", "misses": "sensitivity x0.9"},
+    }
     assert verdict_line(rec).endswith("detects sensitivity x0.8; misses sensitivity x0.9")
     assert "detects" not in verdict_line(dict(rec, power=None))
 

@@ -16,7 +16,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
-    reason="no headless browser: install Debian's chromium and chromium-driver (.ci/run does so as root)")
+    reason="no headless browser: install Debian's chromium and chromium-driver (.ci/run does so as root)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +29,15 @@ def page(tmp_path_factory):
     reg = fake_registry()
     ctx = CheckContext(out_dir=out)
     records = [claim_record(c, r) for c, r in run_claims(reg.claims, ctx)]
-    payload = build_payload(records, profile="quick", seed=ctx.seed, findings=reg.findings,
-                            provenance=provenance(command=["verify"], seed=ctx.seed, profile="quick"))
+    payload = build_payload(
+        records,
+        profile="quick",
+        seed=ctx.seed,
+        findings=reg.findings,
+        provenance=provenance(command=["verify"], seed=ctx.seed, profile="quick"),
+    )
     _, _, html = write_report(payload, out)
-    for fig in out.rglob("*.png"):   # the page must not need the figure files
+    for fig in out.rglob("*.png"):  # the page must not need the figure files
         fig.unlink()
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -48,8 +54,11 @@ def page(tmp_path_factory):
 def _ids(driver, table="claim-table"):
     from selenium.webdriver.common.by import By
 
-    return [row.get_attribute("id")[len("claim-"):]
-            for row in driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr") if row.is_displayed()]
+    return [
+        row.get_attribute("id")[len("claim-") :]
+        for row in driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")
+        if row.is_displayed()
+    ]
 
 
 def test_findings_come_first(page):
@@ -57,8 +66,10 @@ def test_findings_come_first(page):
 
     headings = [h.text for h in page.find_elements(By.TAG_NAME, "h2")]
     assert headings[0] == "Findings"
-    assert "The toy sensitivity is twice the stated one" in page.find_element(By.ID, "findings").find_element(
-        By.XPATH, "following-sibling::section").text
+    assert (
+        "The toy sensitivity is twice the stated one"
+        in page.find_element(By.ID, "findings").find_element(By.XPATH, "following-sibling::section").text
+    )
 
 
 def test_figure_is_inline_and_loads(page):
@@ -74,7 +85,7 @@ def test_sort_by_margin(page):
 
     header = [th for th in page.find_elements(By.CSS_SELECTOR, "#claim-table th") if th.text.startswith("margin")][0]
     header.click()
-    assert _ids(page) == ["toy.sensitivity", "toy.rate", "toy.privacy"]       # margins -1, 0.1, 0.25
+    assert _ids(page) == ["toy.sensitivity", "toy.rate", "toy.privacy"]  # margins -1, 0.1, 0.25
     header.click()
     assert _ids(page) == ["toy.privacy", "toy.rate", "toy.sensitivity"]
 

@@ -55,8 +55,14 @@ def test_keyboard_interrupt_propagates():
         run_claim(_claim(check), CheckContext())
 
 
-@pytest.mark.parametrize("bad", [dict(verdict="not refuted"), dict(verdict="confirmed", direction="below"),
-                                 dict(verdict="confirmed", observed=float("nan"))])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(verdict="not refuted"),
+        dict(verdict="confirmed", direction="below"),
+        dict(verdict="confirmed", observed=float("nan")),
+    ],
+)
 def test_result_rejects_bad_fields(bad):
     with pytest.raises((ValueError, TypeError)):
         Result(**bad)
@@ -93,8 +99,9 @@ def test_deterministic_claims_run_once():
 def test_agreeing_seeds_keep_the_verdict():
     from proofs_checks.stability import run_claim_across_seeds
 
-    res = run_claim_across_seeds(_claim(lambda ctx: Result("refuted", observed=ctx.rng().random() + 2)),
-                                 CheckContext(), 3)
+    res = run_claim_across_seeds(
+        _claim(lambda ctx: Result("refuted", observed=ctx.rng().random() + 2)), CheckContext(), 3
+    )
     assert res.verdict == "refuted" and len(res.evidence["seeds"]) == 3
 
 
@@ -105,7 +112,7 @@ def test_privacy_tally_rows_equal_the_pairwise_losses():
 
     rng = np.random.default_rng(0)
     lp = np.log(rng.dirichlet(np.ones(6), size=9))
-    lp[4, 2] = -np.inf                       # support that moves: infinite loss
+    lp[4, 2] = -np.inf  # support that moves: infinite loss
     t = PrivacyTally().add_rows(lp, 0.7, where_of=lambda j: j)
     expected = [max_privacy_loss(lp[0], lp[b]) / 0.7 for b in range(1, 9)]
     assert t.worst.value == max(expected) == np.inf and t.worst.where == 3 and t.pairs == 8
@@ -116,6 +123,7 @@ def test_privacy_tally_rows_equal_the_pairwise_losses():
 
 
 # ------------------------------------------------------------------ claims in worker processes
+
 
 def _draws_registry():
     """Module-level factory (it must pickle): claims whose results are their streams' first draws."""
@@ -185,9 +193,17 @@ def _pid_registry():
 
     reg = Registry()
     for i in range(4):
-        reg.add_claim(Claim(f"demo.pid{i}", "[002 Thm. 1]", "demo", "inequality",
-                            lambda ctx: Result("confirmed", observed=float(os.getpid()), bound=1e12,
-                                               direction="at_most", method="m")))
+        reg.add_claim(
+            Claim(
+                f"demo.pid{i}",
+                "[002 Thm. 1]",
+                "demo",
+                "inequality",
+                lambda ctx: Result(
+                    "confirmed", observed=float(os.getpid()), bound=1e12, direction="at_most", method="m"
+                ),
+            )
+        )
     return reg
 
 
@@ -196,8 +212,8 @@ def test_started_workers_are_the_ones_that_run_the_claims_and_change_no_result()
 
     from proofs_checks.runner import iter_claims_in_workers, start_workers
 
-    assert start_workers(1, registry_factory=_draws_registry) is None     # one worker: nothing started
-    assert start_workers(2, registry_factory=lambda: _draws_registry()) is None   # does not pickle: nothing
+    assert start_workers(1, registry_factory=_draws_registry) is None  # one worker: nothing started
+    assert start_workers(2, registry_factory=lambda: _draws_registry()) is None  # does not pickle: nothing
     claims = _draws_registry().claims
     ctx = CheckContext(seed=11, jobs=2)
     cold = list(iter_claims_in_workers(claims, ctx, 2, registry_factory=_draws_registry))
@@ -206,6 +222,7 @@ def test_started_workers_are_the_ones_that_run_the_claims_and_change_no_result()
     assert [(c.id, r.observed, r.seed) for c, r, _ in warm] == [(c.id, r.observed, r.seed) for c, r, _ in cold]
     # the same (reused) worker processes, not this one
     start_workers(2, registry_factory=_pid_registry).join()
-    pids = {r.observed for _, r, _ in iter_claims_in_workers(_pid_registry().claims, ctx, 2,
-                                                             registry_factory=_pid_registry)}
+    pids = {
+        r.observed for _, r, _ in iter_claims_in_workers(_pid_registry().claims, ctx, 2, registry_factory=_pid_registry)
+    }
     assert float(os.getpid()) not in pids and 1 <= len(pids) <= 2

@@ -151,8 +151,8 @@ def test_blind_walk_level_matches_a_simulated_blind_walk(figure):
     # Frank-Wolfe with the Section 6.2 steps and uniformly chosen vertices +-e_j, w^0 and w* drawn as in
     # Section 6.2, excess risk by the module's own exact formula: 3000 simulated walks (Monte Carlo,
     # 4 standard errors).
-    from reference.hu.frank_wolfe import fw_step_sizes
     from reference.hu.data import initial_polytope, w_star_polytope
+    from reference.hu.frank_wolfe import fw_step_sizes
     from reference.hu.parameters import section62_parameters
 
     cell = dict(figure=figure, n=2000, d=12, epsilon=1.0)
@@ -176,8 +176,8 @@ def test_blind_walk_level_matches_a_simulated_blind_walk(figure):
 
 def test_blind_walk_level_is_wrong_for_a_walk_that_learns():
     # power: a walk that always steps towards w*'s largest coordinate ends far below the blind level
-    from reference.hu.frank_wolfe import fw_step_sizes
     from reference.hu.data import initial_polytope, w_star_polytope
+    from reference.hu.frank_wolfe import fw_step_sizes
     from reference.hu.parameters import section62_parameters
 
     p = section62_parameters(1, 2000, 1.0)
@@ -208,9 +208,20 @@ def test_figure_plot_draws_blind_walk_and_paper_numbers(tmp_path, monkeypatch):
         return real_save(fig, path)
 
     panel = next(p for p in s6.panels_for("full", 1) if p.panel == "b")
-    rows = [dict(figure=1, d=200, n=n, epsilon=1.0, mean=0.2, se=0.01, q90=0.3, repetitions=20,
-                 blind_walk_level=s6.blind_walk_level(dict(figure=1, d=200, n=n, epsilon=1.0)))
-            for n in panel.values]
+    rows = [
+        dict(
+            figure=1,
+            d=200,
+            n=n,
+            epsilon=1.0,
+            mean=0.2,
+            se=0.01,
+            q90=0.3,
+            repetitions=20,
+            blind_walk_level=s6.blind_walk_level(dict(figure=1, d=200, n=n, epsilon=1.0)),
+        )
+        for n in panel.values
+    ]
     monkeypatch.setattr(cmd, "save_figure", spy)
     path = cmd.plot_figure(tmp_path / "f1.png", 1, [(panel, rows)])
     assert path.exists()

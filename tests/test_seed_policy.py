@@ -15,10 +15,23 @@ from proofs_checks.stability import DEFAULT_SEEDS, default_seeds, run_claim_acro
 
 #: The prefixes of the former ``stability.EXPENSIVE`` (one quick run of about 2 s or more when measured).
 OLD_EXPENSIVE_PREFIXES = (
-    "wang-xu.alg2.error-split", "wang-xu.alg1.error-split", "wang-xu.alg1.rate.", "wang-xu.alg2.rate.", "rates.hu.",
-    "wang-xu.lemma4.", "wang-xu.lemma5.", "wang-xu.lemma7.", "wang-xu.lemma8.", "wang-xu.lemma10.",
-    "audit.hu-1.", "audit.calibration.power", "proofs.002.lemma2.exact-rr.printed", "proofs.002.kl-identity-18",
-    "catoni.identity5.float64", "wang-xu.lemma9.concentration", "audit.calibration.verdicts",
+    "wang-xu.alg2.error-split",
+    "wang-xu.alg1.error-split",
+    "wang-xu.alg1.rate.",
+    "wang-xu.alg2.rate.",
+    "rates.hu.",
+    "wang-xu.lemma4.",
+    "wang-xu.lemma5.",
+    "wang-xu.lemma7.",
+    "wang-xu.lemma8.",
+    "wang-xu.lemma10.",
+    "audit.hu-1.",
+    "audit.calibration.power",
+    "proofs.002.lemma2.exact-rr.printed",
+    "proofs.002.kl-identity-18",
+    "catoni.identity5.float64",
+    "wang-xu.lemma9.concentration",
+    "audit.calibration.verdicts",
     "hu.thm1.privacy.printed",
 )
 
@@ -36,14 +49,14 @@ def test_every_claim_declares_the_policy_the_old_prefix_table_gave(registry):
     moved = {c.id: (c.seed_policy, _old_policy(c.id)) for c in registry.claims if c.seed_policy != _old_policy(c.id)}
     assert not moved, moved
     assert all(c.seed_policy in SEED_POLICIES for c in registry.claims)
-    assert sum(c.seed_policy == "once" for c in registry.claims) == 40      # 38 claim-set claims + audit.hu-1.*
+    assert sum(c.seed_policy == "once" for c in registry.claims) == 40  # 38 claim-set claims + audit.hu-1.*
     # every old prefix still names a registered claim (none went stale unnoticed)
     assert all(any(c.id.startswith(p) for c in registry.claims) for p in OLD_EXPENSIVE_PREFIXES)
 
 
 def test_default_seeds_reads_the_declaration_not_the_id():
     check = lambda ctx: Result("confirmed")  # noqa: E731
-    cheap = Claim("rates.hu.toy", "[002 Thm. 2]", "s", "rate", check)           # an old expensive prefix, declared cheap
+    cheap = Claim("rates.hu.toy", "[002 Thm. 2]", "s", "rate", check)  # an old expensive prefix, declared cheap
     expensive = Claim("toy.cheap-name", "[002 Thm. 2]", "s", "rate", check, seed_policy="once")
     assert default_seeds(cheap, "quick") == (DEFAULT_SEEDS["quick"], None)
     n, why = default_seeds(expensive, "full")
@@ -65,8 +78,9 @@ def test_an_expensive_randomised_claim_runs_once_and_says_so():
         ctx.rng().random()
         return Result("confirmed")
 
-    res = run_claim_across_seeds(Claim("toy.sweep", "[000 Thm. 1]", "s", "rate", check, seed_policy="once"),
-                                 CheckContext(seed=5))
+    res = run_claim_across_seeds(
+        Claim("toy.sweep", "[000 Thm. 1]", "s", "rate", check, seed_policy="once"), CheckContext(seed=5)
+    )
     assert calls == [5] and "seed_policy 'once'" in res.evidence["seed_policy"]
     calls.clear()
     res = run_claim_across_seeds(Claim("toy.sweep", "[000 Thm. 1]", "s", "rate", check), CheckContext(seed=5))

@@ -4,14 +4,19 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.claim_sets import proof_identities as PI
+from proofs_checks.formulas.sensitivity import (
+    hypothesis_search,
+    norm_of_difference,
+    search_sensitivity,
+    sensitivity_check,
+)
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import Registry
 from proofs_checks.runner import run_claim
-from proofs_checks.formulas.sensitivity import (hypothesis_search, norm_of_difference, search_sensitivity,
-                                                 sensitivity_check)
 
 CTX = CheckContext(profile="quick", seed=11)
 C = 1.0
@@ -51,8 +56,11 @@ def test_finds_the_known_worst_case(norm):
     # Exact worst case (hand derivation): replace row i by a record beyond +-C with signs opposite
     # to clip(x_i); per coordinate the change is (C + |clip(x_ij)|)/n.
     per_coord = (C + np.abs(np.clip(base, -C, C))) / n
-    exact = {"sup": per_coord.max(), "l1": per_coord.sum(axis=1).max(),
-             "l2": np.sqrt((per_coord ** 2).sum(axis=1)).max()}[norm]
+    exact = {
+        "sup": per_coord.max(),
+        "l1": per_coord.sum(axis=1).max(),
+        "l2": np.sqrt((per_coord**2).sum(axis=1)).max(),
+    }[norm]
     res = search_sensitivity(clipped, base, exact, norm=norm, rng=2, budget=3000, max_indices=n)
     assert res.verdict == "confirmed"
     assert abs(res.ratio - 1) < 1e-12
@@ -73,7 +81,8 @@ def test_unbounded_mean_is_refuted_without_nan():
 def test_nonfinite_output_is_a_refutation_with_the_pair():
     def f(d):  # overflows to inf for records beyond ~1e154
         with np.errstate(over="ignore"):
-            return np.array([np.mean(d ** 2)])
+            return np.array([np.mean(d**2)])
+
     res = search_sensitivity(f, _base(), 1e300, norm="abs", rng=0, budget=500)
     assert res.verdict == "refuted" and res.nonfinite and res.observed == math.inf
     data = _base()
@@ -121,18 +130,21 @@ def test_norm_of_difference_is_overflow_and_underflow_safe():
     assert norm_of_difference([5e-324], [0.0], "abs") == 5e-324
 
 
-@pytest.mark.parametrize("kwargs, exc, name", [
-    (dict(stated=0.0), ValueError, "stated"),
-    (dict(stated=float("nan")), ValueError, "stated"),
-    (dict(norm="l3"), ValueError, "norm"),
-    (dict(budget=0), ValueError, "budget"),
-    (dict(budget=2.5), TypeError, "budget"),
-    (dict(rtol=-1.0), ValueError, "rtol"),
-    (dict(indices=[99]), ValueError, "indices"),
-    (dict(base=np.ones(5)), ValueError, "base"),
-    (dict(base=np.array([[1.0, np.nan]])), ValueError, "base"),
-    (dict(f=3), TypeError, "f"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, name",
+    [
+        (dict(stated=0.0), ValueError, "stated"),
+        (dict(stated=float("nan")), ValueError, "stated"),
+        (dict(norm="l3"), ValueError, "norm"),
+        (dict(budget=0), ValueError, "budget"),
+        (dict(budget=2.5), TypeError, "budget"),
+        (dict(rtol=-1.0), ValueError, "rtol"),
+        (dict(indices=[99]), ValueError, "indices"),
+        (dict(base=np.ones(5)), ValueError, "base"),
+        (dict(base=np.array([[1.0, np.nan]])), ValueError, "base"),
+        (dict(f=3), TypeError, "f"),
+    ],
+)
 def test_bad_input_raises_naming_parameter(kwargs, exc, name):
     args = dict(f=clipped, base=_base(n=5), stated=1.0)
     args.update(kwargs)
@@ -154,6 +166,7 @@ def test_budget_is_respected_even_with_extra_records(budget):
 def test_extra_records_known_worst_case_first():
     base = _base()
     base[7] = -10.0
-    res = search_sensitivity(clipped, base, 2 * C / 30, rng=0, budget=8, indices=[7],
-                             extra_records=[[10.0, 10.0, 10.0]])
+    res = search_sensitivity(
+        clipped, base, 2 * C / 30, rng=0, budget=8, indices=[7], extra_records=[[10.0, 10.0, 10.0]]
+    )
     assert abs(res.ratio - 1) < 1e-12 and res.index == 7

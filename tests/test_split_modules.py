@@ -13,18 +13,37 @@ import pytest
 
 #: old module -> the modules that now hold its code (add a new part here, and re-export its names there)
 SPLITS = {
-    "reference.hu._ephi_kernel": ("reference.hu._ephi_numba", "reference.hu._ephi_special",
-                                  "reference.hu._ephi_regions", "reference.hu._ephi_loops", "reference.hu._ephi_curve",
-                                  "reference.hu._ephi_curve_fit", "reference.hu._ephi_colsum"),
-    "reference.hu.frank_wolfe": ("reference.hu._fw_polytope", "reference.hu._fw_engine", "reference.hu._dp_fw",
-                                 "reference.hu._private_lasso"),
-    "reference.wang_xu.l1_regression": ("reference.wang_xu._l1_scores", "reference.wang_xu._l1_sampling",
-                                        "reference.wang_xu._l1_parameters"),
+    "reference.hu._ephi_kernel": (
+        "reference.hu._ephi_numba",
+        "reference.hu._ephi_special",
+        "reference.hu._ephi_regions",
+        "reference.hu._ephi_loops",
+        "reference.hu._ephi_curve",
+        "reference.hu._ephi_curve_fit",
+        "reference.hu._ephi_colsum",
+    ),
+    "reference.hu.frank_wolfe": (
+        "reference.hu._fw_polytope",
+        "reference.hu._fw_engine",
+        "reference.hu._dp_fw",
+        "reference.hu._private_lasso",
+    ),
+    "reference.wang_xu.l1_regression": (
+        "reference.wang_xu._l1_scores",
+        "reference.wang_xu._l1_sampling",
+        "reference.wang_xu._l1_parameters",
+    ),
     "reference.wang_xu._score_kernel": ("reference.wang_xu._psi_kernel",),
-    "reference.arora.model_selection": ("reference.arora._grid_search", "reference.arora._boosting",
-                                        "reference.arora._subgaussian"),
-    "proofs_checks.formulas.catoni": ("proofs_checks.formulas.catoni_reference", "proofs_checks.formulas.catoni_points",
-                                      "proofs_checks.formulas.catoni_accuracy"),
+    "reference.arora.model_selection": (
+        "reference.arora._grid_search",
+        "reference.arora._boosting",
+        "reference.arora._subgaussian",
+    ),
+    "proofs_checks.formulas.catoni": (
+        "proofs_checks.formulas.catoni_reference",
+        "proofs_checks.formulas.catoni_points",
+        "proofs_checks.formulas.catoni_accuracy",
+    ),
 }
 
 

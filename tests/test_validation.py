@@ -50,24 +50,27 @@ def test_rng_accepts_seed_and_generator_only():
         as_generator(-3)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: m.exponential_log_prob([1.0], 0.0, 1.0), "epsilon"),
-    (lambda: m.exponential_log_prob([1.0], 1.0, 0.0), "sensitivity"),
-    (lambda: m.exponential_log_prob([], 1.0, 1.0), "scores"),
-    (lambda: m.exponential_log_prob([1.0, np.nan], 1.0, 1.0), "scores"),
-    (lambda: m.laplace_mechanism([1.0], -1.0, 1.0), "sensitivity"),
-    (lambda: m.laplace_mechanism([1.0, np.inf], 1.0, 1.0), "value"),
-    (lambda: m.gaussian_sigma(1.0, 0.5, 1.0), "delta"),
-    (lambda: m.gaussian_sigma(1.0, math.nan, 0.1), "epsilon"),
-    (lambda: m.report_noisy_max([1.0, 2.0], 0.0), "scale"),
-    (lambda: m.gem_log_prob([1.0], [1.0, 2.0], 1.0, 0.1), "same length"),
-    (lambda: m.gem_log_prob([-1.0, 1.0], [1.0, 2.0], 1.0, 0.1), "sensitivities"),
-    (lambda: m.gem_log_prob([1.0, 1.0], [1.0, 2.0], 1.0, 1.0), "beta"),
-    (lambda: m.peeling([1.0, 2.0], 3, 1.0, 0.1, 1.0), "s"),
-    (lambda: m.peeling([1.0, 2.0], 1, 1.0, 0.0, 1.0), "delta"),
-    (lambda: m.advanced_composition_split(1.0, 0.1, 0), "rounds"),
-    (lambda: m.advanced_composition_split(0.5, 0.1, 3, "other"), "variant"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: m.exponential_log_prob([1.0], 0.0, 1.0), "epsilon"),
+        (lambda: m.exponential_log_prob([1.0], 1.0, 0.0), "sensitivity"),
+        (lambda: m.exponential_log_prob([], 1.0, 1.0), "scores"),
+        (lambda: m.exponential_log_prob([1.0, np.nan], 1.0, 1.0), "scores"),
+        (lambda: m.laplace_mechanism([1.0], -1.0, 1.0), "sensitivity"),
+        (lambda: m.laplace_mechanism([1.0, np.inf], 1.0, 1.0), "value"),
+        (lambda: m.gaussian_sigma(1.0, 0.5, 1.0), "delta"),
+        (lambda: m.gaussian_sigma(1.0, math.nan, 0.1), "epsilon"),
+        (lambda: m.report_noisy_max([1.0, 2.0], 0.0), "scale"),
+        (lambda: m.gem_log_prob([1.0], [1.0, 2.0], 1.0, 0.1), "same length"),
+        (lambda: m.gem_log_prob([-1.0, 1.0], [1.0, 2.0], 1.0, 0.1), "sensitivities"),
+        (lambda: m.gem_log_prob([1.0, 1.0], [1.0, 2.0], 1.0, 1.0), "beta"),
+        (lambda: m.peeling([1.0, 2.0], 3, 1.0, 0.1, 1.0), "s"),
+        (lambda: m.peeling([1.0, 2.0], 1, 1.0, 0.0, 1.0), "delta"),
+        (lambda: m.advanced_composition_split(1.0, 0.1, 0), "rounds"),
+        (lambda: m.advanced_composition_split(0.5, 0.1, 3, "other"), "variant"),
+    ],
+)
 def test_mechanisms_reject_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()

@@ -9,7 +9,7 @@ def test_refuted_only_when_the_upper_limit_is_below_nominal():
     # 80 of 100 at nominal 0.95: the 0.95 upper Clopper-Pearson limit is about 0.87 < 0.95
     assert clopper_pearson(80, 100, 0.95)[1] < 0.95
     assert coverage_verdict(80, 100, 0.95) == "refuted"
-    assert coverage_verdict(80, 100, 0.95, vacuous=True) == "refuted"   # a broken bound is never vacuous
+    assert coverage_verdict(80, 100, 0.95, vacuous=True) == "refuted"  # a broken bound is never vacuous
     assert coverage_verdict(95, 100, 0.95) == "confirmed"
 
 

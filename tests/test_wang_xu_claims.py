@@ -55,8 +55,8 @@ def test_registered_claims_have_expected_verdicts():
 def test_printed_variant_loses_almost_twice_epsilon_standard_at_most_half():
     printed = privacy.privacy_check(1, "printed")(CTX.for_claim("wang-xu.alg1.privacy.printed"))
     standard = privacy.privacy_check(1, "standard")(CTX.for_claim("wang-xu.alg1.privacy.standard"))
-    assert 1.5 < printed.observed <= 2.0          # loss / eps; analytic: <= 2 eps, approached
-    assert standard.observed <= 0.5 + 1e-12       # analytic: <= eps / 2
+    assert 1.5 < printed.observed <= 2.0  # loss / eps; analytic: <= 2 eps, approached
+    assert standard.observed <= 0.5 + 1e-12  # analytic: <= eps / 2
 
 
 def _flipped_psi(x, theta=2.0):
@@ -66,7 +66,7 @@ def _flipped_psi(x, theta=2.0):
 def _untruncated_psi(x, theta=2.0):
     x = np.asarray(x, dtype=float)
     t = np.minimum(np.abs(x), 1e100)
-    v = np.log(1 + t + t ** theta / theta)       # the upper envelope: satisfies (3) but is unbounded
+    v = np.log(1 + t + t**theta / theta)  # the upper envelope: satisfies (3) but is unbounded
     return np.sign(x) * v
 
 
@@ -82,24 +82,40 @@ T = truncation
 
 
 # Each broken check runs on the stream of the claim it breaks.
-@pytest.mark.parametrize("broken, claim_id", [
-    (privacy.privacy_check(1, "standard", exponent_scale=4.0), "wang-xu.alg1.privacy.standard"),  # exponent x4: 2 eps
-    (privacy.privacy_check(2, "standard", exponent_scale=4.0), "wang-xu.alg2.privacy.standard"),
-    (S.sensitivity_check(lambda n, i, t: 0.45 * S.stated_sensitivity_eq6(n, i, t), (2.0,)),   # halved and then some
-     "wang-xu.sensitivity"),
-    (S.sensitivity_check(lambda n, i, t: 0.5 * S.stated_sensitivity_eq16_text(n, i, t), (1.5,)),  # halved
-     "wang-xu.sensitivity"),
-    (S.sensitivity_check(S.stated_sensitivity_eq6, (2.0,), psi_terms=_untruncated_terms),      # psi not truncated
-     "wang-xu.sensitivity"),
-    (T.psi_inequality_check((2.0,), psi_fn=_flipped_psi), "psi"),                         # flipped sign
-    (T.psi_inequality_check((1.5,), psi_fn=lambda x, th: 1.5 * psi(x, th)), "psi"),       # scaled: breaks (15) near 0
-    (T.psi_monotone_check((2.0,), psi_fn=_flipped_psi), "psi"),
-    (T.psi_monotone_check((1.5,), psi_fn=lambda x, th: np.where(np.abs(x) > 2, 0.0, psi(x, th))), "psi"),
-    (T.psi_bounded_check((2.0,), psi_fn=_untruncated_psi), "psi"),
-    (T.psi_bounded_check((1.5,), stated_bound=lambda th: 0.5 * math.log(th)), "psi"),
-    (nets.covering_check(bound=lambda diam, zeta, d: (diam / (3 * zeta)) ** d),     # bound below the volume bound
-     "wang-xu.lemma2.covering-number"),
-])
+@pytest.mark.parametrize(
+    "broken, claim_id",
+    [
+        (
+            privacy.privacy_check(1, "standard", exponent_scale=4.0),
+            "wang-xu.alg1.privacy.standard",
+        ),  # exponent x4: 2 eps
+        (privacy.privacy_check(2, "standard", exponent_scale=4.0), "wang-xu.alg2.privacy.standard"),
+        (
+            S.sensitivity_check(
+                lambda n, i, t: 0.45 * S.stated_sensitivity_eq6(n, i, t), (2.0,)
+            ),  # halved and then some
+            "wang-xu.sensitivity",
+        ),
+        (
+            S.sensitivity_check(lambda n, i, t: 0.5 * S.stated_sensitivity_eq16_text(n, i, t), (1.5,)),  # halved
+            "wang-xu.sensitivity",
+        ),
+        (
+            S.sensitivity_check(S.stated_sensitivity_eq6, (2.0,), psi_terms=_untruncated_terms),  # psi not truncated
+            "wang-xu.sensitivity",
+        ),
+        (T.psi_inequality_check((2.0,), psi_fn=_flipped_psi), "psi"),  # flipped sign
+        (T.psi_inequality_check((1.5,), psi_fn=lambda x, th: 1.5 * psi(x, th)), "psi"),  # scaled: breaks (15) near 0
+        (T.psi_monotone_check((2.0,), psi_fn=_flipped_psi), "psi"),
+        (T.psi_monotone_check((1.5,), psi_fn=lambda x, th: np.where(np.abs(x) > 2, 0.0, psi(x, th))), "psi"),
+        (T.psi_bounded_check((2.0,), psi_fn=_untruncated_psi), "psi"),
+        (T.psi_bounded_check((1.5,), stated_bound=lambda th: 0.5 * math.log(th)), "psi"),
+        (
+            nets.covering_check(bound=lambda diam, zeta, d: (diam / (3 * zeta)) ** d),  # bound below the volume bound
+            "wang-xu.lemma2.covering-number",
+        ),
+    ],
+)
 def test_checks_reject_broken_variants(broken, claim_id):
     res = broken(CTX.for_claim(claim_id))
     assert res.verdict == "refuted"
@@ -112,7 +128,7 @@ def test_covering_check_not_confirmed_for_a_net_that_does_not_cover():
     class Coarse(L2BallNet):
         def __init__(self):
             super().__init__(1.0, 0.2, 2)
-            self.spacing *= 3          # grid three times too coarse for its stated zeta
+            self.spacing *= 3  # grid three times too coarse for its stated zeta
             self.half = int(1.0 // self.spacing)
             self._size = None
 
@@ -150,8 +166,7 @@ def test_registered_factories_follow_the_protocol():
             mech = reg.algorithm(alg).mechanism(variant=variant, epsilon=1.0, delta=None, zeta=0.5)
             outputs, logp = mech.log_prob(data)
             assert outputs.shape[0] == logp.shape[0]
-            np.testing.assert_allclose(mech.log_prob_from_terms(mech.score_terms(data).sum(axis=0)), logp,
-                                       atol=1e-12)
+            np.testing.assert_allclose(mech.log_prob_from_terms(mech.score_terms(data).sum(axis=0)), logp, atol=1e-12)
             assert mech.sample(data, 4, rng=0).shape == (4, 1)
 
 

@@ -85,7 +85,7 @@ def test_lemma9_allowed_matches_the_printed_terms():
     n, iota, zeta, N, eta, M = 100, 0.05, 0.01, 201, 0.1, 2.0
     th, tau = setup.theta, setup.tau
     b = (2 * iota) ** (th - 1) / th
-    want = 2 * zeta * tau + b * M + b * zeta ** th * tau ** th + math.log(N / eta) / (n * iota)
+    want = 2 * zeta * tau + b * M + b * zeta**th * tau**th + math.log(N / eta) / (n * iota)
     assert lemma9.lemma9_allowed(setup, n, iota, zeta, N, eta, M) == pytest.approx(want, rel=1e-14)
 
 
@@ -104,10 +104,11 @@ def test_lemma9_minimiser_is_global_on_a_fine_grid():
 def test_lemma9_confirmed_and_its_mutant_refuted():
     cases, cid = [(2000, 1.0, 1.0)], "wang-xu.lemma9.concentration"
     res = _run(lemma9.lemma9_check(cases=cases, datasets=6, table_spacing=0.02), cid)
-    assert res.verdict in ("confirmed", "inconclusive")      # 6 datasets cannot confirm at 0.9 with 0.95 confidence
+    assert res.verdict in ("confirmed", "inconclusive")  # 6 datasets cannot confirm at 0.9 with 0.95 confidence
     assert res.evidence["cases"][0]["held"] == 6 and not res.evidence["cases"][0]["vacuous"]
-    broken = lemma9.lemma9_check(psi_fn=lemma9._scaled_psi(0.25), minimiser="worst", cases=cases, datasets=6,
-                                 table_spacing=0.02)
+    broken = lemma9.lemma9_check(
+        psi_fn=lemma9._scaled_psi(0.25), minimiser="worst", cases=cases, datasets=6, table_spacing=0.02
+    )
     assert _run(broken, cid).verdict == "refuted"
 
 

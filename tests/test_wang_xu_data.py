@@ -15,14 +15,17 @@ from reference.wang_xu.nets import L2BallNet
 def _mp_abs_moment(pdf, p):
     """E|X|^p by mpmath quadrature (30 digits) of a symmetric density."""
     mpmath.mp.dps = 30
-    return float(2 * mpmath.quad(lambda x: x ** p * pdf(x), [0, 1, 10, mpmath.inf]))
+    return float(2 * mpmath.quad(lambda x: x**p * pdf(x), [0, 1, 10, mpmath.inf]))
 
 
 @pytest.mark.parametrize("p", [0.5, 1.0, 1.5, 2.0])
 def test_abs_moments_match_quadrature(p):
     nu, a, s = 3.5, 3.0, 0.7
-    t_pdf = lambda x: mpmath.gamma((nu + 1) / 2) / (mpmath.sqrt(nu * mpmath.pi) * mpmath.gamma(nu / 2)) \
-        * (1 + x ** 2 / nu) ** (-(nu + 1) / 2)
+    t_pdf = lambda x: (
+        mpmath.gamma((nu + 1) / 2)
+        / (mpmath.sqrt(nu * mpmath.pi) * mpmath.gamma(nu / 2))
+        * (1 + x**2 / nu) ** (-(nu + 1) / 2)
+    )
     lomax_pdf = lambda x: 0.5 * a * (1 + x) ** (-a - 1)
     ln_pdf = lambda x: 0.5 * mpmath.npdf(mpmath.log(x) / s) / (s * x) if x > 0 else mpmath.mpf(0)
     # references: mpmath.quad at 30 digits
@@ -42,20 +45,22 @@ def test_infinite_moments_reported():
 def test_mean_abs_deviation_closed_form(law):
     # reference: 1-d adaptive quadrature of |x - c| f(x) (scipy quad), independent of the closed form
     from scipy import integrate
+
     for c in (0.0, 0.4, -1.7, 5.0):
-        ref = sum(integrate.quad(lambda x: abs(x - c) * law.pdf(x), lo, hi, limit=400, epsabs=1e-12)[0]
-                  for lo, hi in ((-np.inf, min(c, 0)), (min(c, 0), max(c, 0)), (max(c, 0), np.inf)))
+        ref = sum(
+            integrate.quad(lambda x: abs(x - c) * law.pdf(x), lo, hi, limit=400, epsabs=1e-12)[0]
+            for lo, hi in ((-np.inf, min(c, 0)), (min(c, 0), max(c, 0)), (max(c, 0), np.inf))
+        )
         assert float(law.mean_abs_deviation(c)) == pytest.approx(ref, rel=1e-8)
 
 
 def test_population_risk_methods_agree():
     model = LinearModel((0.5, -0.3), student_t(3.0), lomax(3.0))
     v0, se0, m0 = population_risk(model, np.array([0.5, -0.3]))
-    assert (m0, se0) == ("closed form", 0.0) and v0 == pytest.approx(0.5)      # E|Lomax(3)| = 1/(3-1)
+    assert (m0, se0) == ("closed form", 0.0) and v0 == pytest.approx(0.5)  # E|Lomax(3)| = 1/(3-1)
     vq, _, mq = population_risk(model, np.array([0.9, -0.3]))
     assert mq == "quadrature" and vq > v0
-    vm, sem, mm = population_risk(model, np.array([0.9, -0.3]), mc_samples=400_000, rng=1,
-                                  method="monte carlo")
+    vm, sem, mm = population_risk(model, np.array([0.9, -0.3]), mc_samples=400_000, rng=1, method="monte carlo")
     assert mm == "monte carlo" and abs(vm - vq) < 5 * sem
 
 

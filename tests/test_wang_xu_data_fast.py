@@ -11,16 +11,23 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, excess_risk_1d
+
 # private: _lomax_sf, _t_pdf, _lomax_partial_mean: the fast densities are tested against scipy
 from reference.wang_xu.data import _lomax_sf, _t_pdf, folded, student_t, two_sided_lomax
-from proofs_checks.rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, excess_risk_1d
-from tests._two_routes import U, assert_within, lomax_sf_gap, t_pdf_gap, within
+from tests._two_routes import assert_within, lomax_sf_gap, t_pdf_gap, within
 
 
 def _grid():
     rng = np.random.default_rng(7)
-    pts = np.concatenate([[0.0, 5e-324, 1e-300, 1e-17, 0.5, 1.0, 1e8, 1e150, 1e300, np.inf, np.nan],
-                          np.logspace(-12, 12, 2001), rng.pareto(1.0, 2000), rng.random(500)])
+    pts = np.concatenate(
+        [
+            [0.0, 5e-324, 1e-300, 1e-17, 0.5, 1.0, 1e8, 1e150, 1e300, np.inf, np.nan],
+            np.logspace(-12, 12, 2001),
+            rng.pareto(1.0, 2000),
+            rng.random(500),
+        ]
+    )
     return pts
 
 
@@ -30,7 +37,7 @@ def test_t_pdf_within_the_stated_bound_of_scipy(nu):
     ours, ref = _t_pdf(a, nu), stats.t.pdf(a, nu)
     gap = t_pdf_gap(a, nu, ours, ref)
     assert_within(ours, ref, gap)
-    assert not within(ours * (1 + 1e-12), ref, gap).all()        # power: a 1e-12 relative change is seen
+    assert not within(ours * (1 + 1e-12), ref, gap).all()  # power: a 1e-12 relative change is seen
     one, ref_one = _t_pdf(0.7, nu), stats.t.pdf(0.7, nu)
     assert np.ndim(one) == 0 and within(one, ref_one, t_pdf_gap(0.7, nu, one, ref_one))
 
@@ -66,15 +73,17 @@ def test_laws_use_them_consistently():
     assert not within(got, want * (1 + 1e-12), gap).all()
 
 
-@pytest.mark.parametrize("model", [THEOREM1_MODEL,
-                                   pytest.param(THEOREM2_MODEL, marks=pytest.mark.slow)])  # the latter ~5 s
+@pytest.mark.parametrize(
+    "model", [THEOREM1_MODEL, pytest.param(THEOREM2_MODEL, marks=pytest.mark.slow)]
+)  # the latter ~5 s
 def test_excess_risk_table_unchanged(model):
     # reference: the table of the slow integrand (scipy.stats calls, the x < 0 term always added).  The two
     # integrands differ only through the density's last bits (the bound above), and quad_vec stops each
     # integral within its own tolerance (epsabs + epsrel of the table's 2-norm, its error estimate), so the
     # tables agree within the sum of the two tolerances; a table off by 1e-8 relative is outside it
     from scipy import integrate
-    epsabs, epsrel = 1e-13, 1e-10                # excess_risk_1d's defaults
+
+    epsabs, epsrel = 1e-13, 1e-10  # excess_risk_1d's defaults
     w = np.linspace(-1, 1, 41)
     v = w - model.w_star[0]
     noise, law, m0 = model.noise_law, model.x_law, model.noise_law.abs_moment(1)
@@ -95,7 +104,9 @@ def test_two_sided_lomax_partial_mean_split_same_bits():
     # any CPU: the split applies the same element-wise operations (one np.power each) to a subset of the same
     # values, and the constant half is power(1, -a) = 1, exact in every implementation
     import numpy as np
+
     from reference.wang_xu.data import _lomax_partial_mean, two_sided_lomax
+
     law = two_sided_lomax(2.5, 1.5, 0.5)
     c = np.concatenate([np.linspace(-40, 40, 4001), [0.0, -0.0, 5e-324, -5e-324, 1e300, -1e300]])
     a, sp, sn = law.param, law.scale_pos, law.scale_neg

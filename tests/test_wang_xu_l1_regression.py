@@ -10,10 +10,23 @@ from hypothesis.extra.numpy import arrays
 from scipy.special import logsumexp
 
 from reference.wang_xu.data import LinearModel, lomax, student_t
-from reference.wang_xu.l1_regression import (WangXuMechanism, algorithm1, algorithm2, exponent_factor, l1_loss,
-                                     log_weights, make_mechanism, record_psi_terms, streaming_gumbel_max_sample,
-                                     streaming_log_normaliser, streaming_log_prob_chunks, theorem1_parameters,
-                                     theorem2_parameters, truncated_empirical_risk, wang_xu_log_prob)
+from reference.wang_xu.l1_regression import (
+    WangXuMechanism,
+    algorithm1,
+    algorithm2,
+    exponent_factor,
+    l1_loss,
+    log_weights,
+    make_mechanism,
+    record_psi_terms,
+    streaming_gumbel_max_sample,
+    streaming_log_normaliser,
+    streaming_log_prob_chunks,
+    theorem1_parameters,
+    theorem2_parameters,
+    truncated_empirical_risk,
+    wang_xu_log_prob,
+)
 from reference.wang_xu.nets import BoxNet, L1BallNet, L2BallNet
 from reference.wang_xu.truncation import psi
 from tests._stats import GOF_ALPHA, chisquare_pvalue
@@ -43,9 +56,10 @@ def test_exact_distribution_matches_sampler(theta, variant):
     net = L2BallNet(1.0, 0.3, 2)
     pts, logp = wang_xu_log_prob(X, Y, net, 2.0, 0.5, theta, variant)
     assert math.isclose(logsumexp(logp), 0.0, abs_tol=1e-12)
-    for block in (400, 1 << 20):       # many blocks of 10 points / one block
-        draws, idx = streaming_gumbel_max_sample(X, Y, net, 2.0, 0.5, theta, variant, size=20000, rng=11,
-                                                 block_elements=block, return_index=True)
+    for block in (400, 1 << 20):  # many blocks of 10 points / one block
+        draws, idx = streaming_gumbel_max_sample(
+            X, Y, net, 2.0, 0.5, theta, variant, size=20000, rng=11, block_elements=block, return_index=True
+        )
         np.testing.assert_array_equal(draws, pts[idx])
         assert chisquare_pvalue(idx, logp) > GOF_ALPHA
 
@@ -99,9 +113,16 @@ def test_mechanism_protocol_terms_rescore_neighbours():
 
 
 def test_extreme_records_never_give_nan():
-    big = np.array([[1.7e308, 1.7e308, -1.7e308], [-1.7e308, 1.7e308, 1.7e308], [5e-324, 0.0, 1e-300],
-                    [0.0, 0.0, 0.0], [1e300, -1e300, 1e300]])
-    net = L2BallNet(2.0, 0.5, 2)     # |w| up to 2: products of 1.7e308 would overflow unscaled
+    big = np.array(
+        [
+            [1.7e308, 1.7e308, -1.7e308],
+            [-1.7e308, 1.7e308, 1.7e308],
+            [5e-324, 0.0, 1e-300],
+            [0.0, 0.0, 0.0],
+            [1e300, -1e300, 1e300],
+        ]
+    )
+    net = L2BallNet(2.0, 0.5, 2)  # |w| up to 2: products of 1.7e308 would overflow unscaled
     for theta in (2.0, 1.1):
         T = record_psi_terms(net.points(), big[:, :2], big[:, 2], 1e300, theta)
         assert np.all(np.isfinite(T)) and np.all(T >= 0) and np.all(T <= math.log(theta))
@@ -204,8 +225,11 @@ finite = st.floats(allow_nan=False, allow_infinity=False)
 
 
 @settings(max_examples=100)
-@given(rec=arrays(np.float64, (4, 3), elements=finite), iota=st.floats(1e-300, 1e300),
-       theta=st.sampled_from([2.0, 1.5, 1.01]))
+@given(
+    rec=arrays(np.float64, (4, 3), elements=finite),
+    iota=st.floats(1e-300, 1e300),
+    theta=st.sampled_from([2.0, 1.5, 1.01]),
+)
 def test_psi_terms_finite_for_any_finite_records(rec, iota, theta):
     pts = L2BallNet(2.0, 1.0, 2).points()
     T = record_psi_terms(pts, rec[:, :2], rec[:, 2], iota, theta)

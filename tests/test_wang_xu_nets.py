@@ -7,8 +7,15 @@ import numpy as np
 import pytest
 from scipy.spatial import cKDTree
 
-from reference.wang_xu.nets import (ArrayNet, BoxNet, L1BallNet, L2BallNet, as_net, covering_bound,
-                            volumetric_lower_bound)
+from reference.wang_xu.nets import (
+    ArrayNet,
+    BoxNet,
+    L1BallNet,
+    L2BallNet,
+    as_net,
+    covering_bound,
+    volumetric_lower_bound,
+)
 
 CASES = [(L2BallNet, (1.0,)), (L1BallNet, (1.0,)), (BoxNet, (-1.0, 1.0))]
 
@@ -49,11 +56,11 @@ def test_every_point_of_W_is_within_zeta_and_net_lies_in_W(cls, args, dim, zeta)
     net = cls(*args, zeta, dim)
     pts = net.points()
     assert pts.shape == (len(net), dim)
-    assert np.all(_inside(net, pts))                       # S subset of W (Definition 4)
+    assert np.all(_inside(net, pts))  # S subset of W (Definition 4)
     w = _points_of_W(net, np.random.default_rng(dim))
     dist, _ = cKDTree(pts).query(w)
     assert dist.max() <= zeta * (1 + 1e-12)
-    assert len(net) <= covering_bound(net.diameter, zeta, dim)          # beside Lemma 2
+    assert len(net) <= covering_bound(net.diameter, zeta, dim)  # beside Lemma 2
     assert len(net) >= volumetric_lower_bound(net.volume, zeta, dim) * (1 - 1e-12)  # any zeta-net must
 
 
@@ -110,18 +117,27 @@ def _slice_chunks(net, chunk_size):
     rows = max(1, chunk_size // max(1, axis.size ** (net.dim - 1)))
     start = 0
     for s0 in range(0, axis.size, rows):
-        grids = np.meshgrid(axis[s0:s0 + rows], *([axis] * (net.dim - 1)), indexing="ij")
+        grids = np.meshgrid(axis[s0 : s0 + rows], *([axis] * (net.dim - 1)), indexing="ij")
         pts = np.stack([g.ravel() for g in grids], axis=1)
         pts = pts[net._keep(pts)]
         for s in range(0, pts.shape[0], chunk_size):
-            if pts[s:s + chunk_size].shape[0]:
-                yield start, pts[s:s + chunk_size]
-                start += pts[s:s + chunk_size].shape[0]
+            if pts[s : s + chunk_size].shape[0]:
+                yield start, pts[s : s + chunk_size]
+                start += pts[s : s + chunk_size].shape[0]
 
 
-@pytest.mark.parametrize("net", [L2BallNet(1.0, 0.3, 3), L2BallNet(1.0, 0.05, 2), L1BallNet(1.0, 0.3, 3),
-                                 L1BallNet(2.0, 0.9, 4), BoxNet(-1.0, 2.0, 0.3, 3), L2BallNet(1.0, 0.7, 5),
-                                 L2BallNet(0.5, 0.3, 1)])
+@pytest.mark.parametrize(
+    "net",
+    [
+        L2BallNet(1.0, 0.3, 3),
+        L2BallNet(1.0, 0.05, 2),
+        L1BallNet(1.0, 0.3, 3),
+        L1BallNet(2.0, 0.9, 4),
+        BoxNet(-1.0, 2.0, 0.3, 3),
+        L2BallNet(1.0, 0.7, 5),
+        L2BallNet(0.5, 0.3, 1),
+    ],
+)
 @pytest.mark.parametrize("chunk_size", [1, 5, 64, 5000, 1 << 18])
 def test_chunks_identical_to_slice_enumeration(net, chunk_size):
     """Same points, same order and the same block boundaries as the slice enumeration (the streaming
@@ -133,6 +149,7 @@ def test_chunks_identical_to_slice_enumeration(net, chunk_size):
 
 def _peak_bytes_until_full_block(net, block):
     import tracemalloc
+
     tracemalloc.start()
     try:
         for _, pts in net.chunks(block):

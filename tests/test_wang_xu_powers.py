@@ -17,23 +17,49 @@ import pytest
 from reference.wang_xu import _powers as P
 from reference.wang_xu import _score_kernel as SK
 
-U = 2.0 ** -53
-TINY = mpmath.ldexp(1, -1075)   # (not a float64: 2.0 ** -1075 is 0) half the smallest subnormal: the rounding of a subnormal result
+U = 2.0**-53
+TINY = mpmath.ldexp(
+    1, -1075
+)  # (not a float64: 2.0 ** -1075 is 0) half the smallest subnormal: the rounding of a subnormal result
 THETAS = [1.01, 1.1, 1.3, 1.5, 1.7, 1.99, 2.0]
 
 
 def _edges():
-    sub_min, norm_min = 5e-324, 2.0 ** -1022
-    return np.array([0.0, sub_min, 2 * sub_min, 1e-320, 1e-310, np.nextafter(norm_min, 0.0), norm_min,
-                     np.nextafter(norm_min, 1.0), 1e-300, 1e-200, 1e-100, 1e-20, 1e-8, 0.25, 0.5,
-                     math.sqrt(0.5), np.nextafter(math.sqrt(0.5), 0.0), np.nextafter(math.sqrt(0.5), 1.0),
-                     np.nextafter(0.5, 0.0), np.nextafter(0.5, 1.0), 1.0 - 2.0 ** -53, 1.0 - 2.0 ** -52, 1.0])
+    sub_min, norm_min = 5e-324, 2.0**-1022
+    return np.array(
+        [
+            0.0,
+            sub_min,
+            2 * sub_min,
+            1e-320,
+            1e-310,
+            np.nextafter(norm_min, 0.0),
+            norm_min,
+            np.nextafter(norm_min, 1.0),
+            1e-300,
+            1e-200,
+            1e-100,
+            1e-20,
+            1e-8,
+            0.25,
+            0.5,
+            math.sqrt(0.5),
+            np.nextafter(math.sqrt(0.5), 0.0),
+            np.nextafter(math.sqrt(0.5), 1.0),
+            np.nextafter(0.5, 0.0),
+            np.nextafter(0.5, 1.0),
+            1.0 - 2.0**-53,
+            1.0 - 2.0**-52,
+            1.0,
+        ]
+    )
 
 
 def _points(n_grid, n_rand, seed):
     rng = np.random.default_rng(seed)
-    return np.concatenate([np.linspace(0.0, 1.0, n_grid), rng.random(n_rand),
-                           np.exp2(rng.uniform(-1074.0, 0.0, n_rand)), _edges()])
+    return np.concatenate(
+        [np.linspace(0.0, 1.0, n_grid), rng.random(n_rand), np.exp2(rng.uniform(-1074.0, 0.0, n_rand)), _edges()]
+    )
 
 
 def _exact(s, theta):
@@ -51,7 +77,7 @@ def _excess(got, exact):
         err = abs(mpmath.mpf(float(g)) - e)
         if err > P.POW_REL_ERROR * e + TINY:
             bad += 1
-        if e > 2.0 ** -1022:
+        if e > 2.0**-1022:
             worst_rel = max(worst_rel, float(err / e) / U)
     return bad, worst_rel
 
@@ -63,7 +89,7 @@ def test_pow_unit_within_stated_bound_of_mpmath(theta):
     assert np.array_equal(got.view(np.int64), P.pow_unit_compiled(s, theta).view(np.int64))
     bad, worst = _excess(got, _exact(s, theta))
     assert bad == 0
-    assert worst <= 4.0                  # measured 1.65 to 2.49 u (bound 8 u)
+    assert worst <= 4.0  # measured 1.65 to 2.49 u (bound 8 u)
     assert got[0] == 0.0 and got[-1] == 1.0
     assert np.all(np.isfinite(got)) and np.all(got >= 0.0) and np.all(got <= 1.0)
 
@@ -90,11 +116,11 @@ def test_bound_check_catches_mutants(mutant, monkeypatch):
     # power of the check above: each deliberately broken variant leaves the 8 u bound somewhere on the points
     theta = 1.3
     s = _points(2001, 1000, [3, 130])
-    if mutant == "theta_lo dropped":        # theta k rounded: relative error up to 1076 * 7e-13 log 2
+    if mutant == "theta_lo dropped":  # theta k rounded: relative error up to 1076 * 7e-13 log 2
         hi, _, c = P.pow_constants(theta)
         got = P._pow_np(s, hi, 0.0, c)
-    elif mutant == "Q0 off by 2^-44":       # the linear coefficient log 2 of 2^f perturbed (error <= 2e-14)
-        monkeypatch.setattr(SK, "_Q0", SK._Q0 * (1.0 + 2.0 ** -44))     # the numpy twin reads it there
+    elif mutant == "Q0 off by 2^-44":  # the linear coefficient log 2 of 2^f perturbed (error <= 2e-14)
+        monkeypatch.setattr(SK, "_Q0", SK._Q0 * (1.0 + 2.0**-44))  # the numpy twin reads it there
         got = P.pow_unit_numpy(s, theta)
     else:
         got = P.pow_unit_numpy(s, theta) * (1.0 + 9 * U)
@@ -114,33 +140,40 @@ def test_polynomials_within_their_stated_approximation_errors():
         r = mpmath.fsum(c * w ** (i + 1) for i, c in enumerate(lg))
         worst = max(worst, abs(r - (2 * mpmath.atanh(z) - 2 * z) / z))
     assert worst <= mpmath.mpf(2) ** mpmath.mpf(-58.45)
-    q = [mpmath.mpf(c) for c in reversed(P._Q)]          # Q0 first
+    q = [mpmath.mpf(c) for c in reversed(P._Q)]  # Q0 first
     worst = 0
     for x in np.linspace(-0.5 - 1e-12, 0.5 + 1e-12, 1001):
         x = mpmath.mpf(float(x))
-        p = 1 + x * mpmath.fsum(c * x ** i for i, c in enumerate(q))
+        p = 1 + x * mpmath.fsum(c * x**i for i, c in enumerate(q))
         worst = max(worst, abs(p / mpmath.power(2, x) - 1))
-    assert worst <= 0.2 * U              # measured 0.18 u (1.97e-17), coefficients rounded to float64
+    assert worst <= 0.2 * U  # measured 0.18 u (1.97e-17), coefficients rounded to float64
 
 
 def test_pow_constants_split_theta_exactly():
     for theta in THETAS:
         hi, lo, c = P.pow_constants(theta)
         assert hi + lo == theta and (np.float64(hi).view(np.int64) & 0xFFF) == 0
-        assert abs(lo) < 2.0 ** -40
+        assert abs(lo) < 2.0**-40
         # theta_hi k exact for every exponent the algorithm meets (|k| <= 1076)
         k = np.arange(-1076, 1, dtype=np.float64)
-        assert np.all(np.abs(np.fmod(hi * k, 2.0 ** -40)) == 0.0)
+        assert np.all(np.abs(np.fmod(hi * k, 2.0**-40)) == 0.0)
         mpmath.mp.dps = 50
         assert abs(mpmath.mpf(c) - mpmath.mpf(theta) / mpmath.log(2)) <= U * c
 
 
-@pytest.mark.parametrize("s, theta, exc, word", [
-    (np.array([0.5, -0.1]), 1.3, ValueError, "-0.1"), (np.array([1.5]), 1.3, ValueError, "1.5"),
-    (np.array([np.nan]), 1.3, ValueError, "nan"), (np.array([0.5]), 1.0, ValueError, "theta"),
-    (np.array([0.5]), 2.5, ValueError, "theta"), (np.array([0.5]), "1.3", TypeError, "theta"),
-    (np.array([0.5]), True, TypeError, "theta"), (np.array(["a"]), 1.3, TypeError, "s"),
-])
+@pytest.mark.parametrize(
+    "s, theta, exc, word",
+    [
+        (np.array([0.5, -0.1]), 1.3, ValueError, "-0.1"),
+        (np.array([1.5]), 1.3, ValueError, "1.5"),
+        (np.array([np.nan]), 1.3, ValueError, "nan"),
+        (np.array([0.5]), 1.0, ValueError, "theta"),
+        (np.array([0.5]), 2.5, ValueError, "theta"),
+        (np.array([0.5]), "1.3", TypeError, "theta"),
+        (np.array([0.5]), True, TypeError, "theta"),
+        (np.array(["a"]), 1.3, TypeError, "s"),
+    ],
+)
 def test_bad_input_raises_naming_the_parameter(s, theta, exc, word):
     with pytest.raises(exc, match=word):
         P.pow_unit_numpy(s, theta)
@@ -153,8 +186,10 @@ from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
-@given(s=st.floats(min_value=0.0, max_value=1.0, allow_subnormal=True),
-       theta=st.floats(min_value=1.0, max_value=2.0, exclude_min=True))
+@given(
+    s=st.floats(min_value=0.0, max_value=1.0, allow_subnormal=True),
+    theta=st.floats(min_value=1.0, max_value=2.0, exclude_min=True),
+)
 def test_pow_unit_within_bound_over_the_float_range(s, theta):
     """Hypothesis over every float64 in [0, 1] (subnormals included) and theta in (1, 2]: finite, in [0, 1],
     within the stated 8 u s^theta + 2^-1075 of mpmath (50 digits), and the compiled loop equals the numpy twin."""

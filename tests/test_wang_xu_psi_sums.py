@@ -12,11 +12,13 @@ import pytest
 
 from proofs_checks.claim_sets.wang_xu import concentration as C
 from proofs_checks.claim_sets.wang_xu import setup_for
+
 # private: _score_kernel, _terms, _deviation, _largest_deviation, _risk, _grid_argmin: the pruned sums are
 #   tested against the plain ones
 from reference.wang_xu._score_kernel import psi_column_sums, psi_of_residuals
 from reference.wang_xu.truncation import psi
-from tests._psi_kernel_bounds import bits as _bits, bits_equal, broken_psi_swapped, kernel_psi, psi_violations
+from tests._psi_kernel_bounds import bits as _bits
+from tests._psi_kernel_bounds import bits_equal, broken_psi_swapped, kernel_psi, psi_violations
 
 
 def _arguments(x, y, w, iota, shift):
@@ -35,7 +37,7 @@ def _data(n=300, seed=3):
     rng = np.random.default_rng(seed)
     x = np.abs(rng.standard_t(1.8, n))
     y = 0.37 * x + rng.standard_t(2.5, n)
-    x[:3], y[:3] = [0.0, 1e-300, 1e150], [0.0, 5e-324, -1e150]      # zeros, subnormals, huge
+    x[:3], y[:3] = [0.0, 1e-300, 1e150], [0.0, 5e-324, -1e150]  # zeros, subnormals, huge
     return x, y
 
 
@@ -53,7 +55,7 @@ def test_psi_column_sums_against_numpy(theta, shifted):
     assert not psi_violations(K, psi(arg, theta), np.abs(arg), theta).any()
     assert bits_equal(got, K.sum(axis=0))
     if shifted:
-        assert (arg < 0.0).sum() >= 100            # psi's odd branch is exercised
+        assert (arg < 0.0).sum() >= 100  # psi's odd branch is exercised
 
 
 @pytest.mark.parametrize("theta", [2.0, 1.5, 1.01, 1.0 + 1e-6])
@@ -61,7 +63,7 @@ def test_psi_sum_comparisons_reject_broken_kernels(theta):
     # power of the split comparison: one term off by 1e-12 relative, a dropped term, psi without its sign for
     # negative arguments, and the wrong branch (theta = 2's formulas exchanged, or no truncation at t = 1)
     x, y = _data(200, seed=8)
-    x[3:10], y[3:10] = 0.0, 10.0 ** -np.arange(7.0, 14.0)            # tiny arguments (theta = 2's cancellation)
+    x[3:10], y[3:10] = 0.0, 10.0 ** -np.arange(7.0, 14.0)  # tiny arguments (theta = 2's cancellation)
     w = np.linspace(-1, 1, 31)
     iota = 0.3
     shift = 0.01 * iota * np.abs(x)
@@ -70,7 +72,7 @@ def test_psi_sum_comparisons_reject_broken_kernels(theta):
     t = np.abs(arg)
     K, P = _kernel_terms(arg, theta), psi(arg, theta)
     j = 15
-    i = int(np.argmax((t[:, j] > 0.3) & (t[:, j] < 1.0)))     # psi(0.3) >= 0.38 log theta: >= 4 ulps of the sum
+    i = int(np.argmax((t[:, j] > 0.3) & (t[:, j] < 1.0)))  # psi(0.3) >= 0.38 log theta: >= 4 ulps of the sum
     bad = K.copy()
     bad[i, j] *= 1.0 + 1e-12
     assert not bits_equal(bad.sum(axis=0), got)
@@ -116,6 +118,7 @@ def test_bad_lengths_raise():
 @pytest.mark.parametrize("k", [1, 101])
 def test_psi_of_residuals_against_numpy_and_lemma9_risk(theta, k):
     from proofs_checks.claim_sets.wang_xu.lemma9 import _risk
+
     rng = np.random.default_rng(11)
     x = np.abs(rng.standard_t(1.8, 2000))
     y = 0.37 * x + rng.standard_t(2.5, 2000)
@@ -128,8 +131,9 @@ def test_psi_of_residuals_against_numpy_and_lemma9_risk(theta, k):
     assert bits_equal(got, kernel_psi(t, theta))
     # the risk of Lemma 9's minimiser (also for a 0-d w): each path is numpy's sum of its own terms
     assert bits_equal(_risk(psi, theta, x, y, 0.2, w), (got.sum(axis=0) / (x.size * 0.2)).reshape(w.shape))
-    assert bits_equal(_risk(lambda a, th: psi(a, th), theta, x, y, 0.2, w),
-                      (ref.sum(axis=0) / (x.size * 0.2)).reshape(w.shape))
+    assert bits_equal(
+        _risk(lambda a, th: psi(a, th), theta, x, y, 0.2, w), (ref.sum(axis=0) / (x.size * 0.2)).reshape(w.shape)
+    )
 
 
 @pytest.mark.parametrize("theta", [2.0, 1.5, 1.01, 1.999])
@@ -146,6 +150,7 @@ def test_psi_is_one_lipschitz(theta):
 def test_largest_deviation_equals_the_full_net_maximum(lemma, step):
     # reference: the maximum of _deviation over every net point (the check's evaluation before the pruning)
     from proofs_checks.rates.trials_wang_xu import net_excess_risk
+
     setup = setup_for(1 if lemma in (4, 5) else 2)
     rng = np.random.default_rng(11)
     for n, eps in [(100, 0.25), (100, 1.0)]:
@@ -154,8 +159,11 @@ def test_largest_deviation_equals_the_full_net_maximum(lemma, step):
         pts, L_D = pts_1d[:, None], setup.model.noise_law.abs_moment(1) + excess
         for _ in range(5):
             data = setup.model.sample(n, rng)
-            full = np.max(C._deviation(lemma, C._terms(setup, data[:, :1], data[:, 1], pts, p["iota"], p["zeta"],
-                                                       lemma, psi), L_D))
+            full = np.max(
+                C._deviation(
+                    lemma, C._terms(setup, data[:, :1], data[:, 1], pts, p["iota"], p["zeta"], lemma, psi), L_D
+                )
+            )
             got = C._largest_deviation(setup, data[:, :1], data[:, 1], pts, p["iota"], p["zeta"], lemma, L_D, step)
             assert _bits(got) == _bits(full)
 
@@ -164,6 +172,7 @@ def test_largest_deviation_equals_the_full_net_maximum(lemma, step):
 def test_lemma9_grid_argmin_equals_the_full_grid(step):
     # reference: np.argmin of lemma9._risk over the whole grid (the check's evaluation before the pruning)
     from proofs_checks.claim_sets.wang_xu import lemma9 as L9
+
     setup = setup_for(2)
     rng = np.random.default_rng(7)
     grid = np.linspace(-1, 1, L9.GRID)

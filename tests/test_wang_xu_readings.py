@@ -3,12 +3,10 @@ of eqs. (14) and (26), the concentration lemmas; each check refutes a deliberate
 
 import math
 
-import numpy as np
 import pytest
 
-from proofs_checks.claim_sets.wang_xu import bounds, concentration, derivations, privacy
 # private: _args: the derivation checks' own arguments are the subject
-from proofs_checks.claim_sets.wang_xu import setup_for
+from proofs_checks.claim_sets.wang_xu import bounds, concentration, derivations, privacy, setup_for
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
 from reference.wang_xu.l1_regression import EXPONENT_FACTORS, exponent_factor
@@ -43,22 +41,25 @@ def test_printed_weight_refuted_replace_one_confirmed_add_remove(alg):
     rep = _run(privacy.privacy_check(alg, "printed", epsilon=1.0), cid)
     add = _run(privacy.privacy_check(alg, "printed", epsilon=1.0, relation="add-remove"), cid + ".add-remove")
     assert rep.verdict == "refuted" and 1.5 < rep.observed <= 2.0
-    assert add.verdict == "confirmed" and 0.5 < add.observed <= 1.0 + 1e-12   # exactly eps-DP, nearly attained
+    assert add.verdict == "confirmed" and 0.5 < add.observed <= 1.0 + 1e-12  # exactly eps-DP, nearly attained
     assert "add/remove" in add.reading and "replace-one" in rep.reading and "[000 Def. 1]" in rep.reading
 
 
 def test_add_remove_check_has_power():
     # twice the printed exponent loses up to 2 eps over add/remove neighbours
-    res = _run(privacy.privacy_check(1, "printed", epsilon=1.0, relation="add-remove", exponent_scale=2.0),
-               "wang-xu.alg1.privacy.printed.add-remove")
+    res = _run(
+        privacy.privacy_check(1, "printed", epsilon=1.0, relation="add-remove", exponent_scale=2.0),
+        "wang-xu.alg1.privacy.printed.add-remove",
+    )
     assert res.verdict == "refuted" and res.observed > 1.5
 
 
 def test_calibrated_confirmed_and_power():
     ok = _run(privacy.privacy_check(1, "calibrated", epsilon=1.0), "wang-xu.alg1.privacy.calibrated")
-    assert ok.verdict == "confirmed" and 0.75 < ok.observed <= 1.0 + 1e-12      # uses (almost) the whole eps
-    hot = _run(privacy.privacy_check(1, "calibrated", epsilon=1.0, exponent_scale=1.5),
-               "wang-xu.alg1.privacy.calibrated")
+    assert ok.verdict == "confirmed" and 0.75 < ok.observed <= 1.0 + 1e-12  # uses (almost) the whole eps
+    hot = _run(
+        privacy.privacy_check(1, "calibrated", epsilon=1.0, exponent_scale=1.5), "wang-xu.alg1.privacy.calibrated"
+    )
     assert hot.verdict == "refuted"
 
 
@@ -80,11 +81,13 @@ def test_eq14_follows_eq26_does_not():
 
 def test_derivation_check_has_power():
     s = setup_for(1)
-    halved = derivations.follows_check(1, printed=lambda st, n, e: 0.5 * bounds.eq14_from_premises(
-        *derivations._args(st, n, e)))
+    halved = derivations.follows_check(
+        1, printed=lambda st, n, e: 0.5 * bounds.eq14_from_premises(*derivations._args(st, n, e))
+    )
     assert _run(halved, "wang-xu.thm1.eq14.follows").verdict == "refuted"
-    self_sum = derivations.follows_check(2, printed=lambda st, n, e: bounds.eq26_derived(
-        st.theta, *derivations._args(st, n, e)))
+    self_sum = derivations.follows_check(
+        2, printed=lambda st, n, e: bounds.eq26_derived(st.theta, *derivations._args(st, n, e))
+    )
     assert _run(self_sum, "wang-xu.thm2.eq26.follows").verdict == "confirmed"
     assert s.theta == 2.0
 
@@ -93,10 +96,15 @@ def test_eq26_terms_by_hand():
     # theta = 1.5, iota = 0.25, n = 100, eps = 1, zeta = 0.01, tau = 1, N = 201, eta = 0.1, M = 2 (by hand)
     th, n, e, z, io, tau, N, eta, M = 1.5, 100, 1.0, 0.01, 0.25, 1.0, 201, 0.1, 2.0
     lg = math.log(N / eta)
-    a, b = io ** 0.5 / th, (2 * io) ** 0.5 / th
-    printed = 3 * z * tau + 2 * b * M + 2 * b * z ** th * tau ** th + 8 * math.log(th) * lg / (n * io * e)
-    derived = 3 * z * tau + (2 * a + b) * M + 2 * b * z ** th * tau ** th + 4 * lg / (n * io) \
+    a, b = io**0.5 / th, (2 * io) ** 0.5 / th
+    printed = 3 * z * tau + 2 * b * M + 2 * b * z**th * tau**th + 8 * math.log(th) * lg / (n * io * e)
+    derived = (
+        3 * z * tau
+        + (2 * a + b) * M
+        + 2 * b * z**th * tau**th
+        + 4 * lg / (n * io)
         + 4 * math.log(th) * lg / (n * io * e)
+    )
     assert bounds.eq26_printed(th, n, e, z, io, tau, N, eta, M) == pytest.approx(printed, rel=1e-14)
     assert bounds.eq26_derived(th, n, e, z, io, tau, N, eta, M) == pytest.approx(derived, rel=1e-14)
     with pytest.raises(ValueError, match="reading"):
@@ -107,8 +115,9 @@ SMALL = {"cases": [(100, 1.0), (400, 4.0)], "datasets": 40}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lemma, verdict", [(4, "confirmed"), (5, "confirmed"), (7, "vacuous"), (8, "confirmed"),
-                                            (10, "confirmed")])
+@pytest.mark.parametrize(
+    "lemma, verdict", [(4, "confirmed"), (5, "confirmed"), (7, "vacuous"), (8, "confirmed"), (10, "confirmed")]
+)
 def test_concentration_lemmas_hold(lemma, verdict):
     res = _run(concentration.concentration_check(lemma, **SMALL), f"wang-xu.lemma{lemma}.concentration")
     assert res.verdict == verdict and res.observed == 1.0
@@ -118,15 +127,17 @@ def test_concentration_lemmas_hold(lemma, verdict):
 @pytest.mark.slow
 def test_lemma7_is_vacuous_even_for_a_psi_near_zero():
     # Lemma 7's lower bound lies below 0 <= L-hat on the whole net at these parameters: nothing breaks it.
-    res = _run(concentration.concentration_check(7, psi_fn=lambda x, t: 0.0 * psi(x, t), **SMALL),
-               "wang-xu.lemma7.concentration")
+    res = _run(
+        concentration.concentration_check(7, psi_fn=lambda x, t: 0.0 * psi(x, t), **SMALL),
+        "wang-xu.lemma7.concentration",
+    )
     assert res.verdict == "vacuous"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lemma, scale", [(4, 0.05), (5, 20.0), (8, 20.0)])
 def test_concentration_check_has_power(lemma, scale):
-    def broken(x, theta):   # a psi scaled down (lower-bound lemmas) or up (upper-bound lemmas)
+    def broken(x, theta):  # a psi scaled down (lower-bound lemmas) or up (upper-bound lemmas)
         return scale * psi(x, theta)
 
     res = _run(concentration.concentration_check(lemma, psi_fn=broken, **SMALL), f"wang-xu.lemma{lemma}.concentration")
@@ -145,9 +156,10 @@ def test_findings_cite_registered_claims():
 @pytest.mark.slow
 def test_error_split_reports_both_terms_and_has_power():
     from proofs_checks.claim_sets.wang_xu import error_split
+
     small = {"cases": [(400, 4.0)], "datasets": 4}
     res = _run(error_split.error_split_check(1, **small), "wang-xu.alg1.error-split")
-    assert res.verdict == "confirmed"          # Lemma 6's bound 1.05 < largest excess 1.30 over W: not vacuous
+    assert res.verdict == "confirmed"  # Lemma 6's bound 1.05 < largest excess 1.30 over W: not vacuous
     case = res.evidence["cases"][0]
     assert case["statistical_term_quantile"] < case["mechanism_term_printed_quantile"]
     zero = error_split.error_split_check(1, bound=lambda s, n, e: 0.0, **small)

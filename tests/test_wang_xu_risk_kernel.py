@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from reference.wang_xu import l1_regression as L
+
 # private: _risk_kernel, _score_kernel, _scaled: the compiled risk kernel is tested against numpy
 from reference.wang_xu._risk_kernel import HAVE_NUMBA, risk_column_sums
 from reference.wang_xu._score_kernel import dot_products
@@ -44,8 +45,8 @@ def test_kernel_risk_against_numpy(theta, d, k):
     n = 300
     X = rng.standard_t(1.8, (n, d))
     y = X @ np.full(d, 0.37) + rng.standard_t(2.5, n)
-    X[:3, 0], y[:3] = [0.0, 1e-300, 1e150], [0.0, 5e-324, -1e150]      # zeros, subnormals, huge
-    X[3], y[3] = 1e300, -1e300                                          # residual overflows: psi = log theta
+    X[:3, 0], y[:3] = [0.0, 1e-300, 1e150], [0.0, 5e-324, -1e150]  # zeros, subnormals, huge
+    X[3], y[3] = 1e300, -1e300  # residual overflows: psi = log theta
     W = rng.uniform(-1, 1, (k, d))
     got = L.truncated_empirical_risk(W, X, y, 0.3, theta)
     assert np.all(np.isfinite(got))
@@ -68,11 +69,11 @@ def test_risk_comparison_rejects_broken_kernels(theta):
     X = rng.standard_t(1.8, (n, d))
     y = X @ np.full(d, 0.37) + rng.standard_t(2.5, n)
     W = rng.uniform(-1, 1, (k, d))
-    X[:8], y[:8] = 0.0, 10.0 ** -np.arange(7.0, 15.0)      # tiny residuals (where theta = 2's large formula fails)
+    X[:8], y[:8] = 0.0, 10.0 ** -np.arange(7.0, 15.0)  # tiny residuals (where theta = 2's large formula fails)
     iota = 0.3
     t, K, P = _split(W, X, y, iota, theta)
     got = L.truncated_empirical_risk(W, X, y, iota, theta)
-    i = int(np.argmax((t[:, 1] > 0.3) & (t[:, 1] < 1.0)))     # an untruncated term of column 1, psi >= 0.25 psi(1)
+    i = int(np.argmax((t[:, 1] > 0.3) & (t[:, 1] < 1.0)))  # an untruncated term of column 1, psi >= 0.25 psi(1)
     bad = K.copy()
     bad[i, 1] *= 1.0 + 1e-12
     # the sum of a perturbed term: caught bit for bit whatever theta (psi(0.3) >= 0.38 log theta, so the term is
@@ -89,7 +90,7 @@ def test_risk_comparison_rejects_broken_kernels(theta):
     # the wrong branch
     wrong = psi_violations(broken_psi_swapped(t, theta), P, t, theta)
     if theta == 2.0:
-        tiny = (t > 0.0) & (t < 1e-6)              # the large-argument formula errs by O(u) absolute there
+        tiny = (t > 0.0) & (t < 1e-6)  # the large-argument formula errs by O(u) absolute there
         assert wrong[tiny].all() and tiny.sum() >= 5
     else:
         assert wrong[t >= 1.5].all() and (t >= 1.5).sum() >= 100
@@ -115,9 +116,12 @@ _HEAVY = st.floats(min_value=-1e300, max_value=1e300, allow_nan=False, allow_sub
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(x=st.lists(_HEAVY, min_size=2, max_size=12), y=st.lists(_HEAVY, min_size=2, max_size=12),
-       w=st.lists(st.floats(min_value=-1.0, max_value=1.0), min_size=2, max_size=6),
-       theta=st.sampled_from([2.0, 1.5, 1.3, 1.01]))
+@given(
+    x=st.lists(_HEAVY, min_size=2, max_size=12),
+    y=st.lists(_HEAVY, min_size=2, max_size=12),
+    w=st.lists(st.floats(min_value=-1.0, max_value=1.0), min_size=2, max_size=6),
+    theta=st.sampled_from([2.0, 1.5, 1.3, 1.01]),
+)
 def test_kernel_risk_against_numpy_over_the_float_range(x, y, w, theta):
     """Records anywhere in [-1e300, 1e300] (zeros and subnormals included), d = 1, K >= 2 net points: the compiled
     sums are finite, within [0, log theta / iota], their terms within the evaluation bound of numpy's and their

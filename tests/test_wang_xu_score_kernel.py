@@ -16,15 +16,25 @@ import pytest
 
 from reference.floating import FUNCTION_ULPS
 from reference.mechanisms import normalize_log_weights
+
 # private: _score_kernel, _Scorer, _psi_block, _psi_nonneg, _log_prod_q: the compiled score kernel is tested against
 #   numpy
 from reference.wang_xu import _score_kernel as SK
 from reference.wang_xu.l1_regression import _psi_block, _Scorer
 from reference.wang_xu.truncation import _psi_nonneg, psi_evaluation_error_bound
-from tests._psi_kernel_bounds import (bits_equal as _bits_equal, broken_psi_swapped, kernel_psi, log_weights_violations,
-                                      psi_violations, scaled_term_bound, scaled_term_violations)
+from tests._psi_kernel_bounds import (
+    bits_equal as _bits_equal,
+)
+from tests._psi_kernel_bounds import (
+    broken_psi_swapped,
+    kernel_psi,
+    log_weights_violations,
+    psi_violations,
+    scaled_term_bound,
+    scaled_term_violations,
+)
 
-U = 2.0 ** -53
+U = 2.0**-53
 THETAS = [2.0, 1.5, 1.3, 1.1, 1.01, 1.0 + 1e-6, 1.999]
 
 
@@ -58,7 +68,7 @@ def _old_psi2(t):
 def _adversarial(theta, d, n=157, k=203, seed=None):
     rng = np.random.default_rng(int(theta * 1000) + 7 * d if seed is None else seed)
     X = rng.standard_t(2.5, (n, d))
-    X[:3] *= np.array([1e300, 1e-300, 0.0])[:, None]       # huge, tiny and zero records
+    X[:3] *= np.array([1e300, 1e-300, 0.0])[:, None]  # huge, tiny and zero records
     y = X @ np.full(d, 0.3) + rng.standard_t(2.5, n)
     y[5] = 5e-324
     W = rng.uniform(-1.0, 1.0, (k, d))
@@ -103,8 +113,12 @@ def _product_against_term_sum_tolerance(sc, W, t, lw, ref):
     against the exact term and the recursive sum's ``(n - 1) u sum |terms|``."""
     bound = SK.log_weight_error_bound(sc.Xs, sc.ys, sc.s, W, sc.iota, sc.theta, -sc.k_eps, lw)
     term_errors = (sc.k_eps / sc.log_theta) * psi_evaluation_error_bound(t, sc.theta) + 2.5 * U * np.abs(ref)
-    return (bound + 4.0 * FUNCTION_ULPS * U * np.abs(lw) + term_errors.sum(axis=0)
-            + ref.shape[0] * U * np.abs(ref).sum(axis=0))
+    return (
+        bound
+        + 4.0 * FUNCTION_ULPS * U * np.abs(lw)
+        + term_errors.sum(axis=0)
+        + ref.shape[0] * U * np.abs(ref).sum(axis=0)
+    )
 
 
 @pytest.mark.parametrize("theta", [2.0, 1.5, 1.01, 1.0 + 1e-6])
@@ -112,7 +126,7 @@ def test_term_comparisons_reject_broken_terms(theta):
     # power of the comparisons above, each entry judged on its own (so perturbing every entry at once is
     # perturbing each alone): a term off by 1e-12 relative, and a psi from the wrong branch
     X, y, W = _adversarial(theta, 2, n=101, k=53)
-    X[10:18], y[10:18] = 0.0, 10.0 ** -np.arange(7.0, 15.0)             # tiny residuals, not multiples of u
+    X[10:18], y[10:18] = 0.0, 10.0 ** -np.arange(7.0, 15.0)  # tiny residuals, not multiples of u
     sc = _Scorer(X, y, 0.7, 0.5, theta, "printed")
     t = _arguments(sc, W)
     terms, ref = sc.terms(W), _numpy_terms(sc, W)
@@ -132,7 +146,7 @@ def test_term_comparisons_reject_broken_terms(theta):
     bad = _scaled(broken_psi_swapped(t, theta), sc)
     wrong = scaled_term_violations(bad, ref, t, theta, sc.log_theta, -sc.k_eps)
     if theta == 2.0:
-        tiny = (t > 0.0) & (t < 1e-6)                     # the large-argument formula errs by O(u) absolute there
+        tiny = (t > 0.0) & (t < 1e-6)  # the large-argument formula errs by O(u) absolute there
         assert wrong[tiny].all() and tiny.sum() >= 5
     else:
         assert wrong[t >= 1.5].all() and (t >= 1.5).sum() >= 100
@@ -153,17 +167,44 @@ def test_term_comparisons_reject_broken_terms(theta):
 @pytest.mark.parametrize("theta", THETAS)
 def test_kernel_psi_within_the_evaluation_bound_of_mpmath_and_of_numpy(theta):
     # reference: mpmath, 50 digits, at adversarial arguments; kernel against numpy on 200,000 random ones
-    t = np.array([0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-100, 1e-16, 1e-8, 1e-3, 0.1,
-                  np.nextafter(0.5, 0.0), 0.5, np.nextafter(0.5, 1.0), 0.75, 0.999, 1.0 - U, 1.0, 1.0 + 2 * U, 2.0,
-                  1e300, np.inf])
+    t = np.array(
+        [
+            0.0,
+            5e-324,
+            1e-310,
+            2.2250738585072014e-308,
+            1e-300,
+            1e-100,
+            1e-16,
+            1e-8,
+            1e-3,
+            0.1,
+            np.nextafter(0.5, 0.0),
+            0.5,
+            np.nextafter(0.5, 1.0),
+            0.75,
+            0.999,
+            1.0 - U,
+            1.0,
+            1.0 + 2 * U,
+            2.0,
+            1e300,
+            np.inf,
+        ]
+    )
     mpmath.mp.dps = 50
     th = mpmath.mpf(theta)
     exact = [mpmath.log(th) if x >= 1 else -mpmath.log1p(mpmath.mpf(x) ** th / th - mpmath.mpf(x)) for x in t]
     err = np.array([float(abs(mpmath.mpf(float(v)) - e)) for v, e in zip(kernel_psi(t, theta), exact)])
     assert np.all(err <= psi_evaluation_error_bound(t, theta))
     rng = np.random.default_rng([41, int(theta * 1000)])
-    t = np.concatenate([rng.uniform(0.0, 1.2, 100_000), 10.0 ** rng.uniform(-300.0, 0.0, 50_000),
-                        1.0 - 10.0 ** rng.uniform(-16.0, -1.0, 50_000)])
+    t = np.concatenate(
+        [
+            rng.uniform(0.0, 1.2, 100_000),
+            10.0 ** rng.uniform(-300.0, 0.0, 50_000),
+            1.0 - 10.0 ** rng.uniform(-16.0, -1.0, 50_000),
+        ]
+    )
     assert not psi_violations(kernel_psi(t, theta), _psi_nonneg(t, theta), t, theta).any()
 
 
@@ -180,8 +221,7 @@ def test_log_weights_numpy_and_kernel_for_any_record_block(block, theta):
     assert log_weights_violations(a * (1.0 + 1e-12), b, n, block, sc.log_theta, -sc.k_eps).all()
     keep = np.ones(n, dtype=bool)
     keep[np.flatnonzero(_arguments(sc, W)[:, 0] >= 0.05)[0]] = False
-    dropped = SK.log_weights_numpy(sc.Xs[keep], sc.ys[keep], sc.s[keep], W, sc.iota, sc.theta, -sc.k_eps,
-                                   block=block)
+    dropped = SK.log_weights_numpy(sc.Xs[keep], sc.ys[keep], sc.s[keep], W, sc.iota, sc.theta, -sc.k_eps, block=block)
     assert log_weights_violations(a, dropped, n, block, sc.log_theta, -sc.k_eps)[0]
 
 
@@ -202,9 +242,13 @@ def test_single_log1p_psi_equals_the_two_pass_version():
     # one machine's numpy against itself on the same log1p arguments: the same bits (contract, section 3)
     rng = np.random.default_rng(5)
     with np.errstate(over="ignore"):
-        t = np.concatenate([rng.uniform(0.0, 2.0, 20_000), 10.0 ** rng.uniform(-320.0, 308.0, 5_000),
-                            [0.0, 5e-324, 1e-300, 0.5, np.nextafter(0.5, 0.0), 1.0, np.nextafter(1.0, 0.0),
-                             np.inf, 1.7e308]])
+        t = np.concatenate(
+            [
+                rng.uniform(0.0, 2.0, 20_000),
+                10.0 ** rng.uniform(-320.0, 308.0, 5_000),
+                [0.0, 5e-324, 1e-300, 0.5, np.nextafter(0.5, 0.0), 1.0, np.nextafter(1.0, 0.0), np.inf, 1.7e308],
+            ]
+        )
     new = _psi_nonneg(t, 2.0)
     assert _bits_equal(new, _old_psi2(t))
     assert np.all(np.isfinite(new)) and new.min() >= 0.0 and new.max() <= math.log(2.0)
@@ -246,6 +290,7 @@ def test_no_nan_or_inf_from_overflowing_residuals():
 
 # ---- the law against mpmath ------------------------------------------------------------------------
 
+
 def _mp_log_weights(X, y, W, counts, iota, theta, k_eps):
     """Exact log-weights ``-k eps / log theta * sum_i count_i psi(iota |y_i - <x_i, w>|)`` (mpmath, 50 digits)."""
     mpmath.mp.dps = 50
@@ -257,7 +302,7 @@ def _mp_log_weights(X, y, W, counts, iota, theta, k_eps):
             r = mpmath.mpf(float(yi)) - mpmath.fsum(mpmath.mpf(float(a)) * mpmath.mpf(float(b)) for a, b in zip(xi, w))
             t = mpmath.mpf(iota) * abs(r)
             s = min(t, mpmath.mpf(1))
-            total += int(ci) * -mpmath.log1p(s ** th / th - s)     # log1p: 50 digits of 1 - 1e-290 would be 1
+            total += int(ci) * -mpmath.log1p(s**th / th - s)  # log1p: 50 digits of 1 - 1e-290 would be 1
         out.append(-mpmath.mpf(k_eps) / mpmath.log(th) * total)
     return out
 
@@ -274,26 +319,26 @@ def _case(name, theta, rng):
     """(X, y, counts, W, iota) of one adversarial case (records repeated ``counts`` times)."""
     d = 2
     W = rng.uniform(-0.7, 0.7, (6, d))
-    if name == "heavy":            # a Student-t sample: residuals on both sides of the truncation point
+    if name == "heavy":  # a Student-t sample: residuals on both sides of the truncation point
         X = rng.standard_t(2.5, (400, d))
         y = X @ np.full(d, 0.3) + rng.standard_t(2.5, 400)
         return X, y, np.ones(400, dtype=np.int64), W, 0.5
-    if name == "tiny":             # every residual below 1e-290: q rounds to 1, relative accuracy of S lost
+    if name == "tiny":  # every residual below 1e-290: q rounds to 1, relative accuracy of S lost
         X = rng.normal(size=(300, d)) * 1e-300
         y = rng.normal(size=300) * 1e-300
         y[:20] = 5e-324 * rng.integers(1, 50, 20)
         return X, y, np.ones(300, dtype=np.int64), W, 1e10
-    if name == "near_one":         # t within 1e-9 of the truncation point 1
+    if name == "near_one":  # t within 1e-9 of the truncation point 1
         X = rng.normal(size=(300, d)) * 1e-9
         y = 1.0 + rng.uniform(-1e-9, 1e-9, 300)
         return X, y, np.ones(300, dtype=np.int64), W, 1.0
-    if name == "huge":             # entries near 1e300 beside ordinary records
+    if name == "huge":  # entries near 1e300 beside ordinary records
         X = rng.standard_t(2.5, (300, d))
         y = X @ np.full(d, 0.3) + rng.standard_t(2.5, 300)
         X[:100] *= 1e300
         y[100:150] *= 1e300
         return X, y, np.ones(300, dtype=np.int64), W, 0.5
-    if name == "huge_n":           # n = 500,000 (5 distinct records, q near 1/2 and near 1), 500 blocks
+    if name == "huge_n":  # n = 500,000 (5 distinct records, q near 1/2 and near 1), 500 blocks
         X = np.array([[0.3, -0.2], [1.0, 2.0], [0.0, 0.0], [1e-3, 0.0], [2.0, -1.0]])
         y = np.array([0.1, -3.0, 1e-12, 5.0, 0.5])
         return X, y, np.full(5, 100_000, dtype=np.int64), W, 0.5
@@ -316,9 +361,9 @@ def test_law_within_stated_error_of_mpmath(name, theta):
     # the law: 2 max |d lw| plus the normalisation's rounding (a few u |lw|)
     assert law <= 2 * bound.max() + 8 * U * (np.abs(lw).max() + 1.0)
     if sc.X.shape[0] <= 1000:
-        assert law <= 1e-12               # the stated accuracy for n <= 1,000
+        assert law <= 1e-12  # the stated accuracy for n <= 1,000
     elif theta >= 1.3:
-        assert law <= 1e-9                # n = 5 10^5: |lw| ~ 3.3e5, measured in docs/benchmarks.md
+        assert law <= 1e-9  # n = 5 10^5: |lw| ~ 3.3e5, measured in docs/benchmarks.md
     else:
         # theta = 1.01: k eps / log theta is 26x that of theta = 1.3; measured 1.69e-9, the same value
         # (bit for bit) with the C library's pow in place of pow_unit, so not an effect of pow_unit
@@ -350,4 +395,4 @@ def test_record_block_above_the_bound_underflows():
     with np.errstate(divide="ignore"):
         bad = SK.log_weights(sc.Xs, sc.ys, sc.s, W, 1.0, 2.0, -1.0, block=n)[0]
         bad_np = SK.log_weights_numpy(sc.Xs, sc.ys, sc.s, W, 1.0, 2.0, -1.0, block=n)[0]
-    assert not np.isfinite(bad) and not np.isfinite(bad_np)       # log 0 = -inf, then NaN in the compensation
+    assert not np.isfinite(bad) and not np.isfinite(bad_np)  # log 0 = -inf, then NaN in the compensation

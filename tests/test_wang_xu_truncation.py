@@ -8,8 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.wang_xu.truncation import (check_theta, psi, psi_bound, psi_evaluation_error_bound, psi_lower_envelope,
-                                         psi_upper_envelope)
+from reference.wang_xu.truncation import (
+    check_theta,
+    psi,
+    psi_bound,
+    psi_evaluation_error_bound,
+    psi_lower_envelope,
+    psi_upper_envelope,
+)
 
 floats = st.floats(allow_nan=False, allow_infinity=True)
 thetas = st.sampled_from([2.0, 1.999, 1.9, 1.5, 1.1, 1.01, 1.0 + 1e-6])
@@ -17,7 +23,9 @@ EPS = np.finfo(float).eps
 
 
 @pytest.mark.parametrize("theta", [2.0, 1.5, 1.1])
-@pytest.mark.parametrize("x", [0.0, 1e-300, 1e-8, 0.1, 0.3, 0.49, 0.5, 0.51, 0.9, 0.999999, 1.0, 1.5, 1e300, -0.3, -2.0])
+@pytest.mark.parametrize(
+    "x", [0.0, 1e-300, 1e-8, 0.1, 0.3, 0.49, 0.5, 0.51, 0.9, 0.999999, 1.0, 1.5, 1e300, -0.3, -2.0]
+)
 def test_psi_matches_mpmath(x, theta):
     # reference: mpmath at 50 digits of the printed formula; the tolerance is the stated error of any float64
     # evaluation by the printed operations (docs/reproducibility.md), not this CPU's last bits
@@ -34,7 +42,7 @@ def test_eq6_is_theta_two_and_exact_at_the_kink():
     # compares with: the same C-library call, so the same bits on any CPU
     assert float(psi(1.0)) == math.log(2.0)
     assert float(psi(1.0, 1.5)) == math.log(1.5)
-    assert float(psi(5e-324)) == 5e-324          # relative accuracy down to subnormals
+    assert float(psi(5e-324)) == 5e-324  # relative accuracy down to subnormals
     assert float(psi(np.inf)) == math.log(2.0) and float(psi(-np.inf, 1.5)) == -math.log(1.5)
 
 
@@ -51,9 +59,9 @@ def test_psi_non_decreasing(a, b, theta):
     lo, hi = min(a, b), max(a, b)
     drop = float(psi(lo, theta)) - float(psi(hi, theta))
     if theta == 2.0:
-        assert drop <= 0.0                        # exactly monotone in float64 for eq. (6)
+        assert drop <= 0.0  # exactly monotone in float64 for eq. (6)
     else:
-        assert drop <= 4 * EPS                    # up to rounding of the log argument
+        assert drop <= 4 * EPS  # up to rounding of the log argument
 
 
 def test_psi_eq6_exactly_monotone_ulp_by_ulp():
@@ -95,9 +103,31 @@ BOUND_THETAS = [2.0, 1.5, 1.3, 1.01, 1.0 + 1e-6, 1.999]
 
 #: Adversarial arguments: zero, subnormals, the smallest normal, tiny and huge values, both sides of the
 #: theta = 2 branch point 1/2 and of the truncation point 1, infinity.
-ADVERSARIAL_T = np.array([0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-100, 1e-16, 1e-8, 1e-3, 0.1,
-                          np.nextafter(0.5, 0.0), 0.5, np.nextafter(0.5, 1.0), 0.75, 0.999, 1.0 - 2.0 ** -53, 1.0,
-                          1.0 + 2.0 ** -52, 2.0, 1e300, np.inf])
+ADVERSARIAL_T = np.array(
+    [
+        0.0,
+        5e-324,
+        1e-310,
+        2.2250738585072014e-308,
+        1e-300,
+        1e-100,
+        1e-16,
+        1e-8,
+        1e-3,
+        0.1,
+        np.nextafter(0.5, 0.0),
+        0.5,
+        np.nextafter(0.5, 1.0),
+        0.75,
+        0.999,
+        1.0 - 2.0**-53,
+        1.0,
+        1.0 + 2.0**-52,
+        2.0,
+        1e300,
+        np.inf,
+    ]
+)
 
 
 def _mp_psi_exact(t, theta):
@@ -107,7 +137,7 @@ def _mp_psi_exact(t, theta):
     out = []
     for x in np.abs(np.asarray(t, dtype=float)).ravel():
         x = mpmath.mpf(float(x))
-        out.append(mpmath.log(th) if x >= 1 else -mpmath.log1p(x ** th / th - x))
+        out.append(mpmath.log(th) if x >= 1 else -mpmath.log1p(x**th / th - x))
     return out
 
 
@@ -121,8 +151,14 @@ def _bound_sample(theta, n):
     and within 1e-16..1e-1 below 1."""
     rng = np.random.default_rng([23, int(round(theta * 1000))])
     m = n // 4
-    return np.concatenate([rng.uniform(0.0, 1.0, m), 10.0 ** rng.uniform(-20.0, 0.0, m),
-                           rng.uniform(0.45, 0.55, m), 1.0 - 10.0 ** rng.uniform(-16.0, -1.0, m)])
+    return np.concatenate(
+        [
+            rng.uniform(0.0, 1.0, m),
+            10.0 ** rng.uniform(-20.0, 0.0, m),
+            rng.uniform(0.45, 0.55, m),
+            1.0 - 10.0 ** rng.uniform(-16.0, -1.0, m),
+        ]
+    )
 
 
 @pytest.mark.parametrize("theta", BOUND_THETAS)
@@ -134,7 +170,7 @@ def test_psi_within_its_evaluation_error_bound_of_mpmath_at_adversarial_points(t
     err = _abs_errors(psi(t, theta), exact, np.sign(t) + (t == 0))
     assert np.all(np.isfinite(bound)) and np.all(bound > 0.0)
     assert np.all(err <= bound), (t[err > bound], err[err > bound], bound[err > bound])
-    assert np.array_equal(bound[:ADVERSARIAL_T.size], bound[ADVERSARIAL_T.size:])      # a bound on |t|
+    assert np.array_equal(bound[: ADVERSARIAL_T.size], bound[ADVERSARIAL_T.size :])  # a bound on |t|
 
 
 @pytest.mark.parametrize("theta", BOUND_THETAS)
@@ -158,7 +194,7 @@ def test_psi_evaluation_error_bound_rejects_broken_evaluations(theta):
     good = psi(t, theta)
     assert np.all(_abs_errors(good, exact) <= bound)
     rel = bound / good
-    reject = lambda values: _abs_errors(values, exact) > bound       # noqa: E731
+    reject = lambda values: _abs_errors(values, exact) > bound  # noqa: E731
     if theta >= 1.01:
         # bound / psi at most 3.3e-15 (theta >= 1.3, 1.999) and 9.2e-14 (theta = 1.01): 1e-12 is caught everywhere
         assert rel.max() < 1e-13

@@ -34,16 +34,31 @@ from typing import TYPE_CHECKING
 
 #: Public name -> the module of the package that defines it.
 _EXPORTS = {
-    "audit": "api", "AuditResult": "api", "MechanismError": "api", "NoRunnablePair": "api",
-    "profile_options": "api", "AuditOptions": "options",
-    "search_exact": "exact_search", "ExactSearchResult": "exact_search", "exact_pair_epsilon": "datasets",
-    "black_box_pairs": "datasets", "privacy_profile": "exact",
-    "statistical_audit": "statistical", "StatisticalAuditResult": "statistical",
-    "exact_curve": "curves", "density_curve": "curves", "laplace_curve": "curves", "gaussian_curve": "curves",
-    "statistical_curve": "curves", "CurveResult": "curves",
-    "Attack": "attacks", "register_attack": "attacks", "unregister_attack": "attacks",
+    "audit": "api",
+    "AuditResult": "api",
+    "MechanismError": "api",
+    "NoRunnablePair": "api",
+    "profile_options": "api",
+    "AuditOptions": "options",
+    "search_exact": "exact_search",
+    "ExactSearchResult": "exact_search",
+    "exact_pair_epsilon": "datasets",
+    "black_box_pairs": "datasets",
+    "privacy_profile": "exact",
+    "statistical_audit": "statistical",
+    "StatisticalAuditResult": "statistical",
+    "exact_curve": "curves",
+    "density_curve": "curves",
+    "laplace_curve": "curves",
+    "gaussian_curve": "curves",
+    "statistical_curve": "curves",
+    "CurveResult": "curves",
+    "Attack": "attacks",
+    "register_attack": "attacks",
+    "unregister_attack": "attacks",
     "attack_names": "classifiers",
-    "LawError": "laws", "FeatureError": "features",
+    "LawError": "laws",
+    "FeatureError": "features",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -54,7 +69,7 @@ def __getattr__(name):
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value                     # looked up once
+    globals()[name] = value  # looked up once
     return value
 
 
@@ -62,15 +77,51 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:                               # the same names for type checkers and editors
-    from .api import AuditResult, MechanismError, NoRunnablePair, audit, profile_options
-    from .attacks import Attack, register_attack, unregister_attack
-    from .classifiers import attack_names
-    from .curves import CurveResult, density_curve, exact_curve, gaussian_curve, laplace_curve, statistical_curve
-    from .datasets import black_box_pairs, exact_pair_epsilon
-    from .exact import privacy_profile
-    from .exact_search import ExactSearchResult, search_exact
-    from .features import FeatureError
-    from .laws import LawError
-    from .options import AuditOptions
-    from .statistical import StatisticalAuditResult, statistical_audit
+if TYPE_CHECKING:  # the same names for type checkers and editors; `X as X` marks each as re-exported
+    from .api import (
+        AuditResult as AuditResult,
+    )
+    from .api import (
+        MechanismError as MechanismError,
+    )
+    from .api import (
+        NoRunnablePair as NoRunnablePair,
+    )
+    from .api import (
+        audit as audit,
+    )
+    from .api import (
+        profile_options as profile_options,
+    )
+    from .attacks import Attack as Attack
+    from .attacks import register_attack as register_attack
+    from .attacks import unregister_attack as unregister_attack
+    from .classifiers import attack_names as attack_names
+    from .curves import (
+        CurveResult as CurveResult,
+    )
+    from .curves import (
+        density_curve as density_curve,
+    )
+    from .curves import (
+        exact_curve as exact_curve,
+    )
+    from .curves import (
+        gaussian_curve as gaussian_curve,
+    )
+    from .curves import (
+        laplace_curve as laplace_curve,
+    )
+    from .curves import (
+        statistical_curve as statistical_curve,
+    )
+    from .datasets import black_box_pairs as black_box_pairs
+    from .datasets import exact_pair_epsilon as exact_pair_epsilon
+    from .exact import privacy_profile as privacy_profile
+    from .exact_search import ExactSearchResult as ExactSearchResult
+    from .exact_search import search_exact as search_exact
+    from .features import FeatureError as FeatureError
+    from .laws import LawError as LawError
+    from .options import AuditOptions as AuditOptions
+    from .statistical import StatisticalAuditResult as StatisticalAuditResult
+    from .statistical import statistical_audit as statistical_audit

@@ -21,8 +21,9 @@ from scipy import special
 __all__ = ["clopper_pearson_epsilon_vector", "_cp_eps_vector"]
 
 
-def clopper_pearson_epsilon_vector(k: ArrayLike, n: float, k2: ArrayLike, n2: float, delta: float,
-                                   gamma: float) -> NDArray[np.float64]:
+def clopper_pearson_epsilon_vector(
+    k: ArrayLike, n: float, k2: ArrayLike, n2: float, delta: float, gamma: float
+) -> NDArray[np.float64]:
     """Vectorised CP epsilon bound (real-valued counts allowed), each bound at error ``gamma``.
 
     ``log((p_low - delta) / q_high)`` with ``p_low`` the lower Clopper-Pearson bound of ``k / n`` and

@@ -39,14 +39,35 @@ import numpy as np
 
 from ..jsonable import to_jsonable
 from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL
-from .datasets import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
-                       domain_projector, exact_pair_epsilon, mechanism_law)
+from .datasets import (
+    CANNOT_RUN,
+    black_box_pairs,
+    check_neighbouring,
+    default_dataset,
+    differing_rows,
+    domain_projector,
+    exact_pair_epsilon,
+    mechanism_law,
+)
 from .exact_search import search_exact
 from .laws import LawError, align_laws, sampler_check
 from .options import SAMPLER_SAMPLES, AuditOptions, build_options
 
-__all__ = ["AuditResult", "AuditOptions", "MechanismError", "NoRunnablePair", "SAMPLER_SAMPLES", "audit",
-           "profile_options", "QUICK", "FULL", "EXACT_RTOL", "EXACT_ATOL", "DEFAULT_SEARCH", "DEFAULT_PAIRS"]
+__all__ = [
+    "AuditResult",
+    "AuditOptions",
+    "MechanismError",
+    "NoRunnablePair",
+    "SAMPLER_SAMPLES",
+    "audit",
+    "profile_options",
+    "QUICK",
+    "FULL",
+    "EXACT_RTOL",
+    "EXACT_ATOL",
+    "DEFAULT_SEARCH",
+    "DEFAULT_PAIRS",
+]
 
 #: Float64 rounding allowed when an exact loss is compared with the claim (the rounding
 #: tolerances of :mod:`proofs_checks.verdicts`): refuted when ``loss > epsilon (1 + EXACT_RTOL) + EXACT_ATOL``.
@@ -59,10 +80,20 @@ DEFAULT_SEARCH = {"cheap": 20_000, "expensive": 40}
 DEFAULT_PAIRS = 12
 
 #: Sizes of the verify profiles: statistical calls, exact-search evaluations (cheap / expensive log_prob).
-QUICK = {"samples": 20_000, "evaluations": 2_000, "expensive_evaluations": 6, "refine_steps": 10,
-         "sampler_samples": 20_000}
-FULL = {"samples": 1_000_000, "evaluations": 50_000, "expensive_evaluations": 200, "refine_steps": 40,
-        "sampler_samples": 1_000_000}
+QUICK = {
+    "samples": 20_000,
+    "evaluations": 2_000,
+    "expensive_evaluations": 6,
+    "refine_steps": 10,
+    "sampler_samples": 20_000,
+}
+FULL = {
+    "samples": 1_000_000,
+    "evaluations": 50_000,
+    "expensive_evaluations": 200,
+    "refine_steps": 40,
+    "sampler_samples": 1_000_000,
+}
 
 
 def _expensive(mech):
@@ -105,9 +136,12 @@ def profile_options(mechanism: Any, profile: str = "quick") -> dict:
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     sizes = QUICK if profile == "quick" else FULL
-    out = {"samples": sizes["samples"], "refine_steps": sizes["refine_steps"],
-           "sampler_samples": sizes["sampler_samples"]}
-    if callable(getattr(mechanism, "log_prob", None)):     # the black-box search keeps DEFAULT_PAIRS
+    out = {
+        "samples": sizes["samples"],
+        "refine_steps": sizes["refine_steps"],
+        "sampler_samples": sizes["sampler_samples"],
+    }
+    if callable(getattr(mechanism, "log_prob", None)):  # the black-box search keeps DEFAULT_PAIRS
         out["search_budget"] = sizes["expensive_evaluations"] if _expensive(mechanism) else sizes["evaluations"]
     return out
 
@@ -283,8 +317,14 @@ def _collect_pairs(pairs, neighbours, any_pair):
             raise ValueError(f"D of pair {i} is empty")
         if np.array_equal(D, Dp):
             raise ValueError(f"pair {i}: D and D_prime are identical; a neighbouring pair differs in one record")
-        desc = p[2] if len(p) == 3 else (f"user pair {i}" + (" (taken as given)" if any_pair else
-                                                              f" (rows differ: {differing_rows(D, Dp).tolist()})"))
+        desc = (
+            p[2]
+            if len(p) == 3
+            else (
+                f"user pair {i}"
+                + (" (taken as given)" if any_pair else f" (rows differ: {differing_rows(D, Dp).tolist()})")
+            )
+        )
         checked.append((D, Dp, desc))
     return checked
 
@@ -308,6 +348,7 @@ class _Guarded:
 
         def call(*args, **kwargs):
             return self._call(attr, fn, args, kwargs)
+
         return call
 
     def _call(self, attr, fn, args, kwargs):
@@ -330,10 +371,15 @@ class _Guarded:
         return getattr(self._m, attr)
 
 
-def audit(mechanism: Any = None, options: Optional[AuditOptions] = None, *,
-          pairs: Union[tuple, Sequence[tuple], None] = None,
-          neighbours: Union[Callable[[], Iterable[tuple]], Iterable[tuple], None] = None,
-          data: Any = None, **fields: Any) -> AuditResult:
+def audit(
+    mechanism: Any = None,
+    options: Optional[AuditOptions] = None,
+    *,
+    pairs: Union[tuple, Sequence[tuple], None] = None,
+    neighbours: Union[Callable[[], Iterable[tuple]], Iterable[tuple], None] = None,
+    data: Any = None,
+    **fields: Any,
+) -> AuditResult:
     """Audit "mechanism is (epsilon, delta)-DP"; return an :class:`AuditResult`.
 
     Parameters
@@ -408,16 +454,26 @@ def audit(mechanism: Any = None, options: Optional[AuditOptions] = None, *,
     try:
         if use_exact:
             if opts.search_budget is not None and opts.search_budget < 2:
-                raise ValueError(f"search_budget must be >= 2 for an exact audit (two datasets), "
-                                 f"got {opts.search_budget}")
+                raise ValueError(
+                    f"search_budget must be >= 2 for an exact audit (two datasets), got {opts.search_budget}"
+                )
             res = _exact_audit(mech, name, opts, delta, given, data, rng, start)
         else:
             res = _statistical(mech, name, opts, delta, given, data, rng, progress, start)
         if opts.curve is not False and "counterexample" in res.details:
             from .curves import add_curve
 
-            add_curve(res, mech, opts.curve if opts.curve is True else np.array(opts.curve), opts.samples,
-                      opts.confidence, opts.seed, opts.jobs, opts.statistic, progress)
+            add_curve(
+                res,
+                mech,
+                opts.curve if opts.curve is True else np.array(opts.curve),
+                opts.samples,
+                opts.confidence,
+                opts.seed,
+                opts.jobs,
+                opts.statistic,
+                progress,
+            )
             res.seconds = time.perf_counter() - start
         res.options = opts
         return res
@@ -461,33 +517,84 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         descs = [d for _, _, d in given]
     else:
         D = _base_dataset(mech, name, rng) if data is None else data
-        made = black_box_pairs(D, project=domain_projector(mech),
-                               budget=DEFAULT_PAIRS if opts.search_budget is None else opts.search_budget)
+        made = black_box_pairs(
+            D,
+            project=domain_projector(mech),
+            budget=DEFAULT_PAIRS if opts.search_budget is None else opts.search_budget,
+        )
         made, skipped = _runnable_pairs(mech, made, rng)
         if not made:
-            raise NoRunnablePair(f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
-                                 f"pairs (first error: {skipped['first_errors'][0]})", skipped)
+            raise NoRunnablePair(
+                f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
+                f"pairs (first error: {skipped['first_errors'][0]})",
+                skipped,
+            )
         plist = [(a, b) for a, b, _ in made]
         descs = [d for _, _, d in made]
     from .statistical import statistical_audit
 
-    res = statistical_audit(mech, plist, opts.epsilon, delta, samples=opts.samples, confidence=opts.confidence,
-                            seed=int(opts.seed), jobs=opts.jobs, statistic=opts.statistic, progress=progress,
-                            attack=opts.attack, features=check_features(opts.features),
-                            fixed_event_scoring=opts.fixed_event_scoring, threshold_scoring=opts.threshold_scoring)
-    details = {k: v for k, v in res.as_dict().items()
-               if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "selection_samples",
-                        "estimation_samples", "seconds_mechanism", "seconds_auditor", "extra")}
+    res = statistical_audit(
+        mech,
+        plist,
+        opts.epsilon,
+        delta,
+        samples=opts.samples,
+        confidence=opts.confidence,
+        seed=int(opts.seed),
+        jobs=opts.jobs,
+        statistic=opts.statistic,
+        progress=progress,
+        attack=opts.attack,
+        features=check_features(opts.features),
+        fixed_event_scoring=opts.fixed_event_scoring,
+        threshold_scoring=opts.threshold_scoring,
+    )
+    details = {
+        k: v
+        for k, v in res.as_dict().items()
+        if k
+        in (
+            "direction",
+            "statistic",
+            "threshold",
+            "counts",
+            "p_low",
+            "q_high",
+            "selection_samples",
+            "estimation_samples",
+            "seconds_mechanism",
+            "seconds_auditor",
+            "extra",
+        )
+    }
     details["pairs_considered"] = len(plist)
     details["pair_index"] = res.pair_index
     if not given:
         details["skipped"] = skipped
     D, Dp = plist[res.pair_index]
-    details["counterexample"] = {"D": D, "D_prime": Dp,
-                                 "event": details["extra"]["region"], "counts": details["counts"]}
-    return AuditResult(name, opts.variant, opts.epsilon, delta, "statistical", res.epsilon_lower, opts.confidence,
-                       res.samples, descs[res.pair_index], res.verdict, int(opts.seed), time.perf_counter() - start,
-                       res.p_value, details, compared_pairs=list(plist))
+    details["counterexample"] = {
+        "D": D,
+        "D_prime": Dp,
+        "event": details["extra"]["region"],
+        "counts": details["counts"],
+    }
+    return AuditResult(
+        name,
+        opts.variant,
+        opts.epsilon,
+        delta,
+        "statistical",
+        res.epsilon_lower,
+        opts.confidence,
+        res.samples,
+        descs[res.pair_index],
+        res.verdict,
+        int(opts.seed),
+        time.perf_counter() - start,
+        res.p_value,
+        details,
+        compared_pairs=list(plist),
+    )
 
 
 def _exact_audit(mech, name, opts, delta, given, data, rng, start):
@@ -510,17 +617,36 @@ def _exact_audit(mech, name, opts, delta, given, data, rng, start):
                 search_budget = DEFAULT_SEARCH["expensive" if _expensive(mech) else "cheap"]
             res = search_exact(mech, D, delta, rng, max_evaluations=search_budget, refine_steps=opts.refine_steps)
             eps_found, pair_desc, Da, Db = res.epsilon, res.description, res.D, res.D_prime
-            details.update({"candidates_evaluated": res.evaluated, "search_budget": search_budget,
-                            "dataset_rows": res.extra["rows"],
-                            "duplicate_pairs_skipped": res.extra["duplicate_pairs_skipped"],
-                            "incremental": res.extra["incremental"],
-                            "worst_direction": res.direction, "skipped": res.extra["skipped"]})
+            details.update(
+                {
+                    "candidates_evaluated": res.evaluated,
+                    "search_budget": search_budget,
+                    "dataset_rows": res.extra["rows"],
+                    "duplicate_pairs_skipped": res.extra["duplicate_pairs_skipped"],
+                    "incremental": res.extra["incremental"],
+                    "worst_direction": res.direction,
+                    "skipped": res.extra["skipped"],
+                }
+            )
     except LawError as exc:
         details["refuted_by"] = "invalid log_prob"
         details["reason"] = str(exc)
-        return AuditResult(name, opts.variant, epsilon, delta, "exact", math.inf, None, 0,
-                           "log_prob is not a probability law", "refuted", int(seed),
-                           time.perf_counter() - start, None, details)
+        return AuditResult(
+            name,
+            opts.variant,
+            epsilon,
+            delta,
+            "exact",
+            math.inf,
+            None,
+            0,
+            "log_prob is not a probability law",
+            "refuted",
+            int(seed),
+            time.perf_counter() - start,
+            None,
+            details,
+        )
     law_a, law_b = mechanism_law(mech, Da, "D"), mechanism_law(mech, Db, "D_prime")
     _, lp, lq = align_laws(law_a, law_b)
     details["counterexample"] = {"D": Da, "D_prime": Db, "outputs_compared": int(lp.size)}
@@ -530,15 +656,37 @@ def _exact_audit(mech, name, opts, delta, given, data, rng, start):
     calls = 0
     sampler_samples = opts.sampler_samples
     if sampler_samples > 0:
-        check = sampler_check(mech, [Da, Db], [law_a, law_b], sampler_samples, rng,
-                              1.0 - opts.confidence if opts.sampler_alpha is None else opts.sampler_alpha)
+        check = sampler_check(
+            mech,
+            [Da, Db],
+            [law_a, law_b],
+            sampler_samples,
+            rng,
+            1.0 - opts.confidence if opts.sampler_alpha is None else opts.sampler_alpha,
+        )
         details["sampler_check"] = check
         calls = 2 * sampler_samples
         if not check["passed"]:
             verdict = "refuted"
-            details["refuted_by"] = ("sampler disagrees with log_prob" if "refuted_by" not in details else
-                                     details["refuted_by"] + "; sampler disagrees with log_prob")
+            details["refuted_by"] = (
+                "sampler disagrees with log_prob"
+                if "refuted_by" not in details
+                else details["refuted_by"] + "; sampler disagrees with log_prob"
+            )
             details["reason"] = check["reason"]
-    return AuditResult(name, opts.variant, epsilon, delta, "exact", float(eps_found),
-                       opts.confidence if sampler_samples > 0 else None, calls, pair_desc,
-                       verdict, int(seed), time.perf_counter() - start, None, details)
+    return AuditResult(
+        name,
+        opts.variant,
+        epsilon,
+        delta,
+        "exact",
+        float(eps_found),
+        opts.confidence if sampler_samples > 0 else None,
+        calls,
+        pair_desc,
+        verdict,
+        int(seed),
+        time.perf_counter() - start,
+        None,
+        details,
+    )

@@ -93,13 +93,16 @@ def check_attack_name(name: str) -> str:
     if not isinstance(name, str):
         raise TypeError(f"attack name must be a str, got {name!r}")
     if name == AUTO or not _NAME.match(name):
-        raise ValueError(f"attack name must be lower-case letters, digits and hyphens starting with a letter, and "
-                         f"not {AUTO!r}; got {name!r}")
+        raise ValueError(
+            f"attack name must be lower-case letters, digits and hyphens starting with a letter, and "
+            f"not {AUTO!r}; got {name!r}"
+        )
     return name
 
 
-def register_attack(name: str, description: str, fits: Optional[Callable] = None, *, in_auto: bool = True,
-                    builtin: bool = False) -> Union[Attack, Callable]:
+def register_attack(
+    name: str, description: str, fits: Optional[Callable] = None, *, in_auto: bool = True, builtin: bool = False
+) -> Union[Attack, Callable]:
     """Register an attack; with ``fits`` omitted, a decorator registering the function it decorates.
 
     Parameters
@@ -148,9 +151,11 @@ def register_attack(name: str, description: str, fits: Optional[Callable] = None
         if not isinstance(value, bool):
             raise TypeError(f"{flag} must be a bool, got {value!r}")
     if fits is None:
+
         def decorate(function):
             register_attack(name, description, function, in_auto=in_auto, builtin=builtin)
             return function
+
         return decorate
     if not callable(fits):
         raise TypeError(f"fits of attack {name!r} must be callable, got {fits!r}")

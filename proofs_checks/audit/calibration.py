@@ -36,8 +36,16 @@ from reference.validation import as_generator, check_integer
 from ._cp_bound import _cp_eps_vector
 from .checks import check_confidence, check_samples
 
-__all__ = ["RandomizedResponse", "LaplaceCount", "GaussianCount", "ExponentialArgmax", "LaplaceVector",
-           "CalibrationCase", "calibration_suite", "oracle_bound"]
+__all__ = [
+    "RandomizedResponse",
+    "LaplaceCount",
+    "GaussianCount",
+    "ExponentialArgmax",
+    "LaplaceVector",
+    "CalibrationCase",
+    "calibration_suite",
+    "oracle_bound",
+]
 
 #: Thresholds of the continuous event families (in units of the noise scale around the answers).
 _T_GRID = np.linspace(-12.0, 13.0, 20001)
@@ -71,8 +79,8 @@ class RandomizedResponse:
 
     def _logp(self, data):
         b = _rows(data)[0, 0] > 0.5
-        keep = -math.log1p(math.exp(-self.a))          # log(e^a/(1+e^a))
-        flip = -math.log1p(math.exp(self.a))           # log(1/(1+e^a))
+        keep = -math.log1p(math.exp(-self.a))  # log(e^a/(1+e^a))
+        flip = -math.log1p(math.exp(self.a))  # log(1/(1+e^a))
         return np.array([flip, keep]) if b else np.array([keep, flip])
 
     def log_prob(self, data):
@@ -132,8 +140,8 @@ class LaplaceCount:
 
     def event_probabilities(self):
         t = _T_GRID * self.scale
-        p_le, q_le = self._cdf(t, 0.0), self._cdf(t, 1.0)         # {x <= t}: D numerator
-        p_gt, q_gt = 1 - p_le, 1 - q_le                           # {x > t}: D' numerator
+        p_le, q_le = self._cdf(t, 0.0), self._cdf(t, 1.0)  # {x <= t}: D numerator
+        p_gt, q_gt = 1 - p_le, 1 - q_le  # {x > t}: D' numerator
         return np.concatenate([p_le, q_gt]), np.concatenate([q_le, p_gt])
 
     def true_epsilon(self, delta=0.0):
@@ -320,26 +328,76 @@ def calibration_suite():
     eps_g, delta_g = 0.9, 1e-5
     sigma = math.sqrt(2 * math.log(1.25 / delta_g)) / eps_g
     return [
-        CalibrationCase("rr-correct", RandomizedResponse(1.0), 1.0, 0.0, True,
-                        "randomized response with e^eps/(1+e^eps), claim eps = 1"),
-        CalibrationCase("rr-violating", RandomizedResponse(1.0), 0.5, 0.0, False,
-                        "randomized response at eps = 1 claimed as 0.5"),
-        CalibrationCase("laplace-correct", LaplaceCount(1.0), 1.0, 0.0, True,
-                        "counting query + Lap(1/eps), claim eps = 1"),
-        CalibrationCase("laplace-violating", LaplaceCount(0.5), 1.0, 0.0, False,
-                        "counting query + Lap(1/(2 eps)): half the noise, claim eps = 1 (true 2)"),
-        CalibrationCase("gaussian-correct", GaussianCount(sigma), eps_g, delta_g, True,
-                        "counting query + classic Gaussian noise for (0.9, 1e-5)"),
-        CalibrationCase("gaussian-violating", GaussianCount(sigma / 3), eps_g, delta_g, False,
-                        "classic Gaussian sigma divided by 3, claim (0.9, 1e-5)"),
-        CalibrationCase("exponential-correct", ExponentialArgmax(0.5), 1.0, 0.0, True,
-                        "exponential mechanism, weight exp(eps u / (2 Delta)), claim eps = 1"),
-        CalibrationCase("exponential-violating", ExponentialArgmax(1.0), 1.0, 0.0, False,
-                        "exponential mechanism with weight exp(eps u / Delta) (factor 2 dropped), claim eps = 1"),
-        CalibrationCase("laplace2d-correct", LaplaceVector(1.0, radius=0.5), 0.5, 0.0, True,
-                        "2-D Laplace, l1 clipping radius 1/2, scale 1 (pair loss 0.5), claim eps = 0.5"),
-        CalibrationCase("laplace2d-violating", LaplaceVector(0.5, radius=0.5), 0.5, 0.0, False,
-                        "2-D Laplace with half the noise (pair loss 1), claim eps = 0.5"),
+        CalibrationCase(
+            "rr-correct",
+            RandomizedResponse(1.0),
+            1.0,
+            0.0,
+            True,
+            "randomized response with e^eps/(1+e^eps), claim eps = 1",
+        ),
+        CalibrationCase(
+            "rr-violating", RandomizedResponse(1.0), 0.5, 0.0, False, "randomized response at eps = 1 claimed as 0.5"
+        ),
+        CalibrationCase(
+            "laplace-correct", LaplaceCount(1.0), 1.0, 0.0, True, "counting query + Lap(1/eps), claim eps = 1"
+        ),
+        CalibrationCase(
+            "laplace-violating",
+            LaplaceCount(0.5),
+            1.0,
+            0.0,
+            False,
+            "counting query + Lap(1/(2 eps)): half the noise, claim eps = 1 (true 2)",
+        ),
+        CalibrationCase(
+            "gaussian-correct",
+            GaussianCount(sigma),
+            eps_g,
+            delta_g,
+            True,
+            "counting query + classic Gaussian noise for (0.9, 1e-5)",
+        ),
+        CalibrationCase(
+            "gaussian-violating",
+            GaussianCount(sigma / 3),
+            eps_g,
+            delta_g,
+            False,
+            "classic Gaussian sigma divided by 3, claim (0.9, 1e-5)",
+        ),
+        CalibrationCase(
+            "exponential-correct",
+            ExponentialArgmax(0.5),
+            1.0,
+            0.0,
+            True,
+            "exponential mechanism, weight exp(eps u / (2 Delta)), claim eps = 1",
+        ),
+        CalibrationCase(
+            "exponential-violating",
+            ExponentialArgmax(1.0),
+            1.0,
+            0.0,
+            False,
+            "exponential mechanism with weight exp(eps u / Delta) (factor 2 dropped), claim eps = 1",
+        ),
+        CalibrationCase(
+            "laplace2d-correct",
+            LaplaceVector(1.0, radius=0.5),
+            0.5,
+            0.0,
+            True,
+            "2-D Laplace, l1 clipping radius 1/2, scale 1 (pair loss 0.5), claim eps = 0.5",
+        ),
+        CalibrationCase(
+            "laplace2d-violating",
+            LaplaceVector(0.5, radius=0.5),
+            0.5,
+            0.0,
+            False,
+            "2-D Laplace with half the noise (pair loss 1), claim eps = 0.5",
+        ),
     ]
 
 

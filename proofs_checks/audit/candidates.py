@@ -12,12 +12,11 @@ import numpy as np
 
 from reference.validation import check_integer
 
-from .features import _void_rows
 from .classifiers import FIT_THREADS, attack_fits, check_attack, run_fits
+from .features import _void_rows
 from .projection import Projection, _Negated
 
-__all__ = ["ExactLogRatio", "RowTable", "CategoryLogRatio", "candidate_statistics", "MAX_CATEGORIES",
-           "FEW_CATEGORIES"]
+__all__ = ["ExactLogRatio", "RowTable", "CategoryLogRatio", "candidate_statistics", "MAX_CATEGORIES", "FEW_CATEGORIES"]
 
 #: Distinct output rows up to which a black-box output is "few-valued": its category table is fitted on the
 #: whole selection split and its super-level sets are scored on the same rows at error
@@ -42,13 +41,17 @@ class ExactLogRatio:
             outs, lp = mechanism.log_prob(data)
             outs2, lq = mechanism.log_prob(data_prime)
             lp, lq = np.asarray(lp, dtype=np.float64), np.asarray(lq, dtype=np.float64)
-            rows = np.vstack([np.asarray(outs, dtype=np.float64).reshape(len(lp), -1),
-                              np.asarray(outs2, dtype=np.float64).reshape(len(lq), -1)])
+            rows = np.vstack(
+                [
+                    np.asarray(outs, dtype=np.float64).reshape(len(lp), -1),
+                    np.asarray(outs2, dtype=np.float64).reshape(len(lq), -1),
+                ]
+            )
             keys, inv = np.unique(_void_rows(rows), return_inverse=True)
             a = np.full(keys.size, -np.inf)
             b = np.full(keys.size, -np.inf)
-            a[inv[:lp.size]] = lp
-            b[inv[lp.size:]] = lq
+            a[inv[: lp.size]] = lp
+            b[inv[lp.size :]] = lq
             with np.errstate(invalid="ignore"):
                 diff = np.where((a == -np.inf) & (b == -np.inf), 0.0, a - b)
             self._table = RowTable(keys, diff)
@@ -81,7 +84,7 @@ class RowTable:
     def __init__(self, keys, values, default=0.0):
         self.keys, self.values, self.default = keys, np.asarray(values, dtype=np.float64), default
         self.scalar = keys.dtype.itemsize == 8
-        if self.scalar:                 # one column: plain float keys, fast to search
+        if self.scalar:  # one column: plain float keys, fast to search
             self.keys = np.sort(keys.view(np.float64))
             order = np.argsort(keys.view(np.float64), kind="stable")
             self.values = self.values[order]
@@ -108,14 +111,15 @@ class CategoryLogRatio(RowTable):
 
 def _category_table(a, b):
     keys, inv = np.unique(np.concatenate([_void_rows(a), _void_rows(b)]), return_inverse=True)
-    ca = np.bincount(inv[:len(a)], minlength=keys.size)
-    cb = np.bincount(inv[len(a):], minlength=keys.size)
+    ca = np.bincount(inv[: len(a)], minlength=keys.size)
+    cb = np.bincount(inv[len(a) :], minlength=keys.size)
     llr = np.log((ca + 0.5) / (len(a) + 0.5)) - np.log((cb + 0.5) / (len(b) + 0.5))
     return CategoryLogRatio(keys, llr)
 
 
-def candidate_statistics(a, b, mechanism=None, pair=None, statistic="auto", fit_rows=None, attack="auto",
-                         features=None, threads=None):
+def candidate_statistics(
+    a, b, mechanism=None, pair=None, statistic="auto", fit_rows=None, attack="auto", features=None, threads=None
+):
     """Statistics to try on the selection split ``a`` (outputs on D) and ``b`` (on D').
 
     Estimated statistics are fitted on the first ``fit_rows`` rows of each

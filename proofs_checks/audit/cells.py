@@ -59,8 +59,19 @@ class CellLogRatio:
     get 0.
     """
 
-    def __init__(self, columns, atoms, edges, joint, keys=None, llr=None, column_llr=None,
-                 row_keys=None, row_llr=None, name="histogram log-ratio"):
+    def __init__(
+        self,
+        columns,
+        atoms,
+        edges,
+        joint,
+        keys=None,
+        llr=None,
+        column_llr=None,
+        row_keys=None,
+        row_llr=None,
+        name="histogram log-ratio",
+    ):
         self.columns, self.atoms, self.edges, self.joint = columns, atoms, edges, joint
         self.sizes = np.array([a.size + e.size + 1 for a, e in zip(atoms, edges)], dtype=np.int64)
         self.strides = np.concatenate([[1], np.cumprod(self.sizes)[:-1]]).astype(np.int64)
@@ -140,12 +151,14 @@ def fit_cells(a, b, columns=None, joint=None, rows_per_cell=ROWS_PER_CELL, use_r
     if joint:
         ka, kb = stat.joint_key(ca), stat.joint_key(cb)
         keys, inv = np.unique(np.concatenate([ka, kb]), return_inverse=True)
-        na = np.bincount(inv[:len(ka)], minlength=keys.size)
-        nb = np.bincount(inv[len(ka):], minlength=keys.size)
+        na = np.bincount(inv[: len(ka)], minlength=keys.size)
+        nb = np.bincount(inv[len(ka) :], minlength=keys.size)
         stat.keys, stat.llr = keys, _llr(na, len(a), nb, len(b))
     else:
-        stat.column_llr = [_llr(np.bincount(p, minlength=s), len(a), np.bincount(q, minlength=s), len(b))
-                           for p, q, s in zip(ca, cb, stat.sizes)]
+        stat.column_llr = [
+            _llr(np.bincount(p, minlength=s), len(a), np.bincount(q, minlength=s), len(b))
+            for p, q, s in zip(ca, cb, stat.sizes)
+        ]
     # a row repeated >= ATOM_MIN_COUNT times repeats each of its values as often: a column without atoms
     # (values repeated that often) rules row atoms out, and skips a sort of every row (NoisyHist: 5 columns)
     if use_row_atoms and len(columns) == x.shape[1] and x.shape[1] > 1 and all(at.size for at in atoms):

@@ -9,9 +9,21 @@ on their own arguments.
 
 from __future__ import annotations
 
-__all__ = ["MIN_SAMPLES", "METHODS", "STATISTICS", "FIXED_EVENT_SCORINGS", "THRESHOLD_SCORINGS",
-           "DEFAULT_THRESHOLD_SCORING", "check_samples", "check_confidence", "check_method", "check_statistic",
-           "check_fixed_event_scoring", "check_threshold_scoring", "check_sampler_alpha"]
+__all__ = [
+    "MIN_SAMPLES",
+    "METHODS",
+    "STATISTICS",
+    "FIXED_EVENT_SCORINGS",
+    "THRESHOLD_SCORINGS",
+    "DEFAULT_THRESHOLD_SCORING",
+    "check_samples",
+    "check_confidence",
+    "check_method",
+    "check_statistic",
+    "check_fixed_event_scoring",
+    "check_threshold_scoring",
+    "check_sampler_alpha",
+]
 
 #: Smallest total number of mechanism calls accepted.
 MIN_SAMPLES = 100

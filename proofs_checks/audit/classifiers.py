@@ -66,17 +66,47 @@ import numpy as np
 from .attacks import AUTO, register_attack, registered_attacks
 from .cells import JOINT_MAX_DIM, ROWS_PER_CELL, CellLogRatio, fit_cells
 from .features import column_atoms
-from .logistic import (NEWTON_MAX_COLUMNS, NEWTON_MAX_STEPS, NEWTON_TOL, NEWTON_WARM_ROWS, penalised_logistic_weights,
-                       robust_scale, robust_z)
+from .logistic import (
+    NEWTON_MAX_COLUMNS,
+    NEWTON_MAX_STEPS,
+    NEWTON_TOL,
+    NEWTON_WARM_ROWS,
+    penalised_logistic_weights,
+    robust_scale,
+    robust_z,
+)
 from .pattern_value import PatternValueLogRatio, fit_pattern_value
 from .projection import logistic_fits
 
-__all__ = ["attack_names", "check_attack", "attack_fits", "JOINT_MAX_DIM", "CellLogRatio", "fit_cells",
-           "structured_candidates", "structured_fits", "run_fits", "FIT_THREADS", "Coordinate", "JointLogistic",
-           "fit_joint_logistic", "histogram_fits", "coordinate_fits", "joint_logistic_fits",
-           # re-exported from the modules they moved to
-           "ROWS_PER_CELL", "NEWTON_MAX_COLUMNS", "NEWTON_MAX_STEPS", "NEWTON_TOL", "NEWTON_WARM_ROWS",
-           "penalised_logistic_weights", "robust_scale", "robust_z", "PatternValueLogRatio", "fit_pattern_value"]
+__all__ = [
+    "attack_names",
+    "check_attack",
+    "attack_fits",
+    "JOINT_MAX_DIM",
+    "CellLogRatio",
+    "fit_cells",
+    "structured_candidates",
+    "structured_fits",
+    "run_fits",
+    "FIT_THREADS",
+    "Coordinate",
+    "JointLogistic",
+    "fit_joint_logistic",
+    "histogram_fits",
+    "coordinate_fits",
+    "joint_logistic_fits",
+    # re-exported from the modules they moved to
+    "ROWS_PER_CELL",
+    "NEWTON_MAX_COLUMNS",
+    "NEWTON_MAX_STEPS",
+    "NEWTON_TOL",
+    "NEWTON_WARM_ROWS",
+    "penalised_logistic_weights",
+    "robust_scale",
+    "robust_z",
+    "PatternValueLogRatio",
+    "fit_pattern_value",
+]
 
 #: Coordinates that get their own per-coordinate candidates (the first ones).
 MAX_COORDINATES = 8
@@ -142,12 +172,21 @@ def _rows(x):
     return np.asarray(x, dtype=np.float64).reshape(len(x), -1)
 
 
-register_attack("logistic", "logistic regression projection of the output (the output itself for one column), its "
-                "negative and histogram log-ratio", logistic_fits, builtin=True)
+register_attack(
+    "logistic",
+    "logistic regression projection of the output (the output itself for one column), its "
+    "negative and histogram log-ratio",
+    logistic_fits,
+    builtin=True,
+)
 
 
-@register_attack("histogram", "histogram log-ratio on cells of atoms and quantile bins (joint, summed and per "
-                 "coordinate) and the pattern x value model of mixed outputs", builtin=True)
+@register_attack(
+    "histogram",
+    "histogram log-ratio on cells of atoms and quantile bins (joint, summed and per "
+    "coordinate) and the pattern x value model of mixed outputs",
+    builtin=True,
+)
 def histogram_fits(a, b):
     """The fits of the ``"histogram"`` attack: the cells of all columns (up to :data:`MAX_WIDE_DIM`), the pattern x
     value model, and the cells of each of the first :data:`MAX_COORDINATES` columns (several columns)."""
@@ -163,8 +202,9 @@ def histogram_fits(a, b):
     return fits
 
 
-@register_attack("per-coordinate", "each of the first coordinates of a multi-column output and its negative",
-                 builtin=True)
+@register_attack(
+    "per-coordinate", "each of the first coordinates of a multi-column output and its negative", builtin=True
+)
 def coordinate_fits(a, b):
     """The fits of the ``"per-coordinate"`` attack: :class:`Coordinate` of each of the first :data:`MAX_COORDINATES`
     columns and its negative (several columns only)."""
@@ -172,8 +212,11 @@ def coordinate_fits(a, b):
     return [lambda: [Coordinate(c, s) for c in range(min(d, MAX_COORDINATES)) for s in (1.0, -1.0)]] if d > 1 else []
 
 
-@register_attack("joint-logistic", "logistic regression on joint features (pairwise products) and atom indicators "
-                 "of a multi-column output", builtin=True)
+@register_attack(
+    "joint-logistic",
+    "logistic regression on joint features (pairwise products) and atom indicators of a multi-column output",
+    builtin=True,
+)
 def joint_logistic_fits(a, b):
     """The fits of the ``"joint-logistic"`` attack: :func:`fit_joint_logistic` and its negative (2 to
     :data:`MAX_WIDE_DIM` columns)."""
@@ -184,6 +227,7 @@ def joint_logistic_fits(a, b):
     def joint():
         jl = fit_joint_logistic(a, b)
         return [jl, jl.negated()]
+
     return [joint]
 
 

@@ -52,12 +52,13 @@ def dp_p_value(k, n, k2, n2, epsilon, delta):
     The smallest ``alpha`` at which the Clopper-Pearson bound with error
     ``alpha/2`` on each side exceeds ``epsilon``; 1 when no alpha < 1 does.
     """
+
     def exceeds(alpha):
         return _cp_eps_vector(k, n, k2, n2, delta, alpha / 2.0)[()] > epsilon
 
     if not exceeds(1.0 - 1e-15):
         return 1.0
-    lo, hi = -700.0, math.log(1.0 - 1e-15)   # log alpha; exceeds(hi) is True
+    lo, hi = -700.0, math.log(1.0 - 1e-15)  # log alpha; exceeds(hi) is True
     if exceeds(math.exp(lo)):
         return 0.0
     for _ in range(80):

@@ -47,8 +47,9 @@ def _cross_fitted_bound(s_num, s_den, delta, gamma, n_est, selection_error, orde
     sn, sd, fns, fds = s_num[on], s_den[od], fn[on], fd[od]
     k_num = k_den = 0
     for f in range(folds):
-        t, _ = _best_threshold_sorted(sn[fns != f], sd[fds != f], delta, gamma, n_est=n_est,
-                                      selection_error=selection_error)
+        t, _ = _best_threshold_sorted(
+            sn[fns != f], sd[fds != f], delta, gamma, n_est=n_est, selection_error=selection_error
+        )
         k_num += np.count_nonzero(s_num[fn == f] > t)
         k_den += np.count_nonzero(s_den[fd == f] > t)
     return float(_predicted_bound(k_num, s_num.size, k_den, s_den.size, n_est, delta, gamma, FIXED_EVENT_ERROR))

@@ -44,7 +44,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field
-
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -55,8 +54,17 @@ from reference.validation import check_integer, check_positive, check_probabilit
 
 from ..verdicts import CONFIDENCE
 
-__all__ = ["DEFAULT_POINTS", "CurveResult", "check_epsilons", "default_grid", "exact_curve", "density_curve",
-           "laplace_curve", "gaussian_curve", "statistical_curve"]
+__all__ = [
+    "DEFAULT_POINTS",
+    "CurveResult",
+    "check_epsilons",
+    "default_grid",
+    "exact_curve",
+    "density_curve",
+    "laplace_curve",
+    "gaussian_curve",
+    "statistical_curve",
+]
 
 #: Grid points of a default curve.
 DEFAULT_POINTS = 21
@@ -179,7 +187,7 @@ def laplace_curve(epsilons: ArrayLike, scale: float, sensitivity: float = 1.0) -
     eps = check_epsilons(epsilons)
     scale, sensitivity = check_positive("scale", scale), check_positive("sensitivity", sensitivity)
     with np.errstate(over="ignore", under="ignore"):
-        eps0 = sensitivity / scale            # inf or 0 at the ends of the float range: the limits are right
+        eps0 = sensitivity / scale  # inf or 0 at the ends of the float range: the limits are right
     return np.where(eps < eps0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0), 0.0)
 
 
@@ -223,7 +231,7 @@ def gaussian_curve(epsilons: ArrayLike, sigma: float, sensitivity: float = 1.0) 
     sigma, sensitivity = check_positive("sigma", sigma), check_positive("sensitivity", sensitivity)
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         mu = sensitivity / sigma
-        if mu == 0.0:                         # underflow: the limit mu -> 0 is delta = 0 at every eps >= 0
+        if mu == 0.0:  # underflow: the limit mu -> 0 is delta = 0 at every eps >= 0
             return np.zeros(eps.size)
         a = special.log_ndtr(mu / 2.0 - eps / mu)
         b = eps + special.log_ndtr(-mu / 2.0 - eps / mu)
@@ -233,8 +241,13 @@ def gaussian_curve(epsilons: ArrayLike, sigma: float, sensitivity: float = 1.0) 
     return np.where(a == -np.inf, 0.0, np.maximum(delta, 0.0))
 
 
-def density_curve(log_density_p: Callable, log_density_q: Callable, epsilons: ArrayLike,
-                  breakpoints: Sequence[float] = (), tol: float = 1e-12) -> np.ndarray:
+def density_curve(
+    log_density_p: Callable,
+    log_density_q: Callable,
+    epsilons: ArrayLike,
+    breakpoints: Sequence[float] = (),
+    tol: float = 1e-12,
+) -> np.ndarray:
     """Exact ``delta(eps)`` of two one-dimensional densities by adaptive quadrature, both directions.
 
     ``integral (p(x) - e^eps q(x))_+ dx`` with :func:`scipy.integrate.quad` on the pieces between
@@ -288,13 +301,15 @@ def density_curve(log_density_p: Callable, log_density_q: Callable, epsilons: Ar
             bwd = np.exp(b) * -np.expm1(np.minimum(a + eps - b, 0.0)) if b > -np.inf else np.zeros(eps.size)
         return np.concatenate([fwd, bwd])
 
-    total = sum(integrate.quad_vec(f, lo, hi, epsabs=tol, epsrel=1e-10, limit=400)[0]
-                for lo, hi in zip(edges[:-1], edges[1:]))
-    out = np.maximum(total[:eps.size], total[eps.size:])
+    total = sum(
+        integrate.quad_vec(f, lo, hi, epsabs=tol, epsrel=1e-10, limit=400)[0] for lo, hi in zip(edges[:-1], edges[1:])
+    )
+    out = np.maximum(total[: eps.size], total[eps.size :])
     return np.clip(out, 0.0, 1.0)
 
 
 # --------------------------------------------------------------------------- statistical curve
+
 
 def _cp_low(k, n, gamma):
     k = np.asarray(k, dtype=np.float64)
@@ -332,7 +347,7 @@ def _tail_fractions(num, den, exact, max_thresholds=2048):
     if exact:
         z = np.sort(np.concatenate([num, den]))
         m = z.size / 2.0
-        wn = np.cumsum(special.expit(z)[::-1])[::-1] / m        # sum over z_k >= z_i
+        wn = np.cumsum(special.expit(z)[::-1])[::-1] / m  # sum over z_k >= z_i
         wo = np.cumsum(special.expit(-z)[::-1])[::-1] / m
         idx = np.searchsorted(z, t, side="right")
         P = np.where(idx < z.size, wn[np.minimum(idx, z.size - 1)], 0.0)
@@ -391,10 +406,20 @@ class CurveResult:
         return asdict(self)
 
 
-def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, samples: int = 100_000,
-                      confidence: float = CONFIDENCE, seed: Union[int, np.random.SeedSequence] = 0, jobs: int = 1,
-                      statistic: str = "auto", selection_fraction: Optional[float] = None,
-                      chunk_size: Optional[int] = None, progress: bool = False) -> CurveResult:
+def statistical_curve(
+    mechanism: Any,
+    pair: tuple,
+    epsilons: ArrayLike,
+    *,
+    samples: int = 100_000,
+    confidence: float = CONFIDENCE,
+    seed: Union[int, np.random.SeedSequence] = 0,
+    jobs: int = 1,
+    statistic: str = "auto",
+    selection_fraction: Optional[float] = None,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+) -> CurveResult:
     """Lower confidence curve ``delta_lower(eps)`` of one neighbouring pair from ``samples`` calls.
 
     One sample set: the selection split chooses, per grid point, the event and direction that
@@ -490,7 +515,7 @@ def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, sampl
     cands = candidate_statistics(a, b, mechanism, (D, Dp), statistic, fit_rows=n_sel // 2)
     exact = isinstance(cands[0], ExactLogRatio)
     if not exact:
-        a, b = a[n_sel // 2:], b[n_sel // 2:]
+        a, b = a[n_sel // 2 :], b[n_sel // 2 :]
     best = _choose_events(cands, a, b, exact, eps, n_est, gamma)
     regions = sorted(set(best), key=lambda r: (r[0], r[1], r[2]))
     where_of = {r: i for i, r in enumerate(regions)}
@@ -499,26 +524,41 @@ def statistical_curve(mechanism: Any, pair: tuple, epsilons: ArrayLike, *, sampl
     counts = []
     for data, ss, where in ((D, ea, "D"), (Dp, eb, "D_prime")):
         sizes = _chunk_sizes(n_est, chunk_size)
-        tasks = [(_count_task, (mechanism, data, m, c, where, cands, regions))
-                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
+        tasks = [
+            (_count_task, (mechanism, data, m, c, where, cands, regions)) for m, c in zip(sizes, ss.spawn(len(sizes)))
+        ]
         counts.append(np.sum(np.stack(_run_tasks(tasks, jobs)), axis=0))
         bar.update(1)
     bar.close()
-    d_raw, events = _pointwise_bounds(best, [counts[0][where_of[r]] for r in best],
-                                      [counts[1][where_of[r]] for r in best], cands, eps, n_est, 2.0 * gamma)
+    d_raw, events = _pointwise_bounds(
+        best,
+        [counts[0][where_of[r]] for r in best],
+        [counts[1][where_of[r]] for r in best],
+        cands,
+        eps,
+        n_est,
+        2.0 * gamma,
+    )
     # delta(eps) is non-increasing: a bound at a larger eps also bounds every smaller one
     d_low = np.maximum.accumulate(d_raw[::-1])[::-1]
-    return CurveResult(eps.tolist(), d_low.tolist(), confidence, 2 * (n_sel + n_est), 2 * n_sel, 2 * n_est,
-                       f"Bonferroni over {G} grid points: each of the {2 * G} Clopper-Pearson bounds at error "
-                       f"{gamma:.3g}", events, time.perf_counter() - start,
-                       {"delta_lower_pointwise": d_raw.tolist()})
-
+    return CurveResult(
+        eps.tolist(),
+        d_low.tolist(),
+        confidence,
+        2 * (n_sel + n_est),
+        2 * n_sel,
+        2 * n_est,
+        f"Bonferroni over {G} grid points: each of the {2 * G} Clopper-Pearson bounds at error {gamma:.3g}",
+        events,
+        time.perf_counter() - start,
+        {"delta_lower_pointwise": d_raw.tolist()},
+    )
 
 
 def _pointwise_bounds(best, on_D, on_D_prime, cands, eps, n_est, alpha):
     """``(d, events)``: ``d[i] = max(0, p_low - e^eps_i q_high)`` of the event ``best[i]`` from its estimation counts
     on D and D' (Clopper-Pearson bounds, two-sided level ``alpha`` each), and a record of each event."""
-    from statsmodels.stats.proportion import proportion_confint   # here: statsmodels costs ~0.6 s at import
+    from statsmodels.stats.proportion import proportion_confint  # here: statsmodels costs ~0.6 s at import
 
     d_raw, events = np.zeros(eps.size), []
     for i, r in enumerate(best):
@@ -527,11 +567,20 @@ def _pointwise_bounds(best, on_D, on_D_prime, cands, eps, n_est, alpha):
         p_low = float(proportion_confint(k_num, n_est, alpha=alpha, method="beta")[0])
         q_high = float(proportion_confint(k_den, n_est, alpha=alpha, method="beta")[1])
         d_raw[i] = max(0.0, p_low - math.exp(eps[i]) * q_high)
-        events.append({"epsilon": float(eps[i]), "statistic": getattr(cands[r[0]], "name", type(cands[r[0]]).__name__),
-                       "region": f"{'' if r[1] > 0 else '-'}statistic > {r[2]!r}",
-                       "numerator": "D" if r[1] > 0 else "D_prime", "in_S_numerator": k_num, "in_S_other": k_den,
-                       "p_low": p_low, "q_high": q_high})
+        events.append(
+            {
+                "epsilon": float(eps[i]),
+                "statistic": getattr(cands[r[0]], "name", type(cands[r[0]]).__name__),
+                "region": f"{'' if r[1] > 0 else '-'}statistic > {r[2]!r}",
+                "numerator": "D" if r[1] > 0 else "D_prime",
+                "in_S_numerator": k_num,
+                "in_S_other": k_den,
+                "p_low": p_low,
+                "q_high": q_high,
+            }
+        )
     return d_raw, events
+
 
 def _choose_events(cands, a, b, exact, eps, n_est, gamma):
     """Per grid point, the event ``(candidate index, sign, threshold)`` of the selection outputs ``a``, ``b`` whose
@@ -553,14 +602,17 @@ def _choose_events(cands, a, b, exact, eps, n_est, gamma):
             best_val = np.where(better, val, best_val)
     return best
 
+
 # --------------------------------------------------------------------------- audit hook
+
 
 def _density_breakpoints(mechanism, D, Dp, rng, draws=4000):
     """Quantiles of a few outputs of both datasets: where a 1-D density's mass and kinks lie."""
     from .sampling import _as_rows
 
-    x = np.concatenate([_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0]
-                        for d, w in ((D, "D"), (Dp, "D_prime"))])
+    x = np.concatenate(
+        [_as_rows(mechanism.sample(d, draws, rng), draws, w)[:, 0] for d, w in ((D, "D"), (Dp, "D_prime"))]
+    )
     return np.quantile(x, [1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 1 - 1e-3])
 
 
@@ -585,16 +637,31 @@ def add_curve(result, mechanism, grid, samples, confidence, seed, jobs=1, statis
         out.update(method="exact", delta_exact=exact_curve(lp, lq, eps).tolist())
     else:
         ss = np.random.SeedSequence([int(seed), 7])
-        cur = statistical_curve(mechanism, (D, Dp), eps, samples=samples, confidence=confidence, seed=ss, jobs=jobs,
-                                statistic=statistic, progress=progress)
+        cur = statistical_curve(
+            mechanism,
+            (D, Dp),
+            eps,
+            samples=samples,
+            confidence=confidence,
+            seed=ss,
+            jobs=jobs,
+            statistic=statistic,
+            progress=progress,
+        )
         out.update(method="statistical", **{k: v for k, v in cur.as_dict().items() if k != "epsilons"})
         if callable(getattr(mechanism, "log_prob", None)):
             _, lp, lq = align_laws(mechanism_law(mechanism, D, "D"), mechanism_law(mechanism, Dp, "D_prime"))
             out["delta_exact"] = exact_curve(lp, lq, eps).tolist()
-        elif callable(getattr(mechanism, "log_density", None)) and np.asarray(
-                mechanism.sample(D, 1, np.random.default_rng(ss.spawn(1)[0]))).reshape(1, -1).shape[1] == 1:
+        elif (
+            callable(getattr(mechanism, "log_density", None))
+            and np.asarray(mechanism.sample(D, 1, np.random.default_rng(ss.spawn(1)[0]))).reshape(1, -1).shape[1] == 1
+        ):
             pts = _density_breakpoints(mechanism, D, Dp, np.random.default_rng(ss.spawn(2)[1]))
-            out["delta_exact"] = density_curve(lambda x: mechanism.log_density(D, x[:, None]),
-                                               lambda x: mechanism.log_density(Dp, x[:, None]), eps, pts).tolist()
+            out["delta_exact"] = density_curve(
+                lambda x: mechanism.log_density(D, x[:, None]),
+                lambda x: mechanism.log_density(Dp, x[:, None]),
+                eps,
+                pts,
+            ).tolist()
     result.details["curve"] = out
     return result

@@ -21,9 +21,19 @@ from ..adversarial import candidate_records
 from .exact import privacy_profile
 from .laws import align_laws, validate_law
 
-__all__ = ["differing_rows", "check_neighbouring", "replace_row", "domain_projector", "default_dataset",
-           "replacement_candidates", "CANNOT_RUN", "mechanism_law", "exact_pair_epsilon", "black_box_pairs",
-           "load_pair"]
+__all__ = [
+    "differing_rows",
+    "check_neighbouring",
+    "replace_row",
+    "domain_projector",
+    "default_dataset",
+    "replacement_candidates",
+    "CANNOT_RUN",
+    "mechanism_law",
+    "exact_pair_epsilon",
+    "black_box_pairs",
+    "load_pair",
+]
 
 
 def _as_dataset(name, value):
@@ -62,9 +72,11 @@ def check_neighbouring(D: ArrayLike, D_prime: ArrayLike, any_pair: bool = False)
         return a, b
     rows = differing_rows(a, b)
     if rows.size > 1:
-        raise ValueError(f"D and D_prime are not neighbouring: {rows.size} records differ (rows "
-                         f"{rows[:10].tolist()}{'...' if rows.size > 10 else ''}); neighbouring datasets "
-                         f"replace one record. Pass any_pair=True (CLI: --any-pair) to audit the pair as given")
+        raise ValueError(
+            f"D and D_prime are not neighbouring: {rows.size} records differ (rows "
+            f"{rows[:10].tolist()}{'...' if rows.size > 10 else ''}); neighbouring datasets "
+            f"replace one record. Pass any_pair=True (CLI: --any-pair) to audit the pair as given"
+        )
     return a, b
 
 
@@ -112,8 +124,10 @@ def default_dataset(mechanism: Any, rng: Any = None, n: int = 8, max_width: int 
             return data
         except (ValueError, TypeError, IndexError) as exc:
             errors.append(f"width {w}: {exc}")
-    raise ValueError("could not find a record width the mechanism accepts; give pairs explicitly or "
-                     f"add example_data(rng) to the mechanism (first error: {errors[0]})")
+    raise ValueError(
+        "could not find a record width the mechanism accepts; give pairs explicitly or "
+        f"add example_data(rng) to the mechanism (first error: {errors[0]})"
+    )
 
 
 def replacement_candidates(width, rng=None, *, random_count=64, scale_count=32):
@@ -200,16 +214,28 @@ def _pattern_records(w, B):
     half = np.zeros(w)
     half[: w // 2] = B
     top = np.zeros(w)
-    top[w // 2:] = B
+    top[w // 2 :] = B
     z = np.zeros(w)
-    return [(z, one, "one above"), (z, -one, "one below"), (z, one - rest, "one above, rest below"),
-            (z, rest - one, "one below, rest above"),
-            (z, half - top, "half above, half below"), (z, np.full(w, B), "all above"),
-            (z, np.full(w, -B), "all below"), (half, top, "x shape")]
+    return [
+        (z, one, "one above"),
+        (z, -one, "one below"),
+        (z, one - rest, "one above, rest below"),
+        (z, rest - one, "one below, rest above"),
+        (z, half - top, "half above, half below"),
+        (z, np.full(w, B), "all above"),
+        (z, np.full(w, -B), "all below"),
+        (half, top, "x shape"),
+    ]
 
 
-def black_box_pairs(D: ArrayLike, *, magnitudes: Sequence[float] = (1e300, 1e3), project: Optional[Callable] = None,
-                    budget: Optional[int] = None, row: int = 0) -> list[tuple[np.ndarray, np.ndarray, str]]:
+def black_box_pairs(
+    D: ArrayLike,
+    *,
+    magnitudes: Sequence[float] = (1e300, 1e3),
+    project: Optional[Callable] = None,
+    budget: Optional[int] = None,
+    row: int = 0,
+) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """Neighbouring pairs for a black-box audit: one replaced record, deduplicated, at most ``budget``.
 
     In this order, for each magnitude ``B`` (row ``row`` replaced in both datasets):
@@ -281,8 +307,10 @@ def black_box_pairs(D: ArrayLike, *, magnitudes: Sequence[float] = (1e300, 1e3),
         last[-1] = B
         raw.append((np.full(w, B), np.full(w, -B), f"+{B:g} vs -{B:g} everywhere"))
         raw += [(a, b, f"{what} ({B:g})") for a, b, what in _pattern_records(w, B)]
-        raw += [(alt, -alt, f"alternating +-{B:g} vs its mirror"),
-                (last, -last, f"+{B:g} vs -{B:g} on the last coordinate")]
+        raw += [
+            (alt, -alt, f"alternating +-{B:g} vs its mirror"),
+            (last, -last, f"+{B:g} vs -{B:g} on the last coordinate"),
+        ]
         if k == 0:
             raw.append((D[row], -D[row], "the record vs its negation"))
             if n > 1:

@@ -17,10 +17,25 @@ from numpy.typing import ArrayLike
 
 from reference.validation import as_generator, check_integer
 
-from .datasets import (CANNOT_RUN, domain_projector, exact_pair_epsilon, mechanism_law, replace_row,
-                       replacement_candidates)
-from .hill_climb import (_BudgetSpent, _Climber, _DatasetLaws, _law_profile, _pairwise_loss, _Skips, _stack_laws,
-                         _start_bases, _State)
+from .datasets import (
+    CANNOT_RUN,
+    domain_projector,
+    exact_pair_epsilon,
+    mechanism_law,
+    replace_row,
+    replacement_candidates,
+)
+from .hill_climb import (
+    _BudgetSpent,
+    _Climber,
+    _DatasetLaws,
+    _law_profile,
+    _pairwise_loss,
+    _Skips,
+    _stack_laws,
+    _start_bases,
+    _State,
+)
 from .laws import LawError, validate_law
 
 __all__ = ["ExactSearchResult", "search_exact"]
@@ -66,10 +81,22 @@ class ExactSearchResult:
     extra: dict = field(default_factory=dict)
 
 
-def search_exact(mechanism: Any, D: ArrayLike, delta: float = 0.0, rng: Any = None, *, rows: Sequence[int] = (0,),
-                 candidates: Optional[ArrayLike] = None, max_candidates: int = 400, refine_steps: int = 30,
-                 moves_per_step: int = 16, top_pairs: int = 4, max_evaluations: Optional[int] = None, starts: int = 4,
-                 max_rows: Optional[int] = None) -> ExactSearchResult:
+def search_exact(
+    mechanism: Any,
+    D: ArrayLike,
+    delta: float = 0.0,
+    rng: Any = None,
+    *,
+    rows: Sequence[int] = (0,),
+    candidates: Optional[ArrayLike] = None,
+    max_candidates: int = 400,
+    refine_steps: int = 30,
+    moves_per_step: int = 16,
+    top_pairs: int = 4,
+    max_evaluations: Optional[int] = None,
+    starts: int = 4,
+    max_rows: Optional[int] = None,
+) -> ExactSearchResult:
     """Search neighbouring pairs for the largest exact epsilon at ``delta``.
 
     Two phases, both deterministic for a given ``rng``:
@@ -171,8 +198,9 @@ def search_exact(mechanism: Any, D: ArrayLike, delta: float = 0.0, rng: Any = No
     moves_per_step = check_integer("moves_per_step", moves_per_step, minimum=1)
     starts = check_integer("starts", starts, minimum=1)
     project = domain_projector(mechanism)
-    cands, max_evaluations = _candidates(D, gen, project, candidates, max_candidates, max_evaluations, refine_steps,
-                                         rows)
+    cands, max_evaluations = _candidates(
+        D, gen, project, candidates, max_candidates, max_evaluations, refine_steps, rows
+    )
     incremental = hasattr(mechanism, "score_terms") and hasattr(mechanism, "log_prob_from_terms")
     vary_size = not bool(getattr(mechanism, "fixed_size", False))
     if max_rows is None:
@@ -181,26 +209,54 @@ def search_exact(mechanism: Any, D: ArrayLike, delta: float = 0.0, rng: Any = No
     skips = _Skips()
     ranked, evaluated = _all_pairs(mechanism, D, cands, rows, delta, top_pairs, incremental, skips)
     if not ranked:
-        raise ValueError(f"the mechanism could not run on {skips.count} of the {evaluated} datasets searched, "
-                         f"leaving fewer than two (first errors: {'; '.join(skips.examples)})")
+        raise ValueError(
+            f"the mechanism could not run on {skips.count} of the {evaluated} datasets searched, "
+            f"leaving fewer than two (first errors: {'; '.join(skips.examples)})"
+        )
     ranked.sort(key=lambda t: -t[0])
     best = _State(D, ranked[0][1], ranked[0][2], ranked[0][3], ranked[0][0])
     climb = None
     if refine_steps > 0:
         budget = None if max_evaluations is None else max(0, max_evaluations - evaluated)
-        best, climb = _climbs(mechanism, D, best, ranked, cands, delta, gen, project, skips, budget,
-                              incremental=incremental, vary_size=vary_size, max_rows=max_rows, starts=starts,
-                              refine_steps=refine_steps, moves_per_step=moves_per_step)
+        best, climb = _climbs(
+            mechanism,
+            D,
+            best,
+            ranked,
+            cands,
+            delta,
+            gen,
+            project,
+            skips,
+            budget,
+            incremental=incremental,
+            vary_size=vary_size,
+            max_rows=max_rows,
+            starts=starts,
+            refine_steps=refine_steps,
+            moves_per_step=moves_per_step,
+        )
         evaluated += climb["spent"]
     Da, Db = replace_row(best.base, best.row, best.a), replace_row(best.base, best.row, best.b)
     eps, direction = exact_pair_epsilon(mechanism, Da, Db, delta)
     climber = None if climb is None else climb["climber"]
-    return ExactSearchResult(eps, Da, Db, best.row, _description(best, Da, cands, climb, vary_size, incremental, skips),
-                             evaluated, direction,
-                             {"incremental": incremental, "candidates": int(len(cands)), "rows": int(Da.shape[0]),
-                              "improving_moves": 0 if climber is None else climber.accepted,
-                              "duplicate_pairs_skipped": 0 if climber is None else climber.duplicates,
-                              "skipped": {"datasets": skips.count, "first_errors": skips.examples}})
+    return ExactSearchResult(
+        eps,
+        Da,
+        Db,
+        best.row,
+        _description(best, Da, cands, climb, vary_size, incremental, skips),
+        evaluated,
+        direction,
+        {
+            "incremental": incremental,
+            "candidates": int(len(cands)),
+            "rows": int(Da.shape[0]),
+            "improving_moves": 0 if climber is None else climber.accepted,
+            "duplicate_pairs_skipped": 0 if climber is None else climber.duplicates,
+            "skipped": {"datasets": skips.count, "first_errors": skips.examples},
+        },
+    )
 
 
 def _candidates(D, gen, project, candidates, max_candidates, max_evaluations, refine_steps, rows):
@@ -209,9 +265,16 @@ def _candidates(D, gen, project, candidates, max_candidates, max_evaluations, re
         candidates = replacement_candidates(D.shape[1], gen)
     cands = project(np.asarray(candidates, dtype=np.float64))
     if cands.shape[0] > max_candidates:
-        keep = np.concatenate([np.arange(min(max_candidates // 2, cands.shape[0])),
-                               gen.choice(np.arange(max_candidates // 2, cands.shape[0]),
-                                          size=max_candidates - max_candidates // 2, replace=False)])
+        keep = np.concatenate(
+            [
+                np.arange(min(max_candidates // 2, cands.shape[0])),
+                gen.choice(
+                    np.arange(max_candidates // 2, cands.shape[0]),
+                    size=max_candidates - max_candidates // 2,
+                    replace=False,
+                ),
+            ]
+        )
         cands = cands[keep]
     if max_evaluations is not None:
         max_evaluations = check_integer("max_evaluations", max_evaluations, minimum=2)
@@ -219,8 +282,8 @@ def _candidates(D, gen, project, candidates, max_candidates, max_evaluations, re
         share = max_evaluations if refine_steps == 0 or max_evaluations < 100 else (2 * max_evaluations) // 5
         per_row = max(2, share // max(1, len(rows)))
         if cands.shape[0] > per_row:
-            cands = np.vstack([cands[:per_row // 2], cands[-(per_row - per_row // 2):]])
-    return np.unique(cands, axis=0), max_evaluations     # no duplicate candidates, hence no identical pairs
+            cands = np.vstack([cands[: per_row // 2], cands[-(per_row - per_row // 2) :]])
+    return np.unique(cands, axis=0), max_evaluations  # no duplicate candidates, hence no identical pairs
 
 
 def _all_pairs(mechanism, D, cands, rows, delta, top_pairs, incremental, skips):
@@ -239,6 +302,7 @@ def _all_pairs(mechanism, D, cands, rows, delta, top_pairs, incremental, skips):
                 lp = np.asarray(mechanism.log_prob_from_terms(rest + t), dtype=np.float64)
                 return validate_law(np.arange(lp.size), lp, "the replaced dataset", distinct=True)
         else:
+
             def law_of(record, row=row):
                 return mechanism_law(mechanism, replace_row(D, row, record), "the replaced dataset")
 
@@ -270,8 +334,25 @@ def _all_pairs(mechanism, D, cands, rows, delta, top_pairs, incremental, skips):
     return ranked, evaluated
 
 
-def _climbs(mechanism, D, best, ranked, cands, delta, gen, project, skips, budget, *, incremental, vary_size,
-            max_rows, starts, refine_steps, moves_per_step):
+def _climbs(
+    mechanism,
+    D,
+    best,
+    ranked,
+    cands,
+    delta,
+    gen,
+    project,
+    skips,
+    budget,
+    *,
+    incremental,
+    vary_size,
+    max_rows,
+    starts,
+    refine_steps,
+    moves_per_step,
+):
     """Phase 2: score the starts, climb the ``starts`` best; ``(best state, {"climber", "chosen", "scored",
     "spent"})``."""
     laws2 = _DatasetLaws(mechanism, incremental, skips, budget)
@@ -282,10 +363,13 @@ def _climbs(mechanism, D, best, ranked, cands, delta, gen, project, skips, budge
     w = D.shape[1]
     flips = np.ones((1 + min(w, 8), w))
     flips[np.arange(1, flips.shape[0]), np.arange(flips.shape[0] - 1)] = -1.0
-    pool += [_State(base, i, project((f * best.a)[None])[0], project((f * best.b)[None])[0])
-             for base, i, _ in _start_bases(D, best.a, best.b, cands, project, gen, vary_size=vary_size,
-                                            max_rows=max_rows, incremental=incremental)
-             for f in flips]
+    pool += [
+        _State(base, i, project((f * best.a)[None])[0], project((f * best.b)[None])[0])
+        for base, i, _ in _start_bases(
+            D, best.a, best.b, cands, project, gen, vary_size=vary_size, max_rows=max_rows, incremental=incremental
+        )
+        for f in flips
+    ]
     scored = []
     try:
         for st in pool:
@@ -307,12 +391,17 @@ def _climbs(mechanism, D, best, ranked, cands, delta, gen, project, skips, budge
 
 def _description(best, Da, cands, climb, vary_size, incremental, skips):
     """One line on the worst pair found and how the search found it."""
-    p = lambda r: np.array2string(r, precision=3)   # noqa: E731
-    return (f"row {best.row} of a {Da.shape[0]}-row dataset replaced: {p(best.a)} in D, {p(best.b)} in D' "
-            f"(all pairs of {len(cands)} adversarial candidates"
-            + (f", then {len(climb['chosen'])} hill climbs from {len(climb['scored'])} starts over the replaced "
-               f"records, the other rows{', the size' if vary_size else ''} and the replaced row, "
-               f"{climb['climber'].accepted} improving moves, {climb['climber'].duplicates} duplicate pairs skipped"
-               if climb is not None else "")
-            + f"{'; O(K d) incremental rescoring' if incremental else ''}"
-            f"{f'; {skips.count} datasets skipped: the mechanism cannot run on them' if skips.count else ''})")
+    p = lambda r: np.array2string(r, precision=3)  # noqa: E731
+    return (
+        f"row {best.row} of a {Da.shape[0]}-row dataset replaced: {p(best.a)} in D, {p(best.b)} in D' "
+        f"(all pairs of {len(cands)} adversarial candidates"
+        + (
+            f", then {len(climb['chosen'])} hill climbs from {len(climb['scored'])} starts over the replaced "
+            f"records, the other rows{', the size' if vary_size else ''} and the replaced row, "
+            f"{climb['climber'].accepted} improving moves, {climb['climber'].duplicates} duplicate pairs skipped"
+            if climb is not None
+            else ""
+        )
+        + f"{'; O(K d) incremental rescoring' if incremental else ''}"
+        f"{f'; {skips.count} datasets skipped: the mechanism cannot run on them' if skips.count else ''})"
+    )

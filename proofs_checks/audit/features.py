@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ATOM_MIN_COUNT", "MAX_ATOMS", "column_atoms", "row_atoms", "UserFeatures", "check_features",
-           "FeatureError"]
+__all__ = ["ATOM_MIN_COUNT", "MAX_ATOMS", "column_atoms", "row_atoms", "UserFeatures", "check_features", "FeatureError"]
 
 #: A value is an atom when it occurs at least this often among the fitting rows (both datasets pooled).
 #: A continuous float64 law repeats a value with probability about n^2 2^-53 (< 1e-4 at n = 10^6);
@@ -58,7 +57,7 @@ def column_atoms(x, min_count=ATOM_MIN_COUNT, max_atoms=MAX_ATOMS):
     >>> [a.tolist() for a in column_atoms(x)]
     [[0.0, 1.0], []]
     """
-    x = np.asarray(x, dtype=np.float64).reshape(len(x), -1) + 0.0     # -0.0 folded into 0.0
+    x = np.asarray(x, dtype=np.float64).reshape(len(x), -1) + 0.0  # -0.0 folded into 0.0
     out = []
     for c in range(x.shape[1]):
         vals, counts = np.unique(x[:, c], return_counts=True)
@@ -97,8 +96,7 @@ def check_features(features):
     if features is None or isinstance(features, UserFeatures):
         return features
     if not callable(features):
-        raise TypeError(f"features must be a callable mapping outputs to a (samples, k) float array, "
-                        f"got {features!r}")
+        raise TypeError(f"features must be a callable mapping outputs to a (samples, k) float array, got {features!r}")
     return UserFeatures(features)
 
 
@@ -130,8 +128,9 @@ class UserFeatures:
             raise FeatureError(f"features {self.name} raised {type(exc).__name__}: {exc}".splitlines()[0]) from exc
         arr = np.asarray(got)
         if arr.ndim == 0 or arr.shape[0] != n:
-            raise FeatureError(f"features {self.name} returned shape {arr.shape} for {n} outputs; "
-                               f"its first axis must have length {n}")
+            raise FeatureError(
+                f"features {self.name} returned shape {arr.shape} for {n} outputs; its first axis must have length {n}"
+            )
         if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
             raise FeatureError(f"features {self.name} returned dtype {arr.dtype}; features must be numeric")
         arr = arr.astype(np.float64).reshape(n, -1)

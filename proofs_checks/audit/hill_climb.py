@@ -21,7 +21,7 @@ __all__ = []
 
 def _law_profile(law_a, law_b, delta):
     (ka, wa, la), (kb, wb, lb) = law_a, law_b
-    if wa == wb and ka.size == kb.size and np.array_equal(ka, kb):    # same outputs in the same order
+    if wa == wb and ka.size == kb.size and np.array_equal(ka, kb):  # same outputs in the same order
         return privacy_profile(la, lb, delta)[0]
     _, lp, lq = align_laws(law_a, law_b)
     return privacy_profile(lp, lq, delta)[0]
@@ -43,9 +43,9 @@ def _pairwise_loss(L, delta):
     step = max(1, int(2**24 // max(1, C * L.shape[1])))
     for s in range(0, C, step):
         with np.errstate(invalid="ignore"):
-            d = np.abs(L[s:s + step, None, :] - L[None, :, :])
-        d = np.where(np.isnan(d), 0.0, d)      # both -inf: no mass, no loss
-        out[s:s + step] = np.max(d, axis=2)
+            d = np.abs(L[s : s + step, None, :] - L[None, :, :])
+        d = np.where(np.isnan(d), 0.0, d)  # both -inf: no mass, no loss
+        out[s : s + step] = np.max(d, axis=2)
     return out
 
 
@@ -203,14 +203,15 @@ class _Climber:
         elif kind == 2:
             r = self.pool[gen.integers(len(self.pool))]
             a, b = (r, b) if gen.random() < 0.5 else (a, r)
-        elif kind == 3:                 # the content: another row
+        elif kind == 3:  # the content: another row
             j = int(gen.integers(n - 1))
             j += j >= row
             choice = int(gen.integers(6))
-            new = (self.pool[gen.integers(len(self.pool))], self._mutate(base[j]), a, b, -base[j],
-                   np.zeros_like(a))[choice]
+            new = (self.pool[gen.integers(len(self.pool))], self._mutate(base[j]), a, b, -base[j], np.zeros_like(a))[
+                choice
+            ]
             base = replace_row(base, j, self._rec(new))
-        elif kind == 4:                 # the size: add a row or remove another
+        elif kind == 4:  # the size: add a row or remove another
             if n > 1 and (n >= self.max_rows or gen.random() < 0.5):
                 j = int(gen.integers(n - 1))
                 j += j >= row
@@ -220,13 +221,13 @@ class _Climber:
                 pick = int(gen.integers(3))
                 new = (self.pool[gen.integers(len(self.pool))], base[gen.integers(n)], -a)[pick]
                 base = np.vstack([base, self._rec(new)[None]])
-        elif kind == 5:                 # which row is replaced (order-dependent mechanisms)
+        elif kind == 5:  # which row is replaced (order-dependent mechanisms)
             j = int(gen.integers(n - 1))
             j += j >= row
             base = base.copy()
             base[[row, j]] = base[[j, row]]
             row = j
-        elif kind in (8, 9):            # keep D (or D') and replace another of its records
+        elif kind in (8, 9):  # keep D (or D') and replace another of its records
             j = int(gen.integers(n - 1))
             j += j >= row
             base = replace_row(base, row, a if kind == 8 else b)
@@ -235,7 +236,7 @@ class _Climber:
             else:
                 b = base[j].copy()
             row = j
-        else:                           # one coordinate of both records: negated, or exchanged
+        else:  # one coordinate of both records: negated, or exchanged
             j = int(gen.integers(a.size))
             a, b = a.copy(), b.copy()
             if kind == 6:
@@ -321,13 +322,18 @@ def _start_bases(D, a, b, pool, project, gen, *, vary_size, max_rows, incrementa
     extremes = [a, b, -a, -b, np.zeros(w), pool[gen.integers(len(pool))]]
     # Sizes on a doubling grid: with every other row one extreme record, the other rows' total runs
     # along a ray, and the grid puts a start within a factor 2 of any point of it.
-    grid = sorted({n} | {2 ** k for k in range(1, 31) if 2 ** k <= max_rows}) if vary_size else [n]
+    grid = sorted({n} | {2**k for k in range(1, 31) if 2**k <= max_rows}) if vary_size else [n]
     for m in grid:
         for e in extremes:
             e = project(np.asarray(e, dtype=np.float64)[None])[0]
             out.append((np.tile(e, (m, 1)), 0, f"{m} rows, all other rows {np.array2string(e, precision=3)}"))
     # Heavy-tailed extremes at the base size: every other row +-1e300 or 1e-300, and huge/tiny mixes.
-    mixes = [np.full((n, w), 1e300), np.full((n, w), -1e300), np.full((n, w), 1e-300),
-             np.resize([1e300, -1e300], (n, w)), np.resize([1e300, 1e-300, 0.0], (n, w))]
+    mixes = [
+        np.full((n, w), 1e300),
+        np.full((n, w), -1e300),
+        np.full((n, w), 1e-300),
+        np.resize([1e300, -1e300], (n, w)),
+        np.resize([1e300, 1e-300, 0.0], (n, w)),
+    ]
     out += [(project(m), 0, "heavy-tailed extreme rows") for m in mixes]
     return out

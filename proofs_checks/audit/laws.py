@@ -34,8 +34,16 @@ import math
 import numpy as np
 from scipy import stats
 
-__all__ = ["NORMALISATION_TOL", "MIN_CELL", "LawError", "validate_law", "row_keys", "align_laws",
-           "detectable_change", "sampler_check"]
+__all__ = [
+    "NORMALISATION_TOL",
+    "MIN_CELL",
+    "LawError",
+    "validate_law",
+    "row_keys",
+    "align_laws",
+    "detectable_change",
+    "sampler_check",
+]
 
 #: Largest accepted ``|sum p - 1|`` of a law (the float64 sum of K terms is exact to ~K 1e-16;
 #: numerically integrated laws such as report-noisy-max's carry ~1e-11 per output).
@@ -84,8 +92,7 @@ def validate_law(outputs, log_probs, where="D", tol=NORMALISATION_TOL, *, distin
         raise LawError(f"log_prob({where}) lists an output more than once")
     total = float(np.exp(np.logaddexp.reduce(lp)))
     if not abs(total - 1.0) <= tol:
-        raise LawError(f"log_prob({where}) is not normalised: probabilities sum to {total:.6g} "
-                       f"(tolerance {tol:g})")
+        raise LawError(f"log_prob({where}) is not normalised: probabilities sum to {total:.6g} (tolerance {tol:g})")
     return keys, width, lp
 
 
@@ -97,8 +104,8 @@ def align_laws(law_a, law_b):
     keys, inv = np.unique(np.concatenate([ka, kb]), return_inverse=True)
     p = np.full(keys.size, -np.inf)
     q = np.full(keys.size, -np.inf)
-    p[inv[:ka.size]] = la
-    q[inv[ka.size:]] = lb
+    p[inv[: ka.size]] = la
+    q[inv[ka.size :]] = lb
     return keys, p, q
 
 
@@ -146,8 +153,12 @@ def sampler_check(mechanism, datasets, laws, n, rng, alpha, power=0.95):
         hit = keys[order][pos] == s_keys
         if not hit.all():
             bad = out.reshape(n, -1)[np.flatnonzero(~hit)[0]]
-            return _failed(f"sample on dataset {i} returned {np.array2string(bad, precision=17)}, an output "
-                           f"log_prob gives probability 0 ({int((~hit).sum())} of {n} draws)", m, n)
+            return _failed(
+                f"sample on dataset {i} returned {np.array2string(bad, precision=17)}, an output "
+                f"log_prob gives probability 0 ({int((~hit).sum())} of {n} draws)",
+                m,
+                n,
+            )
         counts = np.bincount(order[pos], minlength=keys.size)
         cells_p = np.append(prob[big], prob[~big].sum()) if (~big).any() else prob[big]
         cells_k = np.append(counts[big], counts[~big].sum()) if (~big).any() else counts[big]
@@ -157,23 +168,33 @@ def sampler_check(mechanism, datasets, laws, n, rng, alpha, power=0.95):
         if worst is None or pv[j] < worst[0]:
             worst = (float(min(1.0, pv[j])), i, float(cells_p[j]), int(cells_k[j]))
     adjusted = min(1.0, worst[0] * m)
-    info = {"draws_per_dataset": int(n), "datasets": len(datasets), "cells": m, "alpha": alpha,
-            "p_value_bonferroni": adjusted, "worst_cell": {"dataset": worst[1], "probability": worst[2],
-                                                           "expected": worst[2] * n, "observed": worst[3]},
-            "power": _power_statement(n, m, alpha, power)}
+    info = {
+        "draws_per_dataset": int(n),
+        "datasets": len(datasets),
+        "cells": m,
+        "alpha": alpha,
+        "p_value_bonferroni": adjusted,
+        "worst_cell": {"dataset": worst[1], "probability": worst[2], "expected": worst[2] * n, "observed": worst[3]},
+        "power": _power_statement(n, m, alpha, power),
+    }
     info["passed"] = adjusted > alpha
     if not info["passed"]:
-        info["reason"] = (f"sample disagrees with log_prob on dataset {worst[1]}: an outcome of probability "
-                          f"{worst[2]:.6g} drawn {worst[3]} times in {n} (expected {worst[2] * n:.1f}); "
-                          f"Bonferroni p-value {adjusted:.3g} < {alpha:g}")
+        info["reason"] = (
+            f"sample disagrees with log_prob on dataset {worst[1]}: an outcome of probability "
+            f"{worst[2]:.6g} drawn {worst[3]} times in {n} (expected {worst[2] * n:.1f}); "
+            f"Bonferroni p-value {adjusted:.3g} < {alpha:g}"
+        )
     return info
 
 
 def _power_statement(n, m, alpha, power):
     r = detectable_change(n, 1e-3, m, alpha, power)
-    return {"relative_change_detected_at_p_1e-3": r, "with_probability": power,
-            "statement": f"detects a {100 * r:.3g}% change of any outcome of probability >= 1e-3 "
-                         f"with probability {power} (normal approximation)"}
+    return {
+        "relative_change_detected_at_p_1e-3": r,
+        "with_probability": power,
+        "statement": f"detects a {100 * r:.3g}% change of any outcome of probability >= 1e-3 "
+        f"with probability {power} (normal approximation)",
+    }
 
 
 def _failed(reason, m, n):

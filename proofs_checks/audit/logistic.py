@@ -14,8 +14,15 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special
 
-__all__ = ["penalised_logistic_weights", "robust_scale", "robust_z", "NEWTON_MAX_COLUMNS", "NEWTON_TOL",
-           "NEWTON_MAX_STEPS", "NEWTON_WARM_ROWS"]
+__all__ = [
+    "penalised_logistic_weights",
+    "robust_scale",
+    "robust_z",
+    "NEWTON_MAX_COLUMNS",
+    "NEWTON_TOL",
+    "NEWTON_MAX_STEPS",
+    "NEWTON_WARM_ROWS",
+]
 
 
 def robust_scale(x):
@@ -121,7 +128,7 @@ def penalised_logistic_weights(f, n_first, penalty, method="auto"):
         return problem.lbfgs(np.zeros(X.shape[1]))
     w0 = np.zeros(X.shape[1])
     stride = n // NEWTON_WARM_ROWS
-    n1 = -(-n_first // max(stride, 1))             # label-1 rows among X[::stride]
+    n1 = -(-n_first // max(stride, 1))  # label-1 rows among X[::stride]
     if stride >= 16 and 0 < n1 < len(X[::stride]):
         # the same problem on every stride-th row first: its minimiser is within about 1/sqrt(rows) of the
         # full one, so the full-data Newton steps start close (the answer is the full minimiser either way)
@@ -146,7 +153,7 @@ class _PenalisedLogistic:
     def gradient(self, eta, w):
         """The gradient; leaves ``expit(eta) - y`` in ``self.res``."""
         special.expit(eta, out=self.res)
-        self.res[:self.n_first] -= 1.0
+        self.res[: self.n_first] -= 1.0
         grad = self.X.T @ self.res / len(self.res)
         grad[1:] += 2 * self.penalty * w[1:]
         return grad
@@ -162,14 +169,14 @@ class _PenalisedLogistic:
         X, n1 = self.X, self.n_first
         n, k = X.shape
         ridge = np.full(k, 2.0 * self.penalty)
-        ridge[0] = 0.0                                  # the intercept is not penalised
+        ridge[0] = 0.0  # the intercept is not penalised
         weighted = np.empty_like(X)
         eta = X @ w
         val = self.objective(eta, w)
         for _ in range(NEWTON_MAX_STEPS):
             grad = self.gradient(eta, w)
             if not np.any(grad):
-                return w                                # stationary: the minimiser (the objective is convex)
+                return w  # stationary: the minimiser (the objective is convex)
             # p (1 - p) from res = p - y: p is res on label-0 rows and res + 1 on label-1 rows
             s = self.res.copy()
             s[:n1] += 1.0
@@ -179,10 +186,10 @@ class _PenalisedLogistic:
             hess[np.diag_indices(k)] += ridge
             try:
                 step = np.linalg.solve(hess, grad)
-            except np.linalg.LinAlgError:               # singular (all rows far on one side, no penalty on
-                step = np.linalg.lstsq(hess, grad, rcond=None)[0]       # the intercept): least squares
-            dec = float(grad @ step)                    # Newton decrement^2: twice the predicted decrease
-            if not (np.isfinite(dec) and dec > 0.0):    # no descent direction (rounding of a near-singular H)
+            except np.linalg.LinAlgError:  # singular (all rows far on one side, no penalty on
+                step = np.linalg.lstsq(hess, grad, rcond=None)[0]  # the intercept): least squares
+            dec = float(grad @ step)  # Newton decrement^2: twice the predicted decrease
+            if not (np.isfinite(dec) and dec > 0.0):  # no descent direction (rounding of a near-singular H)
                 return self.lbfgs(w)
             if dec <= 2.0 * NEWTON_TOL * abs(val):
                 # converged: the last step is kept unless it raises the objective (its decrease is below
@@ -194,11 +201,11 @@ class _PenalisedLogistic:
                 w1 = w - t * step
                 eta1 = X @ w1
                 val1 = self.objective(eta1, w1)
-                if val1 <= val - 1e-4 * t * dec:        # Armijo
+                if val1 <= val - 1e-4 * t * dec:  # Armijo
                     break
                 t *= 0.5
             else:
-                return self.lbfgs(w)                    # no decrease along a descent direction: hand over
+                return self.lbfgs(w)  # no decrease along a descent direction: hand over
             w, eta, val = w1, eta1, val1
         return self.lbfgs(w)
 
@@ -218,4 +225,3 @@ def _gram(a, b):
     m = n - n % rows
     blocks = np.matmul(a[:m].reshape(-1, rows, k).transpose(0, 2, 1), b[:m].reshape(-1, rows, k))
     return blocks.sum(axis=0) + a[m:].T @ b[m:]
-

@@ -26,11 +26,33 @@ once, and only the replaced row's terms change.
 
 from __future__ import annotations
 
-from .datasets import (CANNOT_RUN, black_box_pairs, check_neighbouring, default_dataset, differing_rows,
-                       domain_projector, exact_pair_epsilon, load_pair, mechanism_law, replace_row,
-                       replacement_candidates)
+from .datasets import (
+    CANNOT_RUN,
+    black_box_pairs,
+    check_neighbouring,
+    default_dataset,
+    differing_rows,
+    domain_projector,
+    exact_pair_epsilon,
+    load_pair,
+    mechanism_law,
+    replace_row,
+    replacement_candidates,
+)
 from .exact_search import ExactSearchResult, search_exact
 
-__all__ = ["differing_rows", "check_neighbouring", "replace_row", "default_dataset",
-           "replacement_candidates", "ExactSearchResult", "search_exact", "exact_pair_epsilon",
-           "black_box_pairs", "load_pair", "mechanism_law", "CANNOT_RUN", "domain_projector"]
+__all__ = [
+    "differing_rows",
+    "check_neighbouring",
+    "replace_row",
+    "default_dataset",
+    "replacement_candidates",
+    "ExactSearchResult",
+    "search_exact",
+    "exact_pair_epsilon",
+    "black_box_pairs",
+    "load_pair",
+    "mechanism_law",
+    "CANNOT_RUN",
+    "domain_projector",
+]

@@ -19,12 +19,30 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
 from ..verdicts import CONFIDENCE
-from .checks import (DEFAULT_THRESHOLD_SCORING, FIXED_EVENT_SCORINGS, METHODS, STATISTICS, THRESHOLD_SCORINGS,
-                     check_confidence, check_fixed_event_scoring, check_method, check_sampler_alpha, check_samples,
-                     check_statistic, check_threshold_scoring)
+from .checks import (
+    DEFAULT_THRESHOLD_SCORING,
+    FIXED_EVENT_SCORINGS,
+    METHODS,
+    STATISTICS,
+    THRESHOLD_SCORINGS,
+    check_confidence,
+    check_fixed_event_scoring,
+    check_method,
+    check_sampler_alpha,
+    check_samples,
+    check_statistic,
+    check_threshold_scoring,
+)
 
-__all__ = ["AuditOptions", "DEFAULT_SAMPLES", "SAMPLER_SAMPLES", "field_docs", "cli_spec", "build_options",
-           "options_table"]
+__all__ = [
+    "AuditOptions",
+    "DEFAULT_SAMPLES",
+    "SAMPLER_SAMPLES",
+    "field_docs",
+    "cli_spec",
+    "build_options",
+    "options_table",
+]
 
 #: Total mechanism calls of a statistical audit when none is given (the command line's default before the options
 #: had one source; the Python interface's was 10^5).
@@ -37,11 +55,13 @@ SAMPLER_SAMPLES = 2_000_000
 
 # --------------------------------------------------------------------------- checks of the fields without one
 
+
 def _optional_str(name):
     def check(value):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str or None, got {value!r}")
         return value
+
     return check
 
 
@@ -53,9 +73,10 @@ def _flag(name, optional=False):
     def check(value):
         if (value is None and optional) or isinstance(value, bool):
             return value
-        if _is_numpy_bool(value):                       # the same truth value, as a Python bool
+        if _is_numpy_bool(value):  # the same truth value, as a Python bool
             return bool(value)
         raise TypeError(f"{name} must be True or False{' or None' if optional else ''}, got {value!r}")
+
     return check
 
 
@@ -66,6 +87,7 @@ def _integer(name, minimum, optional=False):
         from reference.validation import check_integer
 
         return check_integer(name, value, minimum=minimum)
+
     return check
 
 
@@ -94,7 +116,7 @@ def _threshold_scoring(value):
 
 
 def _attack(value):
-    from .classifiers import check_attack       # the registry of attacks, complete once classifiers is imported
+    from .classifiers import check_attack  # the registry of attacks, complete once classifiers is imported
 
     return check_attack(value)
 
@@ -103,7 +125,7 @@ def _features(value):
     if value is not None and not callable(value):
         from .features import check_features
 
-        check_features(value)                   # its TypeError names the parameter
+        check_features(value)  # its TypeError names the parameter
     return value
 
 
@@ -132,8 +154,9 @@ def _option(default, check, *, cli="value", type="str", choices=None, metavar=No
     ``"flag"`` (``--flag`` sets True) or ``"switch"`` (``--flag`` / ``--no-flag``).  ``choices``: the allowed
     values, a tuple or a zero-argument callable returning them (looked up when needed).
     """
-    return field(default=default, metadata={"check": check, "cli": cli, "type": type, "choices": choices,
-                                            "metavar": metavar})
+    return field(
+        default=default, metadata={"check": check, "cli": cli, "type": type, "choices": choices, "metavar": metavar}
+    )
 
 
 @dataclass(frozen=True)
@@ -238,8 +261,7 @@ class AuditOptions:
     fixed_event_scoring: str = _option("plug-in", check_fixed_event_scoring, choices=FIXED_EVENT_SCORINGS)
     threshold_scoring: str = _option(DEFAULT_THRESHOLD_SCORING, _threshold_scoring, choices=THRESHOLD_SCORINGS)
     any_pair: bool = _option(False, _flag("any_pair"), cli="flag")
-    search_budget: Optional[int] = _option(None, _integer("search_budget", 1, optional=True), type="int",
-                                           metavar="N")
+    search_budget: Optional[int] = _option(None, _integer("search_budget", 1, optional=True), type="int", metavar="N")
     refine_steps: int = _option(30, _integer("refine_steps", 0), type="int", metavar="N")
     sampler_samples: int = _option(SAMPLER_SAMPLES, _sampler_samples, type="int", metavar="N")
     sampler_alpha: Optional[float] = _option(None, check_sampler_alpha, type="float", metavar="ALPHA")
@@ -268,7 +290,7 @@ class AuditOptions:
         """
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if out["features"] is not None:
-            fn = getattr(out["features"], "fn", out["features"])       # a UserFeatures wraps the user's callable
+            fn = getattr(out["features"], "fn", out["features"])  # a UserFeatures wraps the user's callable
             out["features"] = f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', type(fn).__name__)}"
         if isinstance(out["curve"], tuple):
             out["curve"] = list(out["curve"])
@@ -302,8 +324,9 @@ def build_options(options: Optional[AuditOptions] = None, fields: Optional[Mappi
     known = [f.name for f in dataclasses.fields(AuditOptions)]
     unknown = [k for k in fields if k not in known]
     if unknown:
-        raise TypeError(f"unknown audit option {unknown[0]!r}; the options are the fields of AuditOptions: "
-                        f"{', '.join(known)}")
+        raise TypeError(
+            f"unknown audit option {unknown[0]!r}; the options are the fields of AuditOptions: {', '.join(known)}"
+        )
     return dataclasses.replace(options, **fields)
 
 
@@ -318,7 +341,7 @@ def field_docs() -> dict:
     'int'
     """
     doc = AuditOptions.__doc__
-    lines = doc[doc.index("    Parameters\n    ----------\n"):doc.index("    Examples\n")].splitlines()[2:]
+    lines = doc[doc.index("    Parameters\n    ----------\n") : doc.index("    Examples\n")].splitlines()[2:]
     out, name = {}, None
     for line in lines:
         m = _FIELD.match(line)
@@ -338,10 +361,19 @@ def cli_spec() -> list:
     ['--variant', '--epsilon', '--delta']
     """
     docs = field_docs()
-    return [{"name": f.name, "flag": "--" + f.name.replace("_", "-"), "default": f.default,
-             "cli": f.metadata["cli"], "type": f.metadata["type"], "choices": f.metadata["choices"],
-             "metavar": f.metadata["metavar"], "help": docs.get(f.name, (None, None))[1]}
-            for f in dataclasses.fields(AuditOptions)]
+    return [
+        {
+            "name": f.name,
+            "flag": "--" + f.name.replace("_", "-"),
+            "default": f.default,
+            "cli": f.metadata["cli"],
+            "type": f.metadata["type"],
+            "choices": f.metadata["choices"],
+            "metavar": f.metadata["metavar"],
+            "help": docs.get(f.name, (None, None))[1],
+        }
+        for f in dataclasses.fields(AuditOptions)
+    ]
 
 
 def options_table() -> str:
@@ -353,7 +385,8 @@ def options_table() -> str:
     rows = ["| option | flag | default | allowed values | description |", "|---|---|---|---|---|"]
     for spec in cli_spec():
         flag = {"flag": spec["flag"], "switch": f"{spec['flag']} / --no-{spec['flag'][2:]}"}.get(
-            spec["cli"], f"{spec['flag']} {spec['metavar'] or ''}".rstrip())
+            spec["cli"], f"{spec['flag']} {spec['metavar'] or ''}".rstrip()
+        )
         choices = spec["choices"]
         if callable(choices):
             allowed = "`auto` or a registered attack (`attack_names()`)"
@@ -361,6 +394,7 @@ def options_table() -> str:
             allowed = ", ".join(f"`{c}`" for c in choices)
         else:
             allowed = field_docs()[spec["name"]][0]
-        rows.append(f"| `{spec['name']}` | `{flag}` | `{spec['default']}` | {allowed} | "
-                    f"{spec['help'].replace('|', '/')} |")
+        rows.append(
+            f"| `{spec['name']}` | `{flag}` | `{spec['default']}` | {allowed} | {spec['help'].replace('|', '/')} |"
+        )
     return "\n".join(rows)

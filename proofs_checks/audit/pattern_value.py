@@ -86,7 +86,7 @@ class PatternValueLogRatio:
         key = np.zeros(len(x), dtype=np.int64)
         cont = np.zeros(x.shape, dtype=bool)
         for c, at in enumerate(self.atoms):
-            code = _column_cells(x[:, c], at, np.empty(0))          # atom index, or at.size if continuous
+            code = _column_cells(x[:, c], at, np.empty(0))  # atom index, or at.size if continuous
             cont[:, c] = code == at.size
             key = key + code * self.radix[c]
         has = cont.any(axis=1)
@@ -110,7 +110,7 @@ class PatternValueLogRatio:
         for sign, p, q in ((1.0, pa, pb), (-1.0, pb, pa)):
             order = np.argsort(-sign * llr, kind="stable")
             z = sign * llr[order]
-            last = np.flatnonzero(np.append(z[1:] != z[:-1], True))     # whole blocks of equal values
+            last = np.flatnonzero(np.append(z[1:] != z[:-1], True))  # whole blocks of equal values
             cp, cq = np.cumsum(p[order])[last], np.cumsum(q[order])[last]
             e = _cp_eps_vector(np.minimum(cp, 1.0) * n_est, n_est, np.minimum(cq, 1.0) * n_est, n_est, delta, gamma)
             # only events the model has seen often enough to predict, and the scoring rows to check
@@ -191,6 +191,17 @@ def fit_pattern_value(a, b, lams=PATTERN_SMOOTHING, atoms=None):
         # the model's probability of each cell on either dataset: its smoothed split of the pooled count
         pa = [(ca + cb) * special.expit(t) / len(a) for t, (_, ca, cb) in zip(eta, per_pattern)]
         pb = [(ca + cb) * special.expit(-t) / len(b) for t, (_, ca, cb) in zip(eta, per_pattern)]
-        out.append(PatternValueLogRatio(atoms, radix, keys, [e for e, _, _ in per_pattern], [t - offset for t in eta],
-                                        lam, pa=pa, pb=pb, n_fit=min(len(a), len(b))))
+        out.append(
+            PatternValueLogRatio(
+                atoms,
+                radix,
+                keys,
+                [e for e, _, _ in per_pattern],
+                [t - offset for t in eta],
+                lam,
+                pa=pa,
+                pb=pb,
+                n_fit=min(len(a), len(b)),
+            )
+        )
     return out

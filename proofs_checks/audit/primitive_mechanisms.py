@@ -33,16 +33,29 @@ Registration: ``proofs_checks/claim_sets/primitives/`` may pass
 
 from __future__ import annotations
 
-
 import numpy as np
 
-from reference.mechanisms import (ExponentialMechanism, GaussianMechanism, GeneralizedExponentialMechanism,
-                                  LaplaceMechanism, Peeling, ReportNoisyMax, gumbel_max_sample,
-                                  normalize_log_weights)
+from reference.mechanisms import (
+    ExponentialMechanism,
+    GaussianMechanism,
+    GeneralizedExponentialMechanism,
+    LaplaceMechanism,
+    Peeling,
+    ReportNoisyMax,
+    gumbel_max_sample,
+    normalize_log_weights,
+)
 from reference.validation import as_generator, check_epsilon, check_finite_array, check_integer, check_positive
 
-__all__ = ["PRIMITIVE_FACTORIES", "laplace_factory", "gaussian_factory", "exponential_factory",
-           "report_noisy_max_factory", "gem_factory", "peeling_factory"]
+__all__ = [
+    "PRIMITIVE_FACTORIES",
+    "laplace_factory",
+    "gaussian_factory",
+    "exponential_factory",
+    "report_noisy_max_factory",
+    "gem_factory",
+    "peeling_factory",
+]
 
 
 def _records(data, width=None):
@@ -56,9 +69,9 @@ def _ball_clip(rows, radius, order):
     """Scale each row into the l_order ball of ``radius`` (overflow-safe for entries near 1e308)."""
     top = np.max(np.abs(rows), axis=1, keepdims=True)
     safe = np.where(top > 0, top, 1.0)
-    unit = np.linalg.norm(rows / safe, ord=order, axis=1, keepdims=True)   # in [1, width]
-    with np.errstate(over="ignore"):   # overflow only where the value is discarded or compared
-        outside = unit * safe > radius                                     # inf compares correctly
+    unit = np.linalg.norm(rows / safe, ord=order, axis=1, keepdims=True)  # in [1, width]
+    with np.errstate(over="ignore"):  # overflow only where the value is discarded or compared
+        outside = unit * safe > radius  # inf compares correctly
         factor = np.where(outside, (radius / safe) / np.where(unit > 0, unit, 1.0), 1.0)
     return rows * factor
 
@@ -132,7 +145,7 @@ class RecordExponential(_ClippedScores):
 class RecordReportNoisyMax(_ClippedScores):
     """Report-noisy-max, Laplace scale 2 Delta/eps, over scores ``sum_i clip(r_ik, 0, 1)``."""
 
-    expensive_log_prob = True      # one quadrature per output
+    expensive_log_prob = True  # one quadrature per output
 
     def __init__(self, epsilon, width=3):
         self.width = check_integer("width", width, minimum=2)
@@ -181,7 +194,7 @@ class RecordGEM(_Base):
 class RecordPeeling(_Base):
     """Peeling (002, Algorithm 4) selection of s of d = width coordinates of ``sum_i clip(r_i, +-lam/2)``."""
 
-    expensive_log_prob = True      # s quadratures per ordered selection
+    expensive_log_prob = True  # s quadratures per ordered selection
 
     def __init__(self, epsilon, delta, s=2, width=3, lam=1.0):
         self.width = check_integer("width", width, minimum=2)
@@ -234,6 +247,10 @@ PRIMITIVE_FACTORIES = {
 
 #: Default claims (epsilon, delta) of the primitives when the user gives none.
 PRIMITIVE_DEFAULTS = {
-    "laplace": (1.0, 0.0), "gaussian": (0.5, 1e-5), "exponential": (1.0, 0.0),
-    "report-noisy-max": (1.0, 0.0), "gem": (1.0, 0.0), "peeling": (1.0, 1e-5),
+    "laplace": (1.0, 0.0),
+    "gaussian": (0.5, 1e-5),
+    "exponential": (1.0, 0.0),
+    "report-noisy-max": (1.0, 0.0),
+    "gem": (1.0, 0.0),
+    "peeling": (1.0, 1e-5),
 }

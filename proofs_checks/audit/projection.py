@@ -29,8 +29,8 @@ class Projection:
 
 def _features(x, center, scale):
     with np.errstate(over="ignore", invalid="ignore"):
-        z = np.arcsinh((x - center) / scale)     # robust to heavy tails: log-like growth
-    if not np.isfinite(z).all():                 # outputs near +-1.7e308: the overflow-safe form
+        z = np.arcsinh((x - center) / scale)  # robust to heavy tails: log-like growth
+    if not np.isfinite(z).all():  # outputs near +-1.7e308: the overflow-safe form
         z = robust_z(x, center, scale)
     return np.hstack([z, z * z])
 
@@ -44,7 +44,7 @@ def fit_logistic(a, b, penalty=1e-3):
         center = np.median(x, axis=0)
         scale = np.subtract(*np.percentile(x, [75, 25], axis=0))
     if not (np.isfinite(center).all() and np.isfinite(scale).all()):
-        center, scale = robust_scale(x)               # outputs near +-1.7e308
+        center, scale = robust_scale(x)  # outputs near +-1.7e308
     scale = np.where(scale > 0, scale, 1.0)
     w = penalised_logistic_weights(_features(x, center, scale), len(a), penalty)
     return Projection(w, center, scale, name="logistic regression")
@@ -82,9 +82,11 @@ def logistic_fits(a, b):
     """The fits of the ``"logistic"`` attack (:mod:`~proofs_checks.audit.attacks`): one fit giving the projection
     (the output itself for one column, else :func:`fit_logistic`), its negative and its quantile-histogram
     log-ratio on ``8..64`` bins (the cube root of the fitting rows)."""
+
     def logistic():
         proj = Projection() if a.shape[1] == 1 else fit_logistic(a, b)
         bins = int(np.clip(a.shape[0] ** (1 / 3), 8, 64))
         za, zb = proj(a), proj(b)
         return [proj, _Negated(proj), _binned(proj, za, zb, bins)]
+
     return [logistic]

@@ -24,8 +24,10 @@ DEFAULT_CHUNK = 1 << 16
 def _as_rows(out, size, where):
     arr = np.asarray(out)
     if arr.ndim == 0 or arr.shape[0] != size:
-        raise ValueError(f"mechanism.sample({where}, size={size}) returned shape {arr.shape}; "
-                         f"its first axis must have length size={size}")
+        raise ValueError(
+            f"mechanism.sample({where}, size={size}) returned shape {arr.shape}; "
+            f"its first axis must have length size={size}"
+        )
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
         raise TypeError(f"mechanism.sample({where}) returned dtype {arr.dtype}; outputs must be numeric")
     arr = arr.reshape(size, -1)
@@ -39,7 +41,7 @@ def _chunk_sizes(n, chunk):
     return [chunk] * full + ([rest] if rest else [])
 
 
-@on_one_blas_thread                   # the same sums in-process and in a worker (module _blas)
+@on_one_blas_thread  # the same sums in-process and in a worker (module _blas)
 def _draw_task(mechanism, data, size, seed_seq, where, statistic=None, regions=None):
     """One chunk: draw ``size`` outputs; return them, or (with ``statistic``) region counts."""
     gen = np.random.default_rng(seed_seq)
@@ -76,8 +78,9 @@ def draw_outputs(mechanism, data, size, seed, *, jobs=1, chunk_size=DEFAULT_CHUN
 def _concat(parts, where):
     shapes = {p.shape[1:] for p in parts}
     if len(shapes) > 1:
-        raise ValueError(f"mechanism.sample({where}) returned outputs of inconsistent shape across calls: "
-                         f"{sorted(shapes)}")
+        raise ValueError(
+            f"mechanism.sample({where}) returned outputs of inconsistent shape across calls: {sorted(shapes)}"
+        )
     return np.concatenate(parts)
 
 

@@ -34,9 +34,25 @@ FIXED_EVENT_SIZE_FACTOR = 8
 
 
 @on_one_blas_thread
-def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, statistic="auto", attack="auto",
-                 features=None, jobs=1, chunk_size=DEFAULT_CHUNK, bar=None, scores=None,
-                 fixed_event_scoring="plug-in", threshold_scoring=DEFAULT_THRESHOLD_SCORING):
+def select_event(
+    mechanism,
+    pairs,
+    sel_seeds,
+    n_sel,
+    n_est,
+    delta,
+    gamma,
+    *,
+    statistic="auto",
+    attack="auto",
+    features=None,
+    jobs=1,
+    chunk_size=DEFAULT_CHUNK,
+    bar=None,
+    scores=None,
+    fixed_event_scoring="plug-in",
+    threshold_scoring=DEFAULT_THRESHOLD_SCORING,
+):
     """Selection phase of :func:`~proofs_checks.audit.statistical.statistical_audit`: draw ``n_sel`` outputs
     per dataset of each pair (from ``sel_seeds[j]``) and choose the one event to test on the estimation split.
 
@@ -62,8 +78,23 @@ def select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, *, sta
         if a.shape[1:] != b.shape[1:]:
             raise ValueError(f"outputs of inconsistent shape: {a.shape[1:]} on D, {b.shape[1:]} on D_prime")
         ta = time.perf_counter()
-        _compete(contest, j, mechanism, (D, Dp), a, b, n_sel, n_est, delta, gamma, statistic=statistic, attack=attack,
-                 features=features, fixed_event_scoring=fixed_event_scoring, threshold_scoring=threshold_scoring)
+        _compete(
+            contest,
+            j,
+            mechanism,
+            (D, Dp),
+            a,
+            b,
+            n_sel,
+            n_est,
+            delta,
+            gamma,
+            statistic=statistic,
+            attack=attack,
+            features=features,
+            fixed_event_scoring=fixed_event_scoring,
+            threshold_scoring=threshold_scoring,
+        )
         t_aud += time.perf_counter() - ta
     return contest.best, t_mech, t_aud
 
@@ -78,8 +109,9 @@ class _Contest:
     def offer(self, bound, j, stat, direction, sign, t, *, name, fixed):
         """Event ``{sign * stat(o) > t}`` of pair ``j`` with score ``bound``."""
         if self.scores is not None:
-            self.scores.append({"statistic": name, "direction": direction, "score": bound, "fixed": fixed,
-                                "event": (stat, sign, t)})
+            self.scores.append(
+                {"statistic": name, "direction": direction, "score": bound, "fixed": fixed, "event": (stat, sign, t)}
+            )
         if self.best is None or bound > self.best[0]:
             self.best = (bound, j, stat, direction, sign, t)
 
@@ -92,19 +124,39 @@ def _direction(sign):
     return "D vs D'" if sign > 0 else "D' vs D"
 
 
-def _compete(contest, j, mechanism, pair, a, b, n_sel, n_est, delta, gamma, *, statistic, attack, features,
-             fixed_event_scoring, threshold_scoring):
+def _compete(
+    contest,
+    j,
+    mechanism,
+    pair,
+    a,
+    b,
+    n_sel,
+    n_est,
+    delta,
+    gamma,
+    *,
+    statistic,
+    attack,
+    features,
+    fixed_event_scoring,
+    threshold_scoring,
+):
     """Offer every candidate event of pair ``j`` (selection outputs ``a`` on D, ``b`` on D') to ``contest``."""
     # few-valued black-box outputs: the category table on all selection rows, scored on the same rows
-    few = (statistic == "estimate" or not hasattr(mechanism, "log_density") and not hasattr(mechanism, "log_prob")) \
-        and features is None and _few_categories(a, b)
-    cands = candidate_statistics(a, b, mechanism, pair, statistic, fit_rows=None if few else n_sel // 2,
-                                 attack=attack, features=features)
-    fit_a, fit_b = a[:n_sel // 2], b[:n_sel // 2]
+    few = (
+        (statistic == "estimate" or not hasattr(mechanism, "log_density") and not hasattr(mechanism, "log_prob"))
+        and features is None
+        and _few_categories(a, b)
+    )
+    cands = candidate_statistics(
+        a, b, mechanism, pair, statistic, fit_rows=None if few else n_sel // 2, attack=attack, features=features
+    )
+    fit_a, fit_b = a[: n_sel // 2], b[: n_sel // 2]
     all_a, all_b = a, b
     if not few and not isinstance(cands[0], ExactLogRatio):
         # estimated statistics were fitted on the first half: judge them on the second
-        a, b = a[n_sel // 2:], b[n_sel // 2:]
+        a, b = a[n_sel // 2 :], b[n_sel // 2 :]
     # a model that fixes its own events competes with searched thresholds: score every candidate by the
     # same plug-in rule on rows that did not choose its event (cross-fitting, _cross_fitted_bound)
     fixing = any(hasattr(stat, "fixed_events") for stat in cands)
@@ -112,8 +164,13 @@ def _compete(contest, j, mechanism, pair, a, b, n_sel, n_est, delta, gamma, *, s
     # searched thresholds only (no model fixes its events): rank them by held-out counts, free of the
     # winner's curse of many thresholds (THRESHOLD_SCORINGS)
     xfit = threshold_scoring in ("cross-fit", "cross-fit-smooth") and not few and not fixing
-    smooth = threshold_scoring == "cross-fit-smooth" and xfit and features is None and a.shape[1] == 1 \
+    smooth = (
+        threshold_scoring == "cross-fit-smooth"
+        and xfit
+        and features is None
+        and a.shape[1] == 1
         and not isinstance(cands[0], ExactLogRatio)
+    )
     swapped = {}
     if fair:
         # the same models fitted on the scoring rows, their events counted on the fitting rows: the fixed
@@ -132,9 +189,10 @@ def _compete(contest, j, mechanism, pair, a, b, n_sel, n_est, delta, gamma, *, s
                 asc = np.argsort(x, kind="stable")
                 models = _smooth_models(all_a, all_b, n_sel // 2, x[asc], asc)
                 smooth = models and (models, _smooth_thresholds(x, asc, len(all_a), models, n_est, delta, gamma))
-            for sign, t, bound in (_smooth_candidates(stat, *smooth, n_est, delta, gamma) if smooth else ()):
-                contest.offer(bound, j, stat, _direction(sign), sign, t, name=_name(stat) + " (smoothed threshold)",
-                              fixed=False)
+            for sign, t, bound in _smooth_candidates(stat, *smooth, n_est, delta, gamma) if smooth else ():
+                contest.offer(
+                    bound, j, stat, _direction(sign), sign, t, name=_name(stat) + " (smoothed threshold)", fixed=False
+                )
 
 
 def _offer_fixed_events(contest, j, stat, s_a, s_b, other, fit_a, fit_b, n_scoring, n_est, delta, gamma):

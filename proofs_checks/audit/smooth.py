@@ -79,7 +79,7 @@ class SmoothLogRatio:
             # the fitted values on the fit's own rows, from the fit's basis: the same rows, so the same floats
             # as ``self(a)``, ``self(b)`` (one product per sample, as there), without a second basis
             with np.errstate(all="ignore"):
-                self.fit_values = (basis[:a.size] @ self.w[1:] + self.w[0], basis[a.size:] @ self.w[1:] + self.w[0])
+                self.fit_values = (basis[: a.size] @ self.w[1:] + self.w[0], basis[a.size :] @ self.w[1:] + self.w[0])
 
     def _z(self, x):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -111,8 +111,15 @@ def _smooth_models(a_all, b_all, half, x_sorted=None, asc=None):
     head_a, head_b = np.ones(half, dtype=bool), np.ones(len(b_all) - len(sb), dtype=bool)
     parts = [(a_all, b_all, None, None, None)]
     for f in range(folds):
-        parts.append((np.concatenate([a_all[:half], sa[fa != f]]), np.concatenate([b_all[:half], sb[fb != f]]),
-                      sa[fa == f], sb[fb == f], np.concatenate([head_a, fa != f, head_b, fb != f])))
+        parts.append(
+            (
+                np.concatenate([a_all[:half], sa[fa != f]]),
+                np.concatenate([b_all[:half], sb[fb != f]]),
+                sa[fa == f],
+                sb[fb == f],
+                np.concatenate([head_a, fa != f, head_b, fb != f]),
+            )
+        )
     out = []
     for xa, xb, ha, hb, keep in parts:
         xs = x_sorted if keep is None or x_sorted is None else x_sorted[keep[asc]]
@@ -161,15 +168,14 @@ def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
             k = keep[asc]
             z_up, f_up, wp, wm = xs[k], is_first[k], w_plus[asc][k], w_minus[asc][k]
         down, swap = _tie_positions(z_up, f_up)
-        every = np.arange(z_up.size) if down is None else None     # no ties: each row its own block
+        every = np.arange(z_up.size) if down is None else None  # no ties: each row its own block
 
         def reorder(p, arrays=(z_up, wp, wm)):
             return tuple(a[::-1] for a in arrays) if p is None else tuple(a[p] for a in arrays)
 
         seq = {"up": (z_up, wp, wm), "down": reorder(down)}
         seq["up_swapped"] = seq["up"] if swap is None else reorder(swap)
-        seq["down_swapped"] = seq["down"] if swap is None else \
-            reorder(swap[::-1] if down is None else swap[down])
+        seq["down_swapped"] = seq["down"] if swap is None else reorder(swap[::-1] if down is None else swap[down])
         cums, negs = {}, {}
 
         def cum(w):
@@ -183,12 +189,17 @@ def _smooth_thresholds(x, asc, n_first, models, n_est, delta, gamma):
             return negs[id(z)]
 
         # (statistic negated, sign) -> its order and the sign of its pooled values (see best_threshold_weighted)
-        for (negated, sign), name, flip in (((False, 1.0), "down", False), ((False, -1.0), "up_swapped", True),
-                                            ((True, 1.0), "up", True), ((True, -1.0), "down_swapped", False)):
+        for (negated, sign), name, flip in (
+            ((False, 1.0), "down", False),
+            ((False, -1.0), "up_swapped", True),
+            ((True, 1.0), "up", True),
+            ((True, -1.0), "down_swapped", False),
+        ):
             z, wp_s, wm_s = seq[name]
             w_num, w_den = (wp_s, wm_s) if sign > 0 else (wm_s, wp_s)
-            t, _ = _weighted_search(neg(z) if flip else z, cum(w_num), cum(w_den), n_est, n_est, delta, gamma,
-                                    last=every)
+            t, _ = _weighted_search(
+                neg(z) if flip else z, cum(w_num), cum(w_den), n_est, n_est, delta, gamma, last=every
+            )
             out[(negated, sign)].append(t)
     return out
 
@@ -214,6 +225,7 @@ def _smooth_candidates(stat, models, thresholds, n_est, delta, gamma):
             num, den = (stat(ha), stat(hb)) if sign > 0 else (-stat(hb), -stat(ha))
             k_num += np.count_nonzero(num > tf)
             k_den += np.count_nonzero(den > tf)
-        out.append((sign, ts[0], float(_predicted_bound(k_num, n_held, k_den, n_held, n_est, delta, gamma,
-                                                        FIXED_EVENT_ERROR))))
+        out.append(
+            (sign, ts[0], float(_predicted_bound(k_num, n_held, k_den, n_held, n_est, delta, gamma, FIXED_EVENT_ERROR)))
+        )
     return out

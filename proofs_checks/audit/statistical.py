@@ -75,27 +75,58 @@ import numpy as np
 from reference.validation import check_integer, check_probability
 
 from ..verdicts import CONFIDENCE
-
 from ._cp_bound import _cp_eps_vector  # noqa: F401  (re-exported: calibration, benchmarks and tests import it here)
-from .candidates import (FEW_CATEGORIES, MAX_CATEGORIES, CategoryLogRatio, ExactLogRatio,  # noqa: F401  (re-exported)
-                         RowTable, candidate_statistics)
-from .checks import (DEFAULT_THRESHOLD_SCORING, FIXED_EVENT_SCORINGS, MIN_SAMPLES,  # noqa: F401  (re-exported)
-                     THRESHOLD_SCORINGS, check_confidence, check_fixed_event_scoring, check_samples,
-                     check_threshold_scoring)
-from .confidence_bounds import (_eps_from_bounds, clopper_pearson_bounds, clopper_pearson_epsilon,  # noqa: F401
-                                dp_p_value)
+from .candidates import (  # noqa: F401  (re-exported)
+    FEW_CATEGORIES,
+    MAX_CATEGORIES,
+    CategoryLogRatio,
+    ExactLogRatio,
+    RowTable,
+    candidate_statistics,
+)
+from .checks import (  # noqa: F401  (re-exported)
+    DEFAULT_THRESHOLD_SCORING,
+    FIXED_EVENT_SCORINGS,
+    MIN_SAMPLES,
+    THRESHOLD_SCORINGS,
+    check_confidence,
+    check_fixed_event_scoring,
+    check_samples,
+    check_threshold_scoring,
+)
+from .confidence_bounds import (  # noqa: F401
+    _eps_from_bounds,
+    clopper_pearson_bounds,
+    clopper_pearson_epsilon,
+    dp_p_value,
+)
 from .cross_fit import CROSS_FIT_FOLDS, FIXED_EVENT_ERROR  # noqa: F401  (re-exported)
 from .projection import BinnedLogRatio, Projection, fit_logistic  # noqa: F401  (re-exported)
 from .sampling import DEFAULT_CHUNK, _chunk_sizes, _draw_task, _progress_bar, _run_tasks, draw_outputs
 from .selection import DISCRETE_SELECTION_ERROR, FIXED_EVENT_SIZE_FACTOR, select_event  # noqa: F401  (re-exported)
 from .smooth import SMOOTH_KNOT_QUANTILES, SMOOTH_PENALTY, SmoothLogRatio  # noqa: F401  (re-exported)
-from .thresholds import (SELECTION_ERROR, best_threshold, best_threshold_exact,  # noqa: F401  (re-exported)
-                         best_threshold_weighted)
+from .thresholds import (  # noqa: F401  (re-exported)
+    SELECTION_ERROR,
+    best_threshold,
+    best_threshold_exact,
+    best_threshold_weighted,
+)
 
-__all__ = ["StatisticalAuditResult", "statistical_audit", "clopper_pearson_bounds",
-           "clopper_pearson_epsilon", "dp_p_value", "draw_outputs", "check_samples",
-           "check_confidence", "check_fixed_event_scoring", "FIXED_EVENT_SCORINGS", "check_threshold_scoring",
-           "THRESHOLD_SCORINGS", "MIN_SAMPLES"]
+__all__ = [
+    "StatisticalAuditResult",
+    "statistical_audit",
+    "clopper_pearson_bounds",
+    "clopper_pearson_epsilon",
+    "dp_p_value",
+    "draw_outputs",
+    "check_samples",
+    "check_confidence",
+    "check_fixed_event_scoring",
+    "FIXED_EVENT_SCORINGS",
+    "check_threshold_scoring",
+    "THRESHOLD_SCORINGS",
+    "MIN_SAMPLES",
+]
 
 #: Cap of the selection split per dataset and pair (bounded memory for any N).
 SELECTION_CAP = 1_000_000
@@ -199,13 +230,25 @@ class StatisticalAuditResult:
         return asdict(self)
 
 
-def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, delta: float = 0.0, *,
-                      samples: int = 100_000, confidence: float = CONFIDENCE,
-                      seed: Union[int, np.random.SeedSequence] = 0, jobs: int = 1, statistic: str = "auto",
-                      selection_fraction: Optional[float] = None, chunk_size: int = DEFAULT_CHUNK,
-                      progress: bool = False, attack: str = "auto", features: Optional[Callable] = None,
-                      fixed_event_scoring: str = "plug-in",
-                      threshold_scoring: str = DEFAULT_THRESHOLD_SCORING) -> StatisticalAuditResult:
+def statistical_audit(
+    mechanism: Any,
+    pairs: Sequence[tuple],
+    epsilon: float,
+    delta: float = 0.0,
+    *,
+    samples: int = 100_000,
+    confidence: float = CONFIDENCE,
+    seed: Union[int, np.random.SeedSequence] = 0,
+    jobs: int = 1,
+    statistic: str = "auto",
+    selection_fraction: Optional[float] = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool = False,
+    attack: str = "auto",
+    features: Optional[Callable] = None,
+    fixed_event_scoring: str = "plug-in",
+    threshold_scoring: str = DEFAULT_THRESHOLD_SCORING,
+) -> StatisticalAuditResult:
     """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
 
     Parameters
@@ -286,9 +329,32 @@ def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, de
     'refuted'
     """
     start = time.perf_counter()
-    (pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features, fixed_event_scoring,
-     threshold_scoring) = _checked(mechanism, pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack,
-                                   features, fixed_event_scoring, threshold_scoring)
+    (
+        pairs,
+        epsilon,
+        delta,
+        samples,
+        confidence,
+        jobs,
+        chunk_size,
+        attack,
+        features,
+        fixed_event_scoring,
+        threshold_scoring,
+    ) = _checked(
+        mechanism,
+        pairs,
+        epsilon,
+        delta,
+        samples,
+        confidence,
+        jobs,
+        chunk_size,
+        attack,
+        features,
+        fixed_event_scoring,
+        threshold_scoring,
+    )
     n_sel, n_est = _split_sizes(mechanism, samples, len(pairs), statistic, selection_fraction)
     gamma = (1.0 - confidence) / 2.0
     root = np.random.SeedSequence(seed) if not isinstance(seed, np.random.SeedSequence) else seed
@@ -296,14 +362,29 @@ def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, de
     sel_seeds = sel_root.spawn(len(pairs))
 
     bar = _progress_bar(len(pairs) + 2, progress)
-    best, t_mech, t_aud = select_event(mechanism, pairs, sel_seeds, n_sel, n_est, delta, gamma, statistic=statistic,
-                                       attack=attack, features=features, jobs=jobs, chunk_size=chunk_size, bar=bar,
-                                       fixed_event_scoring=fixed_event_scoring, threshold_scoring=threshold_scoring)
+    best, t_mech, t_aud = select_event(
+        mechanism,
+        pairs,
+        sel_seeds,
+        n_sel,
+        n_est,
+        delta,
+        gamma,
+        statistic=statistic,
+        attack=attack,
+        features=features,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        bar=bar,
+        fixed_event_scoring=fixed_event_scoring,
+        threshold_scoring=threshold_scoring,
+    )
     sel_bound, j, stat, direction, sign, thr = best
     D, Dp = pairs[j]
 
-    counts, seconds_mechanism, seconds_auditor = _count_event(mechanism, (D, Dp), est_root, n_est, stat, sign, thr,
-                                                              jobs=jobs, chunk_size=chunk_size, bar=bar)
+    counts, seconds_mechanism, seconds_auditor = _count_event(
+        mechanism, (D, Dp), est_root, n_est, stat, sign, thr, jobs=jobs, chunk_size=chunk_size, bar=bar
+    )
     t_mech += seconds_mechanism
     t_aud += seconds_auditor
     bar.close()
@@ -313,24 +394,55 @@ def statistical_audit(mechanism: Any, pairs: Sequence[tuple], epsilon: float, de
     pval = dp_p_value(k_num, n_est, k_den, n_est, epsilon, delta)
     verdict = "refuted" if eps_lower > epsilon else "not refuted"
     return StatisticalAuditResult(
-        method="statistical", claimed_epsilon=epsilon, claimed_delta=delta, epsilon_lower=eps_lower,
-        p_value=pval, verdict=verdict, confidence=confidence, samples=2 * (n_sel * len(pairs) + n_est),
-        direction=direction, statistic=getattr(stat, "name", type(stat).__name__),
-        threshold=float(sign * thr), counts={"in_S_numerator": k_num, "in_S_other": k_den, "n_each": n_est},
-        p_low=p_low, q_high=q_high, selection_samples=2 * n_sel * len(pairs), estimation_samples=2 * n_est,
-        pair_index=j, seed=seed if isinstance(seed, (int, np.integer)) else None, jobs=jobs,
-        seconds=time.perf_counter() - start, seconds_mechanism=t_mech, seconds_auditor=t_aud,
-        extra={"selection_bound": sel_bound, "attack": attack, "fixed_event_scoring": fixed_event_scoring,
-               "threshold_scoring": threshold_scoring,
-               "features": features.name if features is not None else None,
-               "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: "
-                         f"{'D' if sign > 0 else 'D_prime'})"})
+        method="statistical",
+        claimed_epsilon=epsilon,
+        claimed_delta=delta,
+        epsilon_lower=eps_lower,
+        p_value=pval,
+        verdict=verdict,
+        confidence=confidence,
+        samples=2 * (n_sel * len(pairs) + n_est),
+        direction=direction,
+        statistic=getattr(stat, "name", type(stat).__name__),
+        threshold=float(sign * thr),
+        counts={"in_S_numerator": k_num, "in_S_other": k_den, "n_each": n_est},
+        p_low=p_low,
+        q_high=q_high,
+        selection_samples=2 * n_sel * len(pairs),
+        estimation_samples=2 * n_est,
+        pair_index=j,
+        seed=seed if isinstance(seed, (int, np.integer)) else None,
+        jobs=jobs,
+        seconds=time.perf_counter() - start,
+        seconds_mechanism=t_mech,
+        seconds_auditor=t_aud,
+        extra={
+            "selection_bound": sel_bound,
+            "attack": attack,
+            "fixed_event_scoring": fixed_event_scoring,
+            "threshold_scoring": threshold_scoring,
+            "features": features.name if features is not None else None,
+            "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: {'D' if sign > 0 else 'D_prime'})",
+        },
+    )
 
 
-def _checked(mechanism, pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features,
-             fixed_event_scoring, threshold_scoring):
+def _checked(
+    mechanism,
+    pairs,
+    epsilon,
+    delta,
+    samples,
+    confidence,
+    jobs,
+    chunk_size,
+    attack,
+    features,
+    fixed_event_scoring,
+    threshold_scoring,
+):
     """The arguments of :func:`statistical_audit` checked, in its order (TypeError / ValueError naming them)."""
-    if not hasattr(mechanism, "sample") or not callable(getattr(mechanism, "sample")):
+    if not hasattr(mechanism, "sample") or not callable(mechanism.sample):
         raise TypeError(f"mechanism {mechanism!r} has no callable sample(data, size, rng)")
     epsilon, delta = _check_eps_delta(epsilon, delta)
     samples = check_samples(samples)
@@ -347,8 +459,19 @@ def _checked(mechanism, pairs, epsilon, delta, samples, confidence, jobs, chunk_
     pairs = list(pairs)
     if not pairs:
         raise ValueError("pairs must contain at least one (D, D_prime) pair")
-    return (pairs, epsilon, delta, samples, confidence, jobs, chunk_size, attack, features, fixed_event_scoring,
-            threshold_scoring)
+    return (
+        pairs,
+        epsilon,
+        delta,
+        samples,
+        confidence,
+        jobs,
+        chunk_size,
+        attack,
+        features,
+        fixed_event_scoring,
+        threshold_scoring,
+    )
 
 
 def _split_sizes(mechanism, samples, n_pairs, statistic, selection_fraction):
@@ -372,8 +495,10 @@ def _count_event(mechanism, pair, est_root, n_est, stat, sign, thr, *, jobs, chu
     counts, t_mech, t_aud = [], 0.0, 0.0
     for data, ss, where in ((pair[0], ea, "D"), (pair[1], eb, "D_prime")):
         sizes = _chunk_sizes(n_est, chunk_size)
-        tasks = [(_draw_task, (mechanism, data, m, c, where, stat, [(sign, thr)]))
-                 for m, c in zip(sizes, ss.spawn(len(sizes)))]
+        tasks = [
+            (_draw_task, (mechanism, data, m, c, where, stat, [(sign, thr)]))
+            for m, c in zip(sizes, ss.spawn(len(sizes)))
+        ]
         res = _run_tasks(tasks, jobs)
         bar.update(1)
         counts.append(int(sum(r[0][0] for r in res)))

@@ -16,8 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.validation import (as_generator, check_epsilon, check_finite_array, check_integer,
-                                  check_positive, check_probability)
+from reference.validation import (
+    as_generator,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+    check_probability,
+)
 
 __all__ = ["FlagLeakLaplace", "SVTNoisyValue"]
 
@@ -109,7 +115,7 @@ class SVTNoisyValue:
 
     def sample(self, data, size, rng=None):
         rng = as_generator(rng)
-        q = np.clip(_rows(data)[:, :self.m], 0.0, 1.0).sum(axis=0)
+        q = np.clip(_rows(data)[:, : self.m], 0.0, 1.0).sum(axis=0)
         rho = rng.laplace(0.0, 2.0 / self.epsilon, size)
         noisy = q + rng.laplace(0.0, 4.0 / self.epsilon, (size, self.m))
         above = noisy >= (self.threshold + rho)[:, None]

@@ -41,15 +41,14 @@ def best_threshold(s_num, s_den, delta, gamma, max_thresholds=4096, n_est=None, 
     rescaling did: Laplace calibration cases fell to 0.81 of the oracle).
     ``selection_error`` is that error (default :data:`SELECTION_ERROR`).
     """
-    return _best_threshold_sorted(np.sort(s_num), np.sort(s_den), delta, gamma, max_thresholds, n_est,
-                                  selection_error)
+    return _best_threshold_sorted(np.sort(s_num), np.sort(s_den), delta, gamma, max_thresholds, n_est, selection_error)
 
 
 def _sorted_unique(sa, sb):
     """``np.unique(np.concatenate([sa, sb]))`` of two sorted arrays, by a linear merge (timsort of two runs)."""
     x = np.sort(np.concatenate([sa, sb]), kind="stable")
     if x.size and np.isnan(x[-1]):
-        return np.unique(x)                      # NaNs: np.unique's own folding of them
+        return np.unique(x)  # NaNs: np.unique's own folding of them
     return x[np.append(True, x[1:] != x[:-1])] if x.size else x
 
 
@@ -65,6 +64,7 @@ def _best_threshold_sorted(sa, sb, delta, gamma, max_thresholds=4096, n_est=None
     ka = sa.size - np.searchsorted(sa, cand, side="right")
     kb = sb.size - np.searchsorted(sb, cand, side="right")
     if n_est is None:
+
         def score(x, y):
             return _cp_eps_vector(x, sa.size, y, sb.size, delta, gamma)
     else:
@@ -72,6 +72,7 @@ def _best_threshold_sorted(sa, sb, delta, gamma, max_thresholds=4096, n_est=None
 
         def score(x, y):
             return _predicted_bound(x, sa.size, y, sb.size, n_est, delta, gamma, g)
+
     i, bound = _argmax_monotone(ka, kb, score)
     return float(cand[i]), float(bound)
 
@@ -110,7 +111,7 @@ def _argmax_monotone(ka, kb, score, block=64, tol=1e-12, sub=8):
         best = max(best, np.max(score(ka[ss], kb[ss])))
         keep = score(ka[ss], kb[se]) >= best - tol
         starts, ends, block = ss[keep], se[keep], sub
-    idx = (starts[:, None] + np.arange(block)[None, :])
+    idx = starts[:, None] + np.arange(block)[None, :]
     idx = idx[idx <= ends[:, None]]
     v = score(ka[idx], kb[idx])
     j = int(np.argmax(v))
@@ -151,7 +152,7 @@ def _weighted_search(z, cum_n, cum_o, n_num, n_den, delta, gamma, max_thresholds
     last index of each block of equal ``z`` if known."""
     if last is None:
         last = np.flatnonzero(np.append(z[1:] != z[:-1], True))
-    if last.size == z.size:                      # no ties: every row ends its block (no gather)
+    if last.size == z.size:  # no ties: every row ends its block (no gather)
         P, Q = np.minimum(cum_n, 1.0), np.minimum(cum_o, 1.0)
     else:
         P, Q = np.minimum(cum_n[last], 1.0), np.minimum(cum_o[last], 1.0)

@@ -37,33 +37,68 @@ def run(samples=1_000_000, seeds=5, confidence=CONFIDENCE, jobs=1, cases=None, s
             vals, verdicts, t_mech, t_aud, wall = [], [], 0.0, 0.0, 0.0
             for s in range(seeds):
                 t0 = time.perf_counter()
-                r = statistical_audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
-                                      samples=samples, confidence=confidence, seed=1000 + s, jobs=jobs,
-                                      statistic=statistic)
+                r = statistical_audit(
+                    case.mechanism,
+                    [case.pair()],
+                    case.claimed_epsilon,
+                    case.claimed_delta,
+                    samples=samples,
+                    confidence=confidence,
+                    seed=1000 + s,
+                    jobs=jobs,
+                    statistic=statistic,
+                )
                 wall += time.perf_counter() - t0
                 vals.append(r.epsilon_lower)
                 verdicts.append(r.verdict)
                 t_mech += r.seconds_mechanism
                 t_aud += r.seconds_auditor
-            rows.append({"case": case.name, "statistic": statistic, "true_epsilon": case.true_epsilon(),
-                         "claimed": case.claimed_epsilon, "oracle": oracle, "mean_lower": float(np.mean(vals)),
-                         "min_lower": float(np.min(vals)), "ratio": float(np.mean(vals) / oracle),
-                         "refuted": sum(v == "refuted" for v in verdicts), "seeds": seeds,
-                         "expected": "not refuted" if case.correct else "refuted",
-                         "seconds_per_audit": wall / seeds,
-                         "mechanism_ns_per_call": 1e9 * t_mech / (seeds * samples),
-                         "auditor_ns_per_call": 1e9 * t_aud / (seeds * samples)})
+            rows.append(
+                {
+                    "case": case.name,
+                    "statistic": statistic,
+                    "true_epsilon": case.true_epsilon(),
+                    "claimed": case.claimed_epsilon,
+                    "oracle": oracle,
+                    "mean_lower": float(np.mean(vals)),
+                    "min_lower": float(np.min(vals)),
+                    "ratio": float(np.mean(vals) / oracle),
+                    "refuted": sum(v == "refuted" for v in verdicts),
+                    "seeds": seeds,
+                    "expected": "not refuted" if case.correct else "refuted",
+                    "seconds_per_audit": wall / seeds,
+                    "mechanism_ns_per_call": 1e9 * t_mech / (seeds * samples),
+                    "auditor_ns_per_call": 1e9 * t_aud / (seeds * samples),
+                }
+            )
     return rows
 
 
 def false_rate(audits=200, samples=20_000, confidence=CONFIDENCE, statistic="auto", case_name="laplace-correct"):
     case = [c for c in calibration_suite() if c.name == case_name][0]
-    refuted = sum(statistical_audit(case.mechanism, [case.pair()], case.claimed_epsilon, case.claimed_delta,
-                                    samples=samples, confidence=confidence, seed=50_000 + s,
-                                    statistic=statistic).verdict == "refuted"
-                  for s in range(audits))
-    return {"case": case.name, "statistic": statistic, "audits": audits, "samples": samples,
-            "confidence": confidence, "refuted": refuted, "rate": refuted / audits}
+    refuted = sum(
+        statistical_audit(
+            case.mechanism,
+            [case.pair()],
+            case.claimed_epsilon,
+            case.claimed_delta,
+            samples=samples,
+            confidence=confidence,
+            seed=50_000 + s,
+            statistic=statistic,
+        ).verdict
+        == "refuted"
+        for s in range(audits)
+    )
+    return {
+        "case": case.name,
+        "statistic": statistic,
+        "audits": audits,
+        "samples": samples,
+        "confidence": confidence,
+        "refuted": refuted,
+        "rate": refuted / audits,
+    }
 
 
 def main(argv=None):
@@ -74,31 +109,45 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--cases", nargs="*")
     p.add_argument("--false-rate", type=int, default=0, metavar="K")
-    p.add_argument("--false-statistic", choices=("auto", "estimate"), default="auto",
-                   help="statistic of the --false-rate audits (estimate: black box, the attacks compete)")
+    p.add_argument(
+        "--false-statistic",
+        choices=("auto", "estimate"),
+        default="auto",
+        help="statistic of the --false-rate audits (estimate: black box, the attacks compete)",
+    )
     p.add_argument("--false-case", default="laplace-correct", help="correct calibration case of --false-rate")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     t0 = time.perf_counter()
     rows = run(int(a.samples), a.seeds, a.confidence, a.jobs, a.cases)
-    out = {"samples": int(a.samples), "seeds": a.seeds, "confidence": a.confidence, "rows": rows,
-           "min_ratio": min(r["ratio"] for r in rows)}
+    out = {
+        "samples": int(a.samples),
+        "seeds": a.seeds,
+        "confidence": a.confidence,
+        "rows": rows,
+        "min_ratio": min(r["ratio"] for r in rows),
+    }
     if a.false_rate:
-        out["false_refutation"] = false_rate(a.false_rate, confidence=a.confidence, statistic=a.false_statistic,
-                                             case_name=a.false_case)
+        out["false_refutation"] = false_rate(
+            a.false_rate, confidence=a.confidence, statistic=a.false_statistic, case_name=a.false_case
+        )
     out["seconds"] = time.perf_counter() - t0
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if a.json:
         print(json.dumps(out, indent=2))
         return 0
     print(f"samples {out['samples']:.0e}, {a.seeds} seeds, confidence {a.confidence}")
-    print("| case | statistic | true eps | claim | oracle | mean lower | ratio | refuted/seeds | s/audit | "
-          "mech ns/call | auditor ns/call |")
+    print(
+        "| case | statistic | true eps | claim | oracle | mean lower | ratio | refuted/seeds | s/audit | "
+        "mech ns/call | auditor ns/call |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['case']} | {r['statistic']} | {r['true_epsilon']:.4f} | {r['claimed']} | {r['oracle']:.4f} | "
-              f"{r['mean_lower']:.4f} | {r['ratio']:.3f} | {r['refuted']}/{r['seeds']} | "
-              f"{r['seconds_per_audit']:.2f} | {r['mechanism_ns_per_call']:.0f} | {r['auditor_ns_per_call']:.0f} |")
+        print(
+            f"| {r['case']} | {r['statistic']} | {r['true_epsilon']:.4f} | {r['claimed']} | {r['oracle']:.4f} | "
+            f"{r['mean_lower']:.4f} | {r['ratio']:.3f} | {r['refuted']}/{r['seeds']} | "
+            f"{r['seconds_per_audit']:.2f} | {r['mechanism_ns_per_call']:.0f} | {r['auditor_ns_per_call']:.0f} |"
+        )
     print(f"min ratio {out['min_ratio']:.3f}; total {out['seconds']:.0f} s; peak RSS {out['peak_rss_mb']:.0f} MB")
     if a.false_rate:
         print("false refutations:", out["false_refutation"])

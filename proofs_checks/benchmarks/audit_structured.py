@@ -25,9 +25,11 @@ __all__ = ["cases", "run", "main"]
 
 
 def cases():
-    return [("flag-leak (flag, value)", FlagLeakLaplace(columns=2)),
-            ("flag-leak one column", FlagLeakLaplace(columns=1)),
-            ("svt noisy value (m=10, eps 1)", SVTNoisyValue())]
+    return [
+        ("flag-leak (flag, value)", FlagLeakLaplace(columns=2)),
+        ("flag-leak one column", FlagLeakLaplace(columns=1)),
+        ("svt noisy value (m=10, eps 1)", SVTNoisyValue()),
+    ]
 
 
 def run(samples, seeds, attack="auto", jobs=1):
@@ -38,16 +40,33 @@ def run(samples, seeds, attack="auto", jobs=1):
         for s in range(seeds):
             kw = {"attack": attack} if takes_attack else {}
             t0 = time.perf_counter()
-            r = statistical_audit(mech, [mech.pair()], mech.claimed_epsilon, mech.claimed_delta, samples=samples,
-                                  seed=2000 + s, jobs=jobs, statistic="estimate", **kw)
+            r = statistical_audit(
+                mech,
+                [mech.pair()],
+                mech.claimed_epsilon,
+                mech.claimed_delta,
+                samples=samples,
+                seed=2000 + s,
+                jobs=jobs,
+                statistic="estimate",
+                **kw,
+            )
             wall += time.perf_counter() - t0
             vals.append(r.epsilon_lower)
             verdicts.append(r.verdict)
             stats.append(r.statistic)
-        rows.append({"case": name, "claimed": [mech.claimed_epsilon, mech.claimed_delta],
-                     "mean_lower": float(np.mean(vals)), "min_lower": float(np.min(vals)),
-                     "refuted": sum(v == "refuted" for v in verdicts), "seeds": seeds,
-                     "statistics": sorted(set(stats)), "seconds_per_audit": wall / seeds})
+        rows.append(
+            {
+                "case": name,
+                "claimed": [mech.claimed_epsilon, mech.claimed_delta],
+                "mean_lower": float(np.mean(vals)),
+                "min_lower": float(np.min(vals)),
+                "refuted": sum(v == "refuted" for v in verdicts),
+                "seeds": seeds,
+                "statistics": sorted(set(stats)),
+                "seconds_per_audit": wall / seeds,
+            }
+        )
     return rows
 
 
@@ -67,8 +86,10 @@ def main(argv=None):
     print("| case | claim | mean lower | min lower | refuted/seeds | statistic | s/audit |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['case']} | {tuple(r['claimed'])} | {r['mean_lower']:.4g} | {r['min_lower']:.4g} | "
-              f"{r['refuted']}/{r['seeds']} | {'; '.join(r['statistics'])} | {r['seconds_per_audit']:.1f} |")
+        print(
+            f"| {r['case']} | {tuple(r['claimed'])} | {r['mean_lower']:.4g} | {r['min_lower']:.4g} | "
+            f"{r['refuted']}/{r['seeds']} | {'; '.join(r['statistics'])} | {r['seconds_per_audit']:.1f} |"
+        )
     return 0
 
 

@@ -35,9 +35,24 @@ from reference.validation import as_generator, check_epsilon, check_integer, che
 
 from ..audit._cp_bound import _cp_eps_vector
 
-__all__ = ["EPSILON", "LaplaceMech", "NoisyHist", "ReportNoisyMax", "SparseVector", "TruncatedGeometric",
-           "svt_outputs", "benchmark_mechanisms", "DPSNIPER_PAIRS", "DPSNIPER_FULL", "DPSNIPER_TENTH",
-           "DPSNIPER_BUDGET", "svt_pattern_probabilities", "svt3_law", "oracle_bound", "ORACLE_CASES"]
+__all__ = [
+    "EPSILON",
+    "LaplaceMech",
+    "NoisyHist",
+    "ReportNoisyMax",
+    "SparseVector",
+    "TruncatedGeometric",
+    "svt_outputs",
+    "benchmark_mechanisms",
+    "DPSNIPER_PAIRS",
+    "DPSNIPER_FULL",
+    "DPSNIPER_TENTH",
+    "DPSNIPER_BUDGET",
+    "svt_pattern_probabilities",
+    "svt3_law",
+    "oracle_bound",
+    "ORACLE_CASES",
+]
 
 #: The claimed epsilon of every benchmark mechanism.
 EPSILON = 0.1
@@ -90,7 +105,9 @@ class ReportNoisyMax:
 
     def sample(self, data, size, rng=None):
         a = _answers(data)
-        noisy = a[None, :] + as_generator(rng).laplace(0.0, self.scale, (check_integer("size", size, minimum=0), a.size))
+        noisy = a[None, :] + as_generator(rng).laplace(
+            0.0, self.scale, (check_integer("size", size, minimum=0), a.size)
+        )
         if self.release_value:
             return noisy.max(axis=1)[:, None]
         return noisy.argmax(axis=1)[:, None].astype(np.int64)
@@ -112,7 +129,7 @@ def svt_outputs(noisy, rho, threshold, c, release_values, abort=True):
     below_code, abort_code = SVT_CODES["values" if release_values else "flags"]
     out = np.where(above, noisy if release_values else 1.0, below_code)
     if abort:
-        before = np.cumsum(above, axis=1) - above          # answers above strictly before query j
+        before = np.cumsum(above, axis=1) - above  # answers above strictly before query j
         out = np.where(before >= c, abort_code, out)
     return out
 
@@ -149,10 +166,12 @@ class SparseVector:
         gen = as_generator(rng)
         size = check_integer("size", size, minimum=0)
         rho = gen.laplace(0.0, self.rho_scale, size)
-        noisy = a[None, :] + (gen.laplace(0.0, self.nu_scale, (size, a.size)) if self.nu_scale > 0
-                              else np.zeros((size, a.size)))
-        return svt_outputs(noisy, rho, self.threshold, self.c, release_values=self.variant == 3,
-                           abort=self.variant != 5)
+        noisy = a[None, :] + (
+            gen.laplace(0.0, self.nu_scale, (size, a.size)) if self.nu_scale > 0 else np.zeros((size, a.size))
+        )
+        return svt_outputs(
+            noisy, rho, self.threshold, self.c, release_values=self.variant == 3, abort=self.variant != 5
+        )
 
 
 class TruncatedGeometric:
@@ -170,14 +189,14 @@ class TruncatedGeometric:
         eps = check_epsilon(eps)
         self.n = check_integer("n", n, minimum=1)
         self.k = math.ceil(math.log(2.0 / eps))
-        self.d = (2 ** (self.k + 1) + 1) * (2 ** self.k + 1) ** (self.n - 1)
+        self.d = (2 ** (self.k + 1) + 1) * (2**self.k + 1) ** (self.n - 1)
 
     def _cdf(self, c):
         if not (0 <= c <= self.n) or c != int(c):
             raise ValueError(f"the count must be an integer in [0, {self.n}], got {c!r}")
         c, k, n, d = int(c), self.k, self.n, self.d
-        F = [2 ** (k * (c - z)) * (2 ** k + 1) ** (n - (c - z)) for z in range(c)]
-        F += [d - 2 ** (k * (z - c + 1)) * (2 ** k + 1) ** (n - 1 - (z - c)) for z in range(c, n)]
+        F = [2 ** (k * (c - z)) * (2**k + 1) ** (n - (c - z)) for z in range(c)]
+        F += [d - 2 ** (k * (z - c + 1)) * (2**k + 1) ** (n - 1 - (z - c)) for z in range(c, n)]
         return F + [d]
 
     def log_prob(self, data):
@@ -189,7 +208,7 @@ class TruncatedGeometric:
     def sample(self, data, size, rng=None):
         F = np.array(self._cdf(_answers(data)[0]), dtype=np.int64)
         u = as_generator(rng).integers(1, self.d + 1, check_integer("size", size, minimum=0))
-        return np.searchsorted(F, u, side="left")[:, None].astype(np.int64)   # smallest z with F(z) >= u
+        return np.searchsorted(F, u, side="left")[:, None].astype(np.int64)  # smallest z with F(z) >= u
 
 
 def _row(values):
@@ -212,19 +231,45 @@ DPSNIPER_PAIRS = {
 }
 
 #: DP-Sniper's published epsilon lower bounds at its full budget (confidence 0.9), as DP-Sniper [2]_ reports them.
-DPSNIPER_FULL = {"Laplace": 0.0968, "NoisyHist1": 0.0978, "NoisyHist2": 4.6020, "ReportNoisyMax1": 0.0923,
-                 "ReportNoisyMax3": 0.2478, "SVT1": 0.0858, "SVT3": 0.1716, "SVT4": 0.1687, "SVT5": 1.7612,
-                 "TruncatedGeometric": 0.1156}
+DPSNIPER_FULL = {
+    "Laplace": 0.0968,
+    "NoisyHist1": 0.0978,
+    "NoisyHist2": 4.6020,
+    "ReportNoisyMax1": 0.0923,
+    "ReportNoisyMax3": 0.2478,
+    "SVT1": 0.0858,
+    "SVT3": 0.1716,
+    "SVT4": 0.1687,
+    "SVT5": 1.7612,
+    "TruncatedGeometric": 0.1156,
+}
 #: DP-Sniper at a tenth of its default budget, measured with DP-Sniper's own code on this kind of machine.
-DPSNIPER_TENTH = {"Laplace": 0.0906, "NoisyHist1": 0.0914, "NoisyHist2": 4.6039, "ReportNoisyMax1": 0.0839,
-                  "ReportNoisyMax3": 0.2388, "SVT1": 0.0839, "SVT4": 0.1638, "SVT5": 1.7559}
+DPSNIPER_TENTH = {
+    "Laplace": 0.0906,
+    "NoisyHist1": 0.0914,
+    "NoisyHist2": 4.6039,
+    "ReportNoisyMax1": 0.0839,
+    "ReportNoisyMax3": 0.2388,
+    "SVT1": 0.0839,
+    "SVT4": 0.1638,
+    "SVT5": 1.7559,
+}
 
 
 def benchmark_mechanisms(eps=EPSILON):
     """``{name: mechanism}`` for the ten benchmark mechanisms, in the order of :data:`DPSNIPER_PAIRS`."""
-    mechs = [LaplaceMech(eps), NoisyHist(eps), NoisyHist(eps, wrong_scale=True), ReportNoisyMax(eps),
-             ReportNoisyMax(eps, release_value=True), SparseVector(1, eps), SparseVector(3, eps),
-             SparseVector(4, eps), SparseVector(5, eps), TruncatedGeometric(eps)]
+    mechs = [
+        LaplaceMech(eps),
+        NoisyHist(eps),
+        NoisyHist(eps, wrong_scale=True),
+        ReportNoisyMax(eps),
+        ReportNoisyMax(eps, release_value=True),
+        SparseVector(1, eps),
+        SparseVector(3, eps),
+        SparseVector(4, eps),
+        SparseVector(5, eps),
+        TruncatedGeometric(eps),
+    ]
     return {m.name: m for m in mechs}
 
 
@@ -264,7 +309,7 @@ def svt_pattern_probabilities(variant, answers, grid=200_001):
     b = m.rho_scale
     r = np.linspace(-60 * b, 60 * b, check_integer("grid", grid, minimum=101) | 1)
     w = np.exp(-np.abs(r) / b) / (2 * b)
-    above = _lap_cdf(a[None, :] - (m.threshold + r)[:, None], m.nu_scale)     # P(a_j + nu_j >= T + rho)
+    above = _lap_cdf(a[None, :] - (m.threshold + r)[:, None], m.nu_scale)  # P(a_j + nu_j >= T + rho)
     before = np.cumprod(np.hstack([np.ones((r.size, 1)), 1.0 - above]), axis=1)
     dens = np.hstack([before[:, :-1] * above, before[:, -1:]])
     return integrate.simpson(dens * w[:, None], x=r, axis=0)
@@ -289,14 +334,14 @@ def svt3_law(answers, step=0.05, span=60.0):
     m = SparseVector(3)
     a = np.asarray(answers, dtype=np.float64).ravel()
     b, s, T = m.rho_scale, m.nu_scale, m.threshold
-    x = np.arange(-span * b, span * b + step / 2, step)                      # x = v - T = the noise rho
+    x = np.arange(-span * b, span * b + step / 2, step)  # x = v - T = the noise rho
     f = np.exp(-np.abs(x) / b) / (2 * b)
-    below = _lap_cdf((T + x)[:, None] - a[None, :], s)                        # P(a_j + nu_j < T + rho)
-    pre = np.cumprod(np.hstack([np.ones((x.size, 1)), below]), axis=1)       # prod_{j<i}, i = 0..m
+    below = _lap_cdf((T + x)[:, None] - a[None, :], s)  # P(a_j + nu_j < T + rho)
+    pre = np.cumprod(np.hstack([np.ones((x.size, 1)), below]), axis=1)  # prod_{j<i}, i = 0..m
     g = f[:, None] * pre
     H = np.vstack([np.zeros((1, a.size + 1)), np.cumsum(0.5 * (g[1:] + g[:-1]) * step, axis=0)])
     v = x + T
-    dens = np.exp(-np.abs(v[:, None] - a[None, :]) / s) / (2 * s) * H[:, :a.size]
+    dens = np.exp(-np.abs(v[:, None] - a[None, :]) / s) / (2 * s) * H[:, : a.size]
     return v, dens, float(H[-1, a.size])
 
 
@@ -340,8 +385,15 @@ def _oracle_sets(name):
     directions (randomised sets between consecutive ones too, for laws with few atoms)."""
     if name not in ORACLE_CASES:
         raise ValueError(f"name must be one of {ORACLE_CASES}, got {name!r}")
-    laws = (_svt3_events() if name == "SVT3" else _svt_events(name) if name.startswith("SVT") else _rnm3_events() if name == "ReportNoisyMax3"
-            else _laplace_events())
+    laws = (
+        _svt3_events()
+        if name == "SVT3"
+        else _svt_events(name)
+        if name.startswith("SVT")
+        else _rnm3_events()
+        if name == "ReportNoisyMax3"
+        else _laplace_events()
+    )
     out = []
     f = np.linspace(0.0, 1.0, 65)[:, None]
     for P, Q in laws:
@@ -351,9 +403,9 @@ def _oracle_sets(name):
             order = np.argsort(-llr, kind="stable")
             cp = np.concatenate([[0.0], np.cumsum(p[order])])
             cq = np.concatenate([[0.0], np.cumsum(q[order])])
-            if p.size > 64:            # continuous law on a fine grid: the sets alone
+            if p.size > 64:  # continuous law on a fine grid: the sets alone
                 pp, qq = cp, cq
-            else:                      # few atoms: also fractions of the next atom (randomised events)
+            else:  # few atoms: also fractions of the next atom (randomised events)
                 pp = (cp[:-1] + f * p[order]).ravel()
                 qq = (cq[:-1] + f * q[order]).ravel()
             out.append((np.minimum(pp, 1.0), np.minimum(qq, 1.0)))
@@ -363,9 +415,9 @@ def _oracle_sets(name):
 def _near_best(pp, qq, n, gamma):
     """The sets counted at least once in expectation, thinned to every 1/4096 of a fine grid plus every set
     around the best expected bound."""
-    ok = pp * n >= 1.0          # an event expected less than once cannot be counted
+    ok = pp * n >= 1.0  # an event expected less than once cannot be counted
     pp, qq = pp[ok], qq[ok]
-    if pp.size > 4096:          # fine grid: every 1/4096 of the sets, then every set around the best
+    if pp.size > 4096:  # fine grid: every 1/4096 of the sets, then every set around the best
         idx = np.unique(np.linspace(0, pp.size - 1, 4096).round().astype(np.int64))
         j = int(np.argmax(_cp_eps_vector(pp[idx] * n, n, qq[idx] * n, n, 0.0, gamma)))
         sl = slice(idx[max(j - 8, 0)], idx[min(j + 8, idx.size - 1)] + 1)
@@ -430,7 +482,7 @@ def oracle_hit_probability(name, n_each, target, confidence=0.9, candidates=16):
         e = _cp_eps_vector(pp * n, n, qq * n, n, 0.0, gamma)
         for i in np.argsort(-e)[:candidates]:
             if float(qq[i]) <= 0.0:
-                return 1.0                     # P'(S) = 0: the bound is infinite once S is hit
+                return 1.0  # P'(S) = 0: the bound is infinite once S is hit
             best = max(best, _hit_probability(float(pp[i]), float(qq[i]), n, target, gamma))
     return best
 
@@ -451,4 +503,4 @@ def _hit_probability(p, q, n, target, gamma):
     m = stats.binom.ppf(gamma, n, cap)
     kmax = np.where(stats.binom.cdf(m, n, cap) <= gamma, m, m - 1.0)
     below = np.where(kmax >= 0, stats.binom.cdf(kmax, n, q), 0.0)
-    return min(1.0, float(np.sum(stats.binom.pmf(k, n, p) * w * below)))     # the Riemann sum may pass 1 by 1e-10
+    return min(1.0, float(np.sum(stats.binom.pmf(k, n, p) * w * below)))  # the Riemann sum may pass 1 by 1e-10

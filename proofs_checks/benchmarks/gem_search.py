@@ -55,9 +55,23 @@ def gem_optimum(n, weight_factor=1.0, *, epsilon=1.0, beta=0.1, seeds=(0, 1, 2),
     from scipy.optimize import differential_evolution
 
     mech = RecordGEM(epsilon, beta, 3, weight_factor)
-    res = max((differential_evolution(lambda x: -_loss(x, mech, n), [(-0.5, 0.5)] * 9, seed=s, tol=1e-12,
-                                      popsize=popsize, maxiter=maxiter, vectorized=True, updating="deferred",
-                                      polish=True) for s in seeds), key=lambda r: -r.fun)
+    res = max(
+        (
+            differential_evolution(
+                lambda x: -_loss(x, mech, n),
+                [(-0.5, 0.5)] * 9,
+                seed=s,
+                tol=1e-12,
+                popsize=popsize,
+                maxiter=maxiter,
+                vectorized=True,
+                updating="deferred",
+                polish=True,
+            )
+            for s in seeds
+        ),
+        key=lambda r: -r.fun,
+    )
     x = res.x
     return float(-res.fun), x[:3] * mech.g * (n - 1), x[3:6] * mech.g, x[6:9] * mech.g
 
@@ -69,8 +83,15 @@ def search_run(weight_factor, seed, budget, refine_steps):
     D = default_dataset(mech, rng)
     t0 = time.perf_counter()
     r = search_exact(mech, D, 0.0, rng, max_evaluations=budget, refine_steps=refine_steps)
-    return {"factor": weight_factor, "seed": seed, "budget": budget, "epsilon": r.epsilon, "rows": r.extra["rows"],
-            "evaluated": r.evaluated, "seconds": time.perf_counter() - t0}
+    return {
+        "factor": weight_factor,
+        "seed": seed,
+        "budget": budget,
+        "epsilon": r.epsilon,
+        "rows": r.extra["rows"],
+        "evaluated": r.evaluated,
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def main(argv=None):
@@ -94,8 +115,11 @@ def main(argv=None):
             for s in range(a.seeds):
                 r = search_run(f, s, budget, steps[budget <= 2000])
                 out["search"].append(r)
-                print(f"search factor {f} budget {budget} seed {s}: {r['epsilon']:.4f} ({r['rows']} rows, "
-                      f"{r['seconds']:.1f} s)", file=sys.stderr)
+                print(
+                    f"search factor {f} budget {budget} seed {s}: {r['epsilon']:.4f} ({r['rows']} rows, "
+                    f"{r['seconds']:.1f} s)",
+                    file=sys.stderr,
+                )
     if a.json:
         print(json.dumps(out, indent=2))
     else:
@@ -106,8 +130,10 @@ def main(argv=None):
             for f in a.factors:
                 e = np.array([r["epsilon"] for r in out["search"] if r["factor"] == f and r["budget"] == budget])
                 t = np.mean([r["seconds"] for r in out["search"] if r["factor"] == f and r["budget"] == budget])
-                print(f"| {f} | {budget} | {best[f]:.4f} | {e.min():.4f} | {e.mean():.4f} | {e.min() / best[f]:.3f} | "
-                      f"{int(np.sum(e > 1.0 + 1e-9))}/{e.size} | {t:.1f} |")
+                print(
+                    f"| {f} | {budget} | {best[f]:.4f} | {e.min():.4f} | {e.mean():.4f} | {e.min() / best[f]:.3f} | "
+                    f"{int(np.sum(e > 1.0 + 1e-9))}/{e.size} | {t:.1f} |"
+                )
     return 0
 
 

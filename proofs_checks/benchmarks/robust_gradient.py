@@ -85,27 +85,40 @@ def run(rows=100_000, cols=100, repeat=7, seed=0):
     # compile (or load the cached kernel) outside the timings
     robust_gradient(np.ones((4, 3)), 1.0, 1.0)
     robust_gradient(np.ones((K._PARALLEL_MIN, 2)), 1.0, 1.0)
-    out = {"rows": rows, "cols": cols, "repeat": repeat, "threads": K.numba.get_num_threads() if K.HAVE_NUMBA else 1,
-           "cpu_count": os.cpu_count(), "compiled": K.HAVE_NUMBA, "load_average_before": _load(), "scenarios": []}
+    out = {
+        "rows": rows,
+        "cols": cols,
+        "repeat": repeat,
+        "threads": K.numba.get_num_threads() if K.HAVE_NUMBA else 1,
+        "cpu_count": os.cpu_count(),
+        "compiled": K.HAVE_NUMBA,
+        "load_average_before": _load(),
+        "scenarios": [],
+    }
     for name, kind, s, beta in SCENARIOS:
         G = _data(kind, rows, cols, seed)
         t_mean = []
         t_rm = []
         t_rg = []
-        for _ in range(repeat):           # interleaved, so that load changes hit all three alike
+        for _ in range(repeat):  # interleaved, so that load changes hit all three alike
             t_mean.append(_timed(lambda: np.mean(G, axis=0)))
             t_rm.append(_timed(lambda: robust_mean(G, s, beta, axis=0)))
             t_rg.append(_timed(lambda: robust_gradient(G, s, beta)))
         wall = [min(t[0] for t in ts) for ts in (t_mean, t_rm, t_rg)]
         cpu = [min(t[1] for t in ts) for ts in (t_mean, t_rm, t_rg)]
-        out["scenarios"].append({
-            "name": name, "s": s, "beta": beta, "regions": regions(G, s, beta),
-            "robust_mean_over_np_mean": wall[1] / wall[0],
-            "robust_gradient_over_np_mean": wall[2] / wall[0],
-            # CPU time over all threads: the work, insensitive to waiting for a busy machine's cores
-            "robust_mean_over_np_mean_cpu": cpu[1] / cpu[0] if cpu[0] > 0 else None,
-            "robust_gradient_over_np_mean_cpu": cpu[2] / cpu[0] if cpu[0] > 0 else None,
-        })
+        out["scenarios"].append(
+            {
+                "name": name,
+                "s": s,
+                "beta": beta,
+                "regions": regions(G, s, beta),
+                "robust_mean_over_np_mean": wall[1] / wall[0],
+                "robust_gradient_over_np_mean": wall[2] / wall[0],
+                # CPU time over all threads: the work, insensitive to waiting for a busy machine's cores
+                "robust_mean_over_np_mean_cpu": cpu[1] / cpu[0] if cpu[0] > 0 else None,
+                "robust_gradient_over_np_mean_cpu": cpu[2] / cpu[0] if cpu[0] > 0 else None,
+            }
+        )
     out["load_average_after"] = _load()
     return out
 
@@ -119,20 +132,32 @@ def _load():
 
 
 def format_report(res):
-    lines = [f"array ({res['rows']}, {res['cols']}) float64, {res['threads']} threads, best of {res['repeat']};"
-             f" ratios to np.mean(G, axis=0) measured in the same run",
-             f"load average before/after: {res['load_average_before']} / {res['load_average_after']}"
-             f" on {res['cpu_count']} cores", ""]
-    lines.append(f"{'scenario':<84} {'poly':>6} {'band':>6} {'series':>7} {'robust_mean':>12} {'robust_grad':>12}"
-                 f" {'(CPU time)':>11}")
+    lines = [
+        f"array ({res['rows']}, {res['cols']}) float64, {res['threads']} threads, best of {res['repeat']};"
+        f" ratios to np.mean(G, axis=0) measured in the same run",
+        f"load average before/after: {res['load_average_before']} / {res['load_average_after']}"
+        f" on {res['cpu_count']} cores",
+        "",
+    ]
+    lines.append(
+        f"{'scenario':<84} {'poly':>6} {'band':>6} {'series':>7} {'robust_mean':>12} {'robust_grad':>12}"
+        f" {'(CPU time)':>11}"
+    )
     for sc in res["scenarios"]:
         r = sc["regions"]
         cpu = sc["robust_gradient_over_np_mean_cpu"]
-        lines.append(f"{sc['name']:<84} {r['poly']:>6.1%} {r['moments']:>6.1%} {r['series']:>7.1%} "
-                     f"{sc['robust_mean_over_np_mean']:>11.1f}x {sc['robust_gradient_over_np_mean']:>11.1f}x"
-                     f" {cpu:>10.1f}x" if cpu else "")
-    lines += ["", "robust_*: wall-time ratios; (CPU time): robust_gradient's CPU time over all its threads divided"
-              " by np.mean's (the work; on an idle machine with 2 cores the wall ratio is about half of it)."]
+        lines.append(
+            f"{sc['name']:<84} {r['poly']:>6.1%} {r['moments']:>6.1%} {r['series']:>7.1%} "
+            f"{sc['robust_mean_over_np_mean']:>11.1f}x {sc['robust_gradient_over_np_mean']:>11.1f}x"
+            f" {cpu:>10.1f}x"
+            if cpu
+            else ""
+        )
+    lines += [
+        "",
+        "robust_*: wall-time ratios; (CPU time): robust_gradient's CPU time over all its threads divided"
+        " by np.mean's (the work; on an idle machine with 2 cores the wall ratio is about half of it).",
+    ]
     return "\n".join(lines)
 
 

@@ -10,8 +10,14 @@ from pathlib import Path
 
 from . import UsageError
 
-__all__ = ["add_backend_arguments", "backend_from_args", "default_jobs", "non_negative_int", "positive_int",
-           "usable_out_dir"]
+__all__ = [
+    "add_backend_arguments",
+    "backend_from_args",
+    "default_jobs",
+    "non_negative_int",
+    "positive_int",
+    "usable_out_dir",
+]
 
 
 def positive_int(text):
@@ -31,7 +37,7 @@ def default_jobs():
 
     try:
         return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:   # macOS, Windows
+    except AttributeError:  # macOS, Windows
         return max(1, os.cpu_count() or 1)
 
 
@@ -67,12 +73,19 @@ def usable_out_dir(path, option="--out"):
 
 def add_backend_arguments(parser):
     """``--backend {local,dask}`` and ``--scheduler ADDRESS``; :func:`backend_from_args` applies them."""
-    parser.add_argument("--backend", choices=("local", "dask"), default="local",
-                        help="where parallel work runs: local processes (--jobs of them) or a dask.distributed "
-                             "cluster (needs the [dask] extra); results do not depend on it (default: local)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="with --backend dask: address of a running dask scheduler, e.g. tcp://host:8786 "
-                             "(default: a local cluster of --jobs worker processes); see docs/scaling.md")
+    parser.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="where parallel work runs: local processes (--jobs of them) or a dask.distributed "
+        "cluster (needs the [dask] extra); results do not depend on it (default: local)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --backend dask: address of a running dask scheduler, e.g. tcp://host:8786 "
+        "(default: a local cluster of --jobs worker processes); see docs/scaling.md",
+    )
 
 
 @contextlib.contextmanager
@@ -94,7 +107,7 @@ def backend_from_args(args):
     jobs = getattr(args, "jobs", 1)
     jobs = default_jobs() if jobs is None else jobs
     stack = contextlib.ExitStack()
-    try:   # bad --jobs is the command's own error, reported by it; the cluster gets one worker then
+    try:  # bad --jobs is the command's own error, reported by it; the cluster gets one worker then
         client = stack.enter_context(use_backend(backend, scheduler, jobs if isinstance(jobs, int) and jobs > 0 else 1))
     except (ImportError, ValueError) as exc:
         raise UsageError(str(exc)) from None

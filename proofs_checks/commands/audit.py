@@ -46,12 +46,18 @@ examples:
 exit status: 0 the audit ran (whatever the verdict); 1 the audited mechanism raised (one line naming
 it and what it raised); 2 bad arguments.
 """
-USAGE_ERRORS = ()   # bad arguments raise UsageError; anything else is a failure (exit 1)
+USAGE_ERRORS = ()  # bad arguments raise UsageError; anything else is a failure (exit 1)
 
 #: argparse types of the options' values (``AuditOptions`` field metadata ``type``); a ``callable`` is read as
 #: ``MODULE:NAME`` and loaded when the command runs.
-_TYPES = {"str": str, "int": int, "float": float, "non_negative_int": non_negative_int, "positive_int": positive_int,
-          "callable": str}
+_TYPES = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "non_negative_int": non_negative_int,
+    "positive_int": positive_int,
+    "callable": str,
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -105,25 +111,39 @@ def _option_arguments(parser):
 
 
 def add_arguments(parser):
-    parser.add_argument("algorithm", nargs="?", metavar="ALGORITHM_ID",
-                        help="registered algorithm id (see `list`), e.g. laplace, exponential, wang-xu-1")
-    parser.add_argument("--mechanism", metavar="MODULE:NAME",
-                        help="audit a user's mechanism object (or a zero-argument callable returning one)")
+    parser.add_argument(
+        "algorithm",
+        nargs="?",
+        metavar="ALGORITHM_ID",
+        help="registered algorithm id (see `list`), e.g. laplace, exponential, wang-xu-1",
+    )
+    parser.add_argument(
+        "--mechanism",
+        metavar="MODULE:NAME",
+        help="audit a user's mechanism object (or a zero-argument callable returning one)",
+    )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--pair", metavar="FILE.npz", help="neighbouring pair: arrays D and D_prime")
-    group.add_argument("--neighbours", metavar="MODULE:NAME",
-                       help="callable returning an iterable of (D, D_prime) pairs")
+    group.add_argument(
+        "--neighbours", metavar="MODULE:NAME", help="callable returning an iterable of (D, D_prime) pairs"
+    )
     _option_arguments(parser)
-    parser.add_argument("--curve-epsilons", metavar="E1,E2,...",
-                        help="grid of the curve, implies --curve (default: 21 points from 0 to "
-                             "max(2 epsilon, 1.25 epsilon_lower))")
+    parser.add_argument(
+        "--curve-epsilons",
+        metavar="E1,E2,...",
+        help="grid of the curve, implies --curve (default: 21 points from 0 to max(2 epsilon, 1.25 epsilon_lower))",
+    )
     parser.add_argument("--curve-plot", metavar="FILE.png", help="draw the curve (needs matplotlib); implies --curve")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--counterexample", metavar="FILE.npz",
-                        help="write the worst pair (arrays D, D_prime) and the audit's options")
-    parser.add_argument("--replay", metavar="FILE.npz",
-                        help="audit again the pair(s) saved by --counterexample with the saved options; options "
-                             "given on the command line replace the saved ones (e.g. --jobs, --sampler-samples)")
+    parser.add_argument(
+        "--counterexample", metavar="FILE.npz", help="write the worst pair (arrays D, D_prime) and the audit's options"
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE.npz",
+        help="audit again the pair(s) saved by --counterexample with the saved options; options "
+        "given on the command line replace the saved ones (e.g. --jobs, --sampler-samples)",
+    )
     add_backend_arguments(parser)
 
 
@@ -177,8 +197,9 @@ def make_options(given):
     if values.get("features") is not None:
         features = _load(values["features"], "--features")
         if not callable(features):
-            raise UsageError(f"--features {values['features']} is not callable (it must map outputs to a (samples, "
-                             f"k) float array)")
+            raise UsageError(
+                f"--features {values['features']} is not callable (it must map outputs to a (samples, k) float array)"
+            )
         values["features"] = features
     try:
         return AuditOptions(**values)
@@ -200,7 +221,7 @@ def _run(args):
     from ..audit.api import audit
 
     if sys.path[0] != "":
-        sys.path.insert(0, "")          # MODULE:NAME resolves from the current directory
+        sys.path.insert(0, "")  # MODULE:NAME resolves from the current directory
     given = given_options(args)
     pairs = None
     if args.replay:
@@ -229,8 +250,9 @@ def _run(args):
     if args.curve_plot:
         _plot_curve(res, args.curve_plot)
     if args.counterexample:
-        _save_counterexample(args.counterexample, res, algorithm=args.algorithm, mechanism=args.mechanism,
-                             features=given.get("features"))
+        _save_counterexample(
+            args.counterexample, res, algorithm=args.algorithm, mechanism=args.mechanism, features=given.get("features")
+        )
     _print_result(res, as_json=args.json)
     return 0
 
@@ -246,15 +268,17 @@ def _mechanism(args, options):
         mech = _load(args.mechanism, "--mechanism")
         if isinstance(mech, type) or (callable(mech) and not hasattr(mech, "sample")):
             try:
-                mech = mech()           # a class or a zero-argument factory
-            except Exception as exc:    # the user's code raised: exit 1, one line
-                raise MechanismError(f"mechanism {args.mechanism}: constructing it raised "
-                                     f"{type(exc).__name__}: {exc}".splitlines()[0]) from exc
+                mech = mech()  # a class or a zero-argument factory
+            except Exception as exc:  # the user's code raised: exit 1, one line
+                raise MechanismError(
+                    f"mechanism {args.mechanism}: constructing it raised {type(exc).__name__}: {exc}".splitlines()[0]
+                ) from exc
         return mech, options.replace(name=options.name or args.mechanism)
     from ..audit_claims import resolve_mechanism
 
-    mech, alg, variant, epsilon, delta = resolve_mechanism(args.algorithm, options.variant, options.epsilon,
-                                                           options.delta, registry=_registry())
+    mech, alg, variant, epsilon, delta = resolve_mechanism(
+        args.algorithm, options.variant, options.epsilon, options.delta, registry=_registry()
+    )
     return mech, options.replace(variant=variant, epsilon=epsilon, delta=delta, name=options.name or alg.id)
 
 
@@ -262,9 +286,13 @@ def _mechanism(args, options):
 
 #: Options that a counterexample file written before the options were saved whole may lack, with the values
 #: those audits ran with (so that its replay is the audit it records).
-_LEGACY_OPTIONS = {"statistic": "auto", "attack": "auto", "fixed_event_scoring": "plug-in",
-                   # files written before the option existed were audited with the pessimistic rule
-                   "threshold_scoring": "pessimistic"}
+_LEGACY_OPTIONS = {
+    "statistic": "auto",
+    "attack": "auto",
+    "fixed_event_scoring": "plug-in",
+    # files written before the option existed were audited with the pessimistic rule
+    "threshold_scoring": "pessimistic",
+}
 
 
 def _save_counterexample(path, res, *, algorithm, mechanism, features):
@@ -278,12 +306,25 @@ def _save_counterexample(path, res, *, algorithm, mechanism, features):
     options["features"] = features
     # the options whole (read by --replay); beside them what the audit found, and the keys by which a replay
     # before the options were saved whole read the settings
-    settings = {"algorithm": algorithm, "mechanism": mechanism, "options": options,
-                "variant": res.variant, "epsilon": res.claimed_epsilon, "delta": res.claimed_delta,
-                "method": res.method, "seed": res.seed, "confidence": res.confidence, "samples": res.samples,
-                "verdict": res.verdict, "epsilon_lower": res.epsilon_lower, "event": ce.get("event"),
-                "counts": ce.get("counts"), "features": features, "sampler_samples": options["sampler_samples"],
-                **{k: options[k] for k in _LEGACY_OPTIONS}}
+    settings = {
+        "algorithm": algorithm,
+        "mechanism": mechanism,
+        "options": options,
+        "variant": res.variant,
+        "epsilon": res.claimed_epsilon,
+        "delta": res.claimed_delta,
+        "method": res.method,
+        "seed": res.seed,
+        "confidence": res.confidence,
+        "samples": res.samples,
+        "verdict": res.verdict,
+        "epsilon_lower": res.epsilon_lower,
+        "event": ce.get("event"),
+        "counts": ce.get("counts"),
+        "features": features,
+        "sampler_samples": options["sampler_samples"],
+        **{k: options[k] for k in _LEGACY_OPTIONS},
+    }
     # a statistical audit shares its selection split among the pairs it compared: all of them, in their order,
     # let --replay run the same audit (the same bound, bit for bit on the code paths of the machine that wrote
     # the file: python -m proofs_checks code-paths), not the worst pair alone
@@ -295,8 +336,13 @@ def _save_counterexample(path, res, *, algorithm, mechanism, features):
             arrays[f"compared_D_{i}"] = np.asarray(a, dtype=np.float64)
             arrays[f"compared_D_prime_{i}"] = np.asarray(b, dtype=np.float64)
     try:
-        np.savez(path, D=np.asarray(ce["D"], dtype=np.float64), D_prime=np.asarray(ce["D_prime"], dtype=np.float64),
-                 settings=np.array(json.dumps(settings, default=str)), **arrays)
+        np.savez(
+            path,
+            D=np.asarray(ce["D"], dtype=np.float64),
+            D_prime=np.asarray(ce["D_prime"], dtype=np.float64),
+            settings=np.array(json.dumps(settings, default=str)),
+            **arrays,
+        )
     except OSError as exc:
         raise UsageError(f"--counterexample {path}: {exc}") from None
 
@@ -314,8 +360,10 @@ def _read_counterexample(path):
             missing = [k for k in ("epsilon", "delta", "seed", "method") if k not in st]
             if missing:
                 raise UsageError(f"--replay {path}: settings lack {missing} (write it with --counterexample)")
-            compared = [(np.array(f[f"compared_D_{i}"]), np.array(f[f"compared_D_prime_{i}"]))
-                        for i in range(int(st.get("compared_pairs") or 0))]
+            compared = [
+                (np.array(f[f"compared_D_{i}"]), np.array(f[f"compared_D_prime_{i}"]))
+                for i in range(int(st.get("compared_pairs") or 0))
+            ]
             return np.array(f["D"]), np.array(f["D_prime"]), st, compared
     except (OSError, ValueError) as exc:
         if isinstance(exc, UsageError):
@@ -327,10 +375,17 @@ def _legacy_options(st):
     """The options of a file that has no ``options`` (written before they were saved whole), as its replay ran
     them: the claim, seed and method, the saved rules (:data:`_LEGACY_OPTIONS` when absent), the saved
     confidence and sampler check, a statistical audit's calls, and its pairs taken as given."""
-    saved = {"variant": st.get("variant"), "epsilon": st["epsilon"], "delta": st["delta"], "seed": st["seed"],
-             "method": st["method"], "features": st.get("features"), "any_pair": True}
+    saved = {
+        "variant": st.get("variant"),
+        "epsilon": st["epsilon"],
+        "delta": st["delta"],
+        "seed": st["seed"],
+        "method": st["method"],
+        "features": st.get("features"),
+        "any_pair": True,
+    }
     saved.update({k: st.get(k, default) for k, default in _LEGACY_OPTIONS.items()})
-    if st.get("confidence") is not None:        # the audit's own level, not the default
+    if st.get("confidence") is not None:  # the audit's own level, not the default
         saved["confidence"] = st["confidence"]
     if st.get("sampler_samples") is not None:
         saved["sampler_samples"] = st["sampler_samples"]
@@ -353,6 +408,7 @@ def _load_replay(path):
 
 # --------------------------------------------------------------------------- output
 
+
 def _plot_curve(res, path):
     curve = res.details.get("curve")
     if curve is None:
@@ -368,8 +424,13 @@ def _plot_curve(res, path):
     if "delta_exact" in curve:
         ax.plot(curve["epsilons"], curve["delta_exact"], "k-", label="exact delta(eps)")
     if "delta_lower" in curve:
-        ax.step(curve["epsilons"], curve["delta_lower"], "C0-", where="pre",   # d_i bounds delta on (eps_{i-1}, eps_i]
-                label=f"lower bound, simultaneous at {curve['confidence']}")
+        ax.step(
+            curve["epsilons"],
+            curve["delta_lower"],
+            "C0-",
+            where="pre",  # d_i bounds delta on (eps_{i-1}, eps_i]
+            label=f"lower bound, simultaneous at {curve['confidence']}",
+        )
     ax.plot([res.claimed_epsilon], [res.claimed_delta], "C3o", label="claim")
     ax.set_xlabel("epsilon")
     ax.set_ylabel("delta")
@@ -390,9 +451,11 @@ def _print_result(res, *, as_json):
         return
     conf = f" at confidence {res.confidence}" if res.confidence is not None else ""
     print(f"{res.algorithm} [{res.variant}] claim ({res.claimed_epsilon}, {res.claimed_delta})-DP: {res.verdict}")
-    print(f"  method: {res.method}; epsilon_lower = {res.epsilon_lower:.6g}{conf}"
-          + (f"; p-value {res.p_value:.3g}" if res.p_value is not None else "")
-          + (f"; {res.samples} mechanism calls" if res.samples else ""))
+    print(
+        f"  method: {res.method}; epsilon_lower = {res.epsilon_lower:.6g}{conf}"
+        + (f"; p-value {res.p_value:.3g}" if res.p_value is not None else "")
+        + (f"; {res.samples} mechanism calls" if res.samples else "")
+    )
     print(f"  pair: {res.pair}")
     curve = res.details.get("curve")
     if curve is not None:

@@ -8,8 +8,10 @@ from . import UsageError
 __all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
 
 NAME = "code-paths"
-HELP = ("show which floating-point code paths this process runs (numpy SIMD, libm, BLAS kernels, numba "
-        "target), the environment of the baseline path, or compare two verify reports (docs/reproducibility.md)")
+HELP = (
+    "show which floating-point code paths this process runs (numpy SIMD, libm, BLAS kernels, numba "
+    "target), the environment of the baseline path, or compare two verify reports (docs/reproducibility.md)"
+)
 EPILOG = """\
 examples:
   python -m proofs_checks code-paths
@@ -21,11 +23,18 @@ examples:
 
 def add_arguments(parser):
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--baseline-env", action="store_true",
-                       help="print `export NAME=value` lines that put later commands on the baseline path")
-    group.add_argument("--compare", nargs=2, metavar=("FIRST", "SECOND"),
-                       help="compare two report.json files of verify claim by claim: verdicts (exit 1 when one "
-                            "differs or a claim is missing) and the observed values, bounds and margins that moved")
+    group.add_argument(
+        "--baseline-env",
+        action="store_true",
+        help="print `export NAME=value` lines that put later commands on the baseline path",
+    )
+    group.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("FIRST", "SECOND"),
+        help="compare two report.json files of verify claim by claim: verdicts (exit 1 when one "
+        "differs or a claim is missing) and the observed values, bounds and margins that moved",
+    )
     parser.add_argument("--json", action="store_true", help="print the description or the comparison as JSON")
 
 
@@ -48,9 +57,11 @@ def _load(path):
 
 
 def _print_comparison(result):
-    print(f"claims in both: {result['claims']}; verdicts that differ: {len(result['verdict_changes'])}; "
-          f"only in the first: {len(result['only_in_first'])}; only in the second: {len(result['only_in_second'])}; "
-          f"values that moved: {len(result['moved'])}")
+    print(
+        f"claims in both: {result['claims']}; verdicts that differ: {len(result['verdict_changes'])}; "
+        f"only in the first: {len(result['only_in_first'])}; only in the second: {len(result['only_in_second'])}; "
+        f"values that moved: {len(result['moved'])}"
+    )
     for cid, a, b in result["verdict_changes"]:
         print(f"VERDICT {cid}: {a} -> {b}")
     for cid in result["only_in_first"]:
@@ -89,14 +100,18 @@ def run(args):
     simd = info["numpy_simd"]
     libm = info["libm"]
     fma = {True: "yes", False: "no", None: "unknown"}[libm["fma_variants"]]
-    rows = [("machine", info["machine"]),
-            ("numpy SIMD baseline", " ".join(simd["baseline"]) or "-"),
-            ("numpy SIMD in use", " ".join(simd["in_use"]) or "none (baseline only)"),
-            ("libm", f"{libm['libc']}; fused multiply-add variants: {fma}"),
-            ("BLAS kernels", "; ".join(f"{b['library']} {b['version']} {b['architecture']}" for b in info["blas"])
-             or "-"),
-            ("numba target", info["numba"].get("target", "numba not available")
-             + ("; vectorises with Intel SVML" if info["numba"].get("svml") else ""))]
+    rows = [
+        ("machine", info["machine"]),
+        ("numpy SIMD baseline", " ".join(simd["baseline"]) or "-"),
+        ("numpy SIMD in use", " ".join(simd["in_use"]) or "none (baseline only)"),
+        ("libm", f"{libm['libc']}; fused multiply-add variants: {fma}"),
+        ("BLAS kernels", "; ".join(f"{b['library']} {b['version']} {b['architecture']}" for b in info["blas"]) or "-"),
+        (
+            "numba target",
+            info["numba"].get("target", "numba not available")
+            + ("; vectorises with Intel SVML" if info["numba"].get("svml") else ""),
+        ),
+    ]
     width = max(len(k) for k, _ in rows)
     print(f"{'path':<{width}}  in this process")
     for k, v in rows:

@@ -31,15 +31,25 @@ def add_arguments(parser):
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--port", metavar="MODULE", help="module name or .py file of the port")
     src.add_argument("--results", metavar="FILE", help="outputs of a non-Python port for the golden cases (JSON)")
-    src.add_argument("--guide-tables", action="store_true",
-                     help="print the porting guide's function and tolerance tables (from the declaration)")
-    src.add_argument("--update-guide", metavar="FILE",
-                     help="rewrite the generated tables of the porting guide FILE (docs/porting.md)")
+    src.add_argument(
+        "--guide-tables",
+        action="store_true",
+        help="print the porting guide's function and tolerance tables (from the declaration)",
+    )
+    src.add_argument(
+        "--update-guide",
+        metavar="FILE",
+        help="rewrite the generated tables of the porting guide FILE (docs/porting.md)",
+    )
     parser.add_argument("--only", nargs="+", metavar="FUNCTION", help="check only these functions")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--golden", metavar="DIR", help="golden folder (default: the shipped golden/)")
-    parser.add_argument("--size", choices=("default", "small"), default="default",
-                        help="draws of the sampler tests (default: the size of the stated power)")
+    parser.add_argument(
+        "--size",
+        choices=("default", "small"),
+        default="default",
+        help="draws of the sampler tests (default: the size of the stated power)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampler tests and audits")
     parser.add_argument("--no-samplers", action="store_true", help="skip the distributional tests")
     parser.add_argument("--no-privacy", action="store_true", help="skip the privacy audits")
@@ -64,9 +74,9 @@ def _guide(args):
 def run(args):
     if args.guide_tables or args.update_guide:
         return _guide(args)
-    from ..jsonable import to_jsonable
     from ..conform.functions import FUNCTIONS
     from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
+    from ..jsonable import to_jsonable
 
     unknown = sorted(set(args.only or ()) - {f.name for f in FUNCTIONS})
     if unknown:
@@ -74,18 +84,39 @@ def run(args):
 
     port = load_port(args.port) if args.port else None
     results = results_from_file(args.results) if args.results else None
-    records = run_kit(port, results=results, only=args.only, size=args.size, seed=args.seed,
-                      golden_dir=args.golden, samplers=not args.no_samplers, privacy=not args.no_privacy)
+    records = run_kit(
+        port,
+        results=results,
+        only=args.only,
+        size=args.size,
+        seed=args.seed,
+        golden_dir=args.golden,
+        samplers=not args.no_samplers,
+        privacy=not args.no_privacy,
+    )
     summary = summarise(records)
     status = exit_status(records)
     if args.json:
-        print(json.dumps(to_jsonable({"port": args.port or args.results, "conforms": status == 0,
-                                      "functions": summary, "records": records}), indent=2))
+        print(
+            json.dumps(
+                to_jsonable(
+                    {
+                        "port": args.port or args.results,
+                        "conforms": status == 0,
+                        "functions": summary,
+                        "records": records,
+                    }
+                ),
+                indent=2,
+            )
+        )
         return status
     width = max((len(k) for k in summary), default=10)
     for name, f in summary.items():
-        print(f"{name:<{width}}  {f['status']:<7}  passed {f['passed']:3d}  failed {f['failed']:3d}  "
-              f"skipped {f['skipped']:3d}")
+        print(
+            f"{name:<{width}}  {f['status']:<7}  passed {f['passed']:3d}  failed {f['failed']:3d}  "
+            f"skipped {f['skipped']:3d}"
+        )
         for m in f["messages"][:5]:
             print(f"    {m}")
     print("conforms" if status == 0 else "DOES NOT CONFORM")

@@ -6,7 +6,7 @@ import json
 import math
 import sys
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int, usable_out_dir
@@ -22,8 +22,21 @@ examples:
 """
 USAGE_ERRORS = ()
 
-_LAZY = ("FIGURE_ALGORITHM", "PAPER_NUMBERS", "REAL_DATA_FIGURES", "panels_for", "run_panel", "to_jsonable",
-         "save_figure")
+_LAZY = (
+    "FIGURE_ALGORITHM",
+    "PAPER_NUMBERS",
+    "REAL_DATA_FIGURES",
+    "panels_for",
+    "run_panel",
+    "to_jsonable",
+    "save_figure",
+)
+
+
+if TYPE_CHECKING:  # the lazily loaded names, for linters and type checkers
+    from ..experiments.section6 import FIGURE_ALGORITHM, PAPER_NUMBERS, REAL_DATA_FIGURES, panels_for, run_panel
+    from ..jsonable import to_jsonable
+    from ..rates.plot import save_figure
 
 
 def _load():
@@ -42,7 +55,7 @@ def _load():
     g.setdefault("save_figure", save_figure)
 
 
-def __getattr__(name):   # PEP 562: ``experiments.run_panel`` and friends load on first access
+def __getattr__(name):  # PEP 562: ``experiments.run_panel`` and friends load on first access
     if name in _LAZY:
         _load()
         return globals()[name]
@@ -50,21 +63,32 @@ def __getattr__(name):   # PEP 562: ``experiments.run_panel`` and friends load o
 
 
 def add_arguments(parser):
-    parser.add_argument("--figure", type=int, metavar="N",
-                        help="only this figure (1, 2, 5-11; 3 and 4 need UCI data)")
-    parser.add_argument("--profile", choices=("quick", "full"), default="quick",
-                        help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)")
-    parser.add_argument("--jobs", type=positive_int, default=1,
-                        help="worker processes; results do not depend on it (default: 1)")
+    parser.add_argument("--figure", type=int, metavar="N", help="only this figure (1, 2, 5-11; 3 and 4 need UCI data)")
+    parser.add_argument(
+        "--profile",
+        choices=("quick", "full"),
+        default="quick",
+        help="quick (small sizes, CI) or full (the paper's sizes, 20 repetitions; hours)",
+    )
+    parser.add_argument(
+        "--jobs", type=positive_int, default=1, help="worker processes; results do not depend on it (default: 1)"
+    )
     add_backend_arguments(parser)
     parser.add_argument("--seed", type=non_negative_int, default=20261121, help="run seed (default: %(default)s)")
-    parser.add_argument("--out", default="experiments-report", metavar="DIR",
-                        help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "
-                             "each panel (default: %(default)s)")
+    parser.add_argument(
+        "--out",
+        default="experiments-report",
+        metavar="DIR",
+        help="folder for the figures and section6_<profile>[_figureN].json, rewritten after "
+        "each panel (default: %(default)s)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--resume", action="store_true",
-                        help="reuse the panels already saved in --out by an interrupted run with the same "
-                             "profile, seed and figure selection (the JSON is rewritten after every panel)")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="reuse the panels already saved in --out by an interrupted run with the same "
+        "profile, seed and figure selection (the JSON is rewritten after every panel)",
+    )
 
 
 def _label(panel):
@@ -85,16 +109,24 @@ def plot_figure(path, figure, results):
     for ax, (panel, rows) in zip(axes, results):
         key = "n" if panel.vary == "n_private" else panel.vary
         for d in panel.dims:
-            for priv in ((True, False) if panel.vary == "n_private" else (None,)):
+            for priv in (True, False) if panel.vary == "n_private" else (None,):
                 sel = [r for r in rows if r["d"] == d and (priv is None or r["private"] == priv)]
                 lab = f"d={d}" + ("" if priv is None else (" private" if priv else " non-private"))
-                line = ax.errorbar([r[key] for r in sel], [r["mean"] for r in sel],
-                                   yerr=[0 if math.isnan(r["se"]) else r["se"] for r in sel], marker="o", label=lab)
+                line = ax.errorbar(
+                    [r[key] for r in sel],
+                    [r["mean"] for r in sel],
+                    yerr=[0 if math.isnan(r["se"]) else r["se"] for r in sel],
+                    marker="o",
+                    label=lab,
+                )
                 blind = [(r[key], r["blind_walk_level"]) for r in sel if r.get("blind_walk_level") is not None]
                 if blind:
                     ax.plot(*zip(*blind), linestyle=":", color=line[0].get_color(), label=f"d={d} blind walk")
-        paper = [(item[key], item["excess_risk"]) for item in PAPER_NUMBERS.get(figure, [])
-                 if item.get("panel") == panel.panel and key in item and "excess_risk" in item]
+        paper = [
+            (item[key], item["excess_risk"])
+            for item in PAPER_NUMBERS.get(figure, [])
+            if item.get("panel") == panel.panel and key in item and "excess_risk" in item
+        ]
         if paper:
             ax.plot(*zip(*paper), linestyle="none", marker="*", markersize=11, color="black", label="paper (text)")
         ax.set_xlabel(_label(panel))
@@ -130,8 +162,10 @@ def saved_panels(path, profile, seed):
     """
     saved = json.loads(path.read_text())
     if saved.get("profile") != profile or saved.get("seed") != seed:
-        raise ValueError(f"--resume: {path} holds profile={saved.get('profile')!r}, seed={saved.get('seed')!r}, "
-                         f"this run has profile={profile!r}, seed={seed!r}")
+        raise ValueError(
+            f"--resume: {path} holds profile={saved.get('profile')!r}, seed={saved.get('seed')!r}, "
+            f"this run has profile={profile!r}, seed={seed!r}"
+        )
     out = {}
     for fig in saved.get("figures", []):
         for p in fig["panels"]:
@@ -161,8 +195,14 @@ def run(args):
     for f in figures:
         results = []
         t0 = time.perf_counter()
-        entry = {"figure": f, "algorithm": FIGURE_ALGORITHM[f][0], "loss": FIGURE_ALGORITHM[f][1],
-                 "paper": PAPER_NUMBERS.get(f, []), "panels": [], "resumed_panels": []}
+        entry = {
+            "figure": f,
+            "algorithm": FIGURE_ALGORITHM[f][0],
+            "loss": FIGURE_ALGORITHM[f][1],
+            "paper": PAPER_NUMBERS.get(f, []),
+            "panels": [],
+            "resumed_panels": [],
+        }
         report["figures"].append(entry)
         for panel in [p for p in panels if p.figure == f]:
             spec, rows = done.get((f, panel.panel), (None, None))
@@ -189,16 +229,20 @@ def run(args):
         print(json.dumps(to_jsonable(report), indent=2))
         return 0
     for fig in report["figures"]:
-        print(f"Figure {fig['figure']} (Algorithm {fig['algorithm']}, {fig['loss']} loss), {fig['seconds']} s, "
-              f"{fig['png']}")
+        print(
+            f"Figure {fig['figure']} (Algorithm {fig['algorithm']}, {fig['loss']} loss), {fig['seconds']} s, "
+            f"{fig['png']}"
+        )
         for p in fig["panels"]:
             for r in p["rows"]:
                 tag = "" if "private" not in r else ("  private" if r["private"] else "  non-private")
                 if r.get("blind_walk_level") is not None:
                     tag += f"  (blind walk {r['blind_walk_level']:.3g})"
                 var = {"n_private": "n"}.get(p["vary"], p["vary"])
-                print(f"  ({p['panel']}) d={r['d']:<4} {var}={r[var]:<8g} excess risk {r['mean']:.4g} "
-                      f"(s.e. {r['se']:.2g}, q90 {r['q90']:.4g}, {r['repetitions']} runs){tag}")
+                print(
+                    f"  ({p['panel']}) d={r['d']:<4} {var}={r[var]:<8g} excess risk {r['mean']:.4g} "
+                    f"(s.e. {r['se']:.2g}, q90 {r['q90']:.4g}, {r['repetitions']} runs){tag}"
+                )
         for item in fig["paper"]:
             print(f"  paper: {item}")
     print(f"total {report['seconds']} s; figures 3, 4 not run (UCI data)")

@@ -6,8 +6,10 @@ __all__ = ["NAME", "HELP", "EPILOG", "add_arguments", "run"]
 
 
 NAME = "golden"
-HELP = ("write the golden vectors (inputs, the reference's float64 outputs or exact values correctly rounded, with "
-        "provenance) for ports")
+HELP = (
+    "write the golden vectors (inputs, the reference's float64 outputs or exact values correctly rounded, with "
+    "provenance) for ports"
+)
 EPILOG = """\
 examples:
   python -m proofs_checks golden --out golden
@@ -17,8 +19,9 @@ examples:
 
 def add_arguments(parser):
     parser.add_argument("--out", required=True, help="folder to write <subject>.json and schema.json into")
-    parser.add_argument("--only", nargs="+", metavar="SUBJECT",
-                        help="subjects to write (catoni, wang_xu, hu, mechanisms; default all)")
+    parser.add_argument(
+        "--only", nargs="+", metavar="SUBJECT", help="subjects to write (catoni, wang_xu, hu, mechanisms; default all)"
+    )
 
 
 def run(args):

@@ -15,7 +15,7 @@ examples:
   python -m proofs_checks list --json
 """
 USAGE_ERRORS = ()
-KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")   # proofs_checks.model.KINDS, kept light
+KINDS = ("privacy", "formula", "inequality", "sensitivity", "rate")  # proofs_checks.model.KINDS, kept light
 
 
 def add_arguments(parser):
@@ -29,14 +29,32 @@ def run(args):
     reg = default_registry()
     claims = [c for c in reg.claims if args.kind is None or c.kind == args.kind]
     if args.json:
-        print(json.dumps({
-            "algorithms": [{"id": a.id, "source": a.source, "summary": a.summary, "variants": list(a.variants)}
-                           for a in reg.algorithms],
-            "claims": [{"id": c.id, "source": c.source, "statement": c.statement, "kind": c.kind,
-                        "algorithm": c.algorithm, "variant": c.variant, "scope": c.scope} for c in claims],
-            "findings": [{"id": f.id, "paper": f.paper, "title": f.title, "claims": list(f.claims)}
-                         for f in reg.findings],
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "algorithms": [
+                        {"id": a.id, "source": a.source, "summary": a.summary, "variants": list(a.variants)}
+                        for a in reg.algorithms
+                    ],
+                    "claims": [
+                        {
+                            "id": c.id,
+                            "source": c.source,
+                            "statement": c.statement,
+                            "kind": c.kind,
+                            "algorithm": c.algorithm,
+                            "variant": c.variant,
+                            "scope": c.scope,
+                        }
+                        for c in claims
+                    ],
+                    "findings": [
+                        {"id": f.id, "paper": f.paper, "title": f.title, "claims": list(f.claims)} for f in reg.findings
+                    ],
+                },
+                indent=2,
+            )
+        )
         return 0
     print("Algorithms")
     for a in reg.algorithms:

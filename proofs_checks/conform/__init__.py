@@ -22,8 +22,16 @@ Examples
 
 from .compare import Mismatch, compare_case, ulp_error
 from .deterministic import GOLDEN_DIR, load_cases, load_results, run_deterministic
-from .functions import (FUNCTIONS, KINDS, STAGES, PortFunction, audited_functions, declared, golden_functions,
-                        sampler_functions)
+from .functions import (
+    FUNCTIONS,
+    KINDS,
+    STAGES,
+    PortFunction,
+    audited_functions,
+    declared,
+    golden_functions,
+    sampler_functions,
+)
 from .guide import guide_differences, update_guide
 from .kit import exit_status, load_port, results_from_file, run_kit, summarise
 from .privacy import PRIVACY_CHECKS, PRIVACY_INSTANCES, run_privacy
@@ -33,13 +41,43 @@ from .tolerances import TOLERANCES, tolerance_for, tolerance_text
 
 __all__ = [
     # running the kit
-    "run_kit", "load_port", "results_from_file", "summarise", "exit_status",
+    "run_kit",
+    "load_port",
+    "results_from_file",
+    "summarise",
+    "exit_status",
     # its parts
-    "run_deterministic", "run_samplers", "run_privacy", "load_cases", "load_results", "compare_case",
-    "Mismatch", "ulp_error", "stated_power", "GOLDEN_DIR",
+    "run_deterministic",
+    "run_samplers",
+    "run_privacy",
+    "load_cases",
+    "load_results",
+    "compare_case",
+    "Mismatch",
+    "ulp_error",
+    "stated_power",
+    "GOLDEN_DIR",
     # the declaration and what comes from it
-    "FUNCTIONS", "PortFunction", "KINDS", "STAGES", "declared", "golden_functions", "sampler_functions",
-    "audited_functions", "Tol", "Scale", "PHI_BOUND", "TOLERANCES", "tolerance_for", "tolerance_text",
-    "SAMPLER_CHECKS", "PRIVACY_CHECKS", "ALPHA", "SIZES", "INSTANCES", "PRIVACY_INSTANCES",
-    "update_guide", "guide_differences",
+    "FUNCTIONS",
+    "PortFunction",
+    "KINDS",
+    "STAGES",
+    "declared",
+    "golden_functions",
+    "sampler_functions",
+    "audited_functions",
+    "Tol",
+    "Scale",
+    "PHI_BOUND",
+    "TOLERANCES",
+    "tolerance_for",
+    "tolerance_text",
+    "SAMPLER_CHECKS",
+    "PRIVACY_CHECKS",
+    "ALPHA",
+    "SIZES",
+    "INSTANCES",
+    "PRIVACY_INSTANCES",
+    "update_guide",
+    "guide_differences",
 ]

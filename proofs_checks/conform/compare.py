@@ -82,10 +82,13 @@ def _compare_floats(function, path, actual, expected, args, kwargs, stats):
     tol, scale = tolerance_for(function, args, kwargs)
     finite = np.isfinite(exp)
     if tol.nonfinite_compared and not np.array_equal(exp[~finite], act[~finite], equal_nan=True):
-        idx = np.unravel_index(int(np.flatnonzero(~finite & ~((exp == act) | (np.isnan(exp) & np.isnan(act))))[0]),
-                               exp.shape)
-        raise Mismatch(f"{path}: at input {_describe_input(args, idx, exp.shape)} expected the non-finite value "
-                       f"{exp[idx]!r}, got {act[idx]!r}")
+        idx = np.unravel_index(
+            int(np.flatnonzero(~finite & ~((exp == act) | (np.isnan(exp) & np.isnan(act))))[0]), exp.shape
+        )
+        raise Mismatch(
+            f"{path}: at input {_describe_input(args, idx, exp.shape)} expected the non-finite value "
+            f"{exp[idx]!r}, got {act[idx]!r}"
+        )
     stats["not_compared"] = stats.get("not_compared", 0) + int((~finite).sum())
     if not finite.any():
         return
@@ -105,14 +108,18 @@ def _compare_floats(function, path, actual, expected, args, kwargs, stats):
     stats["max_ulps"] = max(stats.get("max_ulps", 0.0), float(err[worst]))
     if err[worst] > tol.ulps:
         absdiff = abs(float(act[worst]) - float(exp[worst])) if np.isfinite(act[worst]) else float("inf")
-        raise Mismatch(f"{path}: error {float(err[worst]):.4g} ulps (abs {absdiff:.3g}) > tolerance {tol.ulps:g} "
-                       f"ulps of {desc}, at input {_describe_input(args, worst, exp.shape)}: got "
-                       f"{float(act[worst])!r}, expected {float(exp[worst])!r}")
+        raise Mismatch(
+            f"{path}: error {float(err[worst]):.4g} ulps (abs {absdiff:.3g}) > tolerance {tol.ulps:g} "
+            f"ulps of {desc}, at input {_describe_input(args, worst, exp.shape)}: got "
+            f"{float(act[worst])!r}, expected {float(exp[worst])!r}"
+        )
     bound = None if tol.bound is None else tol.bound(args, kwargs)
     if bound is not None and np.any(np.abs(act) > bound):
         i = np.unravel_index(int(np.argmax(np.abs(act))), exp.shape)
-        raise Mismatch(f"{path}: |{function}| must not exceed {tol.bound.label} = {float(np.max(bound))!r}, got "
-                       f"{float(act[i])!r} at input {_describe_input(args, i, exp.shape)}")
+        raise Mismatch(
+            f"{path}: |{function}| must not exceed {tol.bound.label} = {float(np.max(bound))!r}, got "
+            f"{float(act[i])!r} at input {_describe_input(args, i, exp.shape)}"
+        )
 
 
 def _compare_tree(function, path, actual, expected, args, kwargs, stats):
@@ -136,8 +143,10 @@ def _compare_tree(function, path, actual, expected, args, kwargs, stats):
             raise Mismatch(f"{path}: expected {expected!r}, got {actual!r}")
     elif isinstance(expected, (int, np.integer)) or (isinstance(expected, np.ndarray) and expected.dtype.kind == "i"):
         if not np.array_equal(np.asarray(actual), expected):
-            raise Mismatch(f"{path}: expected the integers {np.asarray(expected).tolist()!r:.200}, got "
-                           f"{np.asarray(actual).tolist()!r:.200}")
+            raise Mismatch(
+                f"{path}: expected the integers {np.asarray(expected).tolist()!r:.200}, got "
+                f"{np.asarray(actual).tolist()!r:.200}"
+            )
     else:
         _compare_floats(function, path, actual, expected, args, kwargs, stats)
 
@@ -146,16 +155,20 @@ def _match_rows(path, act_rows, exp_rows, rtol):
     act_rows = np.asarray(act_rows, dtype=np.float64).reshape(len(act_rows), -1)
     exp_rows = np.asarray(exp_rows, dtype=np.float64).reshape(len(exp_rows), -1)
     if act_rows.shape != exp_rows.shape:
-        raise Mismatch(f"{path}: expected {exp_rows.shape[0]} outputs of width {exp_rows.shape[1]}, got "
-                       f"{act_rows.shape[0]} of width {act_rows.shape[1] if act_rows.ndim == 2 else '?'}")
+        raise Mismatch(
+            f"{path}: expected {exp_rows.shape[0]} outputs of width {exp_rows.shape[1]}, got "
+            f"{act_rows.shape[0]} of width {act_rows.shape[1] if act_rows.ndim == 2 else '?'}"
+        )
     diff = np.max(np.abs(exp_rows[:, None, :] - act_rows[None, :, :]), axis=2)
     limit = rtol * (1.0 + np.max(np.abs(exp_rows), axis=1))[:, None]
     match = np.argmax(diff <= limit, axis=1)
     found = (diff <= limit).any(axis=1)
     if not found.all():
         i = int(np.flatnonzero(~found)[0])
-        raise Mismatch(f"{path}: the expected output {exp_rows[i].tolist()} is not among the port's outputs "
-                       f"(nearest at max abs distance {float(diff[i].min()):.3g}, allowed {float(limit[i, 0]):.3g})")
+        raise Mismatch(
+            f"{path}: the expected output {exp_rows[i].tolist()} is not among the port's outputs "
+            f"(nearest at max abs distance {float(diff[i].min()):.3g}, allowed {float(limit[i, 0]):.3g})"
+        )
     if len(set(match.tolist())) != len(match):
         raise Mismatch(f"{path}: two expected outputs match the same port output")
     return match
@@ -218,9 +231,11 @@ tolerance 0 ulps of the expected value, at input arg0=2.0, arg1=1.0: got 2.00000
         i = int(np.argmax(err))
         stats["max_abs_log_prob_error"] = float(err[i])
         if err[i] > tol.law_atol:
-            raise Mismatch(f"{path}: log-probability of output {exp_outs[i].tolist()} is {float(logp[match[i]])!r}, "
-                           f"expected {float(exp_logp[i])!r} (error {float(err[i]):.3g} > {tol.law_atol:g}; "
-                           f"probability {np.exp(float(exp_logp[i])):.6g} vs {np.exp(float(logp[match[i]])):.6g})")
+            raise Mismatch(
+                f"{path}: log-probability of output {exp_outs[i].tolist()} is {float(logp[match[i]])!r}, "
+                f"expected {float(exp_logp[i])!r} (error {float(err[i]):.3g} > {tol.law_atol:g}; "
+                f"probability {np.exp(float(exp_logp[i])):.6g} vs {np.exp(float(logp[match[i]])):.6g})"
+            )
     else:
         raise ValueError(f"unknown comparison mode {mode!r} in case {case['id']}")
     return stats

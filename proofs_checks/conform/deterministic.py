@@ -49,8 +49,13 @@ def load_cases(golden_dir: Union[str, os.PathLike, None] = None) -> list[dict]:
     cases = []
     for path in files:
         for c in load(path)["cases"]:
-            c = dict(c, file=path.name, args_decoded=decode(c["args"]), kwargs_decoded=decode(c["kwargs"]),
-                     expected_decoded=decode(c["expected"]))
+            c = dict(
+                c,
+                file=path.name,
+                args_decoded=decode(c["args"]),
+                kwargs_decoded=decode(c["kwargs"]),
+                expected_decoded=decode(c["expected"]),
+            )
             cases.append(c)
     return cases
 
@@ -103,9 +108,13 @@ def _record(function, case, status, message=None, stats=None):
     return rec
 
 
-def run_deterministic(port: Optional[object] = None, *, results: Optional[Mapping[str, Any]] = None,
-                      golden_dir: Union[str, os.PathLike, None] = None,
-                      only: Optional[Collection[str]] = None) -> list[dict]:
+def run_deterministic(
+    port: Optional[object] = None,
+    *,
+    results: Optional[Mapping[str, Any]] = None,
+    golden_dir: Union[str, os.PathLike, None] = None,
+    only: Optional[Collection[str]] = None,
+) -> list[dict]:
     """One record per golden case: ``passed``, ``failed`` (with the message) or ``skipped``.
 
     Parameters
@@ -138,8 +147,10 @@ def run_deterministic(port: Optional[object] = None, *, results: Optional[Mappin
     ['passed']
     """
     if (port is None) == (results is None):
-        raise ValueError(f"give exactly one of port and results, got port={port!r}, "
-                         f"results={'None' if results is None else 'a mapping'}")
+        raise ValueError(
+            f"give exactly one of port and results, got port={port!r}, "
+            f"results={'None' if results is None else 'a mapping'}"
+        )
     records = []
     for case in load_cases(golden_dir):
         fn_name = case["function"]
@@ -159,8 +170,9 @@ def run_deterministic(port: Optional[object] = None, *, results: Optional[Mappin
             try:
                 actual = fn(*args, **kwargs)
             except Exception as exc:  # the port's failure is a conformance failure, reported with the input
-                records.append(_record(fn_name, case, "failed", f"{fn_name} [{case['id']}] raised "
-                                                                f"{type(exc).__name__}: {exc}"))
+                records.append(
+                    _record(fn_name, case, "failed", f"{fn_name} [{case['id']}] raised {type(exc).__name__}: {exc}")
+                )
                 continue
         try:
             stats = compare_case(case, actual, case["args_decoded"], case["kwargs_decoded"])

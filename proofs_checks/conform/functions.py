@@ -31,11 +31,19 @@ from reference.wang_xu import l1_regression as WX
 from reference.wang_xu.truncation import psi as _psi
 
 from . import adapters
-from .scales import (PHI_BOUND, Scale, Tol, c_hat_scale, log_theta_scale, printed_mean_scale,
-                     standard_mean_scale)
+from .scales import PHI_BOUND, Scale, Tol, c_hat_scale, log_theta_scale, printed_mean_scale, standard_mean_scale
 
-__all__ = ["KINDS", "GOLDEN_KINDS", "STAGES", "PortFunction", "FUNCTIONS", "declared", "golden_functions",
-           "sampler_functions", "audited_functions"]
+__all__ = [
+    "KINDS",
+    "GOLDEN_KINDS",
+    "STAGES",
+    "PortFunction",
+    "FUNCTIONS",
+    "declared",
+    "golden_functions",
+    "sampler_functions",
+    "audited_functions",
+]
 
 #: What a function's golden cases or checks compare (the golden cases' ``compare`` mode for golden kinds).
 KINDS = {
@@ -72,8 +80,9 @@ def _parse_signature(text):
     params = []
     positional = a.posonlyargs + a.args
     defaults = [inspect.Parameter.empty] * (len(positional) - len(a.defaults)) + list(a.defaults)
-    kinds = ([inspect.Parameter.POSITIONAL_ONLY] * len(a.posonlyargs)
-             + [inspect.Parameter.POSITIONAL_OR_KEYWORD] * len(a.args))
+    kinds = [inspect.Parameter.POSITIONAL_ONLY] * len(a.posonlyargs) + [inspect.Parameter.POSITIONAL_OR_KEYWORD] * len(
+        a.args
+    )
     for arg, default, kind in zip(positional, defaults, kinds):
         value = default if default is inspect.Parameter.empty else ast.literal_eval(default)
         params.append(inspect.Parameter(arg.arg, kind, default=value))
@@ -152,16 +161,19 @@ class PortFunction:
         _parse_signature(self.signature)
         if self.kind in GOLDEN_KINDS:
             if not isinstance(self.subject, str) or not self.subject:
-                raise ValueError(f"{where}: a {self.kind} function needs the subject of its golden file, "
-                                 f"got {self.subject!r}")
+                raise ValueError(
+                    f"{where}: a {self.kind} function needs the subject of its golden file, got {self.subject!r}"
+                )
             if not isinstance(self.tolerance, Tol):
                 raise TypeError(f"{where}: a {self.kind} function needs a Tol, got {self.tolerance!r}")
             if not isinstance(self.tolerance.why, str) or not self.tolerance.why.strip():
                 raise ValueError(f"{where}: its tolerance needs a reason (why), got {self.tolerance.why!r}")
         elif self.subject is not None or self.tolerance is not None:
-            raise ValueError(f"{where}: a sampler has no golden subject or tolerance (its tests have a level "
-                             f"and a power: conform.samplers), got subject={self.subject!r}, "
-                             f"tolerance={self.tolerance!r}")
+            raise ValueError(
+                f"{where}: a sampler has no golden subject or tolerance (its tests have a level "
+                f"and a power: conform.samplers), got subject={self.subject!r}, "
+                f"tolerance={self.tolerance!r}"
+            )
 
     @property
     def parameters(self):
@@ -179,19 +191,27 @@ class PortFunction:
 
 _SCALE_WHY = "one or two IEEE operations and a correctly rounded sqrt/log (libm log and pow within 1 ulp each)"
 _B = Scale.constant(PHI_BOUND, "B = 2 sqrt(2)/3")
-_MEAN_TOL = Tol(16, Scale("s B", standard_mean_scale),
-                "standard: s times a mean of E[phi] terms, each within 16 ulps of B (absolute: 16 ulps of s*B)",
-                variants={"printed": Tol(64, Scale("s times the C-hat scale of the terms (x/s, |x|/(s sqrt beta))",
-                                                   printed_mean_scale),
-                                         "s times a mean of printed C-hat terms, each defined to 64 ulps of "
-                                         "the terms it cancels",
-                                         nonfinite_compared=False)},
-                nonfinite_compared=False)
+_MEAN_TOL = Tol(
+    16,
+    Scale("s B", standard_mean_scale),
+    "standard: s times a mean of E[phi] terms, each within 16 ulps of B (absolute: 16 ulps of s*B)",
+    variants={
+        "printed": Tol(
+            64,
+            Scale("s times the C-hat scale of the terms (x/s, |x|/(s sqrt beta))", printed_mean_scale),
+            "s times a mean of printed C-hat terms, each defined to 64 ulps of the terms it cancels",
+            nonfinite_compared=False,
+        )
+    },
+    nonfinite_compared=False,
+)
 _SETTINGS_TOL = Tol(4, "value", "closed forms in pow/log/sqrt; integers (T, s, k) exact")
 _WX_SETTINGS_TOL = Tol(4, "value", "closed forms in pow/log/sqrt")
-_LAW_AS_DP_FW = ("exponential mechanism over enumerated paths; output points matched within 1e-12 relative. The "
-                 "golden log-probabilities are the reference's float64 log-sum-exp: they moved by 68 ulps "
-                 "(3.0e-14) between numpy's AVX-512 exp/log and the C library's, far inside law_atol")
+_LAW_AS_DP_FW = (
+    "exponential mechanism over enumerated paths; output points matched within 1e-12 relative. The "
+    "golden log-probabilities are the reference's float64 log-sum-exp: they moved by 68 ulps "
+    "(3.0e-14) between numpy's AVX-512 exp/log and the C library's, far inside law_atol"
+)
 
 
 def _value(name, signature, reference, subject, stage, source, tolerance, *, kind="values", audited=False):
@@ -206,128 +226,442 @@ def _sampler(name, signature, reference, source, *, audited=False):
 #: mechanisms run in this order.
 FUNCTIONS = (
     # 1: the truncation functions
-    _value("phi", "(x)", catoni.phi, "catoni", 1, "[002 eq. (2)]",
-           Tol(2, "value", "x - x^3/6 has no cancellation on [-sqrt 2, sqrt 2] (x^3/6 <= x/3); 2 ulps allow "
-                           "x*x*x versus pow(x, 3)")),
-    _value("psi", "(x, theta=2.0)", _psi, "wang_xu", 1, "[000 eq. (6)], [000 eq. (16)]",
-           Tol(4, Scale("log(theta)", log_theta_scale),
-               "the golden values are mpmath's, correctly rounded; a float64 evaluation through log1p is within a "
-               "few ulps of log(theta), the range of psi and the scale on which the scores of [000 Alg. 1-2] use "
-               "it (numpy's AVX-512 log1p and the C library's differ by 1 ulp)")),
+    _value(
+        "phi",
+        "(x)",
+        catoni.phi,
+        "catoni",
+        1,
+        "[002 eq. (2)]",
+        Tol(
+            2,
+            "value",
+            "x - x^3/6 has no cancellation on [-sqrt 2, sqrt 2] (x^3/6 <= x/3); 2 ulps allow x*x*x versus pow(x, 3)",
+        ),
+    ),
+    _value(
+        "psi",
+        "(x, theta=2.0)",
+        _psi,
+        "wang_xu",
+        1,
+        "[000 eq. (6)], [000 eq. (16)]",
+        Tol(
+            4,
+            Scale("log(theta)", log_theta_scale),
+            "the golden values are mpmath's, correctly rounded; a float64 evaluation through log1p is within a "
+            "few ulps of log(theta), the range of psi and the scale on which the scores of [000 Alg. 1-2] use "
+            "it (numpy's AVX-512 log1p and the C library's differ by 1 ulp)",
+        ),
+    ),
     # 2: scales and sensitivities
-    _value("laplace_scale", "(sensitivity, epsilon)", M.laplace_scale, "mechanisms", 2, "[002 Def. 2]",
-           Tol(0, "value", "one IEEE division (Delta/eps): correctly rounded, bit-exact")),
-    _value("report_noisy_max_scale", "(sensitivity, epsilon, *, monotone=False)", M.report_noisy_max_scale,
-           "mechanisms", 2, "report-noisy-max (Dwork and Roth, Claim 3.9), [002 Alg. 4 step 5]",
-           Tol(0, "value", "2*Delta/eps: multiplication by 2 is exact, then one division")),
-    _value("peeling_scale", "(s, epsilon, delta, lam)", M.peeling_scale, "mechanisms", 2, "[002 Alg. 4]",
-           Tol(4, "value", _SCALE_WHY)),
-    _value("gem_threshold", "(epsilon, beta, k)", M.gem_threshold, "mechanisms", 2, "[004 App. D.1]",
-           Tol(4, "value", _SCALE_WHY)),
-    _value("dp_fw_sensitivity", "(vertices, s, m)", FW.dp_fw_sensitivity, "hu", 2, "[002 Alg. 1 step 6]",
-           Tol(4, "value", _SCALE_WHY)),
-    _value("lasso_sensitivity", "(vertices, K, n)", FW.lasso_sensitivity, "hu", 2, "[002 Alg. 2 step 4]",
-           Tol(4, "value", _SCALE_WHY)),
-    _value("lasso_epsilon_step", "(epsilon, delta, T, variant='printed')", FW.lasso_epsilon_step, "hu", 2,
-           "[002 Alg. 2]", Tol(4, "value", _SCALE_WHY)),
-    _value("advanced_composition_epsilon", "(epsilon_step, rounds, delta_slack)", M.advanced_composition_epsilon,
-           "mechanisms", 2, "[002 Lemma 2]", Tol(4, "value", _SCALE_WHY)),
-    _value("advanced_composition_split", "(epsilon, delta, rounds, variant='printed')",
-           M.advanced_composition_split, "mechanisms", 2, "[002 Lemma 2]",
-           Tol(64, "value", "the standard split solves an equation numerically (root found to full precision); "
-                            "printed: closed form")),
+    _value(
+        "laplace_scale",
+        "(sensitivity, epsilon)",
+        M.laplace_scale,
+        "mechanisms",
+        2,
+        "[002 Def. 2]",
+        Tol(0, "value", "one IEEE division (Delta/eps): correctly rounded, bit-exact"),
+    ),
+    _value(
+        "report_noisy_max_scale",
+        "(sensitivity, epsilon, *, monotone=False)",
+        M.report_noisy_max_scale,
+        "mechanisms",
+        2,
+        "report-noisy-max (Dwork and Roth, Claim 3.9), [002 Alg. 4 step 5]",
+        Tol(0, "value", "2*Delta/eps: multiplication by 2 is exact, then one division"),
+    ),
+    _value(
+        "peeling_scale",
+        "(s, epsilon, delta, lam)",
+        M.peeling_scale,
+        "mechanisms",
+        2,
+        "[002 Alg. 4]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
+    _value(
+        "gem_threshold",
+        "(epsilon, beta, k)",
+        M.gem_threshold,
+        "mechanisms",
+        2,
+        "[004 App. D.1]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
+    _value(
+        "dp_fw_sensitivity",
+        "(vertices, s, m)",
+        FW.dp_fw_sensitivity,
+        "hu",
+        2,
+        "[002 Alg. 1 step 6]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
+    _value(
+        "lasso_sensitivity",
+        "(vertices, K, n)",
+        FW.lasso_sensitivity,
+        "hu",
+        2,
+        "[002 Alg. 2 step 4]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
+    _value(
+        "lasso_epsilon_step",
+        "(epsilon, delta, T, variant='printed')",
+        FW.lasso_epsilon_step,
+        "hu",
+        2,
+        "[002 Alg. 2]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
+    _value(
+        "advanced_composition_epsilon",
+        "(epsilon_step, rounds, delta_slack)",
+        M.advanced_composition_epsilon,
+        "mechanisms",
+        2,
+        "[002 Lemma 2]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
+    _value(
+        "advanced_composition_split",
+        "(epsilon, delta, rounds, variant='printed')",
+        M.advanced_composition_split,
+        "mechanisms",
+        2,
+        "[002 Lemma 2]",
+        Tol(
+            64,
+            "value",
+            "the standard split solves an equation numerically (root found to full precision); printed: closed form",
+        ),
+    ),
     # 3: parameter settings
-    _value("hu_theorem2_parameters", "(n, epsilon, d, n_vertices, alpha, tau, zeta)", HP.theorem2_parameters,
-           "hu", 3, "[002 Thm. 2]", _SETTINGS_TOL),
-    _value("hu_theorem3_parameters", "(n, epsilon, d, zeta)", HP.theorem3_parameters, "hu", 3, "[002 Thm. 3]",
-           _SETTINGS_TOL),
-    _value("hu_theorem5_parameters", "(n, epsilon, delta, d, lambda_max, zeta)", HP.theorem5_parameters, "hu", 3,
-           "[002 Thm. 5]", _SETTINGS_TOL),
-    _value("hu_theorem7_parameters", "(n, epsilon, s_star, gamma, mu)", HP.theorem7_parameters, "hu", 3,
-           "[002 Thm. 7]", _SETTINGS_TOL),
-    _value("hu_theorem8_parameters", "(n, epsilon, s_star, gamma_r, mu_r, tau)", HP.theorem8_parameters, "hu", 3,
-           "[002 Thm. 8]", _SETTINGS_TOL),
-    _value("hu_theorem9_lower_bound", "(n, epsilon, delta, d, s_star, tau)", HP.theorem9_lower_bound, "hu", 3,
-           "[002 Thm. 9]", _SETTINGS_TOL),
-    _value("hu_section62_parameters", "(algorithm, n, epsilon, *, s_star=None)", HP.section62_parameters, "hu",
-           3, "[002 Sec. 6.2]", _SETTINGS_TOL),
-    _value("wang_xu_theorem1_parameters", "(n, d, epsilon, eta, tau, assumption=1)", WX.theorem1_parameters,
-           "wang_xu", 3, "[000 Thm. 1]", _WX_SETTINGS_TOL),
-    _value("wang_xu_theorem2_parameters", "(n, d, epsilon, eta, tau, theta)", WX.theorem2_parameters,
-           "wang_xu", 3, "[000 Thm. 2]", _WX_SETTINGS_TOL),
+    _value(
+        "hu_theorem2_parameters",
+        "(n, epsilon, d, n_vertices, alpha, tau, zeta)",
+        HP.theorem2_parameters,
+        "hu",
+        3,
+        "[002 Thm. 2]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "hu_theorem3_parameters",
+        "(n, epsilon, d, zeta)",
+        HP.theorem3_parameters,
+        "hu",
+        3,
+        "[002 Thm. 3]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "hu_theorem5_parameters",
+        "(n, epsilon, delta, d, lambda_max, zeta)",
+        HP.theorem5_parameters,
+        "hu",
+        3,
+        "[002 Thm. 5]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "hu_theorem7_parameters",
+        "(n, epsilon, s_star, gamma, mu)",
+        HP.theorem7_parameters,
+        "hu",
+        3,
+        "[002 Thm. 7]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "hu_theorem8_parameters",
+        "(n, epsilon, s_star, gamma_r, mu_r, tau)",
+        HP.theorem8_parameters,
+        "hu",
+        3,
+        "[002 Thm. 8]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "hu_theorem9_lower_bound",
+        "(n, epsilon, delta, d, s_star, tau)",
+        HP.theorem9_lower_bound,
+        "hu",
+        3,
+        "[002 Thm. 9]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "hu_section62_parameters",
+        "(algorithm, n, epsilon, *, s_star=None)",
+        HP.section62_parameters,
+        "hu",
+        3,
+        "[002 Sec. 6.2]",
+        _SETTINGS_TOL,
+    ),
+    _value(
+        "wang_xu_theorem1_parameters",
+        "(n, d, epsilon, eta, tau, assumption=1)",
+        WX.theorem1_parameters,
+        "wang_xu",
+        3,
+        "[000 Thm. 1]",
+        _WX_SETTINGS_TOL,
+    ),
+    _value(
+        "wang_xu_theorem2_parameters",
+        "(n, d, epsilon, eta, tau, theta)",
+        WX.theorem2_parameters,
+        "wang_xu",
+        3,
+        "[000 Thm. 2]",
+        _WX_SETTINGS_TOL,
+    ),
     # 4: the smoothed Catoni estimator
-    _value("expected_phi", "(a, b)", catoni.expected_phi, "catoni", 4, "[002 eq. (4)-(5)]",
-           Tol(16, _B, "the reference is accurate to 1e-15 (9 ulps of B) in absolute terms against mpmath over "
-                       "the whole float64 range; a port of the same accuracy may differ by the sum of both errors. "
-                       "Not bit-exact: the batch and scalar paths of the reference itself may differ by 1 ulp",
-               bound=Scale.constant(PHI_BOUND, "B"))),
-    _value("c_hat", "(a, b)", catoni.c_hat, "catoni", 4, "[002 App. A]",
-           Tol(64, Scale("|a|(1 + b^2/2) + |a|^3/6 + b^3 + B", c_hat_scale),
-               "the printed form cancels terms of size |a|(1+b^2/2)+|a|^3/6 (+ b^3); its float64 value is only "
-               "defined to a few ulps of that size; non-finite golden values (b = 0, overflow) are not compared",
-               nonfinite_compared=False)),
-    _value("robust_mean", "(x, s, beta, *, variant='standard', axis=0)", catoni.robust_mean, "catoni", 4,
-           "[002 eq. (4)]", _MEAN_TOL),
-    _value("robust_gradient", "(per_example_grads, s, beta, *, variant='standard')", catoni.robust_gradient,
-           "catoni", 4, "[002 Alg. 1 step 4]", _MEAN_TOL),
+    _value(
+        "expected_phi",
+        "(a, b)",
+        catoni.expected_phi,
+        "catoni",
+        4,
+        "[002 eq. (4)-(5)]",
+        Tol(
+            16,
+            _B,
+            "the reference is accurate to 1e-15 (9 ulps of B) in absolute terms against mpmath over "
+            "the whole float64 range; a port of the same accuracy may differ by the sum of both errors. "
+            "Not bit-exact: the batch and scalar paths of the reference itself may differ by 1 ulp",
+            bound=Scale.constant(PHI_BOUND, "B"),
+        ),
+    ),
+    _value(
+        "c_hat",
+        "(a, b)",
+        catoni.c_hat,
+        "catoni",
+        4,
+        "[002 App. A]",
+        Tol(
+            64,
+            Scale("|a|(1 + b^2/2) + |a|^3/6 + b^3 + B", c_hat_scale),
+            "the printed form cancels terms of size |a|(1+b^2/2)+|a|^3/6 (+ b^3); its float64 value is only "
+            "defined to a few ulps of that size; non-finite golden values (b = 0, overflow) are not compared",
+            nonfinite_compared=False,
+        ),
+    ),
+    _value(
+        "robust_mean",
+        "(x, s, beta, *, variant='standard', axis=0)",
+        catoni.robust_mean,
+        "catoni",
+        4,
+        "[002 eq. (4)]",
+        _MEAN_TOL,
+    ),
+    _value(
+        "robust_gradient",
+        "(per_example_grads, s, beta, *, variant='standard')",
+        catoni.robust_gradient,
+        "catoni",
+        4,
+        "[002 Alg. 1 step 4]",
+        _MEAN_TOL,
+    ),
     # 5: losses, per-example gradients, nets, scores
-    _value("loss_value", "(loss, w, X, y)", adapters.loss_value, "hu", 5,
-           "per-record losses: squared [002 Alg. 2], logistic [002 Sec. 6.1], biweight (footnote to [002 Thm. 3])",
-           Tol(64, "case", "a mean over records")),
-    _value("loss_gradient", "(loss, w, X, y)", adapters.loss_gradient, "hu", 5,
-           "per-example gradients of the same losses", Tol(64, "case", "a mean over records")),
-    _value("loss_gradient_batch", "(loss, W, X, y)", adapters.loss_gradient_batch, "hu", 5,
-           "per-example gradients at each row of W",
-           Tol(64, "case", "per-example gradients; logistic via a stable sigmoid")),
-    _value("net_points", "(kind, radius, zeta, dim)", adapters.net_points, "wang_xu", 5,
-           "zeta-nets of the l1 and l2 balls [000 Def. 4]",
-           Tol(2, 1.0, "grid coordinates k*h: one multiplication; rows compared as a set"), kind="rows"),
-    _value("truncated_empirical_risk", "(W, X, y, iota, theta=2.0)", WX.truncated_empirical_risk, "wang_xu", 5,
-           "[000 eq. (2)]", Tol(64, "case", "a mean of n psi terms: summation order changes the last bits")),
-    _value("l1_loss", "(W, X, y)", WX.l1_loss, "wang_xu", 5, "[000 eq. (1)]",
-           Tol(64, "case", "a mean of n absolute residuals")),
-    _value("log_weights", "(W, X, y, epsilon, iota, theta=2.0, variant='printed')", WX.log_weights, "wang_xu", 5,
-           "[000 Alg. 1 step 2], [000 Alg. 2 step 2]", Tol(64, "case", "scores times eps factor: sums of n terms")),
-    _value("exponent_factor", "(epsilon, theta=2.0, variant='printed')", WX.exponent_factor, "wang_xu", 5,
-           "[000 Alg. 1 step 2], [000 Alg. 2 step 2]", Tol(4, "value", _SCALE_WHY)),
+    _value(
+        "loss_value",
+        "(loss, w, X, y)",
+        adapters.loss_value,
+        "hu",
+        5,
+        "per-record losses: squared [002 Alg. 2], logistic [002 Sec. 6.1], biweight (footnote to [002 Thm. 3])",
+        Tol(64, "case", "a mean over records"),
+    ),
+    _value(
+        "loss_gradient",
+        "(loss, w, X, y)",
+        adapters.loss_gradient,
+        "hu",
+        5,
+        "per-example gradients of the same losses",
+        Tol(64, "case", "a mean over records"),
+    ),
+    _value(
+        "loss_gradient_batch",
+        "(loss, W, X, y)",
+        adapters.loss_gradient_batch,
+        "hu",
+        5,
+        "per-example gradients at each row of W",
+        Tol(64, "case", "per-example gradients; logistic via a stable sigmoid"),
+    ),
+    _value(
+        "net_points",
+        "(kind, radius, zeta, dim)",
+        adapters.net_points,
+        "wang_xu",
+        5,
+        "zeta-nets of the l1 and l2 balls [000 Def. 4]",
+        Tol(2, 1.0, "grid coordinates k*h: one multiplication; rows compared as a set"),
+        kind="rows",
+    ),
+    _value(
+        "truncated_empirical_risk",
+        "(W, X, y, iota, theta=2.0)",
+        WX.truncated_empirical_risk,
+        "wang_xu",
+        5,
+        "[000 eq. (2)]",
+        Tol(64, "case", "a mean of n psi terms: summation order changes the last bits"),
+    ),
+    _value(
+        "l1_loss",
+        "(W, X, y)",
+        WX.l1_loss,
+        "wang_xu",
+        5,
+        "[000 eq. (1)]",
+        Tol(64, "case", "a mean of n absolute residuals"),
+    ),
+    _value(
+        "log_weights",
+        "(W, X, y, epsilon, iota, theta=2.0, variant='printed')",
+        WX.log_weights,
+        "wang_xu",
+        5,
+        "[000 Alg. 1 step 2], [000 Alg. 2 step 2]",
+        Tol(64, "case", "scores times eps factor: sums of n terms"),
+    ),
+    _value(
+        "exponent_factor",
+        "(epsilon, theta=2.0, variant='printed')",
+        WX.exponent_factor,
+        "wang_xu",
+        5,
+        "[000 Alg. 1 step 2], [000 Alg. 2 step 2]",
+        Tol(4, "value", _SCALE_WHY),
+    ),
     # 6: exact laws
-    _value("exponential_log_prob", "(scores, epsilon, sensitivity, *, weight_factor=0.5)", M.exponential_log_prob,
-           "mechanisms", 6, "[002 Def. 3]",
-           Tol(64, "case", "log-sum-exp of eps*u/(2 Delta): errors relative to the largest term"), audited=True),
-    _value("report_noisy_max_log_prob", "(scores, scale)", M.report_noisy_max_log_prob, "mechanisms", 6,
-           "report-noisy-max (Dwork and Roth, Claim 3.9)",
-           Tol(2 ** 22, 1.0, "9.3e-10 absolute in log-probability (2^22 ulps of 1): the reference integrates by "
-                             "fixed Gauss-Legendre panels for rows within 80 noise scales (7.1e-15 against mpmath), "
-                             "else by adaptive quadrature at relative tolerance 1e-11, through exp/log whose last "
-                             "bits move with the CPU, so bits are not portable and a port may integrate otherwise"),
-           audited=True),
-    _value("gem_normalized_scores", "(sensitivities, scores, epsilon, beta)", M.gem_normalized_scores,
-           "mechanisms", 6, "[004 App. D.1]", Tol(8, "value", "a max of ratios of differences")),
-    _value("gem_log_prob", "(sensitivities, scores, epsilon, beta)", M.gem_log_prob, "mechanisms", 6,
-           "[004 App. D.1]", Tol(64, "case", "log-sum-exp of the normalised scores"), audited=True),
-    _value("peeling_support_log_prob", "(v, s, epsilon, delta, lam)", M.peeling_support_log_prob, "mechanisms", 6,
-           "[002 Alg. 4 steps 3-6]",
-           Tol(0, "value", "sums of report-noisy-max log-probabilities (quadrature); the golden values are the "
-                           "reference's float64 sums, which move by an ulp with the CPU's exp/log", law_atol=1e-9),
-           kind="law", audited=True),
-    _value("wang_xu_log_prob", "(X, y, net, epsilon, iota, theta=2.0, variant='printed')", WX.wang_xu_log_prob,
-           "wang_xu", 6, "[000 Alg. 1], [000 Alg. 2]",
-           Tol(64, "case", "log-sum-exp normalisation of the log-weights", law_atol=0.0)),
-    _value("dp_fw_output_log_prob", "(data, loss, w0, s, T, beta, epsilon, *, variant='standard')",
-           FW.dp_fw_output_log_prob, "hu", 6, "[002 Alg. 1]", Tol(0, "value", _LAW_AS_DP_FW, law_atol=1e-9),
-           kind="law"),
-    _value("private_lasso_output_log_prob", "(data, w0, K, T, epsilon, delta, *, variant='printed')",
-           FW.private_lasso_output_log_prob, "hu", 6, "[002 Alg. 2]",
-           Tol(0, "value", "as dp_fw_output_log_prob", law_atol=1e-9), kind="law"),
+    _value(
+        "exponential_log_prob",
+        "(scores, epsilon, sensitivity, *, weight_factor=0.5)",
+        M.exponential_log_prob,
+        "mechanisms",
+        6,
+        "[002 Def. 3]",
+        Tol(64, "case", "log-sum-exp of eps*u/(2 Delta): errors relative to the largest term"),
+        audited=True,
+    ),
+    _value(
+        "report_noisy_max_log_prob",
+        "(scores, scale)",
+        M.report_noisy_max_log_prob,
+        "mechanisms",
+        6,
+        "report-noisy-max (Dwork and Roth, Claim 3.9)",
+        Tol(
+            2**22,
+            1.0,
+            "9.3e-10 absolute in log-probability (2^22 ulps of 1): the reference integrates by "
+            "fixed Gauss-Legendre panels for rows within 80 noise scales (7.1e-15 against mpmath), "
+            "else by adaptive quadrature at relative tolerance 1e-11, through exp/log whose last "
+            "bits move with the CPU, so bits are not portable and a port may integrate otherwise",
+        ),
+        audited=True,
+    ),
+    _value(
+        "gem_normalized_scores",
+        "(sensitivities, scores, epsilon, beta)",
+        M.gem_normalized_scores,
+        "mechanisms",
+        6,
+        "[004 App. D.1]",
+        Tol(8, "value", "a max of ratios of differences"),
+    ),
+    _value(
+        "gem_log_prob",
+        "(sensitivities, scores, epsilon, beta)",
+        M.gem_log_prob,
+        "mechanisms",
+        6,
+        "[004 App. D.1]",
+        Tol(64, "case", "log-sum-exp of the normalised scores"),
+        audited=True,
+    ),
+    _value(
+        "peeling_support_log_prob",
+        "(v, s, epsilon, delta, lam)",
+        M.peeling_support_log_prob,
+        "mechanisms",
+        6,
+        "[002 Alg. 4 steps 3-6]",
+        Tol(
+            0,
+            "value",
+            "sums of report-noisy-max log-probabilities (quadrature); the golden values are the "
+            "reference's float64 sums, which move by an ulp with the CPU's exp/log",
+            law_atol=1e-9,
+        ),
+        kind="law",
+        audited=True,
+    ),
+    _value(
+        "wang_xu_log_prob",
+        "(X, y, net, epsilon, iota, theta=2.0, variant='printed')",
+        WX.wang_xu_log_prob,
+        "wang_xu",
+        6,
+        "[000 Alg. 1], [000 Alg. 2]",
+        Tol(64, "case", "log-sum-exp normalisation of the log-weights", law_atol=0.0),
+    ),
+    _value(
+        "dp_fw_output_log_prob",
+        "(data, loss, w0, s, T, beta, epsilon, *, variant='standard')",
+        FW.dp_fw_output_log_prob,
+        "hu",
+        6,
+        "[002 Alg. 1]",
+        Tol(0, "value", _LAW_AS_DP_FW, law_atol=1e-9),
+        kind="law",
+    ),
+    _value(
+        "private_lasso_output_log_prob",
+        "(data, w0, K, T, epsilon, delta, *, variant='printed')",
+        FW.private_lasso_output_log_prob,
+        "hu",
+        6,
+        "[002 Alg. 2]",
+        Tol(0, "value", "as dp_fw_output_log_prob", law_atol=1e-9),
+        kind="law",
+    ),
     # 7: samplers
-    _sampler("laplace_mechanism", "(value, sensitivity, epsilon, size=None, rng=None)", M.laplace_mechanism,
-             "[002 Def. 2]", audited=True),
-    _sampler("report_noisy_max", "(scores, scale, size=None, rng=None)", M.report_noisy_max,
-             "report-noisy-max (Dwork and Roth, Claim 3.9)"),
-    _sampler("exponential_sample", "(scores, epsilon, sensitivity, size=None, rng=None, *, weight_factor=0.5)",
-             M.exponential_sample, "[002 Def. 3]"),
-    _sampler("gem_sample", "(sensitivities, scores, epsilon, beta, size=None, rng=None)", M.gem_sample,
-             "[004 App. D.1]"),
+    _sampler(
+        "laplace_mechanism",
+        "(value, sensitivity, epsilon, size=None, rng=None)",
+        M.laplace_mechanism,
+        "[002 Def. 2]",
+        audited=True,
+    ),
+    _sampler(
+        "report_noisy_max",
+        "(scores, scale, size=None, rng=None)",
+        M.report_noisy_max,
+        "report-noisy-max (Dwork and Roth, Claim 3.9)",
+    ),
+    _sampler(
+        "exponential_sample",
+        "(scores, epsilon, sensitivity, size=None, rng=None, *, weight_factor=0.5)",
+        M.exponential_sample,
+        "[002 Def. 3]",
+    ),
+    _sampler(
+        "gem_sample", "(sensitivities, scores, epsilon, beta, size=None, rng=None)", M.gem_sample, "[004 App. D.1]"
+    ),
     _sampler("peeling", "(v, s, epsilon, delta, lam, size=None, rng=None)", M.peeling, "[002 Alg. 4]"),
 )
 

@@ -72,8 +72,10 @@ def function_table():
         stage = f"{f.stage}: {STAGES[f.stage]}" if f.stage not in seen else ""
         seen.add(f.stage)
         golden = f"`golden/{f.subject}.json`" if f.subject else ""
-        lines.append(f"| {_cell(stage)} | `{_cell(f.name + f.signature)}` | {_cell('; '.join(f.checks))} | "
-                     f"{golden} | {_cell(f.source)} | `{_reference_name(f.reference)}` |")
+        lines.append(
+            f"| {_cell(stage)} | `{_cell(f.name + f.signature)}` | {_cell('; '.join(f.checks))} | "
+            f"{golden} | {_cell(f.source)} | `{_reference_name(f.reference)}` |"
+        )
     return "\n".join(lines)
 
 
@@ -99,11 +101,14 @@ def tolerance_table():
     for (text, why), names in rows.items():
         lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {_cell(text)} | {_cell(why)} |")
     samplers = [f.name for f in FUNCTIONS if f.kind == "sampler"]
-    lines.append(f"| {', '.join(f'`{n}`' for n in samplers)} | distributional tests at family-wise level "
-                 f"{ALPHA:g} ({SIZES['default']['finite']:,} draws for finite outputs, "
-                 f"{SIZES['default']['laplace']:,} for Laplace noise) | the power is stated under *Samplers* |")
-    lines.append("| integers in any output (T, s, k in parameter dicts, Peeling's supports), strings, booleans | "
-                 "exact | |")
+    lines.append(
+        f"| {', '.join(f'`{n}`' for n in samplers)} | distributional tests at family-wise level "
+        f"{ALPHA:g} ({SIZES['default']['finite']:,} draws for finite outputs, "
+        f"{SIZES['default']['laplace']:,} for Laplace noise) | the power is stated under *Samplers* |"
+    )
+    lines.append(
+        "| integers in any output (T, s, k in parameter dicts, Peeling's supports), strings, booleans | exact | |"
+    )
     return "\n".join(lines)
 
 
@@ -144,8 +149,9 @@ def render_guide(text):
         pattern, begin, end = _span(name)
         found = len(pattern.findall(text))
         if found != 1:
-            raise ValueError(f"text must hold the markers of the {name} table once ({begin!r} ... {end!r}), "
-                             f"found {found}")
+            raise ValueError(
+                f"text must hold the markers of the {name} table once ({begin!r} ... {end!r}), found {found}"
+            )
         text = pattern.sub(lambda m: f"{begin}\n{table()}\n{end}", text)
     return text
 
@@ -175,8 +181,9 @@ def guide_differences(path: Union[str, os.PathLike] = GUIDE) -> list[str]:
     """
     text = Path(path).read_text(encoding="utf-8")
     rendered = render_guide(text)
-    return [name for name in _TABLES
-            if _span(name)[0].search(text).group(0) != _span(name)[0].search(rendered).group(0)]
+    return [
+        name for name in _TABLES if _span(name)[0].search(text).group(0) != _span(name)[0].search(rendered).group(0)
+    ]
 
 
 def update_guide(path: Union[str, os.PathLike] = GUIDE) -> list[str]:

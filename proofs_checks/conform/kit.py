@@ -58,10 +58,18 @@ def load_port(spec: str) -> ModuleType:
         raise ValueError(f"--port {spec!r}: cannot import the module ({exc})") from None
 
 
-def run_kit(port: Optional[object] = None, *, results: Optional[Mapping[str, Any]] = None,
-            only: Optional[Collection[str]] = None, size: Union[str, Mapping[str, int]] = "default", seed: int = 0,
-            golden_dir: Union[str, os.PathLike, None] = None, samplers: bool = True, privacy: bool = True,
-            audit_samples: int = 20_000) -> list[dict]:
+def run_kit(
+    port: Optional[object] = None,
+    *,
+    results: Optional[Mapping[str, Any]] = None,
+    only: Optional[Collection[str]] = None,
+    size: Union[str, Mapping[str, int]] = "default",
+    seed: int = 0,
+    golden_dir: Union[str, os.PathLike, None] = None,
+    samplers: bool = True,
+    privacy: bool = True,
+    audit_samples: int = 20_000,
+) -> list[dict]:
     """Every check of the kit on a port (or on a non-Python port's results): one record per check.
 
     Parameters

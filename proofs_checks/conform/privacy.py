@@ -75,19 +75,37 @@ def _peeling_pairs(v, lam):
         pattern = -np.ones(v.size)
         pattern[j] = 1.0
         for sgn in (1.0, -1.0):
-            pairs.append((v, v + sgn * lam * np.sign(v) * pattern, f"|v_{j}| {'+' if sgn > 0 else '-'} lam, "
-                                                                   f"others {'-' if sgn > 0 else '+'} lam"))
+            pairs.append(
+                (
+                    v,
+                    v + sgn * lam * np.sign(v) * pattern,
+                    f"|v_{j}| {'+' if sgn > 0 else '-'} lam, others {'-' if sgn > 0 else '+'} lam",
+                )
+            )
     return pairs
 
 
 def _audit_record(name, res, claimed):
-    rec = {"kind": "privacy", "function": name, "case": f"{name}/audit", "method": res.method,
-           "epsilon_claimed": claimed, "epsilon_lower": res.epsilon_lower, "pair": res.pair}
+    rec = {
+        "kind": "privacy",
+        "function": name,
+        "case": f"{name}/audit",
+        "method": res.method,
+        "epsilon_claimed": claimed,
+        "epsilon_lower": res.epsilon_lower,
+        "pair": res.pair,
+    }
     if res.verdict == "refuted":
         how = "exact privacy loss" if res.method == "exact" else f"lower {res.confidence:.0%} confidence bound"
-        return dict(rec, status="failed", message=(f"{name}: privacy refuted by the auditor: {how} "
-                                                   f"{res.epsilon_lower:.4g} > claimed epsilon {claimed:g} "
-                                                   f"on {res.pair}"))
+        return dict(
+            rec,
+            status="failed",
+            message=(
+                f"{name}: privacy refuted by the auditor: {how} "
+                f"{res.epsilon_lower:.4g} > claimed epsilon {claimed:g} "
+                f"on {res.pair}"
+            ),
+        )
     return dict(rec, status="passed")
 
 
@@ -115,27 +133,41 @@ def _gem(port, samples, seed):
 
 def _peeling_support(port, samples, seed):
     i, v = PRIVACY_INSTANCES["peeling_support_log_prob"], INSTANCES["peeling"]["v"]
-    mech = _FiniteMechanism(lambda d: port.peeling_support_log_prob(d, i["s"], i["epsilon"], i["delta"], i["lam"]),
-                            None)
-    return audit(mech, epsilon=i["epsilon"], delta=i["delta"], pairs=_peeling_pairs(v, i["lam"]), any_pair=True,
-                 seed=seed)
+    mech = _FiniteMechanism(
+        lambda d: port.peeling_support_log_prob(d, i["s"], i["epsilon"], i["delta"], i["lam"]), None
+    )
+    return audit(
+        mech, epsilon=i["epsilon"], delta=i["delta"], pairs=_peeling_pairs(v, i["lam"]), any_pair=True, seed=seed
+    )
 
 
 def _laplace(port, samples, seed):
     i, q = PRIVACY_INSTANCES["laplace_mechanism"], np.array([0.0])
-    return audit(_LaplacePort(port, i["sensitivity"], i["epsilon"]), epsilon=i["epsilon"],
-                 pairs=[(q, q + i["sensitivity"], "q = 0 vs q = sensitivity")], any_pair=True, samples=samples,
-                 seed=seed, method="statistical")
+    return audit(
+        _LaplacePort(port, i["sensitivity"], i["epsilon"]),
+        epsilon=i["epsilon"],
+        pairs=[(q, q + i["sensitivity"], "q = 0 vs q = sensitivity")],
+        any_pair=True,
+        samples=samples,
+        seed=seed,
+        method="statistical",
+    )
 
 
 #: ``{mechanism: audit(port, samples, seed) -> AuditResult}``: the audit of each function declared ``audited`` in
 #: :mod:`.functions`, on its instance of :data:`PRIVACY_INSTANCES` (the port provides a function of that name).
-PRIVACY_CHECKS = {"exponential_log_prob": _exponential, "report_noisy_max_log_prob": _report_noisy_max,
-                  "gem_log_prob": _gem, "peeling_support_log_prob": _peeling_support, "laplace_mechanism": _laplace}
+PRIVACY_CHECKS = {
+    "exponential_log_prob": _exponential,
+    "report_noisy_max_log_prob": _report_noisy_max,
+    "gem_log_prob": _gem,
+    "peeling_support_log_prob": _peeling_support,
+    "laplace_mechanism": _laplace,
+}
 
 
-def run_privacy(port: object, *, samples: int = 20_000, seed: int = 0,
-                only: Optional[Collection[str]] = None) -> list[dict]:
+def run_privacy(
+    port: object, *, samples: int = 20_000, seed: int = 0, only: Optional[Collection[str]] = None
+) -> list[dict]:
     """One record per audited mechanism: ``passed`` (not refuted), ``failed`` (refuted, with the loss) or ``skipped``.
 
     Parameters
@@ -178,8 +210,9 @@ def run_privacy(port: object, *, samples: int = 20_000, seed: int = 0,
             records.append(dict(rec, status="skipped", message="not provided by the port"))
             continue
         try:
-            records.append(_audit_record(name, PRIVACY_CHECKS[name](port, samples, seed),
-                                         PRIVACY_INSTANCES[name]["epsilon"]))
+            records.append(
+                _audit_record(name, PRIVACY_CHECKS[name](port, samples, seed), PRIVACY_INSTANCES[name]["epsilon"])
+            )
         except Exception as exc:  # a port that raises fails, with the reason
             records.append(dict(rec, status="failed", message=f"{name}: the audit raised {type(exc).__name__}: {exc}"))
     return records

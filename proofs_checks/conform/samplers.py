@@ -26,8 +26,16 @@ from reference import mechanisms as M
 
 from .functions import sampler_functions
 
-__all__ = ["ALPHA", "SIZES", "INSTANCES", "SAMPLER_CHECKS", "run_samplers", "counts_test", "laplace_noise_test",
-           "stated_power"]
+__all__ = [
+    "ALPHA",
+    "SIZES",
+    "INSTANCES",
+    "SAMPLER_CHECKS",
+    "run_samplers",
+    "counts_test",
+    "laplace_noise_test",
+    "stated_power",
+]
 
 #: Family-wise level of each sampler's tests (thresholds fixed before the run).
 ALPHA = 1e-3
@@ -40,8 +48,12 @@ INSTANCES = {
     "laplace_mechanism": {"value": np.array([0.5, -2.0, 10.0]), "sensitivity": 1.5, "epsilon": 0.7},
     "report_noisy_max": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "scale": 1.0},
     "exponential_sample": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "epsilon": 1.0, "sensitivity": 1.0},
-    "gem_sample": {"sensitivities": np.array([0.1, 0.2, 0.4, 0.8, 1.6]),
-                   "scores": np.array([1.0, 0.7, 0.65, 0.9, 0.2]), "epsilon": 1.0, "beta": 0.1},
+    "gem_sample": {
+        "sensitivities": np.array([0.1, 0.2, 0.4, 0.8, 1.6]),
+        "scores": np.array([1.0, 0.7, 0.65, 0.9, 0.2]),
+        "epsilon": 1.0,
+        "beta": 0.1,
+    },
     "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 0.5, "delta": 1e-3, "lam": 0.1},
 }
 
@@ -94,16 +106,33 @@ def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
     p_chi2 = float(stats.chi2.sf(chi2, dof))
     worst = int(np.argmin(pz))
     level = alpha / n_tests
-    detail = {"draws": int(n), "tests": n_tests, "level_per_test": level, "min_z_p_value": float(pz[worst]),
-              "worst_outcome": worst, "chi2": chi2, "chi2_dof": dof, "chi2_p_value": p_chi2}
+    detail = {
+        "draws": int(n),
+        "tests": n_tests,
+        "level_per_test": level,
+        "min_z_p_value": float(pz[worst]),
+        "worst_outcome": worst,
+        "chi2": chi2,
+        "chi2_dof": dof,
+        "chi2_p_value": p_chi2,
+    }
     if pz[worst] < level:
-        return False, (f"outcome {worst}: observed frequency {counts[worst] / n:.6g} vs exact probability "
-                       f"{probs[worst]:.6g} (relative error {counts[worst] / n / probs[worst] - 1:+.3%}), "
-                       f"z = {z[worst]:.2f}, p = {pz[worst]:.3g} < {level:.3g} "
-                       f"(alpha {alpha:g} Bonferroni over {n_tests} tests, {int(n)} draws)"), detail
+        return (
+            False,
+            (
+                f"outcome {worst}: observed frequency {counts[worst] / n:.6g} vs exact probability "
+                f"{probs[worst]:.6g} (relative error {counts[worst] / n / probs[worst] - 1:+.3%}), "
+                f"z = {z[worst]:.2f}, p = {pz[worst]:.3g} < {level:.3g} "
+                f"(alpha {alpha:g} Bonferroni over {n_tests} tests, {int(n)} draws)"
+            ),
+            detail,
+        )
     if p_chi2 < level:
-        return False, (f"chi-square over all outcomes: {chi2:.1f} on {dof} dof, p = {p_chi2:.3g} < {level:.3g} "
-                       f"({int(n)} draws)"), detail
+        return (
+            False,
+            (f"chi-square over all outcomes: {chi2:.1f} on {dof} dof, p = {p_chi2:.3g} < {level:.3g} ({int(n)} draws)"),
+            detail,
+        )
     return True, None, detail
 
 
@@ -123,14 +152,32 @@ def laplace_noise_test(noise, scale, alpha=ALPHA):
     ks = stats.kstest(x, "expon")
     level = alpha / 2.0
     ratio = x.mean()
-    detail = {"noise_draws": k, "scale_ratio": float(ratio), "scale_p_value": p_scale,
-              "ks_statistic": float(ks.statistic), "ks_p_value": float(ks.pvalue), "level_per_test": level}
+    detail = {
+        "noise_draws": k,
+        "scale_ratio": float(ratio),
+        "scale_p_value": p_scale,
+        "ks_statistic": float(ks.statistic),
+        "ks_p_value": float(ks.pvalue),
+        "level_per_test": level,
+    }
     if p_scale < level:
-        return False, (f"noise scale: mean |noise| / exact scale {scale:.6g} is {ratio:.4f} (expected 1), "
-                       f"chi2 scale test p = {p_scale:.3g} < {level:.3g} ({k} draws)"), detail
+        return (
+            False,
+            (
+                f"noise scale: mean |noise| / exact scale {scale:.6g} is {ratio:.4f} (expected 1), "
+                f"chi2 scale test p = {p_scale:.3g} < {level:.3g} ({k} draws)"
+            ),
+            detail,
+        )
     if ks.pvalue < level:
-        return False, (f"noise shape: KS statistic {ks.statistic:.4f} against Laplace(0, {scale:.6g}), "
-                       f"p = {ks.pvalue:.3g} < {level:.3g} ({k} draws)"), detail
+        return (
+            False,
+            (
+                f"noise shape: KS statistic {ks.statistic:.4f} against Laplace(0, {scale:.6g}), "
+                f"p = {ks.pvalue:.3g} < {level:.3g} ({k} draws)"
+            ),
+            detail,
+        )
     return True, None, detail
 
 
@@ -161,8 +208,16 @@ def _check_laplace(port, n, rng):
     if out.shape != (per, inst["value"].size):
         return False, f"laplace_mechanism: expected draws of shape {(per, inst['value'].size)}, got {out.shape}", {}
     ok, msg, detail = laplace_noise_test(out - inst["value"], M.laplace_scale(inst["sensitivity"], inst["epsilon"]))
-    return ok, (f"laplace_mechanism (value {inst['value'].tolist()}, sensitivity {inst['sensitivity']}, "
-                f"epsilon {inst['epsilon']}): {msg}" if msg else None), detail
+    return (
+        ok,
+        (
+            f"laplace_mechanism (value {inst['value'].tolist()}, sensitivity {inst['sensitivity']}, "
+            f"epsilon {inst['epsilon']}): {msg}"
+            if msg
+            else None
+        ),
+        detail,
+    )
 
 
 def _check_peeling(port, n, rng):
@@ -201,27 +256,44 @@ def _check_rnm(port, n, rng):
 def _check_exp(port, n, rng):
     i = INSTANCES["exponential_sample"]
     probs = np.exp(M.exponential_log_prob(i["scores"], i["epsilon"], i["sensitivity"]))
-    return _finite("exponential_sample",
-                   lambda m: port.exponential_sample(i["scores"], i["epsilon"], i["sensitivity"], m, rng), probs, n)
+    return _finite(
+        "exponential_sample",
+        lambda m: port.exponential_sample(i["scores"], i["epsilon"], i["sensitivity"], m, rng),
+        probs,
+        n,
+    )
 
 
 def _check_gem(port, n, rng):
     i = INSTANCES["gem_sample"]
     probs = np.exp(M.gem_log_prob(i["sensitivities"], i["scores"], i["epsilon"], i["beta"]))
-    return _finite("gem_sample", lambda m: port.gem_sample(i["sensitivities"], i["scores"], i["epsilon"],
-                                                           i["beta"], m, rng), probs, n)
+    return _finite(
+        "gem_sample",
+        lambda m: port.gem_sample(i["sensitivities"], i["scores"], i["epsilon"], i["beta"], m, rng),
+        probs,
+        n,
+    )
 
 
 #: ``{sampler: (size kind, check)}``: the test of each sampler declared in :mod:`.functions` (``kind =
 #: "sampler"``); ``check(port, draws, rng) -> (ok, message, detail)``.  A check's position here numbers its seed
 #: stream, so a new one goes at the end (the other samplers keep their draws).
-SAMPLER_CHECKS = {"laplace_mechanism": ("laplace", _check_laplace), "report_noisy_max": ("finite", _check_rnm),
-                  "exponential_sample": ("finite", _check_exp), "gem_sample": ("finite", _check_gem),
-                  "peeling": ("finite", _check_peeling)}
+SAMPLER_CHECKS = {
+    "laplace_mechanism": ("laplace", _check_laplace),
+    "report_noisy_max": ("finite", _check_rnm),
+    "exponential_sample": ("finite", _check_exp),
+    "gem_sample": ("finite", _check_gem),
+    "peeling": ("finite", _check_peeling),
+}
 
 
-def run_samplers(port: object, *, size: Union[str, Mapping[str, int]] = "default", seed: int = 0,
-                 only: Optional[Collection[str]] = None) -> list[dict]:
+def run_samplers(
+    port: object,
+    *,
+    size: Union[str, Mapping[str, int]] = "default",
+    seed: int = 0,
+    only: Optional[Collection[str]] = None,
+) -> list[dict]:
     """One record per declared sampler: ``passed``, ``failed`` (statistic and p-value) or ``skipped``.
 
     Parameters
@@ -272,13 +344,21 @@ def run_samplers(port: object, *, size: Union[str, Mapping[str, int]] = "default
         except Exception as exc:
             records.append(dict(rec, status="failed", message=f"{name} raised {type(exc).__name__}: {exc}"))
             continue
-        records.append(dict(rec, status="passed" if ok else "failed", **({"message": msg} if msg else {}),
-                            detail=detail))
+        records.append(
+            dict(rec, status="passed" if ok else "failed", **({"message": msg} if msg else {}), detail=detail)
+        )
     return records
 
 
-def stated_power(n_finite: int = SIZES["default"]["finite"], n_laplace: int = SIZES["default"]["laplace"], *,
-                 p: float = 1e-3, rel: float = 0.1, outcomes: int = 20, alpha: float = ALPHA) -> dict:
+def stated_power(
+    n_finite: int = SIZES["default"]["finite"],
+    n_laplace: int = SIZES["default"]["laplace"],
+    *,
+    p: float = 1e-3,
+    rel: float = 0.1,
+    outcomes: int = 20,
+    alpha: float = ALPHA,
+) -> dict:
     """Normal-approximation power of the tests at the given sizes.
 
     ``outcome``: one outcome of probability ``p`` off by ``rel`` (relative), among ``outcomes`` z-tests;
@@ -318,5 +398,12 @@ def stated_power(n_finite: int = SIZES["default"]["finite"], n_laplace: int = SI
     power_outcome = stats.norm.sf((zc * sd0 - shift) / sd1) + stats.norm.cdf((-zc * sd0 - shift) / sd1)
     zl = stats.norm.isf(alpha / 4.0)
     power_scale = stats.norm.cdf(abs(rel) * math.sqrt(n_laplace) / (1.0 + rel) - zl)
-    return {"outcome_probability": float(power_outcome), "laplace_scale": float(power_scale),
-            "n_finite": n_finite, "n_laplace": n_laplace, "p": p, "rel": rel, "outcomes": outcomes}
+    return {
+        "outcome_probability": float(power_outcome),
+        "laplace_scale": float(power_scale),
+        "n_finite": n_finite,
+        "n_laplace": n_laplace,
+        "p": p,
+        "rel": rel,
+        "outcomes": outcomes,
+    }

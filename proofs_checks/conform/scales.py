@@ -26,8 +26,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["PHI_BOUND", "Scale", "Tol", "c_hat_scale", "printed_mean_scale", "standard_mean_scale",
-           "log_theta_scale"]
+__all__ = ["PHI_BOUND", "Scale", "Tol", "c_hat_scale", "printed_mean_scale", "standard_mean_scale", "log_theta_scale"]
 
 #: ``B = 2 sqrt(2)/3``, the bound of phi and of E[phi] ([002 eq. (2)]): the privacy proof's sensitivity.
 PHI_BOUND = 2.0 * math.sqrt(2.0) / 3.0
@@ -138,7 +137,7 @@ def c_hat_scale(args, kwargs):
     """
     a, b = (np.abs(np.asarray(x, dtype=np.float64)) for x in args[:2])
     with np.errstate(all="ignore"):
-        return a * (1.0 + b * b / 2.0) + a ** 3 / 6.0 + b ** 3 + PHI_BOUND
+        return a * (1.0 + b * b / 2.0) + a**3 / 6.0 + b**3 + PHI_BOUND
 
 
 def printed_mean_scale(args, kwargs):
@@ -187,4 +186,3 @@ def log_theta_scale(args, kwargs):
     True
     """
     return math.log(float(kwargs.get("theta", 2.0)))
-

@@ -76,8 +76,10 @@ def _ulps_words(tol, kind):
     if tol.ulps == 0:
         return "**0 ulps (bit-exact)**"
     if kind == "rows":
-        return (f"{tol.ulps:g} ulps of {_scale_words(tol.scale)}, times 1 + the row's largest |coordinate| "
-                f"(max distance between matched rows)")
+        return (
+            f"{tol.ulps:g} ulps of {_scale_words(tol.scale)}, times 1 + the row's largest |coordinate| "
+            f"(max distance between matched rows)"
+        )
     return f"{tol.ulps:g} ulps of {_scale_words(tol.scale)}"
 
 
@@ -117,8 +119,9 @@ def tolerance_text(name: str) -> str:
         for variant, vtol in (tol.variants or {}).items():
             text += f"; {variant}: {_ulps_words(vtol, f.kind)}"
         if tol.law_atol:
-            text += (f" (the declared law_atol {tol.law_atol:g} is not used: the golden cases compare "
-                     f"{f.kind}, not a law)")
+            text += (
+                f" (the declared law_atol {tol.law_atol:g} is not used: the golden cases compare {f.kind}, not a law)"
+            )
     if not tol.nonfinite_compared:
         text += "; non-finite golden values not compared"
     if tol.bound is not None:

@@ -53,30 +53,63 @@ from .searches import BOUND_SEARCH, FORMULA
 from .simulations import CALIBRATION, COVERAGE, RATE_FIT
 from .types import OBJECT, STRING
 
-__all__ = ["COMMON_FIELDS", "RECORDS", "EVIDENCE_KINDS", "RECORD_OF_CLAIM_KIND", "RECORD_OF_CLAIM", "ERROR",
-           "EvidenceError", "EvidenceRecord", "Field", "record", "evidence_kind_of", "check_evidence",
-           "evidence_problems", "record_schemas"]
+__all__ = [
+    "COMMON_FIELDS",
+    "RECORDS",
+    "EVIDENCE_KINDS",
+    "RECORD_OF_CLAIM_KIND",
+    "RECORD_OF_CLAIM",
+    "ERROR",
+    "EvidenceError",
+    "EvidenceRecord",
+    "Field",
+    "record",
+    "evidence_kind_of",
+    "check_evidence",
+    "evidence_problems",
+    "record_schemas",
+]
 
 ERROR = EvidenceRecord(
     "error",
     "the check raised (a bug of the check or of the code under test, never a verdict on a paper), or its "
     "evidence does not follow its record",
     "runner.run_claim (a check that raised) and report.claim_record (evidence that breaks its record)",
-    COMMON_FIELDS + (
+    COMMON_FIELDS
+    + (
         Field("exception", STRING, "the exception, as 'Type: message'", required=True),
         Field("traceback", STRING, "its traceback"),
         Field("invalid_evidence_kind", STRING, "the record the check's evidence was meant to follow"),
         Field("invalid_evidence", OBJECT, "the evidence the check returned, which does not follow its record"),
-    ))
+    ),
+)
 
 #: Every record by name, in the order of the report schema.
-RECORDS = {r.kind: r for r in (EXACT_PRIVACY, BOUND_SEARCH, COVERAGE, RATE_FIT, FORMULA, EXACT_AUDIT,
-                               STATISTICAL_AUDIT, AUDIT_NOT_RUN, CALIBRATION, ERROR)}
+RECORDS = {
+    r.kind: r
+    for r in (
+        EXACT_PRIVACY,
+        BOUND_SEARCH,
+        COVERAGE,
+        RATE_FIT,
+        FORMULA,
+        EXACT_AUDIT,
+        STATISTICAL_AUDIT,
+        AUDIT_NOT_RUN,
+        CALIBRATION,
+        ERROR,
+    )
+}
 EVIDENCE_KINDS = tuple(RECORDS)
 
 #: The record of a Result that names none, by its claim's kind.
-RECORD_OF_CLAIM_KIND = {"privacy": "exact_privacy", "sensitivity": "bound_search", "inequality": "bound_search",
-                        "formula": "formula", "rate": "rate_fit"}
+RECORD_OF_CLAIM_KIND = {
+    "privacy": "exact_privacy",
+    "sensitivity": "bound_search",
+    "inequality": "bound_search",
+    "formula": "formula",
+    "rate": "rate_fit",
+}
 
 #: Claims whose check builds its Result without naming a record, and whose shape is not their claim kind's
 #: default (rate claims [004 Thm. 1] judged by the coverage of their bound at every n).

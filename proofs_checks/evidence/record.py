@@ -104,8 +104,11 @@ class EvidenceRecord:
             if found:
                 where, expected, got = found
                 out.append(f"{where} must be {expected} (record {self.kind!r}: {key} = {field.meaning}), got {got}")
-        out += [f"evidence key {f.name!r} is required by the record {self.kind!r} ({f.meaning})"
-                for f in self.fields if f.required and f.name not in evidence]
+        out += [
+            f"evidence key {f.name!r} is required by the record {self.kind!r} ({f.meaning})"
+            for f in self.fields
+            if f.required and f.name not in evidence
+        ]
         return out
 
     def check(self, evidence, claim_id: str | None = None) -> None:
@@ -117,8 +120,11 @@ class EvidenceRecord:
 
     def schema(self) -> dict:
         """The record's JSON Schema (draft 2020-12)."""
-        out = {"type": "object", "description": f"{self.shape} (made by {self.made_by})",
-               "properties": {f.name: f.schema() for f in self.fields}}
+        out = {
+            "type": "object",
+            "description": f"{self.shape} (made by {self.made_by})",
+            "properties": {f.name: f.schema() for f in self.fields},
+        }
         required = [f.name for f in self.fields if f.required]
         if required:
             out["required"] = required

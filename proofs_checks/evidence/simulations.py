@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from ..model import VERDICTS
-from .common import (BETA, BOUND_FACTOR, CLOPPER_PEARSON, COMMON_FIELDS, CONFIDENCE, MEAN_EXCESS_OUTPUT, MODEL,
-                     THETA, VACUOUS_CASES, WORST_N)
+from .common import (
+    BETA,
+    BOUND_FACTOR,
+    CLOPPER_PEARSON,
+    COMMON_FIELDS,
+    CONFIDENCE,
+    MEAN_EXCESS_OUTPUT,
+    MODEL,
+    THETA,
+    VACUOUS_CASES,
+    WORST_N,
+)
 from .record import EvidenceRecord, Field
 from .types import BOOLEAN, INTEGER, OBJECT, REAL, STRING, AnyOf, Enum, ListOf, MapOf, optional
 
@@ -15,13 +25,24 @@ COVERAGE = EvidenceRecord(
     "coverage by simulation: the fraction of simulated runs in which a bound holds, with a Clopper-Pearson "
     "interval, against the nominal probability (at each n, setting or case)",
     "builders.coverage_check and the concentration, error-split and excess-risk claims that build their Result",
-    COMMON_FIELDS + (
-        CONFIDENCE, BETA, BOUND_FACTOR, MODEL, VACUOUS_CASES, MEAN_EXCESS_OUTPUT, WORST_N,
+    COMMON_FIELDS
+    + (
+        CONFIDENCE,
+        BETA,
+        BOUND_FACTOR,
+        MODEL,
+        VACUOUS_CASES,
+        MEAN_EXCESS_OUTPUT,
+        WORST_N,
         Field("covered", INTEGER, "simulations in which the bound held"),
         Field("simulations", INTEGER, "simulations run"),
         Field("clopper_pearson", CLOPPER_PEARSON, "Clopper-Pearson interval of the coverage at the confidence"),
-        Field("cases", ListOf(OBJECT), "one row per case (n, epsilon, ...): the allowed deviation or bound, the "
-                                       "measured deviations or terms, and how often the bound held"),
+        Field(
+            "cases",
+            ListOf(OBJECT),
+            "one row per case (n, epsilon, ...): the allowed deviation or bound, the "
+            "measured deviations or terms, and how often the bound held",
+        ),
         Field("largest_deviation_over_allowed", REAL, "the largest deviation / the allowed one, over all cases"),
         Field("tau", REAL, "tau of [000 Assumption 3] for the model"),
         Field("sup_moment", REAL, "M = sup_w E|y - <x,w>|^theta of the model (exact or a Minkowski upper bound)"),
@@ -40,36 +61,51 @@ COVERAGE = EvidenceRecord(
         Field("q95_excess_single_model", REAL, "0.95 quantile of the excess risk of a single chunk's model"),
         Field("n0_of_theorem", REAL, "the smallest n for which the theorem's statement applies"),
         Field("extra_terms", REAL, "the explicit terms of the bound beyond the best model's excess risk"),
-        Field("single_model_3x_median_rate", REAL, "fraction of runs whose single model exceeds 3x its median "
-                                                   "excess risk"),
+        Field(
+            "single_model_3x_median_rate", REAL, "fraction of runs whose single model exceeds 3x its median excess risk"
+        ),
         Field("excess_of_zero_vector", REAL, "the excess risk of the output w = 0 (the trivial level)"),
         Field("vacuous", BOOLEAN, "the bound is at least the excess risk of w = 0 (no output could break it)"),
-        Field("readings", MapOf(OBJECT), "per reading of the slack terms: refuted or not, smallest coverage and "
-                                         "violation rates"),
+        Field(
+            "readings",
+            MapOf(OBJECT),
+            "per reading of the slack terms: refuted or not, smallest coverage and violation rates",
+        ),
         Field("judged_under", STRING, "the reading of the slack terms the verdict uses"),
         Field("K", INTEGER, "the grid size K of [004 Alg. 1]"),
         Field("confidence_per_n", REAL, "confidence of each n's interval (Bonferroni over the n)"),
         Field("per_n", ListOf(OBJECT), "one row per n: runs, violations, coverage and its interval, excess risks"),
         Field("Y^2", REAL, "the squared label bound Y^2 (the trivial excess risk)"),
-        Field("excess_quantile_fit_against_n", optional(OBJECT), "the fitted exponent of the excess quantile in n "
-                                                                 "(reported, not the verdict); null below 3 n"),
+        Field(
+            "excess_quantile_fit_against_n",
+            optional(OBJECT),
+            "the fitted exponent of the excess quantile in n (reported, not the verdict); null below 3 n",
+        ),
         Field("fit_reference_exponent", STRING, "the exponent the fit is read against, and why"),
-    ))
+    ),
+)
 
 RATE_FIT = EvidenceRecord(
     "rate_fit",
     "a rate fit: the exponent of a quantile of the error against a rate variable over a sweep, with its "
     "confidence interval, against the stated exponent",
     "rates.check.make_rate_check and the rate claims built on it or on their own sweep",
-    COMMON_FIELDS + (
-        CONFIDENCE, MODEL, THETA,
+    COMMON_FIELDS
+    + (
+        CONFIDENCE,
+        MODEL,
+        THETA,
         Field("stated_exponent", REAL, "the exponent a of the stated rate x^(-a) (negative: a stated growth)"),
-        Field("observed_exponent", optional(REAL), "the fitted exponent of the quantile; null when no fit was "
-                                                   "possible"),
+        Field(
+            "observed_exponent", optional(REAL), "the fitted exponent of the quantile; null when no fit was possible"
+        ),
         Field("ci_low", optional(REAL), "lower end of the fitted exponent's confidence interval"),
         Field("ci_high", optional(REAL), "upper end of the fitted exponent's confidence interval"),
-        Field("rate_verdict", Enum("consistent", "slower", "inconclusive"),
-              "the fit's own verdict: consistent (confirmed), slower (refuted) or inconclusive"),
+        Field(
+            "rate_verdict",
+            Enum("consistent", "slower", "inconclusive"),
+            "the fit's own verdict: consistent (confirmed), slower (refuted) or inconclusive",
+        ),
         Field("quantile", REAL, "the quantile of the error that is fitted (1 - failure probability)"),
         Field("method", STRING, "the fit's method (quantile regression on logs)"),
         Field("fit_method", STRING, "the fit's method (quantile regression on logs)"),
@@ -88,14 +124,24 @@ RATE_FIT = EvidenceRecord(
         Field("blind_walk_error", ListOf(REAL), "the error of an output that ignores the data, at each grid point"),
         Field("measurement", STRING, "how each error is measured"),
         Field("quadrature_abs_error_max", REAL, "the largest quadrature error estimate of an excess risk"),
-        Field("quadrature_error_relative_to_smallest_quantile", REAL,
-              "that quadrature error / the smallest measured quantile"),
-        Field("ratio_to_rate_with_O_constant_1", ListOf(REAL), "the quantile / the rate expression with O-constant "
-                                                               "1, per grid point"),
-        Field("ratio_to_explicit_bound", ListOf(REAL), "the quantile / the explicit bound (re-derived), per grid "
-                                                       "point"),
-        Field("ratio_to_explicit_bound_printed", ListOf(REAL), "the quantile / the explicit bound as printed, per "
-                                                               "grid point"),
+        Field(
+            "quadrature_error_relative_to_smallest_quantile",
+            REAL,
+            "that quadrature error / the smallest measured quantile",
+        ),
+        Field(
+            "ratio_to_rate_with_O_constant_1",
+            ListOf(REAL),
+            "the quantile / the rate expression with O-constant 1, per grid point",
+        ),
+        Field(
+            "ratio_to_explicit_bound", ListOf(REAL), "the quantile / the explicit bound (re-derived), per grid point"
+        ),
+        Field(
+            "ratio_to_explicit_bound_printed",
+            ListOf(REAL),
+            "the quantile / the explicit bound as printed, per grid point",
+        ),
         Field("explicit_bound", STRING, "which explicit bound of the proof the ratios use"),
         Field("tau", AnyOf(REAL, ListOf(REAL)), "tau of [000 Assumption 3] (per d in a d-sweep)"),
         Field("eta", REAL, "the failure probability eta of [000]"),
@@ -121,26 +167,34 @@ RATE_FIT = EvidenceRecord(
         Field("distance_quantile", ListOf(REAL), "the 1 - eta quantile of ||w~ - w*|| per d"),
         Field("distance_quantile_over_zeta", ListOf(REAL), "that quantile / zeta per d"),
         Field("distance_quantile_over_radius", ListOf(REAL), "that quantile / R per d"),
-        Field("outer_shell_probability_max", ListOf(REAL), "the largest output probability on the outer shell "
-                                                           "||w|| > R - zeta, per d"),
+        Field(
+            "outer_shell_probability_max",
+            ListOf(REAL),
+            "the largest output probability on the outer shell ||w|| > R - zeta, per d",
+        ),
         Field("diagnostic_datasets_per_d", INTEGER, "extra datasets per d for the net diagnostics"),
         Field("net_adequate", BOOLEAN, "the net resolves the law and W does not truncate it"),
         Field("net_adequacy_rule", STRING, "the rule of net_adequate"),
         Field("departure", STRING, "where the design departs from the theorem's parameters"),
         Field("broken", optional(STRING), "the mutant's deliberate break; null for the stated algorithm"),
-    ))
+    ),
+)
 
 CALIBRATION = EvidenceRecord(
     "calibration",
     "a self-test of the auditor: audits of mechanisms whose epsilon is known, against it",
     "claim_sets.audit_calibration",
-    COMMON_FIELDS + (
+    COMMON_FIELDS
+    + (
         CONFIDENCE,
-        Field("cases", ListOf(OBJECT), "one row per calibration mechanism: its known epsilon and what the audit "
-                                       "gave"),
-        Field("audits", ListOf(OBJECT), "one row per statistical audit: the case, statistic, bound, p-value and "
-                                        "whether its verdict is right"),
+        Field("cases", ListOf(OBJECT), "one row per calibration mechanism: its known epsilon and what the audit gave"),
+        Field(
+            "audits",
+            ListOf(OBJECT),
+            "one row per statistical audit: the case, statistic, bound, p-value and whether its verdict is right",
+        ),
         Field("samples", INTEGER, "mechanism calls per audit"),
         Field("min_ratio", REAL, "the smallest epsilon lower bound / the oracle bound over the cases"),
         Field("mean_ratio", REAL, "the mean epsilon lower bound / the oracle bound over the cases"),
-    ))
+    ),
+)

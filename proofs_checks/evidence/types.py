@@ -22,8 +22,23 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["JsonType", "STRING", "INTEGER", "REAL", "BOOLEAN", "NULL", "OBJECT", "ANY", "ListOf", "MapOf", "Struct",
-           "AnyOf", "Enum", "optional", "describe_value"]
+__all__ = [
+    "JsonType",
+    "STRING",
+    "INTEGER",
+    "REAL",
+    "BOOLEAN",
+    "NULL",
+    "OBJECT",
+    "ANY",
+    "ListOf",
+    "MapOf",
+    "Struct",
+    "AnyOf",
+    "Enum",
+    "optional",
+    "describe_value",
+]
 
 #: How :func:`~proofs_checks.jsonable.to_jsonable` writes the non-finite floats.
 NON_FINITE = ("inf", "-inf", "nan")
@@ -191,8 +206,11 @@ class Struct(JsonType):
         return "{" + ", ".join(f"{k}: {t}" for k, t in self.fields.items()) + "}"
 
     def schema(self):
-        out = {"type": "object", "properties": {k: t.schema() for k, t in self.fields.items()},
-               "additionalProperties": False}
+        out = {
+            "type": "object",
+            "properties": {k: t.schema() for k, t in self.fields.items()},
+            "additionalProperties": False,
+        }
         if self.required:
             out["required"] = list(self.required)
         return out
@@ -225,7 +243,7 @@ class AnyOf(JsonType):
         members = []
         for t in self.types:
             s = t.schema()
-            members += s["anyOf"] if list(s) == ["anyOf"] else [s]   # a union of unions is one union
+            members += s["anyOf"] if list(s) == ["anyOf"] else [s]  # a union of unions is one union
         return {"anyOf": members}
 
     def problem(self, value, path):

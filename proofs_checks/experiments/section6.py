@@ -31,40 +31,72 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reference.hu.data import FIGURES, figure_dataset, initial_polytope, initial_sparse, logistic_data
 from reference.hu.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso, l1_ball_vertices
-from reference.hu.data import FIGURES, figure_dataset, initial_polytope, initial_sparse, linear_data, logistic_data
 from reference.hu.parameters import section62_parameters
+from reference.hu.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
 from reference.losses import get_loss
 from reference.records import split_records
-from reference.hu.sparse import heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization
 from reference.validation import as_generator
 
 from ..rates.blind_walk import blind_walk_distance2
 from ..rates.sweep import run_sweep
 
-__all__ = ["Panel", "PANELS", "FIGURE_ALGORITHM", "PAPER_NUMBERS", "panels_for", "second_moment",
-           "excess_risk", "nonprivate_frank_wolfe", "blind_walk_level", "run_cell", "run_panel"]
+__all__ = [
+    "Panel",
+    "PANELS",
+    "FIGURE_ALGORITHM",
+    "PAPER_NUMBERS",
+    "panels_for",
+    "second_moment",
+    "excess_risk",
+    "nonprivate_frank_wolfe",
+    "blind_walk_level",
+    "run_cell",
+    "run_panel",
+]
 
 #: Algorithm and loss of each synthetic figure (Figures 3 and 4 are real data, not run).
-FIGURE_ALGORITHM = {1: (1, "squared"), 2: (1, "logistic"), 5: (2, "squared"), 6: (2, "squared"),
-                    7: (3, "squared"), 8: (3, "squared"), 9: (3, "squared"), 10: (5, "logistic_l2"),
-                    11: (5, "logistic_l2")}
+FIGURE_ALGORITHM = {
+    1: (1, "squared"),
+    2: (1, "logistic"),
+    5: (2, "squared"),
+    6: (2, "squared"),
+    7: (3, "squared"),
+    8: (3, "squared"),
+    9: (3, "squared"),
+    10: (5, "logistic_l2"),
+    11: (5, "logistic_l2"),
+}
 
 #: Numbers and statements the text of Section 6 gives (our values are put beside them by the CLI).
 PAPER_NUMBERS = {
-    1: [{"panel": "b", "epsilon": 1.0, "n": 10_000, "excess_risk": 0.14,
-         "source": "Section 6.3: error decreases from 0.14 to 0.03 as n goes from 10^4 to 9 x 10^4"},
+    1: [
+        {
+            "panel": "b",
+            "epsilon": 1.0,
+            "n": 10_000,
+            "excess_risk": 0.14,
+            "source": "Section 6.3: error decreases from 0.14 to 0.03 as n goes from 10^4 to 9 x 10^4",
+        },
         {"panel": "b", "epsilon": 1.0, "n": 90_000, "excess_risk": 0.03, "source": "same sentence"},
-        {"panel": "a/b", "statement": "errors almost the same for d = 200 and d = 800 at the same eps and n"}],
+        {"panel": "a/b", "statement": "errors almost the same for d = 200 and d = 800 at the same eps and n"},
+    ],
     5: [{"statement": "errors of Figure 5 greater than those of Figure 1 in the same setting (Section 6.4)"}],
-    7: [{"statement": "larger s* gives a larger error, not logarithmically; d affects the error lightly "
-                      "(Section 6.5, for Figures 7-11)"}],
+    7: [
+        {
+            "statement": "larger s* gives a larger error, not logarithmically; d affects the error lightly "
+            "(Section 6.5, for Figures 7-11)"
+        }
+    ],
 }
 
 _GRADIENT_BLOCK_ROWS = 4096
 
-REAL_DATA_FIGURES = {3: "Algorithm 1, linear regression on Blog Feedback, Twitter, Winnipeg, Year Prediction",
-                     4: "Algorithm 1, logistic regression on the same UCI sets"}
+REAL_DATA_FIGURES = {
+    3: "Algorithm 1, linear regression on Blog Feedback, Twitter, Winnipeg, Year Prediction",
+    4: "Algorithm 1, logistic regression on the same UCI sets",
+}
 
 
 @dataclass(frozen=True)
@@ -98,9 +130,11 @@ def _panels(figure, profile):
         n_a = 500 if quick else 10_000
         eps_vals = (0.5, 2.0) if quick else (0.1, 0.5, 1.0, 2.0, 4.0)
         n_vals = (500, 1500) if quick else (10_000, 30_000, 50_000, 70_000, 90_000)
-        return [Panel(figure, "a", "epsilon", eps_vals, dims, {"n": n_a}, reps),
-                Panel(figure, "b", "n", n_vals, dims, {"epsilon": 1.0}, reps),
-                Panel(figure, "c", "n_private", n_vals, d_c, {"epsilon": 1.0}, reps)]
+        return [
+            Panel(figure, "a", "epsilon", eps_vals, dims, {"n": n_a}, reps),
+            Panel(figure, "b", "n", n_vals, dims, {"epsilon": 1.0}, reps),
+            Panel(figure, "c", "n_private", n_vals, d_c, {"epsilon": 1.0}, reps),
+        ]
     dims = (20,) if quick else (200, 400, 800)
     s_star = 2 if quick else 20
     if alg == 3:
@@ -111,9 +145,11 @@ def _panels(figure, profile):
         n_vals = (500, 1500) if quick else (2000, 4000, 8000, 16000)
     eps_vals = (0.5, 2.0) if quick else (0.1, 0.5, 1.0, 2.0, 4.0)
     s_vals = (1, 4) if quick else (5, 10, 20, 40)
-    return [Panel(figure, "a", "epsilon", eps_vals, dims, {"n": n_fix, "s_star": s_star}, reps),
-            Panel(figure, "b", "n", n_vals, dims, {"epsilon": 1.0, "s_star": s_star}, reps),
-            Panel(figure, "c", "s_star", s_vals, dims, {"epsilon": 1.0, "n": n_fix}, reps)]
+    return [
+        Panel(figure, "a", "epsilon", eps_vals, dims, {"n": n_fix, "s_star": s_star}, reps),
+        Panel(figure, "b", "n", n_vals, dims, {"epsilon": 1.0, "s_star": s_star}, reps),
+        Panel(figure, "c", "s_star", s_vals, dims, {"epsilon": 1.0, "n": n_fix}, reps),
+    ]
 
 
 #: The table of experiment specs: ``PANELS[profile]`` lists every panel of every synthetic figure.
@@ -132,6 +168,7 @@ def panels_for(profile, figure=None):
 
 
 # --------------------------------------------------------------------------- measurement
+
 
 def second_moment(figure, d):
     """``E[x x^T]`` of the feature law of ``figure`` (i.i.d. entries), as ``(diag, offdiag)``."""
@@ -188,8 +225,13 @@ def _mean_gradient(loss, w, X, y):
     n = X.shape[0]
     if loss.name == "squared":
         return 2.0 * (X.T @ (X @ w - y)) / n
-    return sum(loss.gradient(w, X[i:i + _GRADIENT_BLOCK_ROWS], y[i:i + _GRADIENT_BLOCK_ROWS]).sum(axis=0)
-               for i in range(0, n, _GRADIENT_BLOCK_ROWS)) / n
+    return (
+        sum(
+            loss.gradient(w, X[i : i + _GRADIENT_BLOCK_ROWS], y[i : i + _GRADIENT_BLOCK_ROWS]).sum(axis=0)
+            for i in range(0, n, _GRADIENT_BLOCK_ROWS)
+        )
+        / n
+    )
 
 
 def run_cell(cell, rng):
@@ -209,17 +251,18 @@ def run_cell(cell, rng):
         elif alg == 1:
             w = heavy_tailed_dp_fw(data, loss, w0, p["s"], p["T"], p["beta"], eps, rng=rng, step_size=p["step_size"])
         else:
-            w = heavy_tailed_private_lasso(data, w0, p["K"], p["T"], eps, p["delta"], rng=rng,
-                                           step_size=p["step_size"])
+            w = heavy_tailed_private_lasso(data, w0, p["K"], p["T"], eps, p["delta"], rng=rng, step_size=p["step_size"])
     else:
         p = section62_parameters(alg, n, eps, s_star=s_star)
         w1 = initial_sparse(d, s_star, rng)
         if alg == 3:
-            w = heavy_tailed_sparse_linear_regression(data, w1, p["K"], p["T"], p["eta0"], p["s"], eps, p["delta"],
-                                                      rng=rng)
+            w = heavy_tailed_sparse_linear_regression(
+                data, w1, p["K"], p["T"], p["eta0"], p["s"], eps, p["delta"], rng=rng
+            )
         else:
-            w = heavy_tailed_sparse_optimization(data, loss, w1, p["s"], p["beta"], p["k"], p["T"], p["eta"], eps,
-                                                 p["delta"], rng=rng)
+            w = heavy_tailed_sparse_optimization(
+                data, loss, w1, p["s"], p["beta"], p["k"], p["T"], p["eta"], eps, p["delta"], rng=rng
+            )
     return excess_risk(fig, w, w_star, rng, test_size=cell.get("test_size", 2000 if n <= 2000 else 20_000))[0]
 
 
@@ -266,8 +309,14 @@ def run_panel(panel, *, seed=20261121, jobs=1):
     sweep = run_sweep(run_cell, cells, panel.repetitions, seed=np.random.SeedSequence([seed, key]), jobs=jobs)
     rows = []
     for cell, errs in zip(cells, sweep.errors):
-        rows.append(dict(cell, mean=float(errs.mean()),
-                         se=float(errs.std(ddof=1) / math.sqrt(errs.size)) if errs.size > 1 else float("nan"),
-                         q90=float(np.quantile(errs, 0.9)), repetitions=int(errs.size),
-                         blind_walk_level=blind_walk_level(cell)))
+        rows.append(
+            dict(
+                cell,
+                mean=float(errs.mean()),
+                se=float(errs.std(ddof=1) / math.sqrt(errs.size)) if errs.size > 1 else float("nan"),
+                q90=float(np.quantile(errs, 0.9)),
+                repetitions=int(errs.size),
+                blind_walk_level=blind_walk_level(cell),
+            )
+        )
     return rows

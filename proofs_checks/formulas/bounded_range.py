@@ -109,7 +109,7 @@ def _level(W, p, M, upper):
     for lo in range(0, N, _CHUNK):
         j = np.arange(lo, min(N, lo + _CHUNK))[:, None] + M + 1
         a, b = padded[j + shift_a], padded[j + shift_b]
-        out[lo:lo + j.shape[0]] = np.max(b + pp * (a - b), axis=1)
+        out[lo : lo + j.shape[0]] = np.max(b + pp * (a - b), axis=1)
     return out
 
 
@@ -152,7 +152,7 @@ def br_composition_delta(eta, rounds, epsilon, *, points_per_step=200):
     eps = _check_eps_target(epsilon)
     M = check_integer("points_per_step", points_per_step, minimum=1)
     h = e / M
-    J0 = T * M + 1                       # index of x = eps; the grid spans eps -+ (T eta + h)
+    J0 = T * M + 1  # index of x = eps; the grid spans eps -+ (T eta + h)
     # for eta or eps near 1.7e308 grid points overflow to -+inf, where W0 = 1 - e^min(x, 0) takes its limits 1
     # and 0: the values the recursion needs there, so the overflow is expected, not an error
     with np.errstate(over="ignore"):
@@ -188,6 +188,8 @@ def br_composition_delta_mpmath(eta, rounds, epsilon, *, points_per_step=20, upp
 
         for _ in range(T):
             cells = range(M) if upper else range(M + 1)
-            W = [max(p[i] * at(W, j - i - upper) + (1 - p[i]) * at(W, j - i - upper + M) for i in cells)
-                 for j in range(N)]
+            W = [
+                max(p[i] * at(W, j - i - upper) + (1 - p[i]) * at(W, j - i - upper + M) for i in cells)
+                for j in range(N)
+            ]
         return +W[J0]

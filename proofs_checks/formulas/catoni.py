@@ -17,13 +17,26 @@ References
 
 from __future__ import annotations
 
-from .catoni_accuracy import (REGIONS, TOLERANCE, accuracy_map_figure, accuracy_report, accurate_region,
-                              load_callable)
+from .catoni_accuracy import REGIONS, TOLERANCE, accuracy_map_figure, accuracy_report, accurate_region, load_callable
 from .catoni_points import REFERENCES, grid_points, random_points, reference_values, special_points
-from .catoni_reference import (DPS, c_hat_mp, expected_phi_closed_mp, expected_phi_mp, naive_expected_phi_mp,
-                               phi_mp)
+from .catoni_reference import DPS, c_hat_mp, expected_phi_closed_mp, expected_phi_mp, naive_expected_phi_mp, phi_mp
 
-__all__ = ["TOLERANCE", "phi_mp", "expected_phi_mp", "expected_phi_closed_mp", "c_hat_mp",
-           "naive_expected_phi_mp", "grid_points", "special_points", "random_points",
-           "reference_values", "accuracy_report", "accuracy_map_figure", "load_callable", "DPS", "REFERENCES",
-           "REGIONS", "accurate_region"]
+__all__ = [
+    "TOLERANCE",
+    "phi_mp",
+    "expected_phi_mp",
+    "expected_phi_closed_mp",
+    "c_hat_mp",
+    "naive_expected_phi_mp",
+    "grid_points",
+    "special_points",
+    "random_points",
+    "reference_values",
+    "accuracy_report",
+    "accuracy_map_figure",
+    "load_callable",
+    "DPS",
+    "REFERENCES",
+    "REGIONS",
+    "accurate_region",
+]

@@ -71,14 +71,15 @@ def _safe_call(fn, a, b, target):
         raised = 0
         for i in range(a.size):
             try:
-                out[i] = _evaluate(fn, a[i:i + 1], b[i:i + 1], target=target)[0]
+                out[i] = _evaluate(fn, a[i : i + 1], b[i : i + 1], target=target)[0]
             except (ValueError, TypeError, ZeroDivisionError, ArithmeticError):
                 out[i], raised = math.nan, raised + 1
         return out, raised
 
 
-def accuracy_report(fn, *, target="expected-phi", rng=None, grid_step=25, n_random=200,
-                    tolerance=TOLERANCE, reference="quad"):
+def accuracy_report(
+    fn, *, target="expected-phi", rng=None, grid_step=25, n_random=200, tolerance=TOLERANCE, reference="quad"
+):
     """Errors of a float64 callable against the mpmath reference.
 
     Parameters
@@ -125,10 +126,13 @@ def accuracy_report(fn, *, target="expected-phi", rng=None, grid_step=25, n_rand
         m = sel(a, b)
         if np.any(m):
             mn = m & normal
-            regions[name] = {"points": int(m.sum()), "max_abs_error": float(np.max(abs_err[m])),
-                             "max_rel_error": float(np.max(rel_err[m])),
-                             "max_rel_error_normal_range": float(np.max(rel_err[mn])) if np.any(mn) else None,
-                             "inaccurate": int((~ok[m]).sum())}
+            regions[name] = {
+                "points": int(m.sum()),
+                "max_abs_error": float(np.max(abs_err[m])),
+                "max_rel_error": float(np.max(rel_err[m])),
+                "max_rel_error_normal_range": float(np.max(rel_err[mn])) if np.any(mn) else None,
+                "inaccurate": int((~ok[m]).sum()),
+            }
     report = {
         "target": target,
         "points": int(a.size),
@@ -136,8 +140,13 @@ def accuracy_report(fn, *, target="expected-phi", rng=None, grid_step=25, n_rand
         "max_rel_error": float(np.max(rel_err)),
         "max_rel_error_normal_range": float(np.max(rel_err[normal])) if np.any(normal) else None,
         "reference": reference,
-        "worst_point": {"a": float(a[worst]), "b": float(b[worst]), "value": float(values[worst]),
-                        "reference": mp.nstr(refs[worst], 20), "abs_error": float(abs_err[worst])},
+        "worst_point": {
+            "a": float(a[worst]),
+            "b": float(b[worst]),
+            "value": float(values[worst]),
+            "reference": mp.nstr(refs[worst], 20),
+            "abs_error": float(abs_err[worst]),
+        },
         "verdict": "accurate" if bool(np.all(ok)) else "inaccurate",
         # a point is accurate when the smaller of its two errors is within the tolerance
         "max_error": float(np.max(np.minimum(abs_err, rel_err))),
@@ -147,7 +156,11 @@ def accuracy_report(fn, *, target="expected-phi", rng=None, grid_step=25, n_rand
         "raised_points": raised,
         "regions": regions,
         "accurate_region": accurate_region(a, b, ok),
-        "_a": a, "_b": b, "_ok": ok, "_abs": abs_err, "_rel": rel_err,
+        "_a": a,
+        "_b": b,
+        "_ok": ok,
+        "_abs": abs_err,
+        "_rel": rel_err,
     }
     return report
 
@@ -189,9 +202,13 @@ def accurate_region(a, b, ok):
     if best is None:
         out["box"] = None
     else:
-        out["box"] = {"max_abs_a": float(best[1]), "min_b": float(best[2]), "max_b": float(best[3]),
-                      "description": f"every tested point with |a| <= {best[1]:.3g} and "
-                                     f"{best[2]:.3g} <= b <= {best[3]:.3g} is within {TOLERANCE:g}"}
+        out["box"] = {
+            "max_abs_a": float(best[1]),
+            "min_b": float(best[2]),
+            "max_b": float(best[3]),
+            "description": f"every tested point with |a| <= {best[1]:.3g} and "
+            f"{best[2]:.3g} <= b <= {best[3]:.3g} is within {TOLERANCE:g}",
+        }
     out["b_range_for_abs_a_up_to"] = _b_ranges(absa, b, ok, cand)
     out["frontier"] = frontier
     return out
@@ -201,17 +218,20 @@ def _b_ranges(absa, b, ok, cand):
     """For |a| <= A (A in a few magnitudes), the widest grid range [b_lo, b_hi] (log scale) of b > 0
     free of inaccurate points, i.e. the largest gap between the b values of inaccurate points."""
     out = []
-    for big_a in (1e-10, 1e-3, 1.0, 10.0, 10.0 ** 1.5, 100.0):
+    for big_a in (1e-10, 1e-3, 1.0, 10.0, 10.0**1.5, 100.0):
         bad_b = np.unique(b[(~ok) & (b > 0) & (absa <= big_a)])
         edges = np.concatenate([[0.0], bad_b, [np.inf]])
         best = None
         for lo_bad, hi_bad in zip(edges[:-1], edges[1:]):
             inside = cand[(cand > lo_bad) & (cand < hi_bad)]
-            if inside.size and (best is None or math.log10(inside.max()) - math.log10(inside.min())
-                                > math.log10(best[1]) - math.log10(best[0])):
+            if inside.size and (
+                best is None
+                or math.log10(inside.max()) - math.log10(inside.min()) > math.log10(best[1]) - math.log10(best[0])
+            ):
                 best = (inside.min(), inside.max())
-        out.append({"max_abs_a": big_a, "b_min": float(best[0]) if best else None,
-                    "b_max": float(best[1]) if best else None})
+        out.append(
+            {"max_abs_a": big_a, "b_min": float(best[0]) if best else None, "b_max": float(best[1]) if best else None}
+        )
     return out
 
 
@@ -231,8 +251,15 @@ def accuracy_map_figure(reports, path):
         e = np.log10(np.clip(np.nan_to_num(err, nan=1e300, posinf=1e300), 1e-20, 1e300))
         sc = ax.scatter(x, y, c=e, s=10, cmap="viridis", vmin=-20, vmax=10)
         bad = ~rep["_ok"]
-        ax.scatter(x[bad], y[bad], s=14, facecolors="none", edgecolors="red", linewidths=0.5,
-                   label=f"error > {TOLERANCE:g} ({int(bad.sum())})")
+        ax.scatter(
+            x[bad],
+            y[bad],
+            s=14,
+            facecolors="none",
+            edgecolors="red",
+            linewidths=0.5,
+            label=f"error > {TOLERANCE:g} ({int(bad.sum())})",
+        )
         ax.set_title(title)
         ax.set_xlabel("sign(a) * (log10|a| + 330)   (0: a = 0)")
         ax.set_ylabel("log10 b   (-330: b = 0)")

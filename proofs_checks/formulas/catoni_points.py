@@ -25,7 +25,7 @@ __all__ = ["grid_points", "special_points", "random_points", "REFERENCES", "refe
 
 def _log_grid(n_decades_step):
     exps = np.unique(np.concatenate([np.arange(-300, 301, n_decades_step), np.arange(-3, 3.01, 0.5)]))
-    return 10.0 ** exps
+    return 10.0**exps
 
 
 def grid_points(step=25):

@@ -60,7 +60,7 @@ _CUT = 40
 
 
 def _npdf(x, mean, sd):
-    return mp.exp(-((x - mean) / sd) ** 2 / 2) / (sd * mp.sqrt(2 * mp.pi))
+    return mp.exp(-(((x - mean) / sd) ** 2) / 2) / (sd * mp.sqrt(2 * mp.pi))
 
 
 def _quad_scaled(f, pts):
@@ -148,7 +148,7 @@ def expected_phi_mp(a, b, dps=DPS):
             hi = min(r, a + _CUT * b)
             if lo < hi:
                 pts = sorted({lo, hi} | {a + k * b for k in _SPLITS if lo < a + k * b < hi})
-                window = _quad_scaled(lambda x: fold(x) * mp.exp(-((x - a) / b) ** 2 / 2) * norm / b, pts)
+                window = _quad_scaled(lambda x: fold(x) * mp.exp(-(((x - a) / b) ** 2) / 2) * norm / b, pts)
         return tails + window
 
 
@@ -191,11 +191,13 @@ def c_hat_mp(a, b, signs=(1, 1, 1, 1, 1)):
     e_minus = _gauss_exp(v_minus)
     e_plus = _gauss_exp(v_plus)
     s2pi = mp.sqrt(2 * mp.pi)
-    t = (big_b * (f_minus - f_plus),
-         -(a - a**3 / 6) * (f_minus + f_plus),
-         b / s2pi * (1 - a**2 / 2) * (e_plus - e_minus),
-         a * b**2 / 2 * (f_plus + f_minus + (v_plus * e_plus + v_minus * e_minus) / s2pi),
-         b**3 / (6 * s2pi) * ((2 + v_minus**2) * e_minus - (2 + v_plus**2) * e_plus))
+    t = (
+        big_b * (f_minus - f_plus),
+        -(a - a**3 / 6) * (f_minus + f_plus),
+        b / s2pi * (1 - a**2 / 2) * (e_plus - e_minus),
+        a * b**2 / 2 * (f_plus + f_minus + (v_plus * e_plus + v_minus * e_minus) / s2pi),
+        b**3 / (6 * s2pi) * ((2 + v_minus**2) * e_minus - (2 + v_plus**2) * e_plus),
+    )
     return sum(sgn * term for sgn, term in zip(signs, t))
 
 
@@ -213,7 +215,7 @@ def expected_phi_closed_mp(a, b, dps=DPS, signs=(1, 1, 1, 1, 1), _retries=3):
         raise ValueError("identity (5) is stated for b > 0")
     with mp.workdps(30):
         aa = abs(a) if a != 0 else mp.mpf(1)
-        largest = max(aa, aa**3, aa * b**2, b**3, mp.mpf(1))   # size of the terms that cancel (T2, T4, T5)
+        largest = max(aa, aa**3, aa * b**2, b**3, mp.mpf(1))  # size of the terms that cancel (T2, T4, T5)
         smallest = min(aa, mp.mpf(1)) / (10 * max(b, mp.mpf(1)))  # lower estimate of |result|
         extra = max(0, int(mp.log10(largest / smallest))) + 10
     with mp.workdps(dps + extra):

@@ -69,30 +69,30 @@ def switching_points(rng, n_each=60):
                     b_list.append(bb)
 
     bs = 10.0 ** rng.uniform(-12, 3, n_each)
-    for b in bs:                                 # U = +-9: a = r -+ 9 b
+    for b in bs:  # U = +-9: a = r -+ 9 b
         add(max(R - 9.0 * b, 0.0), b)
         add(R + 9.0 * b, b)
-    for a in 10.0 ** rng.uniform(-6, 1.2, n_each):   # b = 1
+    for a in 10.0 ** rng.uniform(-6, 1.2, n_each):  # b = 1
         add(a, 1.0)
-    for b in 10.0 ** rng.uniform(-3, 0, n_each):     # c = 2 r a / b^2 = 1
+    for b in 10.0 ** rng.uniform(-3, 0, n_each):  # c = 2 r a / b^2 = 1
         add(b * b / (2.0 * R), b)
-    for b in 10.0 ** rng.uniform(-2, 0, n_each):     # narrow test: (a/b)((r + a)/b) = 1
+    for b in 10.0 ** rng.uniform(-2, 0, n_each):  # narrow test: (a/b)((r + a)/b) = 1
         add((-R + math.sqrt(2.0 + 4.0 * b * b)) / 2.0, b)
-    for b in 10.0 ** rng.uniform(-1, 0, n_each):     # U = 1 (form of the band) and 2a/b = 0.25
+    for b in 10.0 ** rng.uniform(-1, 0, n_each):  # U = 1 (form of the band) and 2a/b = 0.25
         add(R - b, b)
         add(0.125 * b, b)
-    for _ in range(n_each):                      # ends of the J_2, J_3 pieces in U and V
+    for _ in range(n_each):  # ends of the J_2, J_3 pieces in U and V
         b = 10.0 ** rng.uniform(-1.5, 0)
         k = rng.integers(0, 84)
         x = -1.0 + 0.125 * k
-        add(abs(R - x * b), b)                   # U = x
+        add(abs(R - x * b), b)  # U = x
         if x * b - R > 0:
-            add(x * b - R, b)                    # V = x
-    for _ in range(n_each):                      # ends of the erfcx pieces in U and in V
+            add(x * b - R, b)  # V = x
+    for _ in range(n_each):  # ends of the erfcx pieces in U and in V
         b = 10.0 ** rng.uniform(-1.5, 0)
         k = rng.integers(0, 18)
-        add(abs(R - 0.5 * k * b), b)             # U = +-k/2
-        a_v = 0.5 * k * b - R                    # V = k/2
+        add(abs(R - 0.5 * k * b), b)  # U = +-k/2
+        a_v = 0.5 * k * b - R  # V = k/2
         if a_v > 0:
             add(a_v, b)
     a = np.array(a_list)
@@ -151,12 +151,18 @@ def generate(out=DEFAULT_OUT, seed=SEED, check=2000):
                 worst_abs = max(worst_abs, d)
                 if q != 0:
                     worst_rel = max(worst_rel, d / abs(q))
-        check_info = {"points": int(idx.size), "method": "split quadrature, 36 digits (expected_phi_mp)",
-                      "max_relative_difference": float(worst_rel), "max_absolute_difference": float(worst_abs)}
+        check_info = {
+            "points": int(idx.size),
+            "method": "split quadrature, 36 digits (expected_phi_mp)",
+            "max_relative_difference": float(worst_rel),
+            "max_absolute_difference": float(worst_abs),
+        }
     provenance = {
         "what": "E[phi(a + bZ)], Z ~ N(0, 1), phi of 002 eq. (2); value = ref_hi + ref_lo",
-        "reference": ("mpmath, 36 digits: identity (5) with the printed C-hat at adaptive precision "
-                      "(proofs_checks.formulas.catoni.expected_phi_closed_mp), phi at b = 0"),
+        "reference": (
+            "mpmath, 36 digits: identity (5) with the printed C-hat at adaptive precision "
+            "(proofs_checks.formulas.catoni.expected_phi_closed_mp), phi at b = 0"
+        ),
         "cross_check": check_info,
         "points": int(a.size),
         "composition": counts,

@@ -49,11 +49,19 @@ from scipy import signal, special
 from reference.mechanisms.exponential import _log_sum_exp
 from reference.validation import check_delta, check_epsilon, check_integer
 
-__all__ = ["rr_composition_delta", "rr_composition_delta_mpmath", "exact_composition_delta",
-           "exact_composition_epsilon", "largest_step_factor", "laplace_pld", "LaplaceCompositionDelta",
-           "laplace_composition_delta", "laplace_single_delta"]
+__all__ = [
+    "rr_composition_delta",
+    "rr_composition_delta_mpmath",
+    "exact_composition_delta",
+    "exact_composition_epsilon",
+    "largest_step_factor",
+    "laplace_pld",
+    "LaplaceCompositionDelta",
+    "laplace_composition_delta",
+    "laplace_single_delta",
+]
 
-_U = 2.0 ** -53
+_U = 2.0**-53
 
 
 def _check_real(name, value):
@@ -107,8 +115,14 @@ def rr_composition_delta(epsilon_step, rounds, epsilon):
     if i.size == 0:
         return 0.0
     loss = (t - 2.0 * i) * e0
-    log_terms = (special.gammaln(t + 1.0) - special.gammaln(i + 1.0) - special.gammaln(t - i + 1.0)
-                 + (t - i) * e0 + np.log(-np.expm1(eps - loss)) - t * np.logaddexp(0.0, e0))
+    log_terms = (
+        special.gammaln(t + 1.0)
+        - special.gammaln(i + 1.0)
+        - special.gammaln(t - i + 1.0)
+        + (t - i) * e0
+        + np.log(-np.expm1(eps - loss))
+        - t * np.logaddexp(0.0, e0)
+    )
     # scipy's logsumexp arithmetic without its per-call overhead (0.5 ms a call; the Lemma 2 grids call this
     # thousands of times): the batched copy of the exponential mechanism, within a few ulps of scipy's value
     # (the exp/log code is the CPU's choice on both sides; tests/test_formulas_composition.py states the bound)

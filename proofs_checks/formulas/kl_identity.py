@@ -35,8 +35,15 @@ from reference.validation import check_integer, check_positive
 
 from ..verdicts import HIGH_PRECISION_TOL
 
-__all__ = ["DEFAULT_DPS", "HIGH_PRECISION_TOL", "gaussian_kl_closed_form", "gaussian_kl_quad", "identity18_lines",
-           "Identity18Report", "check_identity18"]
+__all__ = [
+    "DEFAULT_DPS",
+    "HIGH_PRECISION_TOL",
+    "gaussian_kl_closed_form",
+    "gaussian_kl_quad",
+    "identity18_lines",
+    "Identity18Report",
+    "check_identity18",
+]
 
 #: Working precision (decimal digits) of every quadrature here.
 DEFAULT_DPS = 30
@@ -92,7 +99,7 @@ def _quad_to_digits(make, dps, cap=4000):
 
 
 def _normal_logpdf(u, mu, var):
-    return -(u - mu) ** 2 / (2 * var) - mpmath.log(2 * mpmath.pi * var) / 2
+    return -((u - mu) ** 2) / (2 * var) - mpmath.log(2 * mpmath.pi * var) / 2
 
 
 def gaussian_kl_closed_form(mu1, var1, mu2, var2, *, dps=DEFAULT_DPS):
@@ -150,19 +157,24 @@ def identity18_lines(beta, *, dps=DEFAULT_DPS):
     b = _pos("beta", beta)
 
     def density(u):
-        return mpmath.sqrt(b / (2 * mpmath.pi)) * mpmath.exp(-b * u ** 2 / 2)
+        return mpmath.sqrt(b / (2 * mpmath.pi)) * mpmath.exp(-b * u**2 / 2)
 
     def pts():
         return _breakpoints(mpmath.mpf(0), 1 / mpmath.sqrt(b))
 
-    line1 = _quad_to_digits(lambda: (lambda u: mpmath.log(mpmath.exp(b * (u - 1) ** 2 / 2 - b * u ** 2 / 2))
-                                     * density(u), pts()), dps)
+    line1 = _quad_to_digits(
+        lambda: (lambda u: mpmath.log(mpmath.exp(b * (u - 1) ** 2 / 2 - b * u**2 / 2)) * density(u), pts()), dps
+    )
     line2 = _quad_to_digits(lambda: (lambda u: (1 - 2 * u) * b / 2 * density(u), pts()), dps)
     with mpmath.workdps(dps + 10):
         var = 1 / b
-        return {"definition": gaussian_kl_quad(0, var, 1, var, dps=dps), "line1": line1,
-                "line2": line2, "line3": b / 2,
-                "closed_form": gaussian_kl_closed_form(0, var, 1, var, dps=dps + 10)}
+        return {
+            "definition": gaussian_kl_quad(0, var, 1, var, dps=dps),
+            "line1": line1,
+            "line2": line2,
+            "line3": b / 2,
+            "closed_form": gaussian_kl_closed_form(0, var, 1, var, dps=dps + 10),
+        }
 
 
 class Identity18Report(NamedTuple):

@@ -26,8 +26,23 @@ import pathlib
 
 import mpmath as mp
 
-__all__ = ["WIDTH", "X_MAX", "DEGREE", "DPS", "f_mp", "chebyshev_coefficients", "J_LO", "J_HI", "J_WIDTH", "J_DEGREE",
-           "j_mp", "monomial_coefficients", "j_table", "table", "write"]
+__all__ = [
+    "WIDTH",
+    "X_MAX",
+    "DEGREE",
+    "DPS",
+    "f_mp",
+    "chebyshev_coefficients",
+    "J_LO",
+    "J_HI",
+    "J_WIDTH",
+    "J_DEGREE",
+    "j_mp",
+    "monomial_coefficients",
+    "j_table",
+    "table",
+    "write",
+]
 
 WIDTH = 0.125
 X_MAX = 16.0
@@ -105,8 +120,10 @@ def j_table():
     with mp.workdps(DPS):
         for k in range(pieces):
             lo, hi = J_LO + k * J_WIDTH, J_LO + (k + 1) * J_WIDTH
-            rows.append(monomial_coefficients(lambda x: j_mp(2, x), lo, hi, J_DEGREE)
-                        + monomial_coefficients(lambda x: j_mp(3, x), lo, hi, J_DEGREE))
+            rows.append(
+                monomial_coefficients(lambda x: j_mp(2, x), lo, hi, J_DEGREE)
+                + monomial_coefficients(lambda x: j_mp(3, x), lo, hi, J_DEGREE)
+            )
     return rows
 
 
@@ -118,28 +135,32 @@ def table():
 def write(path=None):
     path = pathlib.Path(path or pathlib.Path(__file__).resolve().parents[2] / "reference" / "hu" / "_mills_table.py")
     rows = table()
-    lines = [f'"""Chebyshev pieces of ``erfcx(x/sqrt 2)`` on ``[0, {X_MAX:g})``, width {WIDTH}, degree {DEGREE}, and of',
-             f"``J_2``, ``J_3`` on ``[{J_LO:g}, {J_HI:g})`` (generated).",
-             "",
-             f"Provenance: mpmath, {DPS} digits, interpolation at Chebyshev points; written by",
-             "``python -m proofs_checks.formulas.mills_table`` (do not edit by hand).",
-             '"""',
-             "",
-             f"WIDTH = {WIDTH!r}",
-             f"X_MAX = {X_MAX!r}",
-             f"DEGREE = {DEGREE!r}",
-             "COEFFS = ("]
+    lines = [
+        f'"""Chebyshev pieces of ``erfcx(x/sqrt 2)`` on ``[0, {X_MAX:g})``, width {WIDTH}, degree {DEGREE}, and of',
+        f"``J_2``, ``J_3`` on ``[{J_LO:g}, {J_HI:g})`` (generated).",
+        "",
+        f"Provenance: mpmath, {DPS} digits, interpolation at Chebyshev points; written by",
+        "``python -m proofs_checks.formulas.mills_table`` (do not edit by hand).",
+        '"""',
+        "",
+        f"WIDTH = {WIDTH!r}",
+        f"X_MAX = {X_MAX!r}",
+        f"DEGREE = {DEGREE!r}",
+        "COEFFS = (",
+    ]
     for row in rows:
         lines.append("    (" + ", ".join(repr(c) for c in row) + "),")
     lines.append(")")
-    lines += ["",
-              f"# J_2(x), J_3(x) (J_k(x) = E[(Z - x)_+^k]) on [{J_LO}, {J_HI}), pieces of width {J_WIDTH}: per piece the",
-              f"# monomial coefficients (degree {J_DEGREE}) in t = 2 (x - lo)/width - 1 of J_2, then of J_3.",
-              f"J_LO = {J_LO!r}",
-              f"J_HI = {J_HI!r}",
-              f"J_WIDTH = {J_WIDTH!r}",
-              f"J_DEGREE = {J_DEGREE!r}",
-              "J_COEFFS = ("]
+    lines += [
+        "",
+        f"# J_2(x), J_3(x) (J_k(x) = E[(Z - x)_+^k]) on [{J_LO}, {J_HI}), pieces of width {J_WIDTH}: per piece the",
+        f"# monomial coefficients (degree {J_DEGREE}) in t = 2 (x - lo)/width - 1 of J_2, then of J_3.",
+        f"J_LO = {J_LO!r}",
+        f"J_HI = {J_HI!r}",
+        f"J_WIDTH = {J_WIDTH!r}",
+        f"J_DEGREE = {J_DEGREE!r}",
+        "J_COEFFS = (",
+    ]
     for row in j_table():
         lines.append("    (" + ", ".join(repr(c) for c in row) + "),")
     lines.append(")")

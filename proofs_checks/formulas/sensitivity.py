@@ -56,8 +56,15 @@ from ..model import Result
 from ..verdicts import ROUNDING_ATOL, ROUNDING_RTOL, within
 from .sensitivity_phases import _BIG, _candidates_phase, _hill_climb_phase, _random_phase, _replaced_rows
 
-__all__ = ["NORMS", "SensitivityResult", "SensitivityCase", "norm_of_difference", "search_sensitivity",
-           "sensitivity_check", "hypothesis_search"]
+__all__ = [
+    "NORMS",
+    "SensitivityResult",
+    "SensitivityCase",
+    "norm_of_difference",
+    "search_sensitivity",
+    "sensitivity_check",
+    "hypothesis_search",
+]
 
 NORMS = ("l1", "l2", "sup", "abs")
 
@@ -105,13 +112,18 @@ class SensitivityResult:
 
     def as_evidence(self):
         """JSON-serialisable summary for the evidence of a :class:`proofs_checks.model.Result`."""
-        return {"observed_max_change": _json_float(self.observed), "stated_sensitivity": self.stated,
-                "observed_over_stated": _json_float(self.ratio), "norm": self.norm,
-                "worst_index": self.index,
-                "worst_record": None if self.record is None else [_json_float(v) for v in self.record],
-                "evaluations": self.evaluations, "tolerance": self.tolerance,
-                "nonfinite_output": self.nonfinite,
-                "best_per_phase": {k: _json_float(v) for k, v in self.phases.items()}}
+        return {
+            "observed_max_change": _json_float(self.observed),
+            "stated_sensitivity": self.stated,
+            "observed_over_stated": _json_float(self.ratio),
+            "norm": self.norm,
+            "worst_index": self.index,
+            "worst_record": None if self.record is None else [_json_float(v) for v in self.record],
+            "evaluations": self.evaluations,
+            "tolerance": self.tolerance,
+            "nonfinite_output": self.nonfinite,
+            "best_per_phase": {k: _json_float(v) for k, v in self.phases.items()},
+        }
 
 
 def _json_float(x):
@@ -236,9 +248,21 @@ def _base_output(f, base, norm, vectorized):
     return f0
 
 
-def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2000, *, rtol=ROUNDING_RTOL,
-                       atol=ROUNDING_ATOL,
-                       indices=None, extra_records=None, vectorized=False, max_indices=8):
+def search_sensitivity(
+    f: Callable,
+    base,
+    stated,
+    norm="sup",
+    rng=None,
+    budget=2000,
+    *,
+    rtol=ROUNDING_RTOL,
+    atol=ROUNDING_ATOL,
+    indices=None,
+    extra_records=None,
+    vectorized=False,
+    max_indices=8,
+):
     """Largest ``||f(D) - f(D')||`` over neighbours ``D'`` of ``base`` that replace one record.
 
     Parameters
@@ -284,14 +308,14 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     >>> res.verdict, round(float(res.ratio), 12)
     ('confirmed', 1.0)
     """
-    base, stated, budget, max_indices = _check_search_arguments(f, base, stated, norm, budget, max_indices,
-                                                                rtol, atol)
+    base, stated, budget, max_indices = _check_search_arguments(f, base, stated, norm, budget, max_indices, rtol, atol)
     gen = as_generator(rng)
     tolerance = stated * rtol + atol
     f0 = _base_output(f, base, norm, vectorized)
     if not np.all(np.isfinite(f0)):
-        return SensitivityResult(math.inf, stated, math.inf, None, None, 0, "refuted", norm, tolerance,
-                                 True, {"base": math.inf})
+        return SensitivityResult(
+            math.inf, stated, math.inf, None, None, 0, "refuted", norm, tolerance, True, {"base": math.inf}
+        )
     idx = _replaced_rows(indices, base, gen, max_indices)
     with np.errstate(over="ignore"):
         scale = float(np.max(np.abs(base)))
@@ -309,8 +333,19 @@ def search_sensitivity(f: Callable, base, stated, norm="sup", rng=None, budget=2
     observed = max(s.best, 0.0)
     verdict = "refuted" if (s.nonfinite or not within(observed, stated, rtol=rtol, atol=atol)) else "confirmed"
     i_best, r_best = s.best_pair
-    return SensitivityResult(observed, stated, observed / stated, i_best, r_best, s.evaluations, verdict, norm,
-                             tolerance, s.nonfinite, phases)
+    return SensitivityResult(
+        observed,
+        stated,
+        observed / stated,
+        i_best,
+        r_best,
+        s.evaluations,
+        verdict,
+        norm,
+        tolerance,
+        s.nonfinite,
+        phases,
+    )
 
 
 class SensitivityCase(NamedTuple):
@@ -351,25 +386,44 @@ def sensitivity_check(cases, stated_factor=1.0, quick_budget=1500, full_budget=2
         per_case, verdicts, ratios = {}, [], []
         for case, seq in zip(cases, streams):
             rng = np.random.default_rng(seq)
-            res = search_sensitivity(case.f, case.make_base(rng), case.stated * stated_factor, norm=case.norm,
-                                     rng=rng, budget=budget, vectorized=case.vectorized)
+            res = search_sensitivity(
+                case.f,
+                case.make_base(rng),
+                case.stated * stated_factor,
+                norm=case.norm,
+                rng=rng,
+                budget=budget,
+                vectorized=case.vectorized,
+            )
             per_case[case.label] = res.as_evidence()
             verdicts.append(res.verdict)
             ratios.append(res.ratio)
         verdict = "refuted" if "refuted" in verdicts else "confirmed"
-        method = (f"adversarial neighbour search (candidates, random, hill-climbing), float64 as computed, "
-                  f"{budget} evaluations per case, {len(cases)} case(s); observed is the largest change over the "
-                  f"stated sensitivity, refuted beyond rtol {ROUNDING_RTOL:g} + atol {ROUNDING_ATOL:g}")
-        return Result(verdict, observed=max(ratios), bound=1.0, direction="at_most", method=method,
-                      reading=reading or "sensitivity: sup of ||f(D) - f(D')|| over replace-one neighbours D ~ D'",
-                      evidence={"budget_per_case": budget,
-                                "max_observed_over_stated": _json_float(max(ratios)), "cases": per_case})
+        method = (
+            f"adversarial neighbour search (candidates, random, hill-climbing), float64 as computed, "
+            f"{budget} evaluations per case, {len(cases)} case(s); observed is the largest change over the "
+            f"stated sensitivity, refuted beyond rtol {ROUNDING_RTOL:g} + atol {ROUNDING_ATOL:g}"
+        )
+        return Result(
+            verdict,
+            observed=max(ratios),
+            bound=1.0,
+            direction="at_most",
+            method=method,
+            reading=reading or "sensitivity: sup of ||f(D) - f(D')|| over replace-one neighbours D ~ D'",
+            evidence={
+                "budget_per_case": budget,
+                "max_observed_over_stated": _json_float(max(ratios)),
+                "cases": per_case,
+            },
+        )
 
     return check
 
 
-def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=ROUNDING_RTOL, atol=ROUNDING_ATOL,
-                      index=None):
+def hypothesis_search(
+    f, base, stated, norm="sup", *, max_examples=200, rtol=ROUNDING_RTOL, atol=ROUNDING_ATOL, index=None
+):
     """Hypothesis-driven search: ``target()``-guided replacement records over the whole float64 range.
 
     For tests (needs the ``hypothesis`` package, imported here only).  Each
@@ -377,7 +431,8 @@ def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=ROU
     record of arbitrary finite floats; ``hypothesis.target`` steers towards
     larger changes.  Returns a :class:`SensitivityResult` of the best pair.
     """
-    from hypothesis import HealthCheck, given, settings, strategies as st, target
+    from hypothesis import HealthCheck, given, settings, target
+    from hypothesis import strategies as st
 
     base = check_finite_array("base", base, ndim=2)
     stated = check_positive("stated", stated)
@@ -387,8 +442,13 @@ def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=ROU
     rec = st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=width, max_size=width)
     row = st.just(index) if index is not None else st.integers(0, n - 1)
 
-    @settings(max_examples=max_examples, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=max_examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(row, rec)
     def probe(i, r):
         data = base.copy()
@@ -410,5 +470,16 @@ def hypothesis_search(f, base, stated, norm="sup", *, max_examples=200, rtol=ROU
     tolerance = stated * rtol + atol
     observed = max(best["d"], 0.0)
     verdict = "refuted" if (best["nonfinite"] or not within(observed, stated, rtol=rtol, atol=atol)) else "confirmed"
-    return SensitivityResult(observed, stated, observed / stated, best["pair"][0], best["pair"][1], best["n"],
-                             verdict, norm, tolerance, best["nonfinite"], {"hypothesis": observed})
+    return SensitivityResult(
+        observed,
+        stated,
+        observed / stated,
+        best["pair"][0],
+        best["pair"][1],
+        best["n"],
+        verdict,
+        norm,
+        tolerance,
+        best["nonfinite"],
+        {"hypothesis": observed},
+    )

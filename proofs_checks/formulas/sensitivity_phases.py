@@ -79,8 +79,13 @@ def _replaced_rows(indices, base, gen, max_indices):
     if indices is None:
         return _default_indices(base, gen, max_indices)
     idx = np.asarray(indices)
-    if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) \
-            or np.any(idx < 0) or np.any(idx >= n):
+    if (
+        idx.ndim != 1
+        or idx.size == 0
+        or not np.issubdtype(idx.dtype, np.integer)
+        or np.any(idx < 0)
+        or np.any(idx >= n)
+    ):
         raise ValueError(f"indices must be a non-empty 1-d array of row numbers in [0, {n}), got {indices!r}")
     return idx
 
@@ -97,7 +102,7 @@ def _run_pool(s, idx, records, share, gen):
     for start in range(0, pairs_i.size, 256):
         if s.exhausted:
             break
-        s.evaluate(pairs_i[start:start + 256], pairs_r[start:start + 256])
+        s.evaluate(pairs_i[start : start + 256], pairs_r[start : start + 256])
 
 
 def _candidates_phase(s, idx, gen, extra_records):

@@ -16,8 +16,14 @@ def case(case_id, function, args, expected, *, kwargs=None, note=None, mp_refere
     (``expected = (outputs, log_probabilities)``;
     rows may come in any order).  ``mp_reference`` holds high-precision decimal strings of the exact value.
     """
-    out = {"id": case_id, "function": function, "args": encode(list(args)), "kwargs": encode(kwargs or {}),
-           "compare": compare, "expected": encode(expected)}
+    out = {
+        "id": case_id,
+        "function": function,
+        "args": encode(list(args)),
+        "kwargs": encode(kwargs or {}),
+        "compare": compare,
+        "expected": encode(expected),
+    }
     if mp_reference is not None:
         out["mp_reference"] = {"mp": list(mp_reference)}
     if note:

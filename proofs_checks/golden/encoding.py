@@ -106,8 +106,13 @@ def _version(dist):
 
 def _commit():
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return out.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -118,17 +123,25 @@ def provenance(*, command, seed, reference_precision, generator):
     import mpmath
     import scipy
 
-    return {"project": "heavytail-dp-reference", "project_version": _version("heavytail-dp-reference"),
-            "commit": _commit(), "python": platform.python_version(), "numpy": np.__version__,
-            "scipy": scipy.__version__, "mpmath": mpmath.__version__, "platform": platform.machine(),
-            "command": command, "generator": generator, "seed": seed,
-            "reference_precision": reference_precision}
+    return {
+        "project": "heavytail-dp-reference",
+        "project_version": _version("heavytail-dp-reference"),
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "mpmath": mpmath.__version__,
+        "platform": platform.machine(),
+        "command": command,
+        "generator": generator,
+        "seed": seed,
+        "reference_precision": reference_precision,
+    }
 
 
 def dump(path, *, subject, description, prov, cases):
     """Write one golden file (UTF-8, two-space indent, trailing newline)."""
-    doc = {"schema": SCHEMA_ID, "subject": subject, "description": description, "provenance": prov,
-           "cases": cases}
+    doc = {"schema": SCHEMA_ID, "subject": subject, "description": description, "provenance": prov, "cases": cases}
     text = json.dumps(doc, indent=1, ensure_ascii=True) + "\n"
     Path(path).write_text(text, encoding="utf-8")
     return text

@@ -67,13 +67,17 @@ def check_coverage(subject, cases):
         problems.append(f"undeclared for this subject {sorted(made - set(declared))}")
     if set(declared) - made:
         problems.append(f"not covered {sorted(set(declared) - made)}")
-    wrong = sorted({f"{c['id']} ({c['compare']}, declared {declared[c['function']]})" for c in cases
-                    if c["function"] in declared and c["compare"] != declared[c["function"]]})
+    wrong = sorted(
+        {
+            f"{c['id']} ({c['compare']}, declared {declared[c['function']]})"
+            for c in cases
+            if c["function"] in declared and c["compare"] != declared[c["function"]]
+        }
+    )
     if wrong:
         problems.append(f"compared otherwise than declared {wrong}")
     if problems:
-        raise ValueError(f"cases of {subject} must cover exactly its declared port functions: "
-                         + "; ".join(problems))
+        raise ValueError(f"cases of {subject} must cover exactly its declared port functions: " + "; ".join(problems))
 
 
 def write_all(out_dir, *, command="python -m proofs_checks golden --out DIR", only=None):
@@ -91,8 +95,9 @@ def write_all(out_dir, *, command="python -m proofs_checks golden --out DIR", on
         if only and mod.SUBJECT not in only:
             continue
         seed = SEED + offset
-        prov = provenance(command=command, seed=seed, reference_precision=mod.REFERENCE_PRECISION,
-                          generator=mod.__name__)
+        prov = provenance(
+            command=command, seed=seed, reference_precision=mod.REFERENCE_PRECISION, generator=mod.__name__
+        )
         path = out / f"{mod.SUBJECT}.json"
         cases = mod.build(seed)
         check_coverage(mod.SUBJECT, cases)

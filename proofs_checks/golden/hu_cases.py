@@ -14,9 +14,11 @@ from .cases import case, law_case, portable_matvec
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
 
 SUBJECT = "hu"
-DESCRIPTION = ("paper 002: loss values and per-example gradients (squared, logistic, biweight), the "
-               "sensitivities of [002 Alg. 1-2], the settings of [002 Thm. 2, 3, 5, 7, 8, 9] and [002 Sec. 6.2], "
-               "and the exact output laws of [002 Alg. 1] and [002 Alg. 2] (d = 2, T = 2)")
+DESCRIPTION = (
+    "paper 002: loss values and per-example gradients (squared, logistic, biweight), the "
+    "sensitivities of [002 Alg. 1-2], the settings of [002 Thm. 2, 3, 5, 7, 8, 9] and [002 Sec. 6.2], "
+    "and the exact output laws of [002 Alg. 1] and [002 Alg. 2] (d = 2, T = 2)"
+)
 REFERENCE_PRECISION = "float64 reference (laws: exact enumeration of the |V|^T selection paths)"
 
 
@@ -32,18 +34,28 @@ def build(seed):
         for j, w in enumerate(W[:2]):
             cases.append(case(f"loss_value/{loss}/w{j}", "loss_value", [loss, w, X, y], L.value(w, X, y)))
             cases.append(case(f"loss_gradient/{loss}/w{j}", "loss_gradient", [loss, w, X, y], L.gradient(w, X, y)))
-        cases.append(case(f"loss_gradient_batch/{loss}", "loss_gradient_batch", [loss, W, X, y],
-                          L.gradient_batch(W, X, y)))
+        cases.append(
+            case(f"loss_gradient_batch/{loss}", "loss_gradient_batch", [loss, W, X, y], L.gradient_batch(W, X, y))
+        )
     V = FW.l1_ball_vertices(2)
     for s, m in [(1.0, 10), (3.5, 7)]:
-        cases.append(case(f"dp_fw_sensitivity/s={s:g},m={m}", "dp_fw_sensitivity", [V, s, m],
-                          FW.dp_fw_sensitivity(V, s, m)))
+        cases.append(
+            case(f"dp_fw_sensitivity/s={s:g},m={m}", "dp_fw_sensitivity", [V, s, m], FW.dp_fw_sensitivity(V, s, m))
+        )
     for K, n in [(1.0, 10), (2.5, 100)]:
-        cases.append(case(f"lasso_sensitivity/K={K:g},n={n}", "lasso_sensitivity", [V, K, n],
-                          FW.lasso_sensitivity(V, K, n)))
+        cases.append(
+            case(f"lasso_sensitivity/K={K:g},n={n}", "lasso_sensitivity", [V, K, n], FW.lasso_sensitivity(V, K, n))
+        )
     for variant in FW.LASSO_VARIANTS:
-        cases.append(case(f"lasso_epsilon_step/{variant}", "lasso_epsilon_step", [0.5, 1e-5, 8],
-                          FW.lasso_epsilon_step(0.5, 1e-5, 8, variant), kwargs={"variant": variant}))
+        cases.append(
+            case(
+                f"lasso_epsilon_step/{variant}",
+                "lasso_epsilon_step",
+                [0.5, 1e-5, 8],
+                FW.lasso_epsilon_step(0.5, 1e-5, 8, variant),
+                kwargs={"variant": variant},
+            )
+        )
     settings = [
         ("theorem2_parameters", [10**5, 1.0, 20, 40, 1.0, 2.0, 0.05], {}),
         ("theorem3_parameters", [10**5, 0.5, 20, 0.05], {}),
@@ -62,13 +74,25 @@ def build(seed):
     data = np.column_stack([Xd, portable_matvec(Xd, [0.4, -0.3]) + rng.standard_t(3.0, size=8)])
     w0 = np.zeros(2)
     for variant in ("standard", "printed"):
-        cases.append(law_case(f"dp_fw_output_log_prob/{variant}", "dp_fw_output_log_prob",
-                              [data, "squared", w0, 2.0, 2, 1.0, 1.0],
-                              FW.dp_fw_output_log_prob(data, "squared", w0, 2.0, 2, 1.0, 1.0, variant=variant),
-                              kwargs={"variant": variant}, note="[002 Alg. 1], l1-ball vertices, T = 2"))
+        cases.append(
+            law_case(
+                f"dp_fw_output_log_prob/{variant}",
+                "dp_fw_output_log_prob",
+                [data, "squared", w0, 2.0, 2, 1.0, 1.0],
+                FW.dp_fw_output_log_prob(data, "squared", w0, 2.0, 2, 1.0, 1.0, variant=variant),
+                kwargs={"variant": variant},
+                note="[002 Alg. 1], l1-ball vertices, T = 2",
+            )
+        )
     for variant in ("printed", "standard"):
-        cases.append(law_case(f"private_lasso_output_log_prob/{variant}", "private_lasso_output_log_prob",
-                              [data, w0, 2.0, 2, 1.0, 1e-3],
-                              FW.private_lasso_output_log_prob(data, w0, 2.0, 2, 1.0, 1e-3, variant=variant),
-                              kwargs={"variant": variant}, note="[002 Alg. 2], l1-ball vertices, T = 2"))
+        cases.append(
+            law_case(
+                f"private_lasso_output_log_prob/{variant}",
+                "private_lasso_output_log_prob",
+                [data, w0, 2.0, 2, 1.0, 1e-3],
+                FW.private_lasso_output_log_prob(data, w0, 2.0, 2, 1.0, 1e-3, variant=variant),
+                kwargs={"variant": variant},
+                note="[002 Alg. 2], l1-ball vertices, T = 2",
+            )
+        )
     return cases

@@ -12,12 +12,16 @@ from .cases import case, law_case
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
 
 SUBJECT = "mechanisms"
-DESCRIPTION = ("noise scales (Laplace [002 Def. 2], Peeling [002 Alg. 4], report-noisy-max, GEM threshold), "
-               "exact output laws of the exponential mechanism, report-noisy-max, Peeling's ordered support "
-               "and GEM [004 App. D.1], and advanced composition [002 Lemma 2]")
-REFERENCE_PRECISION = ("float64; report-noisy-max and Peeling laws by quadrature (reference.mechanisms."
-                       "report_noisy_max): fixed Gauss-Legendre exact to rounding for rows within 80 noise "
-                       "scales, adaptive in log space (relative tolerance 1e-11) otherwise")
+DESCRIPTION = (
+    "noise scales (Laplace [002 Def. 2], Peeling [002 Alg. 4], report-noisy-max, GEM threshold), "
+    "exact output laws of the exponential mechanism, report-noisy-max, Peeling's ordered support "
+    "and GEM [004 App. D.1], and advanced composition [002 Lemma 2]"
+)
+REFERENCE_PRECISION = (
+    "float64; report-noisy-max and Peeling laws by quadrature (reference.mechanisms."
+    "report_noisy_max): fixed Gauss-Legendre exact to rounding for rows within 80 noise "
+    "scales, adaptive in log space (relative tolerance 1e-11) otherwise"
+)
 
 
 def build(seed):
@@ -25,41 +29,91 @@ def build(seed):
     cases = []
     for sens, eps in [(1.0, 1.0), (0.5, 0.1), (3.0, 2.0)]:
         cases.append(case(f"laplace_scale/{sens:g},{eps:g}", "laplace_scale", [sens, eps], M.laplace_scale(sens, eps)))
-        cases.append(case(f"report_noisy_max_scale/{sens:g},{eps:g}", "report_noisy_max_scale", [sens, eps],
-                          M.report_noisy_max_scale(sens, eps)))
+        cases.append(
+            case(
+                f"report_noisy_max_scale/{sens:g},{eps:g}",
+                "report_noisy_max_scale",
+                [sens, eps],
+                M.report_noisy_max_scale(sens, eps),
+            )
+        )
     for s, eps, delta, lam in [(2, 1.0, 1e-5, 0.3), (5, 0.5, 1e-3, 1.0), (1, 4.0, 0.1, 2.0)]:
-        cases.append(case(f"peeling_scale/s={s},eps={eps:g}", "peeling_scale", [s, eps, delta, lam],
-                          M.peeling_scale(s, eps, delta, lam)))
+        cases.append(
+            case(
+                f"peeling_scale/s={s},eps={eps:g}",
+                "peeling_scale",
+                [s, eps, delta, lam],
+                M.peeling_scale(s, eps, delta, lam),
+            )
+        )
     for eps, beta, k in [(1.0, 0.1, 5), (0.3, 0.05, 100)]:
-        cases.append(case(f"gem_threshold/eps={eps:g},k={k}", "gem_threshold", [eps, beta, k],
-                          M.gem_threshold(eps, beta, k)))
+        cases.append(
+            case(f"gem_threshold/eps={eps:g},k={k}", "gem_threshold", [eps, beta, k], M.gem_threshold(eps, beta, k))
+        )
     scores = np.array([[0.0, 1.0, 2.5, -1.0, 0.3], [1e6, 1e6 - 2.0, -1e6, 1e6 - 0.5, 0.0]])
     for eps, sens in [(1.0, 1.0), (0.2, 0.5)]:
-        cases.append(case(f"exponential_log_prob/eps={eps:g}", "exponential_log_prob", [scores, eps, sens],
-                          M.exponential_log_prob(scores, eps, sens)))
+        cases.append(
+            case(
+                f"exponential_log_prob/eps={eps:g}",
+                "exponential_log_prob",
+                [scores, eps, sens],
+                M.exponential_log_prob(scores, eps, sens),
+            )
+        )
     rnm = np.array([[0.0, 1.0, 2.5, -1.0, 0.3], [5.0, 5.0, 4.0, 0.0, 100.0]])
     for scale in (1.0, 0.2):
-        cases.append(case(f"report_noisy_max_log_prob/scale={scale:g}", "report_noisy_max_log_prob", [rnm, scale],
-                          M.report_noisy_max_log_prob(rnm, scale)))
+        cases.append(
+            case(
+                f"report_noisy_max_log_prob/scale={scale:g}",
+                "report_noisy_max_log_prob",
+                [rnm, scale],
+                M.report_noisy_max_log_prob(rnm, scale),
+            )
+        )
     v = np.array([0.9, -0.2, 0.5, 0.05, -0.7])
     for s, eps, delta, lam in [(2, 1.0, 1e-3, 0.1), (3, 2.0, 1e-2, 0.05)]:
-        cases.append(law_case(f"peeling_support_log_prob/s={s}", "peeling_support_log_prob", [v, s, eps, delta, lam],
-                              M.peeling_support_log_prob(v, s, eps, delta, lam),
-                              note="[002 Alg. 4] steps 3-6: law of the ordered selected indices"))
+        cases.append(
+            law_case(
+                f"peeling_support_log_prob/s={s}",
+                "peeling_support_log_prob",
+                [v, s, eps, delta, lam],
+                M.peeling_support_log_prob(v, s, eps, delta, lam),
+                note="[002 Alg. 4] steps 3-6: law of the ordered selected indices",
+            )
+        )
     g = np.array([0.1, 0.2, 0.4, 0.8, 1.6])
     q = np.array([1.0, 0.7, 0.65, 0.9, 0.2])
     for eps, beta in [(1.0, 0.1), (4.0, 0.01)]:
-        cases.append(case(f"gem_normalized_scores/eps={eps:g}", "gem_normalized_scores", [g, q, eps, beta],
-                          M.gem_normalized_scores(g, q, eps, beta)))
-        cases.append(case(f"gem_log_prob/eps={eps:g}", "gem_log_prob", [g, q, eps, beta],
-                          M.gem_log_prob(g, q, eps, beta)))
+        cases.append(
+            case(
+                f"gem_normalized_scores/eps={eps:g}",
+                "gem_normalized_scores",
+                [g, q, eps, beta],
+                M.gem_normalized_scores(g, q, eps, beta),
+            )
+        )
+        cases.append(
+            case(f"gem_log_prob/eps={eps:g}", "gem_log_prob", [g, q, eps, beta], M.gem_log_prob(g, q, eps, beta))
+        )
     for eps_step, T, ds in [(0.1, 10, 1e-5), (0.01, 1000, 1e-6)]:
-        cases.append(case(f"advanced_composition_epsilon/T={T}", "advanced_composition_epsilon", [eps_step, T, ds],
-                          M.advanced_composition_epsilon(eps_step, T, ds)))
+        cases.append(
+            case(
+                f"advanced_composition_epsilon/T={T}",
+                "advanced_composition_epsilon",
+                [eps_step, T, ds],
+                M.advanced_composition_epsilon(eps_step, T, ds),
+            )
+        )
     for variant in ("printed", "standard"):
         for eps, delta, T in [(0.5, 1e-5, 10), (0.9, 1e-6, 200)]:
-            cases.append(case(f"advanced_composition_split/{variant}/T={T}", "advanced_composition_split",
-                              [eps, delta, T], M.advanced_composition_split(eps, delta, T, variant),
-                              kwargs={"variant": variant}))
+            cases.append(
+                case(
+                    f"advanced_composition_split/{variant}/T={T}",
+                    "advanced_composition_split",
+                    [eps, delta, T],
+                    M.advanced_composition_split(eps, delta, T, variant),
+                    kwargs={"variant": variant},
+                )
+            )
     del rng
     return cases

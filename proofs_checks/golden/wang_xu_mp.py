@@ -20,8 +20,17 @@ import math
 import mpmath
 import numpy as np
 
-__all__ = ["DIGITS", "psi", "residuals", "truncated_empirical_risk", "l1_loss", "log_weights", "log_prob",
-           "to_float64", "to_strings"]
+__all__ = [
+    "DIGITS",
+    "psi",
+    "residuals",
+    "truncated_empirical_risk",
+    "l1_loss",
+    "log_weights",
+    "log_prob",
+    "to_float64",
+    "to_strings",
+]
 
 #: Significant digits of every evaluation here (float64 needs 17; the margin covers the cancellations of psi).
 DIGITS = 60
@@ -41,7 +50,7 @@ def psi(x, theta):
         else:
             t = min(abs(_mp(x)), mpmath.mpf(1))
         # log1p keeps the digits of 1 - t + t^theta/theta when t is subnormal (log of the sum would round to 0)
-        v = -mpmath.log1p(t ** th / th - t)
+        v = -mpmath.log1p(t**th / th - t)
         return -v if x < 0 else v
 
 
@@ -53,13 +62,14 @@ def residuals(W, X, y):
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     with mpmath.workdps(DIGITS):
-        return [[_mp(y[i]) - mpmath.fsum(_mp(a) * _mp(b) for a, b in zip(X[i], w)) for w in W]
-                for i in range(X.shape[0])]
+        return [
+            [_mp(y[i]) - mpmath.fsum(_mp(a) * _mp(b) for a, b in zip(X[i], w)) for w in W] for i in range(X.shape[0])
+        ]
 
 
 def _psi_mp(t, th):
     s = min(t, mpmath.mpf(1))
-    return -mpmath.log1p(s ** th / th - s)
+    return -mpmath.log1p(s**th / th - s)
 
 
 def truncated_empirical_risk(W, X, y, iota, theta):

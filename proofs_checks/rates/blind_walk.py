@@ -57,8 +57,11 @@ def blind_walk_distance2(etas, d, w_star_l1=1.0):
     r = check_positive("w_star_l1", w_star_l1)
     keep = np.concatenate([np.cumprod((1.0 - etas)[::-1])[::-1][1:], [1.0]])  # prod_{s > t} (1 - eta_s)
     with np.errstate(over="ignore"):
-        value = (float(np.prod(1.0 - etas)) ** 2 * 2.0 * d / ((d + 1.0) * (d + 2.0))
-                 + float(np.sum((etas * keep) ** 2)) + 2.0 * r * (r / (d + 1.0)))
+        value = (
+            float(np.prod(1.0 - etas)) ** 2 * 2.0 * d / ((d + 1.0) * (d + 2.0))
+            + float(np.sum((etas * keep) ** 2))
+            + 2.0 * r * (r / (d + 1.0))
+        )
     if not np.isfinite(value):
         raise ValueError(f"w_star_l1={w_star_l1!r} is too large: E||w^T - w*||^2 overflows float64")
     return float(value)

@@ -15,8 +15,20 @@ from .sweep import run_sweep
 __all__ = ["make_rate_check"]
 
 
-def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, repetitions,
-                    zeta=0.1, confidence=CONFIDENCE, xlabel="n * epsilon", paper_values=None, reading=""):
+def make_rate_check(
+    claim_id,
+    trial,
+    grids,
+    rate_variable,
+    stated_exponent,
+    *,
+    repetitions,
+    zeta=0.1,
+    confidence=CONFIDENCE,
+    xlabel="n * epsilon",
+    paper_values=None,
+    reading="",
+):
     """Return ``check(ctx)`` sweeping ``grids[ctx.profile]`` and fitting the ``1 - zeta`` quantile.
 
     Parameters
@@ -61,26 +73,52 @@ def make_rate_check(claim_id, trial, grids, rate_variable, stated_exponent, *, r
         if ctx.out_dir is not None:
             title = claim_id or ctx.stream_id()
             name = re.sub(r"[^A-Za-z0-9_.-]", "_", title) + ".png"
-            plot_rate(ctx.out_dir / "figures" / name, x, sweep.errors, stated_exponent,
-                      quantile=1 - zeta, xlabel=xlabel, title=title)
+            plot_rate(
+                ctx.out_dir / "figures" / name,
+                x,
+                sweep.errors,
+                stated_exponent,
+                quantile=1 - zeta,
+                xlabel=xlabel,
+                title=title,
+            )
             figures.append(f"figures/{name}")
         evidence = {
-            "stated_exponent": stated_exponent, "observed_exponent": q_fit.observed_exponent,
-            "ci_low": q_fit.ci_low, "ci_high": q_fit.ci_high, "rate_verdict": q_fit.verdict,
-            "confidence": confidence, "quantile": 1 - zeta, "method": q_fit.method,
-            "mean_fit": m_fit.as_dict(), "rate_variable": xlabel, "x": x,
-            "quantile_errors": sweep.quantile(1 - zeta), "mean_errors": sweep.errors.mean(axis=1),
-            "repetitions": reps, "grid": grid,
+            "stated_exponent": stated_exponent,
+            "observed_exponent": q_fit.observed_exponent,
+            "ci_low": q_fit.ci_low,
+            "ci_high": q_fit.ci_high,
+            "rate_verdict": q_fit.verdict,
+            "confidence": confidence,
+            "quantile": 1 - zeta,
+            "method": q_fit.method,
+            "mean_fit": m_fit.as_dict(),
+            "rate_variable": xlabel,
+            "x": x,
+            "quantile_errors": sweep.quantile(1 - zeta),
+            "mean_errors": sweep.errors.mean(axis=1),
+            "repetitions": reps,
+            "grid": grid,
         }
         if paper_values:
             evidence["paper_values"] = paper_values
-        method = (f"{q_fit.method}: exponent of the {1 - zeta:g} quantile of the excess risk against {xlabel}, "
-                  f"{confidence:g} confidence interval [{q_fit.ci_low:.3g}, {q_fit.ci_high:.3g}] "
-                  f"({q_fit.verdict}); {len(grid)} grid points x {reps} repetitions")
-        return Result(RATE_VERDICT_TO_CLAIM[q_fit.verdict], observed=q_fit.observed_exponent, bound=stated_exponent,
-                      direction="at_least", method=method,
-                      reading=reading or f"stated rate {xlabel}^(-{stated_exponent:g}) for the {1 - zeta:g} quantile "
-                                         f"of the excess risk (failure probability zeta = {zeta:g})",
-                      evidence=evidence, figures=figures, evidence_kind="rate_fit")
+        method = (
+            f"{q_fit.method}: exponent of the {1 - zeta:g} quantile of the excess risk against {xlabel}, "
+            f"{confidence:g} confidence interval [{q_fit.ci_low:.3g}, {q_fit.ci_high:.3g}] "
+            f"({q_fit.verdict}); {len(grid)} grid points x {reps} repetitions"
+        )
+        return Result(
+            RATE_VERDICT_TO_CLAIM[q_fit.verdict],
+            observed=q_fit.observed_exponent,
+            bound=stated_exponent,
+            direction="at_least",
+            method=method,
+            reading=reading
+            or f"stated rate {xlabel}^(-{stated_exponent:g}) for the {1 - zeta:g} quantile "
+            f"of the excess risk (failure probability zeta = {zeta:g})",
+            evidence=evidence,
+            figures=figures,
+            evidence_kind="rate_fit",
+        )
 
     return check

@@ -141,6 +141,14 @@ def fit_rate(x, errors, stated_exponent, *, confidence=CONFIDENCE, quantile=None
             method += " (interval undefined: too few observations for this quantile)"
     width = max(0.25, stated_exponent / 2) if max_ci_width is None else max_ci_width
     verdict = _verdict(lo, hi, stated_exponent, width)
-    return RateFit(stated_exponent=float(stated_exponent), observed_exponent=-slope, ci_low=-hi, ci_high=-lo,
-                   confidence=confidence, verdict=verdict, method=method, points=int(x.size),
-                   observations=int(ly.size))
+    return RateFit(
+        stated_exponent=float(stated_exponent),
+        observed_exponent=-slope,
+        ci_low=-hi,
+        ci_high=-lo,
+        confidence=confidence,
+        verdict=verdict,
+        method=method,
+        points=int(x.size),
+        observations=int(ly.size),
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from reference.validation import check_integer
 
 from ..parallel import run_calls, worker_count
@@ -67,7 +68,7 @@ def run_sweep(trial, grid, repetitions, *, seed=0, jobs=1, chunk=None):
     children = root.spawn(len(grid) * reps)
     points = [grid[i // reps] for i in range(len(children))]
     size = chunk or max(1, len(children) // (4 * worker_count(jobs)))
-    batches = [(points[i:i + size], children[i:i + size]) for i in range(0, len(children), size)]
+    batches = [(points[i : i + size], children[i : i + size]) for i in range(0, len(children), size)]
     results = run_calls([(_run_cells, (trial, p, s)) for p, s in batches], jobs)
     errors = np.array([e for batch in results for e in batch]).reshape(len(grid), reps)
     return SweepResult(grid=grid, errors=errors, seed=seed, repetitions=reps)

@@ -41,17 +41,37 @@ import math
 import numpy as np
 
 from reference._densities import t_pdf as _t_pdf
-from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
 from reference.hu.data import initial_polytope, linear_data, w_star_polytope
-from reference.hu.parameters import (theorem2_parameters, theorem3_parameters, theorem5_parameters,
-                                     theorem7_parameters, theorem8_parameters)
+from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
+from reference.hu.parameters import (
+    theorem2_parameters,
+    theorem3_parameters,
+    theorem5_parameters,
+    theorem7_parameters,
+    theorem8_parameters,
+)
+from reference.hu.sparse import (
+    heavy_tailed_sparse_linear_regression,
+    heavy_tailed_sparse_optimization,
+    iht_lambda,
+    sparse_opt_lambda,
+)
 from reference.losses import BiweightLoss, Loss
-from reference.hu.sparse import (heavy_tailed_sparse_linear_regression, heavy_tailed_sparse_optimization,
-                              iht_lambda, sparse_opt_lambda)
 from reference.validation import check_finite_array
 
-__all__ = ["MeanEstimationLoss", "biweight_excess_risk", "trial_theorem2", "trial_theorem3", "trial_theorem5",
-           "trial_theorem7", "trial_theorem8", "T_DF_X", "T_DF_NOISE3", "T_DF_NOISE7", "T_DF_MEAN"]
+__all__ = [
+    "MeanEstimationLoss",
+    "biweight_excess_risk",
+    "trial_theorem2",
+    "trial_theorem3",
+    "trial_theorem5",
+    "trial_theorem7",
+    "trial_theorem8",
+    "T_DF_X",
+    "T_DF_NOISE3",
+    "T_DF_NOISE7",
+    "T_DF_MEAN",
+]
 
 #: Degrees of freedom of the Student-t laws used (see the module docstring).
 T_DF_X, T_DF_NOISE3, T_DF_NOISE7, T_DF_MEAN = 10.0, 3.0, 5.0, 3.0
@@ -101,14 +121,21 @@ def _sparse_unit(d, s_star, norm, rng):
 
 # --------------------------------------------------------------------------- Theorems 2 and 5
 
+
 def _polytope_linear(point, rng):
     n, d = int(point["n"]), int(point["d"])
     w_star = w_star_polytope(d, rng)
-    data = linear_data(n, w_star, "student_t", "normal", rng, x_params={"df": T_DF_X},
-                       noise_params={"var": NOISE_VAR})
+    data = linear_data(n, w_star, "student_t", "normal", rng, x_params={"df": T_DF_X}, noise_params={"var": NOISE_VAR})
     if point.get("broken") == "ignore_data":
-        data = linear_data(n, w_star_polytope(d, rng), "student_t", "normal", rng, x_params={"df": T_DF_X},
-                           noise_params={"var": NOISE_VAR})
+        data = linear_data(
+            n,
+            w_star_polytope(d, rng),
+            "student_t",
+            "normal",
+            rng,
+            x_params={"df": T_DF_X},
+            noise_params={"var": NOISE_VAR},
+        )
     return data, w_star
 
 
@@ -124,13 +151,24 @@ def trial_theorem2(point, rng):
     n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
     data, w_star = _polytope_linear(point, rng)
     alpha, tau = theorem2_constants(d)
-    p = theorem2_parameters(n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1),
-                            c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
+    p = theorem2_parameters(
+        n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0)
+    )
     sens = None
     if point.get("broken") in _NOISE_MODES:  # fixed_noise: noise of the smallest n at every n
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
-    w = heavy_tailed_dp_fw(data, "squared", initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps, rng=rng,
-                           step_size=p["step_size"], sensitivity=sens)
+    w = heavy_tailed_dp_fw(
+        data,
+        "squared",
+        initial_polytope(d, rng),
+        p["s"],
+        p["T"],
+        p["beta"],
+        eps,
+        rng=rng,
+        step_size=p["step_size"],
+        sensitivity=sens,
+    )
     w = _output_noise(point, w, rng)
     var, _ = _t_moments(T_DF_X)
     diff = w - w_star
@@ -146,14 +184,16 @@ def trial_theorem5(point, rng):
     sens = None
     if point.get("broken") in _NOISE_MODES:
         sens = 8.0 * p["K"] ** 2 / n * _noise_factor(point)
-    w = heavy_tailed_private_lasso(data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng,
-                                   step_size=p["step_size"], sensitivity=sens)
+    w = heavy_tailed_private_lasso(
+        data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng, step_size=p["step_size"], sensitivity=sens
+    )
     w = _output_noise(point, w, rng)
     diff = w - w_star
     return float(var * diff @ diff)
 
 
 # --------------------------------------------------------------------------- Theorem 3
+
 
 @functools.lru_cache(maxsize=1)
 def _quadrature_nodes():
@@ -201,24 +241,34 @@ def trial_theorem3(point, rng):
     """Algorithm 1, biweight loss, Theorem 3 parameters (constant step ``1/sqrt(T)``); exact excess risk."""
     n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
     w_star = w_star_polytope(d, rng) * point.get("w_norm", 0.5)
-    data = linear_data(n, w_star, "normal", "student_t", rng, x_params={"var": 1.0},
-                       noise_params={"df": T_DF_NOISE3})
+    data = linear_data(n, w_star, "normal", "student_t", rng, x_params={"var": 1.0}, noise_params={"df": T_DF_NOISE3})
     if point.get("broken") == "ignore_data":
-        data = linear_data(n, -w_star, "normal", "student_t", rng, x_params={"var": 1.0},
-                           noise_params={"df": T_DF_NOISE3})
-    p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0),
-                            c_s=point.get("c_s", 1.0))
+        data = linear_data(
+            n, -w_star, "normal", "student_t", rng, x_params={"var": 1.0}, noise_params={"df": T_DF_NOISE3}
+        )
+    p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
     sens = None
     if point.get("broken") in _NOISE_MODES:
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
-    w = heavy_tailed_dp_fw(data, BiweightLoss(), initial_polytope(d, rng), p["s"], p["T"], p["beta"], eps,
-                           rng=rng, step_size=[p["eta"]] * p["T"], sensitivity=sens)
+    w = heavy_tailed_dp_fw(
+        data,
+        BiweightLoss(),
+        initial_polytope(d, rng),
+        p["s"],
+        p["T"],
+        p["beta"],
+        eps,
+        rng=rng,
+        step_size=[p["eta"]] * p["T"],
+        sensitivity=sens,
+    )
     w = _output_noise(point, w, rng)
     diff = w - w_star
     return biweight_excess_risk(float(diff @ diff))
 
 
 # --------------------------------------------------------------------------- Theorem 7
+
 
 def trial_theorem7(point, rng):
     """Algorithm 3, Theorem 7 parameters (``gamma = mu = 1``), start 0; excess ``||w - w*||^2``."""
@@ -237,14 +287,16 @@ def trial_theorem7(point, rng):
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
-    w = heavy_tailed_sparse_linear_regression(data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta,
-                                              rng=rng, lam=lam)
+    w = heavy_tailed_sparse_linear_regression(
+        data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta, rng=rng, lam=lam
+    )
     w = _output_noise(point, w, rng)
     diff = w - w_star
     return float(diff @ diff)
 
 
 # --------------------------------------------------------------------------- Theorem 8
+
 
 class MeanEstimationLoss(Loss):
     """``l(w, (x, y)) = ||x - w||_2^2`` (``y`` ignored): the sparse mean estimation problem of 002,
@@ -302,16 +354,37 @@ def trial_theorem8(point, rng):
     if point.get("broken") == "ignore_data":
         data[:, :d] = rng.standard_t(T_DF_MEAN, size=(n, d))
     data[:, d] = 0.0
-    p = theorem8_parameters(n, eps, s_star, 2.0, 2.0, theorem8_tau(), c_T=point.get("c_T", 1.0),
-                            c_s=point.get("c_s", 1.0), c_k=point.get("c_k", 1.0))
+    p = theorem8_parameters(
+        n,
+        eps,
+        s_star,
+        2.0,
+        2.0,
+        theorem8_tau(),
+        c_T=point.get("c_T", 1.0),
+        c_s=point.get("c_s", 1.0),
+        c_k=point.get("c_k", 1.0),
+    )
     rule = point.get("k_rule", "printed")
     if rule != "printed":
         p["k"] = theorem8_k(rule, n, eps, theorem8_tau(), p["s"], p["T"], point.get("c_k", 1.0))
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
-    w = heavy_tailed_sparse_optimization(data, MeanEstimationLoss(), np.zeros(d), p["s"], p["beta"], p["k"], p["T"],
-                                         p["eta"], eps, delta, rng=rng, lam=lam)
+    w = heavy_tailed_sparse_optimization(
+        data,
+        MeanEstimationLoss(),
+        np.zeros(d),
+        p["s"],
+        p["beta"],
+        p["k"],
+        p["T"],
+        p["eta"],
+        eps,
+        delta,
+        rng=rng,
+        lam=lam,
+    )
     w = _output_noise(point, w, rng)
     diff = w - mu
     return float(diff @ diff)

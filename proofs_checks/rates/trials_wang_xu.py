@@ -36,13 +36,30 @@ from scipy import integrate
 from scipy.special import logsumexp
 
 from reference.wang_xu.data import LinearModel, folded, lomax, student_t, two_sided_lomax
-from reference.wang_xu.l1_regression import (theorem1_parameters, theorem2_parameters, truncated_empirical_risk,
-                                     wang_xu_log_prob)
+from reference.wang_xu.l1_regression import (
+    theorem1_parameters,
+    theorem2_parameters,
+    truncated_empirical_risk,
+    wang_xu_log_prob,
+)
 from reference.wang_xu.nets import L2BallNet
 
-__all__ = ["WangXuRateSetup", "excess_risk_1d", "net_excess_risk", "conditional_law", "weighted_quantile",
-           "excess_risk_trial", "excess_risk_tail_trial",
-           "shifted_excess_risk", "em_utility_gap_tail", "W_STAR", "NOISE_SCALES", "SYMMETRIC_MODELS", "THEOREM1_MODEL", "THEOREM2_MODEL"]
+__all__ = [
+    "WangXuRateSetup",
+    "excess_risk_1d",
+    "net_excess_risk",
+    "conditional_law",
+    "weighted_quantile",
+    "excess_risk_trial",
+    "excess_risk_tail_trial",
+    "shifted_excess_risk",
+    "em_utility_gap_tail",
+    "W_STAR",
+    "NOISE_SCALES",
+    "SYMMETRIC_MODELS",
+    "THEOREM1_MODEL",
+    "THEOREM2_MODEL",
+]
 
 #: w* = 1/e: off every net of the sweeps (the nets are grids k zeta, zeta = 1/n), so the net term
 #: ``zeta`` of Theorems 1-2 is not identically zero (with w* = 0.5 it was, at every even n).
@@ -59,8 +76,10 @@ THEOREM1_MODEL = LinearModel((W_STAR,), folded(student_t(3.0)), two_sided_lomax(
 THEOREM2_MODEL = LinearModel((W_STAR,), folded(student_t(1.8)), two_sided_lomax(2.5, *NOISE_SCALES))
 #: The earlier symmetric designs (w* = 0.5, a point of every net, so that the net term of Theorems 1-2 vanished;
 #: symmetric noise), kept for comparison.
-SYMMETRIC_MODELS = {1: LinearModel((0.5,), student_t(3.0), lomax(3.0)),
-                    2: LinearModel((0.5,), student_t(1.8), lomax(2.5))}
+SYMMETRIC_MODELS = {
+    1: LinearModel((0.5,), student_t(3.0), lomax(3.0)),
+    2: LinearModel((0.5,), student_t(1.8), lomax(2.5)),
+}
 
 BROKEN = (None, "ignore-data", "fixed-temperature", "hot")
 
@@ -209,8 +228,15 @@ def conditional_law(setup: WangXuRateSetup, n, epsilon, rng):
         excess = np.concatenate([up, down])
         lp = np.concatenate([lp, lp]) - math.log(2.0)
         pts = np.concatenate([pts + setup.output_noise, pts - setup.output_noise])
-    return {"excess": excess, "prob": np.exp(lp), "quad_error": err, "data": data, "log_prob": lp,
-            "points": pts, "params": p}
+    return {
+        "excess": excess,
+        "prob": np.exp(lp),
+        "quad_error": err,
+        "data": data,
+        "log_prob": lp,
+        "points": pts,
+        "params": p,
+    }
 
 
 def weighted_quantile(values, prob, q):

@@ -55,16 +55,23 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
+from reference.validation import as_generator, check_integer, check_positive
 from reference.wang_xu.data import LinearModel, SymmetricLaw, lomax, student_t
 from reference.wang_xu.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
 from reference.wang_xu.nets import L2BallNet
-from reference.validation import as_generator, check_integer, check_positive
 
 from .trials_wang_xu import excess_risk_1d, weighted_quantile
 
-__all__ = ["MultivariateTModel", "DimensionSetup", "net_radial_table", "dimension_law", "dimension_trial",
-           "radius_of_excess", "plot_dimension",
-           "BROKEN_DIM"]
+__all__ = [
+    "MultivariateTModel",
+    "DimensionSetup",
+    "net_radial_table",
+    "dimension_law",
+    "dimension_trial",
+    "radius_of_excess",
+    "plot_dimension",
+    "BROKEN_DIM",
+]
 
 BROKEN_DIM = (None, "temperature-times-d", "iota-without-d")
 
@@ -214,12 +221,12 @@ def _radial_table(radius, zeta, d, nu, noise_law):
     net = L2BallNet(radius, zeta, d)
     pts = net.points()
     k = np.rint(pts / net.spacing).astype(np.int64)
-    m = np.einsum("ij,ij->i", k, k)               # ||w||^2 = spacing^2 * m exactly, m integer
+    m = np.einsum("ij,ij->i", k, k)  # ||w||^2 = spacing^2 * m exactly, m integer
     um, inv = np.unique(m, return_inverse=True)
     radii = net.spacing * np.sqrt(um.astype(float))
     h, err = excess_risk_1d(MultivariateTModel(d, nu, noise_law).radial_model, radii)
     h = np.maximum(h, 0.0)
-    h[um == 0] = 0.0                                 # w = w*: excess exactly 0
+    h[um == 0] = 0.0  # w = w*: excess exactly 0
     norms = radii[inv]
     return pts, norms, h[inv], err, int(um.size)
 
@@ -239,8 +246,12 @@ def dimension_law(setup: DimensionSetup, d, n, epsilon, rng):
     eps = epsilon / d if setup.broken == "temperature-times-d" else epsilon
     pts, norms, excess, err, _ = net_radial_table(setup, d)
     block = max(1, _BLOCK_ELEMENTS // n)
-    lw = np.concatenate([log_weights(pts[i:i + block], X, y, eps, p["iota"], setup.theta, setup.variant)
-                         for i in range(0, pts.shape[0], block)])
+    lw = np.concatenate(
+        [
+            log_weights(pts[i : i + block], X, y, eps, p["iota"], setup.theta, setup.variant)
+            for i in range(0, pts.shape[0], block)
+        ]
+    )
     prob = np.exp(lw - logsumexp(lw))
     return {"excess": excess, "norms": norms, "prob": prob, "quad_error": err, "params": p, "data": data}
 

@@ -45,8 +45,20 @@ from .write import SCHEMA_PATH, remove_stale_figures, write_report
 #: Names of :mod:`.schema`, loaded when first used (see the module docstring).
 _LAZY = {"with_generated_parts": "schema", "render_schema": "schema", "write_schema": "schema"}
 
-__all__ = ["SCHEMA_PATH", "SCHEMA_VERSION", "build_payload", "claim_record", "paper_of", "remove_stale_figures",
-           "render_schema", "to_jsonable", "verdict_line", "with_generated_parts", "write_report", "write_schema"]
+__all__ = [
+    "SCHEMA_PATH",
+    "SCHEMA_VERSION",
+    "build_payload",
+    "claim_record",
+    "paper_of",
+    "remove_stale_figures",
+    "render_schema",
+    "to_jsonable",
+    "verdict_line",
+    "with_generated_parts",
+    "write_report",
+    "write_schema",
+]
 
 
 def __getattr__(name):
@@ -54,7 +66,7 @@ def __getattr__(name):
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value                     # looked up once
+    globals()[name] = value  # looked up once
     return value
 
 
@@ -62,5 +74,5 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:                               # the same names for type checkers and editors
+if TYPE_CHECKING:  # the same names for type checkers and editors
     from .schema import render_schema, with_generated_parts, write_schema

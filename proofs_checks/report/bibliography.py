@@ -16,7 +16,7 @@ PAPERS = {
         "title": "Differentially Private l1-norm Linear Regression with Heavy-tailed Data",
         "authors": ["Di Wang", "Jinhui Xu"],
         "note": "Algorithms 1-2 (exponential mechanism over a zeta-net), Theorems 1-2; "
-                "001 is the same paper without its mathematics.",
+        "001 is the same paper without its mathematics.",
     },
     "002": {
         "id": "002",
@@ -31,7 +31,7 @@ PAPERS = {
         "title": "Differentially Private Generalized Linear Models Revisited",
         "authors": ["Raman Arora", "Raef Bassily", "Cristóbal Guzmán", "Michael Menart", "Enayat Ullah"],
         "note": "A fragment: Private Grid Search with the Generalized Exponential Mechanism (App. D.1), "
-                "Boosting (App. E).",
+        "Boosting (App. E).",
     },
 }
 

@@ -32,8 +32,12 @@ def _data_uri(path, base):
 def _environment():
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    env = Environment(loader=PackageLoader("proofs_checks.report", "templates"),
-                      autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=PackageLoader("proofs_checks.report", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["fmt"] = lambda v: "" if v is None else fmt(v)
     env.filters["paper_label"] = paper_label
     env.filters["verdict_line"] = verdict_line
@@ -50,6 +54,10 @@ def render_html(payload, out_dir):
             if uri is not None:
                 figures[fig] = uri
     template = _environment().get_template("report.html.j2")
-    return template.render(report=payload, verdicts=VERDICTS, figures=figures,
-                           claims=[r for r in payload["claims"] if r["scope"] != "self-test"],
-                           self_tests=[r for r in payload["claims"] if r["scope"] == "self-test"])
+    return template.render(
+        report=payload,
+        verdicts=VERDICTS,
+        figures=figures,
+        claims=[r for r in payload["claims"] if r["scope"] != "self-test"],
+        self_tests=[r for r in payload["claims"] if r["scope"] == "self-test"],
+    )

@@ -62,17 +62,37 @@ def _finding_entry(finding, by_id):
     claims = []
     for cid in finding.claims:
         r = by_id.get(cid)
-        claims.append({"id": cid, "verdict": r["verdict"] if r else None,
-                       "line": verdict_line(r) if r else "not run in this report"})
-    return {"id": finding.id, "paper": finding.paper, "title": finding.title, "reading": finding.reading,
-            "summary": finding.summary, "claims": claims,
-            "complete": all(c["verdict"] is not None for c in claims)}
+        claims.append(
+            {
+                "id": cid,
+                "verdict": r["verdict"] if r else None,
+                "line": verdict_line(r) if r else "not run in this report",
+            }
+        )
+    return {
+        "id": finding.id,
+        "paper": finding.paper,
+        "title": finding.title,
+        "reading": finding.reading,
+        "summary": finding.summary,
+        "claims": claims,
+        "complete": all(c["verdict"] is not None for c in claims),
+    }
 
 
-def build_payload(records: Sequence[Mapping[str, Any]], *, profile: str, seed: int, provenance: Mapping[str, Any],
-                  findings: Iterable[Finding] = (), algorithms: Iterable[Algorithm] = (),
-                  known_claim_ids: Optional[Collection[str]] = None, interrupted: bool = False,
-                  not_run: Iterable[str] = (), timings: bool = True) -> dict:
+def build_payload(
+    records: Sequence[Mapping[str, Any]],
+    *,
+    profile: str,
+    seed: int,
+    provenance: Mapping[str, Any],
+    findings: Iterable[Finding] = (),
+    algorithms: Iterable[Algorithm] = (),
+    known_claim_ids: Optional[Collection[str]] = None,
+    interrupted: bool = False,
+    not_run: Iterable[str] = (),
+    timings: bool = True,
+) -> dict:
     """The report object: findings first, then summary, papers, claims, self-tests, provenance.
 
     Parameters
@@ -143,11 +163,15 @@ def build_payload(records: Sequence[Mapping[str, Any]], *, profile: str, seed: i
         "interrupted": bool(interrupted),
         "not_run": list(not_run),
         "findings": entries,
-        "summary": {"claims": _counts(studied), "self_tests": _counts(self_tests),
-                    "by_paper_and_kind": _summary_table(studied)},
+        "summary": {
+            "claims": _counts(studied),
+            "self_tests": _counts(self_tests),
+            "by_paper_and_kind": _summary_table(studied),
+        },
         "papers": [PAPERS[p] for p in sorted(PAPERS)],
-        "algorithms": [{"id": a.id, "source": a.source, "summary": a.summary, "variants": list(a.variants)}
-                       for a in algorithms],
+        "algorithms": [
+            {"id": a.id, "source": a.source, "summary": a.summary, "variants": list(a.variants)} for a in algorithms
+        ],
         "claims": records,
         "provenance": provenance,
     }

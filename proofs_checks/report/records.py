@@ -59,25 +59,49 @@ def claim_record(claim: Claim, result: Result, *, power: Optional[Mapping[str, A
     'error'
     """
     kind = evidence_kind_of(claim, result)
-    record = {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": claim.kind,
-              "algorithm": claim.algorithm, "variant": claim.variant, "scope": claim.scope}
+    record = {
+        "id": claim.id,
+        "source": claim.source,
+        "statement": claim.statement,
+        "kind": claim.kind,
+        "algorithm": claim.algorithm,
+        "variant": claim.variant,
+        "scope": claim.scope,
+    }
     record.update({name: getattr(result, name) for name in RESULT_FIELDS})
-    record.update({"evidence_kind": kind, "evidence": result.evidence, "figures": [str(f) for f in result.figures],
-                   "seed": result.seed, "seconds": round(result.seconds, 4), "power": power})
+    record.update(
+        {
+            "evidence_kind": kind,
+            "evidence": result.evidence,
+            "figures": [str(f) for f in result.figures],
+            "seed": result.seed,
+            "seconds": round(result.seconds, 4),
+            "power": power,
+        }
+    )
     record = to_jsonable(record)
-    problems = (evidence_problems(kind, record["evidence"]) if kind in EVIDENCE_KINDS
-                else [f"evidence_kind must be one of {EVIDENCE_KINDS}, got {kind!r}"])
+    problems = (
+        evidence_problems(kind, record["evidence"])
+        if kind in EVIDENCE_KINDS
+        else [f"evidence_kind must be one of {EVIDENCE_KINDS}, got {kind!r}"]
+    )
     return _invalid_evidence(record, problems) if problems else record
 
 
 def _invalid_evidence(record, problems):
     """``record`` turned into an ``error``: its evidence breaks its record (named in the message)."""
     message = f"EvidenceError: claim {record['id']}: " + "; ".join(problems)
-    return {**record, "verdict": "error",
-            "method": f"the check's evidence does not follow its record (the check's method: {record['method']})",
-            "evidence_kind": "error",
-            "evidence": {"exception": message, "invalid_evidence_kind": str(record["evidence_kind"]),
-                         "invalid_evidence": record["evidence"]}}
+    return {
+        **record,
+        "verdict": "error",
+        "method": f"the check's evidence does not follow its record (the check's method: {record['method']})",
+        "evidence_kind": "error",
+        "evidence": {
+            "exception": message,
+            "invalid_evidence_kind": str(record["evidence_kind"]),
+            "invalid_evidence": record["evidence"],
+        },
+    }
 
 
 def verdict_line(record: Mapping[str, Any]) -> str:

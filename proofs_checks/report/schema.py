@@ -24,8 +24,10 @@ from .write import SCHEMA_PATH
 __all__ = ["with_generated_parts", "render_schema", "write_schema"]
 
 _PREFIX = "evidence_"
-_KIND_DESCRIPTION = ("the evidence record the claim's evidence follows (proofs_checks/evidence: its keys, their types "
-                     "and meanings); 'error' when the check raised or its evidence broke its record")
+_KIND_DESCRIPTION = (
+    "the evidence record the claim's evidence follows (proofs_checks/evidence: its keys, their types "
+    "and meanings); 'error' when the check raised or its evidence broke its record"
+)
 
 
 def with_generated_parts(schema: dict) -> dict:
@@ -70,9 +72,13 @@ def with_generated_parts(schema: dict) -> dict:
     required = [k for k in claim.get("required", []) if k != "evidence_kind"]
     at = required.index("evidence") if "evidence" in required else len(required)
     claim["required"] = required[:at] + ["evidence_kind"] + required[at:]
-    claim["allOf"] = [{"if": {"properties": {"evidence_kind": {"const": kind}}, "required": ["evidence_kind"]},
-                       "then": {"properties": {"evidence": {"$ref": f"#/$defs/{_PREFIX}{kind}"}}}}
-                      for kind in EVIDENCE_KINDS]
+    claim["allOf"] = [
+        {
+            "if": {"properties": {"evidence_kind": {"const": kind}}, "required": ["evidence_kind"]},
+            "then": {"properties": {"evidence": {"$ref": f"#/$defs/{_PREFIX}{kind}"}}},
+        }
+        for kind in EVIDENCE_KINDS
+    ]
     defs.update({_PREFIX + kind: s for kind, s in record_schemas().items()})
     out["$defs"] = defs
     return out

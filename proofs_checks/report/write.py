@@ -52,9 +52,11 @@ def write_report(payload: Mapping[str, Any], out_dir: Union[str, os.PathLike]) -
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    texts = {"report.json": json.dumps(payload, indent=2, allow_nan=False) + "\n",
-             "report.md": render_markdown(payload),
-             "report.html": render_html(payload, out)}
+    texts = {
+        "report.json": json.dumps(payload, indent=2, allow_nan=False) + "\n",
+        "report.md": render_markdown(payload),
+        "report.html": render_html(payload, out),
+    }
     paths = []
     for name, text in texts.items():
         path = out / name

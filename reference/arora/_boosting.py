@@ -31,22 +31,41 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._grid_search import _check_variant, check_learner_output
-from .data import glm_loss
 from ..mechanisms import report_noisy_max, report_noisy_max_log_prob
 from ..records import partition_records
-from ..validation import (RNGLike, as_generator, check_choice, check_delta, check_epsilon, check_finite_array,
-                          check_integer, check_positive, check_probability)
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+    check_probability,
+)
+from ._grid_search import _check_variant, check_learner_output
+from .data import glm_loss
 
 if TYPE_CHECKING:
     from .learners import _BaseLearner
 
-__all__ = ["boosting_sigma_tilde", "boosting_laplace_scale", "boosting_n0", "boosting_scores", "boosting",
-           "BOOSTING_VARIANTS", "calibrated_laplace_scale", "BoostingMechanism", "BoostingSelection"]
+__all__ = [
+    "boosting_sigma_tilde",
+    "boosting_laplace_scale",
+    "boosting_n0",
+    "boosting_scores",
+    "boosting",
+    "BOOSTING_VARIANTS",
+    "calibrated_laplace_scale",
+    "BoostingMechanism",
+    "BoostingSelection",
+]
 
 
-def boosting_sigma_tilde(n: int, epsilon: float, y_bound: float, smoothness: float, gamma: float, x_bound: float
-                         ) -> float:
+def boosting_sigma_tilde(
+    n: int, epsilon: float, y_bound: float, smoothness: float, gamma: float, x_bound: float
+) -> float:
     """``sigma_tilde = sqrt(4 (Y^2 + H~ gamma~^2 X^2) / (n epsilon))`` (the theorem of [004 App. E]).
 
     The theorem writes ``gamma~`` here and ``gamma`` in ``n_0``; both are taken to be the
@@ -90,8 +109,10 @@ def boosting_sigma_tilde(n: int, epsilon: float, y_bound: float, smoothness: flo
     """
     n = check_integer("n", n, minimum=1)
     eps = check_epsilon(epsilon)
-    Y, H, g, X = (check_positive(k, v) for k, v in (("y_bound", y_bound), ("smoothness", smoothness),
-                                                     ("gamma", gamma), ("x_bound", x_bound)))
+    Y, H, g, X = (
+        check_positive(k, v)
+        for k, v in (("y_bound", y_bound), ("smoothness", smoothness), ("gamma", gamma), ("x_bound", x_bound))
+    )
     # 2 sqrt(Y^2 + H g^2 X^2) / sqrt(n eps), with hypot so that 1e300 inputs do not overflow early
     val = 2.0 * math.hypot(Y, math.sqrt(H) * g * X) / math.sqrt(n * eps)
     if not math.isfinite(val):
@@ -169,8 +190,7 @@ def boosting_n0(gamma: float, beta: float, smoothness: float, y_bound: float) ->
     >>> f"{boosting_n0(1.0, 0.1, 2.0, 1.0):.4e}"
     '1.0973e+06'
     """
-    g, H, Y = (check_positive(k, v) for k, v in (("gamma", gamma), ("smoothness", smoothness),
-                                                  ("y_bound", y_bound)))
+    g, H, Y = (check_positive(k, v) for k, v in (("gamma", gamma), ("smoothness", smoothness), ("y_bound", y_bound)))
     r = g / Y
     val = 16 * r * r * math.log(4 / check_probability("beta", beta)) ** 8 * H
     if not math.isfinite(val):
@@ -181,8 +201,9 @@ def boosting_n0(gamma: float, beta: float, smoothness: float, y_bound: float) ->
 BOOSTING_VARIANTS = ("printed", "standard", "calibrated")
 
 
-def boosting_scores(models: ArrayLike, validation: ArrayLike, loss: str, loss_clip: float | None = None
-                    ) -> NDArray[np.float64]:
+def boosting_scores(
+    models: ArrayLike, validation: ArrayLike, loss: str, loss_clip: float | None = None
+) -> NDArray[np.float64]:
     """``-L_hat(w_i; S_{m+1})`` for models (m, d) or (size, m, d); returns (m,) or (size, m).
 
     With ``loss_clip`` every loss is clipped to ``[0, loss_clip]`` first (variant ``"calibrated"``),
@@ -303,10 +324,21 @@ def _boost_chunks(z, m):
     return partition_records(z, check_integer("m", m, minimum=1) + 1)
 
 
-def boosting(data: ArrayLike, learner: _BaseLearner, B: float, m: int, epsilon: float, delta: float, *,
-             sigma_tilde: float | None = None, variant: str = "printed", size: int | None = None, rng: RNGLike = None,
-             return_details: bool = False, loss_clip: float | None = None
-             ) -> NDArray[np.float64] | tuple[NDArray[np.float64], dict]:
+def boosting(
+    data: ArrayLike,
+    learner: _BaseLearner,
+    B: float,
+    m: int,
+    epsilon: float,
+    delta: float,
+    *,
+    sigma_tilde: float | None = None,
+    variant: str = "printed",
+    size: int | None = None,
+    rng: RNGLike = None,
+    return_details: bool = False,
+    loss_clip: float | None = None,
+) -> NDArray[np.float64] | tuple[NDArray[np.float64], dict]:
     """Boosting of [004 App. E]: ``m + 1`` chunks, ``m`` private models, report-noisy-max on the last chunk.
 
     Parameters
@@ -381,15 +413,21 @@ def boosting(data: ArrayLike, learner: _BaseLearner, B: float, m: int, epsilon: 
     gen = as_generator(rng)
     k = 1 if size is None else check_integer("size", size, minimum=1)
     d = z.shape[1] - 1
-    models = np.stack([check_learner_output(learner.fit(chunks[i], B, eps / 2, dl, k, gen), k, d)
-                       for i in range(m)], axis=1)                        # (k, m, d)
+    models = np.stack(
+        [check_learner_output(learner.fit(chunks[i], B, eps / 2, dl, k, gen), k, d) for i in range(m)], axis=1
+    )  # (k, m, d)
     scores = boosting_scores(models, chunks[m], learner.loss, loss_clip)  # (k, m)
     istar = report_noisy_max(scores, scale, rng=gen)  # one draw per run (row of scores)
     out = models[np.arange(k), istar]
     w = out[0] if size is None else out
     if return_details:
-        return w, {"models": models, "scores": scores, "selected": istar, "laplace_scale": scale,
-                   "validation": chunks[m]}
+        return w, {
+            "models": models,
+            "scores": scores,
+            "selected": istar,
+            "laplace_scale": scale,
+            "validation": chunks[m],
+        }
     return w
 
 
@@ -403,8 +441,9 @@ def _boosting_scale(variant, sigma_tilde, loss_clip, validation_size, epsilon):
             raise ValueError("variant 'calibrated' needs loss_clip (the clip level Delta of the losses)")
         return calibrated_laplace_scale(loss_clip, validation_size, epsilon), loss_clip
     if loss_clip is not None:
-        raise ValueError(f"loss_clip is used by variant 'calibrated' only; got loss_clip={loss_clip!r} "
-                         f"with variant {variant!r}")
+        raise ValueError(
+            f"loss_clip is used by variant 'calibrated' only; got loss_clip={loss_clip!r} with variant {variant!r}"
+        )
     if sigma_tilde is None:
         raise ValueError(f"variant {variant!r} needs sigma_tilde")
     return boosting_laplace_scale(sigma_tilde, variant), None
@@ -461,8 +500,17 @@ class BoostingMechanism:
 
     finite_output = False
 
-    def __init__(self, learner: _BaseLearner, B: float, m: int, epsilon: float, delta: float,
-                 sigma_tilde: float | None, variant: str = "printed", loss_clip: float | None = None) -> None:
+    def __init__(
+        self,
+        learner: _BaseLearner,
+        B: float,
+        m: int,
+        epsilon: float,
+        delta: float,
+        sigma_tilde: float | None,
+        variant: str = "printed",
+        loss_clip: float | None = None,
+    ) -> None:
         self.learner, self.B, self.m = learner, check_positive("B", B), check_integer("m", m, minimum=1)
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.variant = check_choice("variant", variant, BOOSTING_VARIANTS)
@@ -472,9 +520,19 @@ class BoostingMechanism:
         self.loss_clip = None if loss_clip is None else check_positive("loss_clip", loss_clip)
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return boosting(data, self.learner, self.B, self.m, self.epsilon, self.delta,
-                        sigma_tilde=self.sigma_tilde, variant=self.variant, size=size, rng=rng,
-                        loss_clip=self.loss_clip)
+        return boosting(
+            data,
+            self.learner,
+            self.B,
+            self.m,
+            self.epsilon,
+            self.delta,
+            sigma_tilde=self.sigma_tilde,
+            variant=self.variant,
+            size=size,
+            rng=rng,
+            loss_clip=self.loss_clip,
+        )
 
 
 class BoostingSelection:
@@ -527,8 +585,17 @@ class BoostingSelection:
 
     finite_output = True
 
-    def __init__(self, learner: _BaseLearner, B: float, m: int, epsilon: float, delta: float,
-                 sigma_tilde: float | None, variant: str = "printed", model_seed: RNGLike = 0) -> None:
+    def __init__(
+        self,
+        learner: _BaseLearner,
+        B: float,
+        m: int,
+        epsilon: float,
+        delta: float,
+        sigma_tilde: float | None,
+        variant: str = "printed",
+        model_seed: RNGLike = 0,
+    ) -> None:
         self.inner = BoostingMechanism(learner, B, m, epsilon, delta, sigma_tilde, _check_variant(variant))
         self.model_seed = model_seed
         self._cache = {}
@@ -541,9 +608,18 @@ class BoostingSelection:
         if key not in self._cache:
             gen = as_generator(self.model_seed)
             d = z.shape[1] - 1
-            self._cache = {key: np.stack([check_learner_output(
-                self.inner.learner.fit(c, self.inner.B, self.inner.epsilon / 2, self.inner.delta, 1, gen), 1, d)[0]
-                for c in chunks[:-1]])}
+            self._cache = {
+                key: np.stack(
+                    [
+                        check_learner_output(
+                            self.inner.learner.fit(c, self.inner.B, self.inner.epsilon / 2, self.inner.delta, 1, gen),
+                            1,
+                            d,
+                        )[0]
+                        for c in chunks[:-1]
+                    ]
+                )
+            }
         return boosting_scores(self._cache[key], chunks[-1], self.inner.learner.loss)
 
     @property

@@ -27,17 +27,34 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .data import glm_loss
 from ..mechanisms import gem_log_prob, gem_sample
-from ..validation import (RNGLike, as_generator, check_choice, check_delta, check_epsilon, check_finite_array,
-                          check_integer, check_probability)
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_probability,
+)
+from .data import glm_loss
 
 if TYPE_CHECKING:
     from .learners import _BaseLearner
 
-__all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidates", "grid_search_pairs",
-           "grid_search_selection_log_prob", "private_grid_search", "GridSearchMechanism", "GridSearchSelection",
-           "VARIANTS"]
+__all__ = [
+    "grid_guesses",
+    "split_in_two",
+    "check_learner_output",
+    "fit_candidates",
+    "grid_search_pairs",
+    "grid_search_selection_log_prob",
+    "private_grid_search",
+    "GridSearchMechanism",
+    "GridSearchSelection",
+    "VARIANTS",
+]
 
 VARIANTS = ("printed", "standard")
 
@@ -166,13 +183,16 @@ def check_learner_output(W: ArrayLike, size: int, dim: int, *, name: str = "lear
     if arr.shape != (size, dim):
         raise ValueError(f"{name} returned shape {arr.shape}, expected ({size}, {dim})")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} returned non-finite weights (first at flat index "
-                         f"{int(np.flatnonzero(~np.isfinite(arr.ravel()))[0])})")
+        raise ValueError(
+            f"{name} returned non-finite weights (first at flat index "
+            f"{int(np.flatnonzero(~np.isfinite(arr.ravel()))[0])})"
+        )
     return arr
 
 
-def fit_candidates(S1: NDArray[np.float64], learner: _BaseLearner, K: int, epsilon: float, delta: float, size: int,
-                   rng: RNGLike) -> NDArray[np.float64]:
+def fit_candidates(
+    S1: NDArray[np.float64], learner: _BaseLearner, K: int, epsilon: float, delta: float, size: int, rng: RNGLike
+) -> NDArray[np.float64]:
     """[004 Alg. 1 step 3] to [004 Alg. 1 step 5]: ``w_j = A(S_1, B_j)`` at ``(epsilon/(2K), delta/(2K))``.
 
     Parameters
@@ -220,15 +240,22 @@ def fit_candidates(S1: NDArray[np.float64], learner: _BaseLearner, K: int, epsil
     gen = as_generator(rng)
     d = S1.shape[1] - 1
     out = np.empty((K, size, d))
-    for j, B in enumerate(grid_guesses(K)):         # loop over the K guesses only
-        out[j] = check_learner_output(learner.fit(S1, B, epsilon / (2 * K), delta / (2 * K), size, gen),
-                                      size, d)
+    for j, B in enumerate(grid_guesses(K)):  # loop over the K guesses only
+        out[j] = check_learner_output(learner.fit(S1, B, epsilon / (2 * K), delta / (2 * K), size, gen), size, d)
     return out
 
 
-def grid_search_pairs(candidates: NDArray[np.float64], S2: NDArray[np.float64], learner: _BaseLearner, *, n: int,
-                      epsilon: float, delta: float, beta: float, variant: str = "standard"
-                      ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def grid_search_pairs(
+    candidates: NDArray[np.float64],
+    S2: NDArray[np.float64],
+    learner: _BaseLearner,
+    *,
+    n: int,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    variant: str = "standard",
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Sensitivity/score pairs of [004 Alg. 1 step 8] for each draw.
 
     Parameters
@@ -282,8 +309,14 @@ def grid_search_pairs(candidates: NDArray[np.float64], S2: NDArray[np.float64], 
     n2 = S2.shape[0]
     Y = learner.y_bound
     logt = math.log(K / beta) if variant == "printed" else math.log(4 * K / beta)
-    deltas = np.array([learner.loss_bound(B, n - n2, epsilon / (2 * K), delta / (2 * K), K, beta, d,
-                                          variant=variant, delta_total=delta) for B in grid_guesses(K)])
+    deltas = np.array(
+        [
+            learner.loss_bound(
+                B, n - n2, epsilon / (2 * K), delta / (2 * K), K, beta, d, variant=variant, delta_total=delta
+            )
+            for B in grid_guesses(K)
+        ]
+    )
     emp = glm_loss(candidates.reshape(K * size, d), S2, learner.loss).mean(axis=1).reshape(K, size)
     pen = deltas * logt / n + math.sqrt(4 * Y * Y * logt / n)
     scores = np.column_stack([np.full(size, Y * Y), (emp + pen[:, None]).T])
@@ -291,8 +324,9 @@ def grid_search_pairs(candidates: NDArray[np.float64], S2: NDArray[np.float64], 
     return sens, scores
 
 
-def grid_search_selection_log_prob(sens: ArrayLike, scores: ArrayLike, epsilon: float, beta: float
-                                   ) -> NDArray[np.float64]:
+def grid_search_selection_log_prob(
+    sens: ArrayLike, scores: ArrayLike, epsilon: float, beta: float
+) -> NDArray[np.float64]:
     """Exact GEM selection distribution of [004 Alg. 1 step 8] (privacy ``epsilon/2``, confidence ``beta/4``).
 
     The GEM of [004 App. D.1] on the pairs of :func:`grid_search_pairs`.
@@ -335,13 +369,27 @@ def grid_search_selection_log_prob(sens: ArrayLike, scores: ArrayLike, epsilon: 
 
 
 def _check_common(K, epsilon, delta, beta):
-    return (check_integer("K", K, minimum=1), check_epsilon(epsilon), check_delta(delta),
-            check_probability("beta", beta))
+    return (
+        check_integer("K", K, minimum=1),
+        check_epsilon(epsilon),
+        check_delta(delta),
+        check_probability("beta", beta),
+    )
 
 
-def private_grid_search(data: ArrayLike, learner: _BaseLearner, K: int, epsilon: float, delta: float, beta: float, *,
-                        variant: str = "standard", size: int | None = None, rng: RNGLike = None,
-                        return_details: bool = False) -> NDArray[np.float64] | tuple[NDArray[np.float64], dict]:
+def private_grid_search(
+    data: ArrayLike,
+    learner: _BaseLearner,
+    K: int,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    *,
+    variant: str = "standard",
+    size: int | None = None,
+    rng: RNGLike = None,
+    return_details: bool = False,
+) -> NDArray[np.float64] | tuple[NDArray[np.float64], dict]:
     """[004 Alg. 1] (Private Grid Search), vectorised over ``size`` independent runs.
 
     Parameters
@@ -413,16 +461,21 @@ def private_grid_search(data: ArrayLike, learner: _BaseLearner, K: int, epsilon:
     gen = as_generator(rng)
     m = 1 if size is None else check_integer("size", size, minimum=1)
     cand = fit_candidates(S1, learner, K, eps, dl, m, gen)
-    sens, scores = grid_search_pairs(cand, S2, learner, n=z.shape[0], epsilon=eps, delta=dl, beta=bt,
-                                     variant=variant)
+    sens, scores = grid_search_pairs(cand, S2, learner, n=z.shape[0], epsilon=eps, delta=dl, beta=bt, variant=variant)
     logp = grid_search_selection_log_prob(sens, scores, eps, bt)
     jstar = gem_sample(sens, scores, eps / 2, bt / 4, rng=gen)  # one draw per run (row of scores)
     allw = np.concatenate([np.zeros((1, m, cand.shape[2])), cand])
     out = allw[jstar, np.arange(m)]
     w = out[0] if size is None else out
     if return_details:
-        return w, {"candidates": cand, "sensitivities": sens, "scores": scores, "log_prob": logp,
-                   "selected": jstar, "guesses": grid_guesses(K)}
+        return w, {
+            "candidates": cand,
+            "sensitivities": sens,
+            "scores": scores,
+            "log_prob": logp,
+            "selected": jstar,
+            "guesses": grid_guesses(K),
+        }
     return w
 
 
@@ -466,15 +519,17 @@ class GridSearchMechanism:
 
     finite_output = False
 
-    def __init__(self, learner: _BaseLearner, K: int, epsilon: float, delta: float, beta: float,
-                 variant: str = "standard") -> None:
+    def __init__(
+        self, learner: _BaseLearner, K: int, epsilon: float, delta: float, beta: float, variant: str = "standard"
+    ) -> None:
         self.K, self.epsilon, self.delta, self.beta = _check_common(K, epsilon, delta, beta)
         self.variant = _check_variant(variant)
         self.learner = learner
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return private_grid_search(data, self.learner, self.K, self.epsilon, self.delta, self.beta,
-                                   variant=self.variant, size=size, rng=rng)
+        return private_grid_search(
+            data, self.learner, self.K, self.epsilon, self.delta, self.beta, variant=self.variant, size=size, rng=rng
+        )
 
 
 class GridSearchSelection:
@@ -524,8 +579,16 @@ class GridSearchSelection:
 
     finite_output = True
 
-    def __init__(self, learner: _BaseLearner, K: int, epsilon: float, delta: float, beta: float,
-                 variant: str = "standard", candidate_seed: RNGLike = 0) -> None:
+    def __init__(
+        self,
+        learner: _BaseLearner,
+        K: int,
+        epsilon: float,
+        delta: float,
+        beta: float,
+        variant: str = "standard",
+        candidate_seed: RNGLike = 0,
+    ) -> None:
         self.K, self.epsilon, self.delta, self.beta = _check_common(K, epsilon, delta, beta)
         self.variant = _check_variant(variant)
         self.learner = learner
@@ -537,11 +600,19 @@ class GridSearchSelection:
         S1, S2 = split_in_two(z)
         key = (S1.shape, S1.tobytes())
         if key not in self._cache:
-            self._cache = {key: fit_candidates(S1, self.learner, self.K, self.epsilon, self.delta, 1,
-                                               self.candidate_seed)}
-        sens, scores = grid_search_pairs(self._cache[key], S2, self.learner, n=z.shape[0],
-                                         epsilon=self.epsilon, delta=self.delta, beta=self.beta,
-                                         variant=self.variant)
+            self._cache = {
+                key: fit_candidates(S1, self.learner, self.K, self.epsilon, self.delta, 1, self.candidate_seed)
+            }
+        sens, scores = grid_search_pairs(
+            self._cache[key],
+            S2,
+            self.learner,
+            n=z.shape[0],
+            epsilon=self.epsilon,
+            delta=self.delta,
+            beta=self.beta,
+            variant=self.variant,
+        )
         return sens, scores[0]
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:

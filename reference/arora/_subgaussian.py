@@ -17,8 +17,12 @@ from scipy import optimize
 
 from ..validation import RNGLike, as_generator, check_finite_array, check_positive
 
-__all__ = ["subgaussian_mgf", "gaussian_output_subgaussian_constant", "bounded_output_subgaussian_constant",
-           "subgaussian_mgf_estimate"]
+__all__ = [
+    "subgaussian_mgf",
+    "gaussian_output_subgaussian_constant",
+    "bounded_output_subgaussian_constant",
+    "subgaussian_mgf_estimate",
+]
 
 
 def subgaussian_mgf(mean: ArrayLike, sigma: float, gamma: float) -> NDArray[np.float64] | np.float64:
@@ -63,7 +67,7 @@ def subgaussian_mgf(mean: ArrayLike, sigma: float, gamma: float) -> NDArray[np.f
     s = check_positive("sigma", sigma)
     g = check_positive("gamma", gamma)
     mu = np.asarray(mean, dtype=np.float64)
-    rs = s / g                                   # ratios keep 1e300 / subnormal inputs finite
+    rs = s / g  # ratios keep 1e300 / subnormal inputs finite
     if 2 * rs * rs >= 1:
         return np.full(mu.shape, np.inf)[()]
     with np.errstate(over="ignore"):
@@ -168,8 +172,9 @@ def bounded_output_subgaussian_constant(norm_bound: float) -> float:
     return check_positive("norm_bound", norm_bound) / math.sqrt(math.log(2.0))
 
 
-def subgaussian_mgf_estimate(samples: ArrayLike, gamma: float, *, directions: int = 64, rng: RNGLike = None
-                             ) -> tuple[float, NDArray[np.float64]]:
+def subgaussian_mgf_estimate(
+    samples: ArrayLike, gamma: float, *, directions: int = 64, rng: RNGLike = None
+) -> tuple[float, NDArray[np.float64]]:
     """Monte Carlo estimate of ``sup_u E exp(<A, u>^2 / gamma^2)`` from output draws (rows).
 
     Checks condition 2 of the theorem of [004 App. E] for any learner: directions are the
@@ -224,7 +229,7 @@ def subgaussian_mgf_estimate(samples: ArrayLike, gamma: float, *, directions: in
     U = U[nrm > 0] / nrm[nrm > 0, None]
     proj = As @ U.T
     with np.errstate(over="ignore"):
-        expo = (proj * (amax / g)) ** 2                      # (n, dirs), may be inf
+        expo = (proj * (amax / g)) ** 2  # (n, dirs), may be inf
         top = expo.max(axis=0)
         logm = top + np.log(np.mean(np.exp(expo - np.where(np.isfinite(top), top, 0.0)), axis=0))
     logm = np.where(np.isfinite(top), logm, np.inf)

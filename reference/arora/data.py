@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import integrate, stats
 
 from ..losses import logistic_of_margin, squared_of_residual
-from ..validation import RNGLike, as_generator, check_finite_array, check_integer, check_positive, check_choice
+from ..validation import RNGLike, as_generator, check_choice, check_finite_array, check_integer, check_positive
 
 __all__ = ["LOSSES", "GLMProblem", "make_problem", "sample_records", "glm_loss", "project_to_domain"]
 
@@ -135,8 +135,8 @@ def project_to_domain(records: ArrayLike, x_bound: float, y_bound: float) -> NDA
     x, y = z[:, :-1], z[:, -1]
     amax = np.max(np.abs(x), axis=1, keepdims=True)
     safe = np.where(amax > 0, amax, 1.0)
-    u = x / safe                                   # max-abs entry is 1: no overflow below
-    r = np.linalg.norm(u, axis=1, keepdims=True)   # ||x|| = safe * r
+    u = x / safe  # max-abs entry is 1: no overflow below
+    r = np.linalg.norm(u, axis=1, keepdims=True)  # ||x|| = safe * r
     # new max-abs magnitude: min(safe, X / r), i.e. radial projection onto the ball
     xs = u * np.minimum(safe, X / np.where(r > 0, r, 1.0))
     return np.column_stack([xs, np.clip(y, -Y, Y)])
@@ -239,8 +239,14 @@ def _truncated_noise_variance(df, c):
     return inner + 2 * c * c * dist.sf(c)
 
 
-def make_problem(loss: str = "squared", w_star: ArrayLike = (1.5, -0.5, 0.25), *, x_bound: float = 1.0,
-                 noise_bound: float = 1.0, df: float = 2.5) -> GLMProblem:
+def make_problem(
+    loss: str = "squared",
+    w_star: ArrayLike = (1.5, -0.5, 0.25),
+    *,
+    x_bound: float = 1.0,
+    noise_bound: float = 1.0,
+    df: float = 2.5,
+) -> GLMProblem:
     """Build a :class:`GLMProblem` (deterministic: the moments use a fixed seed).
 
     Parameters
@@ -290,7 +296,7 @@ def make_problem(loss: str = "squared", w_star: ArrayLike = (1.5, -0.5, 0.25), *
         H = 2.0
     else:
         var = 0.0
-        y_bound = 1.0          # l(0; z) = log 2 <= 1
+        y_bound = 1.0  # l(0; z) = log 2 <= 1
         H = 0.25
     return GLMProblem(loss, w, X, y_bound, H, df, c, s, float(var))
 
@@ -337,6 +343,6 @@ def sample_records(problem: GLMProblem, n: int, rng: RNGLike = None) -> NDArray[
         xi = np.clip(gen.standard_t(problem.df, size=n), -problem.noise_bound, problem.noise_bound)
         y = m + xi
     else:
-        p1 = 0.5 * (1 + np.tanh(0.5 * m))   # sigmoid without overflow
+        p1 = 0.5 * (1 + np.tanh(0.5 * m))  # sigmoid without overflow
         y = np.where(gen.random(n) < p1, 1.0, -1.0)
     return np.column_stack([x, y])

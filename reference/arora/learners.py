@@ -38,15 +38,37 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from .data import LOSSES
 from ..mechanisms import gaussian_release, gaussian_sigma
-from ..validation import (RNGLike, check_choice, as_generator, check_delta, check_epsilon, check_finite_array,
-                         check_integer, check_positive, check_probability)
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+    check_probability,
+)
+from .data import LOSSES
 
-__all__ = ["smoothness", "lipschitz_constant", "check_domain", "regularized_erm", "glm_gradient",
-           "output_perturbation_sensitivity", "output_perturbation_sigma", "output_perturbation",
-           "noisy_gd_rho", "noisy_gd_sigma", "noisy_gd", "delta_noisy_gd",
-           "delta_output_perturbation", "OutputPerturbation", "NoisyGD"]
+__all__ = [
+    "smoothness",
+    "lipschitz_constant",
+    "check_domain",
+    "regularized_erm",
+    "glm_gradient",
+    "output_perturbation_sensitivity",
+    "output_perturbation_sigma",
+    "output_perturbation",
+    "noisy_gd_rho",
+    "noisy_gd_sigma",
+    "noisy_gd",
+    "delta_noisy_gd",
+    "delta_output_perturbation",
+    "OutputPerturbation",
+    "NoisyGD",
+]
 
 
 def _finite(name, value, **inputs):
@@ -132,12 +154,12 @@ def lipschitz_constant(loss: str, B: float, x_bound: float, y_bound: float) -> f
     B = check_positive("B", B)
     X = check_positive("x_bound", x_bound)
     Y = check_positive("y_bound", y_bound)
-    return _finite("lipschitz_constant", 2.0 * (B * X + Y) * X if loss == "squared" else X,
-                   B=B, x_bound=X, y_bound=Y)
+    return _finite("lipschitz_constant", 2.0 * (B * X + Y) * X if loss == "squared" else X, B=B, x_bound=X, y_bound=Y)
 
 
-def check_domain(data: ArrayLike, loss: str, x_bound: float, y_bound: float, *, name: str = "data"
-                 ) -> NDArray[np.float64]:
+def check_domain(
+    data: ArrayLike, loss: str, x_bound: float, y_bound: float, *, name: str = "data"
+) -> NDArray[np.float64]:
     """Return ``data`` (n, d+1) after checking every record lies in the learner's domain.
 
     The domain is ``||x|| <= x_bound`` (relative margin 1e-12) and ``|y| <= y_bound`` (squared loss) or
@@ -189,7 +211,7 @@ def check_domain(data: ArrayLike, loss: str, x_bound: float, y_bound: float, *, 
     x, y = z[:, :-1], z[:, -1]
     amax = np.max(np.abs(x), axis=1)
     safe = np.where(amax > 0, amax, 1.0)
-    r = np.linalg.norm(x / safe[:, None], axis=1)          # ||x|| = safe * r, no overflow
+    r = np.linalg.norm(x / safe[:, None], axis=1)  # ||x|| = safe * r, no overflow
     bad = np.flatnonzero(r > (X / safe) * (1 + 1e-12))
     if bad.size:
         k = int(bad[0])
@@ -258,11 +280,11 @@ def _per_record_gradient(W, x, y, loss):
     if x.ndim == 3:
         m = np.einsum("bnd,bd->bn", x, W)
     else:
-        m = W @ x.T                     # (m, n)
+        m = W @ x.T  # (m, n)
     if loss == "squared":
         r = 2.0 * (m - y)
     else:
-        r = -y * 0.5 * (1 - np.tanh(0.5 * y * m))      # -y sigmoid(-y m), no overflow
+        r = -y * 0.5 * (1 - np.tanh(0.5 * y * m))  # -y sigmoid(-y m), no overflow
     if x.ndim == 3:
         return np.einsum("bn,bnd->bd", r, x) / x.shape[1]
     return r @ x / x.shape[0]
@@ -273,8 +295,9 @@ def _project(W, B):
     return W * np.minimum(1.0, B / np.where(nrm > 0, nrm, 1.0))
 
 
-def regularized_erm(data: ArrayLike, loss: str, B: float, lam: float, *, tol: float = 1e-13,
-                    max_iter: int = 20000) -> NDArray[np.float64]:
+def regularized_erm(
+    data: ArrayLike, loss: str, B: float, lam: float, *, tol: float = 1e-13, max_iter: int = 20000
+) -> NDArray[np.float64]:
     """``argmin_{||w|| <= B} (1/n) sum l(w; z_i) + (lam/2) ||w||^2`` to float64 accuracy.
 
     Parameters
@@ -348,7 +371,7 @@ def regularized_erm(data: ArrayLike, loss: str, B: float, lam: float, *, tol: fl
             hi = np.where(big, hi, mid)
         mu = np.where(active, hi, 0.0)
         W = np.einsum("bij,bj->bi", evecs, ct / (evals + lam + mu[:, None]))
-        W = _project(W, B)           # removes rounding excess only (|| || <= B (1 + 1e-15))
+        W = _project(W, B)  # removes rounding excess only (|| || <= B (1 + 1e-15))
     else:
         X2 = np.max(np.sum(x * x, axis=2), axis=1)
         Lsm = X2 / 4.0 + lam
@@ -368,8 +391,7 @@ def regularized_erm(data: ArrayLike, loss: str, B: float, lam: float, *, tol: fl
     return W[0] if single else W
 
 
-def output_perturbation_sensitivity(loss: str, B: float, x_bound: float, y_bound: float, n: int, lam: float
-                                    ) -> float:
+def output_perturbation_sensitivity(loss: str, B: float, x_bound: float, y_bound: float, n: int, lam: float) -> float:
     """l2-sensitivity ``2 G / (n lam)`` of the constrained regularised minimiser (replace-one).
 
     Parameters
@@ -422,8 +444,9 @@ def output_perturbation_sensitivity(loss: str, B: float, x_bound: float, y_bound
     return _finite("sensitivity", 2.0 * lipschitz_constant(loss, B, x_bound, y_bound) / n / lam, n=n, lam=lam)
 
 
-def output_perturbation_sigma(loss: str, B: float, x_bound: float, y_bound: float, n: int, lam: float,
-                              epsilon: float, delta: float) -> float:
+def output_perturbation_sigma(
+    loss: str, B: float, x_bound: float, y_bound: float, n: int, lam: float, epsilon: float, delta: float
+) -> float:
     """Gaussian noise ``sigma = Delta_2 sqrt(2 log(1.25/delta)) / epsilon`` ([DR14] Thm 3.22).
 
     ``Delta_2`` is :func:`output_perturbation_sensitivity`.  The classic calibration is proved
@@ -487,9 +510,19 @@ def default_lambda(loss, B, x_bound, y_bound, n, epsilon):
     return G / (B * math.sqrt(n)) + G / (B * n * epsilon)
 
 
-def output_perturbation(data: ArrayLike, loss: str, B: float, epsilon: float, delta: float, *, x_bound: float,
-                        y_bound: float, lam: float | None = None, size: int | None = None, rng: RNGLike = None
-                        ) -> NDArray[np.float64]:
+def output_perturbation(
+    data: ArrayLike,
+    loss: str,
+    B: float,
+    epsilon: float,
+    delta: float,
+    *,
+    x_bound: float,
+    y_bound: float,
+    lam: float | None = None,
+    size: int | None = None,
+    rng: RNGLike = None,
+) -> NDArray[np.float64]:
     """Regularised ERM over ``||w|| <= B`` plus Gaussian noise: ``w_hat + N(0, sigma^2 I)``.
 
     Parameters
@@ -588,8 +621,9 @@ def noisy_gd_rho(epsilon: float, delta: float) -> float:
     return root * root
 
 
-def noisy_gd_sigma(loss: str, B: float, x_bound: float, y_bound: float, n: int, steps: int, epsilon: float,
-                   delta: float) -> float:
+def noisy_gd_sigma(
+    loss: str, B: float, x_bound: float, y_bound: float, n: int, steps: int, epsilon: float, delta: float
+) -> float:
     """Per-step Gaussian noise on the averaged gradient: ``sigma = (2G/n) sqrt(T / (2 rho))``.
 
     Parameters
@@ -651,8 +685,19 @@ def noisy_gd_sigma(loss: str, B: float, x_bound: float, y_bound: float, n: int, 
     return _finite("sigma", sens * math.sqrt(T / 2.0) / math.sqrt(rho), sensitivity=sens, rho=rho)
 
 
-def noisy_gd(data: ArrayLike, loss: str, B: float, epsilon: float, delta: float, *, x_bound: float, y_bound: float,
-             steps: int | None = None, size: int | None = None, rng: RNGLike = None) -> NDArray[np.float64]:
+def noisy_gd(
+    data: ArrayLike,
+    loss: str,
+    B: float,
+    epsilon: float,
+    delta: float,
+    *,
+    x_bound: float,
+    y_bound: float,
+    steps: int | None = None,
+    size: int | None = None,
+    rng: RNGLike = None,
+) -> NDArray[np.float64]:
     """Noisy projected gradient descent over ``||w|| <= B`` ([BST14]), vectorised over draws.
 
     ``w_{t+1} = Proj_B(w_t - eta (grad L_hat(w_t; S) + N(0, sigma^2 I)))``, ``w_0 = 0``,
@@ -716,7 +761,7 @@ def noisy_gd(data: ArrayLike, loss: str, B: float, epsilon: float, delta: float,
     m = 1 if size is None else check_integer("size", size, minimum=0)
     W = np.zeros((m, d))
     acc = np.zeros((m, d))
-    for _ in range(T):                     # iterations, not data or draws
+    for _ in range(T):  # iterations, not data or draws
         g = gaussian_release(glm_gradient(W, z, loss), sigma, rng=gen)
         W = _project(W - eta * g, B)
         acc += W
@@ -778,9 +823,19 @@ def delta_noisy_gd(B: float, x_bound: float, y_bound: float, H: float, variant: 
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
 
 
-def delta_output_perturbation(B: float, x_bound: float, y_bound: float, H: float, sigma: float, K: int, delta: float,
-                              *, beta: float | None = None, dim: int | None = None, variant: str = "standard"
-                              ) -> float:
+def delta_output_perturbation(
+    B: float,
+    x_bound: float,
+    y_bound: float,
+    H: float,
+    sigma: float,
+    K: int,
+    delta: float,
+    *,
+    beta: float | None = None,
+    dim: int | None = None,
+    variant: str = "standard",
+) -> float:
     """``Delta(B)`` of [004 Lemma D.4] (second lemma) for output ``w_hat + b``, ``b ~ N(0, sigma^2 I)``.
 
     ``"printed"``: ``Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2``.
@@ -839,13 +894,13 @@ def delta_output_perturbation(B: float, x_bound: float, y_bound: float, H: float
     7.142841
     """
     B = check_positive("B", B)
-    X, Y, H, s = (check_positive(k, v) for k, v in
-                  (("x_bound", x_bound), ("y_bound", y_bound), ("H", H), ("sigma", sigma)))
+    X, Y, H, s = (
+        check_positive(k, v) for k, v in (("x_bound", x_bound), ("y_bound", y_bound), ("H", H), ("sigma", sigma))
+    )
     K = check_integer("K", K, minimum=1)
     dl = check_delta(delta)
     if variant == "printed":
-        return _finite("Delta(B)", Y * Y + H * X * X * s * s * math.log(K / dl) + H * B * B * X * X,
-                       B=B, sigma=s)
+        return _finite("Delta(B)", Y * Y + H * X * X * s * s * math.log(K / dl) + H * B * B * X * X, B=B, sigma=s)
     if variant == "standard":
         if beta is None or dim is None:
             raise ValueError("the standard Delta(B) needs beta and dim")
@@ -862,11 +917,23 @@ class _BaseLearner(Protocol):
     loss: str
     y_bound: float
 
-    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
-            rng: RNGLike = None) -> NDArray[np.float64]: ...
+    def fit(
+        self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None, rng: RNGLike = None
+    ) -> NDArray[np.float64]: ...
 
-    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
-                   variant: str = "standard", *, delta_total: float | None = None) -> float: ...
+    def loss_bound(
+        self,
+        B: float,
+        n: int,
+        epsilon: float,
+        delta: float,
+        K: int,
+        beta: float,
+        dim: int,
+        variant: str = "standard",
+        *,
+        delta_total: float | None = None,
+    ) -> float: ...
 
 
 class _Learner:
@@ -930,26 +997,58 @@ class OutputPerturbation(_Learner):
         return default_lambda(self.loss, B, self.x_bound, self.y_bound, n, epsilon) if self.lam is None else self.lam
 
     def sigma(self, B: float, n: int, epsilon: float, delta: float) -> float:
-        return output_perturbation_sigma(self.loss, B, self.x_bound, self.y_bound, n,
-                                         self._lam(B, n, epsilon), epsilon, delta)
+        return output_perturbation_sigma(
+            self.loss, B, self.x_bound, self.y_bound, n, self._lam(B, n, epsilon), epsilon, delta
+        )
 
-    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
-            rng: RNGLike = None) -> NDArray[np.float64]:
+    def fit(
+        self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None, rng: RNGLike = None
+    ) -> NDArray[np.float64]:
         n = np.shape(data)[0]
-        return output_perturbation(data, self.loss, B, epsilon, delta, x_bound=self.x_bound,
-                                   y_bound=self.y_bound, lam=self._lam(B, n, epsilon), size=size, rng=rng)
+        return output_perturbation(
+            data,
+            self.loss,
+            B,
+            epsilon,
+            delta,
+            x_bound=self.x_bound,
+            y_bound=self.y_bound,
+            lam=self._lam(B, n, epsilon),
+            size=size,
+            rng=rng,
+        )
 
-    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
-                   variant: str = "standard", *, delta_total: float | None = None) -> float:
+    def loss_bound(
+        self,
+        B: float,
+        n: int,
+        epsilon: float,
+        delta: float,
+        K: int,
+        beta: float,
+        dim: int,
+        variant: str = "standard",
+        *,
+        delta_total: float | None = None,
+    ) -> float:
         """``Delta(B)`` for the noise of a run at ``(epsilon, delta)`` on ``n`` records.
 
         ``delta_total`` is the ``delta`` of [004 Assumption 1] / [004 Lemma D.4] ([004 Alg. 1]'s overall
         delta); it defaults to ``delta``.
         """
         s = self.sigma(B, n, epsilon, delta)
-        return delta_output_perturbation(B, self.x_bound, self.y_bound, self.H, s, K,
-                                         delta if delta_total is None else delta_total,
-                                         beta=beta, dim=dim, variant=variant)
+        return delta_output_perturbation(
+            B,
+            self.x_bound,
+            self.y_bound,
+            self.H,
+            s,
+            K,
+            delta if delta_total is None else delta_total,
+            beta=beta,
+            dim=dim,
+            variant=variant,
+        )
 
 
 class NoisyGD(_Learner):
@@ -995,12 +1094,34 @@ class NoisyGD(_Learner):
         super().__init__(loss, x_bound, y_bound)
         self.steps = None if steps is None else check_integer("steps", steps, minimum=1)
 
-    def fit(self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None,
-            rng: RNGLike = None) -> NDArray[np.float64]:
-        return noisy_gd(data, self.loss, B, epsilon, delta, x_bound=self.x_bound, y_bound=self.y_bound,
-                        steps=self.steps, size=size, rng=rng)
+    def fit(
+        self, data: ArrayLike, B: float, epsilon: float, delta: float, size: int | None, rng: RNGLike = None
+    ) -> NDArray[np.float64]:
+        return noisy_gd(
+            data,
+            self.loss,
+            B,
+            epsilon,
+            delta,
+            x_bound=self.x_bound,
+            y_bound=self.y_bound,
+            steps=self.steps,
+            size=size,
+            rng=rng,
+        )
 
-    def loss_bound(self, B: float, n: int, epsilon: float, delta: float, K: int, beta: float, dim: int,
-                   variant: str = "standard", *, delta_total: float | None = None) -> float:
+    def loss_bound(
+        self,
+        B: float,
+        n: int,
+        epsilon: float,
+        delta: float,
+        K: int,
+        beta: float,
+        dim: int,
+        variant: str = "standard",
+        *,
+        delta_total: float | None = None,
+    ) -> float:
         """``Delta(B)`` of [004 Lemma D.4] (first lemma); the output always lies in the ball."""
         return delta_noisy_gd(B, self.x_bound, self.y_bound, self.H, variant)

@@ -19,18 +19,58 @@ References
 
 from __future__ import annotations
 
-from ._boosting import (BOOSTING_VARIANTS, BoostingMechanism, BoostingSelection, boosting, boosting_laplace_scale,
-                        boosting_n0, boosting_scores, boosting_sigma_tilde, calibrated_laplace_scale)
-from ._grid_search import (VARIANTS, GridSearchMechanism, GridSearchSelection, check_learner_output, fit_candidates,
-                           grid_guesses, grid_search_pairs, grid_search_selection_log_prob, private_grid_search,
-                           split_in_two)
-from ._subgaussian import (bounded_output_subgaussian_constant, gaussian_output_subgaussian_constant, subgaussian_mgf,
-                           subgaussian_mgf_estimate)
+from ._boosting import (
+    BOOSTING_VARIANTS,
+    BoostingMechanism,
+    BoostingSelection,
+    boosting,
+    boosting_laplace_scale,
+    boosting_n0,
+    boosting_scores,
+    boosting_sigma_tilde,
+    calibrated_laplace_scale,
+)
+from ._grid_search import (
+    VARIANTS,
+    GridSearchMechanism,
+    GridSearchSelection,
+    check_learner_output,
+    fit_candidates,
+    grid_guesses,
+    grid_search_pairs,
+    grid_search_selection_log_prob,
+    private_grid_search,
+    split_in_two,
+)
+from ._subgaussian import (
+    bounded_output_subgaussian_constant,
+    gaussian_output_subgaussian_constant,
+    subgaussian_mgf,
+    subgaussian_mgf_estimate,
+)
 
-__all__ = ["grid_guesses", "split_in_two", "check_learner_output", "fit_candidates",
-           "grid_search_pairs", "grid_search_selection_log_prob", "private_grid_search",
-           "GridSearchMechanism", "GridSearchSelection",
-           "boosting_sigma_tilde", "boosting_laplace_scale", "boosting_n0", "boosting_scores",
-           "boosting", "BOOSTING_VARIANTS", "calibrated_laplace_scale", "BoostingMechanism", "BoostingSelection",
-           "gaussian_output_subgaussian_constant", "bounded_output_subgaussian_constant", "subgaussian_mgf",
-           "subgaussian_mgf_estimate", "VARIANTS"]
+__all__ = [
+    "grid_guesses",
+    "split_in_two",
+    "check_learner_output",
+    "fit_candidates",
+    "grid_search_pairs",
+    "grid_search_selection_log_prob",
+    "private_grid_search",
+    "GridSearchMechanism",
+    "GridSearchSelection",
+    "boosting_sigma_tilde",
+    "boosting_laplace_scale",
+    "boosting_n0",
+    "boosting_scores",
+    "boosting",
+    "BOOSTING_VARIANTS",
+    "calibrated_laplace_scale",
+    "BoostingMechanism",
+    "BoostingSelection",
+    "gaussian_output_subgaussian_constant",
+    "bounded_output_subgaussian_constant",
+    "subgaussian_mgf",
+    "subgaussian_mgf_estimate",
+    "VARIANTS",
+]

@@ -20,8 +20,9 @@ __all__ = ["K_RULES", "theorem2_guess_scale", "theorem2_grid_size"]
 K_RULES = ("statement", "proof", "first-term")
 
 
-def theorem2_guess_scale(n: int, epsilon: float, x_bound: float, y_bound: float, smoothness: float,
-                         rule: str = "statement") -> float:
+def theorem2_guess_scale(
+    n: int, epsilon: float, x_bound: float, y_bound: float, smoothness: float, rule: str = "statement"
+) -> float:
     """The largest guess the rule asks for (the argument of the log), as a float.
 
     Parameters
@@ -63,8 +64,9 @@ def theorem2_guess_scale(n: int, epsilon: float, x_bound: float, y_bound: float,
     """
     n = check_integer("n", n, minimum=1)
     eps = check_epsilon(epsilon)
-    X, Y, H = (check_positive(k, v) for k, v in (("x_bound", x_bound), ("y_bound", y_bound),
-                                                  ("smoothness", smoothness)))
+    X, Y, H = (
+        check_positive(k, v) for k, v in (("x_bound", x_bound), ("y_bound", y_bound), ("smoothness", smoothness))
+    )
     rule = check_choice("rule", rule, K_RULES)
     # in logs, so that 1e300 inputs do not overflow before the comparison
     second = 2 * math.log(Y) + (2 / 3) * (math.log(n) + math.log(eps)) - 0.5 * math.log(H) - 2 * math.log(X)
@@ -76,8 +78,9 @@ def theorem2_guess_scale(n: int, epsilon: float, x_bound: float, y_bound: float,
     return math.exp(log_scale)
 
 
-def theorem2_grid_size(n: int, epsilon: float, x_bound: float, y_bound: float, smoothness: float,
-                       rule: str = "statement") -> int:
+def theorem2_grid_size(
+    n: int, epsilon: float, x_bound: float, y_bound: float, smoothness: float, rule: str = "statement"
+) -> int:
     """``K``: the smallest integer ``>= 1`` with ``2^K >= theorem2_guess_scale(...)``.
 
     Parameters

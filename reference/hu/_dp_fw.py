@@ -20,18 +20,27 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import catoni
-from ._fw_engine import (_fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch,
-                         fw_step_sizes)
-from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 from ..losses import Loss, get_loss
 from ..mechanisms import exponential_log_prob, gumbel_max_sample, normalize_log_weights
 from ..records import split_records
 from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_integer, check_positive
+from . import catoni
+from ._fw_engine import _fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch, fw_step_sizes
+from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 
-__all__ = ["data_split", "dp_fw_sensitivity", "GRAD_CAP", "robust_gradient_matrix", "dp_fw_robust_gradients",
-           "dp_fw_selection_log_prob", "heavy_tailed_dp_fw", "dp_fw_output_log_prob", "dp_fw_output_log_prob_batch",
-           "HeavyTailedDPFW", "DPFWStep"]
+__all__ = [
+    "data_split",
+    "dp_fw_sensitivity",
+    "GRAD_CAP",
+    "robust_gradient_matrix",
+    "dp_fw_robust_gradients",
+    "dp_fw_selection_log_prob",
+    "heavy_tailed_dp_fw",
+    "dp_fw_output_log_prob",
+    "dp_fw_output_log_prob_batch",
+    "HeavyTailedDPFW",
+    "DPFWStep",
+]
 
 
 def data_split(n: int, T: int) -> list[NDArray[np.int64]]:
@@ -173,7 +182,7 @@ def robust_gradient_matrix(G: ArrayLike, s: float, beta: float, variant: str = "
     array([0.2, 2.1])
     """
     G = np.asarray(G, dtype=np.float64)
-    if np.isnan(G).any():      # the method: np.any's wrapper costs more than the test (called per law step)
+    if np.isnan(G).any():  # the method: np.any's wrapper costs more than the test (called per law step)
         raise ValueError("per-example gradients contain NaN")
     s = check_positive("s", s)
     beta = check_positive("beta", beta)
@@ -185,8 +194,9 @@ def robust_gradient_matrix(G: ArrayLike, s: float, beta: float, variant: str = "
     return g
 
 
-def dp_fw_robust_gradients(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | str, s: float, beta: float,
-                           variant: str = "standard") -> NDArray[np.float64]:
+def dp_fw_robust_gradients(
+    W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | str, s: float, beta: float, variant: str = "standard"
+) -> NDArray[np.float64]:
     """Algorithm 1 steps 4-5 at several points: the robust gradients ``g~(w, D_t)`` for each row of ``W``.
 
     Per-example gradients ``grad l(w, x_i)`` (P, m, d) go through
@@ -234,14 +244,24 @@ def dp_fw_robust_gradients(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss 
     (3, 2)
     """
     W = np.atleast_2d(W)
-    G = get_loss(loss).gradient_batch(W, X, y)                # (P, m, d)
+    G = get_loss(loss).gradient_batch(W, X, y)  # (P, m, d)
     P, m, d = G.shape
     return robust_gradient_matrix(G.transpose(1, 0, 2).reshape(m, P * d), s, beta, variant).reshape(P, d)
 
 
-def dp_fw_selection_log_prob(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | str, vertices: ArrayLike,
-                             s: float, beta: float, epsilon: float, *, variant: str = "standard",
-                             sensitivity: float | None = None) -> NDArray[np.float64]:
+def dp_fw_selection_log_prob(
+    W: ArrayLike,
+    X: ArrayLike,
+    y: ArrayLike,
+    loss: Loss | str,
+    vertices: ArrayLike,
+    s: float,
+    beta: float,
+    epsilon: float,
+    *,
+    variant: str = "standard",
+    sensitivity: float | None = None,
+) -> NDArray[np.float64]:
     """Exact law of the vertex selected at [002 Alg. 1 step 6] for each current iterate (row of ``W``).
 
     Scores ``u(D_t, v) = -<v, g~(w, D_t)>``; the exponential mechanism of
@@ -318,16 +338,30 @@ def _dp_fw_setup(data, loss, w0, s, T, beta, epsilon, vertices):
 def _dp_fw_step_fn(X, y, parts, loss, V, s, beta, epsilon, variant, sensitivity):
     def step_logp(t, W):
         idx = parts[t - 1]
-        return dp_fw_selection_log_prob(W, X[idx], y[idx], loss, V, s, beta, epsilon,
-                                        variant=variant, sensitivity=sensitivity)
+        return dp_fw_selection_log_prob(
+            W, X[idx], y[idx], loss, V, s, beta, epsilon, variant=variant, sensitivity=sensitivity
+        )
+
     return step_logp
 
 
-def heavy_tailed_dp_fw(data: ArrayLike, loss: Loss | str, w0: ArrayLike, s: float, T: int, beta: float,
-                       epsilon: float, vertices: ArrayLike | None = None, rng: RNGLike = None, *,
-                       variant: str = "standard", step_size: str | ArrayLike = "theorem2",
-                       sensitivity: float | None = None, size: int | None = None, return_path: bool = False
-                       ) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
+def heavy_tailed_dp_fw(
+    data: ArrayLike,
+    loss: Loss | str,
+    w0: ArrayLike,
+    s: float,
+    T: int,
+    beta: float,
+    epsilon: float,
+    vertices: ArrayLike | None = None,
+    rng: RNGLike = None,
+    *,
+    variant: str = "standard",
+    step_size: str | ArrayLike = "theorem2",
+    sensitivity: float | None = None,
+    size: int | None = None,
+    return_path: bool = False,
+) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Algorithm 1 of 002 (Heavy-tailed DP-FW); epsilon-DP by Theorem 1.
 
     Steps
@@ -423,10 +457,20 @@ def heavy_tailed_dp_fw(data: ArrayLike, loss: Loss | str, w0: ArrayLike, s: floa
     return (W, path) if return_path else W
 
 
-def dp_fw_output_log_prob_batch(datasets: ArrayLike, loss: Loss | str, w0: ArrayLike, s: float, T: int, beta: float,
-                                epsilon: float, vertices: ArrayLike | None = None, *, variant: str = "standard",
-                                step_size: str | ArrayLike = "theorem2", sensitivity: float | None = None
-                                ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def dp_fw_output_log_prob_batch(
+    datasets: ArrayLike,
+    loss: Loss | str,
+    w0: ArrayLike,
+    s: float,
+    T: int,
+    beta: float,
+    epsilon: float,
+    vertices: ArrayLike | None = None,
+    *,
+    variant: str = "standard",
+    step_size: str | ArrayLike = "theorem2",
+    sensitivity: float | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Exact laws of the output of Algorithm 1 on B datasets of equal shape (e.g. a dataset and its neighbours).
 
     All datasets share the enumerated outputs; the robust gradients of every
@@ -507,10 +551,21 @@ def dp_fw_output_log_prob_batch(datasets: ArrayLike, loss: Loss | str, w0: Array
     return _merge_outputs_batch(W, logp)
 
 
-def dp_fw_output_log_prob(data: ArrayLike, loss: Loss | str, w0: ArrayLike, s: float, T: int, beta: float,
-                          epsilon: float, vertices: ArrayLike | None = None, *, variant: str = "standard",
-                          step_size: str | ArrayLike = "theorem2", sensitivity: float | None = None,
-                          return_paths: bool = False) -> tuple[NDArray[np.float64], ...]:
+def dp_fw_output_log_prob(
+    data: ArrayLike,
+    loss: Loss | str,
+    w0: ArrayLike,
+    s: float,
+    T: int,
+    beta: float,
+    epsilon: float,
+    vertices: ArrayLike | None = None,
+    *,
+    variant: str = "standard",
+    step_size: str | ArrayLike = "theorem2",
+    sensitivity: float | None = None,
+    return_paths: bool = False,
+) -> tuple[NDArray[np.float64], ...]:
     """Exact law of the output ``w^T`` of Algorithm 1 by enumerating the ``|V|^T`` selection paths.
 
     Parameters
@@ -583,6 +638,7 @@ def dp_fw_output_log_prob(data: ArrayLike, loss: Loss | str, w0: ArrayLike, s: f
 
 # --------------------------------------------------------------------------- mechanism-protocol objects
 
+
 class HeavyTailedDPFW:
     """[002 Alg. 1] in the mechanism protocol (``data`` = records ``[x, y]``).
 
@@ -642,10 +698,22 @@ class HeavyTailedDPFW:
 
     finite_output = True
 
-    def __init__(self, *, epsilon: float, d: int, T: int, s: float, beta: float, loss: Loss | str = "squared",
-                 w0: ArrayLike | None = None, vertices: ArrayLike | None = None, variant: str = "standard",
-                 step_size: str | ArrayLike = "theorem2", sensitivity: float | None = None,
-                 loss_params: dict[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        d: int,
+        T: int,
+        s: float,
+        beta: float,
+        loss: Loss | str = "squared",
+        w0: ArrayLike | None = None,
+        vertices: ArrayLike | None = None,
+        variant: str = "standard",
+        step_size: str | ArrayLike = "theorem2",
+        sensitivity: float | None = None,
+        loss_params: dict[str, float] | None = None,
+    ) -> None:
         self.epsilon = check_epsilon(epsilon)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -656,20 +724,22 @@ class HeavyTailedDPFW:
         self.variant, self.step_size, self.sensitivity = variant, step_size, sensitivity
 
     def _kw(self):
-        return dict(vertices=self.vertices, variant=self.variant, step_size=self.step_size,
-                    sensitivity=self.sensitivity)
+        return dict(
+            vertices=self.vertices, variant=self.variant, step_size=self.step_size, sensitivity=self.sensitivity
+        )
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return heavy_tailed_dp_fw(data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon,
-                                  rng=rng, size=size, **self._kw())
+        return heavy_tailed_dp_fw(
+            data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, rng=rng, size=size, **self._kw()
+        )
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return dp_fw_output_log_prob(data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon,
-                                     **self._kw())
+        return dp_fw_output_log_prob(data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, **self._kw())
 
     def path_log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-        out = dp_fw_output_log_prob(data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon,
-                                    return_paths=True, **self._kw())
+        out = dp_fw_output_log_prob(
+            data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, return_paths=True, **self._kw()
+        )
         return out[2], out[3]
 
     def step(self, t: int, w: ArrayLike, data: ArrayLike) -> tuple[DPFWStep, NDArray[np.int64]]:
@@ -722,16 +792,21 @@ class DPFWStep:
     def __init__(self, w: ArrayLike, algo: HeavyTailedDPFW, m: int) -> None:
         self.w = check_finite_array("w", w, ndim=1, shape=(algo.d,))
         self.algo, self.m = algo, check_integer("m", m, minimum=1)
-        self.delta_u = (dp_fw_sensitivity(algo.vertices, algo.s, self.m) if algo.sensitivity is None
-                        else check_positive("sensitivity", algo.sensitivity))
+        self.delta_u = (
+            dp_fw_sensitivity(algo.vertices, algo.s, self.m)
+            if algo.sensitivity is None
+            else check_positive("sensitivity", algo.sensitivity)
+        )
 
     def score_terms(self, records: ArrayLike) -> NDArray[np.float64]:
         """Each record's additive contribution to the log-weight of each vertex, shape (m, |V|)."""
         X, y = split_records(records, self.algo.d)
         G = self.algo.loss.gradient(self.w, X, y)
         # Each record's own contribution s*E[phi(.)] to the robust mean, divided by m.
-        per = robust_gradient_matrix(G.reshape(1, -1), self.algo.s, self.algo.beta,
-                                     self.algo.variant).reshape(G.shape) / self.m
+        per = (
+            robust_gradient_matrix(G.reshape(1, -1), self.algo.s, self.algo.beta, self.algo.variant).reshape(G.shape)
+            / self.m
+        )
         return (0.5 * self.algo.epsilon / self.delta_u) * -(per @ self.algo.vertices.T)
 
     def log_prob_from_terms(self, total: ArrayLike) -> NDArray[np.float64]:
@@ -739,9 +814,18 @@ class DPFWStep:
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         X, y = split_records(data, self.algo.d)
-        lp = dp_fw_selection_log_prob(self.w[None], X, y, self.algo.loss, self.algo.vertices, self.algo.s,
-                                      self.algo.beta, self.algo.epsilon, variant=self.algo.variant,
-                                      sensitivity=self.delta_u)[0]
+        lp = dp_fw_selection_log_prob(
+            self.w[None],
+            X,
+            y,
+            self.algo.loss,
+            self.algo.vertices,
+            self.algo.s,
+            self.algo.beta,
+            self.algo.epsilon,
+            variant=self.algo.variant,
+            sensitivity=self.delta_u,
+        )[0]
         return np.arange(lp.size), lp
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.int64]:

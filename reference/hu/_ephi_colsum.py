@@ -36,8 +36,9 @@ def _colsum_block_kernel(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use
         i1 = min(m, i0 + rows)
         for i in range(i0, i1):
             k = (i - i0) * w
-            bad += _terms_any(flat[i * d + j0:i * d + j1], s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef,
-                              buf[k:k + w])
+            bad += _terms_any(
+                flat[i * d + j0 : i * d + j1], s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, buf[k : k + w]
+            )
         _add_rows(buf, i0, i1, w, j0, sums)
     return bad
 
@@ -49,8 +50,9 @@ def _colsum_serial(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, co
     buf = np.empty(buf_size)
     bad = 0
     for j0 in range(0, d, width):
-        bad += _colsum_block(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, min(d, j0 + width),
-                             buf, sums)
+        bad += _colsum_block(
+            flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, min(d, j0 + width), buf, sums
+        )
     return sums, bad
 
 
@@ -87,14 +89,15 @@ def _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_
         nh = 0
         for i in range(i0, i1):
             k = (i - i0) * w
-            nbad, nrow = _curve_easy(flat[i * d + j0:i * d + j1], s, root, limit, buf[k:k + w])
+            nbad, nrow = _curve_easy(flat[i * d + j0 : i * d + j1], s, root, limit, buf[k : k + w])
             bad += nbad
             nh += nrow
         if bad:
-            return bad                                    # the caller raises
+            return bad  # the caller raises
         if nh > 0:
-            _curve_fill(buf[:(i1 - i0) * w], nh, flat, i0 * d + j0, d, w, s, root, u_lo, iw, top, kw, coef,
-                        kbuf, tbuf, idx)
+            _curve_fill(
+                buf[: (i1 - i0) * w], nh, flat, i0 * d + j0, d, w, s, root, u_lo, iw, top, kw, coef, kbuf, tbuf, idx
+            )
         _add_rows(buf, i0, i1, w, j0, sums)
     return 0
 
@@ -103,12 +106,12 @@ def _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_
 def _colsum_block(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums):
     """Column sums over axis 0 of the terms of columns ``j0:j1``; returns the number of non-finite entries."""
     if npc > 0:
-        return _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf,
-                                   sums)
+        return _colsum_block_curve(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums)
     return _colsum_block_kernel(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, j0, j1, buf, sums)
 
 
 if HAVE_NUMBA:
+
     @_jit_parallel
     def _colsum_par(flat, d, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, width, buf_size):
         nblocks = (d + width - 1) // width

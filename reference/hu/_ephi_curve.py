@@ -26,8 +26,8 @@ import math
 
 import numpy as np
 
-from ._ephi_numba import HAVE_NUMBA, _jit, _jit_inline, _jit_parallel, _to_i32, numba
 from ._ephi_loops import _terms_loop
+from ._ephi_numba import HAVE_NUMBA, _jit, _jit_inline, _jit_parallel, _to_i32, numba
 from ._ephi_regions import _easy
 from ._ephi_special import _B, _R
 
@@ -60,14 +60,14 @@ def _curve_easy(x, s, root, limit, out):
         xi = x[i]
         a = xi / s
         aa = abs(a)
-        b = aa if root == 1.0 else aa / root              # |a| / 1.0 is |a|: the same bits
+        b = aa if root == 1.0 else aa / root  # |a| / 1.0 is |a|: the same bits
         val = _easy(a, b)
         # b = 0 with a != 0 only where |a|/root underflows (|a| < 5e-320): a^3 is 0, phi(a) = a exactly
         val = val if b != 0.0 else (-aa if a < 0.0 else aa)
         lim = limit if xi > 0.0 else -limit
         lim = lim if math.isfinite(xi) else math.nan
         bad += 0 if math.isfinite(xi) else 1
-        val = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
+        val = val if (aa <= 1e300 and b <= 1e300) else lim  # False for inf and NaN as well
         nh += 1 if math.isnan(val) else 0
         out[i] = val
     return bad, nh
@@ -82,11 +82,11 @@ def _curve_piece(xi, s, root, u_lo, iw, top, kw):
     w = _R / aa
     # the piece only: U = (r/a - 1) sqrt(beta) up to a few ulps (the pieces overlap by CURVE_PAD)
     u = ((w - 1.0) * root - u_lo) * iw
-    uc = u if u < top else top                            # NaN -> the last piece (then discarded)
+    uc = u if u < top else top  # NaN -> the last piece (then discarded)
     uc = uc if uc > 0.0 else 0.0
     kf = math.floor(uc)
     xv = w if kf < kw else aa
-    return _to_i32(kf * CURVE_ROW), (-xv if a < 0.0 else xv)   # double -> int32 vectorises (AVX2)
+    return _to_i32(kf * CURVE_ROW), (-xv if a < 0.0 else xv)  # double -> int32 vectorises (AVX2)
 
 
 @_jit_inline
@@ -137,8 +137,17 @@ def _curve_fill(out, nh, flat, base, d, w, s, root, u_lo, iw, top, kw, coef, kbu
     n = out.size
     if 4 * nh >= n:
         for r in range(n // w):
-            _curve_pieces(flat[base + r * d:base + r * d + w], s, root, u_lo, iw, top, kw,
-                          kbuf[r * w:(r + 1) * w], tbuf[r * w:(r + 1) * w])
+            _curve_pieces(
+                flat[base + r * d : base + r * d + w],
+                s,
+                root,
+                u_lo,
+                iw,
+                top,
+                kw,
+                kbuf[r * w : (r + 1) * w],
+                tbuf[r * w : (r + 1) * w],
+            )
         for p in range(n):
             c = kbuf[p]
             hard = math.isnan(out[p])
@@ -188,7 +197,7 @@ def _terms_loop_curve(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef,
         i1 = min(x.size, i0 + nb)
         nbad, nh = _curve_easy(x[i0:i1], s, root, limit, out[i0:i1])
         bad += nbad
-        if bad == 0 and nh > 0:                           # else the caller raises, or nothing to do
+        if bad == 0 and nh > 0:  # else the caller raises, or nothing to do
             _curve_fill(out[i0:i1], nh, x, i0, i1 - i0, i1 - i0, s, root, u_lo, iw, top, kw, coef, kbuf, tbuf, idx)
     return bad
 
@@ -202,6 +211,7 @@ def _terms_any(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, out):
 
 
 if HAVE_NUMBA:
+
     @_jit_parallel
     def _terms_par(x, s, root, limit, u_lo, iw, npc, mid, scale, use_w, coef, out, chunk):
         n = x.size

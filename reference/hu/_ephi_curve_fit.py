@@ -44,14 +44,14 @@ def _cheb_to_monomial(cheb):
     for j in range(2, deg + 1):
         up = [0] + [2 * c for c in T[j - 1]]
         T.append([u - (T[j - 2][i] if i < len(T[j - 2]) else 0) for i, u in enumerate(up)])
-    M = np.zeros((deg + 1, deg + 1), dtype=np.longdouble)     # integers below 2^11: exact
+    M = np.zeros((deg + 1, deg + 1), dtype=np.longdouble)  # integers below 2^11: exact
     for j, row in enumerate(T):
-        M[j, :len(row)] = row
-    mono = np.einsum("kj,ji->ki", cheb, M)                    # in extended precision (64-bit mantissa)
+        M[j, : len(row)] = row
+    mono = np.einsum("kj,ji->ki", cheb, M)  # in extended precision (64-bit mantissa)
     out = np.empty((cheb.shape[0], deg + 2))
     hi = mono[:, 0].astype(np.float64)
     out[:, 0] = hi
-    out[:, 1:deg + 1] = mono[:, 1:].astype(np.float64)
+    out[:, 1 : deg + 1] = mono[:, 1:].astype(np.float64)
     # the constant term dominates the value: its rounding would be the largest single error
     out[:, deg + 1] = (mono[:, 0] - hi.astype(np.longdouble)).astype(np.float64)
     return out
@@ -73,21 +73,21 @@ def _lstsq_chebyshev(t, v, deg):
     A = np.einsum("pni,pnj->pij", T, T)
     y = np.einsum("pni,pn->pi", T, v.astype(np.longdouble))
     n = deg + 1
-    for i in range(n):                          # Gaussian elimination (symmetric positive definite)
+    for i in range(n):  # Gaussian elimination (symmetric positive definite)
         for r in range(i + 1, n):
             f = A[:, r, i] / A[:, i, i]
             A[:, r, i:] -= f[:, None] * A[:, i, i:]
             y[:, r] -= f * y[:, i]
     c = np.empty_like(y)
     for i in range(n - 1, -1, -1):
-        c[:, i] = (y[:, i] - np.sum(A[:, i, i + 1:] * c[:, i + 1:], axis=1)) / A[:, i, i]
+        c[:, i] = (y[:, i] - np.sum(A[:, i, i + 1 :] * c[:, i + 1 :], axis=1)) / A[:, i, i]
     return c
 
 
 def _curve_table_uncached(beta):
     root = math.sqrt(beta)
     c = 1.0 / root
-    u_lo = max(-INNER - 0.25, -root)        # U = -root is a = infinity (beta <= 81)
+    u_lo = max(-INNER - 0.25, -root)  # U = -root is a = infinity (beta <= 81)
     u_hi = INNER + 0.25
     npc = int(math.ceil((u_hi - u_lo) / CURVE_WIDTH))
     deg = CURVE_DEGREE
@@ -100,9 +100,9 @@ def _curve_table_uncached(beta):
     for k in range(npc):
         u0 = u_lo + k * CURVE_WIDTH - CURVE_PAD
         u1 = u_lo + (k + 1) * CURVE_WIDTH + CURVE_PAD
-        w0 = max(0.0, 1.0 + c * u0)             # w = r/a = 1 + c U
+        w0 = max(0.0, 1.0 + c * u0)  # w = r/a = 1 + c U
         w1 = 1.0 + c * u1
-        if w0 <= 0.0 or w1 / w0 > 1.125:        # a spans a wide (or unbounded) range: w as variable
+        if w0 <= 0.0 or w1 / w0 > 1.125:  # a spans a wide (or unbounded) range: w as variable
             use_w[k] = 1.0
             lo, hi = w0, w1
         else:
@@ -124,7 +124,7 @@ def _curve_table_uncached(beta):
     # the kernel selects w or a by piece index (_leading_w): the w pieces must come first
     assert np.all(np.diff(use_w) <= 0.0), "the pieces using w are not a prefix"
     for arr in (mid, scale, use_w, coef):
-        arr.flags.writeable = False          # shared by every call with this beta
+        arr.flags.writeable = False  # shared by every call with this beta
     return u_lo, 1.0 / CURVE_WIDTH, npc, mid, scale, use_w, coef
 
 
@@ -155,7 +155,7 @@ def curve_table(beta):
         return None
     tab = _CURVE_CACHE.get(beta)
     if tab is None:
-        tab = _curve_table_uncached(beta)        # deterministic: a race only builds it twice
+        tab = _curve_table_uncached(beta)  # deterministic: a race only builds it twice
         with _CURVE_LOCK:
             if len(_CURVE_CACHE) >= 64:
                 _CURVE_CACHE.pop(next(iter(_CURVE_CACHE)))

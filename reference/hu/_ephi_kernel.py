@@ -38,17 +38,41 @@ import math
 import numpy as np
 
 from ._ephi_colsum import _colsum_par, _colsum_serial
-from ._ephi_curve import (CURVE_BETA_MAX, CURVE_BETA_MIN, CURVE_DEGREE, CURVE_PAD, CURVE_ROW, CURVE_WIDTH,
-                          _terms_any, _terms_par)
+from ._ephi_curve import (
+    CURVE_BETA_MAX,
+    CURVE_BETA_MIN,
+    CURVE_DEGREE,
+    CURVE_PAD,
+    CURVE_ROW,
+    CURVE_WIDTH,
+    _terms_any,
+    _terms_par,
+)
 from ._ephi_curve_fit import curve_table
 from ._ephi_loops import _CHUNK, _PARALLEL_MIN, ephi_array
 from ._ephi_numba import HAVE_NUMBA, KERNEL_FILES, KERNEL_GROUP, numba
 from ._ephi_regions import INNER, WIDE_B, ephi
 from ._ephi_special import _R, PHI_BOUND, _erfcx_half, _erfcx_half_pair, _j23, _j23_safe  # noqa: F401 (tests)
 
-__all__ = ["HAVE_NUMBA", "PHI_BOUND", "ephi", "ephi_array", "standard_terms", "standard_column_sums",
-           "curve_table", "INNER", "WIDE_B", "CURVE_WIDTH", "CURVE_DEGREE", "CURVE_PAD", "CURVE_BETA_MIN",
-           "CURVE_BETA_MAX", "CURVE_ROW", "KERNEL_FILES", "KERNEL_GROUP"]
+__all__ = [
+    "HAVE_NUMBA",
+    "PHI_BOUND",
+    "ephi",
+    "ephi_array",
+    "standard_terms",
+    "standard_column_sums",
+    "curve_table",
+    "INNER",
+    "WIDE_B",
+    "CURVE_WIDTH",
+    "CURVE_DEGREE",
+    "CURVE_PAD",
+    "CURVE_BETA_MIN",
+    "CURVE_BETA_MAX",
+    "CURVE_ROW",
+    "KERNEL_FILES",
+    "KERNEL_GROUP",
+]
 
 
 _NO_TABLE_ARRAY = np.zeros(1)

@@ -35,7 +35,7 @@ def _ephi_loop(a, b, out):
     for i in range(a.size):
         out[i] = _easy(a[i], b[i])
     if _band_share(out) >= 0.25:
-        for i in range(a.size):                           # branch-free, so that it vectorises
+        for i in range(a.size):  # branch-free, so that it vectorises
             val = _band_signed(a[i], b[i])
             out[i] = val if (math.isnan(out[i]) and _is_band(abs(a[i]), b[i])) else out[i]
     for i in range(a.size):
@@ -60,20 +60,20 @@ def _terms_loop(x, s, root, limit, out):
     Returns the number of non-finite entries of ``x`` (their outputs are NaN).
     """
     bad = 0
-    for i in range(x.size):                               # branch-free, so that it vectorises
+    for i in range(x.size):  # branch-free, so that it vectorises
         xi = x[i]
         a = xi / s
         aa = abs(a)
-        b = aa if root == 1.0 else aa / root              # |a| / 1.0 is |a|: the same bits
+        b = aa if root == 1.0 else aa / root  # |a| / 1.0 is |a|: the same bits
         val = _easy(a, b)
         lim = limit if xi > 0.0 else -limit
         lim = lim if math.isfinite(xi) else math.nan
         bad += 0 if math.isfinite(xi) else 1
-        out[i] = val if (aa <= 1e300 and b <= 1e300) else lim    # False for inf and NaN as well
+        out[i] = val if (aa <= 1e300 and b <= 1e300) else lim  # False for inf and NaN as well
     if bad:
         return bad
     if _band_share(out) >= 0.25:
-        for i in range(x.size):                           # branch-free, so that it vectorises
+        for i in range(x.size):  # branch-free, so that it vectorises
             a = x[i] / s
             aa = abs(a)
             b = aa if root == 1.0 else aa / root
@@ -87,6 +87,7 @@ def _terms_loop(x, s, root, limit, out):
 
 
 if HAVE_NUMBA:
+
     @_jit_parallel
     def _ephi_par(a, b, out, chunk):
         n = a.size

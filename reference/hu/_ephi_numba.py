@@ -38,14 +38,22 @@ __all__ = ["HAVE_NUMBA", "KERNEL_FILES", "KERNEL_GROUP"]
 
 #: The files whose compiled functions and module-level constants the compiled kernel reads: its cache stamp
 #: is the digest of all of them (the tables of _mills_table.py included: numba freezes them into the code).
-KERNEL_FILES = ("_mills_table.py", "_ephi_numba.py", "_ephi_special.py", "_ephi_regions.py", "_ephi_loops.py",
-                "_ephi_curve.py", "_ephi_colsum.py")
+KERNEL_FILES = (
+    "_mills_table.py",
+    "_ephi_numba.py",
+    "_ephi_special.py",
+    "_ephi_regions.py",
+    "_ephi_loops.py",
+    "_ephi_curve.py",
+    "_ephi_colsum.py",
+)
 KERNEL_GROUP = KernelGroup(Path(__file__).parent, KERNEL_FILES)
 
 if HAVE_NUMBA:
     # a named external symbol (not a ctypes pointer) so that the compiled code can be cached
-    llvm_binding.add_symbol("heavytail_dp_erf",
-                            get_cython_function_address("scipy.special.cython_special", "__pyx_fuse_1erf"))
+    llvm_binding.add_symbol(
+        "heavytail_dp_erf", get_cython_function_address("scipy.special.cython_special", "__pyx_fuse_1erf")
+    )
     _erf = numba.types.ExternalFunction("heavytail_dp_erf", numba.types.float64(numba.types.float64))
     _jit = KERNEL_GROUP.jit(nogil=True, error_model="numpy")
     # inlined at numba's level, so that the loops calling them can be vectorised
@@ -53,6 +61,7 @@ if HAVE_NUMBA:
     _jit_parallel = KERNEL_GROUP.jit(parallel=True, nogil=True, error_model="numpy")
     _to_i32 = numba.int32
 else:  # pragma: no cover
+
     def _erf(x):
         return float(special.erf(x))
 

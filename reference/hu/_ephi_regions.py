@@ -54,10 +54,13 @@ WIDE_B = 1.0
 #: _SERIES_C[j] = mu_{2j} / ((2j)! r^{2j}) = 4 r / ((2j)! (2j+1)(2j+3)); _SERIES_STOP[j] * s**j bounds
 #: phi(t) times that term over all t (Cramer's inequality), and the sum stops below 1e-20.
 _NSERIES = 24
-_SERIES_C = np.array([0.0] + [4.0 * _R / (math.factorial(2 * j) * (2 * j + 1) * (2 * j + 3))
-                              for j in range(1, _NSERIES + 1)])
-_SERIES_STOP = np.array([0.0] + [_SERIES_C[j] * math.sqrt(math.factorial(2 * j - 1)) * 1.0865 * _INV_SQRT2PI
-                                 for j in range(1, _NSERIES + 1)])
+_SERIES_C = np.array(
+    [0.0] + [4.0 * _R / (math.factorial(2 * j) * (2 * j + 1) * (2 * j + 3)) for j in range(1, _NSERIES + 1)]
+)
+_SERIES_STOP = np.array(
+    [0.0]
+    + [_SERIES_C[j] * math.sqrt(math.factorial(2 * j - 1)) * 1.0865 * _INV_SQRT2PI for j in range(1, _NSERIES + 1)]
+)
 #: Terms of the narrow-interval Hermite series (enough for h (|c| + h) <= 1 to 1e-20).
 _NARROW_TERMS = 14
 _FACT_ODD = np.array([1.0 / math.factorial(2 * j + 1) for j in range(_NARROW_TERMS)])
@@ -76,7 +79,7 @@ def _phi_abs(aa):
     ``tests/test_catoni.py``, not bit for bit.
     """
     if aa <= _R:
-        return aa - aa ** 3.0 / 6.0
+        return aa - aa**3.0 / 6.0
     return _B
 
 
@@ -85,8 +88,8 @@ def _wide(a, b):
     """b >= 1: B erf(t/sqrt 2) - phi(t) sum_j He_{2j-1}(t) C_j s^j, t = a/b, s = 2/b^2."""
     t = a / b
     s = 2.0 / (b * b)
-    he_prev = 1.0          # He_0
-    he = t                 # He_1
+    he_prev = 1.0  # He_0
+    he = t  # He_1
     total = 0.0
     sj = 1.0
     for j in range(1, _NSERIES + 1):
@@ -105,15 +108,15 @@ def _wide(a, b):
 @_jit
 def _narrow_mass(center, half):
     """P(center - half <= Z <= center + half) by the Hermite series (half (|center| + half) <= 1)."""
-    he_prev = 1.0                                  # He_0(c)
-    he = center                                    # He_1(c)
+    he_prev = 1.0  # He_0(c)
+    he = center  # He_1(c)
     h2 = half * half
     hp = half
     total = _FACT_ODD[0] * hp * he_prev
     for j in range(1, _NARROW_TERMS):
         n = 2 * j - 1
-        he_even = center * he - n * he_prev        # He_{2j}
-        he_odd = center * he_even - (n + 1) * he   # He_{2j+1}
+        he_even = center * he - n * he_prev  # He_{2j}
+        he_odd = center * he_even - (n + 1) * he  # He_{2j+1}
         hp = hp * h2
         total = total + _FACT_ODD[j] * hp * he_even
         he_prev = he_even
@@ -131,12 +134,12 @@ def _band(a, b):
     ``E = B - b^2/6 [3r (J_2(-U) + J_2(V)) - b (J_3(-U) - J_3(V))]`` (used for ``U < 1``, where
     ``E`` is near ``B``).  ``J_2, J_3`` come from tables: no exponential, no ``erfc``.
     """
-    up = (_R - a) / b           # divisions, not a reciprocal: 1/b overflows for subnormal b
+    up = (_R - a) / b  # divisions, not a reciprocal: 1/b overflows for subnormal b
     v = (_R + a) / b
     bb = b * b
     high = up >= 1.0
     x = up if high else -up
-    j2x, j3x = _j23_safe(x)     # branch-free (both forms computed, one selected): it vectorises
+    j2x, j3x = _j23_safe(x)  # branch-free (both forms computed, one selected): it vectorises
     j2v, j3v = _j23_safe(v)
     poly = a - a * (a * a + 3.0 * bb) / 6.0
     from_poly = poly + bb / 6.0 * (3.0 * _R * (j2x - j2v) + b * (j3x - j3v))
@@ -163,32 +166,32 @@ def _is_band(aa, b):
 def _middle(a, b, up):
     """0 < b < 1, |U| < 9: tails plus the window integral by truncated Gaussian moments."""
     inv_b = 1.0 / b
-    lo = -(_R + a) * inv_b                  # L = -V
+    lo = -(_R + a) * inv_b  # L = -V
     ratio = a * inv_b
-    c = 2.0 * _R * ratio * inv_b            # (L^2 - U^2)/2 >= 0
+    c = 2.0 * _R * ratio * inv_b  # (L^2 - U^2)/2 >= 0
     eu = math.exp(-0.5 * up * up)
     p_up = _INV_SQRT2PI * eu
     if c < 1.0:
-        em = math.expm1(-c)                 # p_lo/p_up - 1, with relative accuracy as a -> 0
-        e_lo = eu + eu * em                 # exp(-L^2/2)
+        em = math.expm1(-c)  # p_lo/p_up - 1, with relative accuracy as a -> 0
+        e_lo = eu + eu * em  # exp(-L^2/2)
     else:
         em = 0.0
         e_lo = eu * math.exp(-c)
     p_lo = _INV_SQRT2PI * e_lo
     v = -lo
     f_u, f_v = _erfcx_half_pair(abs(up), v)
-    q_v = 0.5 * e_lo * f_v if e_lo > 0.0 else 0.0                    # Q(V)
+    q_v = 0.5 * e_lo * f_v if e_lo > 0.0 else 0.0  # Q(V)
     if up >= 0.0:
-        q_u = 0.5 * eu * f_u                                          # Q(U)
-        m0 = (1.0 - q_u) - q_v                                        # P(L <= Z <= U)
+        q_u = 0.5 * eu * f_u  # Q(U)
+        m0 = (1.0 - q_u) - q_v  # P(L <= Z <= U)
         half = ratio
         cen = -_R * inv_b
         if half * (abs(cen) + half) <= 1.0:
             tails = _narrow_mass(cen, half)
         else:
-            tails = q_u - q_v                                         # P(-V <= Z <= -U)
+            tails = q_u - q_v  # P(-V <= Z <= -U)
     else:
-        q_w = 0.5 * eu * f_u                                          # Q(-U) = Phi(U)
+        q_w = 0.5 * eu * f_u  # Q(-U) = Phi(U)
         m0 = q_w - q_v
         tails = (1.0 - q_w) - q_v
     if tails < 0.0:
@@ -206,8 +209,7 @@ def _middle(a, b, up):
         m1 = p_lo - p_up
         m3 = 2.0 * m1 + (l2p - u2p)
     m2 = m0 + lp - upp
-    window = ((a - a ** 3.0 / 6.0) * m0 + (1.0 - a * a / 2.0) * b * m1
-              - 0.5 * a * b * b * m2 - b * b * b / 6.0 * m3)
+    window = (a - a**3.0 / 6.0) * m0 + (1.0 - a * a / 2.0) * b * m1 - 0.5 * a * b * b * m2 - b * b * b / 6.0 * m3
     if window < 0.0:
         window = 0.0
     return _B * tails + window
@@ -224,7 +226,7 @@ def _easy(a, b):
     """
     aa = abs(a)
     d = _R - aa
-    nb = INNER * b           # no division on the common path: U >= 9 iff r - a >= 9 b
+    nb = INNER * b  # no division on the common path: U >= 9 iff r - a >= 9 b
     inside = d >= nb
     beyond = -d >= nb
     poly = aa - aa * (aa * aa + 3.0 * (b * b)) / 6.0

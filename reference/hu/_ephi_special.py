@@ -121,7 +121,7 @@ def _j23_safe(x):
     beyond): the piece index is clamped so that any input, even NaN, reads inside the table, and the
     result selected.  Used where the compiler should vectorise."""
     u = (x - _J_LO) * _J_INV_W
-    uc = u if u < _J_UMAX else _J_UMAX      # also NaN -> the last piece
+    uc = u if u < _J_UMAX else _J_UMAX  # also NaN -> the last piece
     uc = uc if uc > 0.0 else 0.0
     k = int(uc)
     t = 2.0 * (u - k) - 1.0

@@ -92,7 +92,7 @@ def _fw_run(w0, etas, V, step_logp, size, rng):
     path = np.empty((size, etas.size), dtype=np.int64)
     for t in range(1, etas.size + 1):  # loop over iterations only; vectorised over runs
         # Runs share at most |V|^(t-1) distinct iterates: score each distinct one once.
-        if W.shape[0] == 1:   # one run: its iterate is the distinct one (np.unique would return a copy of it)
+        if W.shape[0] == 1:  # one run: its iterate is the distinct one (np.unique would return a copy of it)
             logp = step_logp(t, W.copy())
         else:
             Wu, inv = np.unique(W, axis=0, return_inverse=True)
@@ -112,7 +112,7 @@ def _fw_enumerate(w0, etas, V, step_logp):
     paths = np.empty((1, 0), dtype=np.int64)
     logp = np.zeros(1)
     for t in range(1, T + 1):
-        lp = step_logp(t, W)                                  # (P, k)
+        lp = step_logp(t, W)  # (P, k)
         P = W.shape[0]
         logp = (logp[:, None] + lp).ravel()
         paths = np.hstack([np.repeat(paths, k, axis=0), np.tile(np.arange(k), P)[:, None]])
@@ -133,7 +133,7 @@ def _fw_enumerate_batch(w0, etas, V, step_logp_batch):
     paths = np.empty((1, 0), dtype=np.int64)
     logp = None
     for t in range(1, T + 1):
-        lp = step_logp_batch(t, W)                            # (B, P, k)
+        lp = step_logp_batch(t, W)  # (B, P, k)
         B, P = lp.shape[0], W.shape[0]
         logp = (lp if logp is None else logp[:, :, None] + lp).reshape(B, P * k)
         paths = np.hstack([np.repeat(paths, k, axis=0), np.tile(np.arange(k), P)[:, None]])

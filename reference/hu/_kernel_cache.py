@@ -97,16 +97,20 @@ class KernelGroup:
 
         Without numba (or with ``NUMBA_DISABLE_JIT``) the decorator returns the function unchanged.
         """
+
         def decorate(fn):
             if numba is None or numba.config.DISABLE_JIT:
                 return fn
             if Path(fn.__code__.co_filename).resolve() not in {(self.directory / f).resolve() for f in self.files}:
-                raise ValueError(f"{fn.__qualname__} is defined in {fn.__code__.co_filename}, "
-                                 f"not in a file of the kernel group {self.files}")
+                raise ValueError(
+                    f"{fn.__qualname__} is defined in {fn.__code__.co_filename}, "
+                    f"not in a file of the kernel group {self.files}"
+                )
             dispatcher = numba.njit(cache=True, **options)(fn)
             if self._restamp(dispatcher):
                 return dispatcher
-            return numba.njit(**options)(fn)         # no on-disk cache: never a stale kernel
+            return numba.njit(**options)(fn)  # no on-disk cache: never a stale kernel
+
         return decorate
 
     def _restamp(self, dispatcher):
@@ -116,8 +120,12 @@ class KernelGroup:
         if cache_file is None or not hasattr(cache_file, "_source_stamp"):
             if not self._warned:
                 self._warned = True
-                warnings.warn(f"numba {numba.__version__} keeps its cache stamp elsewhere: the kernels of "
-                              f"{self.files} compile without the on-disk cache", RuntimeWarning, stacklevel=3)
+                warnings.warn(
+                    f"numba {numba.__version__} keeps its cache stamp elsewhere: the kernels of "
+                    f"{self.files} compile without the on-disk cache",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
             return False
         cache_file._source_stamp = self.stamp
         return True

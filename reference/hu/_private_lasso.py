@@ -25,17 +25,33 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._fw_engine import (_fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch,
-                         fw_step_sizes)
-from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 from ..mechanisms import advanced_composition_split, exponential_log_prob, gumbel_max_sample, normalize_log_weights
 from ..records import split_records
-from ..validation import (RNGLike, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
-                          check_positive)
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+)
+from ._fw_engine import _fw_enumerate, _fw_enumerate_batch, _fw_run, _merge_outputs, _merge_outputs_batch, fw_step_sizes
+from ._fw_polytope import _check_vertices, l1_ball_vertices, polytope_l1_norm
 
-__all__ = ["LASSO_VARIANTS", "shrink_records", "lasso_epsilon_step", "lasso_sensitivity", "lasso_gradients",
-           "lasso_selection_log_prob", "heavy_tailed_private_lasso", "private_lasso_output_log_prob",
-           "private_lasso_output_log_prob_batch", "HeavyTailedPrivateLasso", "PrivateLassoStep"]
+__all__ = [
+    "LASSO_VARIANTS",
+    "shrink_records",
+    "lasso_epsilon_step",
+    "lasso_sensitivity",
+    "lasso_gradients",
+    "lasso_selection_log_prob",
+    "heavy_tailed_private_lasso",
+    "private_lasso_output_log_prob",
+    "private_lasso_output_log_prob_batch",
+    "HeavyTailedPrivateLasso",
+    "PrivateLassoStep",
+]
 
 LASSO_VARIANTS = ("printed", "lemma2", "standard")
 
@@ -186,8 +202,9 @@ def lasso_sensitivity(vertices: ArrayLike, K: float, n: int, reading: str = "rad
     return value
 
 
-def lasso_gradients(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64], n: int | None = None
-                    ) -> NDArray[np.float64]:
+def lasso_gradients(
+    W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64], n: int | None = None
+) -> NDArray[np.float64]:
     """Algorithm 2 step 4: ``g~(w, D~) = (2/n) sum_i x~_i (<x~_i, w> - y~_i)`` for each row of ``W``.
 
     Not validated (the callers have validated and shrunk the records).
@@ -219,13 +236,21 @@ def lasso_gradients(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float6
     """
     W = np.atleast_2d(W)
     n = Xs.shape[0] if n is None else n
-    r = W @ Xs.T - ys[None, :]                                # (P, n)
+    r = W @ Xs.T - ys[None, :]  # (P, n)
     return (2.0 / n) * (r @ Xs)
 
 
-def lasso_selection_log_prob(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64], vertices: ArrayLike,
-                             K: float, epsilon_step: float, *, sensitivity: float | None = None,
-                             n: int | None = None) -> NDArray[np.float64]:
+def lasso_selection_log_prob(
+    W: ArrayLike,
+    Xs: NDArray[np.float64],
+    ys: NDArray[np.float64],
+    vertices: ArrayLike,
+    K: float,
+    epsilon_step: float,
+    *,
+    sensitivity: float | None = None,
+    n: int | None = None,
+) -> NDArray[np.float64]:
     """Exact law of the vertex selected at [002 Alg. 2 step 4], for each current iterate (row of ``W``).
 
     The exponential mechanism of [002 Def. 3] (``exp(eps' u / (2 Delta))``) on the scores
@@ -294,11 +319,22 @@ def _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant):
     return shrunk[:, :-1], shrunk[:, -1], w0, V, e_step
 
 
-def heavy_tailed_private_lasso(data: ArrayLike, w0: ArrayLike, K: float, T: int, epsilon: float, delta: float,
-                               vertices: ArrayLike | None = None, rng: RNGLike = None, *, variant: str = "printed",
-                               step_size: str | ArrayLike = "theorem2", sensitivity: float | None = None,
-                               size: int | None = None, return_path: bool = False
-                               ) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
+def heavy_tailed_private_lasso(
+    data: ArrayLike,
+    w0: ArrayLike,
+    K: float,
+    T: int,
+    epsilon: float,
+    delta: float,
+    vertices: ArrayLike | None = None,
+    rng: RNGLike = None,
+    *,
+    variant: str = "printed",
+    step_size: str | ArrayLike = "theorem2",
+    sensitivity: float | None = None,
+    size: int | None = None,
+    return_path: bool = False,
+) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Algorithm 2 of 002 (Heavy-tailed private LASSO); (epsilon, delta)-DP by Theorem 4.
 
     Steps
@@ -374,7 +410,7 @@ def heavy_tailed_private_lasso(data: ArrayLike, w0: ArrayLike, K: float, T: int,
     etas = fw_step_sizes(T, step_size)
     gen = as_generator(rng)
     runs = 1 if size is None else check_integer("size", size, minimum=1)
-    if sensitivity is None:   # the same at every iteration: ||W||_1 of the vertex set computed once, not T times
+    if sensitivity is None:  # the same at every iteration: ||W||_1 of the vertex set computed once, not T times
         sensitivity = lasso_sensitivity(V, K, Xs.shape[0])
     step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=sensitivity)  # noqa: E731
     W, path = _fw_run(w0, etas, V, step, runs, gen)
@@ -383,10 +419,19 @@ def heavy_tailed_private_lasso(data: ArrayLike, w0: ArrayLike, K: float, T: int,
     return (W, path) if return_path else W
 
 
-def private_lasso_output_log_prob_batch(datasets: ArrayLike, w0: ArrayLike, K: float, T: int, epsilon: float,
-                                        delta: float, vertices: ArrayLike | None = None, *, variant: str = "printed",
-                                        step_size: str | ArrayLike = "theorem2", sensitivity: float | None = None
-                                        ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def private_lasso_output_log_prob_batch(
+    datasets: ArrayLike,
+    w0: ArrayLike,
+    K: float,
+    T: int,
+    epsilon: float,
+    delta: float,
+    vertices: ArrayLike | None = None,
+    *,
+    variant: str = "printed",
+    step_size: str | ArrayLike = "theorem2",
+    sensitivity: float | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Exact laws of the output of Algorithm 2 on B datasets of equal shape.
 
     Parameters
@@ -459,10 +504,20 @@ def private_lasso_output_log_prob_batch(datasets: ArrayLike, w0: ArrayLike, K: f
     return _merge_outputs_batch(W, logp)
 
 
-def private_lasso_output_log_prob(data: ArrayLike, w0: ArrayLike, K: float, T: int, epsilon: float, delta: float,
-                                  vertices: ArrayLike | None = None, *, variant: str = "printed",
-                                  step_size: str | ArrayLike = "theorem2", sensitivity: float | None = None,
-                                  return_paths: bool = False) -> tuple[NDArray[np.float64], ...]:
+def private_lasso_output_log_prob(
+    data: ArrayLike,
+    w0: ArrayLike,
+    K: float,
+    T: int,
+    epsilon: float,
+    delta: float,
+    vertices: ArrayLike | None = None,
+    *,
+    variant: str = "printed",
+    step_size: str | ArrayLike = "theorem2",
+    sensitivity: float | None = None,
+    return_paths: bool = False,
+) -> tuple[NDArray[np.float64], ...]:
     """Exact law of the output of Algorithm 2 by enumerating the ``|V|^T`` selection paths.
 
     Parameters
@@ -534,6 +589,7 @@ def private_lasso_output_log_prob(data: ArrayLike, w0: ArrayLike, K: float, T: i
 
 # --------------------------------------------------------------------------- mechanism-protocol objects
 
+
 class HeavyTailedPrivateLasso:
     """[002 Alg. 2] in the mechanism protocol (``data`` = records ``[x, y]``).
 
@@ -588,9 +644,20 @@ class HeavyTailedPrivateLasso:
 
     finite_output = True
 
-    def __init__(self, *, epsilon: float, delta: float, d: int, T: int, K: float, w0: ArrayLike | None = None,
-                 vertices: ArrayLike | None = None, variant: str = "printed", step_size: str | ArrayLike = "theorem2",
-                 sensitivity: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        delta: float,
+        d: int,
+        T: int,
+        K: float,
+        w0: ArrayLike | None = None,
+        vertices: ArrayLike | None = None,
+        variant: str = "printed",
+        step_size: str | ArrayLike = "theorem2",
+        sensitivity: float | None = None,
+    ) -> None:
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -603,20 +670,22 @@ class HeavyTailedPrivateLasso:
         self.epsilon_step = lasso_epsilon_step(self.epsilon, self.delta, self.T, variant)
 
     def _kw(self):
-        return dict(vertices=self.vertices, variant=self.variant, step_size=self.step_size,
-                    sensitivity=self.sensitivity)
+        return dict(
+            vertices=self.vertices, variant=self.variant, step_size=self.step_size, sensitivity=self.sensitivity
+        )
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return heavy_tailed_private_lasso(data, self.w0, self.K, self.T, self.epsilon, self.delta, rng=rng,
-                                          size=size, **self._kw())
+        return heavy_tailed_private_lasso(
+            data, self.w0, self.K, self.T, self.epsilon, self.delta, rng=rng, size=size, **self._kw()
+        )
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta,
-                                             **self._kw())
+        return private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta, **self._kw())
 
     def path_log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-        out = private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta,
-                                            return_paths=True, **self._kw())
+        out = private_lasso_output_log_prob(
+            data, self.w0, self.K, self.T, self.epsilon, self.delta, return_paths=True, **self._kw()
+        )
         return out[2], out[3]
 
     def step(self, w: ArrayLike, n: int) -> PrivateLassoStep:
@@ -665,13 +734,16 @@ class PrivateLassoStep:
     def __init__(self, w: ArrayLike, algo: HeavyTailedPrivateLasso, n: int) -> None:
         self.w = check_finite_array("w", w, ndim=1, shape=(algo.d,))
         self.algo, self.n = algo, check_integer("n", n, minimum=1)
-        self.delta_u = (lasso_sensitivity(algo.vertices, algo.K, self.n) if algo.sensitivity is None
-                        else check_positive("sensitivity", algo.sensitivity))
+        self.delta_u = (
+            lasso_sensitivity(algo.vertices, algo.K, self.n)
+            if algo.sensitivity is None
+            else check_positive("sensitivity", algo.sensitivity)
+        )
 
     def score_terms(self, records: ArrayLike) -> NDArray[np.float64]:
         sh = shrink_records(records, self.algo.K)
         Xs, ys = sh[:, :-1], sh[:, -1]
-        per = (2.0 / self.n) * (Xs @ self.w - ys)[:, None] * Xs        # (m, d)
+        per = (2.0 / self.n) * (Xs @ self.w - ys)[:, None] * Xs  # (m, d)
         return (0.5 * self.algo.epsilon_step / self.delta_u) * -(per @ self.algo.vertices.T)
 
     def log_prob_from_terms(self, total: ArrayLike) -> NDArray[np.float64]:
@@ -679,8 +751,16 @@ class PrivateLassoStep:
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         sh = shrink_records(data, self.algo.K)
-        lp = lasso_selection_log_prob(self.w[None], sh[:, :-1], sh[:, -1], self.algo.vertices, self.algo.K,
-                                      self.algo.epsilon_step, sensitivity=self.delta_u, n=self.n)[0]
+        lp = lasso_selection_log_prob(
+            self.w[None],
+            sh[:, :-1],
+            sh[:, -1],
+            self.algo.vertices,
+            self.algo.K,
+            self.algo.epsilon_step,
+            sensitivity=self.delta_u,
+            n=self.n,
+        )[0]
         return np.arange(lp.size), lp
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.int64]:

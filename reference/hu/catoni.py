@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
-from ..validation import check_finite_array, check_positive, check_choice
+from ..validation import check_choice, check_finite_array, check_positive
 from . import _ephi_kernel
 
 __all__ = ["PHI_BOUND", "VARIANTS", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]
@@ -64,6 +64,7 @@ _SQRT2 = math.sqrt(2.0)
 
 
 # --------------------------------------------------------------------------- validation
+
 
 def _check_ab(a, b):
     a = check_finite_array("a", a, nonempty=False)
@@ -83,6 +84,7 @@ def _check_variant(variant):
 
 
 # --------------------------------------------------------------------------- phi
+
 
 def phi(x: ArrayLike) -> NDArray[np.float64] | np.float64:
     """Soft truncation function of [002 eq. (2)].
@@ -126,6 +128,7 @@ def phi(x: ArrayLike) -> NDArray[np.float64] | np.float64:
 
 
 # --------------------------------------------------------------------------- printed C-hat
+
 
 def c_hat(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64] | np.float64:
     """Correction term ``C-hat(a, b)`` of identity [002 eq. (5)], exactly as printed in [002 App. A].
@@ -191,8 +194,8 @@ def _c_hat_raw(a, b):
         v_plus = (r + a) / b
         f_minus = special.ndtr(-v_minus)
         f_plus = special.ndtr(-v_plus)
-        e_minus = np.exp(-v_minus**2 / 2.0)
-        e_plus = np.exp(-v_plus**2 / 2.0)
+        e_minus = np.exp(-(v_minus**2) / 2.0)
+        e_plus = np.exp(-(v_plus**2) / 2.0)
         s2pi = math.sqrt(2.0 * math.pi)
         t1 = 2.0 * math.sqrt(2.0) / 3.0 * (f_minus - f_plus)
         t2 = -(a - a**3 / 6.0) * (f_minus + f_plus)
@@ -210,6 +213,7 @@ def _identity5_float64(a, b, c_hat_fn=None):
 
 
 # --------------------------------------------------------------------------- robust E[phi(a + bZ)]
+
 
 def expected_phi(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64] | np.float64:
     """``E[phi(a + b Z)]`` for ``Z ~ N(0, 1)``: a numerically robust evaluation of identity [002 eq. (5)].
@@ -279,6 +283,7 @@ def expected_phi(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64] | np.float64
 
 # --------------------------------------------------------------------------- estimator
 
+
 def _check_axis(axis, ndim):
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
         raise TypeError(f"axis must be an integer, got {axis!r}")
@@ -327,8 +332,9 @@ def _standard_mean(x, s, beta, axis):
         return np.mean(terms, axis=axis)
 
 
-def robust_mean(x: ArrayLike, s: float, beta: float, *, variant: str = "standard", axis: int = 0
-                ) -> NDArray[np.float64] | np.float64:
+def robust_mean(
+    x: ArrayLike, s: float, beta: float, *, variant: str = "standard", axis: int = 0
+) -> NDArray[np.float64] | np.float64:
     """Noise-smoothed Catoni mean ``x-hat(s, beta)`` of [002 eq. (4)], with ``chi = N(0, 1/beta)``.
 
     Parameters
@@ -379,7 +385,7 @@ def robust_mean(x: ArrayLike, s: float, beta: float, *, variant: str = "standard
     """
     _check_variant(variant)
     if variant == "standard":
-        x = _as_float_array("x", x)      # finiteness is checked inside the kernel pass
+        x = _as_float_array("x", x)  # finiteness is checked inside the kernel pass
     else:
         x = check_finite_array("x", x)
     s = check_positive("s", s)
@@ -401,8 +407,9 @@ def robust_mean(x: ArrayLike, s: float, beta: float, *, variant: str = "standard
     return out[()] if np.ndim(out) == 0 else out
 
 
-def robust_gradient(per_example_grads: ArrayLike, s: float, beta: float, *, variant: str = "standard"
-                    ) -> NDArray[np.float64]:
+def robust_gradient(
+    per_example_grads: ArrayLike, s: float, beta: float, *, variant: str = "standard"
+) -> NDArray[np.float64]:
     """Coordinate-wise robust gradient of [002 Alg. 1 step 4] (also [002 Alg. 5 step 7]).
 
     Parameters

@@ -30,14 +30,26 @@ from scipy.special import expit
 
 from ..validation import RNGLike, as_generator, check_finite_array, check_integer, check_positive
 
-__all__ = ["DISTRIBUTIONS", "sample_distribution", "w_star_polytope", "w_star_sparse", "initial_polytope",
-           "initial_sparse", "linear_data", "logistic_data", "FIGURES", "figure_dataset", "load_dataset"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "sample_distribution",
+    "w_star_polytope",
+    "w_star_sparse",
+    "initial_polytope",
+    "initial_sparse",
+    "linear_data",
+    "logistic_data",
+    "FIGURES",
+    "figure_dataset",
+    "load_dataset",
+]
 
 DISTRIBUTIONS = ("normal", "lognormal", "student_t", "loglogistic", "loggamma", "logistic", "laplace")
 
 
-def sample_distribution(name: str, size: int | tuple[int, ...], rng: RNGLike = None, **params: float
-                        ) -> NDArray[np.float64]:
+def sample_distribution(
+    name: str, size: int | tuple[int, ...], rng: RNGLike = None, **params: float
+) -> NDArray[np.float64]:
     """Draw i.i.d. samples of one of the laws of [002 Sec. 6.3] to [002 Sec. 6.5].
 
     Parameters
@@ -271,9 +283,16 @@ def initial_sparse(d: int, s_star: int, rng: RNGLike = None) -> NDArray[np.float
     return w
 
 
-def linear_data(n: int, w_star: ArrayLike, x_law: str, noise_law: str, rng: RNGLike = None, *,
-                x_params: dict[str, float] | None = None, noise_params: dict[str, float] | None = None
-                ) -> NDArray[np.float64]:
+def linear_data(
+    n: int,
+    w_star: ArrayLike,
+    x_law: str,
+    noise_law: str,
+    rng: RNGLike = None,
+    *,
+    x_params: dict[str, float] | None = None,
+    noise_params: dict[str, float] | None = None,
+) -> NDArray[np.float64]:
     """[002 Sec. 6.1]: records ``[x, y]`` with ``y = <w*, x> + iota``, i.i.d. ``x_j`` and noise.
 
     Parameters
@@ -321,9 +340,16 @@ def linear_data(n: int, w_star: ArrayLike, x_law: str, noise_law: str, rng: RNGL
     return np.column_stack([X, y])
 
 
-def logistic_data(n: int, w_star: ArrayLike, x_law: str, noise_law: str, rng: RNGLike = None, *,
-                  x_params: dict[str, float] | None = None, noise_params: dict[str, float] | None = None
-                  ) -> NDArray[np.float64]:
+def logistic_data(
+    n: int,
+    w_star: ArrayLike,
+    x_law: str,
+    noise_law: str,
+    rng: RNGLike = None,
+    *,
+    x_params: dict[str, float] | None = None,
+    noise_params: dict[str, float] | None = None,
+) -> NDArray[np.float64]:
     """[002 Sec. 6.1]: ``z = <x, w*> + zeta``, ``y = sign(sigmoid(z) - 0.5)``, labels in {-1, 0, +1}.
 
     The label 0 has probability zero in exact arithmetic and occurs only if ``sigmoid(z)`` rounds to 0.5.
@@ -390,8 +416,9 @@ FIGURES = {
 }
 
 
-def figure_dataset(figure: str, n: int, d: int, rng: RNGLike = None, *, s_star: int | None = None
-                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def figure_dataset(
+    figure: str, n: int, d: int, rng: RNGLike = None, *, s_star: int | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Synthetic data of one figure of [002 Sec. 6] ([002 Fig. 1], [002 Fig. 2], [002 Fig. 5] to [002 Fig. 11]).
 
     Parameters
@@ -444,8 +471,9 @@ def figure_dataset(figure: str, n: int, d: int, rng: RNGLike = None, *, s_star: 
     return make(n, w, xl, nl, gen, x_params=xp, noise_params=npar), w
 
 
-def load_dataset(path: str | Path, *, target: int = -1, delimiter: str = ",",
-                 npz_keys: tuple[str, str] = ("X", "y")) -> NDArray[np.float64]:
+def load_dataset(
+    path: str | Path, *, target: int = -1, delimiter: str = ",", npz_keys: tuple[str, str] = ("X", "y")
+) -> NDArray[np.float64]:
     """Load a user's own dataset (CSV or NPZ) as records ``[x, y]``.
 
     002 uses four UCI datasets (Blog Feedback, Twitter, Winnipeg, Year Prediction)
@@ -547,6 +575,7 @@ def _check_records(rec, p):
         raise ValueError(f"{p} must hold at least one record with a feature and a target, got shape {rec.shape}")
     bad = ~np.all(np.isfinite(rec), axis=1)
     if np.any(bad):
-        raise ValueError(f"{p}: record {int(np.flatnonzero(bad)[0])} has a non-finite entry "
-                         f"({int(bad.sum())} such records)")
+        raise ValueError(
+            f"{p}: record {int(np.flatnonzero(bad)[0])} has a non-finite entry ({int(bad.sum())} such records)"
+        )
     return rec

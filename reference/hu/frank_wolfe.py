@@ -32,21 +32,64 @@ Layout (every name is importable from here; one subject a module):
 
 from __future__ import annotations
 
-from ._dp_fw import (GRAD_CAP, DPFWStep, HeavyTailedDPFW, data_split, dp_fw_output_log_prob,
-                     dp_fw_output_log_prob_batch, dp_fw_robust_gradients, dp_fw_selection_log_prob, dp_fw_sensitivity,
-                     heavy_tailed_dp_fw, robust_gradient_matrix)
+from ._dp_fw import (
+    GRAD_CAP,
+    DPFWStep,
+    HeavyTailedDPFW,
+    data_split,
+    dp_fw_output_log_prob,
+    dp_fw_output_log_prob_batch,
+    dp_fw_robust_gradients,
+    dp_fw_selection_log_prob,
+    dp_fw_sensitivity,
+    heavy_tailed_dp_fw,
+    robust_gradient_matrix,
+)
 from ._fw_engine import MAX_PATHS, STEP_SCHEDULES, fw_step_sizes
 from ._fw_polytope import NORM_READINGS, l1_ball_vertices, polytope_l1_diameter, polytope_l1_norm, polytope_l1_radius
-from ._private_lasso import (LASSO_VARIANTS, HeavyTailedPrivateLasso, PrivateLassoStep, heavy_tailed_private_lasso,
-                             lasso_epsilon_step, lasso_gradients, lasso_selection_log_prob, lasso_sensitivity,
-                             private_lasso_output_log_prob, private_lasso_output_log_prob_batch, shrink_records)
+from ._private_lasso import (
+    LASSO_VARIANTS,
+    HeavyTailedPrivateLasso,
+    PrivateLassoStep,
+    heavy_tailed_private_lasso,
+    lasso_epsilon_step,
+    lasso_gradients,
+    lasso_selection_log_prob,
+    lasso_sensitivity,
+    private_lasso_output_log_prob,
+    private_lasso_output_log_prob_batch,
+    shrink_records,
+)
 
 __all__ = [
-    "l1_ball_vertices", "polytope_l1_radius", "polytope_l1_diameter", "polytope_l1_norm", "NORM_READINGS",
-    "fw_step_sizes", "data_split", "shrink_records", "dp_fw_sensitivity", "dp_fw_robust_gradients",
-    "robust_gradient_matrix", "GRAD_CAP", "dp_fw_selection_log_prob", "heavy_tailed_dp_fw", "dp_fw_output_log_prob",
-    "dp_fw_output_log_prob_batch", "private_lasso_output_log_prob_batch", "lasso_epsilon_step", "lasso_sensitivity",
-    "lasso_gradients", "lasso_selection_log_prob", "heavy_tailed_private_lasso", "private_lasso_output_log_prob",
-    "HeavyTailedDPFW", "HeavyTailedPrivateLasso", "DPFWStep", "PrivateLassoStep", "MAX_PATHS", "STEP_SCHEDULES",
+    "l1_ball_vertices",
+    "polytope_l1_radius",
+    "polytope_l1_diameter",
+    "polytope_l1_norm",
+    "NORM_READINGS",
+    "fw_step_sizes",
+    "data_split",
+    "shrink_records",
+    "dp_fw_sensitivity",
+    "dp_fw_robust_gradients",
+    "robust_gradient_matrix",
+    "GRAD_CAP",
+    "dp_fw_selection_log_prob",
+    "heavy_tailed_dp_fw",
+    "dp_fw_output_log_prob",
+    "dp_fw_output_log_prob_batch",
+    "private_lasso_output_log_prob_batch",
+    "lasso_epsilon_step",
+    "lasso_sensitivity",
+    "lasso_gradients",
+    "lasso_selection_log_prob",
+    "heavy_tailed_private_lasso",
+    "private_lasso_output_log_prob",
+    "HeavyTailedDPFW",
+    "HeavyTailedPrivateLasso",
+    "DPFWStep",
+    "PrivateLassoStep",
+    "MAX_PATHS",
+    "STEP_SCHEDULES",
     "LASSO_VARIANTS",
 ]

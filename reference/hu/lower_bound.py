@@ -24,11 +24,24 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..validation import (RNGLike, as_generator, check_delta, check_epsilon, check_integer, check_positive,
-                          check_probability)
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_delta,
+    check_epsilon,
+    check_integer,
+    check_positive,
+    check_probability,
+)
 
-__all__ = ["lemma3_closed_form", "lemma11_log_size", "theorem9_proof_p", "theorem9_proof_bound",
-           "lemma11_packing", "packing_min_distance"]
+__all__ = [
+    "lemma3_closed_form",
+    "lemma11_log_size",
+    "theorem9_proof_p",
+    "theorem9_proof_bound",
+    "lemma11_packing",
+    "packing_min_distance",
+]
 
 
 def lemma3_closed_form(size: int, n: int, p: float, epsilon: float, delta: float) -> float:
@@ -164,13 +177,23 @@ def theorem9_proof_p(n: int, epsilon: float, delta: float, d: int, s: int) -> fl
     second = math.log(-math.expm1(-eps) / (4.0 * delta)) - eps
     m = min(first, second)
     if not m > 0:
-        raise ValueError(f"the proof's p is not positive at n={n}, epsilon={eps}, delta={delta}, d={d}, s={s} "
-                         f"(min term {m!r})")
+        raise ValueError(
+            f"the proof's p is not positive at n={n}, epsilon={eps}, delta={delta}, d={d}, s={s} (min term {m!r})"
+        )
     return m / (n * eps)
 
 
-def theorem9_proof_bound(n: int, epsilon: float, delta: float, d: int, s: int, tau: float, *,
-                         separation_sq: float = 2.0, phi_of_half: bool = False) -> float:
+def theorem9_proof_bound(
+    n: int,
+    epsilon: float,
+    delta: float,
+    d: int,
+    s: int,
+    tau: float,
+    *,
+    separation_sq: float = 2.0,
+    phi_of_half: bool = False,
+) -> float:
     """The proof's explicit final bound of [002 Thm. 9]: ``2 p tau * (1/8)`` with its ``p``.
 
     The printed chain is ``Phi(rho*) >= 2 p tau`` (from ``||v - v'||_2 >= sqrt(2)``) times the
@@ -260,7 +283,7 @@ def lemma11_packing(d: int, s: int, size: int | None = None, rng: RNGLike = None
     """
     d = check_integer("d", d, minimum=2)
     s = check_integer("s", s, minimum=1, maximum=d)
-    if math.comb(d, s) * 2 ** s > 200_000:
+    if math.comb(d, s) * 2**s > 200_000:
         raise ValueError(f"H(s) too large to enumerate at d={d}, s={s}")
     gen = as_generator(rng)
     rows = []
@@ -309,7 +332,7 @@ def packing_min_distance(V: ArrayLike) -> float:
     V = np.asarray(V, dtype=np.float64)
     if V.ndim != 2 or V.shape[0] < 2:
         raise ValueError(f"V must have at least two rows, got shape {V.shape}")
-    sq = np.sum(V ** 2, axis=1)
+    sq = np.sum(V**2, axis=1)
     D2 = sq[:, None] + sq[None, :] - 2.0 * V @ V.T
     np.fill_diagonal(D2, np.inf)
     return float(math.sqrt(max(float(np.min(D2)), 0.0)))

@@ -23,9 +23,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..validation import check_delta, check_epsilon, check_integer, check_positive, check_probability
 
-__all__ = ["theorem2_parameters", "theorem3_parameters", "theorem5_parameters", "theorem7_parameters",
-           "theorem8_parameters", "section62_parameters", "section62_delta", "theorem9_lower_bound",
-           "fw_step_size"]
+__all__ = [
+    "theorem2_parameters",
+    "theorem3_parameters",
+    "theorem5_parameters",
+    "theorem7_parameters",
+    "theorem8_parameters",
+    "section62_parameters",
+    "section62_delta",
+    "theorem9_lower_bound",
+    "fw_step_size",
+]
 
 
 def _iters(x):
@@ -36,9 +44,9 @@ def _floor_pow(x, a, b):
     """Largest integer ``T >= 1`` with ``T <= x^(a/b)``, i.e. ``T^b <= x^a`` (exact where float powers are not:
     ``1000^(1/3)`` evaluates to 9.999..., whose floor would be 9)."""
     t = max(1, int(math.floor(x ** (a / b))))
-    while (t + 1) ** b <= x ** a:
+    while (t + 1) ** b <= x**a:
         t += 1
-    while t > 1 and t ** b > x ** a:
+    while t > 1 and t**b > x**a:
         t -= 1
     return t
 
@@ -76,8 +84,19 @@ def fw_step_size(t: int) -> float:
     return 2.0 / (t + 2.0)
 
 
-def theorem2_parameters(n: int, epsilon: float, d: int, n_vertices: int, alpha: float, tau: float, zeta: float, *,
-                        c_T: float = 1.0, c_s: float = 1.0, beta: float = 1.0) -> dict[str, float | int | str]:
+def theorem2_parameters(
+    n: int,
+    epsilon: float,
+    d: int,
+    n_vertices: int,
+    alpha: float,
+    tau: float,
+    zeta: float,
+    *,
+    c_T: float = 1.0,
+    c_s: float = 1.0,
+    beta: float = 1.0,
+) -> dict[str, float | int | str]:
     """[002 Alg. 1] settings of [002 Thm. 2] (smooth convex loss over ``conv(V)``).
 
     ``T = c_T (n eps alpha^2 / (tau log(|V| d / zeta)))^(1/3)``,
@@ -138,8 +157,9 @@ def theorem2_parameters(n: int, epsilon: float, d: int, n_vertices: int, alpha: 
     return {"T": T, "s": s, "beta": check_positive("beta", beta), "step_size": "theorem2"}
 
 
-def theorem3_parameters(n: int, epsilon: float, d: int, zeta: float, *, c_T: float = 1.0, c_s: float = 1.0,
-                        beta: float = 1.0) -> dict[str, float | int]:
+def theorem3_parameters(
+    n: int, epsilon: float, d: int, zeta: float, *, c_T: float = 1.0, c_s: float = 1.0, beta: float = 1.0
+) -> dict[str, float | int]:
     """[002 Alg. 1] settings of [002 Thm. 3] (robust regression with a biweight-type loss).
 
     ``T = c_T sqrt(n eps / log(d / zeta))``, ``s = c_s sqrt(n eps) / sqrt(T log(d T / zeta))``,
@@ -192,8 +212,17 @@ def theorem3_parameters(n: int, epsilon: float, d: int, zeta: float, *, c_T: flo
     return {"T": T, "s": s, "beta": check_positive("beta", beta), "eta": 1.0 / math.sqrt(T)}
 
 
-def theorem5_parameters(n: int, epsilon: float, delta: float, d: int, lambda_max: float, zeta: float, *,
-                        c_T: float = 1.0, iterations: int = 50) -> dict[str, float | int | str]:
+def theorem5_parameters(
+    n: int,
+    epsilon: float,
+    delta: float,
+    d: int,
+    lambda_max: float,
+    zeta: float,
+    *,
+    c_T: float = 1.0,
+    iterations: int = 50,
+) -> dict[str, float | int | str]:
     """[002 Alg. 2] settings of [002 Thm. 5] (heavy-tailed private LASSO).
 
     ``T = c_T (sqrt(n eps) lambda_max / (sqrt(log(1/delta)) log(d T / zeta)))^(4/5)`` -- ``T``
@@ -249,14 +278,14 @@ def theorem5_parameters(n: int, epsilon: float, delta: float, d: int, lambda_max
     c = check_positive("c_T", c_T)
     T = 1.0
     for _ in range(check_integer("iterations", iterations, minimum=1)):
-        T = max(1.0, c * (math.sqrt(n * eps) * lam / (math.sqrt(math.log(1 / dlt)) * math.log(d * T / zeta)))
-                ** 0.8)
+        T = max(1.0, c * (math.sqrt(n * eps) * lam / (math.sqrt(math.log(1 / dlt)) * math.log(d * T / zeta))) ** 0.8)
     T = _iters(T)
-    return {"T": T, "K": (n * eps) ** 0.25 / T ** 0.125, "step_size": "theorem2"}
+    return {"T": T, "K": (n * eps) ** 0.25 / T**0.125, "step_size": "theorem2"}
 
 
-def theorem7_parameters(n: int, epsilon: float, s_star: int, gamma: float, mu: float, *, c_T: float = 1.0,
-                        c_s: float = 72.0) -> dict[str, float | int]:
+def theorem7_parameters(
+    n: int, epsilon: float, s_star: int, gamma: float, mu: float, *, c_T: float = 1.0, c_s: float = 72.0
+) -> dict[str, float | int]:
     """[002 Alg. 3] settings of [002 Thm. 7] (heavy-tailed private sparse linear regression).
 
     ``T = c_T (gamma/mu) log n``, ``s = ceil(c_s (gamma/mu)^2 s*)`` (the theorem asks
@@ -314,9 +343,19 @@ def theorem7_parameters(n: int, epsilon: float, s_star: int, gamma: float, mu: f
     return {"T": T, "s": s, "K": (n * eps) ** 0.25 / (s * T) ** 0.25, "eta": eta, "eta0": eta / gamma}
 
 
-def theorem8_parameters(n: int, epsilon: float, s_star: int, gamma_r: float, mu_r: float, tau: float, *,
-                        c_T: float = 1.0, c_s: float = 1.0, c_k: float = 1.0, beta: float = 1.0
-                        ) -> dict[str, float | int]:
+def theorem8_parameters(
+    n: int,
+    epsilon: float,
+    s_star: int,
+    gamma_r: float,
+    mu_r: float,
+    tau: float,
+    *,
+    c_T: float = 1.0,
+    c_s: float = 1.0,
+    c_k: float = 1.0,
+    beta: float = 1.0,
+) -> dict[str, float | int]:
     """[002 Alg. 5] settings of [002 Thm. 8] (heavy-tailed private sparse optimisation).
 
     ``T = c_T (gamma_r/mu_r) log n``, ``s = ceil(c_s (gamma_r/mu_r)^2 s*)``, ``beta = O(1)``,
@@ -370,8 +409,13 @@ def theorem8_parameters(n: int, epsilon: float, s_star: int, gamma_r: float, mu_
     tau = check_positive("tau", tau)
     T = _iters(check_positive("c_T", c_T) * g / m_ * math.log(n))
     s = int(math.ceil(check_positive("c_s", c_s) * (g / m_) ** 2 * s_star))
-    return {"T": T, "s": s, "beta": check_positive("beta", beta), "eta": 2.0 / (3.0 * g),
-            "k": check_positive("c_k", c_k) * math.sqrt(n * eps * tau)}
+    return {
+        "T": T,
+        "s": s,
+        "beta": check_positive("beta", beta),
+        "eta": 2.0 / (3.0 * g),
+        "k": check_positive("c_k", c_k) * math.sqrt(n * eps * tau),
+    }
 
 
 def section62_delta(n: int) -> float:
@@ -407,8 +451,9 @@ def section62_delta(n: int) -> float:
     return float(n) ** -1.1
 
 
-def section62_parameters(algorithm: int, n: int, epsilon: float, *, s_star: int | None = None, c: int = 2,
-                         c2: float = 1, beta: float = 1.0) -> dict[str, float | int | str]:
+def section62_parameters(
+    algorithm: int, n: int, epsilon: float, *, s_star: int | None = None, c: int = 2, c2: float = 1, beta: float = 1.0
+) -> dict[str, float | int | str]:
     """Parameters of [002 Sec. 6.2] for [002 Alg. 1], [002 Alg. 2], [002 Alg. 3] or [002 Alg. 5], as printed.
 
     * [002 Alg. 1]: ``T = floor((n eps)^(1/3))``, ``eta_t = 2/(t+2)``, ``s = floor(n eps)`` (as
@@ -471,11 +516,15 @@ def section62_parameters(algorithm: int, n: int, epsilon: float, *, s_star: int 
     eps = check_epsilon(epsilon)
     ne = n * eps
     if algorithm == 1:
-        return {"T": _floor_pow(ne, 1, 3), "s": float(max(1, math.floor(ne))), "beta": check_positive("beta", beta),
-                "step_size": "section6"}
+        return {
+            "T": _floor_pow(ne, 1, 3),
+            "s": float(max(1, math.floor(ne))),
+            "beta": check_positive("beta", beta),
+            "step_size": "section6",
+        }
     if algorithm == 2:
         T = _floor_pow(ne, 2, 5)
-        return {"T": T, "K": ne ** 0.25 / T ** 0.125, "step_size": "section6", "delta": section62_delta(n)}
+        return {"T": T, "K": ne**0.25 / T**0.125, "step_size": "section6", "delta": section62_delta(n)}
     if s_star is None:
         raise ValueError(f"s_star is required for algorithm {algorithm}")
     s_star = check_integer("s_star", s_star, minimum=1)
@@ -484,13 +533,27 @@ def section62_parameters(algorithm: int, n: int, epsilon: float, *, s_star: int 
         s = check_integer("c", c, minimum=1) * s_star
         return {"T": T, "s": s, "K": (ne / (s * T)) ** 0.25, "eta0": 0.5, "delta": section62_delta(n)}
     if algorithm == 5:
-        return {"T": T, "s": 2 * s_star, "k": check_positive("c2", c2) * ne, "eta": 0.5,
-                "beta": check_positive("beta", beta), "delta": section62_delta(n)}
+        return {
+            "T": T,
+            "s": 2 * s_star,
+            "k": check_positive("c2", c2) * ne,
+            "eta": 0.5,
+            "beta": check_positive("beta", beta),
+            "delta": section62_delta(n),
+        }
     raise ValueError(f"algorithm must be 1, 2, 3 or 5, got {algorithm!r}")
 
 
-def theorem9_lower_bound(n: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, d: ArrayLike, s_star: ArrayLike,
-                         tau: ArrayLike, *, c: float = 1.0) -> float | NDArray[np.float64]:
+def theorem9_lower_bound(
+    n: ArrayLike,
+    epsilon: ArrayLike,
+    delta: ArrayLike,
+    d: ArrayLike,
+    s_star: ArrayLike,
+    tau: ArrayLike,
+    *,
+    c: float = 1.0,
+) -> float | NDArray[np.float64]:
     """[002 Thm. 9]: ``c * tau * min(s* log d, log(1/delta)) / (n eps)``, the private minimax lower bound.
 
     The (eps, delta)-private minimax lower bound for s*-sparse mean estimation with ``E X_j^2 <= tau``
@@ -537,8 +600,14 @@ def theorem9_lower_bound(n: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, d: 
     n_, eps = np.asarray(n, dtype=np.float64), np.asarray(epsilon, dtype=np.float64)
     dlt, d_ = np.asarray(delta, dtype=np.float64), np.asarray(d, dtype=np.float64)
     s_, tau_ = np.asarray(s_star, dtype=np.float64), np.asarray(tau, dtype=np.float64)
-    for name, v, ok in (("n", n_, n_ >= 1), ("epsilon", eps, eps > 0), ("delta", dlt, (dlt > 0) & (dlt < 1)),
-                        ("d", d_, d_ >= 1), ("s_star", s_, (s_ >= 1) & (s_ <= d_)), ("tau", tau_, tau_ > 0)):
+    for name, v, ok in (
+        ("n", n_, n_ >= 1),
+        ("epsilon", eps, eps > 0),
+        ("delta", dlt, (dlt > 0) & (dlt < 1)),
+        ("d", d_, d_ >= 1),
+        ("s_star", s_, (s_ >= 1) & (s_ <= d_)),
+        ("tau", tau_, tau_ > 0),
+    ):
         if not np.all(ok & np.isfinite(v)):
             raise ValueError(f"{name} out of range: {v!r}")
     out = check_positive("c", c) * tau_ * np.minimum(s_ * np.log(d_), np.log(1.0 / dlt)) / (n_ * eps)

@@ -29,18 +29,35 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
 from ..losses import Loss, get_loss
-from ..records import split_records
 from ..mechanisms import peeling, peeling_scale, peeling_support_log_prob
-from ..validation import (RNGLike, as_generator, check_delta, check_epsilon, check_finite_array, check_integer,
-                         check_positive)
+from ..records import split_records
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+)
+from .frank_wolfe import data_split, dp_fw_robust_gradients, shrink_records
 
-__all__ = ["project_l2_ball", "iht_lambda", "iht_half_step",
-           "heavy_tailed_sparse_linear_regression", "sparse_opt_lambda", "sparse_opt_half_step",
-           "heavy_tailed_sparse_optimization", "check_sparse_start", "SparseLinearRegression",
-           "SparseOptimization", "IHTPeelingStep", "SparseOptPeelingStep", "LaggedSparseOptPeelingStep"]
-
+__all__ = [
+    "project_l2_ball",
+    "iht_lambda",
+    "iht_half_step",
+    "heavy_tailed_sparse_linear_regression",
+    "sparse_opt_lambda",
+    "sparse_opt_half_step",
+    "heavy_tailed_sparse_optimization",
+    "check_sparse_start",
+    "SparseLinearRegression",
+    "SparseOptimization",
+    "IHTPeelingStep",
+    "SparseOptPeelingStep",
+    "LaggedSparseOptPeelingStep",
+]
 
 
 def project_l2_ball(W: ArrayLike, radius: float = 1.0) -> NDArray[np.float64]:
@@ -84,7 +101,7 @@ def project_l2_ball(W: ArrayLike, radius: float = 1.0) -> NDArray[np.float64]:
     W2 = np.atleast_2d(W)
     big = np.max(np.abs(W2), axis=1)
     safe = np.where(big > 0, big, 1.0)
-    U = W2 / safe[:, None]                      # largest entry +-1, so no overflow below
+    U = W2 / safe[:, None]  # largest entry +-1, so no overflow below
     unorm = np.linalg.norm(U, axis=1)
     with np.errstate(over="ignore"):
         norm = safe * unorm
@@ -150,6 +167,7 @@ def project_norm(w):
 
 # --------------------------------------------------------------------------- Algorithm 3
 
+
 def iht_lambda(K: float, eta0: float, s: int, m: int) -> float:
     """Algorithm 3 step 6: Peeling noise parameter ``lambda = 2 K^2 eta0 (sqrt(s) + 1) / m``.
 
@@ -197,8 +215,7 @@ def iht_lambda(K: float, eta0: float, s: int, m: int) -> float:
     return value
 
 
-def iht_half_step(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64], eta0: float
-                  ) -> NDArray[np.float64]:
+def iht_half_step(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64], eta0: float) -> NDArray[np.float64]:
     """Algorithm 3 step 5: ``w^{t+0.5} = w^t - (eta0/m) sum_{D~_t} x~(<x~, w^t> - y~)`` for each row of ``W``.
 
     Not validated (the callers have validated and shrunk the records).
@@ -254,9 +271,20 @@ def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
     return Xs, np.clip(arr[:, -1], -K, K), w1, parts, K, eta0, s
 
 
-def heavy_tailed_sparse_linear_regression(data: ArrayLike, w1: ArrayLike, K: float, T: int, eta0: float, s: int,
-                                          epsilon: float, delta: float, rng: RNGLike = None, *,
-                                          lam: float | None = None, size: int | None = None) -> NDArray[np.float64]:
+def heavy_tailed_sparse_linear_regression(
+    data: ArrayLike,
+    w1: ArrayLike,
+    K: float,
+    T: int,
+    eta0: float,
+    s: int,
+    epsilon: float,
+    delta: float,
+    rng: RNGLike = None,
+    *,
+    lam: float | None = None,
+    size: int | None = None,
+) -> NDArray[np.float64]:
     """Algorithm 3 of 002 (heavy-tailed private sparse linear regression); (eps, delta)-DP by Theorem 6.
 
     Steps
@@ -335,7 +363,7 @@ def heavy_tailed_sparse_linear_regression(data: ArrayLike, w1: ArrayLike, K: flo
     runs = 1 if size is None else check_integer("size", size, minimum=1)
     W = np.repeat(w1[None, :], runs, axis=0)
     for idx in parts:  # loop over iterations only
-        part = slice(int(idx[0]), int(idx[-1]) + 1)   # data_split's parts are contiguous: views, not copies
+        part = slice(int(idx[0]), int(idx[-1]) + 1)  # data_split's parts are contiguous: views, not copies
         half = iht_half_step(W, Xs[part], ys[part], eta0)
         lam_t = iht_lambda(K, eta0, s, idx.size) if lam is None else check_positive("lam", lam)
         # [002 Alg. 4] on every run's iterate at once (one row per run)
@@ -344,6 +372,7 @@ def heavy_tailed_sparse_linear_regression(data: ArrayLike, w1: ArrayLike, K: flo
 
 
 # --------------------------------------------------------------------------- Algorithm 5
+
 
 def sparse_opt_lambda(k: float, eta: float, m: int, *, bound: str = "printed") -> float:
     """Algorithm 5 step 7: Peeling noise parameter ``lambda = 4 k sqrt(2) eta / m``.
@@ -392,8 +421,16 @@ def sparse_opt_lambda(k: float, eta: float, m: int, *, bound: str = "printed") -
     return lam if bound == "printed" else lam / 3.0
 
 
-def sparse_opt_half_step(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | str, k: float, beta: float,
-                         eta: float, variant: str = "standard") -> NDArray[np.float64]:
+def sparse_opt_half_step(
+    W: ArrayLike,
+    X: ArrayLike,
+    y: ArrayLike,
+    loss: Loss | str,
+    k: float,
+    beta: float,
+    eta: float,
+    variant: str = "standard",
+) -> NDArray[np.float64]:
     """Algorithm 5 steps 4-6: ``w^{t+0.5} = w^t - eta g~(w^t, D_t)`` for each row of ``W`` (P, d).
 
     ``g~`` is the coordinate-wise robust gradient with scale ``k`` and smoothing
@@ -447,10 +484,25 @@ def sparse_opt_half_step(W: ArrayLike, X: ArrayLike, y: ArrayLike, loss: Loss | 
     return W - eta * dp_fw_robust_gradients(W, X, y, loss, k, beta, variant)
 
 
-def heavy_tailed_sparse_optimization(data: ArrayLike, loss: Loss | str, w1: ArrayLike, s: int, beta: float, k: float,
-                                     T: int, eta: float, epsilon: float, delta: float, rng: RNGLike = None, *,
-                                     variant: str = "standard", lam: float | None = None, size: int | None = None,
-                                     gradient_at: str = "current", path: bool = False) -> NDArray[np.float64]:
+def heavy_tailed_sparse_optimization(
+    data: ArrayLike,
+    loss: Loss | str,
+    w1: ArrayLike,
+    s: int,
+    beta: float,
+    k: float,
+    T: int,
+    eta: float,
+    epsilon: float,
+    delta: float,
+    rng: RNGLike = None,
+    *,
+    variant: str = "standard",
+    lam: float | None = None,
+    size: int | None = None,
+    gradient_at: str = "current",
+    path: bool = False,
+) -> NDArray[np.float64]:
     """Algorithm 5 of 002 (heavy-tailed private sparse optimisation); (eps, delta)-DP by Theorem 8.
 
     Steps
@@ -554,8 +606,8 @@ def heavy_tailed_sparse_optimization(data: ArrayLike, loss: Loss | str, w1: Arra
     W = np.repeat(w1[None, :], runs, axis=0)
     W_prev, iterates = W, [W]
     for idx in parts:  # loop over iterations only
-        at = W if gradient_at == "current" else W_prev   # [002 Alg. 5 step 4]: g~(w^{t-1}, D_t) as printed
-        part = slice(int(idx[0]), int(idx[-1]) + 1)   # data_split's parts are contiguous: views, not copies
+        at = W if gradient_at == "current" else W_prev  # [002 Alg. 5 step 4]: g~(w^{t-1}, D_t) as printed
+        part = slice(int(idx[0]), int(idx[-1]) + 1)  # data_split's parts are contiguous: views, not copies
         half = W - eta * dp_fw_robust_gradients(at, X[part], y[part], loss, k, beta, variant)
         lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
         W_prev, W = W, peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
@@ -567,6 +619,7 @@ def heavy_tailed_sparse_optimization(data: ArrayLike, loss: Loss | str, w1: Arra
 
 
 # --------------------------------------------------------------------------- mechanism-protocol objects
+
 
 class SparseLinearRegression:
     """[002 Alg. 3] in the mechanism protocol: ``sample(data, size, rng)`` returns ``w^{T+1}`` rows.
@@ -620,8 +673,19 @@ class SparseLinearRegression:
 
     finite_output = False
 
-    def __init__(self, *, epsilon: float, delta: float, d: int, T: int, K: float, s: int, eta0: float = 0.5,
-                 w1: ArrayLike | None = None, lam: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        delta: float,
+        d: int,
+        T: int,
+        K: float,
+        s: int,
+        eta0: float = 0.5,
+        w1: ArrayLike | None = None,
+        lam: float | None = None,
+    ) -> None:
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -631,13 +695,15 @@ class SparseLinearRegression:
         self.lam = lam
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return heavy_tailed_sparse_linear_regression(data, self.w1, self.K, self.T, self.eta0, self.s,
-                                                     self.epsilon, self.delta, rng, lam=self.lam, size=size)
+        return heavy_tailed_sparse_linear_regression(
+            data, self.w1, self.K, self.T, self.eta0, self.s, self.epsilon, self.delta, rng, lam=self.lam, size=size
+        )
 
     def step(self, w: ArrayLike, m: int) -> IHTPeelingStep:
         """Peeling selection of one iteration at iterate ``w`` for parts of ``m`` records."""
-        return IHTPeelingStep(w=w, m=m, epsilon=self.epsilon, delta=self.delta, K=self.K, s=self.s,
-                              eta0=self.eta0, lam=self.lam)
+        return IHTPeelingStep(
+            w=w, m=m, epsilon=self.epsilon, delta=self.delta, K=self.K, s=self.s, eta0=self.eta0, lam=self.lam
+        )
 
 
 class _PeelingOfVector:
@@ -711,8 +777,18 @@ class IHTPeelingStep(_PeelingOfVector):
 
     finite_output = True
 
-    def __init__(self, *, w: ArrayLike, m: int, epsilon: float, delta: float, K: float, s: int, eta0: float = 0.5,
-                 lam: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        w: ArrayLike,
+        m: int,
+        epsilon: float,
+        delta: float,
+        K: float,
+        s: int,
+        eta0: float = 0.5,
+        lam: float | None = None,
+    ) -> None:
         self.K, self.eta0 = check_positive("K", K), check_positive("eta0", eta0)
         self.w = check_finite_array("w", w, ndim=1)
         self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
@@ -726,7 +802,6 @@ class IHTPeelingStep(_PeelingOfVector):
         if sh.shape[0] != self.m:
             raise ValueError(f"data must have m = {self.m} records, got {sh.shape[0]}")
         return iht_half_step(self.w[None], sh[:, :-1], sh[:, -1], self.eta0)[0]
-
 
 
 class SparseOptimization:
@@ -788,10 +863,23 @@ class SparseOptimization:
 
     finite_output = False
 
-    def __init__(self, *, epsilon: float, delta: float, d: int, T: int, s: int, k: float, beta: float = 1.0,
-                 eta: float = 0.5, loss: Loss | str = "logistic_l2", w1: ArrayLike | None = None,
-                 variant: str = "standard", lam: float | None = None,
-                 loss_params: dict[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        delta: float,
+        d: int,
+        T: int,
+        s: int,
+        k: float,
+        beta: float = 1.0,
+        eta: float = 0.5,
+        loss: Loss | str = "logistic_l2",
+        w1: ArrayLike | None = None,
+        variant: str = "standard",
+        lam: float | None = None,
+        loss_params: dict[str, float] | None = None,
+    ) -> None:
         self.epsilon, self.delta = check_epsilon(epsilon), check_delta(delta)
         self.d = check_integer("d", d, minimum=1)
         self.T = check_integer("T", T, minimum=1)
@@ -802,14 +890,37 @@ class SparseOptimization:
         self.variant, self.lam = variant, lam
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return heavy_tailed_sparse_optimization(data, self.loss, self.w1, self.s, self.beta, self.k, self.T,
-                                                self.eta, self.epsilon, self.delta, rng, variant=self.variant,
-                                                lam=self.lam, size=size)
+        return heavy_tailed_sparse_optimization(
+            data,
+            self.loss,
+            self.w1,
+            self.s,
+            self.beta,
+            self.k,
+            self.T,
+            self.eta,
+            self.epsilon,
+            self.delta,
+            rng,
+            variant=self.variant,
+            lam=self.lam,
+            size=size,
+        )
 
     def step(self, w: ArrayLike, m: int) -> SparseOptPeelingStep:
-        return SparseOptPeelingStep(w=w, m=m, epsilon=self.epsilon, delta=self.delta, s=self.s, k=self.k,
-                                    beta=self.beta, eta=self.eta, loss=self.loss, variant=self.variant,
-                                    lam=self.lam)
+        return SparseOptPeelingStep(
+            w=w,
+            m=m,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            s=self.s,
+            k=self.k,
+            beta=self.beta,
+            eta=self.eta,
+            loss=self.loss,
+            variant=self.variant,
+            lam=self.lam,
+        )
 
 
 class SparseOptPeelingStep(_PeelingOfVector):
@@ -867,9 +978,21 @@ class SparseOptPeelingStep(_PeelingOfVector):
 
     finite_output = True
 
-    def __init__(self, *, w: ArrayLike, m: int, epsilon: float, delta: float, s: int, k: float, beta: float = 1.0,
-                 eta: float = 0.5, loss: Loss | str = "logistic_l2", variant: str = "standard",
-                 lam: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        w: ArrayLike,
+        m: int,
+        epsilon: float,
+        delta: float,
+        s: int,
+        k: float,
+        beta: float = 1.0,
+        eta: float = 0.5,
+        loss: Loss | str = "logistic_l2",
+        variant: str = "standard",
+        lam: float | None = None,
+    ) -> None:
         self.w = check_finite_array("w", w, ndim=1)
         self.s = check_integer("s", s, minimum=1, maximum=self.w.size)
         self.m = check_integer("m", m, minimum=1)

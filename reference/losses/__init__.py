@@ -28,11 +28,24 @@ from .biweight import BiweightLoss
 from .logistic import LogisticLoss, RegularizedLogisticLoss, logistic_of_margin
 from .squared import SquaredLoss, squared_of_residual
 
-__all__ = ["Loss", "SquaredLoss", "BiweightLoss", "LogisticLoss", "RegularizedLogisticLoss",
-           "squared_of_residual", "logistic_of_margin", "get_loss", "LOSS_NAMES"]
+__all__ = [
+    "Loss",
+    "SquaredLoss",
+    "BiweightLoss",
+    "LogisticLoss",
+    "RegularizedLogisticLoss",
+    "squared_of_residual",
+    "logistic_of_margin",
+    "get_loss",
+    "LOSS_NAMES",
+]
 
-_LOSSES = {"squared": SquaredLoss, "biweight": BiweightLoss, "logistic": LogisticLoss,
-           "logistic_l2": RegularizedLogisticLoss}
+_LOSSES = {
+    "squared": SquaredLoss,
+    "biweight": BiweightLoss,
+    "logistic": LogisticLoss,
+    "logistic_l2": RegularizedLogisticLoss,
+}
 
 #: Names accepted by :func:`get_loss`.
 LOSS_NAMES = tuple(_LOSSES)

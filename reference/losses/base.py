@@ -22,8 +22,9 @@ from ..validation import check_finite_array, check_same_length
 __all__ = ["Loss", "scale_records", "scaled_residuals", "times_scale"]
 
 
-def scale_records(X: NDArray[np.float64], y: NDArray[np.float64]
-                  ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+def scale_records(
+    X: NDArray[np.float64], y: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Row scale ``S_i = max(|x_i|, |y_i|)`` (1 for all-zero rows) and the scaled records.
 
     Parameters
@@ -58,8 +59,9 @@ def scale_records(X: NDArray[np.float64], y: NDArray[np.float64]
     return S, X / S[:, None], y / S
 
 
-def scaled_residuals(w: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64]
-                     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+def scaled_residuals(
+    w: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """The residuals ``<x_i, w> - y_i = S_i * r_i`` as scale and scaled residual, ``|r_i| <= ||w||_1 + 1``.
 
     Parameters

@@ -74,7 +74,7 @@ class BiweightLoss(Loss):
         W, X, y = self._check_batch(W, X, y)
         S, Xs, ys = scale_records(X, y)
         with np.errstate(over="ignore", invalid="ignore"):
-            res = (W @ Xs.T - ys[None, :]) * S[None, :]                  # (P, n)
+            res = (W @ Xs.T - ys[None, :]) * S[None, :]  # (P, n)
         inside = np.abs(res) <= self.c
         r_in = np.where(inside, res, 0.0)
         dpsi = r_in * (1.0 - (r_in / self.c) ** 2) ** 2

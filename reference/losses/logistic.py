@@ -7,8 +7,8 @@ Labels are ``y`` in {-1, +1}.  A label 0 (``sign(0)`` in the data generation of
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import expit
 
 from ..validation import check_positive
 from .base import Loss, scale_records

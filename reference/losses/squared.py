@@ -32,7 +32,7 @@ def squared_of_residual(residual: ArrayLike) -> NDArray[np.float64]:
     >>> squared_of_residual(np.array([-3.0, 0.5]))
     array([9.  , 0.25])
     """
-    return residual ** 2
+    return residual**2
 
 
 class SquaredLoss(Loss):
@@ -67,6 +67,6 @@ class SquaredLoss(Loss):
     def gradient_batch(self, W: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
         W, X, y = self._check_batch(W, X, y)
         S, Xs, ys = scale_records(X, y)
-        r = W @ Xs.T - ys[None, :]                       # (P, n)
+        r = W @ Xs.T - ys[None, :]  # (P, n)
         with np.errstate(over="ignore"):
             return 2.0 * Xs[None] * r[:, :, None] * S[None, :, None] * S[None, :, None]

@@ -19,26 +19,57 @@ follow the mechanism protocol used by the auditor in :mod:`proofs_checks`:
 """
 
 from .composition import CompositionSplit, advanced_composition_epsilon, advanced_composition_split
-from .exponential import (ExponentialMechanism, exponential_log_prob, exponential_sample, gumbel_max_sample,
-                          normalize_log_weights)
-from .gaussian import (GaussianMechanism, gaussian_exact_delta, gaussian_log_density, gaussian_mechanism,
-                       gaussian_release, gaussian_sigma)
-from .gem import (GeneralizedExponentialMechanism, gem_log_prob, gem_normalized_scores, gem_sample,
-                  gem_threshold)
+from .exponential import (
+    ExponentialMechanism,
+    exponential_log_prob,
+    exponential_sample,
+    gumbel_max_sample,
+    normalize_log_weights,
+)
+from .gaussian import (
+    GaussianMechanism,
+    gaussian_exact_delta,
+    gaussian_log_density,
+    gaussian_mechanism,
+    gaussian_release,
+    gaussian_sigma,
+)
+from .gem import GeneralizedExponentialMechanism, gem_log_prob, gem_normalized_scores, gem_sample, gem_threshold
 from .laplace import LaplaceMechanism, laplace_log_density, laplace_mechanism, laplace_scale
 from .peeling import Peeling, peeling, peeling_scale, peeling_selection_log_prob, peeling_support_log_prob
-from .report_noisy_max import (ReportNoisyMax, report_noisy_max, report_noisy_max_log_prob,
-                               report_noisy_max_scale)
+from .report_noisy_max import ReportNoisyMax, report_noisy_max, report_noisy_max_log_prob, report_noisy_max_scale
 
 __all__ = [
-    "CompositionSplit", "advanced_composition_epsilon", "advanced_composition_split",
-    "ExponentialMechanism", "exponential_log_prob", "exponential_sample", "gumbel_max_sample",
+    "CompositionSplit",
+    "advanced_composition_epsilon",
+    "advanced_composition_split",
+    "ExponentialMechanism",
+    "exponential_log_prob",
+    "exponential_sample",
+    "gumbel_max_sample",
     "normalize_log_weights",
-    "GaussianMechanism", "gaussian_exact_delta", "gaussian_log_density", "gaussian_mechanism",
-    "gaussian_release", "gaussian_sigma",
-    "GeneralizedExponentialMechanism", "gem_log_prob", "gem_normalized_scores", "gem_sample",
+    "GaussianMechanism",
+    "gaussian_exact_delta",
+    "gaussian_log_density",
+    "gaussian_mechanism",
+    "gaussian_release",
+    "gaussian_sigma",
+    "GeneralizedExponentialMechanism",
+    "gem_log_prob",
+    "gem_normalized_scores",
+    "gem_sample",
     "gem_threshold",
-    "LaplaceMechanism", "laplace_log_density", "laplace_mechanism", "laplace_scale",
-    "Peeling", "peeling", "peeling_scale", "peeling_selection_log_prob", "peeling_support_log_prob",
-    "ReportNoisyMax", "report_noisy_max", "report_noisy_max_log_prob", "report_noisy_max_scale",
+    "LaplaceMechanism",
+    "laplace_log_density",
+    "laplace_mechanism",
+    "laplace_scale",
+    "Peeling",
+    "peeling",
+    "peeling_scale",
+    "peeling_selection_log_prob",
+    "peeling_support_log_prob",
+    "ReportNoisyMax",
+    "report_noisy_max",
+    "report_noisy_max_log_prob",
+    "report_noisy_max_scale",
 ]

@@ -16,8 +16,15 @@ import numpy as np
 
 from ..validation import check_finite_array, check_integer
 
-__all__ = ["ROWS_PER_CHUNK_ELEMENTS", "argmax_of_noisy_rows", "check_candidate_array", "draw_shape", "chunked_rows", "rows_of_draws",
-           "flat_batch"]
+__all__ = [
+    "ROWS_PER_CHUNK_ELEMENTS",
+    "argmax_of_noisy_rows",
+    "check_candidate_array",
+    "draw_shape",
+    "chunked_rows",
+    "rows_of_draws",
+    "flat_batch",
+]
 
 #: Samplers draw their noise in chunks of about this many float64 numbers (32 MiB), so that
 #: a million draws over thousands of candidates stay small.  Chunking never changes the

@@ -96,8 +96,7 @@ def advanced_composition_epsilon(epsilon_step: float, rounds: int, delta_slack: 
     return math.sqrt(2.0 * t * math.log(1.0 / ds)) * e + t * e * math.expm1(e)
 
 
-def advanced_composition_split(epsilon: float, delta: float, rounds: int, variant: str = "printed"
-                               ) -> CompositionSplit:
+def advanced_composition_split(epsilon: float, delta: float, rounds: int, variant: str = "printed") -> CompositionSplit:
     """Per-round budget for ``rounds`` mechanisms to compose to (about) (epsilon, delta).
 
     Parameters
@@ -161,7 +160,8 @@ def advanced_composition_split(epsilon: float, delta: float, rounds: int, varian
         hi = eps  # the first term alone exceeds eps at eps' = eps whenever 2T ln(1/slack) >= 1
         while advanced_composition_epsilon(hi, t, slack) < eps:
             hi *= 2.0
-        e_step = brentq(lambda e: advanced_composition_epsilon(e, t, slack) - eps, 1e-300, hi,
-                        xtol=1e-300, rtol=4 * 2.0**-52)
+        e_step = brentq(
+            lambda e: advanced_composition_epsilon(e, t, slack) - eps, 1e-300, hi, xtol=1e-300, rtol=4 * 2.0**-52
+        )
         return CompositionSplit(e_step, dlt / (2.0 * t), eps, dlt, variant)
     raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")

@@ -21,12 +21,18 @@ from numpy.typing import ArrayLike, NDArray
 from ..validation import RNGLike, as_generator, check_epsilon, check_positive
 from ._batch import argmax_of_noisy_rows, check_candidate_array
 
-__all__ = ["exponential_log_prob", "exponential_sample", "gumbel_max_sample", "normalize_log_weights",
-           "ExponentialMechanism"]
+__all__ = [
+    "exponential_log_prob",
+    "exponential_sample",
+    "gumbel_max_sample",
+    "normalize_log_weights",
+    "ExponentialMechanism",
+]
 
 
-def exponential_log_prob(scores: ArrayLike, epsilon: float, sensitivity: float, *, weight_factor: float = 0.5
-                         ) -> NDArray[np.float64]:
+def exponential_log_prob(
+    scores: ArrayLike, epsilon: float, sensitivity: float, *, weight_factor: float = 0.5
+) -> NDArray[np.float64]:
     """Exact log-probabilities of the exponential mechanism, for every row of ``scores``.
 
     Output ``r`` has probability proportional to
@@ -159,8 +165,8 @@ def _scaled_logits(u: np.ndarray, factor: float, epsilon: float, sensitivity: fl
     """
     with np.errstate(over="ignore", under="ignore"):
         scale = factor * epsilon / sensitivity
-        half_gap = u.max(axis=-1, keepdims=True) / 2.0 - u / 2.0   # never overflows
-        gap = 2.0 * half_gap                                         # may overflow to inf
+        half_gap = u.max(axis=-1, keepdims=True) / 2.0 - u / 2.0  # never overflows
+        gap = 2.0 * half_gap  # may overflow to inf
     # ndarray methods rather than np.all / np.any: the same tests without the Python wrapper, which costs more
     # than the test itself on the small score arrays an exact audit evaluates thousands of times
     direct_rows = np.isfinite(gap).all(axis=-1, keepdims=True) & (0.0 < scale < np.inf)
@@ -237,11 +243,19 @@ def gumbel_max_sample(log_weights: ArrayLike, size: int | None = None, rng: RNGL
     lw = _check_log_weights(log_weights)
     gen = as_generator(rng)
     return argmax_of_noisy_rows(
-        lw, size, lambda chunk: np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf))
+        lw, size, lambda chunk: np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf)
+    )
 
 
-def exponential_sample(scores: ArrayLike, epsilon: float, sensitivity: float, size: int | None = None,
-                       rng: RNGLike = None, *, weight_factor: float = 0.5) -> int | NDArray[np.int64]:
+def exponential_sample(
+    scores: ArrayLike,
+    epsilon: float,
+    sensitivity: float,
+    size: int | None = None,
+    rng: RNGLike = None,
+    *,
+    weight_factor: float = 0.5,
+) -> int | NDArray[np.int64]:
     """Sample the exponential mechanism for every row of ``scores`` (vectorised).
 
     Parameters
@@ -337,5 +351,4 @@ class ExponentialMechanism:
         return np.arange(logp.shape[-1]), logp
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> int | NDArray[np.int64]:
-        return exponential_sample(data, self.epsilon, self.sensitivity, size, rng,
-                                  weight_factor=self.weight_factor)
+        return exponential_sample(data, self.epsilon, self.sensitivity, size, rng, weight_factor=self.weight_factor)

@@ -18,15 +18,28 @@ import math
 import warnings
 
 import numpy as np
-from scipy.special import log_ndtr
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import log_ndtr
 
-from ..validation import (RNGLike, as_generator, check_delta, check_epsilon, check_finite_array,
-                          check_integer, check_positive)
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+)
 from ._batch import draw_shape
 
-__all__ = ["gaussian_sigma", "gaussian_mechanism", "gaussian_release", "gaussian_log_density",
-           "gaussian_exact_delta", "GaussianMechanism"]
+__all__ = [
+    "gaussian_sigma",
+    "gaussian_mechanism",
+    "gaussian_release",
+    "gaussian_log_density",
+    "gaussian_exact_delta",
+    "GaussianMechanism",
+]
 
 
 def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
@@ -75,13 +88,17 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     if eps >= 1.0:
-        warnings.warn(f"the classic Gaussian calibration is proved for epsilon < 1, got epsilon={eps!r}",
-                      UserWarning, stacklevel=2)
+        warnings.warn(
+            f"the classic Gaussian calibration is proved for epsilon < 1, got epsilon={eps!r}",
+            UserWarning,
+            stacklevel=2,
+        )
     return d2 * math.sqrt(2.0 * math.log(1.25 / dlt)) / eps
 
 
-def gaussian_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, delta: float, size: int | None = None,
-                       rng: RNGLike = None) -> NDArray[np.float64]:
+def gaussian_mechanism(
+    value: ArrayLike, sensitivity: float, epsilon: float, delta: float, size: int | None = None, rng: RNGLike = None
+) -> NDArray[np.float64]:
     """Release ``q(D) + N(0, sigma^2 I)`` with the classic ``sigma`` (see :func:`gaussian_sigma`).
 
     Parameters
@@ -127,8 +144,9 @@ def gaussian_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, del
     return gaussian_release(q, gaussian_sigma(sensitivity, epsilon, delta), size, rng)
 
 
-def gaussian_release(value: ArrayLike, sigma: float, size: int | None = None, rng: RNGLike = None
-                     ) -> NDArray[np.float64]:
+def gaussian_release(
+    value: ArrayLike, sigma: float, size: int | None = None, rng: RNGLike = None
+) -> NDArray[np.float64]:
     """Release ``value + N(0, sigma^2 I)`` for a noise level ``sigma`` calibrated by the caller.
 
     The noise step of every Gaussian mechanism, whatever its calibration (the

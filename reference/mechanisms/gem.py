@@ -25,8 +25,14 @@ from ..validation import RNGLike, check_epsilon, check_finite_array, check_proba
 from ._batch import check_candidate_array
 from .exponential import exponential_log_prob, gumbel_max_sample
 
-__all__ = ["gem_threshold", "gem_normalized_scores", "gem_log_prob", "gem_log_prob_from_normalized", "gem_sample",
-           "GeneralizedExponentialMechanism"]
+__all__ = [
+    "gem_threshold",
+    "gem_normalized_scores",
+    "gem_log_prob",
+    "gem_log_prob_from_normalized",
+    "gem_sample",
+    "GeneralizedExponentialMechanism",
+]
 
 
 def gem_threshold(epsilon: float, beta: float, k: int) -> float:
@@ -69,13 +75,15 @@ def _check_pairs(sensitivities, scores):
     q = check_candidate_array("scores", scores)
     g = check_finite_array("sensitivities", sensitivities)
     if g.ndim == 0 or g.shape[-1] != q.shape[-1]:
-        raise ValueError(f"sensitivities and scores must have the same length (last axis), "
-                         f"got shapes {g.shape} and {q.shape}")
+        raise ValueError(
+            f"sensitivities and scores must have the same length (last axis), got shapes {g.shape} and {q.shape}"
+        )
     try:
         np.broadcast_shapes(g.shape, q.shape)
     except ValueError:
-        raise ValueError(f"sensitivities of shape {g.shape} do not broadcast against scores of shape "
-                         f"{q.shape}") from None
+        raise ValueError(
+            f"sensitivities of shape {g.shape} do not broadcast against scores of shape {q.shape}"
+        ) from None
     if np.any(g < 0):
         j = int(np.flatnonzero(g.ravel() < 0)[0])
         raise ValueError(f"sensitivities must be >= 0; entry {j} (flat index) is {g.ravel()[j]!r}")
@@ -86,8 +94,9 @@ def _check_pairs(sensitivities, scores):
 _SMALL_PAIRWISE = 4096
 
 
-def gem_normalized_scores(sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, beta: float
-                          ) -> NDArray[np.float64]:
+def gem_normalized_scores(
+    sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, beta: float
+) -> NDArray[np.float64]:
     """Normalised scores ``s_i = max_j [(q_i + t g_i) - (q_j + t g_j)] / (g_i + g_j)``, per row.
 
     Lower ``q`` is better (the scores of 004 are penalised losses).  Each ratio
@@ -166,7 +175,7 @@ def gem_normalized_scores(sensitivities: ArrayLike, scores: ArrayLike, epsilon: 
     ratio = np.empty(pen_t.shape)
     for j in range(k):
         den = g_t + g_t[j]
-        zero = den == 0                                        # g >= 0: only g_i = g_j = 0
+        zero = den == 0  # g >= 0: only g_i = g_j = 0
         any_zero = bool(zero.any())
         np.subtract(pen_t, pen_t[j], out=ratio)
         if any_zero:
@@ -236,7 +245,7 @@ def gem_log_prob_from_normalized(normalized_scores: ArrayLike, epsilon: float) -
             logp[full] = exponential_log_prob(-rows[full], epsilon, 1.0)
             continue
         group = np.flatnonzero(counts == count)
-        cols = np.nonzero(finite[group])[1].reshape(group.size, count)   # finite columns, in order
+        cols = np.nonzero(finite[group])[1].reshape(group.size, count)  # finite columns, in order
         logp[group[:, None], cols] = exponential_log_prob(-rows[group[:, None], cols], epsilon, 1.0)
     return logp.reshape(s.shape)
 
@@ -290,8 +299,14 @@ def gem_log_prob(sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, be
     return gem_log_prob_from_normalized(s, epsilon)
 
 
-def gem_sample(sensitivities: ArrayLike, scores: ArrayLike, epsilon: float, beta: float, size: int | None = None,
-               rng: RNGLike = None) -> int | NDArray[np.int64]:
+def gem_sample(
+    sensitivities: ArrayLike,
+    scores: ArrayLike,
+    epsilon: float,
+    beta: float,
+    size: int | None = None,
+    rng: RNGLike = None,
+) -> int | NDArray[np.int64]:
     """Sample GEM for every row of ``scores`` (vectorised Gumbel-max).
 
     Parameters

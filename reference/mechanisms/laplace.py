@@ -56,8 +56,9 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     return check_positive("sensitivity", sensitivity) / check_epsilon(epsilon)
 
 
-def laplace_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, size: int | None = None,
-                      rng: RNGLike = None) -> NDArray[np.float64]:
+def laplace_mechanism(
+    value: ArrayLike, sensitivity: float, epsilon: float, size: int | None = None, rng: RNGLike = None
+) -> NDArray[np.float64]:
     """Release ``q(D) + (Y_1, ..., Y_d)`` with ``Y_i ~ Lap(Delta_1(q)/epsilon)`` i.i.d.
 
     Parameters
@@ -114,8 +115,9 @@ def laplace_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, size
     return q + gen.laplace(0.0, scale, size=draw_shape(q.shape, size))
 
 
-def laplace_log_density(outputs: ArrayLike, value: ArrayLike, sensitivity: float, epsilon: float
-                        ) -> NDArray[np.float64]:
+def laplace_log_density(
+    outputs: ArrayLike, value: ArrayLike, sensitivity: float, epsilon: float
+) -> NDArray[np.float64]:
     """Log-density of the Laplace mechanism at ``outputs``, for query answer(s) ``value``.
 
     Parameters
@@ -200,5 +202,4 @@ class LaplaceMechanism:
 
     def log_density(self, data: ArrayLike, outputs: ArrayLike) -> NDArray[np.float64]:
         q = np.ravel(check_finite_array("data", data))
-        return laplace_log_density(np.asarray(outputs).reshape(len(outputs), q.size), q,
-                                   self.sensitivity, self.epsilon)
+        return laplace_log_density(np.asarray(outputs).reshape(len(outputs), q.size), q, self.sensitivity, self.epsilon)

@@ -24,8 +24,7 @@ from ..validation import RNGLike, as_generator, check_delta, check_epsilon, chec
 from ._batch import check_candidate_array, draw_shape, flat_batch
 from .report_noisy_max import report_noisy_max_log_prob
 
-__all__ = ["peeling_scale", "peeling", "peeling_selection_log_prob", "peeling_support_log_prob",
-           "Peeling"]
+__all__ = ["peeling_scale", "peeling", "peeling_selection_log_prob", "peeling_support_log_prob", "Peeling"]
 
 
 def peeling_scale(s: int, epsilon: float, delta: float, lam: float) -> float:
@@ -64,8 +63,12 @@ def peeling_scale(s: int, epsilon: float, delta: float, lam: float) -> float:
     8.311291
     """
     s = check_integer("s", s, minimum=1)
-    return 2.0 * check_positive("lam", lam) * math.sqrt(3.0 * s * math.log(1.0 / check_delta(delta))) \
+    return (
+        2.0
+        * check_positive("lam", lam)
+        * math.sqrt(3.0 * s * math.log(1.0 / check_delta(delta)))
         / check_epsilon(epsilon)
+    )
 
 
 def _check_v_s(v, s):
@@ -74,8 +77,9 @@ def _check_v_s(v, s):
     return v, s
 
 
-def peeling(v: ArrayLike, s: int, epsilon: float, delta: float, lam: float, size: int | None = None,
-            rng: RNGLike = None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+def peeling(
+    v: ArrayLike, s: int, epsilon: float, delta: float, lam: float, size: int | None = None, rng: RNGLike = None
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Run [002 Alg. 4] on every row of ``v``; ``size`` independent runs per row, vectorised.
 
     Steps: (2) S = {}; (3-6) for i = 1..s draw ``w_i ~ Lap(b)^d`` and append
@@ -151,8 +155,9 @@ def peeling(v: ArrayLike, s: int, epsilon: float, delta: float, lam: float, size
     return values.reshape(shape + (d,)), selected.reshape(shape + (s,))
 
 
-def peeling_selection_log_prob(v: ArrayLike, selected: ArrayLike, epsilon: float, delta: float, lam: float,
-                               s: int | None = None) -> float | NDArray[np.float64]:
+def peeling_selection_log_prob(
+    v: ArrayLike, selected: ArrayLike, epsilon: float, delta: float, lam: float, s: int | None = None
+) -> float | NDArray[np.float64]:
     """Exact log-probability that Peeling picks ``selected`` in that order, for every row.
 
     The rounds use independent noise, so the probability is the product of the
@@ -203,8 +208,9 @@ def peeling_selection_log_prob(v: ArrayLike, selected: ArrayLike, epsilon: float
     batch = np.broadcast_shapes(v.shape[:-1], sel.shape[:-1])
     v_rows, _ = flat_batch(np.broadcast_to(v, batch + v.shape[-1:]))
     sel_rows, _ = flat_batch(np.broadcast_to(sel, batch + sel.shape[-1:]))
-    out = np.array([_selection_log_prob_row(row, [int(j) for j in picks], b)
-                    for row, picks in zip(v_rows, sel_rows)]).reshape(batch)
+    out = np.array(
+        [_selection_log_prob_row(row, [int(j) for j in picks], b) for row, picks in zip(v_rows, sel_rows)]
+    ).reshape(batch)
     return float(out) if out.ndim == 0 else out
 
 
@@ -220,8 +226,9 @@ def _selection_log_prob_row(v, sel, b):
     return total
 
 
-def peeling_support_log_prob(v: ArrayLike, s: int, epsilon: float, delta: float, lam: float
-                             ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+def peeling_support_log_prob(
+    v: ArrayLike, s: int, epsilon: float, delta: float, lam: float
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Exact law of the ordered selection over all ``d!/(d-s)!`` sequences, for every row (small d only).
 
     Parameters

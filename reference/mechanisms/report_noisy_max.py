@@ -17,14 +17,13 @@ import math
 import warnings
 
 import numpy as np
-from scipy import integrate
 from numpy.typing import ArrayLike, NDArray
+from scipy import integrate
 
 from ..validation import RNGLike, as_generator, check_epsilon, check_positive
 from ._batch import argmax_of_noisy_rows, check_candidate_array, flat_batch
 
-__all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob",
-           "ReportNoisyMax"]
+__all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob", "ReportNoisyMax"]
 
 #: Half-width, in noise scales, of the window outside which the integrand of
 #: :func:`report_noisy_max_log_prob` is dropped (relative mass below exp(-60)).
@@ -95,8 +94,9 @@ def report_noisy_max_scale(sensitivity: float, epsilon: float, *, monotone: bool
     return (1.0 if monotone else 2.0) * d / eps
 
 
-def report_noisy_max(scores: ArrayLike, scale: float, size: int | None = None, rng: RNGLike = None
-                     ) -> int | NDArray[np.int64]:
+def report_noisy_max(
+    scores: ArrayLike, scale: float, size: int | None = None, rng: RNGLike = None
+) -> int | NDArray[np.int64]:
     """Return ``argmax_j (scores_j + Lap(scale))`` for every row of ``scores`` (vectorised).
 
     Parameters
@@ -200,9 +200,15 @@ def _log_prob_one(z, j):
             if coarse:
                 # The log-probability (about -|gap|) keeps its relative accuracy there.
                 warnings.simplefilter("ignore", integrate.IntegrationWarning)
-            val, _ = integrate.quad(lambda x: math.exp(log_integrand(x) - ref), a, b,
-                                    points=pts if pts.size <= 200 else None,
-                                    limit=max(100, 4 * pts.size), epsabs=0.0, epsrel=epsrel)
+            val, _ = integrate.quad(
+                lambda x: math.exp(log_integrand(x) - ref),
+                a,
+                b,
+                points=pts if pts.size <= 200 else None,
+                limit=max(100, 4 * pts.size),
+                epsabs=0.0,
+                epsrel=epsrel,
+            )
         if val > 0:
             pieces.append(ref + math.log(val))
         if r + 1 < len(runs):
@@ -277,11 +283,11 @@ def report_noisy_max_log_prob(scores: ArrayLike, scale: float) -> NDArray[np.flo
     logp = np.empty(rows.shape, dtype=np.float64)
     if rows.shape[0]:
         with np.errstate(over="ignore"):
-            z = (rows / 2 - rows.max(axis=1, keepdims=True) / 2) / b * 2.0   # as in _log_prob_row
+            z = (rows / 2 - rows.max(axis=1, keepdims=True) / 2) / b * 2.0  # as in _log_prob_row
         fast = (z.min(axis=1) >= -_FAST_RANGE) & (rows.shape[1] <= _FAST_MAX_K) & (rows.shape[1] > 1)
         if np.any(fast):
             logp[fast] = _fast_log_prob_rows(z[fast])
-        for i in np.flatnonzero(~fast):      # wide or long rows: the adaptive quadrature
+        for i in np.flatnonzero(~fast):  # wide or long rows: the adaptive quadrature
             logp[i] = _log_prob_row(rows[i], b)
     return logp.reshape(u.shape)
 
@@ -310,8 +316,8 @@ def _fast_log_prob_rows(z):
     per_row = int(np.ceil(_FAST_RANGE * K / _PANEL_WIDTH)) * _PANEL_NODES + K
     block = max(1, _BLOCK_ENTRIES // (per_row * K))
     out = np.empty((R, K))
-    for start in range(0, R, block):      # blocks of rows bound the memory, not a loop over draws
-        out[start:start + block] = _fast_block(z[start:start + block])
+    for start in range(0, R, block):  # blocks of rows bound the memory, not a loop over draws
+        out[start : start + block] = _fast_block(z[start : start + block])
     return out
 
 
@@ -319,8 +325,8 @@ def _fast_block(z):
     """:func:`_fast_log_prob_rows` on one block of rows."""
     R, K = z.shape
     s = np.sort(z, axis=1)
-    gaps = np.diff(s, axis=1).ravel()                                   # (R (K-1),)
-    npan = np.ceil(gaps * (K / _PANEL_WIDTH)).astype(np.int64)          # 0 for ties
+    gaps = np.diff(s, axis=1).ravel()  # (R (K-1),)
+    npan = np.ceil(gaps * (K / _PANEL_WIDTH)).astype(np.int64)  # 0 for ties
     total = int(npan.sum())
     gap_of = np.repeat(np.arange(gaps.size), npan)
     first = np.cumsum(npan) - npan
@@ -340,9 +346,9 @@ def _fast_block(z):
     x = np.concatenate([x_mid, x_top])
     logw = np.concatenate([logw_mid, logw_top])
     row = np.concatenate([row_mid, row_top])
-    order = np.argsort(row, kind="stable")                              # each row's nodes contiguous
+    order = np.argsort(row, kind="stable")  # each row's nodes contiguous
     x, logw, row = x[order], logw[order], row[order]
-    t = x[:, None] - z[row]                                             # (N, K)
+    t = x[:, None] - z[row]  # (N, K)
     log_cdf = _log_laplace_cdf(t)
     log_g = np.sum(log_cdf, axis=1, keepdims=True)
     log_int = log_g - log_cdf - np.abs(t) - math.log(2.0) + logw[:, None]
@@ -361,7 +367,7 @@ def _log_prob_row(u, b):
     if k == 1:
         return np.zeros(1)
     with np.errstate(over="ignore"):
-        z = (u / 2 - u.max() / 2) / b * 2.0   # noise-scale units; -inf when the gap overflows
+        z = (u / 2 - u.max() / 2) / b * 2.0  # noise-scale units; -inf when the gap overflows
     finite = z >= -_NEGLIGIBLE_SCALES
     logp = np.full(k, -np.inf)
     zf = z[finite]
@@ -374,8 +380,6 @@ def _log_prob_row(u, b):
             logp[j] = _log_prob_one(zf, pos)
     m = np.max(logp)
     return logp - (m + math.log(np.sum(np.exp(logp - m))))
-
-
 
 
 class ReportNoisyMax:

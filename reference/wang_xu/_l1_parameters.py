@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 
-from .truncation import check_theta
 from ..validation import check_epsilon, check_integer, check_positive, check_probability
+from .truncation import check_theta
 
 __all__ = ["theorem1_parameters", "theorem2_parameters"]
 
 
-def theorem1_parameters(n: int, d: int, epsilon: float, eta: float, tau: float, assumption: int = 1
-                        ) -> dict[str, float]:
+def theorem1_parameters(
+    n: int, d: int, epsilon: float, eta: float, tau: float, assumption: int = 1
+) -> dict[str, float]:
     """zeta and iota of [000 Thm. 1], O-constants set to 1.
 
     [000 Assumption 1] (``E||x||_2^2 <= tau^2``), [000 eq. (7)]: ``zeta = 1/n``,
@@ -74,16 +75,17 @@ def theorem1_parameters(n: int, d: int, epsilon: float, eta: float, tau: float, 
         raise ValueError(f"assumption must be 1 or 2 for [000 Thm. 1], got {assumption!r}")
     L = math.log(n) * math.log(1 / eta)
     if assumption == 1:
-        iota = math.sqrt(d * L / (n * eps * tau ** 2))
+        iota = math.sqrt(d * L / (n * eps * tau**2))
         rate = tau * math.sqrt(d * L / (n * eps))
     else:
-        iota = math.sqrt(L / (tau ** 2 * n * eps))
-        rate = tau * math.sqrt(d ** 2 * L / (n * eps))
+        iota = math.sqrt(L / (tau**2 * n * eps))
+        rate = tau * math.sqrt(d**2 * L / (n * eps))
     return {"zeta": 1.0 / n, "iota": iota, "rate": rate}
 
 
-def theorem2_parameters(n: int, d: int, epsilon: float, eta: float, tau: float, theta: float, assumption: int = 3
-                        ) -> dict[str, float]:
+def theorem2_parameters(
+    n: int, d: int, epsilon: float, eta: float, tau: float, theta: float, assumption: int = 3
+) -> dict[str, float]:
     """zeta and iota of [000 Thm. 2], as printed, O-constants set to 1.
 
     [000 Assumption 3], [000 eq. (18)]: ``zeta = 1/n``, ``iota = (1/tau) (d log(1/eta) / (n eps))^(1/theta)``

@@ -27,13 +27,20 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
-from ._l1_scores import _Scorer
-from .nets import ArrayNet, GridNet, as_net
 from ..mechanisms import normalize_log_weights
 from ..validation import RNGLike, as_generator, check_integer
+from ._l1_scores import _Scorer
+from .nets import ArrayNet, GridNet, as_net
 
-__all__ = ["DEFAULT_BLOCK_ELEMENTS", "wang_xu_log_prob", "streaming_log_normaliser", "streaming_log_prob_chunks",
-           "streaming_gumbel_max_sample", "algorithm1", "algorithm2"]
+__all__ = [
+    "DEFAULT_BLOCK_ELEMENTS",
+    "wang_xu_log_prob",
+    "streaming_log_normaliser",
+    "streaming_log_prob_chunks",
+    "streaming_gumbel_max_sample",
+    "algorithm1",
+    "algorithm2",
+]
 
 #: Elements of the (records x net points) block scored at once (8 MB of float64).
 DEFAULT_BLOCK_ELEMENTS = 1 << 20
@@ -44,8 +51,15 @@ def _block_size(n, block_elements):
     return max(1, block_elements // max(1, n))
 
 
-def wang_xu_log_prob(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float,
-                     theta: float = 2.0, variant: str = "printed") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def wang_xu_log_prob(
+    X: ArrayLike,
+    y: ArrayLike,
+    net: GridNet | ArrayNet | ArrayLike,
+    epsilon: float,
+    iota: float,
+    theta: float = 2.0,
+    variant: str = "printed",
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Exact output distribution of [000 Alg. 1] (``theta = 2``) / [000 Alg. 2] over the net, in memory.
 
     Parameters
@@ -106,9 +120,17 @@ def _stream(sc, net, block_elements):
         yield start, pts, sc.log_weights(pts)
 
 
-def streaming_log_normaliser(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float,
-                             iota: float, theta: float = 2.0, variant: str = "printed", *,
-                             block_elements: int = DEFAULT_BLOCK_ELEMENTS) -> float:
+def streaming_log_normaliser(
+    X: ArrayLike,
+    y: ArrayLike,
+    net: GridNet | ArrayNet | ArrayLike,
+    epsilon: float,
+    iota: float,
+    theta: float = 2.0,
+    variant: str = "printed",
+    *,
+    block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+) -> float:
     """``log sum_w exp(log-weight(w))`` over the net, block by block (streaming log-sum-exp).
 
     Memory is ``O(n * block)`` whatever the net size; the net is enumerated lazily.
@@ -165,10 +187,17 @@ def streaming_log_normaliser(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet
     return total
 
 
-def streaming_log_prob_chunks(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float,
-                              iota: float, theta: float = 2.0, variant: str = "printed", *,
-                              block_elements: int = DEFAULT_BLOCK_ELEMENTS
-                              ) -> Iterator[tuple[int, NDArray[np.float64], NDArray[np.float64]]]:
+def streaming_log_prob_chunks(
+    X: ArrayLike,
+    y: ArrayLike,
+    net: GridNet | ArrayNet | ArrayLike,
+    epsilon: float,
+    iota: float,
+    theta: float = 2.0,
+    variant: str = "printed",
+    *,
+    block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+) -> Iterator[tuple[int, NDArray[np.float64], NDArray[np.float64]]]:
     """Yield ``(start, points, log_prob)`` blocks of the exact distribution (two passes over the net).
 
     Parameters
@@ -226,11 +255,20 @@ def streaming_log_prob_chunks(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNe
         yield start, pts, lw - log_z
 
 
-def streaming_gumbel_max_sample(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float,
-                                iota: float, theta: float = 2.0, variant: str = "printed", size: int = 1,
-                                rng: RNGLike = None, *, block_elements: int = DEFAULT_BLOCK_ELEMENTS,
-                                return_index: bool = False
-                                ) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
+def streaming_gumbel_max_sample(
+    X: ArrayLike,
+    y: ArrayLike,
+    net: GridNet | ArrayNet | ArrayLike,
+    epsilon: float,
+    iota: float,
+    theta: float = 2.0,
+    variant: str = "printed",
+    size: int = 1,
+    rng: RNGLike = None,
+    *,
+    block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+    return_index: bool = False,
+) -> NDArray[np.float64] | tuple[NDArray[np.float64], NDArray[np.int64]]:
     """``size`` independent outputs of [000 Alg. 1] / [000 Alg. 2] by a streaming (two-level) Gumbel-max over the net.
 
     The net is scored block by block in one pass.  For block ``b`` with log-mass
@@ -322,8 +360,16 @@ def streaming_gumbel_max_sample(X: ArrayLike, y: ArrayLike, net: GridNet | Array
     return (best_pts, best_idx) if return_index else best_pts
 
 
-def algorithm1(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float,
-               variant: str = "printed", size: int | None = None, rng: RNGLike = None) -> NDArray[np.float64]:
+def algorithm1(
+    X: ArrayLike,
+    y: ArrayLike,
+    net: GridNet | ArrayNet | ArrayLike,
+    epsilon: float,
+    iota: float,
+    variant: str = "printed",
+    size: int | None = None,
+    rng: RNGLike = None,
+) -> NDArray[np.float64]:
     """[000 Alg. 1] (second moment; psi of [000 eq. (6)]): ``size`` outputs (or one if ``None``).
 
     Parameters
@@ -375,9 +421,17 @@ def algorithm1(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, 
     return out[0] if size is None else out
 
 
-def algorithm2(X: ArrayLike, y: ArrayLike, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float,
-               theta: float, variant: str = "printed", size: int | None = None, rng: RNGLike = None
-               ) -> NDArray[np.float64]:
+def algorithm2(
+    X: ArrayLike,
+    y: ArrayLike,
+    net: GridNet | ArrayNet | ArrayLike,
+    epsilon: float,
+    iota: float,
+    theta: float,
+    variant: str = "printed",
+    size: int | None = None,
+    rng: RNGLike = None,
+) -> NDArray[np.float64]:
     """[000 Alg. 2] (theta-th moment; psi of [000 eq. (16)]): ``size`` outputs (or one if ``None``).
 
     Parameters

@@ -55,12 +55,21 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..validation import check_choice, check_epsilon, check_finite_array, check_positive, check_same_length
 from . import _risk_kernel, _score_kernel
 from .truncation import _psi_nonneg, check_theta
-from ..validation import check_choice, check_epsilon, check_finite_array, check_positive, check_same_length
 
-__all__ = ["VARIANTS", "EXPONENT_FACTORS", "check_iota", "check_regression_data", "record_psi_terms",
-           "truncated_empirical_risk", "l1_loss", "exponent_factor", "log_weights"]
+__all__ = [
+    "VARIANTS",
+    "EXPONENT_FACTORS",
+    "check_iota",
+    "check_regression_data",
+    "record_psi_terms",
+    "truncated_empirical_risk",
+    "l1_loss",
+    "exponent_factor",
+    "log_weights",
+]
 
 VARIANTS = ("printed", "standard", "calibrated")
 
@@ -167,12 +176,11 @@ def _psi_block(W, Xs, ys, s, iota, theta):
     """
     resid = np.abs(ys[:, None] - _score_kernel.dot_products(Xs, W))
     with np.errstate(over="ignore"):
-        t = (iota * resid) * s[:, None]          # 0 * s = 0; overflow gives +inf, psi(inf) = log theta
+        t = (iota * resid) * s[:, None]  # 0 * s = 0; overflow gives +inf, psi(inf) = log theta
     return _psi_nonneg(t.ravel(), theta).reshape(t.shape)
 
 
-def record_psi_terms(W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0
-                     ) -> NDArray[np.float64]:
+def record_psi_terms(W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0) -> NDArray[np.float64]:
     """Matrix ``psi(iota |y_i - <x_i, w_k>|)`` of shape (n, K), the summands of [000 eq. (2)].
 
     Parameters
@@ -220,8 +228,9 @@ def record_psi_terms(W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, thet
     return _psi_block(W, Xs, ys, s, iota, theta)
 
 
-def truncated_empirical_risk(W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0
-                             ) -> float | NDArray[np.float64]:
+def truncated_empirical_risk(
+    W: ArrayLike, X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0
+) -> float | NDArray[np.float64]:
     """Truncated empirical risk of [000 eq. (2)]: ``(1/(n iota)) sum_i psi(iota |y_i - <x_i, w>|)``.
 
     Parameters
@@ -404,8 +413,9 @@ class _Scorer:
         return _score_kernel.log_weights(self.Xs, self.ys, self.s, W, self.iota, self.theta, -self.k_eps)
 
 
-def log_weights(W: ArrayLike, X: ArrayLike, y: ArrayLike, epsilon: float, iota: float, theta: float = 2.0,
-                variant: str = "printed") -> NDArray[np.float64]:
+def log_weights(
+    W: ArrayLike, X: ArrayLike, y: ArrayLike, epsilon: float, iota: float, theta: float = 2.0, variant: str = "printed"
+) -> NDArray[np.float64]:
     """Unnormalised log-weights ``-k eps S(w) / log theta`` of [000 Alg. 1] / [000 Alg. 2] at points ``W`` (K, d).
 
     Parameters

@@ -73,8 +73,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._score_kernel import HAVE_NUMBA, POW_REL_ERROR, _pow_loop, _pow_np, pow_constants, pow_unit  # noqa: F401
-from ._score_kernel import (_LG1, _LG2, _LG3, _LG4, _LG5, _LG6, _LG7, _Q, _Q0)  # noqa: F401  (tests)
+from ._score_kernel import (  # noqa: F401  (_LG1.._LG7, _Q, _Q0: re-exported for the tests)
+    _LG1,
+    _LG2,
+    _LG3,
+    _LG4,
+    _LG5,
+    _LG6,
+    _LG7,
+    _Q,
+    _Q0,
+    HAVE_NUMBA,
+    POW_REL_ERROR,
+    _pow_loop,
+    _pow_np,
+    pow_constants,
+    pow_unit,
+)
 
 __all__ = ["POW_REL_ERROR", "pow_constants", "pow_unit", "pow_unit_numpy", "pow_unit_compiled"]
 

@@ -51,6 +51,7 @@ _LOG2 = math.log(2.0)
 if HAVE_NUMBA:
     _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 else:  # pragma: no cover
+
     def _jit(fn):
         return fn
 
@@ -59,22 +60,22 @@ else:  # pragma: no cover
 def _psi(t, theta, log_theta):
     """psi of [000 eq. (6)] (``theta = 2``) or [000 eq. (16)] at ``t >= 0``: the operations of
     :func:`reference.wang_xu.truncation._psi_nonneg`, one branch per entry (NaN propagates)."""
-    s = 1.0 if t >= 1.0 else t                    # np.minimum(t, 1): NaN stays NaN
+    s = 1.0 if t >= 1.0 else t  # np.minimum(t, 1): NaN stays NaN
     if s >= 1.0:
-        return log_theta                           # log2 - log1p(0) = log2; the theta < 2 branch sets it
+        return log_theta  # log2 - log1p(0) = log2; the theta < 2 branch sets it
     if theta == 2.0:
         if s < 0.5:
             return -math.log1p(s * (0.5 * s - 1.0))
         b = 1.0 - s
         return _LOG2 - math.log1p(b * b)
-    out = -math.log1p(s ** theta / theta - s)
+    out = -math.log1p(s**theta / theta - s)
     return log_theta if out > log_theta else out  # np.minimum(out, log theta): NaN stays NaN
 
 
 @_jit
 def _term(r, yi, si, iota, theta, log_theta, neg_k_eps):
     """One record's log-weight contribution ``(psi(iota |y - r| s) / log theta) * (-k eps)``."""
-    t = (iota * abs(yi - r)) * si                 # overflow gives +inf, psi(inf) = log theta
+    t = (iota * abs(yi - r)) * si  # overflow gives +inf, psi(inf) = log theta
     return (_psi(t, theta, log_theta) / log_theta) * neg_k_eps
 
 
@@ -117,10 +118,17 @@ def psi_terms(R, ys, s, iota, theta, neg_k_eps):
     """
     R = np.ascontiguousarray(R, dtype=np.float64)
     out = np.empty(R.shape)
-    _terms_loop(R, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
-                float(iota), float(theta), math.log(theta), float(neg_k_eps), out)
+    _terms_loop(
+        R,
+        np.ascontiguousarray(ys, dtype=np.float64),
+        np.ascontiguousarray(s, dtype=np.float64),
+        float(iota),
+        float(theta),
+        math.log(theta),
+        float(neg_k_eps),
+        out,
+    )
     return out
-
 
 
 @_jit
@@ -134,11 +142,11 @@ def _psi_sums_loop(x, y, c, w, iota, theta, log_theta, out):
         for j in range(k):
             a = iota * abs(yi - xi * w[j]) - ci
             v = _psi(abs(a), theta, log_theta)
-            v = -v if a < 0.0 else v                   # psi is odd: np.where(arg < 0, -psi(|arg|), psi(|arg|))
+            v = -v if a < 0.0 else v  # psi is odd: np.where(arg < 0, -psi(|arg|), psi(|arg|))
             if i == 0:
-                out[j] = v                             # numpy's sum starts from the first row
+                out[j] = v  # numpy's sum starts from the first row
             else:
-                out[j] += v                            # then adds row after row (axis 0 of a C-ordered array)
+                out[j] += v  # then adds row after row (axis 0 of a C-ordered array)
 
 
 def psi_column_sums(x, y, w, iota, theta, shift=None):

@@ -43,7 +43,7 @@ def _risk_sums_loop(Xs, ys, s, W, iota, theta, log_theta, out):
             for c in range(1, d):
                 r += Xs[i, c] * W[j, c]
             v = _psi((iota * abs(yi - r)) * si, theta, log_theta)
-            out[j] += v        # row after row, from numpy's starting value 0.0 (set below), so -0.0 terms sum to +0.0
+            out[j] += v  # row after row, from numpy's starting value 0.0 (set below), so -0.0 terms sum to +0.0
 
 
 def risk_column_sums(Xs, ys, s, W, iota, theta):
@@ -57,8 +57,16 @@ def risk_column_sums(Xs, ys, s, W, iota, theta):
     W = np.ascontiguousarray(W, dtype=np.float64)
     if Xs.ndim != 2 or W.ndim != 2 or W.shape[1] != Xs.shape[1] or Xs.shape[0] == 0:
         raise ValueError(f"Xs must be (n >= 1, d) and W (K, d), got {Xs.shape} and {W.shape}")
-    out = np.zeros(W.shape[0])      # numpy's reduction starts from 0.0: a column of -0.0 terms sums to +0.0
+    out = np.zeros(W.shape[0])  # numpy's reduction starts from 0.0: a column of -0.0 terms sums to +0.0
     theta = float(theta)
-    _risk_sums_loop(Xs, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64), W,
-                    float(iota), theta, math.log(theta), out)
+    _risk_sums_loop(
+        Xs,
+        np.ascontiguousarray(ys, dtype=np.float64),
+        np.ascontiguousarray(s, dtype=np.float64),
+        W,
+        float(iota),
+        theta,
+        math.log(theta),
+        out,
+    )
     return out

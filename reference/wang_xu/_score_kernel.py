@@ -70,28 +70,39 @@ except ImportError:  # pragma: no cover
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "BLOCK_RECORDS", "POW_REL_ERROR", "pow_constants", "pow_unit", "psi_terms",
-           "psi_column_sums", "psi_of_residuals", "log_weights", "log_weights_numpy", "log_weight_error_bound",
-           "dot_products"]
+__all__ = [
+    "HAVE_NUMBA",
+    "BLOCK_RECORDS",
+    "POW_REL_ERROR",
+    "pow_constants",
+    "pow_unit",
+    "psi_terms",
+    "psi_column_sums",
+    "psi_of_residuals",
+    "log_weights",
+    "log_weights_numpy",
+    "log_weight_error_bound",
+    "dot_products",
+]
 
 # ---- s^theta by + - * / and bit operations: algorithm, error bound and proof in _powers.py ----------
 # (here, beside the kernel that inlines it, because numba's on-disk cache does not notice changes to
 # functions or constants of another file: the kernel kept the old pow_unit after an edit of _powers.py)
 
 #: Relative error bound of :func:`pow_unit` (plus ``2^-1075`` absolute for a subnormal result).
-POW_REL_ERROR = 8.0 * 2.0 ** -53
+POW_REL_ERROR = 8.0 * 2.0**-53
 
-_LN2 = Fraction("0.69314718055994530941723212145817656807550013436026")   # 50 digits
-_OFF = 0x3FE6A09E667F3BCD                      # bits of sqrt(1/2), rounded to nearest (up by 5e-17)
-_BIAS = 1 << 62                                # keeps bits(s) - _OFF positive (logical shift = arithmetic)
-_HIGH = 0x7FF << 52                           # exponent field (t < 2^63: bit 63 is clear)
-_TWO52 = 0x4330000000000000                    # bits of 2^52
-_SHIFT = 6755399441055744.0                    # 1.5 2^52: x + _SHIFT - _SHIFT rounds x to an integer
-_SHIFT_SCALE = _SHIFT + 540.0                  # exact (ulp 1 at 1.5 2^52)
-_SHIFT_BITS = 0x4338000000000000               # bits of _SHIFT
-_SUB = 2.0 ** -1022
-_TWO54 = 2.0 ** 54
-_TWO_M540 = 2.0 ** -540
+_LN2 = Fraction("0.69314718055994530941723212145817656807550013436026")  # 50 digits
+_OFF = 0x3FE6A09E667F3BCD  # bits of sqrt(1/2), rounded to nearest (up by 5e-17)
+_BIAS = 1 << 62  # keeps bits(s) - _OFF positive (logical shift = arithmetic)
+_HIGH = 0x7FF << 52  # exponent field (t < 2^63: bit 63 is clear)
+_TWO52 = 0x4330000000000000  # bits of 2^52
+_SHIFT = 6755399441055744.0  # 1.5 2^52: x + _SHIFT - _SHIFT rounds x to an integer
+_SHIFT_SCALE = _SHIFT + 540.0  # exact (ulp 1 at 1.5 2^52)
+_SHIFT_BITS = 0x4338000000000000  # bits of _SHIFT
+_SUB = 2.0**-1022
+_TWO54 = 2.0**54
+_TWO_M540 = 2.0**-540
 _NMIN = -1100.0
 
 # fdlibm e_log.c: R(w) = Lg1 w + ... + Lg7 w^7, |R(z^2) - (log((1+z)/(1-z)) - 2z)/z| <= 2^-58.45, |z| <= 0.1716
@@ -105,12 +116,19 @@ _LG7 = 1.479819860511658591e-01
 
 # (2^x - 1)/x on [-1/2 - 1e-12, 1/2 + 1e-12], mpmath.chebyfit at 50 digits, degree 10, highest first;
 # max fit error 1.26e-17 (before rounding to float64)
-_Q = (float.fromhex("0x1.e9d3fe39521c2p-32"), float.fromhex("0x1.e6063f7217c1cp-28"),
-      float.fromhex("0x1.b524fae627834p-24"), float.fromhex("0x1.62bfd47773353p-20"),
-      float.fromhex("0x1.ffcbfc670dcd4p-17"), float.fromhex("0x1.430913096fd9fp-13"),
-      float.fromhex("0x1.5d87fe78a5276p-10"), float.fromhex("0x1.3b2ab6fba1ddap-7"),
-      float.fromhex("0x1.c6b08d704a0c2p-5"), float.fromhex("0x1.ebfbdff82c598p-3"),
-      float.fromhex("0x1.62e42fefa39efp-1"))
+_Q = (
+    float.fromhex("0x1.e9d3fe39521c2p-32"),
+    float.fromhex("0x1.e6063f7217c1cp-28"),
+    float.fromhex("0x1.b524fae627834p-24"),
+    float.fromhex("0x1.62bfd47773353p-20"),
+    float.fromhex("0x1.ffcbfc670dcd4p-17"),
+    float.fromhex("0x1.430913096fd9fp-13"),
+    float.fromhex("0x1.5d87fe78a5276p-10"),
+    float.fromhex("0x1.3b2ab6fba1ddap-7"),
+    float.fromhex("0x1.c6b08d704a0c2p-5"),
+    float.fromhex("0x1.ebfbdff82c598p-3"),
+    float.fromhex("0x1.62e42fefa39efp-1"),
+)
 (_Q10, _Q9, _Q8, _Q7, _Q6, _Q5, _Q4, _Q3, _Q2, _Q1, _Q0) = _Q
 
 
@@ -167,6 +185,7 @@ if HAVE_NUMBA:
 
         def codegen(context, builder, signature, args):
             return builder.bitcast(args[0], _ir.IntType(64))
+
         return _types.int64(_types.float64), codegen
 
     @_intrinsic
@@ -177,6 +196,7 @@ if HAVE_NUMBA:
 
         def codegen(context, builder, signature, args):
             return builder.bitcast(args[0], _ir.DoubleType())
+
         return _types.float64(_types.int64), codegen
 
     _pow_core_nb = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(_pow_core)
@@ -189,7 +209,7 @@ if HAVE_NUMBA:
         ix = _f2i(s2)
         tt = ix - _OFF + _BIAS
         kb = (tt >> 52) & 0xFFF
-        kf = (_i2f(kb | _TWO52) - 4503599627370496.0) - 1024.0      # 2^52 + k + 1024 - 2^52 - 1024, exact
+        kf = (_i2f(kb | _TWO52) - 4503599627370496.0) - 1024.0  # 2^52 + k + 1024 - 2^52 - 1024, exact
         kf = kf - 54.0 if sub else kf
         m = _i2f(ix - (tt & _HIGH) + _BIAS)
         p, N = _pow_core_nb(m, kf, theta_hi, theta_lo, c)
@@ -225,7 +245,6 @@ def _pow_np(s, theta_hi, theta_lo, c):
     return np.where(s > 0.0, out, 0.0)
 
 
-
 #: Records per block of the product of ``q``: ``q >= 1/theta >= 1/2`` (to within 5 ulps), so
 #: ``prod >= 2^-1000 (1 - 1e-12)``, above the smallest normal ``2^-1022`` (no underflow, no precision loss).
 BLOCK_RECORDS = 1000
@@ -237,6 +256,7 @@ _WIDTH = 256
 if HAVE_NUMBA:
     _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 else:  # pragma: no cover
+
     def _jit(fn):
         return fn
 
@@ -349,9 +369,21 @@ def log_weights(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECORDS):
     mode = _theta_mode(theta)
     th, tl, c = pow_constants(theta) if mode == 2 else (0.0, 0.0, 0.0)
     out = np.empty(W.shape[0])
-    _log_prod_q(Xs, np.ascontiguousarray(ys, dtype=np.float64), np.ascontiguousarray(s, dtype=np.float64),
-                np.ascontiguousarray(W.T), float(iota), th, tl, c, 1.0 / theta, mode, int(block),
-                _WIDTH, out)
+    _log_prod_q(
+        Xs,
+        np.ascontiguousarray(ys, dtype=np.float64),
+        np.ascontiguousarray(s, dtype=np.float64),
+        np.ascontiguousarray(W.T),
+        float(iota),
+        th,
+        tl,
+        c,
+        1.0 / theta,
+        mode,
+        int(block),
+        _WIDTH,
+        out,
+    )
     return _finish(out, theta, neg_k_eps)
 
 
@@ -383,7 +415,7 @@ def log_weights_numpy(Xs, ys, s, W, iota, theta, neg_k_eps, *, block=BLOCK_RECOR
             for c in range(1, d):
                 r += Xs[i0:i1, c, None] * W[:, c]
             t = (iota * np.abs(ys[i0:i1, None] - r)) * s[i0:i1, None]
-            sv = np.where(t < 1.0, t, 1.0)             # inf and NaN -> 1, as in the kernel
+            sv = np.where(t < 1.0, t, 1.0)  # inf and NaN -> 1, as in the kernel
             if mode == 0:
                 q = (1.0 - sv) + 0.5 * (sv * sv)
             elif mode == 1:
@@ -421,7 +453,7 @@ def log_weight_error_bound(Xs, ys, s, W, iota, theta, neg_k_eps, lw):
     are ``O(n u)`` whatever the residuals.  The law moves by a relative ``2 max |d lw|`` plus the
     normalisation's own rounding.  Memory ``O(n k)`` (a diagnostic for the tests and the docs).
     """
-    u = 2.0 ** -53
+    u = 2.0**-53
     Xs = np.asarray(Xs, dtype=np.float64)
     W = np.atleast_2d(np.asarray(W, dtype=np.float64))
     lw = np.asarray(lw, dtype=np.float64)

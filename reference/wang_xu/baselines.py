@@ -24,10 +24,16 @@ from .truncation import check_theta
 __all__ = ["truncated_loss_minimiser", "lad_regression"]
 
 
-def truncated_loss_minimiser(X: ArrayLike, y: ArrayLike, iota: float, theta: float = 2.0, *,
-                             net: GridNet | ArrayNet | ArrayLike, polish: bool = True,
-                             contains: Callable[[NDArray[np.float64]], bool] | None = None
-                             ) -> tuple[NDArray[np.float64], float]:
+def truncated_loss_minimiser(
+    X: ArrayLike,
+    y: ArrayLike,
+    iota: float,
+    theta: float = 2.0,
+    *,
+    net: GridNet | ArrayNet | ArrayLike,
+    polish: bool = True,
+    contains: Callable[[NDArray[np.float64]], bool] | None = None,
+) -> tuple[NDArray[np.float64], float]:
     """Minimiser ``w-hat_iota`` of the truncated empirical risk of [000 eq. (2)] over ``W``.
 
     The risk with a bounded psi is not convex, so the minimum is found globally over a
@@ -107,8 +113,12 @@ def truncated_loss_minimiser(X: ArrayLike, y: ArrayLike, iota: float, theta: flo
             simplex[k] = best_w - step * np.eye(X.shape[1])[k - 1]
             if not contains(simplex[k]):
                 simplex[k] = best_w
-    res = optimize.minimize(objective, best_w, method="Nelder-Mead",
-                            options={"initial_simplex": simplex, "xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000})
+    res = optimize.minimize(
+        objective,
+        best_w,
+        method="Nelder-Mead",
+        options={"initial_simplex": simplex, "xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000},
+    )
     if np.isfinite(res.fun) and res.fun <= best_r:
         return np.asarray(res.x), float(res.fun)
     return best_w, best_r
@@ -117,7 +127,7 @@ def truncated_loss_minimiser(X: ArrayLike, y: ArrayLike, iota: float, theta: flo
 def _membership(net):
     """``contains(w)`` for the set a ball or box net covers (everything for other nets)."""
     if isinstance(net, L2BallNet):
-        return lambda w: float(np.dot(w, w)) <= net.radius ** 2
+        return lambda w: float(np.dot(w, w)) <= net.radius**2
     if isinstance(net, L1BallNet):
         return lambda w: float(np.abs(w).sum()) <= net.radius
     if isinstance(net, BoxNet):
@@ -125,8 +135,9 @@ def _membership(net):
     return lambda w: True
 
 
-def lad_regression(X: ArrayLike, y: ArrayLike, *, fit_intercept: bool = False, max_iter: int = 5000
-                   ) -> NDArray[np.float64]:
+def lad_regression(
+    X: ArrayLike, y: ArrayLike, *, fit_intercept: bool = False, max_iter: int = 5000
+) -> NDArray[np.float64]:
     """Least absolute deviation regression: statsmodels ``QuantReg`` at ``q = 0.5``.
 
     Unconstrained.

@@ -35,8 +35,18 @@ from .._densities import lomax_sf as _lomax_sf
 from .._densities import t_pdf as _t_pdf
 from ..validation import RNGLike, as_generator, check_finite_array, check_integer, check_positive
 
-__all__ = ["SymmetricLaw", "TwoSidedLomax", "FoldedLaw", "student_t", "lomax", "two_sided_lomax", "folded", "lognormal", "LinearModel",
-           "population_risk"]
+__all__ = [
+    "SymmetricLaw",
+    "TwoSidedLomax",
+    "FoldedLaw",
+    "student_t",
+    "lomax",
+    "two_sided_lomax",
+    "folded",
+    "lognormal",
+    "LinearModel",
+    "population_risk",
+]
 
 
 @dataclass(frozen=True)
@@ -102,11 +112,16 @@ class SymmetricLaw:
             raise ValueError(f"p must be >= 0, got {p!r}")
         if p >= self.tail_index():
             return math.inf
-        s = self.scale ** p
+        s = self.scale**p
         if self.kind == "student_t":
             nu = self.param
-            return s * math.exp(0.5 * p * math.log(nu) + special.gammaln((p + 1) / 2) + special.gammaln((nu - p) / 2)
-                                - 0.5 * math.log(math.pi) - special.gammaln(nu / 2))
+            return s * math.exp(
+                0.5 * p * math.log(nu)
+                + special.gammaln((p + 1) / 2)
+                + special.gammaln((nu - p) / 2)
+                - 0.5 * math.log(math.pi)
+                - special.gammaln(nu / 2)
+            )
         if self.kind == "lomax":
             a = self.param
             return s * math.exp(special.gammaln(p + 1) + special.gammaln(a - p) - special.gammaln(a))
@@ -139,7 +154,7 @@ class SymmetricLaw:
         a = np.abs(np.asarray(c, dtype=float)) / self.scale
         if self.kind == "student_t":
             nu = self.param
-            val = (nu + a ** 2) / (nu - 1) * _t_pdf(a, nu)
+            val = (nu + a**2) / (nu - 1) * _t_pdf(a, nu)
         elif self.kind == "lomax":
             al = self.param
             val = 0.5 * np.power(1.0 + a, -al) * (a + (1.0 + a) / (al - 1))
@@ -147,7 +162,7 @@ class SymmetricLaw:
             sg = self.param
             with np.errstate(divide="ignore"):
                 la = np.log(a)
-            val = 0.5 * math.exp(sg ** 2 / 2) * stats.norm.cdf(sg - la / sg)
+            val = 0.5 * math.exp(sg**2 / 2) * stats.norm.cdf(sg - la / sg)
         return self.scale * val
 
     def mean_abs_deviation(self, c: ArrayLike) -> NDArray[np.float64]:
@@ -220,8 +235,11 @@ class TwoSidedLomax:
         if p >= self.param:
             return math.inf
         a = self.param
-        return 0.5 * (self.scale_pos ** p + self.scale_neg ** p) * math.exp(
-            special.gammaln(p + 1) + special.gammaln(a - p) - special.gammaln(a))
+        return (
+            0.5
+            * (self.scale_pos**p + self.scale_neg**p)
+            * math.exp(special.gammaln(p + 1) + special.gammaln(a - p) - special.gammaln(a))
+        )
 
     def mean(self) -> float:
         return 0.5 * (self.scale_pos - self.scale_neg) / (self.param - 1)
@@ -263,6 +281,7 @@ class TwoSidedLomax:
         """``E |X - c| = 2 (E[X 1{X > c}] - c (1 - F(c))) - (E X - c)`` in closed form."""
         c = np.asarray(c, dtype=float)
         return 2 * (self.partial_mean(c) - c * (1.0 - self.cdf(c))) - (self.mean() - c)
+
 
 @dataclass(frozen=True)
 class FoldedLaw:
@@ -448,8 +467,9 @@ def two_sided_lomax(alpha: float, scale_pos: float = 1.0, scale_neg: float = 1.0
     >>> two_sided_lomax(2.0, scale_neg=3.0).mean()
     -1.0
     """
-    return TwoSidedLomax(check_positive("alpha", alpha), check_positive("scale_pos", scale_pos),
-                         check_positive("scale_neg", scale_neg))
+    return TwoSidedLomax(
+        check_positive("alpha", alpha), check_positive("scale_pos", scale_pos), check_positive("scale_neg", scale_neg)
+    )
 
 
 def lognormal(sigma: float, scale: float = 1.0) -> SymmetricLaw:
@@ -565,8 +585,15 @@ class LinearModel:
         raise ValueError(f"assumption must be 1, 2, 3 or 4, got {assumption!r}")
 
 
-def population_risk(model: LinearModel, w: ArrayLike, *, mc_samples: int = 2_000_000, rng: RNGLike = None,
-                    chunk: int = 1 << 18, method: str = "auto") -> tuple[float, float, str]:
+def population_risk(
+    model: LinearModel,
+    w: ArrayLike,
+    *,
+    mc_samples: int = 2_000_000,
+    rng: RNGLike = None,
+    chunk: int = 1 << 18,
+    method: str = "auto",
+) -> tuple[float, float, str]:
     """``L_D(w) = E |y - <x, w>|`` for the model; returns ``(value, standard_error, method)``.
 
     ``method`` is ``"closed form"`` at ``w = w*`` (``E|noise|``, standard error 0),
@@ -648,8 +675,8 @@ def population_risk(model: LinearModel, w: ArrayLike, *, mc_samples: int = 2_000
         X = model.x_law.sample((m, model.dim), gen)
         r = np.abs(noise.sample(m, gen) - X @ v)
         total += float(r.sum())
-        total_sq += float((r ** 2).sum())
+        total_sq += float((r**2).sum())
         done += m
     mean = total / done
-    var = max(total_sq / done - mean ** 2, 0.0)
+    var = max(total_sq / done - mean**2, 0.0)
     return mean, math.sqrt(var / done), "monte carlo"

@@ -27,23 +27,59 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._l1_parameters import theorem1_parameters, theorem2_parameters
-from ._l1_sampling import (DEFAULT_BLOCK_ELEMENTS, algorithm1, algorithm2, streaming_gumbel_max_sample,
-                           streaming_log_normaliser, streaming_log_prob_chunks, wang_xu_log_prob)
-from ._l1_scores import (EXPONENT_FACTORS, VARIANTS, _check_variant, _psi_block, _scaled, _Scorer,  # noqa: F401
-                         check_iota, check_regression_data, exponent_factor, l1_loss, log_weights, record_psi_terms,
-                         truncated_empirical_risk)
-from .nets import ArrayNet, GridNet, L2BallNet, as_net
-from .truncation import check_theta
 from ..mechanisms import normalize_log_weights
 from ..records import split_records
 from ..validation import RNGLike, check_delta, check_epsilon, check_integer
+from ._l1_parameters import theorem1_parameters, theorem2_parameters
+from ._l1_sampling import (
+    DEFAULT_BLOCK_ELEMENTS,
+    algorithm1,
+    algorithm2,
+    streaming_gumbel_max_sample,
+    streaming_log_normaliser,
+    streaming_log_prob_chunks,
+    wang_xu_log_prob,
+)
+from ._l1_scores import (  # noqa: F401
+    EXPONENT_FACTORS,
+    VARIANTS,
+    _check_variant,
+    _psi_block,
+    _scaled,
+    _Scorer,
+    check_iota,
+    check_regression_data,
+    exponent_factor,
+    l1_loss,
+    log_weights,
+    record_psi_terms,
+    truncated_empirical_risk,
+)
+from .nets import ArrayNet, GridNet, L2BallNet, as_net
+from .truncation import check_theta
 
-__all__ = ["VARIANTS", "check_iota", "check_regression_data", "l1_loss",
-           "record_psi_terms", "truncated_empirical_risk", "exponent_factor", "log_weights",
-           "wang_xu_log_prob", "streaming_log_normaliser", "streaming_log_prob_chunks",
-           "streaming_gumbel_max_sample", "EXPONENT_FACTORS", "algorithm1", "algorithm2", "WangXuMechanism",
-           "make_mechanism", "theorem1_parameters", "theorem2_parameters", "DEFAULT_BLOCK_ELEMENTS"]
+__all__ = [
+    "VARIANTS",
+    "check_iota",
+    "check_regression_data",
+    "l1_loss",
+    "record_psi_terms",
+    "truncated_empirical_risk",
+    "exponent_factor",
+    "log_weights",
+    "wang_xu_log_prob",
+    "streaming_log_normaliser",
+    "streaming_log_prob_chunks",
+    "streaming_gumbel_max_sample",
+    "EXPONENT_FACTORS",
+    "algorithm1",
+    "algorithm2",
+    "WangXuMechanism",
+    "make_mechanism",
+    "theorem1_parameters",
+    "theorem2_parameters",
+    "DEFAULT_BLOCK_ELEMENTS",
+]
 
 
 class WangXuMechanism:
@@ -94,8 +130,16 @@ class WangXuMechanism:
 
     finite_output = True
 
-    def __init__(self, net: GridNet | ArrayNet | ArrayLike, epsilon: float, iota: float, theta: float = 2.0,
-                 variant: str = "printed", *, block_elements: int = DEFAULT_BLOCK_ELEMENTS) -> None:
+    def __init__(
+        self,
+        net: GridNet | ArrayNet | ArrayLike,
+        epsilon: float,
+        iota: float,
+        theta: float = 2.0,
+        variant: str = "printed",
+        *,
+        block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+    ) -> None:
         self.net = as_net(net)
         self.dim = self.net.dim
         self.epsilon = check_epsilon(epsilon)
@@ -122,7 +166,7 @@ class WangXuMechanism:
     def score_terms(self, records: ArrayLike) -> NDArray[np.float64]:
         X, y = self._split(records)
         sc = _Scorer(X, y, self.epsilon, self.iota, self.theta, self.variant)
-        return sc.terms(self.outputs)             # a fresh array: no copy needed
+        return sc.terms(self.outputs)  # a fresh array: no copy needed
 
     @staticmethod
     def log_prob_from_terms(total: ArrayLike) -> NDArray[np.float64]:
@@ -135,14 +179,34 @@ class WangXuMechanism:
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.float64]:
         X, y = self._split(data)
-        return streaming_gumbel_max_sample(X, y, self.net, self.epsilon, self.iota, self.theta, self.variant,
-                                           size, rng, block_elements=self.block_elements)
+        return streaming_gumbel_max_sample(
+            X,
+            y,
+            self.net,
+            self.epsilon,
+            self.iota,
+            self.theta,
+            self.variant,
+            size,
+            rng,
+            block_elements=self.block_elements,
+        )
 
 
-def make_mechanism(algorithm: int = 1, variant: str = "printed", epsilon: float = 1.0, delta: float | None = None, *,
-                   net: GridNet | ArrayNet | ArrayLike | None = None, dim: int = 1, radius: float = 1.0,
-                   zeta: float = 0.25, iota: float = 1.0, theta: float | None = None,
-                   block_elements: int = DEFAULT_BLOCK_ELEMENTS) -> WangXuMechanism:
+def make_mechanism(
+    algorithm: int = 1,
+    variant: str = "printed",
+    epsilon: float = 1.0,
+    delta: float | None = None,
+    *,
+    net: GridNet | ArrayNet | ArrayLike | None = None,
+    dim: int = 1,
+    radius: float = 1.0,
+    zeta: float = 0.25,
+    iota: float = 1.0,
+    theta: float | None = None,
+    block_elements: int = DEFAULT_BLOCK_ELEMENTS,
+) -> WangXuMechanism:
     """Factory for the registry: [000 Alg. 1] (``theta = 2``) or [000 Alg. 2] (``theta`` default 1.5).
 
     ``delta`` is accepted for the protocol and unused (the claims are pure eps-DP); when given

@@ -21,8 +21,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..validation import check_finite_array, check_integer, check_positive
 
-__all__ = ["GridNet", "BoxNet", "L2BallNet", "L1BallNet", "ArrayNet", "as_net", "covering_bound",
-           "volumetric_lower_bound", "check_zeta"]
+__all__ = [
+    "GridNet",
+    "BoxNet",
+    "L2BallNet",
+    "L1BallNet",
+    "ArrayNet",
+    "as_net",
+    "covering_bound",
+    "volumetric_lower_bound",
+    "check_zeta",
+]
 
 
 def check_zeta(zeta: float, name: str = "zeta") -> float:
@@ -189,7 +198,7 @@ class GridNet:
         """Rows of grid coordinates for lexicographic indices ``flat`` over ``axis^width`` (last axis fastest)."""
         out = np.empty((flat.size, width))
         rest = flat
-        for j in range(width - 1, -1, -1):          # loop over coordinates, not points
+        for j in range(width - 1, -1, -1):  # loop over coordinates, not points
             rest, r = np.divmod(rest, axis.size)
             out[:, j] = axis[r]
         return out
@@ -205,7 +214,7 @@ class GridNet:
             return
         step = max(1, work // axis.size)
         for p0 in range(0, prefix.shape[0], step):
-            pre = prefix[p0:p0 + step]
+            pre = prefix[p0 : p0 + step]
             nxt = np.empty((pre.shape[0] * axis.size, pre.shape[1] + 1))
             nxt[:, :-1] = np.repeat(pre, axis.size, axis=0)
             nxt[:, -1] = np.tile(axis, pre.shape[0])
@@ -230,7 +239,7 @@ class GridNet:
         first_coords = axis[first:last, None]
         for prefix in self._prefixes(axis, first_coords[self._prefix_may_keep(first_coords)], k, work):
             for g0 in range(0, prefix.shape[0], group):
-                pre = prefix[g0:g0 + group]
+                pre = prefix[g0 : g0 + group]
                 pts = np.empty((pre.shape[0] * per_prefix, d))
                 pts[:, :k] = np.repeat(pre, per_prefix, axis=0)
                 pts[:, k:] = np.tile(suffix, (pre.shape[0], 1))
@@ -335,8 +344,8 @@ class BoxNet(GridNet):
         self.cells = max(1, int(math.ceil(width / h)))
         self.spacing = width / self.cells
         self.diameter = width * math.sqrt(self.dim)
-        self.volume = width ** self.dim
-        self._size = self.cells ** self.dim
+        self.volume = width**self.dim
+        self._size = self.cells**self.dim
 
     def _axis(self):
         return self.low + (np.arange(self.cells) + 0.5) * self.spacing
@@ -388,20 +397,21 @@ class L2BallNet(GridNet):
         self.spacing = self.zeta / math.sqrt(self.dim)
         self.half = int(math.floor(self.radius / self.spacing))
         self.diameter = 2.0 * self.radius
-        self.volume = math.exp((self.dim / 2) * math.log(math.pi) - math.lgamma(self.dim / 2 + 1)
-                               + self.dim * math.log(self.radius))
+        self.volume = math.exp(
+            (self.dim / 2) * math.log(math.pi) - math.lgamma(self.dim / 2 + 1) + self.dim * math.log(self.radius)
+        )
         self._size = None
 
     def _axis(self):
         return np.arange(-self.half, self.half + 1) * self.spacing
 
     def _keep(self, pts):
-        return np.einsum("ij,ij->i", pts, pts) <= self.radius ** 2
+        return np.einsum("ij,ij->i", pts, pts) <= self.radius**2
 
     def _prefix_may_keep(self, prefix):
         # The axis contains 0, so the smallest completion norm is the prefix's own; the margin
         # covers rounding of this sum against the one _keep computes.
-        return np.einsum("ij,ij->i", prefix, prefix) <= self.radius ** 2 * (1.0 + 1e-9)
+        return np.einsum("ij,ij->i", prefix, prefix) <= self.radius**2 * (1.0 + 1e-9)
 
 
 class L1BallNet(GridNet):
@@ -510,7 +520,7 @@ class ArrayNet:
     def chunks(self, chunk_size: int = 1 << 18) -> Iterator[tuple[int, NDArray[np.float64]]]:
         chunk_size = check_integer("chunk_size", chunk_size, minimum=1)
         for s in range(0, self.size, chunk_size):
-            yield s, self._points[s:s + chunk_size]
+            yield s, self._points[s : s + chunk_size]
 
     def __repr__(self):
         return f"ArrayNet(dim={self.dim}, size={self.size})"

@@ -24,8 +24,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..floating import FUNCTION_ULPS, UNIT_ROUNDOFF
 
-__all__ = ["check_theta", "psi", "psi_lower_envelope", "psi_upper_envelope", "psi_bound",
-           "psi_evaluation_error_bound"]
+__all__ = ["check_theta", "psi", "psi_lower_envelope", "psi_upper_envelope", "psi_bound", "psi_evaluation_error_bound"]
 
 
 def check_theta(theta: float, name: str = "theta") -> float:
@@ -83,7 +82,7 @@ def _as_float_array(x, name="x"):
 
 def _psi_nonneg(t: np.ndarray, theta: float) -> np.ndarray:
     """psi on ``t >= 0`` (``t`` may be ``+inf``); values in ``[0, log theta]``.  Elementwise, no loops."""
-    s = np.minimum(t, 1.0)                     # psi is constant (log theta) on [1, inf]
+    s = np.minimum(t, 1.0)  # psi is constant (log theta) on [1, inf]
     if theta == 2.0:
         # 1 - s + s^2/2 = (1 + (1 - s)^2) / 2.  Near 1: log 2 - log1p((1-s)^2), where 1 - s is exact
         # (Sterbenz) and every step is a monotone rounding, so psi stays non-decreasing; at s = 1 it
@@ -191,13 +190,14 @@ def psi_bound(theta: float = 2.0) -> float:
 
 
 #: Smallest positive subnormal float64 ``2^-1074``: the spacing below ``2^-1022``.
-_ETA = 2.0 ** -1074
+_ETA = 2.0**-1074
 #: Relative margin of the bound's own float64 evaluation (``2^-40``, about ``8,000 u``).
-_MARGIN = 2.0 ** -40
+_MARGIN = 2.0**-40
 
 
-def psi_evaluation_error_bound(t: ArrayLike, theta: float = 2.0, function_ulps: float = FUNCTION_ULPS
-                               ) -> NDArray[np.float64]:
+def psi_evaluation_error_bound(
+    t: ArrayLike, theta: float = 2.0, function_ulps: float = FUNCTION_ULPS
+) -> NDArray[np.float64]:
     """Bound on ``|computed psi(t) - psi(t)|`` for every float64 evaluation by the operations of :func:`psi`.
 
     Parameters
@@ -296,7 +296,7 @@ def psi_evaluation_error_bound(t: ArrayLike, theta: float = 2.0, function_ulps: 
     """
     th = check_theta(theta)
     F = float(function_ulps)
-    if not (math.isfinite(F) and 0.0 <= F <= 2.0 ** 20):
+    if not (math.isfinite(F) and 0.0 <= F <= 2.0**20):
         raise ValueError(f"function_ulps must be a number in [0, 2^20], got {function_ulps!r}")
     arr = _as_float_array(t, "t")
     s = np.minimum(np.abs(arr), 1.0).ravel()
@@ -306,17 +306,17 @@ def psi_evaluation_error_bound(t: ArrayLike, theta: float = 2.0, function_ulps: 
     if th == 2.0:
         small = s < 0.5
         sa = s[small]
-        a = (sa * (1.0 - 0.5 * sa)) * up + 2.0 * eta           # |a| = s - s^2/2, upper
-        q = (1.0 - a) * down                                     # q = 1 - |a|, lower
+        a = (sa * (1.0 - 0.5 * sa)) * up + 2.0 * eta  # |a| = s - s^2/2, upper
+        q = (1.0 - a) * down  # q = 1 - |a|, lower
         da = g2 * a + eta
         d = da / (q - da)
         out[small] = d + F * (2.0 * u * (a / q + d) + eta)
         b = 1.0 - s[~small]
         b2 = (b * b) * up
         e = F * u + u * b2 + F * (2.0 * u * (1.0 + u) * b2 + eta)
-        out[~small] = e + u * (0.7 + e)                          # log 2 < 0.7
+        out[~small] = e + u * (0.7 + e)  # log 2 < 0.7
     else:
-        from ._score_kernel import _pow_np, pow_constants       # IEEE-only s^theta (portable bits)
+        from ._score_kernel import _pow_np, pow_constants  # IEEE-only s^theta (portable bits)
 
         e_l = 2.0 * F * u * (th - 1.0)
         inner = s < 1.0
@@ -326,7 +326,7 @@ def psi_evaluation_error_bound(t: ArrayLike, theta: float = 2.0, function_ulps: 
         rel = 8.0 * u
         c_up = ((pw + 0.5 * eta) / (1.0 - rel) / th) * up + eta
         c_lo = np.maximum((pw - 0.5 * eta) / (1.0 + rel) / th * down - eta, 0.0)
-        a = np.maximum(si - c_lo, 0.0) * up                      # |a| = s - c, upper
+        a = np.maximum(si - c_lo, 0.0) * up  # |a| = s - c, upper
         q = np.maximum(((1.0 - si) + c_lo) * down, (1.0 / th) * down)
         ec = (2.0 * F * (1.0 + u) + 1.0) * u * c_up + (F + 0.5) * eta
         da = (1.0 + u) * ec + u * a
@@ -353,9 +353,9 @@ def _log_one_plus_s_plus_pow(s: np.ndarray, theta: float) -> np.ndarray:
     out[moderate] = np.log1p(sm + np.power(am, theta) / theta)
     big = ~moderate
     sb, ab = s[big], a[big]
-    log_pow = theta * np.log(ab) - math.log(theta)          # log(|s|^theta / theta)
+    log_pow = theta * np.log(ab) - math.log(theta)  # log(|s|^theta / theta)
     # 1 + s + |s|^theta/theta = (|s|^theta/theta) * (1 + (1 + s) * theta * |s|^-theta)
-    one_plus = 1.0 + sb                                        # |1 + s| <= 2|s|, finite
+    one_plus = 1.0 + sb  # |1 + s| <= 2|s|, finite
     ratio = np.sign(one_plus) * np.exp(np.log(np.abs(one_plus)) + math.log(theta) - theta * np.log(ab))
     out[big] = log_pow + np.log1p(ratio)
     return out

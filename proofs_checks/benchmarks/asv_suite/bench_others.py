@@ -42,7 +42,7 @@ class RobustMean:
         else:
             self.x = rng.choice([-1.0, 1.0], (100_000, 100)) * rng.uniform(0.16, 1.0, (100_000, 100))
             self.s = 1.0
-        robust_mean(self.x[:10], self.s, 1.0, axis=0)       # compile / load the kernel and the table
+        robust_mean(self.x[:10], self.s, 1.0, axis=0)  # compile / load the kernel and the table
 
     def track_robust_mean_over_np_mean(self, case):
         return ratio(lambda: robust_mean(self.x, self.s, 1.0, axis=0), lambda: np.mean(self.x, axis=0), repeat=3)
@@ -62,7 +62,8 @@ class GEM:
 
     def track_gem_over_pairwise_max(self):
         q = self.q
-        return ratio(lambda: gem_log_prob(self.g, q, 1.0, 0.1),
-                     lambda: np.max(q[:, :, None] - q[:, None, :], axis=-1), repeat=3)
+        return ratio(
+            lambda: gem_log_prob(self.g, q, 1.0, 0.1), lambda: np.max(q[:, :, None] - q[:, None, :], axis=-1), repeat=3
+        )
 
     track_gem_over_pairwise_max.unit = "ratio"

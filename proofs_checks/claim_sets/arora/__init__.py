@@ -34,9 +34,20 @@ concentration
 
 from __future__ import annotations
 
-from . import (audit_records, boosting, boosting_privacy, concentration, findings, excess_risk, gem, grid_search,
-               learners, lemma_d4, mechanisms, theorem2)
-
+from . import (
+    audit_records,
+    boosting,
+    boosting_privacy,
+    concentration,
+    excess_risk,
+    findings,
+    gem,
+    grid_search,
+    learners,
+    lemma_d4,
+    mechanisms,
+    theorem2,
+)
 from ._common import grid_configs
 
 #: ``grid_configs``: the configurations the grid-search and GEM claims of 004 run on.
@@ -47,6 +58,16 @@ def register(registry):
     """Add the algorithms with their audit records, and the claims of 004 (in the order the report lists them)."""
     mechanisms.register(registry)
     audit_records.register(registry)
-    for module in (grid_search, theorem2, excess_risk, gem, lemma_d4, learners, boosting_privacy, boosting,
-                   concentration, findings):
+    for module in (
+        grid_search,
+        theorem2,
+        excess_risk,
+        gem,
+        lemma_d4,
+        learners,
+        boosting_privacy,
+        boosting,
+        concentration,
+        findings,
+    ):
         module.register(registry)

@@ -73,8 +73,11 @@ def grid_configs(profile: str) -> list[tuple]:
     for loss in ("squared", "logistic"):
         p = make_problem(loss, (1.2, -0.6))
         for name in ("output-perturbation", "noisy-gd"):
-            L = (OutputPerturbation(loss, 1.0, p.y_bound) if name == "output-perturbation"
-                 else NoisyGD(loss, 1.0, p.y_bound, steps=20))
+            L = (
+                OutputPerturbation(loss, 1.0, p.y_bound)
+                if name == "output-perturbation"
+                else NoisyGD(loss, 1.0, p.y_bound, steps=20)
+            )
             out.append((loss, p, L, 40 if profile == "quick" else 200, 3))
     return out
 
@@ -114,7 +117,6 @@ def scaled_mutants(what, build, factors, notes=None):
     ``notes`` maps a factor to words added to its name (``{0.5: "2x over-spend"}``).
     """
     notes = notes or {}
-    return tuple(Mutant(f"{what} x{f:g}" + (f" ({notes[f]})" if f in notes else ""), build(f), factor=f)
-                 for f in factors)
-
-
+    return tuple(
+        Mutant(f"{what} x{f:g}" + (f" ({notes[f]})" if f in notes else ""), build(f), factor=f) for f in factors
+    )

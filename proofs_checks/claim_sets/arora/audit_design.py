@@ -15,16 +15,55 @@ them from here keep working:
 from __future__ import annotations
 
 from .boosting_law_bounds import _laplace_smoothed_cdf, boosting_law_bounds  # noqa: F401 (tests import the former)
-from .boosting_laws import (boosting_output_law, boosting_split_index_law, boosting_split_law, law_epsilon,
-                            law_oracle, paper_sigma_tilde)
-from .designed_pairs import (BOOSTING_CHUNK, BOOSTING_PAPER_CHUNK, BOOSTING_SPLIT_BAD, BOOSTING_SPLIT_CHUNK,
-                             DESIGN_ROWS, boosting_flip_pair, boosting_split_pair, boosting_validation_pair,
-                             label_flip_pair, noisy_gd_violation_pair)
-from .gaussian_reach import (calls_for_oracle, gaussian_epsilon, gaussian_oracle, learner_mu_bound,
-                             noisy_gd_linear_output)
+from .boosting_laws import (
+    boosting_output_law,
+    boosting_split_index_law,
+    boosting_split_law,
+    law_epsilon,
+    law_oracle,
+    paper_sigma_tilde,
+)
+from .designed_pairs import (
+    BOOSTING_CHUNK,
+    BOOSTING_PAPER_CHUNK,
+    BOOSTING_SPLIT_BAD,
+    BOOSTING_SPLIT_CHUNK,
+    DESIGN_ROWS,
+    boosting_flip_pair,
+    boosting_split_pair,
+    boosting_validation_pair,
+    label_flip_pair,
+    noisy_gd_violation_pair,
+)
+from .gaussian_reach import (
+    calls_for_oracle,
+    gaussian_epsilon,
+    gaussian_oracle,
+    learner_mu_bound,
+    noisy_gd_linear_output,
+)
 
-__all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "learner_mu_bound", "gaussian_epsilon",
-           "gaussian_oracle", "calls_for_oracle", "noisy_gd_violation_pair", "noisy_gd_linear_output",
-           "BOOSTING_CHUNK", "boosting_validation_pair", "boosting_output_law", "law_epsilon", "law_oracle",
-           "paper_sigma_tilde", "BOOSTING_PAPER_CHUNK", "boosting_law_bounds", "BOOSTING_SPLIT_CHUNK",
-           "BOOSTING_SPLIT_BAD", "boosting_split_pair", "boosting_split_law", "boosting_split_index_law"]
+__all__ = [
+    "DESIGN_ROWS",
+    "label_flip_pair",
+    "boosting_flip_pair",
+    "learner_mu_bound",
+    "gaussian_epsilon",
+    "gaussian_oracle",
+    "calls_for_oracle",
+    "noisy_gd_violation_pair",
+    "noisy_gd_linear_output",
+    "BOOSTING_CHUNK",
+    "boosting_validation_pair",
+    "boosting_output_law",
+    "law_epsilon",
+    "law_oracle",
+    "paper_sigma_tilde",
+    "BOOSTING_PAPER_CHUNK",
+    "boosting_law_bounds",
+    "BOOSTING_SPLIT_CHUNK",
+    "BOOSTING_SPLIT_BAD",
+    "boosting_split_pair",
+    "boosting_split_law",
+    "boosting_split_index_law",
+]

@@ -17,17 +17,21 @@ from scipy import integrate
 
 from reference.arora.data import make_problem, sample_records
 from reference.arora.learners import OutputPerturbation
-from reference.arora.model_selection import (boosting, boosting_laplace_scale, boosting_n0,
-                                             boosting_sigma_tilde, gaussian_output_subgaussian_constant,
-                                             subgaussian_mgf)
+from reference.arora.model_selection import (
+    boosting,
+    boosting_laplace_scale,
+    boosting_n0,
+    boosting_sigma_tilde,
+    gaussian_output_subgaussian_constant,
+    subgaussian_mgf,
+)
 
-from ...builders import compare_result, WorstCase, max_search_check
+from ...builders import WorstCase, compare_result, max_search_check
 from ...model import Claim, Mutant, Result
-from ._common import scaled_mutants, with_power
 from ...verdicts import IDENTITY_RTOL, QUADRATURE_RTOL, clopper_pearson
+from ._common import scaled_mutants, with_power
 
-__all__ = ["laplace_reading_check", "subgaussian_check", "boosting_excess_risk_check",
-           "register"]
+__all__ = ["laplace_reading_check", "subgaussian_check", "boosting_excess_risk_check", "register"]
 
 SIGMA_TILDE = "sigma~^2 = 4(Y^2 + H gamma^2 X^2)/(n epsilon)"
 
@@ -52,16 +56,25 @@ def laplace_reading_check(variant="printed"):
         exact_var = 2 * b * b
         draws = ctx.rng().laplace(0, b, size=200_000)
         return compare_result(
-            exact_var, 2 * st * st, "equal", rtol=IDENTITY_RTOL, atol=0.0,
+            exact_var,
+            2 * st * st,
+            "equal",
+            rtol=IDENTITY_RTOL,
+            atol=0.0,
             method="exact variance 2 b^2 of Lap(0, b) at sigma~ = 0.37 (relative tolerance IDENTITY_RTOL); "
-                   "Monte Carlo variance of 200000 draws beside it",
+            "Monte Carlo variance of 200000 draws beside it",
             reading=f"[004 App. E] Boosting step 3 writes Lap(0, sigma~) and [004 Thm. E] defines sigma~^2 = "
-                    f"4(Y^2 + H gamma^2 X^2)/(n eps) without naming it a variance (the word occurs twice in 004: "
-                    f"the loss's variance in Sec. 1 and in [004 App. D.2], neither about sigma~); variant {variant}: "
-                    f"Laplace scale b = {b}; under the other reading (variance sigma~^2, scale sigma~/sqrt 2) the "
-                    f"variance is sigma~^2 by construction",
-            evidence={"sigma_tilde": st, "laplace_scale": b, "mc_variance": float(draws.var()),
-                      "variance_over_sigma_tilde_sq": exact_var / st ** 2})
+            f"4(Y^2 + H gamma^2 X^2)/(n eps) without naming it a variance (the word occurs twice in 004: "
+            f"the loss's variance in Sec. 1 and in [004 App. D.2], neither about sigma~); variant {variant}: "
+            f"Laplace scale b = {b}; under the other reading (variance sigma~^2, scale sigma~/sqrt 2) the "
+            f"variance is sigma~^2 by construction",
+            evidence={
+                "sigma_tilde": st,
+                "laplace_scale": b,
+                "mc_variance": float(draws.var()),
+                "variance_over_sigma_tilde_sq": exact_var / st**2,
+            },
+        )
 
     return check
 
@@ -79,10 +92,10 @@ def subgaussian_check(gamma_factor=1.0):
             for sigma in (0.01, 0.3, 1.0, 5.0):
                 g = gamma_factor * gaussian_output_subgaussian_constant(B, sigma)
                 for mu in np.linspace(0, B, 5):
-                    f = lambda zz: math.exp((mu + sigma * zz) ** 2 / g ** 2 - zz * zz / 2) / math.sqrt(2 * math.pi)
+                    f = lambda zz: math.exp((mu + sigma * zz) ** 2 / g**2 - zz * zz / 2) / math.sqrt(2 * math.pi)
                     try:
                         val, _ = integrate.quad(f, -np.inf, np.inf, epsabs=0, epsrel=1e-10, limit=200)
-                    except OverflowError:     # the integrand overflows when gamma is too small: the MGF is infinite
+                    except OverflowError:  # the integrand overflows when gamma is too small: the MGF is infinite
                         val = math.inf
                     closed = float(subgaussian_mgf(mu, sigma, g))
                     if not math.isfinite(val) or abs(val / closed - 1) > QUADRATURE_RTOL:
@@ -91,11 +104,14 @@ def subgaussian_check(gamma_factor=1.0):
         return worst.value, worst.where, worst.count
 
     return max_search_check(
-        search, 2.0, rtol=QUADRATURE_RTOL,
+        search,
+        2.0,
+        rtol=QUADRATURE_RTOL,
         method="quadrature (scipy quad, epsrel 1e-10) against the closed form, on a grid of B, sigma and mu",
         reading="[004 Thm. E] condition 2: w + N(0, sigma^2 I), ||w|| <= B, is gamma^2 sub-Gaussian, "
-                "E exp(<w, u>^2/gamma^2) <= 2 for unit u",
-        evidence={"observed_is": "largest E exp((mu + sigma Z)^2/gamma^2)"})
+        "E exp(<w, u>^2/gamma^2) <= 2 for unit u",
+        evidence={"observed_is": "largest E exp((mu + sigma Z)^2/gamma^2)"},
+    )
 
 
 def boosting_excess_risk_check(variant="printed", slack=1.0, epsilon=1.0, delta=1e-5, beta=0.2):
@@ -117,65 +133,103 @@ def boosting_excess_risk_check(variant="printed", slack=1.0, epsilon=1.0, delta=
         sigma = L.sigma(B, chunk, epsilon / 2, delta)
         gamma = gaussian_output_subgaussian_constant(B, sigma)
         st = boosting_sigma_tilde(n, epsilon, p.y_bound, L.H, gamma, 1.0)
-        w, det = boosting(z, L, B, m, epsilon, delta, sigma_tilde=st, variant=variant, size=reps, rng=rng,
-                          return_details=True)
+        w, det = boosting(
+            z, L, B, m, epsilon, delta, sigma_tilde=st, variant=variant, size=reps, rng=rng, return_details=True
+        )
         ex_out = p.excess_risk(w)
         ex_models = p.excess_risk(det["models"].reshape(-1, 2)).reshape(reps, m)
         Y, H = p.y_bound, L.H
         Dl = float(((np.linalg.norm(det["models"], axis=2) + Y) ** 2).max())
-        extra = (2 * Dl / (n * epsilon) + 2 * Dl / n + 32 * gamma * math.sqrt(H) * Y / math.sqrt(n)
-                 + 16 * Y / math.sqrt(n) + 128 * H * gamma ** 2 / n)
+        extra = (
+            2 * Dl / (n * epsilon)
+            + 2 * Dl / n
+            + 32 * gamma * math.sqrt(H) * Y / math.sqrt(n)
+            + 16 * Y / math.sqrt(n)
+            + 128 * H * gamma**2 / n
+        )
         bound = slack * (ex_models.min(axis=1) + extra)
         viol = int(np.sum(ex_out > bound))
-        trivial = float(p.excess_risk(np.zeros(2))[0])     # excess risk of w = 0
+        trivial = float(p.excess_risk(np.zeros(2))[0])  # excess risk of w = 0
         vacuous = extra >= trivial
         verdict = "confirmed" if viol / reps <= beta and not vacuous else "inconclusive"
         return Result(
-            verdict, observed=(reps - viol) / reps, bound=1 - beta, direction="at_least",
+            verdict,
+            observed=(reps - viol) / reps,
+            bound=1 - beta,
+            direction="at_least",
             evidence_kind="coverage",
             method=f"simulation: {reps} runs of Boosting at n = {n} (m = {m}, output perturbation), oracle form "
-                   f"with the O~ constant 1; never refuted (O~ statement)",
+            f"with the O~ constant 1; never refuted (O~ statement)",
             reading=f"[004 Thm. E] excess risk, w.p. >= 1 - beta = {1 - beta}, {SIGMA_TILDE}, variant {variant}; "
-                    "the O~ read with constant 1 on the printed explicit terms 2 Delta/(n eps) + 2 Delta/n + "
-                    "32 gamma sqrt(H) Y/sqrt(n) + 16 Y/sqrt(n) + 128 H gamma^2/n (Delta the worst domain loss of the "
-                    "models), err(...) replaced by the best model's realised excess (oracle form); an O~ statement "
-                    "is never refuted: a violation or a bound above the excess of w = 0 gives inconclusive",
-            evidence={"violation_rate": viol / reps, "runs": reps,
-                      "coverage_clopper_pearson": list(clopper_pearson(reps - viol, reps)), "beta": beta, "n": n, "m": m,
-                      "mean_excess_output": float(ex_out.mean()),
-                      "mean_excess_single_model": float(ex_models[:, 0].mean()),
-                      "q95_excess_output": float(np.quantile(ex_out, 0.95)),
-                      "q95_excess_single_model": float(np.quantile(ex_models[:, 0], 0.95)),
-                      "n0_of_theorem": boosting_n0(gamma, beta, H, Y), "extra_terms": extra,
-                      "single_model_3x_median_rate": float(np.mean(ex_models[:, 0] > np.median(ex_models[:, 0]) * 3)),
-                      "excess_of_zero_vector": trivial, "vacuous": bool(vacuous)})
+            "the O~ read with constant 1 on the printed explicit terms 2 Delta/(n eps) + 2 Delta/n + "
+            "32 gamma sqrt(H) Y/sqrt(n) + 16 Y/sqrt(n) + 128 H gamma^2/n (Delta the worst domain loss of the "
+            "models), err(...) replaced by the best model's realised excess (oracle form); an O~ statement "
+            "is never refuted: a violation or a bound above the excess of w = 0 gives inconclusive",
+            evidence={
+                "violation_rate": viol / reps,
+                "runs": reps,
+                "coverage_clopper_pearson": list(clopper_pearson(reps - viol, reps)),
+                "beta": beta,
+                "n": n,
+                "m": m,
+                "mean_excess_output": float(ex_out.mean()),
+                "mean_excess_single_model": float(ex_models[:, 0].mean()),
+                "q95_excess_output": float(np.quantile(ex_out, 0.95)),
+                "q95_excess_single_model": float(np.quantile(ex_models[:, 0], 0.95)),
+                "n0_of_theorem": boosting_n0(gamma, beta, H, Y),
+                "extra_terms": extra,
+                "single_model_3x_median_rate": float(np.mean(ex_models[:, 0] > np.median(ex_models[:, 0]) * 3)),
+                "excess_of_zero_vector": trivial,
+                "vacuous": bool(vacuous),
+            },
+        )
 
     return check
 
 
-BOOST_RISK_POWER = ("no power by design: [004 Thm. E] is an O~ statement, so a violation is inconclusive, never "
-                    "refuted, and its mutants (extra terms x0.5, x0) are missed; the verdict is inconclusive, not "
-                    "confirmed")
+BOOST_RISK_POWER = (
+    "no power by design: [004 Thm. E] is an O~ statement, so a violation is inconclusive, never "
+    "refuted, and its mutants (extra terms x0.5, x0) are missed; the verdict is inconclusive, not "
+    "confirmed"
+)
 
 
 def register(registry):
     """Add the claims on Boosting."""
+
     def claim(*a, **k):
         registry.add_claim(Claim(*a, **k))
 
-    claim("arora.boosting.laplace-reading", "[004 App. E] step 3 (note on notation)",
-          "Note on notation, not a paper claim: Lap(0, sigma~) read with sigma~ as the scale has variance "
-          "2 sigma~^2; the paper does not call sigma~^2 a variance.",
-          "formula", laplace_reading_check("printed"), algorithm="arora-boosting", variant="printed",
-          scope="reproduction",
-          mutants=(Mutant("the other reading: sigma~^2 the variance (scale sigma~/sqrt 2)",
-                          laplace_reading_check("standard")),))
-    claim("arora.boosting.subgaussian", "[004 Thm. E]",
-          "Output perturbation w + N(0, sigma^2 I), ||w|| <= B, is gamma^2 sub-Gaussian with the computed gamma.",
-          "formula", subgaussian_check(), algorithm="arora-boosting",
-          mutants=scaled_mutants("gamma", lambda f: subgaussian_check(gamma_factor=f), (0.9, 0.5)))
-    claim("arora.boosting.excess-risk", "[004 Thm. E]",
-          "W.p. >= 1-beta the boosted output's excess risk is within the theorem's terms of the best model.",
-          "rate", with_power(boosting_excess_risk_check("printed"), BOOST_RISK_POWER), algorithm="arora-boosting",
-          variant="printed",
-          mutants=scaled_mutants("extra terms", lambda f: boosting_excess_risk_check("printed", slack=f), (0.5, 0.0)))
+    claim(
+        "arora.boosting.laplace-reading",
+        "[004 App. E] step 3 (note on notation)",
+        "Note on notation, not a paper claim: Lap(0, sigma~) read with sigma~ as the scale has variance "
+        "2 sigma~^2; the paper does not call sigma~^2 a variance.",
+        "formula",
+        laplace_reading_check("printed"),
+        algorithm="arora-boosting",
+        variant="printed",
+        scope="reproduction",
+        mutants=(
+            Mutant("the other reading: sigma~^2 the variance (scale sigma~/sqrt 2)", laplace_reading_check("standard")),
+        ),
+    )
+    claim(
+        "arora.boosting.subgaussian",
+        "[004 Thm. E]",
+        "Output perturbation w + N(0, sigma^2 I), ||w|| <= B, is gamma^2 sub-Gaussian with the computed gamma.",
+        "formula",
+        subgaussian_check(),
+        algorithm="arora-boosting",
+        mutants=scaled_mutants("gamma", lambda f: subgaussian_check(gamma_factor=f), (0.9, 0.5)),
+    )
+    claim(
+        "arora.boosting.excess-risk",
+        "[004 Thm. E]",
+        "W.p. >= 1-beta the boosted output's excess risk is within the theorem's terms of the best model.",
+        "rate",
+        with_power(boosting_excess_risk_check("printed"), BOOST_RISK_POWER),
+        algorithm="arora-boosting",
+        variant="printed",
+        mutants=scaled_mutants("extra terms", lambda f: boosting_excess_risk_check("printed", slack=f), (0.5, 0.0)),
+    )

@@ -12,8 +12,22 @@ from .boosting_laws import laplace_cdf
 
 __all__ = ["boosting_law_bounds"]
 
-def boosting_law_bounds(learner, D, Dp, epsilon, delta=1e-5, *, scale, m=4, B=2.0, cells=3000, steps_per_scale=64,
-                        reach=12.0, lap_reach=40.0):
+
+def boosting_law_bounds(
+    learner,
+    D,
+    Dp,
+    epsilon,
+    delta=1e-5,
+    *,
+    scale,
+    m=4,
+    B=2.0,
+    cells=3000,
+    steps_per_scale=64,
+    reach=12.0,
+    lap_reach=40.0,
+):
     """Guaranteed brackets of the law of Boosting's output ``w_{i*}`` [004 App. E] on two datasets, cell by cell.
 
     Setting (checked): the ``m`` training chunks of ``D`` and ``Dp`` are one and the same chunk, so the models
@@ -69,16 +83,26 @@ def boosting_law_bounds(learner, D, Dp, epsilon, delta=1e-5, *, scale, m=4, B=2.
     D, Dp, c = _checked_pair(D, Dp, m)
     s = learner.sigma(B, c, eps / 2, dl)
     mu = float(regularized_erm(D[:c], learner.loss, B, learner._lam(B, c, eps / 2))[0])
-    quads = [_validation_quadratic(data[m * c:(m + 1) * c]) for data in (D, Dp)]
+    quads = [_validation_quadratic(data[m * c : (m + 1) * c]) for data in (D, Dp)]
     edges, P, outside = _gaussian_cells(mu, s, reach, cells, [A1 / A2 for A2, A1, _ in quads if A2 > 0])
     lattice = _LaplaceLattice.of(b, steps, lap_reach)
     us = []
     for A2, A1, A0 in quads:
-        ue = -(A2 * edges ** 2 - 2 * A1 * edges + A0)
+        ue = -(A2 * edges**2 - 2 * A1 * edges + A0)
         us.append((np.minimum(ue[:-1], ue[1:]), np.maximum(ue[:-1], ue[1:])))
     (p_lo, p_hi), (q_lo, q_hi) = (lattice.bracket(umin, umax, us, P, outside, m) for umin, umax in us)
-    return {"edges": edges, "p_lo": p_lo, "p_hi": p_hi, "q_lo": q_lo, "q_hi": q_hi, "outside": m * outside,
-            "w_hat": mu, "s": s, "scale": b, "validation_size": c}
+    return {
+        "edges": edges,
+        "p_lo": p_lo,
+        "p_hi": p_hi,
+        "q_lo": q_lo,
+        "q_hi": q_hi,
+        "outside": m * outside,
+        "w_hat": mu,
+        "s": s,
+        "scale": b,
+        "validation_size": c,
+    }
 
 
 def _checked_pair(D, Dp, m):
@@ -94,7 +118,7 @@ def _checked_pair(D, Dp, m):
     for data in (D, Dp):
         if not (data[: m * c].reshape(m, c, -1) == train).all():
             raise ValueError("D and Dp must have m training chunks all equal to the first")
-        if np.any(data[m * c:(m + 1) * c, 1:-1] != 0):
+        if np.any(data[m * c : (m + 1) * c, 1:-1] != 0):
             raise ValueError("every validation feature must lie on the first axis (x[1:] = 0)")
     return D, Dp, c
 
@@ -132,7 +156,7 @@ class _LaplaceLattice:
         J = int(math.ceil(lap_reach * steps))
         lj = np.arange(-J, J + 1) * h
         lap_cdf_l = laplace_cdf(lj, b)
-        return cls(b, h, J, np.diff(lap_cdf_l), 0.5 * math.exp(-J * h / b))     # P(Lambda < -J h) = P(Lambda > J h)
+        return cls(b, h, J, np.diff(lap_cdf_l), 0.5 * math.exp(-J * h / b))  # P(Lambda < -J h) = P(Lambda > J h)
 
     def bracket(self, umin, umax, us, P, outside, m):
         """``(lo, hi)`` cell probabilities of the output on the dataset whose scores on the cells span
@@ -142,19 +166,21 @@ class _LaplaceLattice:
         b, h, J, M, tail = self.b, self.h, self.J, self.M, self.tail
         span = (max(u[1].max() for u in us) - min(u[0].min() for u in us)) / h
         if not span <= _MAX_LATTICE:
-            raise ValueError(f"scale={b!r} is too small for the scores' range {span * h:.6g}: the lattice would need "
-                             f"{span:.3g} > {_MAX_LATTICE:g} points (lower steps_per_scale or raise the scale)")
+            raise ValueError(
+                f"scale={b!r} is too small for the scores' range {span * h:.6g}: the lattice would need "
+                f"{span:.3g} > {_MAX_LATTICE:g} points (lower steps_per_scale or raise the scale)"
+            )
         vmin = math.floor(min(u[0].min() for u in us) / h)
         vmax = math.ceil(max(u[1].max() for u in us) / h)
-        t = np.arange(vmin - J, vmax + J + 2) * h                 # the lattice of F
+        t = np.arange(vmin - J, vmax + J + 2) * h  # the lattice of F
         nv = vmax - vmin + 1
         Flo = _laplace_smoothed_cdf(t, umax, P, b)
         Fhi = np.minimum(_laplace_smoothed_cdf(t, umin, P, b) + outside + _ROUNDING, 1.0)
         Flo = np.maximum(Flo - _ROUNDING, 0.0)
         # G(v_i), v_i = (vmin + i) h: sum_j M_j F(v_i + l_j .. l_j+1)^(m-1), F's index of v_i + l_j being i + j + J
-        Glo = signal.fftconvolve(Flo[:nv + 2 * J - 1] ** (m - 1), M[::-1], mode="valid") - _ROUNDING
-        Ghi = signal.fftconvolve(Fhi[1:nv + 2 * J] ** (m - 1), M[::-1], mode="valid") + _ROUNDING
-        Glo = np.maximum(Glo + tail * Flo[2 * J:2 * J + nv] ** (m - 1), 0.0)
+        Glo = signal.fftconvolve(Flo[: nv + 2 * J - 1] ** (m - 1), M[::-1], mode="valid") - _ROUNDING
+        Ghi = signal.fftconvolve(Fhi[1 : nv + 2 * J] ** (m - 1), M[::-1], mode="valid") + _ROUNDING
+        Glo = np.maximum(Glo + tail * Flo[2 * J : 2 * J + nv] ** (m - 1), 0.0)
         Ghi = np.minimum(Ghi + tail * Fhi[:nv] ** (m - 1) + tail, 1.0)
         ilo = np.floor(umin / h).astype(np.int64) - vmin
         ihi = np.ceil(umax / h).astype(np.int64) - vmin
@@ -179,8 +205,8 @@ def _laplace_smoothed_cdf(t, u, P, b):
     us, Ps = u[order], P[order]
     with np.errstate(divide="ignore"):
         logP = np.log(Ps)
-    below = np.concatenate([[-np.inf], np.logaddexp.accumulate(logP + us / b)])          # k < i
-    above = np.concatenate([np.logaddexp.accumulate((logP - us / b)[::-1])[::-1], [-np.inf]])   # k >= i
+    below = np.concatenate([[-np.inf], np.logaddexp.accumulate(logP + us / b)])  # k < i
+    above = np.concatenate([np.logaddexp.accumulate((logP - us / b)[::-1])[::-1], [-np.inf]])  # k >= i
     mass = np.concatenate([[0.0], np.cumsum(Ps)])
-    i = np.searchsorted(us, t, side="right")                   # u_k <= t for k < i
+    i = np.searchsorted(us, t, side="right")  # u_k <= t for k < i
     return mass[i] - 0.5 * np.exp(below[i] - t / b) + 0.5 * np.exp(above[i] + t / b)

@@ -17,8 +17,17 @@ import numpy as np
 
 from reference.validation import check_delta, check_epsilon, check_integer
 
-__all__ = ["paper_sigma_tilde", "boosting_output_law", "laplace_cells", "laplace_cdf", "law_epsilon", "law_oracle",
-           "boosting_split_law", "boosting_split_index_law"]
+__all__ = [
+    "paper_sigma_tilde",
+    "boosting_output_law",
+    "laplace_cells",
+    "laplace_cdf",
+    "law_epsilon",
+    "law_oracle",
+    "boosting_split_law",
+    "boosting_split_index_law",
+]
+
 
 def paper_sigma_tilde(learner, B, m, n, epsilon, delta):
     """The printed ``sigma_tilde`` of [004 Thm. E] for Boosting on ``n`` records with ``learner`` at guess ``B``.
@@ -52,8 +61,22 @@ def paper_sigma_tilde(learner, B, m, n, epsilon, delta):
     return boosting_sigma_tilde(n, epsilon, learner.y_bound, learner.H, gamma, learner.x_bound)
 
 
-def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=3001, lgrid=601,
-                        variant="calibrated", sigma_tilde=None, tgrid=8001):
+def boosting_output_law(
+    D,
+    Dp,
+    epsilon,
+    delta=1e-5,
+    *,
+    m=4,
+    B=2.0,
+    x_bound=1.0,
+    y_bound=3.0,
+    grid=3001,
+    lgrid=601,
+    variant="calibrated",
+    sigma_tilde=None,
+    tgrid=8001,
+):
     """Law of Boosting's output ``w_{i*}`` on two d = 1 datasets with equal training chunks, by quadrature.
 
     The ``m`` models are i.i.d. ``N(w_hat, s^2)`` (output perturbation at ``(epsilon/2, delta)`` on the same
@@ -74,8 +97,7 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
     (w, p, q) : grid and cell probabilities on ``D`` and ``D'``.
     """
     from reference.arora.learners import OutputPerturbation, delta_noisy_gd, regularized_erm
-    from reference.arora.model_selection import (BOOSTING_VARIANTS, boosting_laplace_scale,
-                                                 calibrated_laplace_scale)
+    from reference.arora.model_selection import BOOSTING_VARIANTS, boosting_laplace_scale, calibrated_laplace_scale
 
     m = check_integer("m", m, minimum=1)
     eps = check_epsilon(epsilon)
@@ -107,14 +129,14 @@ def boosting_output_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, 
 
     out = []
     for data in (D, Dp):
-        V = np.asarray(data, dtype=np.float64)[m * nc:(m + 1) * nc]
+        V = np.asarray(data, dtype=np.float64)[m * nc : (m + 1) * nc]
         u = -np.mean(np.minimum((w[:, None] * V[None, :, 0] - V[None, :, 1]) ** 2, clip), axis=1)
         if variant == "calibrated":
             t = np.linspace(-clip - 30 * b, 30 * b, lgrid)
             F = lap_cdf(t[:, None] - u[None, :]) @ phi
-        else:   # unclipped scores span (w_hat +- 12 s)^2: tabulate F over their range, in blocks of w
+        else:  # unclipped scores span (w_hat +- 12 s)^2: tabulate F over their range, in blocks of w
             t = np.linspace(u.min() - 31 * b, u.max() + 31 * b, tgrid)
-            F = sum(lap_cdf(t[:, None] - u[None, i:i + 512]) @ phi[i:i + 512] for i in range(0, grid, 512))
+            F = sum(lap_cdf(t[:, None] - u[None, i : i + 512]) @ phi[i : i + 512] for i in range(0, grid, 512))
         Fw = np.interp(u[:, None] + ell[None, :], t, F)
         out.append(m * phi * ((Fw ** (m - 1)) @ lap))
     if variant != "calibrated":
@@ -161,8 +183,9 @@ def law_oracle(p, q, samples, confidence, delta):
     return best
 
 
-def boosting_split_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=8001, lgrid=2001,
-                       tgrid=16001):
+def boosting_split_law(
+    D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y_bound=3.0, grid=8001, lgrid=2001, tgrid=16001
+):
     """Law of the calibrated Boosting's output ``w_{i*}`` [004 App. E] on two d = 1 datasets whose training chunks
     take few distinct values (e.g. :func:`~.designed_pairs.boosting_split_pair`), by quadrature.
 
@@ -195,7 +218,7 @@ def boosting_split_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y
     lam = L._lam(B, c, eps / 2)
     groups = {}
     for i in range(m):
-        mu = float(regularized_erm(D[i * c:(i + 1) * c], "squared", B, lam)[0])
+        mu = float(regularized_erm(D[i * c : (i + 1) * c], "squared", B, lam)[0])
         groups[mu] = groups.get(mu, 0) + 1
     clip = delta_noisy_gd(B, x_bound, y_bound, L.H)
     b = calibrated_laplace_scale(clip, c, eps)
@@ -207,13 +230,18 @@ def boosting_split_law(D, Dp, epsilon, delta=1e-5, *, m=4, B=2.0, x_bound=1.0, y
 
     out = []
     for data in (D, Dp):
-        V = data[m * c:(m + 1) * c]
-        V = V[(V != 0).any(axis=1)]           # (0, 0) records add no loss to any model
+        V = data[m * c : (m + 1) * c]
+        V = V[(V != 0).any(axis=1)]  # (0, 0) records add no loss to any model
         u = -np.minimum((w[:, None] * V[None, :, 0] - V[None, :, 1]) ** 2, clip).sum(axis=1) / c
         t = np.linspace(-clip - 31 * b, 31 * b, tgrid)
-        Fw = {mu: np.interp(u[:, None] + ell[None, :], t,
-                            sum(lap_cdf(t[:, None] - u[None, i:i + 512]) @ phi[i:i + 512] for i in range(0, grid, 512)))
-              for mu, phi in phis.items()}
+        Fw = {
+            mu: np.interp(
+                u[:, None] + ell[None, :],
+                t,
+                sum(lap_cdf(t[:, None] - u[None, i : i + 512]) @ phi[i : i + 512] for i in range(0, grid, 512)),
+            )
+            for mu, phi in phis.items()
+        }
         dens = np.zeros_like(w)
         for g, ng in groups.items():
             prod = np.ones((grid, lgrid))
@@ -246,7 +274,7 @@ def boosting_split_index_law(gap, shift, lone=1, m=4):
     def F(v):
         return 0.5 * math.exp(v) if v < 0 else 1 - 0.5 * math.exp(-v)
 
-    def dens(t):   # d/dt P(max of the lone group < t) times P(max of the others < t)
+    def dens(t):  # d/dt P(max of the lone group < t) times P(max of the others < t)
         v = t - g
         return lone * F(v) ** (lone - 1) * 0.5 * math.exp(-abs(v)) * F(t) ** (m - lone)
 

@@ -19,9 +19,18 @@ import numpy as np
 
 from reference.validation import check_integer, check_positive
 
-__all__ = ["DESIGN_ROWS", "label_flip_pair", "boosting_flip_pair", "noisy_gd_violation_pair", "BOOSTING_CHUNK",
-           "boosting_validation_pair", "BOOSTING_PAPER_CHUNK", "BOOSTING_SPLIT_CHUNK", "BOOSTING_SPLIT_BAD",
-           "boosting_split_pair"]
+__all__ = [
+    "DESIGN_ROWS",
+    "label_flip_pair",
+    "boosting_flip_pair",
+    "noisy_gd_violation_pair",
+    "BOOSTING_CHUNK",
+    "boosting_validation_pair",
+    "BOOSTING_PAPER_CHUNK",
+    "BOOSTING_SPLIT_CHUNK",
+    "BOOSTING_SPLIT_BAD",
+    "boosting_split_pair",
+]
 
 #: Records of the designed datasets (as the auditor's default datasets): 8.
 DESIGN_ROWS = 8
@@ -64,8 +73,14 @@ def boosting_flip_pair(x_bound, y_bound, m):
     D = np.tile([X, Y], (2 * (m + 1), 1))
     Dp = D.copy()
     Dp[-1, -1] = -Y
-    return D, Dp, (f"label flip of the last validation record (x = {X:g} e_1, y = +-{Y:g}); "
-                   f"all {2 * (m + 1)} records (x = {X:g} e_1, y = {Y:g}) otherwise")
+    return (
+        D,
+        Dp,
+        (
+            f"label flip of the last validation record (x = {X:g} e_1, y = +-{Y:g}); "
+            f"all {2 * (m + 1)} records (x = {X:g} e_1, y = {Y:g}) otherwise"
+        ),
+    )
 
 
 def noisy_gd_violation_pair(n=400, x_bound=1.0, y_bound=3.0):
@@ -90,8 +105,14 @@ def noisy_gd_violation_pair(n=400, x_bound=1.0, y_bound=3.0):
     D[0, 1] = Y
     Dp = D.copy()
     Dp[0, 1] = -Y
-    return D, Dp, (f"{n} records (x = {X:g}, y = 0) in d = 1, row 0 (x = {X:g}, y = +-{Y:g}): the iterates "
-                   f"revert to +-{Y:g}/n, so the average keeps nearly the whole transcript")
+    return (
+        D,
+        Dp,
+        (
+            f"{n} records (x = {X:g}, y = 0) in d = 1, row 0 (x = {X:g}, y = +-{Y:g}): the iterates "
+            f"revert to +-{Y:g}/n, so the average keeps nearly the whole transcript"
+        ),
+    )
 
 
 #: Records per chunk of :func:`boosting_validation_pair` as audited (n = 5 x 64 = 320 at m = 4).
@@ -122,8 +143,14 @@ def boosting_validation_pair(chunk=BOOSTING_CHUNK, m=4, x_bound=1.0, y_bound=3.0
     D[-1] = [X, Y]
     Dp = D.copy()
     Dp[-1, 1] = -Y
-    return D, Dp, (f"{m} training chunks of {c} records (x = {X:g}, y = {Y:g}); validation chunk of (0, 0) records "
-                   f"but the last, y = +-{Y:g}")
+    return (
+        D,
+        Dp,
+        (
+            f"{m} training chunks of {c} records (x = {X:g}, y = {Y:g}); validation chunk of (0, 0) records "
+            f"but the last, y = +-{Y:g}"
+        ),
+    )
 
 
 #: Records per chunk of the validation pair on which the paper's readings of Boosting are audited (n = 20 at m = 4).
@@ -160,10 +187,16 @@ def boosting_split_pair(chunk=BOOSTING_SPLIT_CHUNK, bad=BOOSTING_SPLIT_BAD, m=4,
     X, Y = check_positive("x_bound", x_bound), check_positive("y_bound", y_bound)
     D = np.zeros(((m + 1) * c, 2))
     D[:c] = [X, -Y]
-    D[c: m * c] = [X, Y]
-    D[m * c: m * c + k] = [X, Y]
+    D[c : m * c] = [X, Y]
+    D[m * c : m * c + k] = [X, Y]
     D[-1] = [X, -Y]
     Dp = D.copy()
     Dp[-1, 1] = Y
-    return D, Dp, (f"training chunk 1 of {c} records (x = {X:g}, y = {-Y:g}), chunks 2-{m} of (x = {X:g}, y = {Y:g}); "
-                   f"validation: {k} records (x = {X:g}, y = {Y:g}), the last y = {-Y:g} against {Y:g}, others (0, 0)")
+    return (
+        D,
+        Dp,
+        (
+            f"training chunk 1 of {c} records (x = {X:g}, y = {-Y:g}), chunks 2-{m} of (x = {X:g}, y = {Y:g}); "
+            f"validation: {k} records (x = {X:g}, y = {Y:g}), the last y = {-Y:g} against {Y:g}, others (0, 0)"
+        ),
+    )

@@ -8,86 +8,108 @@ __all__ = ["register"]
 
 FINDINGS = (
     Finding(
-        id="004.lemma-d4", paper="004", title="Both Delta(B) bounds of Lemma D.4 are false as printed",
-        claims=("arora.lemma-d4.noisy-gd", "arora.lemma-d4.noisy-gd.standard", "arora.lemma-d4.output-perturbation",
-                "arora.lemma-d4.output-perturbation.standard"),
+        id="004.lemma-d4",
+        paper="004",
+        title="Both Delta(B) bounds of Lemma D.4 are false as printed",
+        claims=(
+            "arora.lemma-d4.noisy-gd",
+            "arora.lemma-d4.noisy-gd.standard",
+            "arora.lemma-d4.output-perturbation",
+            "arora.lemma-d4.output-perturbation.standard",
+        ),
         reading="[004 Lemma D.4]; [004 Assumption 1] second condition; H the smoothness of the scalar loss "
-                "(H = 2 for (t - y)^2), l(0; z) <= Y^2, ||x|| <= X; Assumption 1's condition is for any S2, so the "
-                "worst record counts. No reading of H rescues the first bound: (BX + Y)^2 > Y^2 + H B^2 X^2 "
-                "whenever BX < 2Y/(H - 1) (BX < 2Y at H = 2), and a larger H (any upper bound on the smoothness) "
-                "only moves the threshold. The lemma is stated for any B; on Algorithm 1's guesses B_j = 2^j >= 2 "
-                "it fails at H = 2 exactly when X < Y. The second drops the cross term 2|<b,x>|Y and the factor 2 "
-                "of the Gaussian tail, and has no union bound over S2.",
+        "(H = 2 for (t - y)^2), l(0; z) <= Y^2, ||x|| <= X; Assumption 1's condition is for any S2, so the "
+        "worst record counts. No reading of H rescues the first bound: (BX + Y)^2 > Y^2 + H B^2 X^2 "
+        "whenever BX < 2Y/(H - 1) (BX < 2Y at H = 2), and a larger H (any upper bound on the smoothness) "
+        "only moves the threshold. The lemma is stated for any B; on Algorithm 1's guesses B_j = 2^j >= 2 "
+        "it fails at H = 2 exactly when X < Y. The second drops the cross term 2|<b,x>|Y and the factor 2 "
+        "of the Gaussian tail, and has no union bound over S2.",
         summary="Noisy GD: sup loss / (Y^2 + H B^2 X^2) = 1.5 (squared, B = 0.25, Y = 0.5); the self-bounding "
-                "bound 2Y^2 + H B^2 X^2 holds with ratio 1.0. Output perturbation: the exact failure probability "
-                "on a worst-case S2 reaches 8e5 times min(delta, beta)/(4K) (d = 10); the corrected "
-                "2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^-1(1 - min(delta, beta)/(4K)) holds."),
+        "bound 2Y^2 + H B^2 X^2 holds with ratio 1.0. Output perturbation: the exact failure probability "
+        "on a worst-case S2 reaches 8e5 times min(delta, beta)/(4K) (d = 10); the corrected "
+        "2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^-1(1 - min(delta, beta)/(4K)) holds.",
+    ),
     Finding(
-        id="004.thm1.printed-box", paper="004",
+        id="004.thm1.printed-box",
+        paper="004",
         title="Algorithm 1 as printed (GEM sensitivities Delta(B_j)) misses Theorem 1's excess risk",
         claims=("arora.thm1.excess-risk.printed", "arora.thm1.excess-risk"),
         reading="[004 Alg. 1 step 8] passes Delta(B_j) as GEM sensitivities; [004 Thm. 1] bound read three ways: "
-                "tight sqrt(4Y^2 log(4K/beta)/n) + 5 Delta/(n eps); statement 4 sqrt(Y^2 log/n) + 5 Delta/(n eps); "
-                "proof's last line 4 sqrt(Y^2 log/n) + 5 Delta log(4K/beta)/(n eps). Verdict under the proof's "
-                "(most generous) reading; err(B') replaced by the realised excess of w_j'. Hostile reading: err(B') "
-                "is a (1 - beta/4K)-probability bound, possibly above the realised excess; with err(B') := the "
-                "largest realised excess of w_j' over the 60 runs the violation rate at n = 16000 is still 0.95 "
-                "(0 at n <= 4000). One dataset per n at quick: the choice of w_0 comes from the data-independent "
-                "penalty 4 Delta(B_j) log/eps of GEM, and w_0's excess is a population constant.",
+        "tight sqrt(4Y^2 log(4K/beta)/n) + 5 Delta/(n eps); statement 4 sqrt(Y^2 log/n) + 5 Delta/(n eps); "
+        "proof's last line 4 sqrt(Y^2 log/n) + 5 Delta log(4K/beta)/(n eps). Verdict under the proof's "
+        "(most generous) reading; err(B') replaced by the realised excess of w_j'. Hostile reading: err(B') "
+        "is a (1 - beta/4K)-probability bound, possibly above the realised excess; with err(B') := the "
+        "largest realised excess of w_j' over the 60 runs the violation rate at n = 16000 is still 0.95 "
+        "(0 at n <= 4000). One dataset per n at quick: the choice of w_0 comes from the data-independent "
+        "penalty 4 Delta(B_j) log/eps of GEM, and w_0's excess is a population constant.",
         summary="Quick profile, 60 runs per n: violation rates 0.08, 0.95, 0.95 (tight), 0, 0.32, 0.95 "
-                "(statement), 0, 0.13, 0.95 (proof's line) at n = 1000, 4000, 16000: GEM almost always returns "
-                "w_0 = 0 (excess 0.58, flat in n) while the bound falls. On the former sweep (n <= 4000) the "
-                "refutation held only under the tight and statement readings; at n = 16000 it holds under all "
-                "three (Clopper-Pearson, Bonferroni over the n). With sensitivities "
-                "Delta(B_j)/|S2| (the standard variant) no violation under any reading."),
+        "(statement), 0, 0.13, 0.95 (proof's line) at n = 1000, 4000, 16000: GEM almost always returns "
+        "w_0 = 0 (excess 0.58, flat in n) while the bound falls. On the former sweep (n <= 4000) the "
+        "refutation held only under the tight and statement readings; at n = 16000 it holds under all "
+        "three (Clopper-Pearson, Bonferroni over the n). With sensitivities "
+        "Delta(B_j)/|S2| (the standard variant) no violation under any reading.",
+    ),
     Finding(
-        id="004.privacy-accounting", paper="004",
+        id="004.privacy-accounting",
+        paper="004",
         title="Grid search and Boosting are private by parallel composition, which the proofs do not use",
-        claims=("arora.thm1.privacy.parallel", "arora.thm1.privacy.composition", "arora.thm2.privacy",
-                "arora.boosting.privacy", "arora.boosting.privacy.calibrated"),
+        claims=(
+            "arora.thm1.privacy.parallel",
+            "arora.thm1.privacy.composition",
+            "arora.thm2.privacy",
+            "arora.boosting.privacy",
+            "arora.boosting.privacy.calibrated",
+        ),
         reading="Replace-one neighbours. [004 Alg. 1]: S1, S2 disjoint, so the algorithm is (eps/2, delta/2)-DP "
-                "(learners (eps/2, delta/2) on S1; GEM eps/2 with Assumption-1 failure <= delta/2 on S2). "
-                "[004 Thm. 2] runs the learners at (eps/K, delta/K): (eps, delta) by parallel composition, 1.5 eps "
-                "by the sequential count of [004 App. D.2]. Boosting [004 App. E]: fixed disjoint chunks, so "
-                "(max(eps/2, eps_selection), delta): the selection may use all of eps.",
+        "(learners (eps/2, delta/2) on S1; GEM eps/2 with Assumption-1 failure <= delta/2 on S2). "
+        "[004 Thm. 2] runs the learners at (eps/K, delta/K): (eps, delta) by parallel composition, 1.5 eps "
+        "by the sequential count of [004 App. D.2]. Boosting [004 App. E]: fixed disjoint chunks, so "
+        "(max(eps/2, eps_selection), delta): the selection may use all of eps.",
         summary="Exact accounting over K in {1, 3, 8, 16}: Algorithm 1 within (eps/2, delta/2) (ratio 1.0, the "
-                "Assumption-1 term delta/2 tight); Theorem 2's setting (eps, delta) in parallel, 1.5 eps "
-                "sequentially. Boosting as printed, judged against eps over 16 model draws at n = 400: the "
-                "selection loss given the models has median 0.76 eps, 0.9 quantile 1.05 eps, and exceeds eps on 3 "
-                "draws (max 1.10 eps; score sensitivity 0.68 to 2.72 across draws); the output audit (40000 runs "
-                "per dataset) on that random dataset finds no violation (formerly refuted against eps/2 on one "
-                "draw, withdrawn). It is refuted at the same n = 400 through the exact law on a designed pair "
-                "(004.boosting-printed-scale): a failure of the printed constant, not of the accounting. The "
-                "clipped variant with scale 2 Delta/(|S_(m+1)| eps) is eps-DP (worst score move 0.996 eps)."),
+        "Assumption-1 term delta/2 tight); Theorem 2's setting (eps, delta) in parallel, 1.5 eps "
+        "sequentially. Boosting as printed, judged against eps over 16 model draws at n = 400: the "
+        "selection loss given the models has median 0.76 eps, 0.9 quantile 1.05 eps, and exceeds eps on 3 "
+        "draws (max 1.10 eps; score sensitivity 0.68 to 2.72 across draws); the output audit (40000 runs "
+        "per dataset) on that random dataset finds no violation (formerly refuted against eps/2 on one "
+        "draw, withdrawn). It is refuted at the same n = 400 through the exact law on a designed pair "
+        "(004.boosting-printed-scale): a failure of the printed constant, not of the accounting. The "
+        "clipped variant with scale 2 Delta/(|S_(m+1)| eps) is eps-DP (worst score move 0.996 eps).",
+    ),
     Finding(
-        id="004.boosting-printed-scale", paper="004",
+        id="004.boosting-printed-scale",
+        paper="004",
         title="Boosting at the printed sigma~ of Theorem E is not (eps, delta)-DP on small datasets",
-        claims=("audit.arora-boosting.printed", "audit.arora-boosting.standard", "arora.boosting.privacy",
-                "arora.boosting.privacy.standard"),
+        claims=(
+            "audit.arora-boosting.printed",
+            "audit.arora-boosting.standard",
+            "arora.boosting.privacy",
+            "arora.boosting.privacy.standard",
+        ),
         reading="[004 Alg. Boosting] selects argmax_i -L^(w_i; S_(m+1)) + Lap(0, sigma~) with [004 Thm. E]'s "
-                "sigma~^2 = 4(Y^2 + H~ gamma~^2 X^2)/(n eps); A = output perturbation at (eps/2, delta) on each "
-                "chunk, squared loss, d = 1, X = 1, Y = 3, gamma~ read as gamma, the learner's sub-Gaussian "
-                "constant; replace-one neighbours. Readings side by side (eps at delta = 1e-5, n = 20): "
-                "Lap(0, sigma~) as scale 4.91, as variance 4.79; n in sigma~ read as the chunk size 3.14; "
-                "gamma~ = 3 gamma 2.48, 10 gamma 0.868 (private). The theorem's privacy sentence carries no "
-                "condition on n; the next sentence's 'n >= n0' (n0 = 16 gamma^2 log^8(4/beta) H~/Y^2, 3.2e7 here "
-                "at beta = 0.1) qualifies the excess risk. Under the reading that n >= n0 also bounds the "
-                "privacy claim, every violation shown here is outside it: sigma~ ~ 1/sqrt(n) against a "
-                "selection sensitivity ~ 1/n, so large n is private. At n = 400 with the claim check's own "
-                "learner (lambda = 0.5, Y = 2.34, d = 2; exact-law lower bounds of eps at 1e-5): scale 1.50, "
-                "variance 2.10, n as chunk size 0.63, gamma~ = 3 gamma 0.46, 10 gamma 0.11; n0 = 1.1e7.",
+        "sigma~^2 = 4(Y^2 + H~ gamma~^2 X^2)/(n eps); A = output perturbation at (eps/2, delta) on each "
+        "chunk, squared loss, d = 1, X = 1, Y = 3, gamma~ read as gamma, the learner's sub-Gaussian "
+        "constant; replace-one neighbours. Readings side by side (eps at delta = 1e-5, n = 20): "
+        "Lap(0, sigma~) as scale 4.91, as variance 4.79; n in sigma~ read as the chunk size 3.14; "
+        "gamma~ = 3 gamma 2.48, 10 gamma 0.868 (private). The theorem's privacy sentence carries no "
+        "condition on n; the next sentence's 'n >= n0' (n0 = 16 gamma^2 log^8(4/beta) H~/Y^2, 3.2e7 here "
+        "at beta = 0.1) qualifies the excess risk. Under the reading that n >= n0 also bounds the "
+        "privacy claim, every violation shown here is outside it: sigma~ ~ 1/sqrt(n) against a "
+        "selection sensitivity ~ 1/n, so large n is private. At n = 400 with the claim check's own "
+        "learner (lambda = 0.5, Y = 2.34, d = 2; exact-law lower bounds of eps at 1e-5): scale 1.50, "
+        "variance 2.10, n as chunk size 0.63, gamma~ = 3 gamma 0.46, 10 gamma 0.11; n0 = 1.1e7.",
         summary="Designed pair (m = 4 training chunks of (e_1, 3), a validation chunk of (0, 0) records but its "
-                "last, (e_1, 3) against (e_1, -3)); exact output law by quadrature, checked against runs of the "
-                "implementation: eps at delta = 1e-5 is 4.91 at n = 20, 3.93 at n = 80, 2.18 at n = 320, 1.92 at "
-                "n = 400, and on the same family 0.884 at n = 1280, 0.269 at n = 5120 (private from there). The quick audit "
-                "(20000 calls) refutes the base at 1.89-2.51 on every run seed tried (oracle 2.41). At n = 400, "
-                "the size of arora.boosting.privacy's own check (its random datasets do not reach the violation), "
-                "that check now refutes both readings through the exact law on this pair with its own learner: "
-                "guaranteed brackets give delta(1) in [7.25e-4, 8.27e-4] (printed; eps >= 1.50) and [5.93e-3, "
-                "6.42e-3] (variance; eps >= 2.10) against delta = 1e-5, and the implementation's sampler agrees "
-                "with the law (20000 runs per dataset, 20 bins); refuted on every run seed tried, at quick and "
-                "full. The earlier 1-in-3 refutation used sigma~ = 0.1, not the paper's constant, and judged "
-                "nothing of the paper."),
+        "last, (e_1, 3) against (e_1, -3)); exact output law by quadrature, checked against runs of the "
+        "implementation: eps at delta = 1e-5 is 4.91 at n = 20, 3.93 at n = 80, 2.18 at n = 320, 1.92 at "
+        "n = 400, and on the same family 0.884 at n = 1280, 0.269 at n = 5120 (private from there). The quick audit "
+        "(20000 calls) refutes the base at 1.89-2.51 on every run seed tried (oracle 2.41). At n = 400, "
+        "the size of arora.boosting.privacy's own check (its random datasets do not reach the violation), "
+        "that check now refutes both readings through the exact law on this pair with its own learner: "
+        "guaranteed brackets give delta(1) in [7.25e-4, 8.27e-4] (printed; eps >= 1.50) and [5.93e-3, "
+        "6.42e-3] (variance; eps >= 2.10) against delta = 1e-5, and the implementation's sampler agrees "
+        "with the law (20000 runs per dataset, 20 bins); refuted on every run seed tried, at quick and "
+        "full. The earlier 1-in-3 refutation used sigma~ = 0.1, not the paper's constant, and judged "
+        "nothing of the paper.",
+    ),
 )
 
 

@@ -28,6 +28,7 @@ from reference.validation import check_delta, check_epsilon, check_integer, chec
 
 __all__ = ["learner_mu_bound", "gaussian_epsilon", "gaussian_oracle", "calls_for_oracle", "noisy_gd_linear_output"]
 
+
 def learner_mu_bound(learner, epsilon, delta):
     """Largest noise-unit shift ``mu`` any replace-one pair can give a base learner built for ``(epsilon, delta)``.
 
@@ -107,15 +108,22 @@ def noisy_gd_linear_output(n, epsilon, delta, B=1.0, x_bound=1.0, y_bound=3.0):
     T = min(n, 200)
     sigma = noisy_gd_sigma("squared", B, X, Y, n, T, epsilon, delta)
     G = lipschitz_constant("squared", B, X, Y)
-    eta = B / (math.sqrt(G * G + sigma * sigma) * math.sqrt(T))      # d = 1, as noisy_gd sets it
+    eta = B / (math.sqrt(G * G + sigma * sigma) * math.sqrt(T))  # d = 1, as noisy_gd sets it
     k = eta * 2.0 * X * X
     s = np.arange(T)
     c = -np.expm1((T - s) * math.log1p(-k)) / k
     shift = 4.0 * X * Y / n
     t = np.arange(1, T + 1)
     var = (eta * sigma) ** 2 * -np.expm1(2 * t * math.log1p(-k)) / -math.expm1(2 * math.log1p(-k))
-    mean = (2.0 * X * Y / n) / (2.0 * X * X) * -np.expm1(t * math.log1p(-k))   # |E w_t| on either dataset
+    mean = (2.0 * X * Y / n) / (2.0 * X * X) * -np.expm1(t * math.log1p(-k))  # |E w_t| on either dataset
     sd = np.sqrt(var)
     projection = float(np.sum(special.ndtr(-(B - mean) / sd) + special.ndtr(-(B + mean) / sd)))
-    return {"mu": float(shift * c.sum() / (sigma * np.linalg.norm(c))), "transcript_mu": math.sqrt(T) * shift / sigma,
-            "projection": projection, "T": T, "sigma": sigma, "eta": eta, "k": k}
+    return {
+        "mu": float(shift * c.sum() / (sigma * np.linalg.norm(c))),
+        "transcript_mu": math.sqrt(T) * shift / sigma,
+        "projection": projection,
+        "T": T,
+        "sigma": sigma,
+        "eta": eta,
+        "k": k,
+    }

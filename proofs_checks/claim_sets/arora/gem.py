@@ -31,8 +31,7 @@ def _real_pairs(ctx, rng, epsilon, beta, candidates_per_guess):
             z = sample_records(p, n, rng)
             S1, S2 = split_in_two(z)
             cand = fit_candidates(S1, L, K, epsilon, 1e-5, candidates_per_guess, rng)
-            sens, scores = grid_search_pairs(cand, S2, L, n=n, epsilon=epsilon, delta=1e-5, beta=beta,
-                                             variant=variant)
+            sens, scores = grid_search_pairs(cand, S2, L, n=n, epsilon=epsilon, delta=1e-5, beta=beta, variant=variant)
             yield {"variant": variant, "loss": loss, "learner": type(L).__name__}, sens, scores
 
 
@@ -50,33 +49,54 @@ def gem_privacy_004_check(weight_scale=1.0, epsilon=1.0, beta=0.1):
         for where, sens, scores in _real_pairs(ctx, rng, epsilon, beta, 4):
             k = sens.size
             eye = np.eye(k, dtype=bool)
-            patterns = np.vstack([np.where(eye, 1.0, -1.0), np.where(eye, -1.0, 1.0),
-                                  rng.choice([-1.0, 1.0], size=(20, k))])
+            patterns = np.vstack(
+                [np.where(eye, 1.0, -1.0), np.where(eye, -1.0, 1.0), rng.choice([-1.0, 1.0], size=(20, k))]
+            )
             # every score vector and its moves in one GEM call (each row of the batched law is bit for bit the
             # row's own law); add_rows keeps the same maximum and place as one add per pair
-            logp = gem_log_prob(sens, scores, weight_scale * epsilon / 2, beta / 4)                   # (R, k)
-            logq = gem_log_prob(sens, scores[:, None, :] + patterns * sens, weight_scale * epsilon / 2,
-                                beta / 4)                                                           # (R, P, k)
+            logp = gem_log_prob(sens, scores, weight_scale * epsilon / 2, beta / 4)  # (R, k)
+            logq = gem_log_prob(
+                sens, scores[:, None, :] + patterns * sens, weight_scale * epsilon / 2, beta / 4
+            )  # (R, P, k)
             for r in range(scores.shape[0]):
-                tally.add_rows(np.vstack([logp[r], logq[r]]), epsilon / 2,
-                               where_of=lambda j, where=where: {**where, "move": patterns[j].tolist()})
-            _stressed(tally, rng, sens, patterns, weight_scale * epsilon / 2, epsilon / 2, beta / 4,
-                      30 if ctx.profile == "quick" else 300, where)
+                tally.add_rows(
+                    np.vstack([logp[r], logq[r]]),
+                    epsilon / 2,
+                    where_of=lambda j, where=where: {**where, "move": patterns[j].tolist()},
+                )
+            _stressed(
+                tally,
+                rng,
+                sens,
+                patterns,
+                weight_scale * epsilon / 2,
+                epsilon / 2,
+                beta / 4,
+                30 if ctx.profile == "quick" else 300,
+                where,
+            )
             # the designed vector where GEM's worst case is attained (moved by one coordinate down, the others up)
             q = gem_worst_case_scores(sens, weight_scale * epsilon / 2, beta / 4)
-            tally.add_rows(gem_log_prob(sens, np.vstack([q, q + patterns * sens]), weight_scale * epsilon / 2,
-                                        beta / 4), epsilon / 2,
-                           where_of=lambda j, where=where, q=q: {**where, "designed_scores": q.tolist(),
-                                                                 "move": patterns[j].tolist()})
+            tally.add_rows(
+                gem_log_prob(sens, np.vstack([q, q + patterns * sens]), weight_scale * epsilon / 2, beta / 4),
+                epsilon / 2,
+                where_of=lambda j, where=where, q=q: {
+                    **where,
+                    "designed_scores": q.tolist(),
+                    "move": patterns[j].tolist(),
+                },
+            )
         return tally.result(
             method="exact GEM log-probabilities; each score vector (the real ones, 30 (quick) or 300 (full) "
-                   "stressed ones and the designed worst case per configuration) moved by +-gamma_j in every "
-                   "coordinate",
+            "stressed ones and the designed worst case per configuration) moved by +-gamma_j in every "
+            "coordinate",
             reading=f"[004 App. D.1] GEM privacy at epsilon/2 = {epsilon / 2} ([004 Alg. 1 step 8]) with the "
-                    f"penalised scores of [004 Alg. 1], printed and standard sensitivities; 'adjacent datasets' of "
-                    f"[004 App. D.1] read as replace-one (the proof of [004 Lemma D.4]: 'differ in only one point'), "
-                    f"each moving score q_j by at most gamma_j",
-            quantity="largest GEM privacy loss / (epsilon/2)", evidence={"epsilon_gem": epsilon / 2})
+            f"penalised scores of [004 Alg. 1], printed and standard sensitivities; 'adjacent datasets' of "
+            f"[004 App. D.1] read as replace-one (the proof of [004 Lemma D.4]: 'differ in only one point'), "
+            f"each moving score q_j by at most gamma_j",
+            quantity="largest GEM privacy loss / (epsilon/2)",
+            evidence={"epsilon_gem": epsilon / 2},
+        )
 
     return check
 
@@ -102,7 +122,7 @@ def gem_worst_case_scores(sens, eps_gem, beta_gem, far=400.0):
     if pos.size < 2 or not np.any(sens == 0) or np.any(sens < 0):
         raise ValueError(f"sens needs non-negative entries, a zero one and two positive ones, got {sens.tolist()}")
     t = 2 * math.log(sens.size / beta_gem) / eps_gem
-    p = np.where(sens == 0, far * sens[pos].min(), 0.0)          # offset scores q + t gamma
+    p = np.where(sens == 0, far * sens[pos].min(), 0.0)  # offset scores q + t gamma
     return p - t * sens
 
 
@@ -118,13 +138,14 @@ def _stressed(tally, rng, sens, patterns, eps_gem, eps_claim, beta_gem, count, w
     spread = rng.choice([0.5, 1.0, 3.0], size=(count, 1))
     q = rng.uniform(0.0, 1.0, size=(count, k)) * spread * t * sens.max()
     q[:, sens == 0] = rng.uniform(0.0, 1.0, size=(count, 1)) * spread * t * sens.max()
-    logp = gem_log_prob(sens, q, eps_gem, beta_gem)                                   # (count, k)
+    logp = gem_log_prob(sens, q, eps_gem, beta_gem)  # (count, k)
     logq = gem_log_prob(sens, q[:, None, :] + patterns[None] * sens, eps_gem, beta_gem)  # (count, P, k)
     loss = np.max(np.abs(logq - logp[:, None, :]), axis=-1)
     i, j = np.unravel_index(int(np.argmax(loss)), loss.shape)
     tally.pairs += loss.size - 1
-    tally.add(logp[i], logq[i, j], eps_claim, where={**where, "stressed_scores": q[i].tolist(),
-                                                     "move": patterns[j].tolist()})
+    tally.add(
+        logp[i], logq[i, j], eps_claim, where={**where, "stressed_scores": q[i].tolist(), "move": patterns[j].tolist()}
+    )
 
 
 def gem_utility_004_check(bound_factor=4.0, epsilon=1.0, beta=0.1):
@@ -152,43 +173,62 @@ def gem_utility_004_check(bound_factor=4.0, epsilon=1.0, beta=0.1):
                 q[j] = 0.0
                 q[0] = 10 * sens.max() * t
                 stressed.append(q)
-            probs = np.exp(gem_log_prob(sens, np.array(stressed), e2, b4))   # one call; rows as if alone
+            probs = np.exp(gem_log_prob(sens, np.array(stressed), e2, b4))  # one call; rows as if alone
             for i, (q, pr) in enumerate(zip(stressed, probs)):
                 bound = np.min(q + bound_factor * sens * math.log(N / b4) / e2)
                 worst.update(float(pr[q > bound].sum()), {**where, "score_vector": i})
         return worst.value, worst.where, worst.count
 
     return max_search_check(
-        search, b4,
+        search,
+        b4,
         method="exact GEM probabilities of the violating choices, for the real scores and 30 (quick) or "
-               "300 (full) stressed score vectors per configuration",
+        "300 (full) stressed score vectors per configuration",
         reading=f"[004 App. D.1] GEM utility at epsilon' = epsilon/2 = {e2}, beta' = beta/4 = {b4} "
-                f"([004 Alg. 1 step 8]); the bound's constant is {bound_factor} (4 in the paper)",
-        evidence={"observed_is": "largest probability that GEM's choice violates the bound",
-                  "bound_factor": bound_factor})
+        f"([004 Alg. 1 step 8]); the bound's constant is {bound_factor} (4 in the paper)",
+        evidence={
+            "observed_is": "largest probability that GEM's choice violates the bound",
+            "bound_factor": bound_factor,
+        },
+    )
 
 
-GEM_PRIVACY_POWER = ("detects GEM epsilon x1.25 (1.019) and x2 (1.61) on the designed worst case "
-                     "(gem_worst_case_scores): with N = 4 pairs GEM's loss is at most a + log(3/(1 + 2 e^-a)), a = the "
-                     "run epsilon/2, attained there (0.819 of epsilon/2 at x1); the real scores reach 0.505 (the best "
-                     "pair carries nearly all the mass and its normalised score is pinned at 0), stressed ones 0.78")
-GEM_UTILITY_POWER = ("misses the constant 4 x0.9: the exact violation probability is 0.72 of beta/4 (real scores), "
-                     "and stressed scores placed between 0.2 and 4 GEM slacks (tried) do not raise it: the union "
-                     "bound behind the 4 is not attained with N = K + 1 pairs; detects x0.5 (16 times beta/4)")
+GEM_PRIVACY_POWER = (
+    "detects GEM epsilon x1.25 (1.019) and x2 (1.61) on the designed worst case "
+    "(gem_worst_case_scores): with N = 4 pairs GEM's loss is at most a + log(3/(1 + 2 e^-a)), a = the "
+    "run epsilon/2, attained there (0.819 of epsilon/2 at x1); the real scores reach 0.505 (the best "
+    "pair carries nearly all the mass and its normalised score is pinned at 0), stressed ones 0.78"
+)
+GEM_UTILITY_POWER = (
+    "misses the constant 4 x0.9: the exact violation probability is 0.72 of beta/4 (real scores), "
+    "and stressed scores placed between 0.2 and 4 GEM slacks (tried) do not raise it: the union "
+    "bound behind the 4 is not attained with N = K + 1 pairs; detects x0.5 (16 times beta/4)"
+)
 
 
 def register(registry):
     """Add the claims on GEM [004 App. D.1] with the pairs of [004 Alg. 1]."""
+
     def claim(*a, **k):
         registry.add_claim(Claim(*a, **k))
 
-    claim("arora.gem.privacy", "[004 App. D.1] [004 Alg. 1 step 8]",
-          "GEM at eps/2 on the grid-search pairs is eps/2-DP when each score moves within its sensitivity.",
-          "privacy", with_power(gem_privacy_004_check(), GEM_PRIVACY_POWER), algorithm="arora-grid-search",
-          mutants=scaled_mutants("GEM epsilon", lambda f: gem_privacy_004_check(weight_scale=f), (2.0, 1.25),
-                                 {2.0: "2x over-spend"}))
-    claim("arora.gem.utility", "[004 App. D.1] [004 Alg. 1 step 8]",
-          "W.p. >= 1-beta/4 GEM's choice has q <= min_j (q_j + 4 gamma_j log(N/(beta/4))/(eps/2)).",
-          "inequality", with_power(gem_utility_004_check(), GEM_UTILITY_POWER), algorithm="arora-grid-search",
-          mutants=scaled_mutants("bound constant 4", lambda f: gem_utility_004_check(bound_factor=4.0 * f),
-                                 (0.5, 0.9)))
+    claim(
+        "arora.gem.privacy",
+        "[004 App. D.1] [004 Alg. 1 step 8]",
+        "GEM at eps/2 on the grid-search pairs is eps/2-DP when each score moves within its sensitivity.",
+        "privacy",
+        with_power(gem_privacy_004_check(), GEM_PRIVACY_POWER),
+        algorithm="arora-grid-search",
+        mutants=scaled_mutants(
+            "GEM epsilon", lambda f: gem_privacy_004_check(weight_scale=f), (2.0, 1.25), {2.0: "2x over-spend"}
+        ),
+    )
+    claim(
+        "arora.gem.utility",
+        "[004 App. D.1] [004 Alg. 1 step 8]",
+        "W.p. >= 1-beta/4 GEM's choice has q <= min_j (q_j + 4 gamma_j log(N/(beta/4))/(eps/2)).",
+        "inequality",
+        with_power(gem_utility_004_check(), GEM_UTILITY_POWER),
+        algorithm="arora-grid-search",
+        mutants=scaled_mutants("bound constant 4", lambda f: gem_utility_004_check(bound_factor=4.0 * f), (0.5, 0.9)),
+    )

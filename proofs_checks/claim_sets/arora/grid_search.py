@@ -16,8 +16,12 @@ from dataclasses import replace
 import numpy as np
 
 from reference.arora.data import glm_loss, sample_records
-from reference.arora.learners import (lipschitz_constant, noisy_gd_sigma, output_perturbation_sensitivity,
-                                      output_perturbation_sigma)
+from reference.arora.learners import (
+    lipschitz_constant,
+    noisy_gd_sigma,
+    output_perturbation_sensitivity,
+    output_perturbation_sigma,
+)
 from reference.arora.model_selection import fit_candidates, grid_guesses, grid_search_pairs, split_in_two
 from reference.mechanisms import gaussian_exact_delta, gem_log_prob
 
@@ -27,8 +31,10 @@ from ._common import domain_candidates, grid_configs, scaled_mutants, with_power
 
 __all__ = ["thm1_gem_step_privacy_check", "thm1_composition_check", "register"]
 
-NEIGHBOURS = ("replace-one neighbours of S2 (the proof of [004 Lemma D.4]: 'S and S' differ in only one point'; "
-              "the fragment has no formal DP definition)")
+NEIGHBOURS = (
+    "replace-one neighbours of S2 (the proof of [004 Lemma D.4]: 'S and S' differ in only one point'; "
+    "the fragment has no formal DP definition)"
+)
 
 
 def _adversarial_plans(cand, S2, recs, loss, L, K):
@@ -41,10 +47,15 @@ def _adversarial_plans(cand, S2, recs, loss, L, K):
     """
     d = S2.shape[1] - 1
     u = np.eye(d)[0]
-    signs = np.array(np.meshgrid(*[[1.0, -1.0]] * K)).reshape(K, -1).T      # (2^K, K)
-    adv_sets = [(sg * grid_guesses(K))[:, None, None] * u for sg in signs]   # ||w_j|| = B_j, +-u
-    adv_recs = np.vstack([recs, np.append(u, -1.0 if loss == "logistic" else -L.y_bound),
-                          np.append(-u, 1.0 if loss == "logistic" else L.y_bound)])
+    signs = np.array(np.meshgrid(*[[1.0, -1.0]] * K)).reshape(K, -1).T  # (2^K, K)
+    adv_sets = [(sg * grid_guesses(K))[:, None, None] * u for sg in signs]  # ||w_j|| = B_j, +-u
+    adv_recs = np.vstack(
+        [
+            recs,
+            np.append(u, -1.0 if loss == "logistic" else -L.y_bound),
+            np.append(-u, 1.0 if loss == "logistic" else L.y_bound),
+        ]
+    )
     return [(cand, range(min(3, S2.shape[0])), recs)] + [(a, ("low",), adv_recs) for a in adv_sets]
 
 
@@ -60,8 +71,9 @@ def thm1_gem_step_privacy_check(variant="standard", sens_factor=1.0, epsilon=1.0
     def check(ctx):
         tally, assumption_fail = PrivacyTally(), 0
         for inst in gem_step_instances(ctx.profile, ctx.rng(), epsilon, delta, beta, variant):
-            loss, L, LB, n, S2, cand, sens, recs = (inst[k] for k in ("loss", "learner", "loss_bound", "n", "S2",
-                                                                     "candidates", "sens", "records"))
+            loss, L, LB, n, S2, cand, sens, recs = (
+                inst[k] for k in ("loss", "learner", "loss_bound", "n", "S2", "candidates", "sens", "records")
+            )
             # [004 Assumption 1]: no loss of a candidate on S2 or on a replacement record reaches Delta(B_j)
             loss_bounds = sens[1:] * (S2.shape[0] if variant == "standard" else 1.0)
             lmax = glm_loss(cand[:, 0], np.vstack([S2, recs]), loss).max(axis=1)
@@ -77,18 +89,26 @@ def thm1_gem_step_privacy_check(variant="standard", sens_factor=1.0, epsilon=1.0
                     S2b[row] = rset[i]
                     datasets.append(S2b)
                 laws = _gem_log_prob_many(cset, datasets, LB, n, epsilon, delta, beta, variant, sens_factor)
-                tally.add_rows(laws, epsilon / 2,
-                               where_of=lambda j, plan=plan, where=where: {
-                                   "loss": loss, "learner": type(L).__name__, "plan": plan,
-                                   "row": where[j][0], "record": where[j][1]})
+                tally.add_rows(
+                    laws,
+                    epsilon / 2,
+                    where_of=lambda j, plan=plan, where=where: {
+                        "loss": loss,
+                        "learner": type(L).__name__,
+                        "plan": plan,
+                        "row": where[j][0],
+                        "record": where[j][1],
+                    },
+                )
         return tally.result(
             method="exact GEM log-probabilities of neighbouring S2 (candidates trained once on S1), "
-                   "both losses and both base learners",
+            "both losses and both base learners",
             reading=f"[004 Alg. 1 step 8], [004 Thm. 1]: GEM at epsilon/2 = {epsilon / 2} with pairs (0, Y^2), "
-                    f"({'Delta(B_j)' if variant == 'printed' else 'Delta(B_j)/|S2|'}, L~_j) is epsilon/2-DP in "
-                    f"S2; {NEIGHBOURS}",
+            f"({'Delta(B_j)' if variant == 'printed' else 'Delta(B_j)/|S2|'}, L~_j) is epsilon/2-DP in "
+            f"S2; {NEIGHBOURS}",
             quantity="largest GEM privacy loss / (epsilon/2)",
-            evidence={"epsilon_gem": epsilon / 2, "assumption1_events_failed": assumption_fail, "variant": variant})
+            evidence={"epsilon_gem": epsilon / 2, "assumption1_events_failed": assumption_fail, "variant": variant},
+        )
 
     return check
 
@@ -103,14 +123,14 @@ def gem_step_instances(profile, rng, epsilon=1.0, delta=1e-5, beta=0.1, variant=
     proof recomputed from the claim's seed sees the check's own instances.
     """
     for loss, p, L, n, K in grid_configs(profile):
-        LB = _MemoLossBound(L)          # Delta(B_j) once per configuration, not once per neighbour
+        LB = _MemoLossBound(L)  # Delta(B_j) once per configuration, not once per neighbour
         z = sample_records(p, n, rng)
         S1, S2 = split_in_two(z)
         cand = fit_candidates(S1, L, K, epsilon, delta, 1, rng)
         sens, _ = grid_search_pairs(cand, S2, LB, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant)
         recs = domain_candidates(z.shape[1] - 1, loss, 1.0, L.y_bound, rng, 16)
         plans = _adversarial_plans(cand, S2, recs, loss, L, K)
-        if profile == "quick":           # two sign patterns (all +, all -) of the adversarial sets
+        if profile == "quick":  # two sign patterns (all +, all -) of the adversarial sets
             plans = plans[:2] + plans[-1:]
         d = z.shape[1] - 1
         low = np.append(np.eye(d)[0], 1.0) if loss == "logistic" else np.zeros(d + 1)
@@ -121,8 +141,17 @@ def gem_step_instances(profile, rng, epsilon=1.0, delta=1e-5, beta=0.1, variant=
                 S2a[0] = low
                 rows = (0,)
             bases.append((cset, S2a, rows, rset))
-        yield {"loss": loss, "learner": L, "loss_bound": LB, "n": n, "S2": S2, "candidates": cand, "sens": sens,
-               "records": recs, "bases": bases}
+        yield {
+            "loss": loss,
+            "learner": L,
+            "loss_bound": LB,
+            "n": n,
+            "S2": S2,
+            "candidates": cand,
+            "sens": sens,
+            "records": recs,
+            "bases": bases,
+        }
 
 
 class _MemoLossBound:
@@ -150,16 +179,18 @@ class _MemoLossBound:
 def _gem_log_prob_many(cset, datasets, L, n, epsilon, delta, beta, variant, sens_factor):
     """Exact GEM laws of [004 Alg. 1 step 8] on each ``S2`` of ``datasets`` (rows of the result), sensitivities
     scaled by ``sens_factor``, in one batched GEM call."""
-    pairs = [grid_search_pairs(cset, S2, L, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant)
-             for S2 in datasets]
+    pairs = [
+        grid_search_pairs(cset, S2, L, n=n, epsilon=epsilon, delta=delta, beta=beta, variant=variant) for S2 in datasets
+    ]
     sens = pairs[0][0]
-    if any(not np.array_equal(p[0], sens) for p in pairs):    # Delta(B_j) never depends on S2
+    if any(not np.array_equal(p[0], sens) for p in pairs):  # Delta(B_j) never depends on S2
         raise RuntimeError("GEM sensitivities differ between neighbouring S2")
     return gem_log_prob(sens * sens_factor, np.stack([p[1][0] for p in pairs]), epsilon / 2, beta / 4)
 
 
-def composition_rows(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, *, per_guess=2, target=1.0,
-                     accounting="parallel"):
+def composition_rows(
+    sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, *, per_guess=2, target=1.0, accounting="parallel"
+):
     """The accounting of :func:`thm1_composition_check` at each point of its grid: ``(value, where)`` rows.
 
     ``value`` is the larger of total epsilon / (target epsilon) and total delta / (target delta);
@@ -187,9 +218,19 @@ def composition_rows(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, *, per
                         e_tot, d_tot = max(eps_s1, eps_s2), max(d_s1, fail[name])
                     else:
                         e_tot, d_tot = eps_s1 + eps_s2, d_s1 + fail[name]
-                    yield (max(e_tot / (target * epsilon), d_tot / (target * delta)),
-                           {"learner": name, "K": K, "n": n, "loss": loss, "epsilon_total": e_tot,
-                            "delta_total": d_tot, "delta_S1": d_s1, "delta_S2": fail[name]})
+                    yield (
+                        max(e_tot / (target * epsilon), d_tot / (target * delta)),
+                        {
+                            "learner": name,
+                            "K": K,
+                            "n": n,
+                            "loss": loss,
+                            "epsilon_total": e_tot,
+                            "delta_total": d_tot,
+                            "delta_S1": d_s1,
+                            "delta_S2": fail[name],
+                        },
+                    )
 
 
 def composition_mutant_proof(sigma_factor, *, per_guess, target, accounting):
@@ -200,18 +241,21 @@ def composition_mutant_proof(sigma_factor, *, per_guess, target, accounting):
     worst_d = max(w["delta_total"] for _, w in rows) / (target * 1e-5)
     if worst_e > 1.0 or worst_d > 1.0:
         return ""
-    return (f"still within the target ({target:g} eps, {target:g} delta) at every grid point of the check (K in "
-            "1, 3, 8, 16; n in 200, 20000; both losses and learners): the learners at noise x"
-            f"{sigma_factor:g} keep their epsilon_j = eps / ({per_guess:g} K) and their exact deltas there "
-            "(Balle & Wang for output perturbation; the Gaussian of T = 50 composed noisy-GD steps, exact) sum by "
-            f"basic composition, with GEM at eps/2 on S2 and the Assumption-1 failure, to a total ({accounting} "
-            f"accounting) of at most {worst_e:.4g} target epsilon and {worst_d:.3g} target delta -- an upper "
-            "bound on the whole algorithm's delta at that epsilon; the noise x0.8 spends the slack of the "
-            "classical Gaussian calibration at epsilon_j <= 1/2")
+    return (
+        f"still within the target ({target:g} eps, {target:g} delta) at every grid point of the check (K in "
+        "1, 3, 8, 16; n in 200, 20000; both losses and learners): the learners at noise x"
+        f"{sigma_factor:g} keep their epsilon_j = eps / ({per_guess:g} K) and their exact deltas there "
+        "(Balle & Wang for output perturbation; the Gaussian of T = 50 composed noisy-GD steps, exact) sum by "
+        f"basic composition, with GEM at eps/2 on S2 and the Assumption-1 failure, to a total ({accounting} "
+        f"accounting) of at most {worst_e:.4g} target epsilon and {worst_d:.3g} target delta -- an upper "
+        "bound on the whole algorithm's delta at that epsilon; the noise x0.8 spends the slack of the "
+        "classical Gaussian calibration at epsilon_j <= 1/2"
+    )
 
 
-def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, *, per_guess=2, target=1.0,
-                           accounting="parallel"):
+def thm1_composition_check(
+    sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, *, per_guess=2, target=1.0, accounting="parallel"
+):
     """Privacy accounting of [004 Alg. 1] from exact per-learner deltas, sequential or parallel.
 
     The ``K`` learners run at ``(epsilon/(per_guess K), delta/(per_guess K))`` on ``S_1`` (exact
@@ -228,42 +272,59 @@ def thm1_composition_check(sigma_factor=1.0, epsilon=1.0, delta=1e-5, beta=0.1, 
 
     def search(ctx):
         worst = WorstCase(0.0)
-        for value, where in composition_rows(sigma_factor, epsilon, delta, beta, per_guess=per_guess, target=target,
-                                             accounting=accounting):
+        for value, where in composition_rows(
+            sigma_factor, epsilon, delta, beta, per_guess=per_guess, target=target, accounting=accounting
+        ):
             worst.update(value, where)
         return worst.value, worst.where, worst.count
 
     return max_search_check(
-        search, 1.0,
+        search,
+        1.0,
         method=f"exact per-learner deltas (Balle & Wang; GDP composition of T = 50 noisy-GD steps), basic "
-               f"composition over the K guesses on S1, GEM at epsilon/2 on S2, {accounting} accounting of the "
-               f"two halves; grid of K, n, loss and learner",
+        f"composition over the K guesses on S1, GEM at epsilon/2 on S2, {accounting} accounting of the "
+        f"two halves; grid of K, n, loss and learner",
         reading=f"[004 Alg. 1], [004 Thm. {1 if per_guess == 2 else 2}] privacy: learners at "
-                f"(epsilon/{per_guess}K, delta/{per_guess}K), GEM at epsilon/2, [004 Assumption 1] failure on S2 "
-                f"and S2'; target ({target} epsilon, {target} delta) = ({target * epsilon}, {target * delta}); "
-                f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition"
-                + ("; Theorem 2's learner is boosted output perturbation, taken (eps/K, delta/K)-DP as the theorem "
-                   "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, refuted as printed at n = 400; "
-                   "the clipped calibrated selection is eps-DP); the learners here are plain output perturbation "
-                   "and noisy GD at (eps/K, delta/K)" if per_guess == 1 else ""),
-        evidence={"observed_is": "largest of total epsilon / target epsilon and total delta / target delta",
-                  "accounting": accounting, "per_guess": per_guess, "target": target})
+        f"(epsilon/{per_guess}K, delta/{per_guess}K), GEM at epsilon/2, [004 Assumption 1] failure on S2 "
+        f"and S2'; target ({target} epsilon, {target} delta) = ({target * epsilon}, {target * delta}); "
+        f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition"
+        + (
+            "; Theorem 2's learner is boosted output perturbation, taken (eps/K, delta/K)-DP as the theorem "
+            "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, refuted as printed at n = 400; "
+            "the clipped calibrated selection is eps-DP); the learners here are plain output perturbation "
+            "and noisy GD at (eps/K, delta/K)"
+            if per_guess == 1
+            else ""
+        ),
+        evidence={
+            "observed_is": "largest of total epsilon / target epsilon and total delta / target delta",
+            "accounting": accounting,
+            "per_guess": per_guess,
+            "target": target,
+        },
+    )
 
 
 #: Why the GEM step misses a halved sensitivity (measured, quick and full profile, default seed).
-GEM_STEP_POWER = ("misses sensitivity x0.5 and x0.8, which are no violation on its instances (proven by branch and "
-                  "bound over every replace-one neighbour: at most 0.9922 / 0.9940 of epsilon/2 at x0.5, quick / "
-                  "full): on the scores a real S2 gives, the best pair (0, Y^2) carries nearly all of GEM's mass and "
-                  "its normalised score is pinned at 0, and a realisable record moves a score by at most "
-                  "(B_j X + Y)^2/|S2| "
-                  "< Delta(B_j)/|S2|, so GEM spends about half its budget (0.495 of epsilon/2 at x1 on the check's "
-                  "neighbours, at most 0.5725 on every neighbour at full); it detects sensitivity x0.25 (1.99)")
-GEM_STEP_PRINTED_POWER = ("misses sensitivity x0.05: the printed sensitivities Delta(B_j) are |S2| times the "
-                          "sensitivity of the average, so the printed GEM step spends 0.034 of epsilon/2; it detects "
-                          "x0.02 (1.74)")
-COMPOSITION_POWER = ("misses learner noise x0.8: at epsilon_j = epsilon/(2K) <= 1/2 the classical Gaussian "
-                     "calibration sqrt(2 log(1.25/delta))/epsilon has slack (exact delta below delta_j); the "
-                     "learners' own calibration claims catch x0.8")
+GEM_STEP_POWER = (
+    "misses sensitivity x0.5 and x0.8, which are no violation on its instances (proven by branch and "
+    "bound over every replace-one neighbour: at most 0.9922 / 0.9940 of epsilon/2 at x0.5, quick / "
+    "full): on the scores a real S2 gives, the best pair (0, Y^2) carries nearly all of GEM's mass and "
+    "its normalised score is pinned at 0, and a realisable record moves a score by at most "
+    "(B_j X + Y)^2/|S2| "
+    "< Delta(B_j)/|S2|, so GEM spends about half its budget (0.495 of epsilon/2 at x1 on the check's "
+    "neighbours, at most 0.5725 on every neighbour at full); it detects sensitivity x0.25 (1.99)"
+)
+GEM_STEP_PRINTED_POWER = (
+    "misses sensitivity x0.05: the printed sensitivities Delta(B_j) are |S2| times the "
+    "sensitivity of the average, so the printed GEM step spends 0.034 of epsilon/2; it detects "
+    "x0.02 (1.74)"
+)
+COMPOSITION_POWER = (
+    "misses learner noise x0.8: at epsilon_j = epsilon/(2K) <= 1/2 the classical Gaussian "
+    "calibration sqrt(2 log(1.25/delta))/epsilon has slack (exact delta below delta_j); the "
+    "learners' own calibration claims catch x0.8"
+)
 
 
 #: Why the printed GEM step with its sensitivities scaled by ``f >= 1/|S2|`` is still eps/2-DP (its mutants' proof).
@@ -273,14 +334,17 @@ _GEM_STEP_PRINTED_PROOF = (
     "replaced record moves L~_j by at most Delta(B_j)/|S2|; GEM is eps/2-DP whenever every score moves by at most "
     "its declared sensitivity ([004 App. D.1]), so declaring x{f:g} Delta(B_j) keeps it eps/2-DP as long as "
     "{f:g} >= 1/|S2|, i.e. on every instance with |S2| >= {need:d} (the check's S2 hold 20 records at quick, 100 "
-    "at full); the pair (0, Y^2) has sensitivity 0 either way")
+    "at full); the pair (0, Y^2) has sensitivity 0 either way"
+)
 
 
 #: Largest GEM-step privacy loss / (eps/2) over *every* replace-one neighbour of the check's bases, sensitivities
 #: x factor: certified upper bounds of a branch and bound (tests/test_power_reach_gem_step.py recomputes them),
 #: rounded up at 4 digits; "seeds" is the largest over both profiles at the two extra run seeds verify uses.
-_GEM_STEP_SUPREMUM = {0.5: {"quick": 0.9922, "full": 0.9940, "seeds": 0.9931},
-                      0.8: {"quick": 0.6190, "full": 0.8540, "seeds": 0.8459}}
+_GEM_STEP_SUPREMUM = {
+    0.5: {"quick": 0.9922, "full": 0.9940, "seeds": 0.9931},
+    0.8: {"quick": 0.6190, "full": 0.8540, "seeds": 0.8459},
+}
 
 #: The run seed whose drawn instances the branch and bound covered.
 _GEM_STEP_PROOF_SEED = 20261121
@@ -294,64 +358,120 @@ _GEM_STEP_PROOF = (
     "scores and the log-normaliser: with sensitivities x{f:g} it is at most {quick:.4f} of eps/2 at quick and "
     "{full:.4f} at full (run seed 20261121; at most {seeds:.4f} at the two extra seeds verify runs), within "
     "1e-3 of eps/2 of the largest point value found, which the check's own neighbours nearly reach; no check on "
-    "these instances can refute it (tests/test_power_reach_gem_step.py)")
+    "these instances can refute it (tests/test_power_reach_gem_step.py)"
+)
 
 
 def _gem_step_mutants(variant):
     factors = (0.5, 0.8, 0.25) if variant == "standard" else (0.5, 0.8, 0.02)
-    out = scaled_mutants("GEM sensitivity", lambda f: thm1_gem_step_privacy_check(variant, sens_factor=f), factors,
-                         {0.5: "2x over-spend"})
+    out = scaled_mutants(
+        "GEM sensitivity",
+        lambda f: thm1_gem_step_privacy_check(variant, sens_factor=f),
+        factors,
+        {0.5: "2x over-spend"},
+    )
     if variant == "printed":
-        out = tuple(replace(m, not_a_violation=_GEM_STEP_PRINTED_PROOF.format(f=m.factor, need=math.ceil(1 / m.factor)))
-                    if m.factor in (0.5, 0.8) else m for m in out)
+        out = tuple(
+            replace(m, not_a_violation=_GEM_STEP_PRINTED_PROOF.format(f=m.factor, need=math.ceil(1 / m.factor)))
+            if m.factor in (0.5, 0.8)
+            else m
+            for m in out
+        )
     else:
         # the bound was computed on the S2 drawn at run seed 20261121 (and its two extra seeds): scoped to it
-        out = tuple(replace(m, not_a_violation=_GEM_STEP_PROOF.format(f=m.factor, **_GEM_STEP_SUPREMUM[m.factor]),
-                            proof_seeds=(_GEM_STEP_PROOF_SEED,))
-                    if m.factor in _GEM_STEP_SUPREMUM else m for m in out)
+        out = tuple(
+            replace(
+                m,
+                not_a_violation=_GEM_STEP_PROOF.format(f=m.factor, **_GEM_STEP_SUPREMUM[m.factor]),
+                proof_seeds=(_GEM_STEP_PROOF_SEED,),
+            )
+            if m.factor in _GEM_STEP_SUPREMUM
+            else m
+            for m in out
+        )
     return out
 
 
 def _composition_mutants(per_guess, target, accounting):
     base = dict(per_guess=per_guess, target=target, accounting=accounting)
-    out = scaled_mutants("learner noise scale", lambda f: thm1_composition_check(sigma_factor=f, **base), (0.5, 0.8),
-                         {0.5: "2x over-spend"})
+    out = scaled_mutants(
+        "learner noise scale",
+        lambda f: thm1_composition_check(sigma_factor=f, **base),
+        (0.5, 0.8),
+        {0.5: "2x over-spend"},
+    )
     # x0.8 stays within the target by the check's own upper-bound accounting (proven, not a miss)
-    out = tuple(replace(m, not_a_violation=composition_mutant_proof(m.factor, **base)) if m.factor == 0.8 else m
-                for m in out)
-    out += (Mutant("stated (epsilon, delta) x0.9", thm1_composition_check(**{**base, "target": 0.9 * target}),
-                   factor=0.9),
-            Mutant("learners at (eps/K, delta/K): the 2 of eps/2K dropped" if per_guess == 2 else
-                   "learners at (2 eps/K, 2 delta/K): eps/K doubled",
-                   thm1_composition_check(**{**base, "per_guess": per_guess / 2})))
+    out = tuple(
+        replace(m, not_a_violation=composition_mutant_proof(m.factor, **base)) if m.factor == 0.8 else m for m in out
+    )
+    out += (
+        Mutant("stated (epsilon, delta) x0.9", thm1_composition_check(**{**base, "target": 0.9 * target}), factor=0.9),
+        Mutant(
+            "learners at (eps/K, delta/K): the 2 of eps/2K dropped"
+            if per_guess == 2
+            else "learners at (2 eps/K, 2 delta/K): eps/K doubled",
+            thm1_composition_check(**{**base, "per_guess": per_guess / 2}),
+        ),
+    )
     return out
 
 
 def register(registry):
     """Add the privacy claims of [004 Thm. 1]."""
+
     def claim(*a, **k):
         registry.add_claim(Claim(*a, **k))
 
-    claim("arora.thm1.privacy.gem-step", "[004 Thm. 1] [004 Alg. 1 step 8]",
-          "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j)/|S2|, L~_j) is eps/2-DP in S2.",
-          "privacy", with_power(thm1_gem_step_privacy_check("standard"), GEM_STEP_POWER),
-          algorithm="arora-grid-search", variant="standard", mutants=_gem_step_mutants("standard"))
-    claim("arora.thm1.privacy.gem-step.printed", "[004 Thm. 1] [004 Alg. 1 step 8]",
-          "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j), L~_j) as printed is eps/2-DP.",
-          "privacy", with_power(thm1_gem_step_privacy_check("printed"), GEM_STEP_PRINTED_POWER),
-          algorithm="arora-grid-search", variant="printed", mutants=_gem_step_mutants("printed"))
-    claim("arora.thm1.privacy.composition", "[004 Thm. 1] [004 App. D.2]",
-          "K learners at (eps/2K, delta/2K), GEM at eps/2 and the Assumption-1 failure compose to (eps, delta) "
-          "(the paper's sequential count).",
-          "privacy", with_power(thm1_composition_check(accounting="sequential"), COMPOSITION_POWER),
-          algorithm="arora-grid-search", variant="standard", mutants=_composition_mutants(2, 1.0, "sequential"))
-    claim("arora.thm1.privacy.parallel", "[004 Thm. 1] [004 Alg. 1 step 1]",
-          "S1 and S2 are disjoint, so by parallel composition Algorithm 1 is (eps/2, delta/2)-DP, within the "
-          "stated (eps, delta).",
-          "privacy", with_power(thm1_composition_check(target=0.5), COMPOSITION_POWER),
-          algorithm="arora-grid-search", variant="standard", mutants=_composition_mutants(2, 0.5, "parallel"))
-    claim("arora.thm2.privacy", "[004 Thm. 2] [004 App. D.3]",
-          "Algorithm 1 with learners at (eps/K, delta/K) (Theorem 2's setting) is (eps, delta)-DP: by parallel "
-          "composition, not by Theorem 1 (which assumes eps/2K) nor by the sequential count (1.5 eps).",
-          "privacy", with_power(thm1_composition_check(per_guess=1), COMPOSITION_POWER),
-          algorithm="arora-grid-search", variant="standard", mutants=_composition_mutants(1, 1.0, "parallel"))
+    claim(
+        "arora.thm1.privacy.gem-step",
+        "[004 Thm. 1] [004 Alg. 1 step 8]",
+        "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j)/|S2|, L~_j) is eps/2-DP in S2.",
+        "privacy",
+        with_power(thm1_gem_step_privacy_check("standard"), GEM_STEP_POWER),
+        algorithm="arora-grid-search",
+        variant="standard",
+        mutants=_gem_step_mutants("standard"),
+    )
+    claim(
+        "arora.thm1.privacy.gem-step.printed",
+        "[004 Thm. 1] [004 Alg. 1 step 8]",
+        "Given the candidates, the GEM step with pairs (0, Y^2), (Delta(B_j), L~_j) as printed is eps/2-DP.",
+        "privacy",
+        with_power(thm1_gem_step_privacy_check("printed"), GEM_STEP_PRINTED_POWER),
+        algorithm="arora-grid-search",
+        variant="printed",
+        mutants=_gem_step_mutants("printed"),
+    )
+    claim(
+        "arora.thm1.privacy.composition",
+        "[004 Thm. 1] [004 App. D.2]",
+        "K learners at (eps/2K, delta/2K), GEM at eps/2 and the Assumption-1 failure compose to (eps, delta) "
+        "(the paper's sequential count).",
+        "privacy",
+        with_power(thm1_composition_check(accounting="sequential"), COMPOSITION_POWER),
+        algorithm="arora-grid-search",
+        variant="standard",
+        mutants=_composition_mutants(2, 1.0, "sequential"),
+    )
+    claim(
+        "arora.thm1.privacy.parallel",
+        "[004 Thm. 1] [004 Alg. 1 step 1]",
+        "S1 and S2 are disjoint, so by parallel composition Algorithm 1 is (eps/2, delta/2)-DP, within the "
+        "stated (eps, delta).",
+        "privacy",
+        with_power(thm1_composition_check(target=0.5), COMPOSITION_POWER),
+        algorithm="arora-grid-search",
+        variant="standard",
+        mutants=_composition_mutants(2, 0.5, "parallel"),
+    )
+    claim(
+        "arora.thm2.privacy",
+        "[004 Thm. 2] [004 App. D.3]",
+        "Algorithm 1 with learners at (eps/K, delta/K) (Theorem 2's setting) is (eps, delta)-DP: by parallel "
+        "composition, not by Theorem 1 (which assumes eps/2K) nor by the sequential count (1.5 eps).",
+        "privacy",
+        with_power(thm1_composition_check(per_guess=1), COMPOSITION_POWER),
+        algorithm="arora-grid-search",
+        variant="standard",
+        mutants=_composition_mutants(1, 1.0, "parallel"),
+    )

@@ -14,23 +14,43 @@ import math
 import numpy as np
 
 from reference.arora.data import project_to_domain
-from reference.arora.learners import (glm_gradient, lipschitz_constant, noisy_gd_sigma,
-                                      output_perturbation_sensitivity, output_perturbation_sigma,
-                                      regularized_erm)
+from reference.arora.learners import (
+    glm_gradient,
+    lipschitz_constant,
+    noisy_gd_sigma,
+    output_perturbation_sensitivity,
+    output_perturbation_sigma,
+    regularized_erm,
+)
 from reference.mechanisms import gaussian_exact_delta
 
 from ...builders import WorstCase, max_search_check
 from ...model import Claim
 from ._common import domain_candidates, scaled_mutants, with_power
 
-__all__ = ["erm_sensitivity_check", "output_perturbation_calibration_check", "noisy_gd_calibration_check",
-           "gradient_sensitivity_check", "register"]
+__all__ = [
+    "erm_sensitivity_check",
+    "output_perturbation_calibration_check",
+    "noisy_gd_calibration_check",
+    "gradient_sensitivity_check",
+    "register",
+]
 
 NEIGHBOURS = "replace-one neighbours (S, S' differ in only one point, the proof of [004 Lemma D.4])"
 
 
-def erm_sensitivity_check(loss="squared", sensitivity_fn=output_perturbation_sensitivity, *, d=2, n=20,
-                          B=1.0, lam=1.0, X=1.0, Y=10.0, bound_factor=1.0):
+def erm_sensitivity_check(
+    loss="squared",
+    sensitivity_fn=output_perturbation_sensitivity,
+    *,
+    d=2,
+    n=20,
+    B=1.0,
+    lam=1.0,
+    X=1.0,
+    Y=10.0,
+    bound_factor=1.0,
+):
     """Adversarial maximum of the replace-one l2-change of the regularised minimiser on ``||w|| <= B``.
 
     Base datasets: a heavy-tailed sample projected into the domain and an 'all-zero features'
@@ -62,16 +82,20 @@ def erm_sensitivity_check(loss="squared", sensitivity_fn=output_perturbation_sen
                 batch[0, 0] = first
                 batch[1:, 0] = cands
                 W = regularized_erm(batch, loss, B, lam)
-                worst.update_many(np.linalg.norm(W[1:] - W[0], axis=1),
-                                  lambda i: {"base": base_name, "record": first.tolist(), "by": cands[i].tolist()})
+                worst.update_many(
+                    np.linalg.norm(W[1:] - W[0], axis=1),
+                    lambda i: {"base": base_name, "record": first.tolist(), "by": cands[i].tolist()},
+                )
         return worst.value, worst.where, worst.count
 
     return max_search_check(
-        search, bound,
+        search,
+        bound,
         method="adversarial search over replace-one neighbours, float64 exact constrained minimisers",
         reading=f"Chaudhuri et al. 2011 Cor. 8 as used by [004 Lemma D.4]: l2-sensitivity 2G/(n lambda) of "
-                f"argmin_(||w|| <= B) L(w; S) + lambda/2 ||w||^2; {NEIGHBOURS}",
-        evidence={"loss": loss, "n": n, "d": d, "B": B, "lambda": lam, "X": X, "Y": Y})
+        f"argmin_(||w|| <= B) L(w; S) + lambda/2 ||w||^2; {NEIGHBOURS}",
+        evidence={"loss": loss, "n": n, "d": d, "B": B, "lambda": lam, "X": X, "Y": Y},
+    )
 
 
 def _calibration_check(points, exact_delta, *, method, reading):
@@ -83,8 +107,13 @@ def _calibration_check(points, exact_delta, *, method, reading):
             worst.update(exact_delta(**at) / at["delta"], at)
         return worst.value, worst.where, worst.count
 
-    return max_search_check(search, 1.0, method=method, reading=reading,
-                            evidence={"observed_is": "largest exact delta / delta over the grid"})
+    return max_search_check(
+        search,
+        1.0,
+        method=method,
+        reading=reading,
+        evidence={"observed_is": "largest exact delta / delta over the grid"},
+    )
 
 
 def output_perturbation_calibration_check(sigma_factor=1.0):
@@ -104,11 +133,13 @@ def output_perturbation_calibration_check(sigma_factor=1.0):
         return gaussian_exact_delta(epsilon, sigma, sens)
 
     return _calibration_check(
-        points, exact_delta,
+        points,
+        exact_delta,
         method="exact delta of the Gaussian mechanism (Balle & Wang 2018 Thm. 8) on a grid of "
-               "(loss, B, n, epsilon, delta), lambda = 0.1",
+        "(loss, B, n, epsilon, delta), lambda = 0.1",
         reading="Dwork & Roth Thm. 3.22 as used by [004 Lemma D.4]: sigma = (2G/(n lambda)) "
-                f"sqrt(2 log(1.25/delta))/epsilon for epsilon < 1; {NEIGHBOURS}")
+        f"sqrt(2 log(1.25/delta))/epsilon for epsilon < 1; {NEIGHBOURS}",
+    )
 
 
 def noisy_gd_calibration_check(sigma_factor=1.0):
@@ -129,11 +160,13 @@ def noisy_gd_calibration_check(sigma_factor=1.0):
         return gaussian_exact_delta(epsilon, sigma / math.sqrt(T), sens)
 
     return _calibration_check(
-        points, exact_delta,
+        points,
+        exact_delta,
         method="exact GDP composition of T steps (Dong, Roth & Su 2022 Cor. 3.3) and the Balle & Wang "
-               "delta, on a grid of (loss, B, n, T, epsilon, delta)",
+        "delta, on a grid of (loss, B, n, T, epsilon, delta)",
         reading="Bun & Steinke 2016 as used by [004 Lemma D.4]: sigma = (2G/n) sqrt(T/(2 rho)) with "
-                f"rho + 2 sqrt(rho log(1/delta)) = epsilon; {NEIGHBOURS}")
+        f"rho + 2 sqrt(rho log(1/delta)) = epsilon; {NEIGHBOURS}",
+    )
 
 
 def gradient_sensitivity_check(losses=("squared", "logistic"), factor=1.0, *, d=2, B=1.0, X=1.0):
@@ -152,58 +185,100 @@ def gradient_sensitivity_check(losses=("squared", "logistic"), factor=1.0, *, d=
             u = rng.normal(size=(64, d))
             dirs = np.vstack([np.eye(d), -np.eye(d), u / np.linalg.norm(u, axis=1, keepdims=True)])
             W = np.vstack([B * dirs, 0.5 * B * dirs, np.zeros((1, d))])
-            per = np.stack([glm_gradient(W, c[None], loss) for c in cands])      # (C, W, d), n = 1
-            diff = np.linalg.norm(per[:, None] - per[None, :], axis=-1)          # (C, C, W)
+            per = np.stack([glm_gradient(W, c[None], loss) for c in cands])  # (C, W, d), n = 1
+            diff = np.linalg.norm(per[:, None] - per[None, :], axis=-1)  # (C, C, W)
             ratio = float(diff.max()) / (factor * 2 * lipschitz_constant(loss, B, X, Y))
             by_loss[loss] = {"ratio_to_claimed": ratio, "records": int(cands.shape[0]), "points_w": int(W.shape[0])}
             worst.update(ratio, loss)
-        return worst.value, {"loss": worst.where, "by_loss": by_loss}, sum(
-            r["records"] ** 2 * r["points_w"] for r in by_loss.values())
+        return (
+            worst.value,
+            {"loss": worst.where, "by_loss": by_loss},
+            sum(r["records"] ** 2 * r["points_w"] for r in by_loss.values()),
+        )
 
     return max_search_check(
-        search, 1.0,
+        search,
+        1.0,
         method="adversarial search over record pairs (z, z') of the domain and points w of the ball",
         reading=f"Bassily, Smith & Thakurta 2014 as used by [004 Lemma D.4]: the averaged gradient moves by "
-                f"at most 2G/n; {NEIGHBOURS}",
-        evidence={"observed_is": "largest gradient change / (2G/n)"})
+        f"at most 2G/n; {NEIGHBOURS}",
+        evidence={"observed_is": "largest gradient change / (2G/n)"},
+    )
 
 
 #: The squared-loss instance: 2G/(n lambda) = 0.205 is below the ball's diameter 2B = 0.5, and the pair
 #: (e_1, +Y), (e_1, -Y) on zero features moves the minimiser by 0.966 of it.  (The former n = 20, B = 1
 #: gave 2.2 > 2B = 2: no minimiser in the ball could break it, and x0.9 went undetected.)
 ERM_SQUARED = dict(n=200, B=0.25, lam=1.0)
-ERM_LOGISTIC_POWER = ("misses the bound x0.5: for the logistic loss the gradients of two records cannot both have "
-                      "norm G = X in opposite directions (one of the two margins is positive), and near w = 0 each "
-                      "is X/2, so the largest change found is 0.494 of 2G/(n lambda); detects x0.45")
+ERM_LOGISTIC_POWER = (
+    "misses the bound x0.5: for the logistic loss the gradients of two records cannot both have "
+    "norm G = X in opposite directions (one of the two margins is positive), and near w = 0 each "
+    "is X/2, so the largest change found is 0.494 of 2G/(n lambda); detects x0.45"
+)
 
 
 def register(registry):
     """Add the claims on the base learners' calibrations."""
+
     def claim(*a, **k):
         registry.add_claim(Claim(*a, **k))
 
-    claim("arora.learners.output-perturbation.sensitivity.squared", "Chaudhuri et al. 2011 Cor. 8; [004 Lemma D.4]",
-          "The constrained regularised minimiser has l2-sensitivity <= 2G/(n lambda), squared loss.",
-          "sensitivity", erm_sensitivity_check("squared", **ERM_SQUARED), algorithm="arora-output-perturbation",
-          mutants=scaled_mutants("sensitivity bound", lambda f: erm_sensitivity_check("squared", bound_factor=f,
-                                                                                      **ERM_SQUARED), (0.9, 0.5)))
-    claim("arora.learners.output-perturbation.sensitivity.logistic", "Chaudhuri et al. 2011 Cor. 8; [004 Lemma D.4]",
-          "The constrained regularised minimiser has l2-sensitivity <= 2G/(n lambda), logistic loss.",
-          "sensitivity", with_power(erm_sensitivity_check("logistic"), ERM_LOGISTIC_POWER),
-          algorithm="arora-output-perturbation",
-          mutants=scaled_mutants("sensitivity bound", lambda f: erm_sensitivity_check("logistic", bound_factor=f),
-                                 (0.9, 0.5, 0.45)))
-    claim("arora.learners.output-perturbation.gaussian-calibration", "Dwork & Roth Thm. 3.22; [004 Lemma D.4]",
-          "sigma = (2G/(n lambda)) sqrt(2 log(1.25/delta))/eps makes output perturbation (eps, delta)-DP.",
-          "privacy", output_perturbation_calibration_check(), algorithm="arora-output-perturbation",
-          mutants=scaled_mutants("noise scale", lambda f: output_perturbation_calibration_check(sigma_factor=f),
-                                 (0.5, 0.8), {0.5: "2x over-spend", 0.8: "sensitivity x1.25"}))
-    claim("arora.learners.noisy-gd.gradient-sensitivity", "Bassily, Smith & Thakurta 2014; [004 Lemma D.4]",
-          "The averaged gradient moves by <= 2G/n when one record is replaced (both losses).",
-          "sensitivity", gradient_sensitivity_check(), algorithm="arora-noisy-gd",
-          mutants=scaled_mutants("sensitivity bound", lambda f: gradient_sensitivity_check(factor=f), (0.9, 0.5)))
-    claim("arora.learners.noisy-gd.calibration", "Bun & Steinke 2016; [004 Lemma D.4]",
-          "sigma = (2G/n) sqrt(T/(2 rho)) with rho + 2 sqrt(rho log(1/delta)) = eps gives (eps, delta)-DP.",
-          "privacy", noisy_gd_calibration_check(), algorithm="arora-noisy-gd",
-          mutants=scaled_mutants("noise scale", lambda f: noisy_gd_calibration_check(sigma_factor=f), (0.5, 0.8),
-                                 {0.5: "2x over-spend", 0.8: "sensitivity x1.25"}))
+    claim(
+        "arora.learners.output-perturbation.sensitivity.squared",
+        "Chaudhuri et al. 2011 Cor. 8; [004 Lemma D.4]",
+        "The constrained regularised minimiser has l2-sensitivity <= 2G/(n lambda), squared loss.",
+        "sensitivity",
+        erm_sensitivity_check("squared", **ERM_SQUARED),
+        algorithm="arora-output-perturbation",
+        mutants=scaled_mutants(
+            "sensitivity bound", lambda f: erm_sensitivity_check("squared", bound_factor=f, **ERM_SQUARED), (0.9, 0.5)
+        ),
+    )
+    claim(
+        "arora.learners.output-perturbation.sensitivity.logistic",
+        "Chaudhuri et al. 2011 Cor. 8; [004 Lemma D.4]",
+        "The constrained regularised minimiser has l2-sensitivity <= 2G/(n lambda), logistic loss.",
+        "sensitivity",
+        with_power(erm_sensitivity_check("logistic"), ERM_LOGISTIC_POWER),
+        algorithm="arora-output-perturbation",
+        mutants=scaled_mutants(
+            "sensitivity bound", lambda f: erm_sensitivity_check("logistic", bound_factor=f), (0.9, 0.5, 0.45)
+        ),
+    )
+    claim(
+        "arora.learners.output-perturbation.gaussian-calibration",
+        "Dwork & Roth Thm. 3.22; [004 Lemma D.4]",
+        "sigma = (2G/(n lambda)) sqrt(2 log(1.25/delta))/eps makes output perturbation (eps, delta)-DP.",
+        "privacy",
+        output_perturbation_calibration_check(),
+        algorithm="arora-output-perturbation",
+        mutants=scaled_mutants(
+            "noise scale",
+            lambda f: output_perturbation_calibration_check(sigma_factor=f),
+            (0.5, 0.8),
+            {0.5: "2x over-spend", 0.8: "sensitivity x1.25"},
+        ),
+    )
+    claim(
+        "arora.learners.noisy-gd.gradient-sensitivity",
+        "Bassily, Smith & Thakurta 2014; [004 Lemma D.4]",
+        "The averaged gradient moves by <= 2G/n when one record is replaced (both losses).",
+        "sensitivity",
+        gradient_sensitivity_check(),
+        algorithm="arora-noisy-gd",
+        mutants=scaled_mutants("sensitivity bound", lambda f: gradient_sensitivity_check(factor=f), (0.9, 0.5)),
+    )
+    claim(
+        "arora.learners.noisy-gd.calibration",
+        "Bun & Steinke 2016; [004 Lemma D.4]",
+        "sigma = (2G/n) sqrt(T/(2 rho)) with rho + 2 sqrt(rho log(1/delta)) = eps gives (eps, delta)-DP.",
+        "privacy",
+        noisy_gd_calibration_check(),
+        algorithm="arora-noisy-gd",
+        mutants=scaled_mutants(
+            "noise scale",
+            lambda f: noisy_gd_calibration_check(sigma_factor=f),
+            (0.5, 0.8),
+            {0.5: "2x over-spend", 0.8: "sensitivity x1.25"},
+        ),
+    )

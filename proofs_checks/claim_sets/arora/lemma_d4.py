@@ -50,26 +50,30 @@ def lemma_d4_noisy_gd_check(variant="standard", delta_fn=delta_noisy_gd, delta_f
         worst = WorstCase(0.0)
         for loss in ("squared", "logistic"):
             H = smoothness(loss)
-            for Y in ((0.5, 1.0, 2.0, 10.0) if loss == "squared" else (1.0,)):
+            for Y in (0.5, 1.0, 2.0, 10.0) if loss == "squared" else (1.0,):
                 for B in (0.25, 0.5, 1.0, 2.0, 4.0, 16.0):
                     sup = float(_scalar_loss_sup(loss, B * 1.0, Y))
                     cands = domain_candidates(2, loss, 1.0, Y, rng, 8)
                     u = rng.normal(size=(32, 2))
                     W = B * np.vstack([u / np.linalg.norm(u, axis=1, keepdims=True), np.eye(2), -np.eye(2)])
                     searched = float(glm_loss(W, cands, loss).max())
-                    worst.update(max(sup, searched) / (delta_factor * delta_fn(B, 1.0, Y, H, variant)),
-                                 {"loss": loss, "B": B, "Y": Y, "sup_loss": sup})
+                    worst.update(
+                        max(sup, searched) / (delta_factor * delta_fn(B, 1.0, Y, H, variant)),
+                        {"loss": loss, "B": B, "Y": Y, "sup_loss": sup},
+                    )
         return worst.value, worst.where, worst.count
 
     printed = "Delta(B) = Y^2 + H B^2 X^2 as printed" if variant == "printed" else "Delta(B) = 2Y^2 + H B^2 X^2"
     return max_search_check(
-        search, 1.0,
+        search,
+        1.0,
         method="closed-form sup of the loss over the ball and the domain, cross-checked by adversarial search "
-               "(X = 1, squared and logistic losses, a grid of B and Y)",
+        "(X = 1, squared and logistic losses, a grid of B and Y)",
         reading=f"[004 Lemma D.4] first lemma, [004 Assumption 1] second condition: {printed}; H the smoothness "
-                f"of the scalar loss (2 for (t - y)^2), l(0; z) <= Y^2, ||x|| <= X, ||w|| <= B; the printed bound "
-                f"fails whenever BX < 2Y under any reading of H as that constant (sup (BX + Y)^2); holds with 2Y^2",
-        evidence={"variant": variant, "observed_is": "largest loss value / Delta(B)"})
+        f"of the scalar loss (2 for (t - y)^2), l(0; z) <= Y^2, ||x|| <= X, ||w|| <= B; the printed bound "
+        f"fails whenever BX < 2Y under any reading of H as that constant (sup (BX + Y)^2); holds with 2Y^2",
+        evidence={"variant": variant, "observed_is": "largest loss value / Delta(B)"},
+    )
 
 
 def _proof_violations(loss, records, B, sigma, Dl, H, X, Y, d, target, b):
@@ -114,61 +118,115 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
                         Dl = delta_factor * delta_fn(B, X, Y, H, sigma, K, delta, beta=beta, dim=d, variant=variant)
                         t_all = _scalar_loss_inverse(loss, Dl, Y)
                         t1 = max(t_all - B * X, 0.0)
-                        p_first = stats.norm.sf(t1 / sigma)                  # b_1 pushes w_hat outwards
+                        p_first = stats.norm.sf(t1 / sigma)  # b_1 pushes w_hat outwards
                         p_other = 2 * stats.norm.sf(t_all / sigma)
                         p_fail = -math.expm1((d - 1) * math.log1p(-p_other) + math.log1p(-p_first))
                         worst_by_d[d] = max(worst_by_d.get(d, 0.0), p_fail / target)
-                        worst.update(p_fail / target, {"loss": loss, "d": d, "B": B, "sigma": sigma,
-                                                       "failure_probability": p_fail, "target": target,
-                                                       "Delta": Dl})
+                        worst.update(
+                            p_fail / target,
+                            {
+                                "loss": loss,
+                                "d": d,
+                                "B": B,
+                                "sigma": sigma,
+                                "failure_probability": p_fail,
+                                "target": target,
+                                "Delta": Dl,
+                            },
+                        )
                         if variant == "standard":
-                            proof_violations += _proof_violations(loss, cand, B, sigma, Dl, H, X, Y, d, target,
-                                                                  rng.normal(0, sigma, size=(draws, d)))
+                            proof_violations += _proof_violations(
+                                loss, cand, B, sigma, Dl, H, X, Y, d, target, rng.normal(0, sigma, size=(draws, d))
+                            )
         verdict = compare(worst.value, 1.0, "at_most") if proof_violations == 0 else "refuted"
-        printed = ("Delta = Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2 as printed" if variant == "printed" else
-                   "Delta = 2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^{-1}(1 - min(delta, beta)/(4K))")
-        return Result(verdict, observed=worst.value, bound=1.0, direction="at_most",
-                      method=f"exact Gaussian tail on a worst-case S2 (a lower bound on the worst case), "
-                             f"{worst.count} configurations (loss, d, B, sigma)"
-                             + (f"; proof inequality on {draws} Gaussian draws each" if variant == "standard" else ""),
-                      reading=f"[004 Lemma D.4] second lemma, [004 Assumption 1] second condition with K = 4, "
-                              f"delta = 1e-5, beta = 0.1: {printed}; the printed proof drops the cross term "
-                              f"2|<b,x>|Y, uses exp(-t^2/(X^2 sigma^2)) (the Gaussian tail has a 2) and sets "
-                              f"t = X sigma log(K/delta) but concludes for t^2 = X^2 sigma^2 log(K/delta); it also "
-                              f"misses the union over S2; the printed Delta fails already at d = 1 (evidence)",
-                      evidence={"observed_is": "largest failure probability / (min(delta, beta)/(4K))",
-                                "worst_by_d": worst_by_d,
-                                "worst_at": worst.where, "proof_inequality_violations": proof_violations,
-                                "variant": variant})
+        printed = (
+            "Delta = Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2 as printed"
+            if variant == "printed"
+            else "Delta = 2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^{-1}(1 - min(delta, beta)/(4K))"
+        )
+        return Result(
+            verdict,
+            observed=worst.value,
+            bound=1.0,
+            direction="at_most",
+            method=f"exact Gaussian tail on a worst-case S2 (a lower bound on the worst case), "
+            f"{worst.count} configurations (loss, d, B, sigma)"
+            + (f"; proof inequality on {draws} Gaussian draws each" if variant == "standard" else ""),
+            reading=f"[004 Lemma D.4] second lemma, [004 Assumption 1] second condition with K = 4, "
+            f"delta = 1e-5, beta = 0.1: {printed}; the printed proof drops the cross term "
+            f"2|<b,x>|Y, uses exp(-t^2/(X^2 sigma^2)) (the Gaussian tail has a 2) and sets "
+            f"t = X sigma log(K/delta) but concludes for t^2 = X^2 sigma^2 log(K/delta); it also "
+            f"misses the union over S2; the printed Delta fails already at d = 1 (evidence)",
+            evidence={
+                "observed_is": "largest failure probability / (min(delta, beta)/(4K))",
+                "worst_by_d": worst_by_d,
+                "worst_at": worst.where,
+                "proof_inequality_violations": proof_violations,
+                "variant": variant,
+            },
+        )
 
     return check
 
 
 def register(registry):
     """Add the claims of [004 Lemma D.4]."""
+
     def claim(*a, **k):
         registry.add_claim(Claim(*a, **k))
 
-    claim("arora.lemma-d4.noisy-gd", "[004 Lemma D.4]",
-          "For ||w|| <= B every loss value is <= Delta(B) = Y^2 + H B^2 X^2 (as printed).",
-          "inequality", lemma_d4_noisy_gd_check("printed"), algorithm="arora-noisy-gd", variant="printed",
-          mutants=(Mutant("the corrected Delta 2Y^2 + H B^2 X^2 (must be confirmed)",
-                          lemma_d4_noisy_gd_check("standard"), detected_by=("confirmed",)),))
-    claim("arora.lemma-d4.noisy-gd.standard", "[004 Lemma D.4]",
-          "For ||w|| <= B every loss value is <= 2Y^2 + H B^2 X^2.",
-          "inequality", lemma_d4_noisy_gd_check("standard"), algorithm="arora-noisy-gd", variant="standard",
-          mutants=scaled_mutants("Delta(B)", lambda f: lemma_d4_noisy_gd_check("standard", delta_factor=f),
-                                 (0.9, 0.5)))
-    claim("arora.lemma-d4.output-perturbation", "[004 Lemma D.4]",
-          "P[exists z in S2: l(w+b; z) >= Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2] <= min(delta,beta)/(4K).",
-          "inequality", lemma_d4_output_perturbation_check("printed"), algorithm="arora-output-perturbation",
-          variant="printed",
-          mutants=(Mutant("the corrected chi-square Delta (must be confirmed)",
-                          lemma_d4_output_perturbation_check("standard"), detected_by=("confirmed",)),))
-    claim("arora.lemma-d4.output-perturbation.standard", "[004 Lemma D.4]",
-          "With Delta = 2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^{-1}(1 - min(delta,beta)/(4K)) the failure "
-          "probability is <= min(delta,beta)/(4K).",
-          "inequality", lemma_d4_output_perturbation_check("standard"), algorithm="arora-output-perturbation",
-          variant="standard",
-          mutants=scaled_mutants("Delta(B)", lambda f: lemma_d4_output_perturbation_check("standard", delta_factor=f),
-                                 (0.9, 0.5)))
+    claim(
+        "arora.lemma-d4.noisy-gd",
+        "[004 Lemma D.4]",
+        "For ||w|| <= B every loss value is <= Delta(B) = Y^2 + H B^2 X^2 (as printed).",
+        "inequality",
+        lemma_d4_noisy_gd_check("printed"),
+        algorithm="arora-noisy-gd",
+        variant="printed",
+        mutants=(
+            Mutant(
+                "the corrected Delta 2Y^2 + H B^2 X^2 (must be confirmed)",
+                lemma_d4_noisy_gd_check("standard"),
+                detected_by=("confirmed",),
+            ),
+        ),
+    )
+    claim(
+        "arora.lemma-d4.noisy-gd.standard",
+        "[004 Lemma D.4]",
+        "For ||w|| <= B every loss value is <= 2Y^2 + H B^2 X^2.",
+        "inequality",
+        lemma_d4_noisy_gd_check("standard"),
+        algorithm="arora-noisy-gd",
+        variant="standard",
+        mutants=scaled_mutants("Delta(B)", lambda f: lemma_d4_noisy_gd_check("standard", delta_factor=f), (0.9, 0.5)),
+    )
+    claim(
+        "arora.lemma-d4.output-perturbation",
+        "[004 Lemma D.4]",
+        "P[exists z in S2: l(w+b; z) >= Y^2 + H X^2 sigma^2 log(K/delta) + H B^2 X^2] <= min(delta,beta)/(4K).",
+        "inequality",
+        lemma_d4_output_perturbation_check("printed"),
+        algorithm="arora-output-perturbation",
+        variant="printed",
+        mutants=(
+            Mutant(
+                "the corrected chi-square Delta (must be confirmed)",
+                lemma_d4_output_perturbation_check("standard"),
+                detected_by=("confirmed",),
+            ),
+        ),
+    )
+    claim(
+        "arora.lemma-d4.output-perturbation.standard",
+        "[004 Lemma D.4]",
+        "With Delta = 2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^{-1}(1 - min(delta,beta)/(4K)) the failure "
+        "probability is <= min(delta,beta)/(4K).",
+        "inequality",
+        lemma_d4_output_perturbation_check("standard"),
+        algorithm="arora-output-perturbation",
+        variant="standard",
+        mutants=scaled_mutants(
+            "Delta(B)", lambda f: lemma_d4_output_perturbation_check("standard", delta_factor=f), (0.9, 0.5)
+        ),
+    )

@@ -10,15 +10,31 @@ import numpy as np
 
 from reference.arora.data import project_to_domain
 from reference.arora.learners import NoisyGD, OutputPerturbation, delta_noisy_gd
-from reference.arora.model_selection import (BoostingMechanism, BoostingSelection, GridSearchMechanism,
-                                             GridSearchSelection, boosting)
+from reference.arora.model_selection import (
+    BoostingMechanism,
+    BoostingSelection,
+    GridSearchMechanism,
+    GridSearchSelection,
+    boosting,
+)
 
 from ...model import Algorithm
-from .audit_design import (BOOSTING_PAPER_CHUNK, boosting_flip_pair, boosting_validation_pair, label_flip_pair,
-                            paper_sigma_tilde)
+from .audit_design import (
+    BOOSTING_PAPER_CHUNK,
+    boosting_flip_pair,
+    boosting_validation_pair,
+    label_flip_pair,
+    paper_sigma_tilde,
+)
 
-__all__ = ["grid_search_factory", "boosting_factory", "learner_factory", "paper_sigma_tilde", "PaperScaleBoosting",
-           "register"]
+__all__ = [
+    "grid_search_factory",
+    "boosting_factory",
+    "learner_factory",
+    "paper_sigma_tilde",
+    "PaperScaleBoosting",
+    "register",
+]
 
 
 def _default_y_bound(loss, y_bound):
@@ -39,13 +55,25 @@ def _learner(loss, learner, x_bound, y_bound, **kw):
 
 def _in_domain(mechanism, learner):
     """Give the mechanism the auditor's ``project_records`` hook for the learner's domain."""
-    mechanism.project_records = functools.partial(project_to_domain, x_bound=learner.x_bound,
-                                                  y_bound=learner.y_bound)
+    mechanism.project_records = functools.partial(project_to_domain, x_bound=learner.x_bound, y_bound=learner.y_bound)
     return mechanism
 
 
-def grid_search_factory(variant="standard", epsilon=1.0, delta=1e-5, *, beta=0.1, K=3, loss="squared",
-                        learner="noisy-gd", x_bound=1.0, y_bound=None, step="full", candidate_seed=0, **kw):
+def grid_search_factory(
+    variant="standard",
+    epsilon=1.0,
+    delta=1e-5,
+    *,
+    beta=0.1,
+    K=3,
+    loss="squared",
+    learner="noisy-gd",
+    x_bound=1.0,
+    y_bound=None,
+    step="full",
+    candidate_seed=0,
+    **kw,
+):
     """Private Grid Search [004 Alg. 1]: ``step="full"`` (continuous output) or ``step="gem"``
     (the GEM step of [004 Alg. 1 step 8] on fixed candidates, finite output with exact ``log_prob``)."""
     L = _learner(loss, learner, x_bound, _default_y_bound(loss, y_bound), **kw)
@@ -70,13 +98,37 @@ class PaperScaleBoosting(BoostingMechanism):
 
     def sample(self, data, size, rng=None):
         st = paper_sigma_tilde(self.learner, self.B, self.m, np.shape(data)[0], self.epsilon, self.delta)
-        return boosting(data, self.learner, self.B, self.m, self.epsilon, self.delta, sigma_tilde=st,
-                        variant=self.variant, size=size, rng=rng)
+        return boosting(
+            data,
+            self.learner,
+            self.B,
+            self.m,
+            self.epsilon,
+            self.delta,
+            sigma_tilde=st,
+            variant=self.variant,
+            size=size,
+            rng=rng,
+        )
 
 
-def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, loss="squared",
-                     learner="output-perturbation", x_bound=1.0, y_bound=None, sigma_tilde=None, loss_clip=None,
-                     step="full", model_seed=0, **kw):
+def boosting_factory(
+    variant="printed",
+    epsilon=1.0,
+    delta=1e-5,
+    *,
+    m=4,
+    B=2.0,
+    loss="squared",
+    learner="output-perturbation",
+    x_bound=1.0,
+    y_bound=None,
+    sigma_tilde=None,
+    loss_clip=None,
+    step="full",
+    model_seed=0,
+    **kw,
+):
     """Boosting [004 App. E]: ``step="full"`` or ``step="selection"`` (report-noisy-max on fixed
     models, finite output with exact ``log_prob``; the paper's two readings only).
 
@@ -101,8 +153,10 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
     if step == "full":
         if variant != "calibrated" and sigma_tilde is None:
             if loss_clip is not None:
-                raise ValueError(f"loss_clip is used by variant 'calibrated' only; got loss_clip={loss_clip!r} "
-                                 f"with variant {variant!r}")
+                raise ValueError(
+                    f"loss_clip is used by variant 'calibrated' only; got loss_clip={loss_clip!r} "
+                    f"with variant {variant!r}"
+                )
             mech = _in_domain(PaperScaleBoosting(L, B, m, epsilon, delta, variant), L)
         else:
             mech = _in_domain(BoostingMechanism(L, B, m, epsilon, delta, sigma_tilde, variant, loss_clip), L)
@@ -110,8 +164,11 @@ def boosting_factory(variant="printed", epsilon=1.0, delta=1e-5, *, m=4, B=2.0, 
             # the paper's scale: the flip of the one non-zero validation record beside four training chunks of
             # four (n = 20, boosting_validation_pair; exact epsilon 4.91 at x1, 2.4 reachable at 20000 calls);
             # a given scale: the flip among 10 equal records (boosting_flip_pair), the earlier audit instance
-            pair = (boosting_validation_pair(BOOSTING_PAPER_CHUNK, m, L.x_bound, L.y_bound)
-                    if isinstance(mech, PaperScaleBoosting) else boosting_flip_pair(L.x_bound, L.y_bound, m))
+            pair = (
+                boosting_validation_pair(BOOSTING_PAPER_CHUNK, m, L.x_bound, L.y_bound)
+                if isinstance(mech, PaperScaleBoosting)
+                else boosting_flip_pair(L.x_bound, L.y_bound, m)
+            )
             mech.audit_design = lambda: {"pairs": [pair]}
         return mech
     raise ValueError(f"step must be 'full' or 'selection', got {step!r}")
@@ -142,8 +199,7 @@ class _LearnerMechanism:
 def learner_factory(name):
     """Mechanism factory of the base learner ``name`` ("output-perturbation" or "noisy-gd")."""
 
-    def factory(variant="standard", epsilon=0.5, delta=1e-5, *, B=1.0, loss="squared", x_bound=1.0,
-                y_bound=None, **kw):
+    def factory(variant="standard", epsilon=0.5, delta=1e-5, *, B=1.0, loss="squared", x_bound=1.0, y_bound=None, **kw):
         L = _learner(loss, name, x_bound, _default_y_bound(loss, y_bound), **kw)
         return _in_domain(_LearnerMechanism(L, B, epsilon, delta), L)
 
@@ -153,15 +209,41 @@ def learner_factory(name):
 def register(registry):
     """Add the four algorithms of 004."""
     add = registry.add_algorithm
-    add(Algorithm("arora-grid-search", "[004 Alg. 1]",
-                  "K base DP learners at B_j = 2^j on S1, GEM on penalised validation scores",
-                  variants=("printed", "standard"), mechanism=grid_search_factory, default_delta=1e-5))
-    add(Algorithm("arora-boosting", "[004 App. E]",
-                  "m private models on disjoint chunks, report-noisy-max on the last chunk",
-                  variants=("printed", "standard", "calibrated"), mechanism=boosting_factory, default_delta=1e-5))
-    add(Algorithm("arora-output-perturbation", "[004 Lemma D.4]; Chaudhuri et al. 2011",
-                  "regularised ERM on ||w|| <= B plus Gaussian noise", mechanism=learner_factory("output-perturbation"),
-                  default_delta=1e-5))
-    add(Algorithm("arora-noisy-gd", "[004 Lemma D.4]; Bassily et al. 2014",
-                  "noisy projected gradient descent on ||w|| <= B (zCDP calibration)",
-                  mechanism=learner_factory("noisy-gd"), default_delta=1e-5))
+    add(
+        Algorithm(
+            "arora-grid-search",
+            "[004 Alg. 1]",
+            "K base DP learners at B_j = 2^j on S1, GEM on penalised validation scores",
+            variants=("printed", "standard"),
+            mechanism=grid_search_factory,
+            default_delta=1e-5,
+        )
+    )
+    add(
+        Algorithm(
+            "arora-boosting",
+            "[004 App. E]",
+            "m private models on disjoint chunks, report-noisy-max on the last chunk",
+            variants=("printed", "standard", "calibrated"),
+            mechanism=boosting_factory,
+            default_delta=1e-5,
+        )
+    )
+    add(
+        Algorithm(
+            "arora-output-perturbation",
+            "[004 Lemma D.4]; Chaudhuri et al. 2011",
+            "regularised ERM on ||w|| <= B plus Gaussian noise",
+            mechanism=learner_factory("output-perturbation"),
+            default_delta=1e-5,
+        )
+    )
+    add(
+        Algorithm(
+            "arora-noisy-gd",
+            "[004 Lemma D.4]; Bassily et al. 2014",
+            "noisy projected gradient descent on ||w|| <= B (zCDP calibration)",
+            mechanism=learner_factory("noisy-gd"),
+            default_delta=1e-5,
+        )
+    )

@@ -13,16 +13,34 @@ import numpy as np
 from reference.hu.catoni import c_hat, expected_phi
 
 from ...formulas import catoni as F
-from ...verdicts import HIGH_PRECISION_TOL
 from ...model import Result
-from ...verdicts import compare
+from ...verdicts import HIGH_PRECISION_TOL, compare
 
 __all__ = ["identity5_math_check", "float64_accuracy_check"]
 
 #: Fixed points of the identity check: the kinks, tiny and huge magnitudes, both signs of a.
-_FIXED_POINTS = [(0.3, 0.2), (1.0, 1.0), (1.5, 0.7), (-2.0, 3.0), (math.sqrt(2.0), 0.01), (-math.sqrt(2.0), 0.5),
-                 (0.5, 1e-10), (100.0, 30.0), (1e-5, 1e5), (1e-300, 1e-5), (1e-300, 1e300), (1e5, 1e5), (3.0, 1e-5),
-                 (1.41, 1e-3), (0.0, 2.0), (7.0, 4.0), (-0.9, 2.5), (2.0, 0.3), (1e-8, 1e-8), (40.0, 30.0)]
+_FIXED_POINTS = [
+    (0.3, 0.2),
+    (1.0, 1.0),
+    (1.5, 0.7),
+    (-2.0, 3.0),
+    (math.sqrt(2.0), 0.01),
+    (-math.sqrt(2.0), 0.5),
+    (0.5, 1e-10),
+    (100.0, 30.0),
+    (1e-5, 1e5),
+    (1e-300, 1e-5),
+    (1e-300, 1e300),
+    (1e5, 1e5),
+    (3.0, 1e-5),
+    (1.41, 1e-3),
+    (0.0, 2.0),
+    (7.0, 4.0),
+    (-0.9, 2.5),
+    (2.0, 0.3),
+    (1e-8, 1e-8),
+    (40.0, 30.0),
+]
 
 
 def _identity_points(ctx):
@@ -40,7 +58,7 @@ def _point_values(a, b, signs):
     ref = F.expected_phi_mp(a, b)
     try:
         closed = F.expected_phi_closed_mp(a, b, signs=signs)
-    except ArithmeticError:     # the extra-precision evaluations disagree: no stable value
+    except ArithmeticError:  # the extra-precision evaluations disagree: no stable value
         closed = mp.inf
     return ref, closed
 
@@ -61,18 +79,24 @@ def identity5_math_check(signs=(1, 1, 1, 1, 1), tol=HIGH_PRECISION_TOL):
             with mp.workdps(F.DPS):
                 err = abs(closed - ref) / (abs(ref) if ref != 0 else 1)
             if err > worst:
-                worst, worst_at = err, {"a": a, "b": b, "quadrature": mp.nstr(ref, 25),
-                                        "closed_form": mp.nstr(closed, 25)}
+                worst, worst_at = (
+                    err,
+                    {"a": a, "b": b, "quadrature": mp.nstr(ref, 25), "closed_form": mp.nstr(closed, 25)},
+                )
         observed = float(worst)
-        return Result(compare(observed, tol, "at_most", rtol=0.0, atol=0.0), observed=observed, bound=tol,
-                      direction="at_most",
-                      method=f"mpmath quadrature ({F.DPS} digits, split at the kinks and the Gaussian mass) against "
-                             f"the closed form at adaptive precision, at {len(pts)} points (a, b); observed = largest "
-                             "relative difference, bound = the high-precision tolerance",
-                      reading="[002 eq. (5)] (file line 144) with C-hat = T1 + ... + T5 as printed in [002 App. A] "
-                              "(explicit form of C-hat(a, b), line 1083), b > 0; eta ~ N(0, 1/beta) so b sqrt(beta) "
-                              "eta = bZ; exact mathematics (the float64 reading is catoni.identity5.float64: refuted)",
-                      evidence={"worst_point": worst_at, "term_signs": list(signs)})
+        return Result(
+            compare(observed, tol, "at_most", rtol=0.0, atol=0.0),
+            observed=observed,
+            bound=tol,
+            direction="at_most",
+            method=f"mpmath quadrature ({F.DPS} digits, split at the kinks and the Gaussian mass) against "
+            f"the closed form at adaptive precision, at {len(pts)} points (a, b); observed = largest "
+            "relative difference, bound = the high-precision tolerance",
+            reading="[002 eq. (5)] (file line 144) with C-hat = T1 + ... + T5 as printed in [002 App. A] "
+            "(explicit form of C-hat(a, b), line 1083), b > 0; eta ~ N(0, 1/beta) so b sqrt(beta) "
+            "eta = bZ; exact mathematics (the float64 reading is catoni.identity5.float64: refuted)",
+            evidence={"worst_point": worst_at, "term_signs": list(signs)},
+        )
 
     return check
 
@@ -85,14 +109,14 @@ def _report_settings(profile):
 
 _READINGS = {
     "c-hat": "[002 eq. (5)] (file line 144) with C-hat of [002 App. A] (line 1083) evaluated in float64, as [002 Alg. "
-             "1 step 4] computes the robust gradient ('a correction form which is easy to implement', [002 Sec. 4], "
-             "line 146); E phi(a + bZ) for every finite a and b > 0.  The paper claims no float64 accuracy in so "
-             "many words: the claim is the reading that implementing the printed form gives the estimator; as exact "
-             "mathematics it does (catoni.identity5.math: confirmed), so the finding is about floating point.  "
-             "Judged on b > 0 (the paper's domain of C-hat) and finite values only; NaN/inf values (b = 0, "
-             "b < ~1e-154, overflow) are counted in the evidence, never the verdict",
+    "1 step 4] computes the robust gradient ('a correction form which is easy to implement', [002 Sec. 4], "
+    "line 146); E phi(a + bZ) for every finite a and b > 0.  The paper claims no float64 accuracy in so "
+    "many words: the claim is the reading that implementing the printed form gives the estimator; as exact "
+    "mathematics it does (catoni.identity5.math: confirmed), so the finding is about floating point.  "
+    "Judged on b > 0 (the paper's domain of C-hat) and finite values only; NaN/inf values (b = 0, "
+    "b < ~1e-154, overflow) are counted in the evidence, never the verdict",
     "expected-phi": "E phi(a + bZ) of [002 eq. (4)] to [002 eq. (5)] (file lines 140-144) as this project evaluates it (no cancelling "
-                    "terms; reference.hu.catoni.expected_phi), for every finite a and b >= 0",
+    "terms; reference.hu.catoni.expected_phi), for every finite a and b >= 0",
 }
 
 
@@ -136,14 +160,19 @@ def float64_accuracy_check(fn=None, target="expected-phi", companion=None):
             ev["non_finite_at_b_zero_not_judged"] = int(np.sum((b == 0) & ~np.isfinite(err)))
             ev["non_finite_at_b_positive_not_judged"] = int(np.sum((b > 0) & ~np.isfinite(err)))
             ev["worst_finite_point"] = {"a": float(rep["_a"][i]), "b": float(b[i]), "error": observed}
-        return Result(compare(observed, rep["tolerance"], "at_most", rtol=0.0, atol=0.0),
-                      observed=observed, bound=rep["tolerance"], direction="at_most",
-                      method=f"float64 against the mpmath reference ({settings['reference']}) at {rep['points']} "
-                             "points "
-                             f"(log grid every {settings['grid_step']} decades of |a|, b in [1e-300, 1e300] and 0, "
-                             f"special points, {settings['n_random']} random); accurate = within {rep['tolerance']:g} "
-                             "absolute or relative at every point",
-                      reading=_READINGS[target],
-                      evidence=ev, figures=figures)
+        return Result(
+            compare(observed, rep["tolerance"], "at_most", rtol=0.0, atol=0.0),
+            observed=observed,
+            bound=rep["tolerance"],
+            direction="at_most",
+            method=f"float64 against the mpmath reference ({settings['reference']}) at {rep['points']} "
+            "points "
+            f"(log grid every {settings['grid_step']} decades of |a|, b in [1e-300, 1e300] and 0, "
+            f"special points, {settings['n_random']} random); accurate = within {rep['tolerance']:g} "
+            "absolute or relative at every point",
+            reading=_READINGS[target],
+            evidence=ev,
+            figures=figures,
+        )
 
     return check

@@ -49,20 +49,38 @@ def lemma4_check(bound_factor=1.0, estimator=None, reps=None):
                 bound = bound_factor * lemma4_bound(tau, s, beta, n, zeta)
                 covered = int(np.sum(np.abs(est - mean) <= bound))
                 verdicts.append(coverage_verdict(covered, n_reps, 1 - zeta, CONFIDENCE))
-                rows.append({"law": name, "s": s, "bound": bound, "covered": covered, "repetitions": n_reps,
-                             "coverage": covered / n_reps,
-                             "clopper_pearson": list(clopper_pearson(covered, n_reps, CONFIDENCE)),
-                             "max_abs_deviation": float(np.max(np.abs(est - mean)))})
-        return Result("refuted" if "refuted" in verdicts else "confirmed",
-                      observed=min(r["coverage"] for r in rows), bound=1 - zeta, direction="at_least",
-                      evidence_kind="coverage",
-                      method=f"Monte Carlo: {n_reps} data sets of n = {n} per setting, 3 laws x 3 scales s; "
-                             f"Clopper-Pearson {CONFIDENCE:g} interval of each setting's coverage; observed = the "
-                             "lowest coverage",
-                      reading="[002 Lemma 4], [002 eq. (12)] (file lines 608-612): n i.i.d. samples, with probability >= 1 - zeta, |x-hat(s, beta) - E x| "
-                              "<= tau/(2s)(1/beta + 1) + s/n(beta/2 + log(2/zeta)) when E x^2 <= tau; x-hat of "
-                              "[002 eq. (4)] with phi of [002 eq. (2)]",
-                      evidence={"n": n, "beta": beta, "zeta": zeta, "confidence": CONFIDENCE,
-                                "bound_factor": bound_factor, "settings": rows})
+                rows.append(
+                    {
+                        "law": name,
+                        "s": s,
+                        "bound": bound,
+                        "covered": covered,
+                        "repetitions": n_reps,
+                        "coverage": covered / n_reps,
+                        "clopper_pearson": list(clopper_pearson(covered, n_reps, CONFIDENCE)),
+                        "max_abs_deviation": float(np.max(np.abs(est - mean))),
+                    }
+                )
+        return Result(
+            "refuted" if "refuted" in verdicts else "confirmed",
+            observed=min(r["coverage"] for r in rows),
+            bound=1 - zeta,
+            direction="at_least",
+            evidence_kind="coverage",
+            method=f"Monte Carlo: {n_reps} data sets of n = {n} per setting, 3 laws x 3 scales s; "
+            f"Clopper-Pearson {CONFIDENCE:g} interval of each setting's coverage; observed = the "
+            "lowest coverage",
+            reading="[002 Lemma 4], [002 eq. (12)] (file lines 608-612): n i.i.d. samples, with probability >= 1 - zeta, |x-hat(s, beta) - E x| "
+            "<= tau/(2s)(1/beta + 1) + s/n(beta/2 + log(2/zeta)) when E x^2 <= tau; x-hat of "
+            "[002 eq. (4)] with phi of [002 eq. (2)]",
+            evidence={
+                "n": n,
+                "beta": beta,
+                "zeta": zeta,
+                "confidence": CONFIDENCE,
+                "bound_factor": bound_factor,
+                "settings": rows,
+            },
+        )
 
     return check

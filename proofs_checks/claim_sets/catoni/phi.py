@@ -12,9 +12,8 @@ import numpy as np
 from reference.hu.catoni import PHI_BOUND, phi
 
 from ...formulas import catoni as F
-from ...verdicts import HIGH_PRECISION_TOL, ULP_RTOL
 from ...model import Result
-from ...verdicts import compare
+from ...verdicts import HIGH_PRECISION_TOL, ULP_RTOL, compare
 
 __all__ = ["PHI_ULPS", "phi_bound_check", "sandwich_check"]
 
@@ -51,13 +50,22 @@ def phi_bound_check(phi_fn=phi, bound=PHI_BOUND):
             mp_max = max(abs(F.phi_mp(rr * mp.mpf(k) / 2000)) for k in range(-2000, 2001))
             mp_ok = mp_max <= 2 * rr / 3 + HIGH_PRECISION_TOL
         verdict = compare(largest, bound, "at_most", rtol=PHI_ULPS, atol=0.0) if mp_ok else "refuted"
-        return Result(verdict, observed=largest, bound=bound, direction="at_most",
-                      method=f"float64 phi at {u.size} points (extreme magnitudes, dense grid of [-4, 4], the kinks "
-                             "and their float neighbours, random log-uniform); tolerance 4 ulps; the printed "
-                             "x - x^3/6 maximised in mpmath (40 digits) on 4001 points of [-sqrt 2, sqrt 2]",
-                      reading="phi of [002 eq. (2)] (file line 130); the bound |phi| <= 2 sqrt(2)/3 stated below it",
-                      evidence={"at_u": float(u[worst]), "non_finite": int(non_finite.sum()),
-                                "max_abs_phi_mpmath": mp.nstr(mp_max, 25), "mpmath_within_bound": bool(mp_ok)})
+        return Result(
+            verdict,
+            observed=largest,
+            bound=bound,
+            direction="at_most",
+            method=f"float64 phi at {u.size} points (extreme magnitudes, dense grid of [-4, 4], the kinks "
+            "and their float neighbours, random log-uniform); tolerance 4 ulps; the printed "
+            "x - x^3/6 maximised in mpmath (40 digits) on 4001 points of [-sqrt 2, sqrt 2]",
+            reading="phi of [002 eq. (2)] (file line 130); the bound |phi| <= 2 sqrt(2)/3 stated below it",
+            evidence={
+                "at_u": float(u[worst]),
+                "non_finite": int(non_finite.sum()),
+                "max_abs_phi_mpmath": mp.nstr(mp_max, 25),
+                "mpmath_within_bound": bool(mp_ok),
+            },
+        )
 
     return check
 
@@ -66,7 +74,7 @@ def _fixed_sandwich_points(n_dense):
     """Dense grid of [-6, 6], the kinks +-sqrt 2 and 1e-20 either side, log-spaced magnitudes (50 digits)."""
     with mp.workdps(50):
         pts = [mp.mpf(k) * 6 / n_dense for k in range(-n_dense, n_dense + 1)]
-        pts += [mp.sqrt(2) * s + d for s in (-1, 1) for d in (-mp.mpf(10) ** -20, 0, mp.mpf(10) ** -20)]
+        pts += [mp.sqrt(2) * s + d for s in (-1, 1) for d in (-(mp.mpf(10) ** -20), 0, mp.mpf(10) ** -20)]
         pts += [s * mp.mpf(10) ** e for s in (-1, 1) for e in range(-300, 301, 5)]
     return pts
 
@@ -95,8 +103,12 @@ def _sandwich_scan(phi_fn, pts):
             for side, margin in (("upper", upper - v), ("lower", v - lower)):
                 smallest = margin if smallest is None else min(smallest, margin)
                 if margin < -HIGH_PRECISION_TOL and counterexample is None:
-                    counterexample = {"u": mp.nstr(u, 20), "side": side, "phi": mp.nstr(v, 20),
-                                      "bound": mp.nstr(upper if side == "upper" else lower, 20)}
+                    counterexample = {
+                        "u": mp.nstr(u, 20),
+                        "side": side,
+                        "phi": mp.nstr(v, 20),
+                        "bound": mp.nstr(upper if side == "upper" else lower, 20),
+                    }
                 # both sides touch phi at u = 0 (margin O(u^4)); report the tightest point away from it
                 if abs(u) >= mp.mpf(10) ** -3 and (away is None or margin < away):
                     away, away_at, away_side = margin, u, side
@@ -144,17 +156,25 @@ def sandwich_check(phi_fn=None):
         smallest, away, away_at, away_side, counterexample = _merge_scans(fixed, _sandwich_scan(phi_fn, random_pts))
         n_points = n_fixed + len(random_pts)
         observed = float(smallest)
-        ev = {"points": n_points, "smallest_margin_for_|u|>=1e-3": mp.nstr(away, 10),
-              "smallest_margin_at": mp.nstr(away_at, 15), "smallest_margin_side": away_side}
+        ev = {
+            "points": n_points,
+            "smallest_margin_for_|u|>=1e-3": mp.nstr(away, 10),
+            "smallest_margin_at": mp.nstr(away_at, 15),
+            "smallest_margin_side": away_side,
+        }
         if counterexample:
             ev["counterexample"] = counterexample
-        return Result(compare(observed, 0.0, "at_least", rtol=0.0, atol=HIGH_PRECISION_TOL), observed=observed,
-                      bound=0.0, direction="at_least",
-                      method=f"mpmath at 50 digits on {n_points} points (dense grid of [-6, 6], the kinks, "
-                             "log-spaced magnitudes 1e-300..1e300, random points); observed = smallest margin, "
-                             f"tolerance {HIGH_PRECISION_TOL:g}",
-                      reading="[002 eq. (16)] (file line 672; appendix, proof of [002 Lemma 4]) for phi of [002 eq. (2)], "
-                              "every real u",
-                      evidence=ev)
+        return Result(
+            compare(observed, 0.0, "at_least", rtol=0.0, atol=HIGH_PRECISION_TOL),
+            observed=observed,
+            bound=0.0,
+            direction="at_least",
+            method=f"mpmath at 50 digits on {n_points} points (dense grid of [-6, 6], the kinks, "
+            "log-spaced magnitudes 1e-300..1e300, random points); observed = smallest margin, "
+            f"tolerance {HIGH_PRECISION_TOL:g}",
+            reading="[002 eq. (16)] (file line 672; appendix, proof of [002 Lemma 4]) for phi of [002 eq. (2)], "
+            "every real u",
+            evidence=ev,
+        )
 
     return check

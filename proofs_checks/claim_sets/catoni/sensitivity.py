@@ -11,7 +11,7 @@ import numpy as np
 from reference.hu.catoni import robust_gradient
 
 from ...adversarial import candidate_records
-from ...builders import compare_result, WorstCase
+from ...builders import WorstCase, compare_result
 
 __all__ = ["sensitivity_check"]
 
@@ -62,7 +62,7 @@ def sensitivity_check(variant, sensitivity_factor=1.0, gradient_fn=robust_gradie
             nonfinite += int(bad.sum())
             tested += xs.size
             with np.errstate(all="ignore"):
-                ratio = np.where(bad, -np.inf, change / bound)   # skipped: never the worst case
+                ratio = np.where(bad, -np.inf, change / bound)  # skipped: never the worst case
             if np.any(~bad):
                 finite_worst = max(finite_worst, float(np.max(ratio[~bad])))
             if np.any(bad):
@@ -70,33 +70,60 @@ def sensitivity_check(variant, sensitivity_factor=1.0, gradient_fn=robust_gradie
                 size = np.where(bad, np.abs(xs) / 2 + np.abs(xps) / 2, np.inf)
                 k = int(np.argmin(size))
                 if example_nonfinite is None or size[k] < example_nonfinite["(|x|+|x'|)/2"]:
-                    example_nonfinite = {"x": float(xs[k]), "x_prime": float(xps[k]), "s": s, "beta": beta,
-                                         "gradient_D": float(g1[k]), "gradient_D_prime": float(g2[k]),
-                                         "(|x|+|x'|)/2": float(size[k])}
-            worst.update_many(ratio, lambda j: {
-                "x": float(xs[j]), "x_prime": float(xps[j]), "s": s, "beta": beta, "m": m,
-                "gradient_D": float(g1[j]), "gradient_D_prime": float(g2[j]), "change": float(change[j]),
-                "stated_bound": bound})
-        if worst.value == -math.inf:   # (+inf is a finite change over a tiny bound: a real violation)
+                    example_nonfinite = {
+                        "x": float(xs[k]),
+                        "x_prime": float(xps[k]),
+                        "s": s,
+                        "beta": beta,
+                        "gradient_D": float(g1[k]),
+                        "gradient_D_prime": float(g2[k]),
+                        "(|x|+|x'|)/2": float(size[k]),
+                    }
+            worst.update_many(
+                ratio,
+                lambda j: {
+                    "x": float(xs[j]),
+                    "x_prime": float(xps[j]),
+                    "s": s,
+                    "beta": beta,
+                    "m": m,
+                    "gradient_D": float(g1[j]),
+                    "gradient_D_prime": float(g2[j]),
+                    "change": float(change[j]),
+                    "stated_bound": bound,
+                },
+            )
+        if worst.value == -math.inf:  # (+inf is a finite change over a tiny bound: a real violation)
             raise RuntimeError(f"no finite replacement pair among {tested}: the check has nothing to judge")
         return compare_result(
-            worst.value, 1.0, "at_most",
+            worst.value,
+            1.0,
+            "at_most",
             method=f"float64 robust gradient ({variant} evaluation) on neighbouring data parts of m = {m} records, "
-                   f"{tested} adversarial replacement pairs (proofs_checks.adversarial.candidate_records, the kinks, "
-                   f"Student-t draws) over {len(settings)} (s, beta) settings; observed = largest finite change / bound "
-                   f"(pairs on which the estimator is not finite are skipped: {nonfinite} of {tested})",
+            f"{tested} adversarial replacement pairs (proofs_checks.adversarial.candidate_records, the kinks, "
+            f"Student-t draws) over {len(settings)} (s, beta) settings; observed = largest finite change / bound "
+            f"(pairs on which the estimator is not finite are skipped: {nonfinite} of {tested})",
             reading="[002 Sec. 4] below [002 eq. (5)] (file line 148) and the proof of [002 Thm. 1] (line 600): "
-                    "|phi| <= 2 sqrt(2)/3 [002 eq. (2)] (line 130) bounds the change of the mean (4) over m records "
-                    "by 4 sqrt(2) s / (3m) per coordinate; replace-one neighbours [002 Def. 1] (line 54, 'differ by "
-                    "only one data sample') within a data part; "
-                    + ("evaluation 'printed': C-hat of [002 App. A] (line 1083) term by term in float64, finite "
-                       "outputs only.  Other reading: the same estimator without cancellation -- "
-                       "catoni.sensitivity.standard: confirmed (attained); the printed form in exact arithmetic is "
-                       "that estimator (catoni.identity5.math)" if variant == "printed" else
-                       "evaluation 'standard' (reference.hu.catoni.expected_phi, no cancelling terms).  Other "
-                       "reading: the printed C-hat in float64 -- catoni.sensitivity.printed: refuted"),
-            evidence={"variant": variant, "sensitivity_factor": sensitivity_factor, "worst_pair": worst.where,
-                      "skipped_non_finite_pairs_cannot_run": nonfinite, "max_finite_change_over_bound": finite_worst,
-                      "smallest_non_finite_example": example_nonfinite})
+            "|phi| <= 2 sqrt(2)/3 [002 eq. (2)] (line 130) bounds the change of the mean (4) over m records "
+            "by 4 sqrt(2) s / (3m) per coordinate; replace-one neighbours [002 Def. 1] (line 54, 'differ by "
+            "only one data sample') within a data part; "
+            + (
+                "evaluation 'printed': C-hat of [002 App. A] (line 1083) term by term in float64, finite "
+                "outputs only.  Other reading: the same estimator without cancellation -- "
+                "catoni.sensitivity.standard: confirmed (attained); the printed form in exact arithmetic is "
+                "that estimator (catoni.identity5.math)"
+                if variant == "printed"
+                else "evaluation 'standard' (reference.hu.catoni.expected_phi, no cancelling terms).  Other "
+                "reading: the printed C-hat in float64 -- catoni.sensitivity.printed: refuted"
+            ),
+            evidence={
+                "variant": variant,
+                "sensitivity_factor": sensitivity_factor,
+                "worst_pair": worst.where,
+                "skipped_non_finite_pairs_cannot_run": nonfinite,
+                "max_finite_change_over_bound": finite_worst,
+                "smallest_non_finite_example": example_nonfinite,
+            },
+        )
 
     return check

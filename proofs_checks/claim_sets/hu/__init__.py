@@ -32,9 +32,18 @@ that the check can fail.  Claims about the Catoni estimator itself belong to the
 claim set.
 """
 
-from . import (alg5_readings, algorithms, findings, frank_wolfe, lower_bound, parameters, rates, sensitivities,
-               sparse, utility)
-
+from . import (
+    alg5_readings,
+    algorithms,
+    findings,
+    frank_wolfe,
+    lower_bound,
+    parameters,
+    rates,
+    sensitivities,
+    sparse,
+    utility,
+)
 from ._common import NEIGHBOURS, corner_records, variant_reading
 
 #: ``NEIGHBOURS``, ``variant_reading`` and ``corner_records``: the neighbouring relation and readings the claims of
@@ -44,6 +53,16 @@ __all__ = ["register", "NEIGHBOURS", "variant_reading", "corner_records"]
 
 def register(registry):
     """Add the algorithms and claims of 002 to ``registry``."""
-    for module in (algorithms, frank_wolfe, sparse, sensitivities, parameters, utility, lower_bound, alg5_readings,
-                   rates, findings):
+    for module in (
+        algorithms,
+        frank_wolfe,
+        sparse,
+        sensitivities,
+        parameters,
+        utility,
+        lower_bound,
+        alg5_readings,
+        rates,
+        findings,
+    ):
         module.register(registry)

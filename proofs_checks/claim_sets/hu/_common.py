@@ -21,9 +21,11 @@ from ...builders import with_power_note  # noqa: F401  (re-exported to the 002 c
 #: The neighbouring relation of every privacy and sensitivity claim of 002.  [002 Def. 1] (file line 54) calls
 #: D, D' neighbours if they 'differ by only one data sample'; the algorithms take n as given and split the n
 #: records into T parts of n/T, so the relation they can satisfy is replace-one (a removal would shift every part).
-NEIGHBOURS = ("replace-one neighbours [002 Def. 1] (datasets that differ in one record; file line 54: 'differ by "
-              "only one data sample', read as replacing one of the n records, since every algorithm splits a given n "
-              "into T parts of n/T; add/remove is not checked)")
+NEIGHBOURS = (
+    "replace-one neighbours [002 Def. 1] (datasets that differ in one record; file line 54: 'differ by "
+    "only one data sample', read as replacing one of the n records, since every algorithm splits a given n "
+    "into T parts of n/T; add/remove is not checked)"
+)
 
 
 def variant_reading(variant: str, other_claim: str) -> str:
@@ -48,14 +50,19 @@ def variant_reading(variant: str, other_claim: str) -> str:
     True
     """
     if variant == "printed":
-        return ("robust gradient 'printed': C-hat of [002 App. A] (explicit form, file line 1083) evaluated term by "
-                "term in float64, as [002 Sec. 4] (line 146) calls it 'easy to implement'; only finite inputs with "
-                "b > 0 count.  Other reading: the same estimator evaluated without cancellation ('standard') -- "
-                f"{other_claim}: confirmed; as exact mathematics the printed form is that estimator "
-                "(catoni.identity5.math, 50 digits)")
-    return ("robust gradient 'standard': E phi(a + bZ) of [002 eqs. (4)-(5)] (file lines 140-144) evaluated without "
-            "cancellation (reference.hu.catoni.expected_phi).  Other reading: the printed C-hat in float64 -- "
-            f"{other_claim}: refuted (finding 002.c-hat-float64)")
+        return (
+            "robust gradient 'printed': C-hat of [002 App. A] (explicit form, file line 1083) evaluated term by "
+            "term in float64, as [002 Sec. 4] (line 146) calls it 'easy to implement'; only finite inputs with "
+            "b > 0 count.  Other reading: the same estimator evaluated without cancellation ('standard') -- "
+            f"{other_claim}: confirmed; as exact mathematics the printed form is that estimator "
+            "(catoni.identity5.math, 50 digits)"
+        )
+    return (
+        "robust gradient 'standard': E phi(a + bZ) of [002 eqs. (4)-(5)] (file lines 140-144) evaluated without "
+        "cancellation (reference.hu.catoni.expected_phi).  Other reading: the printed C-hat in float64 -- "
+        f"{other_claim}: refuted (finding 002.c-hat-float64)"
+    )
+
 
 #: Candidate replacement records kept in the quick profile.
 QUICK_POOL_SIZE = 36
@@ -172,7 +179,7 @@ def law_skipping(law, stack):
         rows, kept = [], []
         for b in range(stack.shape[0]):
             try:
-                rows.append(law(stack[b:b + 1])[1][0])
+                rows.append(law(stack[b : b + 1])[1][0])
                 kept.append(b)
             except ValueError:
                 continue
@@ -187,5 +194,3 @@ def moderate_records(width, magnitudes=(10.0, 100.0, 1e3, 3e3, 1e4)):
     """Records of one moderate magnitude in every sign pattern: where the printed C-hat cancels in float64."""
     signs = np.array(list(itertools.product([1.0, -1.0], repeat=width)))
     return np.concatenate([m * signs for m in magnitudes])
-
-

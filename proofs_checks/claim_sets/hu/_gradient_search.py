@@ -10,9 +10,9 @@ through a loss.
 
 from __future__ import annotations
 
-import numpy as np
-
 import math
+
+import numpy as np
 
 from reference.hu import catoni
 from reference.hu.frank_wolfe import GRAD_CAP
@@ -24,8 +24,14 @@ from ._common import as_labels, base_data, candidate_pool
 
 def gradient_grid(quick):
     """Per-example gradient values spanning float64 (0, subnormal, ..., 1.8e308), both signs."""
-    mags = np.concatenate([[0.0, 5e-324, 1e-310], 10.0 ** np.linspace(-300, 308, 120 if quick else 1200),
-                           10.0 ** np.linspace(-3, 3, 150 if quick else 3000), [1.7976931348623157e308]])
+    mags = np.concatenate(
+        [
+            [0.0, 5e-324, 1e-310],
+            10.0 ** np.linspace(-300, 308, 120 if quick else 1200),
+            10.0 ** np.linspace(-3, 3, 150 if quick else 3000),
+            [1.7976931348623157e308],
+        ]
+    )
     return np.unique(np.concatenate([mags, -mags]))
 
 
@@ -69,7 +75,7 @@ def max_coordinate_change(s, beta, m, variant, rng, quick):
     grid = gradient_grid(quick)
     best, pair, evaluations, skipped = -1.0, None, 0, 0
     for _ in range(1 if quick else 6):
-        base = (heavy_tailed_records(1, m, rng) * s * 10.0 ** rng.uniform(-2, 2))
+        base = heavy_tailed_records(1, m, rng) * s * 10.0 ** rng.uniform(-2, 2)
         vals = _robust_columns(base, grid, s, beta, variant)
         if np.all(np.isnan(vals)):
             skipped += vals.size
@@ -86,9 +92,18 @@ def max_coordinate_change(s, beta, m, variant, rng, quick):
         hi, lo = int(np.nanargmax(vals)), int(np.nanargmin(vals))
         change = float(vals[hi] - vals[lo])
         if change > best:
-            best, pair = change, {"m": m, "base_row0": float(base[0, 0]), "other_rows": base[1:, 0].tolist(),
-                                  "replacement_a": float(cand[hi]), "replacement_b": float(cand[lo]),
-                                  "g_tilde_a": float(vals[hi]), "g_tilde_b": float(vals[lo])}
+            best, pair = (
+                change,
+                {
+                    "m": m,
+                    "base_row0": float(base[0, 0]),
+                    "other_rows": base[1:, 0].tolist(),
+                    "replacement_a": float(cand[hi]),
+                    "replacement_b": float(cand[lo]),
+                    "g_tilde_a": float(vals[hi]),
+                    "g_tilde_b": float(vals[lo]),
+                },
+            )
     return best, pair, evaluations, skipped
 
 
@@ -107,10 +122,10 @@ def record_level_change(loss_name, s, beta, m, d, variant, rng, quick):
     if labels:
         pool = as_labels(pool)
     w = rng.dirichlet(np.ones(d + 1))[:d] * rng.choice([-1.0, 1.0], size=d)
-    G = loss.gradient(w, data[:, :-1], data[:, -1])              # (m, d)
-    Gc = loss.gradient(w, pool[:, :-1], pool[:, -1])             # (C, d)
+    G = loss.gradient(w, data[:, :-1], data[:, -1])  # (m, d)
+    Gc = loss.gradient(w, pool[:, :-1], pool[:, -1])  # (C, d)
     C = Gc.shape[0]
-    stack = np.repeat(G[:, None, :], C + 1, axis=1)              # column 0: the original dataset
+    stack = np.repeat(G[:, None, :], C + 1, axis=1)  # column 0: the original dataset
     stack[0, 1:] = Gc
     g = robust_columns_or_nan(stack.reshape(m, (C + 1) * d), s, beta, variant).reshape(C + 1, d)
     if np.any(np.isnan(g[0])):  # the original dataset itself cannot run: nothing to compare
@@ -120,5 +135,9 @@ def record_level_change(loss_name, s, beta, m, d, variant, rng, quick):
     if not np.any(runs):
         return 0.0, {"loss": loss_name, "skipped": "no runnable candidate"}, C, C
     j = int(np.nanargmax(change))
-    return float(change[j]), {"loss": loss_name, "w": w.tolist(), "original": data[0].tolist(),
-                              "replacement": pool[j].tolist()}, C, int(np.sum(~runs))
+    return (
+        float(change[j]),
+        {"loss": loss_name, "w": w.tolist(), "original": data[0].tolist(), "replacement": pool[j].tolist()},
+        C,
+        int(np.sum(~runs)),
+    )

@@ -42,8 +42,9 @@ def _factory(cls, defaults):
     return factory
 
 
-def _peeling_step_factory(variant=None, epsilon=1.0, delta=FACTORY_DELTA, *, w=None, m=None, d=4, K=1.0, s=2,
-                          eta0=0.5, lam=None):
+def _peeling_step_factory(
+    variant=None, epsilon=1.0, delta=FACTORY_DELTA, *, w=None, m=None, d=4, K=1.0, s=2, eta0=0.5, lam=None
+):
     """Peeling of one Algorithm 3 iteration [002 Alg. 3 step 6] at iterate ``w`` (default 0)."""
     w = np.zeros(d) if w is None else np.asarray(w, dtype=np.float64)
 
@@ -70,23 +71,57 @@ def _peeling_step_factory(variant=None, epsilon=1.0, delta=FACTORY_DELTA, *, w=N
 def register(registry):
     """Add ``hu-1`` ... ``hu-5`` and, beside them, their audit records (:mod:`.audit_records`)."""
     add = registry.add_algorithm
-    add(Algorithm("hu-1", "[002 Alg. 1]", "Heavy-tailed DP-FW: robust gradient + exponential mechanism over V, "
-                  "disjoint parts, eta = 2/(t+2)", variants=("standard", "printed"),
-                  mechanism=_factory(HeavyTailedDPFW, {"d": 2, "T": 2, "s": 1.0, "beta": 1.0, "loss": "squared"}),
-                  privacy_knob=("selection log-weight", 1.0)))
-    add(Algorithm("hu-2", "[002 Alg. 2]", "Heavy-tailed private LASSO: shrink at K, exponential-mechanism FW, "
-                  "per-step budget by advanced composition", variants=("printed", "lemma2", "standard"),
-                  mechanism=_factory(HeavyTailedPrivateLasso, {"d": 2, "T": 2, "K": 1.0}), default_delta=1e-5,
-                  privacy_knob=("epsilon", 1.0)))
-    add(Algorithm("hu-3", "[002 Alg. 3]", "Heavy-tailed private sparse linear regression: shrink, DP-IHT with "
-                  "Peeling, l2 projection", mechanism=_factory(SparseLinearRegression,
-                                                               {"d": 4, "T": 2, "K": 1.0, "s": 2, "eta0": 0.5}),
-                  default_delta=1e-5, privacy_knob=("Peeling noise scale", -1.0)))
-    add(Algorithm("hu-4", "[002 Alg. 4], [002 Alg. 3 step 6]",
-                  "Peeling selection of one IHT iteration on shrunken records (exact law of the ordered support)",
-                  mechanism=_peeling_step_factory, default_delta=1e-5, privacy_knob=("Peeling noise scale", -1.0)))
-    add(Algorithm("hu-5", "[002 Alg. 5]", "Heavy-tailed private sparse optimisation: robust gradient + Peeling",
-                  variants=("standard", "printed"),
-                  mechanism=_factory(SparseOptimization, {"d": 4, "T": 2, "s": 2, "k": 1.0, "beta": 1.0, "eta": 0.5}),
-                  default_delta=1e-5, privacy_knob=("Peeling noise scale", -1.0)))
+    add(
+        Algorithm(
+            "hu-1",
+            "[002 Alg. 1]",
+            "Heavy-tailed DP-FW: robust gradient + exponential mechanism over V, disjoint parts, eta = 2/(t+2)",
+            variants=("standard", "printed"),
+            mechanism=_factory(HeavyTailedDPFW, {"d": 2, "T": 2, "s": 1.0, "beta": 1.0, "loss": "squared"}),
+            privacy_knob=("selection log-weight", 1.0),
+        )
+    )
+    add(
+        Algorithm(
+            "hu-2",
+            "[002 Alg. 2]",
+            "Heavy-tailed private LASSO: shrink at K, exponential-mechanism FW, "
+            "per-step budget by advanced composition",
+            variants=("printed", "lemma2", "standard"),
+            mechanism=_factory(HeavyTailedPrivateLasso, {"d": 2, "T": 2, "K": 1.0}),
+            default_delta=1e-5,
+            privacy_knob=("epsilon", 1.0),
+        )
+    )
+    add(
+        Algorithm(
+            "hu-3",
+            "[002 Alg. 3]",
+            "Heavy-tailed private sparse linear regression: shrink, DP-IHT with Peeling, l2 projection",
+            mechanism=_factory(SparseLinearRegression, {"d": 4, "T": 2, "K": 1.0, "s": 2, "eta0": 0.5}),
+            default_delta=1e-5,
+            privacy_knob=("Peeling noise scale", -1.0),
+        )
+    )
+    add(
+        Algorithm(
+            "hu-4",
+            "[002 Alg. 4], [002 Alg. 3 step 6]",
+            "Peeling selection of one IHT iteration on shrunken records (exact law of the ordered support)",
+            mechanism=_peeling_step_factory,
+            default_delta=1e-5,
+            privacy_knob=("Peeling noise scale", -1.0),
+        )
+    )
+    add(
+        Algorithm(
+            "hu-5",
+            "[002 Alg. 5]",
+            "Heavy-tailed private sparse optimisation: robust gradient + Peeling",
+            variants=("standard", "printed"),
+            mechanism=_factory(SparseOptimization, {"d": 4, "T": 2, "s": 2, "k": 1.0, "beta": 1.0, "eta": 0.5}),
+            default_delta=1e-5,
+            privacy_knob=("Peeling noise scale", -1.0),
+        )
+    )
     audit_records.register(registry)

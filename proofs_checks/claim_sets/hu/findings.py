@@ -12,158 +12,196 @@ __all__ = ["FINDINGS", "register"]
 
 FINDINGS = (
     Finding(
-        id="002.c-hat-float64", paper="002",
+        id="002.c-hat-float64",
+        paper="002",
         title="The printed C-hat of eq. (5), evaluated in float64, breaks the privacy of Algorithms 1 and 5",
-        claims=("catoni.identity5.float64", "catoni.sensitivity.printed", "hu.alg1.step6.sensitivity.printed",
-                "hu.alg5.step7.sensitivity.printed", "hu.thm1.privacy.printed", "hu.thm8.privacy.printed"),
+        claims=(
+            "catoni.identity5.float64",
+            "catoni.sensitivity.printed",
+            "hu.alg1.step6.sensitivity.printed",
+            "hu.alg5.step7.sensitivity.printed",
+            "hu.thm1.privacy.printed",
+            "hu.thm8.privacy.printed",
+        ),
         reading="[002 eq. (5)] and [002 App. A] 'Explicit Form of C-hat(a,b)' evaluated term by term in IEEE "
-                "float64 (the identity is exact mathematics: catoni.identity5.math confirms it at 50 digits); "
-                "replace-one neighbours [002 Def. 1]; only finite inputs with b > 0 count: neighbours on which the "
-                "printed form is NaN (a zero gradient entry, b = 0) are skipped and counted, never a violation.  "
-                "The 'standard' evaluation of the same estimator (expected_phi) holds every bound.",
+        "float64 (the identity is exact mathematics: catoni.identity5.math confirms it at 50 digits); "
+        "replace-one neighbours [002 Def. 1]; only finite inputs with b > 0 count: neighbours on which the "
+        "printed form is NaN (a zero gradient entry, b = 0) are skipped and counted, never a violation.  "
+        "The 'standard' evaluation of the same estimator (expected_phi) holds every bound.",
         summary="Cancellation between the cubic a(1 - b^2/2) - a^3/6 and C-hat makes the float64 value leave "
-                "[-2 sqrt(2)/3, 2 sqrt(2)/3] at moderate inputs: one replaced record (3000, 3000, -3000) in d = 2 "
-                "gives Algorithm 1 (T = 1, m = 2, s = beta = eps = 1) an exact privacy loss of 5.6e5 eps (2.8e5 at "
-                "w0 = 0; the standard evaluation: 0.34 eps).  Over the claims' searches, on finite inputs only: "
-                "Theorem 1 privacy loss 3e31 eps, step-6 sensitivity ratio 8e289, step-7 ratio 3e288, the robust "
-                "gradient's sensitivity ratio 3.7e16, and one iteration of Algorithm 5 has a support delta 6.8 "
-                "times delta.  A finding about the printed formula's floating-point evaluation, not about the "
-                "mathematics of the estimator."),
+        "[-2 sqrt(2)/3, 2 sqrt(2)/3] at moderate inputs: one replaced record (3000, 3000, -3000) in d = 2 "
+        "gives Algorithm 1 (T = 1, m = 2, s = beta = eps = 1) an exact privacy loss of 5.6e5 eps (2.8e5 at "
+        "w0 = 0; the standard evaluation: 0.34 eps).  Over the claims' searches, on finite inputs only: "
+        "Theorem 1 privacy loss 3e31 eps, step-6 sensitivity ratio 8e289, step-7 ratio 3e288, the robust "
+        "gradient's sensitivity ratio 3.7e16, and one iteration of Algorithm 5 has a support delta 6.8 "
+        "times delta.  A finding about the printed formula's floating-point evaluation, not about the "
+        "mathematics of the estimator.",
+    ),
     Finding(
-        id="002.laplace-density", paper="002",
+        id="002.laplace-density",
+        paper="002",
         title="Definition 2 prints the Laplace density without the absolute value",
         claims=("primitives.laplace.density-as-printed",),
         reading="[002 Def. 2]: 'Lap(lambda)(x) = 1/(2 lambda) exp(-x / lambda)' read literally (no |x|); the "
-                "mechanism the paper uses is the standard Laplace (the proofs use its usual properties).",
+        "mechanism the paper uses is the standard Laplace (the proofs use its usual properties).",
         summary="As printed the function is not a density (its integral over R diverges); a typo for "
-                "exp(-|x|/lambda), without consequence for the proofs."),
+        "exp(-|x|/lambda), without consequence for the proofs.",
+    ),
     Finding(
-        id="002.w1-norm-readings", paper="002",
+        id="002.w1-norm-readings",
+        paper="002",
         title="||W||_1 is the l1 diameter: Algorithm 1's Delta is twice the attained change; Algorithm 2's "
-              "printed 8 ||W||_1 K^2 / n holds up to radius 3",
-        claims=("hu.alg1.step6.sensitivity.standard", "hu.alg1.step6.sensitivity.standard.diameter",
-                "hu.thm1.privacy.standard", "hu.thm1.privacy.standard.diameter",
-                "hu.alg2.step4.sensitivity", "hu.alg2.step4.sensitivity.r1.diameter",
-                "hu.alg2.step4.sensitivity-radius", "hu.alg2.step4.sensitivity.r2.diameter",
-                "hu.alg2.step4.sensitivity.r3.diameter", "hu.alg2.step4.sensitivity.r4.diameter",
-                "hu.alg2.step4.sensitivity.r0.5.radius", "hu.alg2.step4.sensitivity.r0.5.diameter"),
+        "printed 8 ||W||_1 K^2 / n holds up to radius 3",
+        claims=(
+            "hu.alg1.step6.sensitivity.standard",
+            "hu.alg1.step6.sensitivity.standard.diameter",
+            "hu.thm1.privacy.standard",
+            "hu.thm1.privacy.standard.diameter",
+            "hu.alg2.step4.sensitivity",
+            "hu.alg2.step4.sensitivity.r1.diameter",
+            "hu.alg2.step4.sensitivity-radius",
+            "hu.alg2.step4.sensitivity.r2.diameter",
+            "hu.alg2.step4.sensitivity.r3.diameter",
+            "hu.alg2.step4.sensitivity.r4.diameter",
+            "hu.alg2.step4.sensitivity.r0.5.radius",
+            "hu.alg2.step4.sensitivity.r0.5.diameter",
+        ),
         reading="[002 Sec. 3 (Notations)] defines ||W||_1 = max_{u,v in W} ||u - v||_1 (the diameter, 2 on the "
-                "unit l1 ball); the implementation's default is the radius max_v ||v||_1.  Both readings are "
-                "checked: radius reading -- Alg. 1 score change / Delta 0.99994 (attained), Alg. 2 ratio "
-                "(r + 1)/2 (holds for r <= 1, refuted at r = 2, 3, 4); diameter reading -- Alg. 1 ratio 0.49997, "
-                "privacy loss 0.48 eps, Alg. 2 ratio (r + 1)/4 (holds for r <= 3, attained at 3, refuted at 4).  "
-                "Algorithm 2 says only 'the l1-norm ball'; its proof bounds |<x~, w>| by K, i.e. radius <= 1, and "
-                "Corollary 1 / Theorem 5 use the unit ball.",
+        "unit l1 ball); the implementation's default is the radius max_v ||v||_1.  Both readings are "
+        "checked: radius reading -- Alg. 1 score change / Delta 0.99994 (attained), Alg. 2 ratio "
+        "(r + 1)/2 (holds for r <= 1, refuted at r = 2, 3, 4); diameter reading -- Alg. 1 ratio 0.49997, "
+        "privacy loss 0.48 eps, Alg. 2 ratio (r + 1)/4 (holds for r <= 3, attained at 3, refuted at 4).  "
+        "Algorithm 2 says only 'the l1-norm ball'; its proof bounds |<x~, w>| by K, i.e. radius <= 1, and "
+        "Corollary 1 / Theorem 5 use the unit ball.",
         summary="Under the paper's own definition the printed Deltas are safe on the unit ball, with a factor 2 "
-                "to spare (Algorithm 1 is then eps/2-DP in the selection).  The earlier finding 'Algorithm 2 step 4 "
-                "is wrong for radius != 1' was an artefact of the radius reading: the printed formula fails only "
-                "beyond radius 3 (ratio 1.25 at r = 4), outside the setting the paper uses.  Radius 0.5 passes "
-                "under both readings (0.75 and 0.375)."),
+        "to spare (Algorithm 1 is then eps/2-DP in the selection).  The earlier finding 'Algorithm 2 step 4 "
+        "is wrong for radius != 1' was an artefact of the radius reading: the printed formula fails only "
+        "beyond radius 3 (ratio 1.25 at r = 4), outside the setting the paper uses.  Radius 0.5 passes "
+        "under both readings (0.75 and 0.375).",
+    ),
     Finding(
-        id="002.alg5-three-times-noise", paper="002",
+        id="002.alg5-three-times-noise",
+        paper="002",
         title="Algorithm 5's Peeling parameter is three times the sensitivity its proof derives",
         claims=("hu.alg5.lambda-vs-proof", "hu.thm8.privacy.proof-lambda", "hu.thm8.privacy.standard"),
         reading="[002 Alg. 5 step 7] prints lambda = 4 k sqrt(2) eta / m; the proof of [002 Thm. 8] [002 App. A] "
-                "bounds ||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf by 4 sqrt(2) eta k / (3m); replace-one neighbours.",
+        "bounds ||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf by 4 sqrt(2) eta k / (3m); replace-one neighbours.",
         summary="The printed lambda is 3x the proof's bound: Algorithm 5 adds three times the noise it needs.  "
-                "With lambda at the proof's bound one iteration is still (eps, delta)-DP (certified bound within "
-                "delta; hu.thm8.privacy.proof-lambda), so the slip costs accuracy, not privacy."),
+        "With lambda at the proof's bound one iteration is still (eps, delta)-DP (certified bound within "
+        "delta; hu.thm8.privacy.proof-lambda), so the slip costs accuracy, not privacy.",
+    ),
     Finding(
-        id="002.thm8-choice-of-k", paper="002",
+        id="002.thm8-choice-of-k",
+        paper="002",
         title="Theorem 8's s*^(3/2) needs k ~ s^(-1/4); the theorem's k (no s) and the proof's k (s^(-1/2)) "
-              "give s^2 in the proof's own inequality",
+        "give s^2 in the proof's own inequality",
         claims=("rates.hu.thm8.sparsity", "rates.hu.thm8.sparsity.proof-k", "rates.hu.thm8.sparsity.balanced-k"),
         reading="[002 Thm. 8] sets k = O~(sqrt(n eps tau)); the proof [002 App. A] bounds N^t + N_2^t by "
-                "s^2 k^2 T^2 / (n eps)^2 + s tau^2 / k^2 (+ smaller) and takes k^4 = (n eps tau)^2 / ((s T)^2 log); "
-                "balancing the two terms needs k^4 = (n eps tau)^2 / (s T^2), which gives the stated s^(3/2).  "
-                "With the theorem's k the first term is s^2 T^2 tau / (n eps); with the proof's k the second is "
-                "s^2 T tau / (n eps).  Sweeps over s* at n = 4000, eps = 131072, d = 16 (0.9-quantile error below "
-                "half the trivial error ||mu||^2 = 1 at every s*, the d-sweeps' saturation rule).",
+        "s^2 k^2 T^2 / (n eps)^2 + s tau^2 / k^2 (+ smaller) and takes k^4 = (n eps tau)^2 / ((s T)^2 log); "
+        "balancing the two terms needs k^4 = (n eps tau)^2 / (s T^2), which gives the stated s^(3/2).  "
+        "With the theorem's k the first term is s^2 T^2 tau / (n eps); with the proof's k the second is "
+        "s^2 T tau / (n eps).  Sweeps over s* at n = 4000, eps = 131072, d = 16 (0.9-quantile error below "
+        "half the trivial error ||mu||^2 = 1 at every s*, the d-sweeps' saturation rule).",
         summary="An analytic slip in the choice of k (the theorem drops s from k; the balance needs s T^2 where "
-                "the proof has (s T)^2).  Measured 0.9-quantile exponents in s*, quick profile: printed k 1.53 "
-                "[1.30, 1.75] (inconclusive against 1.5), proof's k 0.69 [0.50, 0.88], balanced k 0.87 "
-                "[0.53, 1.22] (both consistent).  The earlier 1.83 came from a sweep at n = 600, eps = 16, where the "
-                "error was 100 to 6,700 times the trivial one: it is withdrawn; at this scale the asymptotic s^2 "
-                "is not yet visible."),
+        "the proof has (s T)^2).  Measured 0.9-quantile exponents in s*, quick profile: printed k 1.53 "
+        "[1.30, 1.75] (inconclusive against 1.5), proof's k 0.69 [0.50, 0.88], balanced k 0.87 "
+        "[0.53, 1.22] (both consistent).  The earlier 1.83 came from a sweep at n = 600, eps = 16, where the "
+        "error was 100 to 6,700 times the trivial one: it is withdrawn; at this scale the asymptotic s^2 "
+        "is not yet visible.",
+    ),
     Finding(
-        id="002.lemma3-event", paper="002",
+        id="002.lemma3-event",
+        paper="002",
         title="Lemma 3 as printed (event rho >= rho*(V), the minimum separation) is false; with rho*(V)/2 it holds "
-              "with a factor 2 to spare",
+        "with a factor 2 to spare",
         claims=("hu.lemma3.printed", "hu.lemma3.half-separation"),
         reading="[002 Lemma 3] eq. (10) (file line 368, quoted from Theorem 3 of [4]) with rho*(V) := min over v != v' "
-                "of rho(theta_v, theta_v') as defined just above it; any (epsilon, delta)-DP estimator; replace-one "
-                "neighbours [002 Def. 1].  Reading A (the event rho(theta-hat, theta_v) >= rho*(V), as printed): "
-                "refuted.  Reading B (the event at rho*(V)/2, the usual testing reduction): confirmed.  [4] itself was "
-                "not consulted; the finding is about the statement as 002 prints and uses it.  Reading B is the one "
-                "002's own preamble uses (lines 346-354: a 2 gamma-packing gives M_n >= Phi(gamma) inf P(psi != V), i.e. "
-                "half the separation).",
+        "of rho(theta_v, theta_v') as defined just above it; any (epsilon, delta)-DP estimator; replace-one "
+        "neighbours [002 Def. 1].  Reading A (the event rho(theta-hat, theta_v) >= rho*(V), as printed): "
+        "refuted.  Reading B (the event at rho*(V)/2, the usual testing reduction): confirmed.  [4] itself was "
+        "not consulted; the finding is about the statement as 002 prints and uses it.  Reading B is the one "
+        "002's own preamble uses (lines 346-354: a 2 gamma-packing gives M_n >= Phi(gamma) inf P(psi != V), i.e. "
+        "half the separation).",
         summary="Under reading A the constant estimator at the midpoint of two parameters 2p apart is 0-DP and never "
-                "at distance >= rho* = 2p, so the average probability is 0 against a closed form of 0.04-0.21 "
-                "(hu.lemma3.printed).  Under reading B an exact linear programme over all (epsilon, delta)-DP tests "
-                "(4 instances, quick profile) gives an optimum at least 2.004 times the closed form "
-                "(hu.lemma3.half-separation; the factor 1/2 of eq. (10) is the only slack, reached as epsilon -> 0).  "
-                "Theorem 9's proof uses Phi(rho*) where reading B gives Phi(rho*/2): a factor 4 in its constant, "
-                "not in its rate."),
+        "at distance >= rho* = 2p, so the average probability is 0 against a closed form of 0.04-0.21 "
+        "(hu.lemma3.printed).  Under reading B an exact linear programme over all (epsilon, delta)-DP tests "
+        "(4 instances, quick profile) gives an optimum at least 2.004 times the closed form "
+        "(hu.lemma3.half-separation; the factor 1/2 of eq. (10) is the only slack, reached as epsilon -> 0).  "
+        "Theorem 9's proof uses Phi(rho*) where reading B gives Phi(rho*/2): a factor 4 in its constant, "
+        "not in its rate.",
+    ),
     Finding(
-        id="002.thm9-packing-separation", paper="002",
+        id="002.thm9-packing-separation",
+        paper="002",
         title="The proof of Theorem 9 normalises its packing so that the separation is 1/2, not the sqrt(2) it uses; "
-              "the Omega rate stands",
+        "the Omega rate stands",
         claims=("hu.thm9.packing-separation", "hu.thm9.rate", "hu.thm9.formula"),
         reading="[002 App. A.1] proof of [002 Thm. 9] (file lines 1040-1085): V = H~ / sqrt(2s) with H~ from "
-                "[002 Lemma 11] (s-sparse sign vectors, pairwise Hamming distance >= s/2); the proof states "
-                "||v - v'||_2 >= sqrt(2) and hence rho*(V) >= sqrt(2 p tau).  Reading A (V = H~ / sqrt(2s) as "
-                "printed, ||v||_2 = 1/sqrt(2)): refuted.  Reading B (entries 2/sqrt(s), ||v||_2 = 2, which breaks the "
-                "proof's ||v||_2 <= 1 but stays in the class E X_j^2 <= tau when s >= 4): the separation sqrt(2) "
-                "holds.  No normalisation gives both ||v||_2 <= 1 and that separation for more than two points.  "
-                "Theorem 9 itself (eq. (11), line 378) is Omega(.) with an unspecified constant: vacuous for any "
-                "experiment (hu.thm9.rate).",
+        "[002 Lemma 11] (s-sparse sign vectors, pairwise Hamming distance >= s/2); the proof states "
+        "||v - v'||_2 >= sqrt(2) and hence rho*(V) >= sqrt(2 p tau).  Reading A (V = H~ / sqrt(2s) as "
+        "printed, ||v||_2 = 1/sqrt(2)): refuted.  Reading B (entries 2/sqrt(s), ||v||_2 = 2, which breaks the "
+        "proof's ||v||_2 <= 1 but stays in the class E X_j^2 <= tau when s >= 4): the separation sqrt(2) "
+        "holds.  No normalisation gives both ||v||_2 <= 1 and that separation for more than two points.  "
+        "Theorem 9 itself (eq. (11), line 378) is Omega(.) with an unspecified constant: vacuous for any "
+        "experiment (hu.thm9.rate).",
         summary="Refuted under reading A, holds under reading B.  Every greedy Lemma-11 packing checked has minimum "
-                "distance 0.5 (d = 8, s = 4) to 0.71 (d = 10, s = 2) as printed, and any three points of norm "
-                "1/sqrt(2) have a pair within sqrt(3/2) < sqrt(2); with entries 2/sqrt(s) the same packings are at "
-                "least sqrt(2) apart.  Under A the proof's explicit bound tau p / 4 becomes tau p / 32 (tau p / 128 "
-                "with Lemma 3's reading B); under B it stands for s* >= 4 (tau p / 16 with Lemma 3's reading B); the rate "
-                "tau min{s* log d, log(1/delta)} / (n eps) is unaffected.  The data-independent estimator 0 has risk "
-                "p tau / 2, twice the printed explicit bound, so no trivial estimator refutes even that constant."),
+        "distance 0.5 (d = 8, s = 4) to 0.71 (d = 10, s = 2) as printed, and any three points of norm "
+        "1/sqrt(2) have a pair within sqrt(3/2) < sqrt(2); with entries 2/sqrt(s) the same packings are at "
+        "least sqrt(2) apart.  Under A the proof's explicit bound tau p / 4 becomes tau p / 32 (tau p / 128 "
+        "with Lemma 3's reading B); under B it stands for s* >= 4 (tau p / 16 with Lemma 3's reading B); the rate "
+        "tau min{s* log d, log(1/delta)} / (n eps) is unaffected.  The data-independent estimator 0 has risk "
+        "p tau / 2, twice the printed explicit bound, so no trivial estimator refutes even that constant.",
+    ),
     Finding(
-        id="002.alg5-gradient-index", paper="002",
+        id="002.alg5-gradient-index",
+        paper="002",
         title="Algorithm 5's step 4 evaluates the gradient at w^(t-1): refuted under the printed indices, holds "
-              "with the gradient at w^t",
-        claims=("hu.thm8.recursion.printed-indices", "hu.thm8.recursion.current-gradient",
-                "hu.thm8.privacy.printed-indices", "hu.thm8.privacy.standard"),
+        "with the gradient at w^t",
+        claims=(
+            "hu.thm8.recursion.printed-indices",
+            "hu.thm8.recursion.current-gradient",
+            "hu.thm8.privacy.printed-indices",
+            "hu.thm8.privacy.standard",
+        ),
         reading="[002 Alg. 5 steps 4-6] (file lines 305-317) compute g~(w^(t-1), D_t) and set w^(t+0.5) = w^t - "
-                "eta g~(w^(t-1), D_t); the proof of [002 Thm. 8] (line 1011) repeats g~^t = g~(w^(t-1), D_t) and "
-                "follows the proof of [002 Thm. 7], whose expansion (46) needs the gradient at w^t.  Reading A: the "
-                "printed indices (a lagged gradient, w^0 := w^1).  Reading B: the gradient at w^t (the "
-                "implementation's default).  Checked: the proof's per-iteration recursion (its last display, "
-                "contraction 1 - mu/(12 gamma) = 11/12) on a noise-free instance meeting Theorem 8's settings "
-                "(sparse mean estimation l(w, x) = ||x - w||^2 with every record at w*, gamma_r = mu_r = 2 per sample, "
-                "d = 80, s = 72 s*, eta = 2/(3 gamma), robust-gradient scale 1e7, Peeling lambda 1e-12); and one "
-                "iteration's privacy, replace-one neighbours.",
+        "eta g~(w^(t-1), D_t); the proof of [002 Thm. 8] (line 1011) repeats g~^t = g~(w^(t-1), D_t) and "
+        "follows the proof of [002 Thm. 7], whose expansion (46) needs the gradient at w^t.  Reading A: the "
+        "printed indices (a lagged gradient, w^0 := w^1).  Reading B: the gradient at w^t (the "
+        "implementation's default).  Checked: the proof's per-iteration recursion (its last display, "
+        "contraction 1 - mu/(12 gamma) = 11/12) on a noise-free instance meeting Theorem 8's settings "
+        "(sparse mean estimation l(w, x) = ||x - w||^2 with every record at w*, gamma_r = mu_r = 2 per sample, "
+        "d = 80, s = 72 s*, eta = 2/(3 gamma), robust-gradient scale 1e7, Peeling lambda 1e-12); and one "
+        "iteration's privacy, replace-one neighbours.",
         summary="Refuted under reading A, holds under reading B: the excess risk ratio between iterations is "
-                "exactly 1/9 under B and reaches 49 under A (the lagged step e_(t+1) = e_t - (2/3) e_(t-1) does not "
-                "decrease at every step).  Privacy holds under both (the sensitivity does not depend on where the "
-                "gradient is taken).  Under A the iterates still converge (rate sqrt(2/3) per step), so Theorem 8's "
-                "final O(.) bound is not contradicted: an index slip in the box and the proof, not a wrong theorem."),
+        "exactly 1/9 under B and reaches 49 under A (the lagged step e_(t+1) = e_t - (2/3) e_(t-1) does not "
+        "decrease at every step).  Privacy holds under both (the sensitivity does not depend on where the "
+        "gradient is taken).  Under A the iterates still converge (rate sqrt(2/3) per step), so Theorem 8's "
+        "final O(.) bound is not contradicted: an index slip in the box and the proof, not a wrong theorem.",
+    ),
     Finding(
-        id="002.sec62-noise", paper="002",
+        id="002.sec62-noise",
+        paper="002",
         title="Reproduction: at Section 6.2's settings the privacy noise of Algorithms 1 and 5 does not fall with n",
         claims=("hu.sec62.alg1-noise-shrinks", "hu.sec62.alg5-noise-shrinks"),
         reading="Reproduction checks (scope 'reproduction'): [002 Sec. 6.2] sets s = floor(n eps), "
-                "T = floor((n eps)^(1/3)) for Algorithm 1 and k = c2 n eps for Algorithm 5; the step noise "
-                "(Delta / eps, lambda / eps) is computed in closed form at n = 1e4..9e4.  The paper states no "
-                "property of the noise; the premise tested is that its figures' falling errors can come from "
-                "these settings read literally.",
+        "T = floor((n eps)^(1/3)) for Algorithm 1 and k = c2 n eps for Algorithm 5; the step noise "
+        "(Delta / eps, lambda / eps) is computed in closed form at n = 1e4..9e4.  The paper states no "
+        "property of the noise; the premise tested is that its figures' falling errors can come from "
+        "these settings read literally.",
         summary="The noise scale grows with n under both settings (s and k grow like n eps while m ~ n / T): read "
-                "literally, Section 6.2's parameters cannot give the falling errors of Figure 1(b) and Figures "
-                "10-11, and Algorithm 1 becomes a blind walk.  A statement about reproducing Section 6, not a "
-                "refuted claim of the paper."),
+        "literally, Section 6.2's parameters cannot give the falling errors of Figure 1(b) and Figures "
+        "10-11, and Algorithm 1 becomes a blind walk.  A statement about reproducing Section 6, not a "
+        "refuted claim of the paper.",
+    ),
     Finding(
-        id="002.step-size-schedules", paper="002",
+        id="002.step-size-schedules",
+        paper="002",
         title="Theorem 2 and Section 6.2 print different Frank-Wolfe step schedules",
         claims=("hu.fw.step-size-schedule",),
         reading="[002 Thm. 2] eta_{t-1} = 2/(t+2) (first step 2/3) against [002 Sec. 6.2] eta_t = 2/(t+2) "
-                "(first step 1); both indices read as printed.",
-        summary="The two schedules differ by one index (the code keeps both); minor, no effect on privacy."),
+        "(first step 1); both indices read as printed.",
+        summary="The two schedules differ by one index (the code keeps both); minor, no effect on privacy.",
+    ),
 )
 
 

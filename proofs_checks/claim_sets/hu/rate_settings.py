@@ -51,54 +51,89 @@ def ne_grid(ns, eps, **common):
 #: Settings: claim id -> (algorithm, source, statement, trial, stated exponent, grids, repetitions).
 SETTINGS = {
     "rates.hu.thm2": dict(
-        algorithm="hu-1", source="[002 Thm. 2], [002 eq. (6)], [002 Cor. 1]",
+        algorithm="hu-1",
+        source="[002 Thm. 2], [002 eq. (6)], [002 Cor. 1]",
         statement="Algorithm 1 (squared loss, unit l1 ball, Theorem 2 parameters): excess population risk "
-                  "O~((n eps)^(-1/3)) with probability 1 - zeta",
-        trial=trials_hu.trial_theorem2, exponent=1 / 3,
-        grids={"quick": ne_grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
-               "full": ne_grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
-        repetitions={"quick": 24, "full": 30}),
+        "O~((n eps)^(-1/3)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem2,
+        exponent=1 / 3,
+        grids={
+            "quick": ne_grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
+            "full": ne_grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10),
+        },
+        repetitions={"quick": 24, "full": 30},
+    ),
     "rates.hu.thm2.dimension": dict(
-        algorithm="hu-1", source="[002 Thm. 2], [002 eq. (6)], [002 Remark 1]",
+        algorithm="hu-1",
+        source="[002 Thm. 2], [002 eq. (6)], [002 Remark 1]",
         statement="Algorithm 1 (Theorem 2 parameters): at fixed n eps the excess population risk grows at "
-                  "most like log d (the polytope's 2d vertices), i.e. error ~ log(2d)^b with b <= 1",
-        trial=trials_hu.trial_theorem2, exponent=-1.0, x=lambda p: math.log(2 * p["d"]), xlabel="log(2d)",
-        grids={"quick": [dict(n=2000, epsilon=1.0, d=d, ne_ref=2000.0) for d in (2, 4, 8, 16, 32, 64)],
-               "full": [dict(n=8000, epsilon=1.0, d=d, ne_ref=8000.0) for d in (2, 4, 16, 64, 256, 1024, 4096)]},
-        repetitions={"quick": 16, "full": 60}),
+        "most like log d (the polytope's 2d vertices), i.e. error ~ log(2d)^b with b <= 1",
+        trial=trials_hu.trial_theorem2,
+        exponent=-1.0,
+        x=lambda p: math.log(2 * p["d"]),
+        xlabel="log(2d)",
+        grids={
+            "quick": [dict(n=2000, epsilon=1.0, d=d, ne_ref=2000.0) for d in (2, 4, 8, 16, 32, 64)],
+            "full": [dict(n=8000, epsilon=1.0, d=d, ne_ref=8000.0) for d in (2, 4, 16, 64, 256, 1024, 4096)],
+        },
+        repetitions={"quick": 16, "full": 60},
+    ),
     "rates.hu.thm3": dict(
-        algorithm="hu-1", source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
+        algorithm="hu-1",
+        source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
         statement="Algorithm 1 (biweight loss, Theorem 3 parameters, constant step 1/sqrt(T)): excess "
-                  "population risk O~((n eps)^(-1/4)) with probability 1 - zeta",
-        trial=trials_hu.trial_theorem3, exponent=1 / 4,
-        grids={"quick": ne_grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
-               "full": ne_grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10)},
-        repetitions={"quick": 48, "full": 30}),
+        "population risk O~((n eps)^(-1/4)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem3,
+        exponent=1 / 4,
+        grids={
+            "quick": ne_grid([2000], [0.0625, 0.25, 1.0, 4.0], d=4),
+            "full": ne_grid([2000, 4000, 8000, 16000, 32000, 64000], [1.0], d=10),
+        },
+        repetitions={"quick": 48, "full": 30},
+    ),
     "rates.hu.thm5": dict(
-        algorithm="hu-2", source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
+        algorithm="hu-2",
+        source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
         statement="Algorithm 2 (Theorem 5 parameters, printed budget, delta = 1e-5): excess population "
-                  "risk O~((n eps)^(-2/5)) with probability 1 - zeta",
-        trial=trials_hu.trial_theorem5, exponent=2 / 5,
-        grids={"quick": ne_grid([4000], [64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5),
-               "full": ne_grid([16000], [16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5)},
-        repetitions={"quick": 16, "full": 30}),
+        "risk O~((n eps)^(-2/5)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem5,
+        exponent=2 / 5,
+        grids={
+            "quick": ne_grid([4000], [64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5),
+            "full": ne_grid([16000], [16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0], d=10, delta=1e-5),
+        },
+        repetitions={"quick": 16, "full": 30},
+    ),
     "rates.hu.thm7": dict(
-        algorithm="hu-3", source="[002 Thm. 7], [002 Assumption 3]",
+        algorithm="hu-3",
+        source="[002 Thm. 7], [002 Assumption 3]",
         statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): excess population risk "
-                  "O~(s*^2 / (n eps)) with probability 1 - zeta",
-        trial=trials_hu.trial_theorem7, exponent=1.0, x=_ne_over_T, xlabel="n eps / T  (T = floor(log n))",
-        grids={"quick": ne_grid([1000, 2000, 4000, 8000, 16000, 32000], [1600.0], d=20, s_star=2, c_s=2.0, delta=1e-5),
-               "full": ne_grid([4000, 16000, 64000, 256000], [100.0, 400.0], d=50, s_star=2, c_s=2.0,
-                             delta=1e-5)},
-        repetitions={"quick": 64, "full": 40}),
+        "O~(s*^2 / (n eps)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem7,
+        exponent=1.0,
+        x=_ne_over_T,
+        xlabel="n eps / T  (T = floor(log n))",
+        grids={
+            "quick": ne_grid([1000, 2000, 4000, 8000, 16000, 32000], [1600.0], d=20, s_star=2, c_s=2.0, delta=1e-5),
+            "full": ne_grid([4000, 16000, 64000, 256000], [100.0, 400.0], d=50, s_star=2, c_s=2.0, delta=1e-5),
+        },
+        repetitions={"quick": 64, "full": 40},
+    ),
     "rates.hu.thm8": dict(
-        algorithm="hu-5", source="[002 Thm. 8], [002 Assumption 4], [002 Thm. 9]",
+        algorithm="hu-5",
+        source="[002 Thm. 8], [002 Assumption 4], [002 Thm. 9]",
         statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): excess population risk "
-                  "O~(s*^(3/2) / (n eps)) with probability 1 - zeta",
-        trial=trials_hu.trial_theorem8, exponent=1.0, x=_ne_over_T2, xlabel="n eps / T^2  (T = floor(log n))",
-        grids={"quick": ne_grid([600], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=6, s_star=2, delta=1e-5),
-               "full": ne_grid([2000], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=20, s_star=2, delta=1e-5)},
-        repetitions={"quick": 24, "full": 30}),
+        "O~(s*^(3/2) / (n eps)) with probability 1 - zeta",
+        trial=trials_hu.trial_theorem8,
+        exponent=1.0,
+        x=_ne_over_T2,
+        xlabel="n eps / T^2  (T = floor(log n))",
+        grids={
+            "quick": ne_grid([600], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=6, s_star=2, delta=1e-5),
+            "full": ne_grid([2000], [0.25, 1.0, 4.0, 16.0, 64.0, 256.0], d=20, s_star=2, delta=1e-5),
+        },
+        repetitions={"quick": 24, "full": 30},
+    ),
 }
 
 
@@ -114,30 +149,55 @@ def sparsity_grid(s_values, **common):
 
 #: Dependence on the sparsity: ``error ~ s*^b`` is judged as a "rate" in ``x = s*`` with stated
 #: exponent ``-b`` (``slower`` = grows significantly faster than ``s*^b``).
-SETTINGS.update({
-    "rates.hu.thm7.sparsity": dict(
-        algorithm="hu-3", source="[002 Thm. 7], [002 Remark 3]",
-        statement="Algorithm 3 (Theorem 7 parameters, s = 2 s*): excess population risk grows at most like s*^2",
-        trial=trials_hu.trial_theorem7, exponent=-2.0, x=_s_star, xlabel="s*",
-        grids={"quick": sparsity_grid([1, 2, 4, 8, 16], n=16000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5),
-               "full": sparsity_grid([1, 2, 4, 8, 16, 32], n=64000, epsilon=400.0, d=100, c_s=2.0, delta=1e-5)},
-        repetitions={"quick": 48, "full": 60}),
-    **{cid: dict(
-        algorithm="hu-5", source="[002 Thm. 8], [002 Remark 4], [002 App. A]",
-        statement=("Algorithm 5 (Theorem 8 parameters, s = s*, " + what + "): excess population risk grows at "
-                   "most like s*^(3/2)"),
-        trial=trials_hu.trial_theorem8, exponent=-1.5, x=_s_star, xlabel="s*", trivial_error=1.0,
-        # n eps where the 0.9-quantile error stays below half the trivial error ||mu||^2 = 1 at every s*
-        # (the saturation rule of the d-sweeps); earlier grids (n = 600, eps = 16) ran at 100 to 6,700 x trivial
-        grids={"quick": sparsity_grid([1, 2, 4, 8], n=4000, epsilon=131072.0, d=16, delta=1e-5, k_rule=rule),
-               "full": sparsity_grid([1, 2, 4, 8, 16], n=8000, epsilon=262144.0, d=32, delta=1e-5, k_rule=rule)},
-        repetitions={"quick": 32, "full": 80})
-      for cid, rule, what in (
-          ("rates.hu.thm8.sparsity", "printed", "k = sqrt(n eps tau) as the theorem prints it, independent of s"),
-          ("rates.hu.thm8.sparsity.proof-k", "proof", "k^4 = (n eps tau)^2 / (s T)^2 as the proof sets it"),
-          ("rates.hu.thm8.sparsity.balanced-k", "balanced",
-           "k^4 = (n eps tau)^2 / (s T^2), which balances the proof's inequality"))},
-})
+SETTINGS.update(
+    {
+        "rates.hu.thm7.sparsity": dict(
+            algorithm="hu-3",
+            source="[002 Thm. 7], [002 Remark 3]",
+            statement="Algorithm 3 (Theorem 7 parameters, s = 2 s*): excess population risk grows at most like s*^2",
+            trial=trials_hu.trial_theorem7,
+            exponent=-2.0,
+            x=_s_star,
+            xlabel="s*",
+            grids={
+                "quick": sparsity_grid([1, 2, 4, 8, 16], n=16000, epsilon=1600.0, d=50, c_s=2.0, delta=1e-5),
+                "full": sparsity_grid([1, 2, 4, 8, 16, 32], n=64000, epsilon=400.0, d=100, c_s=2.0, delta=1e-5),
+            },
+            repetitions={"quick": 48, "full": 60},
+        ),
+        **{
+            cid: dict(
+                algorithm="hu-5",
+                source="[002 Thm. 8], [002 Remark 4], [002 App. A]",
+                statement=(
+                    "Algorithm 5 (Theorem 8 parameters, s = s*, " + what + "): excess population risk grows at "
+                    "most like s*^(3/2)"
+                ),
+                trial=trials_hu.trial_theorem8,
+                exponent=-1.5,
+                x=_s_star,
+                xlabel="s*",
+                trivial_error=1.0,
+                # n eps where the 0.9-quantile error stays below half the trivial error ||mu||^2 = 1 at every s*
+                # (the saturation rule of the d-sweeps); earlier grids (n = 600, eps = 16) ran at 100 to 6,700 x trivial
+                grids={
+                    "quick": sparsity_grid([1, 2, 4, 8], n=4000, epsilon=131072.0, d=16, delta=1e-5, k_rule=rule),
+                    "full": sparsity_grid([1, 2, 4, 8, 16], n=8000, epsilon=262144.0, d=32, delta=1e-5, k_rule=rule),
+                },
+                repetitions={"quick": 32, "full": 80},
+            )
+            for cid, rule, what in (
+                ("rates.hu.thm8.sparsity", "printed", "k = sqrt(n eps tau) as the theorem prints it, independent of s"),
+                ("rates.hu.thm8.sparsity.proof-k", "proof", "k^4 = (n eps tau)^2 / (s T)^2 as the proof sets it"),
+                (
+                    "rates.hu.thm8.sparsity.balanced-k",
+                    "balanced",
+                    "k^4 = (n eps tau)^2 / (s T^2), which balances the proof's inequality",
+                ),
+            )
+        },
+    }
+)
 
 
 def _log_dn_over_zeta(point):
@@ -161,25 +221,42 @@ def dimension_grid(d_values, **common):
 #: ``log d`` at fixed ``n``); the price is leverage: ``log x`` spans only ``log(16.8 / 10.6) = 0.46``
 #: over that range (``log(log 2048 / log 4) = 1.7`` for ``log(2d)``), so its interval on the exponent is
 #: about 3.7 times wider for the same data.
-SETTINGS.update({
-    "rates.hu.thm3.dimension": dict(
-        algorithm="hu-1", source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
-        statement="Algorithm 1 (biweight loss, Theorem 3 parameters at each d): at fixed n eps the excess "
-                  "population risk grows at most like log^(1/4)(d n / zeta)",
-        trial=trials_hu.trial_theorem3, exponent=-1 / 4, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
-        grids={"quick": dimension_grid([2, 8, 32, 128], n=2000, epsilon=1.0),
-               "full": dimension_grid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=2000, epsilon=1.0)},
-        repetitions={"quick": 32, "full": 60}),
-    "rates.hu.thm5.dimension": dict(
-        algorithm="hu-2", source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
-        statement="Algorithm 2 (Theorem 5 parameters at each d, printed budget, delta = 1e-5): at fixed n eps "
-                  "the excess population risk grows at most like log^(4/5)(d n / zeta)",
-        trial=trials_hu.trial_theorem5, exponent=-4 / 5, x=_log_dn_over_zeta, xlabel="log(d n / zeta)",
-        grids={"quick": dimension_grid([2, 8, 32, 128], n=4000, epsilon=1024.0, delta=1e-5),
-               "full": dimension_grid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=16000, epsilon=256.0,
-                              delta=1e-5)},
-        repetitions={"quick": 32, "full": 60}),
-})
+SETTINGS.update(
+    {
+        "rates.hu.thm3.dimension": dict(
+            algorithm="hu-1",
+            source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
+            statement="Algorithm 1 (biweight loss, Theorem 3 parameters at each d): at fixed n eps the excess "
+            "population risk grows at most like log^(1/4)(d n / zeta)",
+            trial=trials_hu.trial_theorem3,
+            exponent=-1 / 4,
+            x=_log_dn_over_zeta,
+            xlabel="log(d n / zeta)",
+            grids={
+                "quick": dimension_grid([2, 8, 32, 128], n=2000, epsilon=1.0),
+                "full": dimension_grid([2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=2000, epsilon=1.0),
+            },
+            repetitions={"quick": 32, "full": 60},
+        ),
+        "rates.hu.thm5.dimension": dict(
+            algorithm="hu-2",
+            source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
+            statement="Algorithm 2 (Theorem 5 parameters at each d, printed budget, delta = 1e-5): at fixed n eps "
+            "the excess population risk grows at most like log^(4/5)(d n / zeta)",
+            trial=trials_hu.trial_theorem5,
+            exponent=-4 / 5,
+            x=_log_dn_over_zeta,
+            xlabel="log(d n / zeta)",
+            grids={
+                "quick": dimension_grid([2, 8, 32, 128], n=4000, epsilon=1024.0, delta=1e-5),
+                "full": dimension_grid(
+                    [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=16000, epsilon=256.0, delta=1e-5
+                ),
+            },
+            repetitions={"quick": 32, "full": 60},
+        ),
+    }
+)
 
 
 def _log_d_over_zeta(point):
@@ -193,24 +270,41 @@ def _log_d_over_zeta(point):
 #: grid and, for Theorem 8, where the privacy noise (not the non-private sampling error, which the bound for
 #: ``eps < 1`` does not display) dominates: see ``docs/section6.md``, "Dimension of the sparse algorithms".
 #: ``trivial_error`` feeds the saturation rule of :func:`.rates.with_saturation_rule`.
-SETTINGS.update({
-    "rates.hu.thm7.dimension": dict(
-        algorithm="hu-3", source="[002 Thm. 7], [002 Assumption 3]",
-        statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): at fixed n eps the excess "
-                  "population risk grows at most like log^2(d / zeta)",
-        trial=trials_hu.trial_theorem7, exponent=-2.0, x=_log_d_over_zeta, xlabel="log(d / zeta)",
-        trivial_error=0.25,
-        grids={"quick": dimension_grid([8, 32, 128, 512, 2048], n=4000, epsilon=6400.0, s_star=2, c_s=2.0, delta=1e-5),
-               "full": dimension_grid([8, 32, 128, 512, 2048, 8192], n=4000, epsilon=6400.0, s_star=2, c_s=2.0,
-                              delta=1e-5)},
-        repetitions={"quick": 32, "full": 60}),
-    "rates.hu.thm8.dimension": dict(
-        algorithm="hu-5", source="[002 Thm. 8], [002 Assumption 4]",
-        statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): at fixed n eps the excess "
-                  "population risk grows at most like log(d / zeta)",
-        trial=trials_hu.trial_theorem8, exponent=-1.0, x=_log_d_over_zeta, xlabel="log(d / zeta)",
-        trivial_error=1.0,
-        grids={"quick": dimension_grid([8, 32, 128, 512], n=4000, epsilon=32768.0, s_star=2, delta=1e-5),
-               "full": dimension_grid([8, 16, 32, 64, 128, 256, 512], n=8000, epsilon=16384.0, s_star=2, delta=1e-5)},
-        repetitions={"quick": 32, "full": 60}),
-})
+SETTINGS.update(
+    {
+        "rates.hu.thm7.dimension": dict(
+            algorithm="hu-3",
+            source="[002 Thm. 7], [002 Assumption 3]",
+            statement="Algorithm 3 (Theorem 7 parameters, gamma = mu = 1, s = 2 s*): at fixed n eps the excess "
+            "population risk grows at most like log^2(d / zeta)",
+            trial=trials_hu.trial_theorem7,
+            exponent=-2.0,
+            x=_log_d_over_zeta,
+            xlabel="log(d / zeta)",
+            trivial_error=0.25,
+            grids={
+                "quick": dimension_grid([8, 32, 128, 512, 2048], n=4000, epsilon=6400.0, s_star=2, c_s=2.0, delta=1e-5),
+                "full": dimension_grid(
+                    [8, 32, 128, 512, 2048, 8192], n=4000, epsilon=6400.0, s_star=2, c_s=2.0, delta=1e-5
+                ),
+            },
+            repetitions={"quick": 32, "full": 60},
+        ),
+        "rates.hu.thm8.dimension": dict(
+            algorithm="hu-5",
+            source="[002 Thm. 8], [002 Assumption 4]",
+            statement="Algorithm 5 (Theorem 8 parameters, gamma_r = mu_r = 2, s = s*): at fixed n eps the excess "
+            "population risk grows at most like log(d / zeta)",
+            trial=trials_hu.trial_theorem8,
+            exponent=-1.0,
+            x=_log_d_over_zeta,
+            xlabel="log(d / zeta)",
+            trivial_error=1.0,
+            grids={
+                "quick": dimension_grid([8, 32, 128, 512], n=4000, epsilon=32768.0, s_star=2, delta=1e-5),
+                "full": dimension_grid([8, 16, 32, 64, 128, 256, 512], n=8000, epsilon=16384.0, s_star=2, delta=1e-5),
+            },
+            repetitions={"quick": 32, "full": 60},
+        ),
+    }
+)

@@ -60,17 +60,35 @@ from ...rates.blind_walk import blind_walk_distance2
 from ...rates.check import make_rate_check
 from .rate_settings import SETTINGS, ZETA, n_epsilon
 
-__all__ = ["SATURATION_FRACTION", "PAPER_VALUES", "with_saturation_rule", "blind_walk_error", "rate_check",
-           "broken_trial", "MUTANT_NAMES", "mutant_kinds", "MUTANT_EXTRA", "mutant_label", "rate_mutants", "register"]
+__all__ = [
+    "SATURATION_FRACTION",
+    "PAPER_VALUES",
+    "with_saturation_rule",
+    "blind_walk_error",
+    "rate_check",
+    "broken_trial",
+    "MUTANT_NAMES",
+    "mutant_kinds",
+    "MUTANT_EXTRA",
+    "mutant_label",
+    "rate_mutants",
+    "register",
+]
 
 #: A sweep whose largest ``1 - zeta`` quantile exceeds this fraction of the trivial error is saturating.
 SATURATION_FRACTION = 0.5
 
 #: Numbers 002 reports that bear on a rate ([002 Sec. 6.3], about Figure 1(b)).
 PAPER_VALUES = {
-    "rates.hu.thm2": [{"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 10_000, "value": 0.14},
-                      {"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 90_000, "value": 0.03,
-                       "implied_exponent": math.log(0.14 / 0.03) / math.log(9.0)}],
+    "rates.hu.thm2": [
+        {"what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk", "n": 10_000, "value": 0.14},
+        {
+            "what": "Figure 1(b), eps = 1 (Section 6.3 text): excess risk",
+            "n": 90_000,
+            "value": 0.03,
+            "implied_exponent": math.log(0.14 / 0.03) / math.log(9.0),
+        },
+    ],
 }
 
 
@@ -90,12 +108,18 @@ def with_saturation_rule(claim_id, check):
         res = check(ctx)
         largest = float(np.max(res.evidence["quantile_errors"]))
         saturated = largest > SATURATION_FRACTION * trivial
-        res.evidence.update(trivial_error=trivial, largest_quantile_over_trivial=largest / trivial,
-                            saturation_fraction=SATURATION_FRACTION, saturated=saturated)
+        res.evidence.update(
+            trivial_error=trivial,
+            largest_quantile_over_trivial=largest / trivial,
+            saturation_fraction=SATURATION_FRACTION,
+            saturated=saturated,
+        )
         if saturated and res.verdict == "confirmed":
             res.verdict = "inconclusive"
-            res.method += (f"; saturated: largest {1 - ZETA:g} quantile {largest:.3g} > "
-                           f"{SATURATION_FRACTION:g} x trivial error {trivial:g}, no verdict")
+            res.method += (
+                f"; saturated: largest {1 - ZETA:g} quantile {largest:.3g} > "
+                f"{SATURATION_FRACTION:g} x trivial error {trivial:g}, no verdict"
+            )
         return res
 
     return wrapped
@@ -141,21 +165,29 @@ def _with_blind_walk(claim_id, check):
 
 #: Claims that check the other readings of the same statement (each reading judged side by side).
 _OTHER_READINGS = {
-    "rates.hu.thm8.sparsity": ("k as the theorem prints it", ("rates.hu.thm8.sparsity.proof-k",
-                                                              "rates.hu.thm8.sparsity.balanced-k")),
-    "rates.hu.thm8.sparsity.proof-k": ("k as the proof sets it", ("rates.hu.thm8.sparsity",
-                                                                  "rates.hu.thm8.sparsity.balanced-k")),
-    "rates.hu.thm8.sparsity.balanced-k": ("k balancing the proof's inequality", ("rates.hu.thm8.sparsity",
-                                                                                 "rates.hu.thm8.sparsity.proof-k")),
+    "rates.hu.thm8.sparsity": (
+        "k as the theorem prints it",
+        ("rates.hu.thm8.sparsity.proof-k", "rates.hu.thm8.sparsity.balanced-k"),
+    ),
+    "rates.hu.thm8.sparsity.proof-k": (
+        "k as the proof sets it",
+        ("rates.hu.thm8.sparsity", "rates.hu.thm8.sparsity.balanced-k"),
+    ),
+    "rates.hu.thm8.sparsity.balanced-k": (
+        "k balancing the proof's inequality",
+        ("rates.hu.thm8.sparsity", "rates.hu.thm8.sparsity.proof-k"),
+    ),
 }
 
 
 def _reading(claim_id):
     st = SETTINGS[claim_id]
-    text = (f"{st['source']}: {st['statement']}; judged on the {1 - ZETA:g} quantile of the excess population "
-            f"risk against {st.get('xlabel', 'n * epsilon')} (stated exponent {st['exponent']:g}). O~ hides "
-            f"constants and log factors the theorem does not give, so only the exponent is judged, never the "
-            f"level; ||W||_1 is the l1 diameter [002 Sec. 3]")
+    text = (
+        f"{st['source']}: {st['statement']}; judged on the {1 - ZETA:g} quantile of the excess population "
+        f"risk against {st.get('xlabel', 'n * epsilon')} (stated exponent {st['exponent']:g}). O~ hides "
+        f"constants and log factors the theorem does not give, so only the exponent is judged, never the "
+        f"level; ||W||_1 is the l1 diameter [002 Sec. 3]"
+    )
     if claim_id in _OTHER_READINGS:
         this, others = _OTHER_READINGS[claim_id]
         text += f"; this claim reads {this}, the other readings are checked by {', '.join(others)}"
@@ -165,10 +197,18 @@ def _reading(claim_id):
 def rate_check(claim_id, trial=None, grids=None, repetitions=None):
     """The rate check of ``claim_id`` with an optional replacement trial, grids and repetitions (tests pass broken ones)."""
     st = SETTINGS[claim_id]
-    check = make_rate_check(claim_id, trial or st["trial"], grids or st["grids"], st.get("x", n_epsilon),
-                            st["exponent"], repetitions=repetitions or st["repetitions"], zeta=ZETA,
-                            xlabel=st.get("xlabel", "n * epsilon"), paper_values=PAPER_VALUES.get(claim_id),
-                            reading=_reading(claim_id))
+    check = make_rate_check(
+        claim_id,
+        trial or st["trial"],
+        grids or st["grids"],
+        st.get("x", n_epsilon),
+        st["exponent"],
+        repetitions=repetitions or st["repetitions"],
+        zeta=ZETA,
+        xlabel=st.get("xlabel", "n * epsilon"),
+        paper_values=PAPER_VALUES.get(claim_id),
+        reading=_reading(claim_id),
+    )
     if claim_id in ("rates.hu.thm3.dimension", "rates.hu.thm5.dimension"):
         check = _with_blind_walk(claim_id, check)
     if "trivial_error" in st:
@@ -188,11 +228,14 @@ def _broken(trial, kind, extra, point, rng):
 
 
 #: The broken algorithms every rate claim must refute (its mutants), by the trial's ``broken`` mode.
-MUTANT_NAMES = {"ignore_data": "blind algorithm (output ignores the data)",
-                "fixed_noise": "privacy noise that does not shrink with n eps",
-                "output_noise": "output noise N(0, sigma^2) added to w",
-                "noise_x20": "privacy noise scale x20",
-                "d_noise": "privacy noise x d", "s_noise": "privacy noise x s*"}
+MUTANT_NAMES = {
+    "ignore_data": "blind algorithm (output ignores the data)",
+    "fixed_noise": "privacy noise that does not shrink with n eps",
+    "output_noise": "output noise N(0, sigma^2) added to w",
+    "noise_x20": "privacy noise scale x20",
+    "d_noise": "privacy noise x d",
+    "s_noise": "privacy noise x s*",
+}
 
 
 def mutant_kinds(claim_id):
@@ -219,53 +262,72 @@ def mutant_kinds(claim_id):
 #: 1.08 [0.94, 1.21] (its smallest quantile is 30, the floor 0.015); sigma = 0.3 (Theorem 3: 0.16 [0.10, 0.23],
 #: 0.12 [0.04, 0.20] and 0.08 [0.01, 0.16] at seeds 20261121, 1, 2) and sigma = 10 (Theorem 8, floor
 #: 6 sigma^2 = 600: 0.56 [0.35, 0.77], 0.53 [0.39, 0.66], 0.56 [0.41, 0.72]) are refuted.
-MUTANT_EXTRA = {("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
-                ("rates.hu.thm3", "output_noise"): {"output_sigma": 0.3},
-                ("rates.hu.thm8", "output_noise"): {"output_sigma": 10.0}}
+MUTANT_EXTRA = {
+    ("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
+    ("rates.hu.thm3", "output_noise"): {"output_sigma": 0.3},
+    ("rates.hu.thm8", "output_noise"): {"output_sigma": 10.0},
+}
 
 #: Why a rate mutant is no violation of the claim as stated, by the mutant kind; ``{g}`` is the
 #: stated growth of the claim, ``{bound}`` the bound on the error of any output the algorithm can release.
-_SAME_NOISE = ("equivalent mutant: the sweep holds n eps fixed, so the factor n eps / (n eps)_ref of this broken "
-               "mode is exactly 1 at every grid point and the mutant runs the stated algorithm with the stated "
-               "noise scale")
-_BOUNDED = ("the claim bounds the growth of the error in {x} by O({g}) with a hidden constant, and {g} is at "
-            "least its value at the sweep's smallest {x}; this algorithm's output stays in a bounded set whatever "
-            "the noise ({bound}), so its error is bounded and satisfies O({g}) with O-constant bound / "
-            "(smallest {g}).  (Under the asymptotic reading no implementation whose output stays in that set can "
-            "violate a growth claim; the check judges the local log-log growth over the grid, a second reading, under which "
-            "the blind algorithm's error, constant in {x}, grows by 0, below the stated growth)")
-_BLIND_VIA_CLAIM = ("the blind mutant is the stated algorithm run on data of another parameter that meets the same "
-                    "assumptions ({other}); by the claim for that instance, ||w - {other_sym}||^2 <= C {g} with "
-                    "probability 1 - zeta, so the error ||w - {sym}||^2 <= 2 C {g} + 2 ||{other_sym} - {sym}||^2 <= "
-                    "(2 C + 2 {dist2} / smallest {g}) {g}: the same growth, another O-constant (a proof conditional on the claim "
-                    "for the stated algorithm; where that fails, the base check is the one to show it)")
-_OUTPUT_NOISE_S = ("the added noise xi ~ N(0, sigma^2 I_d), sigma = 0.05, has d fixed along the s* sweep (d = {d}): "
-                   "error <= 2 ||w - w*||^2 + 2 ||xi||^2, and the 1 - zeta quantile q of ||xi||^2 = sigma^2 "
-                   "chi^2_d is {q}, constant in s*; with s*^b >= 1 the growth bound O(s*^b) holds with O-constant "
-                   "2 C + 2 q (at probability 1 - 2 zeta)")
-_X20_THM8 = ("a constant factor on the noise scale changes only the O-constant of a rate whose constants are "
-             "hidden: in the proof of [002 Thm. 8] the privacy noise enters only through sum_i ||w_i||_inf^2 + "
-             "s ||w~||_inf^2 <= O(eta0^2 s^2 k^2 T^2 log^2(Ts/zeta) log(1/delta) / (n^2 eps^2)), quadratic in the "
-             "noise scale, so with k, T, s unchanged the bound O~(s*^(3/2) / (n eps)) holds with an O-constant at "
-             "most 20^2 = 400 times the stated one (and the mutant is 20 times more private)")
-_BLIND_THM8 = ("a real violation (the blind output estimates mean 0, so its error stays near ||mu||^2 = 1 while the "
-               "rate goes to 0) that the grid cannot show: Theorem 8's grid is noise-dominated, its smallest 0.9 "
-               "quantile is 30 at eps = 256 (quick, stated algorithm; the blind mutant's is 11.8 at full, seed 20261121), "
-               "10-30 times the floor 1, so the blind mutant decays like the stated algorithm (quick: confirmed; "
-               "full: exponent 1.11 [0.97, 1.25], confirmed).  At the stated slope 1 the quantile meets the floor "
-               "near eps ~ 3,000-8,000, outside the grid (eps <= 256)")
-_FW = ("Frank-Wolfe iterates are convex combinations of the vertices of the unit l1 ball (noise enters only the "
-       "vertex choice) and ||w*||_1 <= 1, so ||w - w*||_2 <= 2")
+_SAME_NOISE = (
+    "equivalent mutant: the sweep holds n eps fixed, so the factor n eps / (n eps)_ref of this broken "
+    "mode is exactly 1 at every grid point and the mutant runs the stated algorithm with the stated "
+    "noise scale"
+)
+_BOUNDED = (
+    "the claim bounds the growth of the error in {x} by O({g}) with a hidden constant, and {g} is at "
+    "least its value at the sweep's smallest {x}; this algorithm's output stays in a bounded set whatever "
+    "the noise ({bound}), so its error is bounded and satisfies O({g}) with O-constant bound / "
+    "(smallest {g}).  (Under the asymptotic reading no implementation whose output stays in that set can "
+    "violate a growth claim; the check judges the local log-log growth over the grid, a second reading, under which "
+    "the blind algorithm's error, constant in {x}, grows by 0, below the stated growth)"
+)
+_BLIND_VIA_CLAIM = (
+    "the blind mutant is the stated algorithm run on data of another parameter that meets the same "
+    "assumptions ({other}); by the claim for that instance, ||w - {other_sym}||^2 <= C {g} with "
+    "probability 1 - zeta, so the error ||w - {sym}||^2 <= 2 C {g} + 2 ||{other_sym} - {sym}||^2 <= "
+    "(2 C + 2 {dist2} / smallest {g}) {g}: the same growth, another O-constant (a proof conditional on the claim "
+    "for the stated algorithm; where that fails, the base check is the one to show it)"
+)
+_OUTPUT_NOISE_S = (
+    "the added noise xi ~ N(0, sigma^2 I_d), sigma = 0.05, has d fixed along the s* sweep (d = {d}): "
+    "error <= 2 ||w - w*||^2 + 2 ||xi||^2, and the 1 - zeta quantile q of ||xi||^2 = sigma^2 "
+    "chi^2_d is {q}, constant in s*; with s*^b >= 1 the growth bound O(s*^b) holds with O-constant "
+    "2 C + 2 q (at probability 1 - 2 zeta)"
+)
+_X20_THM8 = (
+    "a constant factor on the noise scale changes only the O-constant of a rate whose constants are "
+    "hidden: in the proof of [002 Thm. 8] the privacy noise enters only through sum_i ||w_i||_inf^2 + "
+    "s ||w~||_inf^2 <= O(eta0^2 s^2 k^2 T^2 log^2(Ts/zeta) log(1/delta) / (n^2 eps^2)), quadratic in the "
+    "noise scale, so with k, T, s unchanged the bound O~(s*^(3/2) / (n eps)) holds with an O-constant at "
+    "most 20^2 = 400 times the stated one (and the mutant is 20 times more private)"
+)
+_BLIND_THM8 = (
+    "a real violation (the blind output estimates mean 0, so its error stays near ||mu||^2 = 1 while the "
+    "rate goes to 0) that the grid cannot show: Theorem 8's grid is noise-dominated, its smallest 0.9 "
+    "quantile is 30 at eps = 256 (quick, stated algorithm; the blind mutant's is 11.8 at full, seed 20261121), "
+    "10-30 times the floor 1, so the blind mutant decays like the stated algorithm (quick: confirmed; "
+    "full: exponent 1.11 [0.97, 1.25], confirmed).  At the stated slope 1 the quantile meets the floor "
+    "near eps ~ 3,000-8,000, outside the grid (eps <= 256)"
+)
+_FW = (
+    "Frank-Wolfe iterates are convex combinations of the vertices of the unit l1 ball (noise enters only the "
+    "vertex choice) and ||w*||_1 <= 1, so ||w - w*||_2 <= 2"
+)
 _ALG3 = "Algorithm 3 projects on the unit l2 ball (step 7) and ||w*||_2 = 0.5, so ||w - w*||_2^2 <= 2.25"
-_DIM = {"rates.hu.thm2.dimension": ("d", "log(2d)", _FW + ", excess risk <= var(x) x 4"),
-        "rates.hu.thm3.dimension": ("d", "log^(1/4)(d n / zeta)", _FW + ", the biweight excess risk is bounded"),
-        "rates.hu.thm5.dimension": ("d", "log^(4/5)(d n / zeta)", _FW + ", excess risk <= var(x) x 4"),
-        "rates.hu.thm7.dimension": ("d", "log^2(d / zeta)", _ALG3),
-        "rates.hu.thm7.sparsity": ("s*", "s*^2", _ALG3)}
+_DIM = {
+    "rates.hu.thm2.dimension": ("d", "log(2d)", _FW + ", excess risk <= var(x) x 4"),
+    "rates.hu.thm3.dimension": ("d", "log^(1/4)(d n / zeta)", _FW + ", the biweight excess risk is bounded"),
+    "rates.hu.thm5.dimension": ("d", "log^(4/5)(d n / zeta)", _FW + ", excess risk <= var(x) x 4"),
+    "rates.hu.thm7.dimension": ("d", "log^2(d / zeta)", _ALG3),
+    "rates.hu.thm7.sparsity": ("s*", "s*^2", _ALG3),
+}
 
 
 def _chi2_quantile(d, q=1 - ZETA):
     from scipy.stats import chi2
+
     return float(chi2.ppf(q, d))
 
 
@@ -283,13 +345,19 @@ def mutant_label(claim_id, kind):
     if kind == "ignore_data" and claim_id.startswith("rates.hu.thm8.") and sweep:
         x = "d" if claim_id.endswith(".dimension") else "s*"
         g = "log(d / zeta)" if x == "d" else "s*^(3/2)"
-        return {"not_a_violation": _BLIND_VIA_CLAIM.format(other="mean 0, the same Student t coordinates", other_sym="0",
-                                                           sym="mu", g=g, dist2="||mu||^2 = 1")}
+        return {
+            "not_a_violation": _BLIND_VIA_CLAIM.format(
+                other="mean 0, the same Student t coordinates", other_sym="0", sym="mu", g=g, dist2="||mu||^2 = 1"
+            )
+        }
     if kind == "output_noise" and ".sparsity" in claim_id:
         ds = {prof: int(g[0]["d"]) for prof, g in SETTINGS[claim_id]["grids"].items()}
-        return {"not_a_violation": _OUTPUT_NOISE_S.format(
-            d=", ".join(f"{v} at {k}" for k, v in ds.items()),
-            q=", ".join(f"{0.05 ** 2 * _chi2_quantile(v):.3g} at {k}" for k, v in ds.items()))}
+        return {
+            "not_a_violation": _OUTPUT_NOISE_S.format(
+                d=", ".join(f"{v} at {k}" for k, v in ds.items()),
+                q=", ".join(f"{0.05**2 * _chi2_quantile(v):.3g} at {k}" for k, v in ds.items()),
+            )
+        }
     if kind == "noise_x20" and claim_id == "rates.hu.thm8":
         return {"not_a_violation": _X20_THM8}
     if kind == "ignore_data" and claim_id == "rates.hu.thm8":
@@ -303,8 +371,9 @@ def rate_mutants(claim_id):
     for k in mutant_kinds(claim_id):
         extra = MUTANT_EXTRA.get((claim_id, k), {})
         name = MUTANT_NAMES[k] + (f" (sigma = {extra['output_sigma']:g})" if "output_sigma" in extra else "")
-        out.append(Mutant(name, rate_check(claim_id, trial=broken_trial(claim_id, k, **extra)),
-                          **mutant_label(claim_id, k)))
+        out.append(
+            Mutant(name, rate_check(claim_id, trial=broken_trial(claim_id, k, **extra)), **mutant_label(claim_id, k))
+        )
     return tuple(out)
 
 
@@ -315,5 +384,15 @@ def register(registry):
     seed stability rests on Bonferroni-corrected intervals of the fits.
     """
     for claim_id, st in SETTINGS.items():
-        registry.add_claim(Claim(claim_id, st["source"], st["statement"], "rate", rate_check(claim_id),
-                                 algorithm=st["algorithm"], mutants=rate_mutants(claim_id), seed_policy="once"))
+        registry.add_claim(
+            Claim(
+                claim_id,
+                st["source"],
+                st["statement"],
+                "rate",
+                rate_check(claim_id),
+                algorithm=st["algorithm"],
+                mutants=rate_mutants(claim_id),
+                seed_policy="once",
+            )
+        )

@@ -28,9 +28,23 @@ from ...verdicts import within
 from ._common import NEIGHBOURS, moderate_records, sparse_start, variant_reading, with_power_note
 from ._gradient_search import robust_columns_or_nan
 
-__all__ = ["peeling_set_law", "DATA_SCALES", "IHT_CONFIGS", "SPARSE_OPT_CONFIGS", "iht_privacy_check",
-           "sparse_opt_privacy_check", "PEELING_POWER", "LAMBDA_FACTORS", "PEELING_INSTANCES", "rr_product_delta",
-           "peeling_mutant_delta_ratio", "PEEL_SLACK", "peeling_proof_profiles", "peeling_proof", "register"]
+__all__ = [
+    "peeling_set_law",
+    "DATA_SCALES",
+    "IHT_CONFIGS",
+    "SPARSE_OPT_CONFIGS",
+    "iht_privacy_check",
+    "sparse_opt_privacy_check",
+    "PEELING_POWER",
+    "LAMBDA_FACTORS",
+    "PEELING_INSTANCES",
+    "rr_product_delta",
+    "peeling_mutant_delta_ratio",
+    "PEEL_SLACK",
+    "peeling_proof_profiles",
+    "peeling_proof",
+    "register",
+]
 
 
 def peeling_set_law(v, s, b):
@@ -48,9 +62,9 @@ def peeling_set_law(v, s, b):
         for taken, lp0 in states.items():
             remaining = [j for j in range(d) if j not in taken]
             lp = report_noisy_max_log_prob(np.abs(v[remaining]), b)
-            for j, l in zip(remaining, lp):
+            for j, lp_j in zip(remaining, lp):
                 key = taken | {j}
-                nxt[key] = np.logaddexp(nxt.get(key, -np.inf), lp0 + l)
+                nxt[key] = np.logaddexp(nxt.get(key, -np.inf), lp0 + lp_j)
         states = nxt
     sets = sorted(states, key=lambda q: sorted(q))
     return [sorted(q) for q in sets], np.array([states[q] for q in sets])
@@ -77,10 +91,10 @@ def _v_of_neighbours(step, data, pool, row):
     if isinstance(step, SparseOptPeelingStep):
         # batched: the robust gradient of all C neighbours in one call
         X, y = data[:, :-1], data[:, -1]
-        G = step.loss.gradient(step.w, X, y)                            # (m, d)
-        Gc = step.loss.gradient(step.w, pool[:, :-1], pool[:, -1])      # (C, d)
+        G = step.loss.gradient(step.w, X, y)  # (m, d)
+        Gc = step.loss.gradient(step.w, pool[:, :-1], pool[:, -1])  # (C, d)
         C, d = Gc.shape
-        stack = np.repeat(G[:, None, :], C, axis=1)                     # (m, C, d)
+        stack = np.repeat(G[:, None, :], C, axis=1)  # (m, C, d)
         stack[row] = Gc
         g = robust_columns_or_nan(stack.reshape(G.shape[0], C * d), step.k, step.beta, step.variant)
         return step.w[None] - step.eta * g.reshape(C, d)
@@ -134,7 +148,7 @@ def _peeling_privacy_check(make_step, configs_quick, configs_full, reading, labe
             pool = np.vstack([candidate_records(d + 1, rng=rng), moderate_records(d + 1)])
             try:
                 v = step.v(data)
-            except ValueError:   # the dataset itself cannot run: no pair to compare
+            except ValueError:  # the dataset itself cannot run: no pair to compare
                 skipped += 1 + pool.shape[0] * min(m, 2)
                 continue
             sets, pa = set_law(v, s, step.noise_scale)
@@ -149,9 +163,15 @@ def _peeling_privacy_check(make_step, configs_quick, configs_full, reading, labe
                 for ci in pick:
                     _, pb = set_law(V2[ci], s, step.noise_scale)
                     cert = _certified_joint_delta(sets, pa, pb, v, V2[ci], step.noise_scale, eps)
-                    where = {"config": list(cfg), "row": row, "original": data[row].tolist(),
-                             "replacement": pool[ci].tolist(), "certified_joint_delta": cert,
-                             "linf_change_of_v": float(change[ci]), "lambda": step.lam}
+                    where = {
+                        "config": list(cfg),
+                        "row": row,
+                        "original": data[row].tolist(),
+                        "replacement": pool[ci].tolist(),
+                        "certified_joint_delta": cert,
+                        "linf_change_of_v": float(change[ci]),
+                        "lambda": step.lam,
+                    }
                     where["selection_delta"] = selection.add(pa, pb, eps, dlt, where) * dlt
                     pure.add(pa, pb, eps, 0.0)
                     certified.update(cert / dlt, where)
@@ -163,38 +183,52 @@ def _peeling_privacy_check(make_step, configs_quick, configs_full, reading, labe
         else:
             verdict, observed, worst_at = "inconclusive", worst_certified, certified.where
         return Result(
-            verdict, observed=observed, bound=1.0, direction="at_most",
+            verdict,
+            observed=observed,
+            bound=1.0,
+            direction="at_most",
             method="exact law of the released support (Peeling, all orders summed) and a certified upper bound "
-                   "on the delta of support + Laplace values; one iteration at an adversarial s-sparse w^t on "
-                   f"{len(instances)} instances ({len(configs)} configurations x data scales {list(DATA_SCALES[ctx.profile])} x "
-                   "{random, sensitivity-attaining} iterate); neighbours: the " f"{top} candidate records that move w^(t+0.5) most "
-                   "plus one random, in each of the first two rows.  observed: the support's delta / delta (a lower "
-                   "bound on the release's) when it exceeds 1 (refuted), else the certified bound / delta "
-                   "(confirmed when within 1, inconclusive otherwise)",
+            "on the delta of support + Laplace values; one iteration at an adversarial s-sparse w^t on "
+            f"{len(instances)} instances ({len(configs)} configurations x data scales {list(DATA_SCALES[ctx.profile])} x "
+            "{random, sensitivity-attaining} iterate); neighbours: the "
+            f"{top} candidate records that move w^(t+0.5) most "
+            "plus one random, in each of the first two rows.  observed: the support's delta / delta (a lower "
+            "bound on the release's) when it exceeds 1 (refuted), else the certified bound / delta "
+            "(confirmed when within 1, inconclusive otherwise)",
             reading=reading,
-            evidence={"max_selection_delta_over_delta": worst_selection,
-                      "max_certified_joint_delta_over_delta": worst_certified,
-                      "max_selection_pure_loss_over_epsilon": pure.worst.value, "worst_at": worst_at,
-                      "neighbour_pairs": selection.pairs, "variant": label,
-                      "skipped_neighbours_cannot_run": skipped,
-                      "left_to_statistical_auditor": "the exact joint law of the continuous released values (only "
-                                                     "an upper bound is computed here) and the whole T-iteration "
-                                                     "output; iterations use disjoint parts, so the per-iteration "
-                                                     "guarantee is the whole guarantee by parallel composition and "
-                                                     "post-processing"})
+            evidence={
+                "max_selection_delta_over_delta": worst_selection,
+                "max_certified_joint_delta_over_delta": worst_certified,
+                "max_selection_pure_loss_over_epsilon": pure.worst.value,
+                "worst_at": worst_at,
+                "neighbour_pairs": selection.pairs,
+                "variant": label,
+                "skipped_neighbours_cannot_run": skipped,
+                "left_to_statistical_auditor": "the exact joint law of the continuous released values (only "
+                "an upper bound is computed here) and the whole T-iteration "
+                "output; iterations use disjoint parts, so the per-iteration "
+                "guarantee is the whole guarantee by parallel composition and "
+                "post-processing",
+            },
+        )
 
     return check
 
 
 #: Instances of the Theorem 6 check (quick, added at full): (d, m, s, epsilon, delta, K, eta0).
-IHT_CONFIGS = ([(3, 3, 1, 0.99, 0.1, 1.0, 0.5), (3, 2, 1, 0.5, 0.9, 3.0, 0.5)],
-               [(4, 3, 2, 0.9, 0.01, 2.0, 1.0), (5, 3, 2, 0.99, 1e-3, 1.0, 0.5), (4, 2, 2, 0.99, 0.9, 10.0, 0.5)])
+IHT_CONFIGS = (
+    [(3, 3, 1, 0.99, 0.1, 1.0, 0.5), (3, 2, 1, 0.5, 0.9, 3.0, 0.5)],
+    [(4, 3, 2, 0.9, 0.01, 2.0, 1.0), (5, 3, 2, 0.99, 1e-3, 1.0, 0.5), (4, 2, 2, 0.99, 0.9, 10.0, 0.5)],
+)
 #: Instances of the Theorem 8 check (quick, added at full): (d, m, s, epsilon, delta, k, beta, eta, loss).
-SPARSE_OPT_CONFIGS = ([(3, 3, 1, 0.99, 0.1, 1.0, 1.0, 0.5, "squared"),
-                       (3, 2, 1, 0.5, 0.9, 4.0, 9.0, 0.5, "logistic_l2")],
-                      [(4, 4, 2, 0.9, 0.01, 0.5, 4.0, 1.0, "squared"),
-                       (5, 3, 2, 0.99, 1e-3, 2.0, 1.0, 0.5, "biweight"),
-                       (4, 2, 2, 0.99, 0.9, 10.0, 16.0, 0.5, "squared")])
+SPARSE_OPT_CONFIGS = (
+    [(3, 3, 1, 0.99, 0.1, 1.0, 1.0, 0.5, "squared"), (3, 2, 1, 0.5, 0.9, 4.0, 9.0, 0.5, "logistic_l2")],
+    [
+        (4, 4, 2, 0.9, 0.01, 0.5, 4.0, 1.0, "squared"),
+        (5, 3, 2, 0.99, 1e-3, 2.0, 1.0, 0.5, "biweight"),
+        (4, 2, 2, 0.99, 0.9, 10.0, 16.0, 0.5, "squared"),
+    ],
+)
 
 
 def iht_privacy_check(lam_factor=1.0):
@@ -202,15 +236,18 @@ def iht_privacy_check(lam_factor=1.0):
 
     def make_step(w, m, s, eps, dlt, cfg):
         K, eta0 = cfg[5], cfg[6]
-        return IHTPeelingStep(w=w, m=m, epsilon=eps, delta=dlt, K=K, s=s, eta0=eta0,
-                              lam=lam_factor * iht_lambda(K, eta0, s, m))
+        return IHTPeelingStep(
+            w=w, m=m, epsilon=eps, delta=dlt, K=K, s=s, eta0=eta0, lam=lam_factor * iht_lambda(K, eta0, s, m)
+        )
 
     quick, full = IHT_CONFIGS
-    reading = ("[002 Thm. 6] (file line 260; proof [002 App. A] line 986) [002 Alg. 3 step 6] (box at line 250) "
-               "[002 Lemma 10] (line 990): one iteration of Algorithm 3 (shrink at K, gradient step, Peeling with "
-               f"lambda = 2 K^2 eta0 (sqrt(s) + 1) / m{'' if lam_factor == 1.0 else f' x{lam_factor:g}'}) is "
-               f"(epsilon, delta)-DP; {NEIGHBOURS}; the iterations use disjoint parts, so one iteration's guarantee "
-               "is the whole one (parallel composition, as the proof argues)")
+    reading = (
+        "[002 Thm. 6] (file line 260; proof [002 App. A] line 986) [002 Alg. 3 step 6] (box at line 250) "
+        "[002 Lemma 10] (line 990): one iteration of Algorithm 3 (shrink at K, gradient step, Peeling with "
+        f"lambda = 2 K^2 eta0 (sqrt(s) + 1) / m{'' if lam_factor == 1.0 else f' x{lam_factor:g}'}) is "
+        f"(epsilon, delta)-DP; {NEIGHBOURS}; the iterations use disjoint parts, so one iteration's guarantee "
+        "is the whole one (parallel composition, as the proof argues)"
+    )
     return _peeling_privacy_check(make_step, quick, full, reading, "Algorithm 3")
 
 
@@ -219,20 +256,35 @@ def sparse_opt_privacy_check(variant="standard", lam_factor=1.0):
 
     def make_step(w, m, s, eps, dlt, cfg):
         k, beta, eta, loss = cfg[5], cfg[6], cfg[7], cfg[8]
-        return SparseOptPeelingStep(w=w, m=m, epsilon=eps, delta=dlt, s=s, k=k, beta=beta, eta=eta, loss=loss,
-                                    variant=variant, lam=lam_factor * sparse_opt_lambda(k, eta, m))
+        return SparseOptPeelingStep(
+            w=w,
+            m=m,
+            epsilon=eps,
+            delta=dlt,
+            s=s,
+            k=k,
+            beta=beta,
+            eta=eta,
+            loss=loss,
+            variant=variant,
+            lam=lam_factor * sparse_opt_lambda(k, eta, m),
+        )
 
     quick, full = SPARSE_OPT_CONFIGS
-    lam_text = {1.0: "the printed lambda = 4 sqrt(2) k eta / m",
-                1.0 / 3.0: "lambda = 4 sqrt(2) k eta / (3m), the proof's sensitivity bound (a third of the printed)"}
+    lam_text = {
+        1.0: "the printed lambda = 4 sqrt(2) k eta / m",
+        1.0 / 3.0: "lambda = 4 sqrt(2) k eta / (3m), the proof's sensitivity bound (a third of the printed)",
+    }
     other = "hu.thm8.privacy." + {"printed": "standard", "standard": "printed"}.get(variant, "standard")
-    reading = ("[002 Thm. 8] (file line 318; proof [002 App. A] line 1001) [002 Alg. 5 step 7] (box at line 305) "
-               "[002 Lemma 10] (line 990): one iteration of Algorithm 5 (robust gradient step, Peeling with "
-               f"{lam_text.get(lam_factor, f'lambda x{lam_factor:g} of the printed')}) is (epsilon, delta)-DP; "
-               f"{NEIGHBOURS}; {variant_reading(variant, other)}; gradient at w^t (reading B of step 4; the printed "
-               "indices, reading A: hu.thm8.privacy.printed-indices, confirmed)")
+    reading = (
+        "[002 Thm. 8] (file line 318; proof [002 App. A] line 1001) [002 Alg. 5 step 7] (box at line 305) "
+        "[002 Lemma 10] (line 990): one iteration of Algorithm 5 (robust gradient step, Peeling with "
+        f"{lam_text.get(lam_factor, f'lambda x{lam_factor:g} of the printed')}) is (epsilon, delta)-DP; "
+        f"{NEIGHBOURS}; {variant_reading(variant, other)}; gradient at w^t (reading B of step 4; the printed "
+        "indices, reading A: hu.thm8.privacy.printed-indices, confirmed)"
+    )
     check = _peeling_privacy_check(make_step, quick, full, reading, f"robust_gradient variant {variant!r}")
-    check.reading = reading   # what the result will say, readable without running the check
+    check.reading = reading  # what the result will say, readable without running the check
     return check
 
 
@@ -251,14 +303,17 @@ PEELING_POWER = (
     "release would reach 2.39 and 1.04 delta (1.09 and 0.985 with the release's exact Laplace loss), "
     "report-noisy-max on |v| less; whether any pair does is not established.  "
     "Detects lambda x0.1 (Algorithm 3), x0.05 (Algorithm 5 at the proof's lambda), x0.01 (Algorithm 5 at the printed "
-    "lambda, 3x the proof's)")
+    "lambda, 3x the proof's)"
+)
 
 #: lambda scales of the Peeling mutants: x0.5 drops Peeling's factor 2; x0.1, x0.05 are caught.
 LAMBDA_FACTORS = (0.5, 0.8, 0.1, 0.05)
 
 #: (s, epsilon, delta) of the instances of the Peeling checks, quick first (the same for Theorems 6 and 8).
-PEELING_INSTANCES = {"quick": ((1, 0.99, 0.1), (1, 0.5, 0.9)),
-                     "full": ((2, 0.9, 0.01), (2, 0.99, 1e-3), (2, 0.99, 0.9))}
+PEELING_INSTANCES = {
+    "quick": ((1, 0.99, 0.1), (1, 0.5, 0.9)),
+    "full": ((2, 0.9, 0.01), (2, 0.99, 1e-3), (2, 0.99, 0.9)),
+}
 
 
 def rr_product_delta(epsilons, epsilon):
@@ -273,7 +328,7 @@ def rr_product_delta(epsilons, epsilon):
     """
     e = np.asarray(epsilons, dtype=np.float64)
     # outcome bits: 1 = the answer the first dataset favours; log P - log Q = sum(+-e) over the bits
-    bits = (np.arange(2 ** e.size)[:, None] >> np.arange(e.size)[None, :]) & 1
+    bits = (np.arange(2**e.size)[:, None] >> np.arange(e.size)[None, :]) & 1
     log_norm = np.sum(np.logaddexp(0.0, e))
     log_p = bits @ e - log_norm
     loss = bits @ e - (1 - bits) @ e
@@ -300,7 +355,7 @@ def peeling_mutant_delta_ratio(factor, profiles=("quick", "full"), slack=1.0):
     out = []
     for profile in profiles:
         for s, eps, dlt in PEELING_INSTANCES[profile]:
-            rnd = slack * eps / (factor * math.sqrt(3.0 * s * math.log(1.0 / dlt)))   # 2 S / b at S = slack lambda
+            rnd = slack * eps / (factor * math.sqrt(3.0 * s * math.log(1.0 / dlt)))  # 2 S / b at S = slack lambda
             out.append((rr_product_delta([rnd] * s + [s * rnd / 2.0], eps) / dlt, (s, eps, dlt)))
     return max(out)
 
@@ -308,22 +363,23 @@ def peeling_mutant_delta_ratio(factor, profiles=("quick", "full"), slack=1.0):
 #: Why v moves by at most the (unscaled) lambda per coordinate, per claim.
 _PEEL_WHY = {
     "hu.thm6.privacy": "lambda = 2 K^2 eta0 (sqrt(s) + 1) / m [002 Alg. 3 step 6]: w^t is s-sparse with "
-                       "||w^t||_2 <= 1, so each shrunken record's term x~(<x~, w^t> - y~) has entries at most "
-                       "K^2 (sqrt(s) + 1) [002 Thm. 6 proof]; hu.alg3.step6.sensitivity finds the bound attained, "
-                       "never exceeded",
+    "||w^t||_2 <= 1, so each shrunken record's term x~(<x~, w^t> - y~) has entries at most "
+    "K^2 (sqrt(s) + 1) [002 Thm. 6 proof]; hu.alg3.step6.sensitivity finds the bound attained, "
+    "never exceeded",
     "hu.thm8.privacy.standard": "lambda = 4 sqrt(2) k eta / m, the printed step-7 parameter [002 Alg. 5 step 7]; "
-                                "the move of the standard robust gradient step is at most a third of it, S <= "
-                                "eta 2 k B / m = lambda / 3: each record's term of the robust gradient is k times "
-                                "E[phi], |E[phi]| <= B = 2 sqrt(2)/3 by construction in the 'standard' variant "
-                                "[002 eq. (2)], [002 Thm. 8 proof] (reference.hu.catoni); "
-                                "hu.alg5.step7.sensitivity.standard finds a third attained, never more",
+    "the move of the standard robust gradient step is at most a third of it, S <= "
+    "eta 2 k B / m = lambda / 3: each record's term of the robust gradient is k times "
+    "E[phi], |E[phi]| <= B = 2 sqrt(2)/3 by construction in the 'standard' variant "
+    "[002 eq. (2)], [002 Thm. 8 proof] (reference.hu.catoni); "
+    "hu.alg5.step7.sensitivity.standard finds a third attained, never more",
     "hu.thm8.privacy.printed-indices": "lambda = 4 sqrt(2) k eta / m [002 Alg. 5 step 7] under reading A (gradient "
-                                       "at w^(t-1)): v moves by eta times the robust gradient's move, whose bound "
-                                       "2 k B / m (|E[phi]| <= B = 2 sqrt(2)/3, 'standard' variant) holds at any "
-                                       "fixed point, w^(t-1) included, so S <= lambda / 3",
+    "at w^(t-1)): v moves by eta times the robust gradient's move, whose bound "
+    "2 k B / m (|E[phi]| <= B = 2 sqrt(2)/3, 'standard' variant) holds at any "
+    "fixed point, w^(t-1) included, so S <= lambda / 3",
     "hu.thm8.privacy.proof-lambda": "lambda = 4 sqrt(2) k eta / (3m), the proof's bound on the move of the "
-                                    "standard robust gradient step [002 Thm. 8 proof]; "
-                                    "hu.alg5.step7.sensitivity.standard finds it attained, never exceeded"}
+    "standard robust gradient step [002 Thm. 8 proof]; "
+    "hu.alg5.step7.sensitivity.standard finds it attained, never exceeded",
+}
 
 
 #: Proven bound on S / lambda where the printed lambda is 3x the move's bound (the 'standard' robust gradient).
@@ -342,19 +398,24 @@ def peeling_proof(claim_id, factor):
     profiles = peeling_proof_profiles(claim_id, factor)
     slack = PEEL_SLACK.get(claim_id, 1.0)
     ratio, (s, eps, dlt) = peeling_mutant_delta_ratio(factor, profiles, slack)
-    scope = ("every instance the check runs (quick and full)" if len(profiles) == 2 else
-             "the quick instances (s = 1; at full, s = 2 with delta = 0.01 and 0.9 is undecided: the same bound "
-             f"gives {peeling_mutant_delta_ratio(factor, ('full',))[0]:.3g} delta)")
-    return (f"still (eps, {ratio:.3g} delta)-DP on every replace-one pair of {scope}; worst at s = {s}, eps = {eps:g}, "
-            f"delta = {dlt:g}: one iteration is the whole guarantee (disjoint parts, parallel composition, as the "
-            "proof argues [002 App. A]); v = w^(t+0.5) moves by at most S <= "
-            f"{'lambda / 3' if slack < 1 else 'lambda'} per coordinate ("
-            f"{_PEEL_WHY[claim_id]}); Peeling [002 Alg. 4] with lambda x{factor:g} uses b = 2 x{factor:g} lambda "
-            "sqrt(3 s log(1/delta)) / eps; its s rounds are report-noisy-max over the remaining |v_j|, each "
-            "(2 S / b)-DP (fix the other noises: j wins iff its noise exceeds a threshold that moves by at most 2 S), "
-            "and the release v_S + Lap(b)^s is (s S / b)-DP given S; the adaptive composition of these pure steps "
-            "is dominated by the product of randomized responses with the same parameters (Kairouz, Oh & Viswanath "
-            f"2015; Murtagh & Vadhan 2016), whose hockey-stick divergence at eps is at most {ratio:.3g} delta")
+    scope = (
+        "every instance the check runs (quick and full)"
+        if len(profiles) == 2
+        else "the quick instances (s = 1; at full, s = 2 with delta = 0.01 and 0.9 is undecided: the same bound "
+        f"gives {peeling_mutant_delta_ratio(factor, ('full',))[0]:.3g} delta)"
+    )
+    return (
+        f"still (eps, {ratio:.3g} delta)-DP on every replace-one pair of {scope}; worst at s = {s}, eps = {eps:g}, "
+        f"delta = {dlt:g}: one iteration is the whole guarantee (disjoint parts, parallel composition, as the "
+        "proof argues [002 App. A]); v = w^(t+0.5) moves by at most S <= "
+        f"{'lambda / 3' if slack < 1 else 'lambda'} per coordinate ("
+        f"{_PEEL_WHY[claim_id]}); Peeling [002 Alg. 4] with lambda x{factor:g} uses b = 2 x{factor:g} lambda "
+        "sqrt(3 s log(1/delta)) / eps; its s rounds are report-noisy-max over the remaining |v_j|, each "
+        "(2 S / b)-DP (fix the other noises: j wins iff its noise exceeds a threshold that moves by at most 2 S), "
+        "and the release v_S + Lap(b)^s is (s S / b)-DP given S; the adaptive composition of these pure steps "
+        "is dominated by the product of randomized responses with the same parameters (Kairouz, Oh & Viswanath "
+        f"2015; Murtagh & Vadhan 2016), whose hockey-stick divergence at eps is at most {ratio:.3g} delta"
+    )
 
 
 def _lambda_mutants(make, extra=(), claim_id=None, factors=LAMBDA_FACTORS):
@@ -363,29 +424,63 @@ def _lambda_mutants(make, extra=(), claim_id=None, factors=LAMBDA_FACTORS):
     # x0.5 is proven on the quick instances only unless S <= lambda / 3 (peeling_proof_profiles): at full it counts
     # as a miss again.
     scope = {0.5: peeling_proof_profiles(claim_id, 0.5)}
-    return tuple(Mutant(names.get(f, f"lambda x{f:g}"), make(f), factor=f, not_a_violation=proofs.get(f, ""),
-                        proof_profiles=scope.get(f, ("quick", "full")))
-                 for f in tuple(factors) + tuple(extra))
+    return tuple(
+        Mutant(
+            names.get(f, f"lambda x{f:g}"),
+            make(f),
+            factor=f,
+            not_a_violation=proofs.get(f, ""),
+            proof_profiles=scope.get(f, ("quick", "full")),
+        )
+        for f in tuple(factors) + tuple(extra)
+    )
 
 
 def register(registry):
     claim = registry.add_claim
-    claim(Claim("hu.thm6.privacy", "[002 Thm. 6], [002 Lemma 10]",
-                "Algorithm 3 is (epsilon, delta)-DP (checked per iteration: exact support law, certified joint bound).",
-                "privacy", with_power_note(iht_privacy_check(), PEELING_POWER), algorithm="hu-3",
-                mutants=_lambda_mutants(lambda f: iht_privacy_check(lam_factor=f), claim_id="hu.thm6.privacy")))
+    claim(
+        Claim(
+            "hu.thm6.privacy",
+            "[002 Thm. 6], [002 Lemma 10]",
+            "Algorithm 3 is (epsilon, delta)-DP (checked per iteration: exact support law, certified joint bound).",
+            "privacy",
+            with_power_note(iht_privacy_check(), PEELING_POWER),
+            algorithm="hu-3",
+            mutants=_lambda_mutants(lambda f: iht_privacy_check(lam_factor=f), claim_id="hu.thm6.privacy"),
+        )
+    )
     for v in ("standard", "printed"):
-        claim(Claim(f"hu.thm8.privacy.{v}", "[002 Thm. 8], [002 Lemma 10]",
-                    f"Algorithm 5 is (epsilon, delta)-DP (per iteration; robust gradient variant {v!r}).",
-                    "privacy", with_power_note(sparse_opt_privacy_check(v), PEELING_POWER), algorithm="hu-5",
-                    variant=v, mutants=_lambda_mutants(lambda f, v=v: sparse_opt_privacy_check(v, lam_factor=f), extra=(0.01,),
-                                            # the printed variant is refuted at lambda x1: no proofs
-                                            claim_id="hu.thm8.privacy.standard" if v == "standard" else None)))
-    claim(Claim("hu.thm8.privacy.proof-lambda", "[002 Thm. 8], [002 App. A], [002 Lemma 10]",
-                "Algorithm 5 with the Peeling parameter at the proof's sensitivity bound, lambda = 4 sqrt(2) k eta / (3m) "
-                "(a third of the printed step-7 value), is (epsilon, delta)-DP (per iteration; robust gradient "
-                "variant 'standard').", "privacy",
-                with_power_note(sparse_opt_privacy_check("standard", lam_factor=1.0 / 3.0), PEELING_POWER),
-                algorithm="hu-5", variant="standard",
-                mutants=_lambda_mutants(lambda f: sparse_opt_privacy_check("standard", lam_factor=f / 3.0),
-                                        claim_id="hu.thm8.privacy.proof-lambda")))
+        claim(
+            Claim(
+                f"hu.thm8.privacy.{v}",
+                "[002 Thm. 8], [002 Lemma 10]",
+                f"Algorithm 5 is (epsilon, delta)-DP (per iteration; robust gradient variant {v!r}).",
+                "privacy",
+                with_power_note(sparse_opt_privacy_check(v), PEELING_POWER),
+                algorithm="hu-5",
+                variant=v,
+                mutants=_lambda_mutants(
+                    lambda f, v=v: sparse_opt_privacy_check(v, lam_factor=f),
+                    extra=(0.01,),
+                    # the printed variant is refuted at lambda x1: no proofs
+                    claim_id="hu.thm8.privacy.standard" if v == "standard" else None,
+                ),
+            )
+        )
+    claim(
+        Claim(
+            "hu.thm8.privacy.proof-lambda",
+            "[002 Thm. 8], [002 App. A], [002 Lemma 10]",
+            "Algorithm 5 with the Peeling parameter at the proof's sensitivity bound, lambda = 4 sqrt(2) k eta / (3m) "
+            "(a third of the printed step-7 value), is (epsilon, delta)-DP (per iteration; robust gradient "
+            "variant 'standard').",
+            "privacy",
+            with_power_note(sparse_opt_privacy_check("standard", lam_factor=1.0 / 3.0), PEELING_POWER),
+            algorithm="hu-5",
+            variant="standard",
+            mutants=_lambda_mutants(
+                lambda f: sparse_opt_privacy_check("standard", lam_factor=f / 3.0),
+                claim_id="hu.thm8.privacy.proof-lambda",
+            ),
+        )
+    )

@@ -57,30 +57,42 @@ def em_utility_check(selection_log_prob=_implemented_selection, t_values=(0.5, 1
                 threshold = 2.0 * delta_u / eps * (math.log(V.shape[0]) + t)
                 prob = np.exp(np.where(gap >= threshold, logp, -np.inf)).sum(axis=1).max()
                 evaluations += W.shape[0]
-                worst.update(prob / math.exp(-t), {"d": d, "m": m, "epsilon": eps, "s": s, "t": t,
-                                                   "probability": float(prob), "bound": math.exp(-t)})
+                worst.update(
+                    prob / math.exp(-t),
+                    {"d": d, "m": m, "epsilon": eps, "s": s, "t": t, "probability": float(prob), "bound": math.exp(-t)},
+                )
         return worst.value, worst.where, evaluations
 
     return max_search_check(
-        search, 1.0,
+        search,
+        1.0,
         method="exact law of the selected vertex (no sampling) on 20 (quick) / 200 (full) random instances "
-               "(d in [2, 8), m in [20, 200), epsilon in [0.1, 10], s in [0.3, 100]; Student t(3) features; "
-               f"4 iterates each) at t = {', '.join(f'{t:g}' for t in t_values)}; observed: the largest "
-               "probability / e^{-t}",
+        "(d in [2, 8), m in [20, 200), epsilon in [0.1, 10], s in [0.3, 100]; Student t(3) features; "
+        f"4 iterates each) at t = {', '.join(f'{t:g}' for t in t_values)}; observed: the largest "
+        "probability / e^{-t}",
         reading="[002 Lemma 1] (file line 70, quoted from [26]) as used in [002 eq. (24)] (line 735): the "
-                "exponential mechanism of [002 Def. 3] (weight exp(eps u / (2 Delta))) with score sensitivity Delta "
-                "selects a vertex scoring below OPT - 2 Delta (ln|V| + t) / eps with probability at most e^{-t}",
-        evidence={"t_values": list(t_values)})
+        "exponential mechanism of [002 Def. 3] (weight exp(eps u / (2 Delta))) with score sensitivity Delta "
+        "selects a vertex scoring below OPT - 2 Delta (ln|V| + t) / eps with probability at most e^{-t}",
+        evidence={"t_values": list(t_values)},
+    )
 
 
 def register(registry):
-    registry.add_claim(Claim(
-        "hu.lemma1.em-utility", "[002 Lemma 1], [002 eq. (24)]",
-        "at Algorithm 1 step 6, P{u(output) <= OPT - 2 Delta (ln|V| + t)/eps} <= e^{-t}",
-        "inequality", em_utility_check(), algorithm="hu-1",
-        mutants=tuple(Mutant(f"temperature x{f:g}", em_utility_check(_hotter_selection(f)), factor=f)
-                      for f in (20.0, 2.0, 1.25))
-        + (Mutant("blind selection (uniform over V)", em_utility_check(_blind_selection)),)))
+    registry.add_claim(
+        Claim(
+            "hu.lemma1.em-utility",
+            "[002 Lemma 1], [002 eq. (24)]",
+            "at Algorithm 1 step 6, P{u(output) <= OPT - 2 Delta (ln|V| + t)/eps} <= e^{-t}",
+            "inequality",
+            em_utility_check(),
+            algorithm="hu-1",
+            mutants=tuple(
+                Mutant(f"temperature x{f:g}", em_utility_check(_hotter_selection(f)), factor=f)
+                for f in (20.0, 2.0, 1.25)
+            )
+            + (Mutant("blind selection (uniform over V)", em_utility_check(_blind_selection)),),
+        )
+    )
 
 
 def _hotter_selection(factor):

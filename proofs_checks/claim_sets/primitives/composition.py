@@ -37,10 +37,12 @@ def composition_split_check(split=_printed_split):
         return worst, where, n
 
     return max_search_check(
-        search, 1.0,
+        search,
+        1.0,
         method="Dwork & Roth 2014, Thm. 3.20 evaluated on 40 epsilon in [0.01, 0.999] x 4 delta x 7 T; observed = "
-               "largest total epsilon / target epsilon",
+        "largest total epsilon / target epsilon",
         reading="[002 Lemma 2]: eps' = eps/(2 sqrt(2T ln(2/delta))), delta' = delta/T per round gives "
-                "(eps, T delta' + delta)-DP over T adaptive rounds, 0 < eps < 1; (eps, delta)-DP over replace-one "
-                "neighbouring datasets",
-        evidence={"note": "the lemma's total delta is T*delta' + delta = 2*delta"})
+        "(eps, T delta' + delta)-DP over T adaptive rounds, 0 < eps < 1; (eps, delta)-DP over replace-one "
+        "neighbouring datasets",
+        evidence={"note": "the lemma's total delta is T*delta' + delta = 2*delta"},
+    )

@@ -13,14 +13,15 @@ from scipy import integrate
 from reference.mechanisms import gaussian_exact_delta
 from reference.mechanisms.gaussian import gaussian_sigma
 
-from ...builders import compare_result, WorstCase, max_search_check
+from ...builders import WorstCase, compare_result, max_search_check
 from ...verdicts import QUADRATURE_RTOL
 
 __all__ = ["laplace_privacy_check", "laplace_printed_density_check", "gaussian_calibration_check"]
 
 #: Neighbouring answers of a query of sensitivity Delta.
-ANSWER_NEIGHBOURS = ("answers q(D), q(D') with ||q(D) - q(D')|| <= Delta (the sensitivity of q over replace-one "
-                     "neighbouring datasets)")
+ANSWER_NEIGHBOURS = (
+    "answers q(D), q(D') with ||q(D) - q(D')|| <= Delta (the sensitivity of q over replace-one neighbouring datasets)"
+)
 
 
 def laplace_privacy_check(scale_factor=1.0, epsilon=1.0, sensitivity=1.0):
@@ -47,12 +48,14 @@ def laplace_privacy_check(scale_factor=1.0, epsilon=1.0, sensitivity=1.0):
         return worst.value, worst.where, n_pairs
 
     return max_search_check(
-        search, 1.0,
+        search,
+        1.0,
         method="exact supremum of the log-density ratio (attained beyond both answers) for random answer pairs "
-               "Delta_1 apart in dimension 1 to 4 (50 quick, 500 full); observed = largest privacy loss / epsilon",
+        "Delta_1 apart in dimension 1 to 4 (50 quick, 500 full); observed = largest privacy loss / epsilon",
         reading=f"Lap(Delta_1(q)/eps) noise added to each coordinate [002 Def. 2]; eps-DP over {ANSWER_NEIGHBOURS} "
-                "in l1",
-        evidence={"epsilon": epsilon, "laplace_scale": scale_factor * sensitivity / epsilon})
+        "in l1",
+        evidence={"epsilon": epsilon, "laplace_scale": scale_factor * sensitivity / epsilon},
+    )
 
 
 def laplace_printed_density_check():
@@ -64,16 +67,25 @@ def laplace_printed_density_check():
 
     def check(ctx):
         lam = 1.0
-        masses = {str(w): integrate.quad(lambda x: math.exp(-x / lam) / (2 * lam), -w, w)[0]
-                  for w in (10.0, 50.0, 100.0)}
+        masses = {
+            str(w): integrate.quad(lambda x: math.exp(-x / lam) / (2 * lam), -w, w)[0] for w in (10.0, 50.0, 100.0)
+        }
         corrected, _ = integrate.quad(lambda x: math.exp(-abs(x) / lam) / (2 * lam), -np.inf, np.inf)
         return compare_result(
-            masses["100.0"], 1.0, "equal", rtol=QUADRATURE_RTOL, atol=0.0,
+            masses["100.0"],
+            1.0,
+            "equal",
+            rtol=QUADRATURE_RTOL,
+            atol=0.0,
             method="scipy quad of the printed density on [-M, M], M = 10, 50, 100, lambda = 1; observed = mass on "
-                   "[-100, 100]",
+            "[-100, 100]",
             reading="the density of Lap(lambda) as printed in [002 Def. 2], exp(-x/lambda)/(2 lambda) (without |x|)",
-            evidence={"mass_on_[-M,M]_as_printed": masses, "mass_with_|x|": corrected,
-                      "note": "the printed density lacks |x|; the code uses exp(-|x|/lambda)/(2 lambda)"})
+            evidence={
+                "mass_on_[-M,M]_as_printed": masses,
+                "mass_with_|x|": corrected,
+                "note": "the printed density lacks |x|; the code uses exp(-|x|/lambda)/(2 lambda)",
+            },
+        )
 
     return check
 
@@ -92,21 +104,25 @@ def gaussian_calibration_check(sigma_factor=1.0):
         for eps in eps_grid:
             for delta in delta_grid:
                 sigma = sigma_factor * gaussian_sigma(1.0, eps, delta)
-                worst.update(gaussian_exact_delta(eps, sigma, 1.0) / delta,
-                             {"epsilon": float(eps), "delta": float(delta)})
+                worst.update(
+                    gaussian_exact_delta(eps, sigma, 1.0) / delta, {"epsilon": float(eps), "delta": float(delta)}
+                )
         beyond = []
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)    # gaussian_sigma warns outside eps < 1
+            warnings.simplefilter("ignore", UserWarning)  # gaussian_sigma warns outside eps < 1
             for eps in (1.0, 2.0, 5.0, 10.0):
                 sigma = sigma_factor * gaussian_sigma(1.0, eps, 1e-5)
                 beyond.append({"epsilon": eps, "exact_delta_over_delta": gaussian_exact_delta(eps, sigma, 1.0) / 1e-5})
         return compare_result(
-            worst.value, 1.0, "at_most",
+            worst.value,
+            1.0,
+            "at_most",
             method=f"exact delta of N(q, sigma^2) at l2-sensitivity 1 (Balle & Wang 2018, Thm. 8) on "
-                   f"{worst.count} grid points (epsilon in [0.01, 0.99], delta = 1e-1 .. 1e-12); observed = largest "
-                   "exact delta / claimed delta",
+            f"{worst.count} grid points (epsilon in [0.01, 0.99], delta = 1e-1 .. 1e-12); observed = largest "
+            "exact delta / claimed delta",
             reading="sigma = Delta_2 sqrt(2 log(1.25/delta))/eps gives (eps, delta)-DP for eps in (0, 1) "
-                    f"(Dwork & Roth 2014, Thm. 3.22); over {ANSWER_NEIGHBOURS} in l2",
-            evidence={"worst_at": worst.where, "sigma_factor": sigma_factor, "outside_claim_epsilon_ge_1": beyond})
+            f"(Dwork & Roth 2014, Thm. 3.22); over {ANSWER_NEIGHBOURS} in l2",
+            evidence={"worst_at": worst.where, "sigma_factor": sigma_factor, "outside_claim_epsilon_ge_1": beyond},
+        )
 
     return check

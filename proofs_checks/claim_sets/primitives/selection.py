@@ -18,12 +18,19 @@ from reference.validation import check_epsilon, check_integer, check_positive, c
 from ...builders import PrivacyTally, max_search_check
 from ...verdicts import QUADRATURE_RTOL
 
-__all__ = ["exponential_privacy_check", "report_noisy_max_privacy_check", "gem_privacy_check", "gem_utility_check",
-           "gem_worst_case_pair"]
+__all__ = [
+    "exponential_privacy_check",
+    "report_noisy_max_privacy_check",
+    "gem_privacy_check",
+    "gem_utility_check",
+    "gem_worst_case_pair",
+]
 
 #: The neighbouring relation on scores: what replacing one record does to them.
-SCORE_NEIGHBOURS = ("score vectors u, u' with |u(r) - u'(r)| <= Delta for every output r, i.e. the scores of "
-                    "replace-one neighbouring datasets when Delta is the sensitivity of the score")
+SCORE_NEIGHBOURS = (
+    "score vectors u, u' with |u(r) - u'(r)| <= Delta for every output r, i.e. the scores of "
+    "replace-one neighbouring datasets when Delta is the sensitivity of the score"
+)
 
 
 def _score_neighbours(u, sensitivity, rng, n_random):
@@ -35,8 +42,12 @@ def _score_neighbours(u, sensitivity, rng, n_random):
     """
     k = u.size
     eye = np.eye(k, dtype=bool)
-    patterns = [np.where(eye, 1.0, -1.0), np.where(eye, -1.0, 1.0),
-                rng.choice([-1.0, 1.0], size=(n_random, k)), rng.uniform(-1, 1, size=(n_random, k))]
+    patterns = [
+        np.where(eye, 1.0, -1.0),
+        np.where(eye, -1.0, 1.0),
+        rng.choice([-1.0, 1.0], size=(n_random, k)),
+        rng.uniform(-1, 1, size=(n_random, k)),
+    ]
     return u + sensitivity * np.concatenate(patterns)
 
 
@@ -57,13 +68,15 @@ def exponential_privacy_check(weight_factor=0.5, epsilon=1.0, sensitivity=1.0):
             u = rng.normal(0, scale, size=k)
             scores = np.vstack([u, _score_neighbours(u, sensitivity, rng, 20)])
             laws = exponential_log_prob(scores, epsilon, sensitivity, weight_factor=weight_factor)
-            tally.add_rows(laws, epsilon,
-                           where_of=lambda j: {"scores": u.tolist(), "neighbour": scores[1 + j].tolist()})
+            tally.add_rows(
+                laws, epsilon, where_of=lambda j: {"scores": u.tolist(), "neighbour": scores[1 + j].tolist()}
+            )
         return tally.result(
             method=f"exact output laws (log-sum-exp) of {n_vectors} random score vectors and 2k + 40 neighbours each",
             reading=f"P[r] proportional to exp(eps u(D, r) / (2 Delta)) [000 Def. 2] [002 Def. 3]; eps-DP over "
-                    f"{SCORE_NEIGHBOURS}",
-            evidence={"epsilon": epsilon, "weight_factor": weight_factor, "score_vectors": n_vectors})
+            f"{SCORE_NEIGHBOURS}",
+            evidence={"epsilon": epsilon, "weight_factor": weight_factor, "score_vectors": n_vectors},
+        )
 
     return check
 
@@ -85,14 +98,21 @@ def report_noisy_max_privacy_check(scale_factor=2.0, epsilon=1.0, sensitivity=1.
             u = rng.normal(0, 10.0 ** rng.uniform(0, 2), size=k)
             logp = report_noisy_max_log_prob(u, scale)
             for u2 in _score_neighbours(u, sensitivity, rng, 2):
-                tally.add(logp, report_noisy_max_log_prob(u2, scale), epsilon,
-                          where={"scores": u.tolist(), "neighbour": u2.tolist()})
+                tally.add(
+                    logp,
+                    report_noisy_max_log_prob(u2, scale),
+                    epsilon,
+                    where={"scores": u.tolist(), "neighbour": u2.tolist()},
+                )
         return tally.result(
             method=f"exact output laws by quadrature (relative tolerance 1e-11) of {n_vectors} random score "
-                   f"vectors and 2k + 4 neighbours each; tolerance {QUADRATURE_RTOL:g} relative",
+            f"vectors and 2k + 4 neighbours each; tolerance {QUADRATURE_RTOL:g} relative",
             reading=f"argmax of u(D, r) + Lap({scale_factor:g} Delta / eps) noise (Dwork & Roth 2014, Sec. 3.3; "
-                    f"the selection step of Boosting [004 App. E]); eps-DP over {SCORE_NEIGHBOURS}",
-            evidence={"epsilon": epsilon, "laplace_scale": scale}, rtol=QUADRATURE_RTOL, atol=0.0)
+            f"the selection step of Boosting [004 App. E]); eps-DP over {SCORE_NEIGHBOURS}",
+            evidence={"epsilon": epsilon, "laplace_scale": scale},
+            rtol=QUADRATURE_RTOL,
+            atol=0.0,
+        )
 
     return check
 
@@ -113,19 +133,34 @@ def gem_privacy_check(epsilon=1.0, beta=0.1, weight_scale=1.0):
             q = rng.normal(0, 10.0 ** rng.uniform(-1, 3), size=k)
             scores = np.vstack([q, q + _score_neighbours(np.zeros(k), 1.0, rng, 20) * g])
             laws = gem_log_prob(g, scores, epsilon * weight_scale, beta)
-            tally.add_rows(laws, epsilon, where_of=lambda j: {"sensitivities": g.tolist(), "scores": q.tolist(),
-                                                              "neighbour": scores[1 + j].tolist()})
-        for k in range(3, 10):                  # the designed pairs: GEM's supremum at each k the vectors draw
+            tally.add_rows(
+                laws,
+                epsilon,
+                where_of=lambda j: {
+                    "sensitivities": g.tolist(),
+                    "scores": q.tolist(),
+                    "neighbour": scores[1 + j].tolist(),
+                },
+            )
+        for k in range(3, 10):  # the designed pairs: GEM's supremum at each k the vectors draw
             g, pair = gem_worst_case_pair(k, epsilon * weight_scale, beta)
-            tally.add_rows(gem_log_prob(g, pair, epsilon * weight_scale, beta), epsilon,
-                           where_of=lambda j, g=g, pair=pair: {"sensitivities": g.tolist(), "scores": pair[0].tolist(),
-                                                               "neighbour": pair[1].tolist(), "designed": True})
+            tally.add_rows(
+                gem_log_prob(g, pair, epsilon * weight_scale, beta),
+                epsilon,
+                where_of=lambda j, g=g, pair=pair: {
+                    "sensitivities": g.tolist(),
+                    "scores": pair[0].tolist(),
+                    "neighbour": pair[1].tolist(),
+                    "designed": True,
+                },
+            )
         return tally.result(
             method=f"exact output laws of {n_vectors} random (sensitivity, score) vectors and 2k + 40 neighbours each, "
-                   "and of the designed pair where GEM's loss is largest, for k = 3..9",
+            "and of the designed pair where GEM's loss is largest, for k = 3..9",
             reading="GEM of [RS15] as stated in [004 App. D.1], sensitivity-score pairs (gamma_j, q_j(S)); eps-DP "
-                    "over adjacent datasets, i.e. scores with |q_j(S) - q_j(S')| <= gamma_j for every j",
-            evidence={"epsilon": epsilon, "beta": beta, "weight_scale": weight_scale, "score_vectors": n_vectors})
+            "over adjacent datasets, i.e. scores with |q_j(S) - q_j(S')| <= gamma_j for every j",
+            evidence={"epsilon": epsilon, "beta": beta, "weight_scale": weight_scale, "score_vectors": n_vectors},
+        )
 
     return check
 
@@ -179,8 +214,11 @@ def gem_utility_check(epsilon=1.0, beta=0.1, bound_factor=4.0):
         return worst, where, n_vectors
 
     return max_search_check(
-        search, beta, method="exact output laws of GEM on random (sensitivity, score) vectors (200 quick, 2000 "
-                             "full); observed = largest probability of an output above the stated bound",
+        search,
+        beta,
+        method="exact output laws of GEM on random (sensitivity, score) vectors (200 quick, 2000 "
+        "full); observed = largest probability of an output above the stated bound",
         reading="utility of GEM in [004 App. D.1]: with probability >= 1 - beta the output i has q_i <= "
-                f"min_j (q_j + {bound_factor:g} gamma_j log(N/beta)/eps)",
-        evidence={"epsilon": epsilon, "beta": beta, "bound_factor": bound_factor})
+        f"min_j (q_j + {bound_factor:g} gamma_j log(N/beta)/eps)",
+        evidence={"epsilon": epsilon, "beta": beta, "bound_factor": bound_factor},
+    )

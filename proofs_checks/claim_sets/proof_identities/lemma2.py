@@ -10,19 +10,21 @@ import numpy as np
 
 from reference.mechanisms import advanced_composition_split
 
+from ...builders import compare_result
 from ...formulas import composition
 from ...model import Result
-from ...builders import compare_result
 from ...verdicts import QUADRATURE_RTOL, within
 
 __all__ = ["lemma2_exact_rr_check", "lemma2_exact_laplace_check"]
 
-READING = ("[002 Lemma 2] (002 Sec. 3): T adaptive (eps', delta')-DP rounds with eps' = eps / (2 sqrt(2 T ln(2/delta))) "
-           "and delta' = delta / T compose to (eps, T delta' + delta)-DP for 0 < eps < 1 -- the lemma states the "
-           "total T delta' + delta (= 2 delta), and its one use, [002 Thm. 4], composes pure exponential "
-           "mechanisms (delta' = 0), where the total is (eps, delta): the 'T delta' + delta' is not a finding; "
-           "(eps, delta)-DP over replace-one neighbouring datasets, the hockey-stick divergence at eps at most the "
-           "claimed total delta")
+READING = (
+    "[002 Lemma 2] (002 Sec. 3): T adaptive (eps', delta')-DP rounds with eps' = eps / (2 sqrt(2 T ln(2/delta))) "
+    "and delta' = delta / T compose to (eps, T delta' + delta)-DP for 0 < eps < 1 -- the lemma states the "
+    "total T delta' + delta (= 2 delta), and its one use, [002 Thm. 4], composes pure exponential "
+    "mechanisms (delta' = 0), where the total is (eps, delta): the 'T delta' + delta' is not a finding; "
+    "(eps, delta)-DP over replace-one neighbouring datasets, the hockey-stick divergence at eps at most the "
+    "claimed total delta"
+)
 
 
 def _split_of(variant):
@@ -44,11 +46,12 @@ def _step_factors(split, small):
     factors = {}
     for eps in (0.1, 0.999):
         for delta in (1e-3, 1e-9):
-            for t in ((10,) if small else (1, 10, 1000)):
+            for t in (10,) if small else (1, 10, 1000):
                 e_step, d_step, claimed = split(eps, delta, t)
                 if claimed < 1:
                     factors[f"eps={eps},delta={delta},T={t}"] = composition.largest_step_factor(
-                        e_step, d_step, t, eps, claimed)
+                        e_step, d_step, t, eps, claimed
+                    )
     return factors
 
 
@@ -89,12 +92,21 @@ def lemma2_exact_rr_check(variant="printed", split=None, grid=None):
                     n += 1
                     if exact / claimed > worst_ratio:
                         worst_ratio = exact / claimed
-                        worst_at = {"epsilon": eps, "delta": delta, "T": t, "epsilon_step": e_step,
-                                    "delta_step": d_step, "exact_total_delta": exact, "claimed_total_delta": claimed}
+                        worst_at = {
+                            "epsilon": eps,
+                            "delta": delta,
+                            "T": t,
+                            "epsilon_step": e_step,
+                            "delta_step": d_step,
+                            "exact_total_delta": exact,
+                            "claimed_total_delta": claimed,
+                        }
                     worst_pure = max(worst_pure, composition.rr_composition_delta(e_step, t, eps) / delta)
                     if claimed < 1 and t <= 10**5:
-                        used = composition.exact_composition_epsilon(e_step, d_step, t, claimed,
-                                                                     rtol=QUADRATURE_RTOL) / eps
+                        used = (
+                            composition.exact_composition_epsilon(e_step, d_step, t, claimed, rtol=QUADRATURE_RTOL)
+                            / eps
+                        )
                         if used > worst_eps_used:
                             worst_eps_used, eps_at = used, {"epsilon": eps, "delta": delta, "T": t}
         factors = _step_factors(split, small=grid is not None)
@@ -102,21 +114,28 @@ def lemma2_exact_rr_check(variant="printed", split=None, grid=None):
         if ctx.out_dir is not None and grid is None and variant == "printed":
             figures.append(_lemma2_slack_figure(ctx.out_dir))
         return compare_result(
-            worst_ratio, 1.0, "at_most", figures=figures,
+            worst_ratio,
+            1.0,
+            "at_most",
+            figures=figures,
             method=f"exact: optimal composition (Kairouz, Oh & Viswanath 2015) = T-fold randomized response, "
-                   f"log-space binomial sum, on {n} grid points (eps, delta, T); observed = largest exact total "
-                   "delta / claimed total delta",
+            f"log-space binomial sum, on {n} grid points (eps, delta, T); observed = largest exact total "
+            "delta / claimed total delta",
             reading=READING,
-            evidence={"variant": variant, "worst_at": worst_at,
-                      "outside_stated_range_exact_over_claimed": _beyond_range(split) if grid is None else {},
-                      "largest_per_round_epsilon_factor": factors,
-                      "min_largest_per_round_epsilon_factor": min(factors.values()) if factors else None,
-                      "max_pure_part_delta_over_delta": worst_pure,
-                      "max_exact_epsilon_at_claimed_delta_over_target": worst_eps_used,
-                      "exact_epsilon_worst_at": eps_at,
-                      "note": "the total is dominated by T*delta'; the pure-DP part (the slack delta of the "
-                              "theorem) is almost unused, so the per-round epsilon is conservative: the same "
-                              "rounds reach the claimed delta at the reported fraction of the target epsilon"})
+            evidence={
+                "variant": variant,
+                "worst_at": worst_at,
+                "outside_stated_range_exact_over_claimed": _beyond_range(split) if grid is None else {},
+                "largest_per_round_epsilon_factor": factors,
+                "min_largest_per_round_epsilon_factor": min(factors.values()) if factors else None,
+                "max_pure_part_delta_over_delta": worst_pure,
+                "max_exact_epsilon_at_claimed_delta_over_target": worst_eps_used,
+                "exact_epsilon_worst_at": eps_at,
+                "note": "the total is dominated by T*delta'; the pure-DP part (the slack delta of the "
+                "theorem) is almost unused, so the per-round epsilon is conservative: the same "
+                "rounds reach the claimed delta at the reported fraction of the target epsilon",
+            },
+        )
 
     return check
 
@@ -135,8 +154,12 @@ def _lemma2_slack_figure(out_dir, epsilon=0.5):
             used = []
             for t in rounds:
                 sp = advanced_composition_split(epsilon, delta, int(t), variant)
-                used.append(composition.exact_composition_epsilon(sp.epsilon_step, sp.delta_step, int(t),
-                                                                  sp.delta_total, rtol=QUADRATURE_RTOL) / epsilon)
+                used.append(
+                    composition.exact_composition_epsilon(
+                        sp.epsilon_step, sp.delta_step, int(t), sp.delta_total, rtol=QUADRATURE_RTOL
+                    )
+                    / epsilon
+                )
             ax.semilogx(rounds, used, style, marker="o", ms=3, label=f"{variant}, delta={delta:g}")
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set_xlabel("rounds T")
@@ -176,16 +199,25 @@ def lemma2_exact_laplace_check(variant="printed", split=None):
         max_points = 100_001 if quick else 4_000_001
         rows, worst_upper, worst_lower, worst_at = [], -1.0, -1.0, None
         for eps in (0.5, 0.999):
-            for delta in ((1e-6,) if quick else (1e-3, 1e-6, 1e-9)):
+            for delta in (1e-6,) if quick else (1e-3, 1e-6, 1e-9):
                 for t in rounds_grid:
                     e_step, d_step, claimed = split(eps, delta, t)
                     br = composition.laplace_composition_delta(e_step, t, eps, max_points=max_points)
                     rr = composition.rr_composition_delta(e_step, t, eps)
                     upper = _total_delta(d_step, t, min(br.upper, rr)) / claimed
                     lower = _total_delta(d_step, t, br.lower) / claimed
-                    rows.append({"epsilon": eps, "delta": delta, "T": t, "laplace_delta_lower": br.lower,
-                                 "laplace_delta_upper": br.upper, "fft_error_bound": br.float_error_bound,
-                                 "rr_delta": rr, "grid_points": br.grid_points})
+                    rows.append(
+                        {
+                            "epsilon": eps,
+                            "delta": delta,
+                            "T": t,
+                            "laplace_delta_lower": br.lower,
+                            "laplace_delta_upper": br.upper,
+                            "fft_error_bound": br.float_error_bound,
+                            "rr_delta": rr,
+                            "grid_points": br.grid_points,
+                        }
+                    )
                     worst_lower = max(worst_lower, lower)
                     if upper > worst_upper:
                         worst_upper, worst_at = upper, {"epsilon": eps, "delta": delta, "T": t}
@@ -195,12 +227,21 @@ def lemma2_exact_laplace_check(variant="printed", split=None):
             verdict = "confirmed"
         else:
             verdict = "inconclusive"
-        return Result(verdict, observed=worst_upper, bound=1.0, direction="at_most",
-                      method="Laplace privacy-loss distribution, pessimistic/optimistic grid rounding, FFT composition "
-                             f"with a float error bound (at most {max_points} grid points), upper end capped by "
-                             "randomized response (KOV); observed = largest upper end of the total delta / claimed",
-                      reading=READING + "; each round the Laplace mechanism [002 Def. 2] at eps'",
-                      evidence={"variant": variant, "max_lower_total_delta_over_claimed": worst_lower,
-                                "worst_at": worst_at, "points": rows})
+        return Result(
+            verdict,
+            observed=worst_upper,
+            bound=1.0,
+            direction="at_most",
+            method="Laplace privacy-loss distribution, pessimistic/optimistic grid rounding, FFT composition "
+            f"with a float error bound (at most {max_points} grid points), upper end capped by "
+            "randomized response (KOV); observed = largest upper end of the total delta / claimed",
+            reading=READING + "; each round the Laplace mechanism [002 Def. 2] at eps'",
+            evidence={
+                "variant": variant,
+                "max_lower_total_delta_over_claimed": worst_lower,
+                "worst_at": worst_at,
+                "points": rows,
+            },
+        )
 
     return check

@@ -32,8 +32,11 @@ def _clipped_mean_cases(bound=1.0, n=50, width=3):
     f = lambda d: clipped_mean(d, bound)  # noqa: E731
     make = lambda rng: _clipped_mean_base(rng, n, width, bound)  # noqa: E731
     case = sensitivity.SensitivityCase
-    return [case("sup", f, make, 2 * bound / n, "sup"), case("l1", f, make, 2 * bound * width / n, "l1"),
-            case("l2", f, make, 2 * bound * math.sqrt(width) / n, "l2")]
+    return [
+        case("sup", f, make, 2 * bound / n, "sup"),
+        case("l1", f, make, 2 * bound * width / n, "l1"),
+        case("l2", f, make, 2 * bound * math.sqrt(width) / n, "l2"),
+    ]
 
 
 def _robust_mean_cases(n=40, width=3):
@@ -43,6 +46,9 @@ def _robust_mean_cases(n=40, width=3):
         # vectorised over a stack of neighbouring datasets (k, n, width): the mean runs along axis -2
         f = lambda d, s=s, beta=beta: catoni.robust_mean(d, s, beta, axis=-2)  # noqa: E731
         make = lambda rng, n=n, width=width: rng.standard_t(1.5, size=(n, width))  # noqa: E731
-        cases.append(sensitivity.SensitivityCase(f"s={s},beta={beta}", f, make, 4 * math.sqrt(2) * s / (3 * n),
-                                                 "sup", vectorized=True))
+        cases.append(
+            sensitivity.SensitivityCase(
+                f"s={s},beta={beta}", f, make, 4 * math.sqrt(2) * s / (3 * n), "sup", vectorized=True
+            )
+        )
     return cases

@@ -31,9 +31,22 @@ import functools
 from reference.wang_xu.l1_regression import make_mechanism
 
 from ...model import Algorithm
-from . import (assumptions, audit_records, concentration, derivations, error_split, findings, lemma9, nets, privacy,
-               rates, rates_dimension, sensitivity, truncation, utility)
-
+from . import (
+    assumptions,
+    audit_records,
+    concentration,
+    derivations,
+    error_split,
+    findings,
+    lemma9,
+    nets,
+    privacy,
+    rates,
+    rates_dimension,
+    sensitivity,
+    truncation,
+    utility,
+)
 from ._common import setup_for, stated_exponent
 
 #: ``setup_for`` and ``stated_exponent``: the instances the claims of 000 run on, and the rates they state.
@@ -43,12 +56,30 @@ __all__ = ["register", "setup_for", "stated_exponent"]
 def register(registry):
     """Register the two algorithms, their audit records (:mod:`.audit_records`) and every claim of 000."""
     for alg, eq in ((1, 6), (2, 16)):
-        registry.add_algorithm(Algorithm(
-            f"wang-xu-{alg}", f"[000 Alg. {alg}] [000 Thm. {alg}]",
-            f"exponential mechanism over a zeta-net with the truncated l1 risk (2), psi of eq. ({eq})",
-            variants=("printed", "standard", "calibrated"), mechanism=functools.partial(make_mechanism, alg),
-            privacy_knob=("log-weight", 1.0)))
+        registry.add_algorithm(
+            Algorithm(
+                f"wang-xu-{alg}",
+                f"[000 Alg. {alg}] [000 Thm. {alg}]",
+                f"exponential mechanism over a zeta-net with the truncated l1 risk (2), psi of eq. ({eq})",
+                variants=("printed", "standard", "calibrated"),
+                mechanism=functools.partial(make_mechanism, alg),
+                privacy_knob=("log-weight", 1.0),
+            )
+        )
     audit_records.register(registry)
-    for module in (privacy, sensitivity, truncation, nets, utility, concentration, lemma9, derivations, assumptions,
-                   error_split, rates, rates_dimension, findings):
+    for module in (
+        privacy,
+        sensitivity,
+        truncation,
+        nets,
+        utility,
+        concentration,
+        lemma9,
+        derivations,
+        assumptions,
+        error_split,
+        rates,
+        rates_dimension,
+        findings,
+    ):
         module.register(registry)

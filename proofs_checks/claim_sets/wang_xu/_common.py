@@ -16,8 +16,22 @@ from ...adversarial import candidate_records
 from ...model import Claim
 from ...rates.trials_wang_xu import THEOREM1_MODEL, THEOREM2_MODEL, WangXuRateSetup
 
-__all__ = ["THETAS_QUICK", "ETA", "THETA2", "NEIGHBOURS", "ADD_REMOVE", "RELATIONS", "VARIANTS", "exact_instances", "fitting_records", "datasets",
-           "replacement_candidates", "setup_for", "stated_exponent", "add_variant_claims"]
+__all__ = [
+    "THETAS_QUICK",
+    "ETA",
+    "THETA2",
+    "NEIGHBOURS",
+    "ADD_REMOVE",
+    "RELATIONS",
+    "VARIANTS",
+    "exact_instances",
+    "fitting_records",
+    "datasets",
+    "replacement_candidates",
+    "setup_for",
+    "stated_exponent",
+    "add_variant_claims",
+]
 
 #: The thetas of eq. (16) the psi and sensitivity checks sweep (theta in (1, 2)).
 THETAS_QUICK = (1.01, 1.1, 1.5, 1.9, 1.999)
@@ -27,11 +41,12 @@ THETA2 = 1.5
 #: The neighbouring relation of 000's privacy and sensitivity claims: [000 Def. 1] (Sec. III, first
 #: definition) calls D, D' neighbours "if they differ by only one entry", and the sensitivity of
 #: [000 Def. 2] and of the proofs of Theorems 1-2 is taken over datasets of the same size n.
-NEIGHBOURS = ("replace-one neighbours: datasets of the same size n that differ by one entry "
-              "[000 Def. 1]")
+NEIGHBOURS = "replace-one neighbours: datasets of the same size n that differ by one entry [000 Def. 1]"
 #: The other relation the words allow, checked beside it (the paper does not say which it means).
-ADD_REMOVE = ("add/remove neighbours: D' is D with one record added or removed (iota, zeta and the net "
-              "fixed inputs, as in the Input line of [000 Alg. 1] / [000 Alg. 2])")
+ADD_REMOVE = (
+    "add/remove neighbours: D' is D with one record added or removed (iota, zeta and the net "
+    "fixed inputs, as in the Input line of [000 Alg. 1] / [000 Alg. 2])"
+)
 RELATIONS = {"replace-one": NEIGHBOURS, "add-remove": ADD_REMOVE}
 #: The variants of Algorithms 1-2 (``k`` of the log-weight ``-k eps S / log theta``: 1, 1/4, 1/2).
 VARIANTS = ("printed", "standard", "calibrated")
@@ -109,10 +124,12 @@ def setup_for(algorithm: int, variant: str = "printed", **kw: Any) -> WangXuRate
     (2, True, 3, 'standard', True)
     """
     if algorithm == 1:
-        return WangXuRateSetup(algorithm=1, model=THEOREM1_MODEL, theta=2.0, assumption=1, variant=variant,
-                               eta=ETA, **kw)
-    return WangXuRateSetup(algorithm=2, model=THEOREM2_MODEL, theta=THETA2, assumption=3, variant=variant,
-                           eta=ETA, **kw)
+        return WangXuRateSetup(
+            algorithm=1, model=THEOREM1_MODEL, theta=2.0, assumption=1, variant=variant, eta=ETA, **kw
+        )
+    return WangXuRateSetup(
+        algorithm=2, model=THEOREM2_MODEL, theta=THETA2, assumption=3, variant=variant, eta=ETA, **kw
+    )
 
 
 def stated_exponent(algorithm: int, theta: float = THETA2) -> float:
@@ -138,8 +155,7 @@ def stated_exponent(algorithm: int, theta: float = THETA2) -> float:
     return 0.5 if algorithm == 1 else (theta - 1) / theta
 
 
-def add_variant_claims(registry, id_format, source_of, statement_of, kind, factory,
-                       variants=("printed", "standard")):
+def add_variant_claims(registry, id_format, source_of, statement_of, kind, factory, variants=("printed", "standard")):
     """Register one claim per algorithm (1, 2) and variant ("printed", "standard").
 
     ``id_format`` is formatted with ``alg`` and ``variant``; ``source_of(alg)``,
@@ -147,8 +163,17 @@ def add_variant_claims(registry, id_format, source_of, statement_of, kind, facto
     """
     for alg in (1, 2):
         for variant in variants:
-            registry.add_claim(Claim(id_format.format(alg=alg, variant=variant), source_of(alg), statement_of(alg),
-                                     kind, factory(alg, variant), algorithm=f"wang-xu-{alg}", variant=variant))
+            registry.add_claim(
+                Claim(
+                    id_format.format(alg=alg, variant=variant),
+                    source_of(alg),
+                    statement_of(alg),
+                    kind,
+                    factory(alg, variant),
+                    algorithm=f"wang-xu-{alg}",
+                    variant=variant,
+                )
+            )
 
 
 def coarse_pass(K, step):

@@ -37,8 +37,13 @@ BOUND_READINGS = ("printed", "derived", "derived-b")
 def eq14_printed(n, epsilon, zeta, iota, tau, net_size, eta, sup_moment):
     """Right-hand side of [000 eq. (14)] (minus ``L_D(w*)``), as printed."""
     lg = math.log(net_size / eta)
-    return (3 * zeta * tau + iota * zeta ** 2 * tau ** 2 + 2.5 * iota * sup_moment + 3 / (n * iota) * lg
-            + 4 * math.log(2) / (n * iota * epsilon) * lg)
+    return (
+        3 * zeta * tau
+        + iota * zeta**2 * tau**2
+        + 2.5 * iota * sup_moment
+        + 3 / (n * iota) * lg
+        + 4 * math.log(2) / (n * iota * epsilon) * lg
+    )
 
 
 def eq14_from_premises(n, epsilon, zeta, iota, tau, net_size, eta, sup_moment):
@@ -47,7 +52,7 @@ def eq14_from_premises(n, epsilon, zeta, iota, tau, net_size, eta, sup_moment):
     lemma4 = iota / 2 * sup_moment + lg / (n * iota)
     eq9 = 4 * math.log(2) / (n * iota * epsilon) * lg
     eq13 = zeta * tau + iota / 2 * sup_moment + lg / (n * iota)
-    lemma6 = 2 * zeta * tau + iota * zeta ** 2 * tau ** 2 + 1.5 * iota * sup_moment + lg / (n * iota)
+    lemma6 = 2 * zeta * tau + iota * zeta**2 * tau**2 + 1.5 * iota * sup_moment + lg / (n * iota)
     return lemma4 + eq9 + eq13 + lemma6
 
 
@@ -55,8 +60,12 @@ def eq26_printed(theta, n, epsilon, zeta, iota, tau, net_size, eta, sup_moment):
     """Right-hand side of [000 eq. (26)] (minus ``L_D(w*)``), as printed."""
     lg = math.log(net_size / eta)
     b = (2 * iota) ** (theta - 1) / theta
-    return (3 * zeta * tau + 2 * b * sup_moment + 2 * b * zeta ** theta * tau ** theta
-            + 8 * math.log(theta) / (n * iota * epsilon) * lg)
+    return (
+        3 * zeta * tau
+        + 2 * b * sup_moment
+        + 2 * b * zeta**theta * tau**theta
+        + 8 * math.log(theta) / (n * iota * epsilon) * lg
+    )
 
 
 def eq26_derived(theta, n, epsilon, zeta, iota, tau, net_size, eta, sup_moment, reading="derived"):
@@ -72,9 +81,9 @@ def eq26_derived(theta, n, epsilon, zeta, iota, tau, net_size, eta, sup_moment, 
     lemma7 = a * sup_moment + lg / (n * iota)
     eq23 = zeta * tau + a * sup_moment + lg / (n * iota)
     if reading == "derived":
-        eq24 = 2 * zeta * tau + b * sup_moment + 2 * b * zeta ** theta * tau ** theta + 2 * lg / (n * iota)
+        eq24 = 2 * zeta * tau + b * sup_moment + 2 * b * zeta**theta * tau**theta + 2 * lg / (n * iota)
     elif reading == "derived-b":
-        lemma9 = 2 * zeta * tau + b * sup_moment + b * zeta ** theta * tau ** theta + lg / (n * iota)
+        lemma9 = 2 * zeta * tau + b * sup_moment + b * zeta**theta * tau**theta + lg / (n * iota)
         eq25 = a * sup_moment + math.log(1 / eta) / (n * iota)
         eq24 = lemma9 + eq25
     else:
@@ -95,5 +104,5 @@ def sup_moment(setup):
     noise, x_law = setup.model.noise_law, setup.model.x_law
     if th == 2.0:
         mean_noise = abs(noise.mean()) if hasattr(noise, "mean") else 0.0  # SymmetricLaw: mean 0
-        return noise.abs_moment(2) + 2 * reach * mean_noise * x_law.abs_moment(1) + x_law.abs_moment(2) * reach ** 2
+        return noise.abs_moment(2) + 2 * reach * mean_noise * x_law.abs_moment(1) + x_law.abs_moment(2) * reach**2
     return (noise.abs_moment(th) ** (1 / th) + reach * x_law.abs_moment(th) ** (1 / th)) ** th

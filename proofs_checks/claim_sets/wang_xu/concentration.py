@@ -50,7 +50,7 @@ def _terms(setup, X, y, pts, iota, zeta, lemma, psi_fn):
     if psi_fn is psi and HAVE_NUMBA:  # without numba the kernel would be a Python loop: numpy instead
         shift = iota * zeta * np.abs(X[:, 0]) if lemma == 10 else None
         return psi_column_sums(X[:, 0], y, pts[:, 0], iota, setup.theta, shift) / (X.shape[0] * iota)
-    r = np.abs(y[:, None] - X @ pts.T)                                   # (n, K)
+    r = np.abs(y[:, None] - X @ pts.T)  # (n, K)
     arg = iota * r
     if lemma == 10:
         arg = arg - iota * zeta * np.abs(X[:, :1])
@@ -84,8 +84,10 @@ def _largest_deviation(setup, X, y, pts, iota, zeta, lemma, L_D, step=COARSE_STE
     A = float(np.mean(np.abs(X[:, 0]))) * (1 + 1e-9)
     w = pts[:, 0]
     sign = 1.0 if lemma in (4, 7, 10) else -1.0
-    ub = np.minimum(sign * (L_D - L_c[seg]) + A * np.abs(w - w[idx[seg]]),
-                    sign * (L_D - L_c[seg + 1]) + A * np.abs(w - w[idx[seg + 1]]))
+    ub = np.minimum(
+        sign * (L_D - L_c[seg]) + A * np.abs(w - w[idx[seg]]),
+        sign * (L_D - L_c[seg + 1]) + A * np.abs(w - w[idx[seg + 1]]),
+    )
     ub[idx] = -np.inf
     cand = np.flatnonzero(ub + 1e-9 >= best)
     if cand.size:
@@ -112,7 +114,7 @@ def _allowed(lemma, setup, n, iota, zeta, N, eta, M, radius_factor=1.0, log_term
     if lemma in (7, 8):
         return radius_factor * (iota ** (th - 1) / th * M + lg)
     b = (2 * iota) ** (th - 1) / th
-    return radius_factor * (zeta * tau + b * M + b * zeta ** th * tau ** th + lg)
+    return radius_factor * (zeta * tau + b * M + b * zeta**th * tau**th + lg)
 
 
 LEMMAS = {
@@ -120,9 +122,13 @@ LEMMAS = {
     5: ("[000 Lemma 5] [000 eq. (12)]", 1, "L-hat(w) <= L_D(w) + (iota/2) M + log(N/eta)/(n iota)"),
     7: ("[000 Lemma 7]", 2, "L-hat(w) >= L_D(w) - iota^(theta-1)/theta M - log(N/eta)/(n iota)"),
     8: ("[000 Lemma 8] [000 eq. (22)]", 2, "L-hat(w) <= L_D(w) + iota^(theta-1)/theta M + log(N/eta)/(n iota)"),
-    10: ("[000 Lemma 10]", 2, "-(1/(n iota)) sum psi(iota|y_i - <x_i,w>| - iota zeta ||x_i||) <= -L_D(w) + zeta tau "
-                              "+ (2 iota)^(theta-1)/theta M + (2 iota)^(theta-1) zeta^theta tau^theta/theta "
-                              "+ log(N/eta)/(n iota)"),
+    10: (
+        "[000 Lemma 10]",
+        2,
+        "-(1/(n iota)) sum psi(iota|y_i - <x_i,w>| - iota zeta ||x_i||) <= -L_D(w) + zeta tau "
+        "+ (2 iota)^(theta-1)/theta M + (2 iota)^(theta-1) zeta^theta tau^theta/theta "
+        "+ log(N/eta)/(n iota)",
+    ),
 }
 
 
@@ -144,7 +150,7 @@ def concentration_check(lemma, *, psi_fn=psi, cases=None, datasets=None, radius_
         M = sup_moment(setup)
         L_star = setup.model.noise_law.abs_moment(1)
         held, rows, worst_ratio, vacuous_cases = [], [], -math.inf, 0
-        for n, eps in (cases or CASES):
+        for n, eps in cases or CASES:
             p = setup.parameters(n, eps)
             iota, zeta = p["iota"], p["zeta"]
             pts_1d, excess, _ = net_excess_risk(setup.model, float(setup.radius), float(zeta))
@@ -156,7 +162,7 @@ def concentration_check(lemma, *, psi_fn=psi, cases=None, datasets=None, radius_
                 data = setup.model.sample(n, rng)
                 if psi_fn is psi:  # the paper's psi is 1-Lipschitz: the exact maximum from a fraction of the net
                     dev[r] = _largest_deviation(setup, data[:, :1], data[:, 1], pts, iota, zeta, lemma, L_D)
-                else:              # a broken psi of the tests may not be: every point
+                else:  # a broken psi of the tests may not be: every point
                     Lhat = _terms(setup, data[:, :1], data[:, 1], pts, iota, zeta, lemma, psi_fn)
                     dev[r] = float(np.max(_deviation(lemma, Lhat, L_D)))
             ok = dev <= allowed
@@ -168,26 +174,49 @@ def concentration_check(lemma, *, psi_fn=psi, cases=None, datasets=None, radius_
             vac = bool(np.max(extreme) <= allowed)
             vacuous_cases += vac
             worst_ratio = max(worst_ratio, float(dev.max() / allowed))
-            rows.append({"n": n, "epsilon": eps, "iota": iota, "net_size": int(pts.shape[0]), "allowed": allowed,
-                         "largest_deviation": float(dev.max()), "median_deviation": float(np.median(dev)),
-                         "held": int(ok.sum()), "datasets": reps, "vacuous": vac})
+            rows.append(
+                {
+                    "n": n,
+                    "epsilon": eps,
+                    "iota": iota,
+                    "net_size": int(pts.shape[0]),
+                    "allowed": allowed,
+                    "largest_deviation": float(dev.max()),
+                    "median_deviation": float(np.median(dev)),
+                    "held": int(ok.sum()),
+                    "datasets": reps,
+                    "vacuous": vac,
+                }
+            )
         held = np.concatenate(held)
         k, m = int(held.sum()), int(held.size)
         lo, hi = clopper_pearson(k, m, CONFIDENCE)
         nominal = 1 - setup.eta
         verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous_cases == len(rows))
         return Result(
-            verdict, observed=k / m, bound=nominal, direction="at_least",
+            verdict,
+            observed=k / m,
+            bound=nominal,
+            direction="at_least",
             evidence_kind="coverage",
             method=f"{reps} simulated datasets per (n, eps); L_D on the net by adaptive quadrature of a closed form "
-                   "(d = 1); the event is 'the inequality holds at every net point'",
+            "(d = 1); the event is 'the inequality holds at every net point'",
             reading=f"{src}: for all w in the zeta-net at once, w.p. >= 1 - eta, {statement}; M = sup_w "
-                    f"E|y - <x,w>|^theta ({'exact' if setup.theta == 2 else 'Minkowski upper bound'}); "
-                    f"eta = {setup.eta}, theta = {setup.theta}, zeta = 1/n, iota of [000 Thm. {algorithm}]",
-            evidence={"vacuous_cases": f"{vacuous_cases}/{len(rows)} (no value of L-hat could break the bound)",
-                      "covered": k, "simulations": m, "clopper_pearson": [lo, hi], "confidence": CONFIDENCE,
-                      "largest_deviation_over_allowed": worst_ratio, "cases": rows,
-                      "model": repr(setup.model), "tau": setup.tau, "sup_moment": M})
+            f"E|y - <x,w>|^theta ({'exact' if setup.theta == 2 else 'Minkowski upper bound'}); "
+            f"eta = {setup.eta}, theta = {setup.theta}, zeta = 1/n, iota of [000 Thm. {algorithm}]",
+            evidence={
+                "vacuous_cases": f"{vacuous_cases}/{len(rows)} (no value of L-hat could break the bound)",
+                "covered": k,
+                "simulations": m,
+                "clopper_pearson": [lo, hi],
+                "confidence": CONFIDENCE,
+                "largest_deviation_over_allowed": worst_ratio,
+                "cases": rows,
+                "model": repr(setup.model),
+                "tau": setup.tau,
+                "sup_moment": M,
+            },
+        )
 
     return check
 
@@ -204,17 +233,27 @@ RADIUS_FACTORS = (0.8, 0.5, 0.2, 0.05, 0.02)
 
 def concentration_mutants(lemma):
     """The lemma's check with the confidence radius scaled, the ``log(N/eta)`` term dropped, and ``n`` doubled in it."""
-    return (tuple(Mutant(f"confidence radius x{f:g}", concentration_check(lemma, radius_factor=f), factor=f)
-                  for f in RADIUS_FACTORS)
-            + (Mutant("log(N/eta)/(n iota) term dropped", concentration_check(lemma, log_term_factor=0.0)),
-               Mutant("the wrong n: log(N/eta)/(2n iota)", concentration_check(lemma, log_term_factor=0.5))))
+    return tuple(
+        Mutant(f"confidence radius x{f:g}", concentration_check(lemma, radius_factor=f), factor=f)
+        for f in RADIUS_FACTORS
+    ) + (
+        Mutant("log(N/eta)/(n iota) term dropped", concentration_check(lemma, log_term_factor=0.0)),
+        Mutant("the wrong n: log(N/eta)/(2n iota)", concentration_check(lemma, log_term_factor=0.5)),
+    )
 
 
 def register(registry):
     """Register the five concentration claims."""
     for lemma, (src, algorithm, statement) in LEMMAS.items():
-        registry.add_claim(Claim(
-            f"wang-xu.lemma{lemma}.concentration", src,
-            f"With probability at least 1 - eta, for every w of the zeta-net: {statement}.", "inequality",
-            concentration_check(lemma), algorithm=f"wang-xu-{algorithm}", mutants=concentration_mutants(lemma),
-            seed_policy="once"))   # 2.3-4.6 s a quick run each
+        registry.add_claim(
+            Claim(
+                f"wang-xu.lemma{lemma}.concentration",
+                src,
+                f"With probability at least 1 - eta, for every w of the zeta-net: {statement}.",
+                "inequality",
+                concentration_check(lemma),
+                algorithm=f"wang-xu-{algorithm}",
+                mutants=concentration_mutants(lemma),
+                seed_policy="once",
+            )
+        )  # 2.3-4.6 s a quick run each

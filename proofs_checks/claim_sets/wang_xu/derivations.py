@@ -8,9 +8,9 @@ bound follows when it is at least the sum.  ``observed`` is the largest ratio su
 
 from __future__ import annotations
 
-from ...builders import WorstCase, compare_result
 import math
 
+from ...builders import WorstCase, compare_result
 from ...model import Claim, Mutant
 from ._common import setup_for
 from .bounds import eq14_from_premises, eq14_printed, eq26_derived, eq26_printed, sup_moment
@@ -44,7 +44,7 @@ def follows_check(algorithm, *, printed=None, premises=None, grid=None):
     def check(ctx):
         worst, rows = WorstCase(0.0), []
         lo = float("inf")
-        for n, eps in (grid or DERIVATION_GRID):
+        for n, eps in grid or DERIVATION_GRID:
             pr, su = printed(setup, n, eps), premises(setup, n, eps)
             row = {"n": n, "epsilon": eps, "printed": pr, "sum_of_premises": su, "ratio": su / pr}
             if algorithm == 2:
@@ -53,17 +53,25 @@ def follows_check(algorithm, *, printed=None, premises=None, grid=None):
             worst.update(su / pr, {"n": n, "epsilon": eps})
             lo = min(lo, su / pr)
         eq = "(14)" if algorithm == 1 else "(26)"
-        names = ("[000 Lemma 4] + [000 eq. (9)] + [000 eq. (13)] + [000 Lemma 6]" if algorithm == 1 else
-                 "[000 eq. (20)] + [000 Lemma 7] + [000 eq. (23)] + [000 eq. (24)] (reading A: the printed (24); "
-                 "reading B: (24) re-derived from [000 Lemma 9] and [000 eq. (25)], ratio in ratio_reading_b)")
+        names = (
+            "[000 Lemma 4] + [000 eq. (9)] + [000 eq. (13)] + [000 Lemma 6]"
+            if algorithm == 1
+            else "[000 eq. (20)] + [000 Lemma 7] + [000 eq. (23)] + [000 eq. (24)] (reading A: the printed (24); "
+            "reading B: (24) re-derived from [000 Lemma 9] and [000 eq. (25)], ratio in ratio_reading_b)"
+        )
         return compare_result(
-            worst.value, 1.0, "at_most", rtol=1e-12, atol=0.0,
+            worst.value,
+            1.0,
+            "at_most",
+            rtol=1e-12,
+            atol=0.0,
             method="closed-form sums of the premises term by term against the printed right-hand side, at the "
-                   "rate checks' d = 1 parameters (zeta = 1/n, the theorem's iota, actual net size, eta = "
-                   f"{setup.eta}) over n in 50..3200 and eps in 0.1..50",
+            "rate checks' d = 1 parameters (zeta = 1/n, the theorem's iota, actual net size, eta = "
+            f"{setup.eta}) over n in 50..3200 and eps in 0.1..50",
             reading=f"[000 eq. {eq}] in the proof of [000 Thm. {algorithm}] as the sum of {names}; "
-                    "lg = log(N(W, zeta)/eta); observed = largest (sum of premises) / (printed bound)",
-            evidence={"smallest_ratio": lo, "worst_at": worst.where, "rows": rows})
+            "lg = log(N(W, zeta)/eta); observed = largest (sum of premises) / (printed bound)",
+            evidence={"smallest_ratio": lo, "worst_at": worst.where, "rows": rows},
+        )
 
     return check
 
@@ -86,31 +94,62 @@ def follows_mutants(algorithm):
         pr = lambda s, n, e: eq14_printed(*_args(s, n, e))
         su = lambda s, n, e: eq14_from_premises(*_args(s, n, e))
         a = _args
-        lemma6 = lambda s, n, e: (2 * a(s, n, e)[2] * s.tau + a(s, n, e)[3] * a(s, n, e)[2] ** 2 * s.tau ** 2
-                                  + 1.5 * a(s, n, e)[3] * a(s, n, e)[7] + _lg_term(s, n, e))
-        return (Mutant("printed (14) x0.9", follows_check(1, printed=lambda s, n, e: 0.9 * pr(s, n, e)), factor=0.9),
-                Mutant("3 lg/(n iota) dropped from the printed (14)",
-                       follows_check(1, printed=lambda s, n, e: pr(s, n, e) - 3 * _lg_term(s, n, e))),
-                Mutant("Lemma 6 counted twice in the sum (a doubled term)",
-                       follows_check(1, premises=lambda s, n, e: su(s, n, e) + lemma6(s, n, e))))
+        lemma6 = lambda s, n, e: (
+            2 * a(s, n, e)[2] * s.tau
+            + a(s, n, e)[3] * a(s, n, e)[2] ** 2 * s.tau**2
+            + 1.5 * a(s, n, e)[3] * a(s, n, e)[7]
+            + _lg_term(s, n, e)
+        )
+        return (
+            Mutant("printed (14) x0.9", follows_check(1, printed=lambda s, n, e: 0.9 * pr(s, n, e)), factor=0.9),
+            Mutant(
+                "3 lg/(n iota) dropped from the printed (14)",
+                follows_check(1, printed=lambda s, n, e: pr(s, n, e) - 3 * _lg_term(s, n, e)),
+            ),
+            Mutant(
+                "Lemma 6 counted twice in the sum (a doubled term)",
+                follows_check(1, premises=lambda s, n, e: su(s, n, e) + lemma6(s, n, e)),
+            ),
+        )
     pr = lambda s, n, e: eq26_printed(s.theta, *_args(s, n, e))
     restored = lambda s, n, e: pr(s, n, e) + 4 * _lg_term(s, n, e)
-    return (Mutant("printed (26) with its dropped 4 lg/(n iota) restored (must be confirmed)",
-                   follows_check(2, printed=restored), detected_by=("confirmed",)),
-            Mutant("restored (26) x0.9", follows_check(2, printed=lambda s, n, e: 0.9 * restored(s, n, e)), factor=0.9),
-            Mutant("restored (26) with its mechanism term 8 log(theta) lg/(n iota eps) dropped",
-                   follows_check(2, printed=lambda s, n, e: restored(s, n, e) - 8 * math.log(s.theta) * _lg_term(s, n, e) / e)))
+    return (
+        Mutant(
+            "printed (26) with its dropped 4 lg/(n iota) restored (must be confirmed)",
+            follows_check(2, printed=restored),
+            detected_by=("confirmed",),
+        ),
+        Mutant("restored (26) x0.9", follows_check(2, printed=lambda s, n, e: 0.9 * restored(s, n, e)), factor=0.9),
+        Mutant(
+            "restored (26) with its mechanism term 8 log(theta) lg/(n iota eps) dropped",
+            follows_check(2, printed=lambda s, n, e: restored(s, n, e) - 8 * math.log(s.theta) * _lg_term(s, n, e) / e),
+        ),
+    )
 
 
 def register(registry):
     """Register the two derivation claims."""
-    registry.add_claim(Claim(
-        "wang-xu.thm1.eq14.follows", "[000 Thm. 1] [000 eq. (14)]",
-        "Eq. (14) is the sum of Lemma 4, (9), (13) and Lemma 6: 3 zeta tau + iota zeta^2 tau^2 + (5 iota/2) M "
-        "+ 3 lg/(n iota) + 4 log 2 lg/(n iota eps).", "formula", follows_check(1), algorithm="wang-xu-1",
-        mutants=follows_mutants(1)))
-    registry.add_claim(Claim(
-        "wang-xu.thm2.eq26.follows", "[000 Thm. 2] [000 eq. (26)]",
-        "Eq. (26) follows from (20), Lemma 7, (23) and (24): 3 zeta tau + 2 (2 iota)^(theta-1)/theta (M + "
-        "zeta^theta tau^theta) + 8 log theta lg/(n iota eps) is at least their sum.", "formula", follows_check(2),
-        algorithm="wang-xu-2", mutants=follows_mutants(2)))
+    registry.add_claim(
+        Claim(
+            "wang-xu.thm1.eq14.follows",
+            "[000 Thm. 1] [000 eq. (14)]",
+            "Eq. (14) is the sum of Lemma 4, (9), (13) and Lemma 6: 3 zeta tau + iota zeta^2 tau^2 + (5 iota/2) M "
+            "+ 3 lg/(n iota) + 4 log 2 lg/(n iota eps).",
+            "formula",
+            follows_check(1),
+            algorithm="wang-xu-1",
+            mutants=follows_mutants(1),
+        )
+    )
+    registry.add_claim(
+        Claim(
+            "wang-xu.thm2.eq26.follows",
+            "[000 Thm. 2] [000 eq. (26)]",
+            "Eq. (26) follows from (20), Lemma 7, (23) and (24): 3 zeta tau + 2 (2 iota)^(theta-1)/theta (M + "
+            "zeta^theta tau^theta) + 8 log theta lg/(n iota eps) is at least their sum.",
+            "formula",
+            follows_check(2),
+            algorithm="wang-xu-2",
+            mutants=follows_mutants(2),
+        )
+    )

@@ -45,9 +45,9 @@ def statistical_bound(setup, n, eps):
     z, io, tau, th, M = p["zeta"], p["iota"], setup.tau, setup.theta, sup_moment(setup)
     lg = math.log(len(setup.net(n)) / setup.eta) / (n * io)
     if setup.algorithm == 1:
-        return 2 * z * tau + io * z ** 2 * tau ** 2 + 1.5 * io * M + lg
+        return 2 * z * tau + io * z**2 * tau**2 + 1.5 * io * M + lg
     b = (2 * io) ** (th - 1) / th
-    return 2 * z * tau + b * M + 2 * b * z ** th * tau ** th + 2 * lg
+    return 2 * z * tau + b * M + 2 * b * z**th * tau**th + 2 * lg
 
 
 def error_split_check(algorithm, *, cases=None, datasets=None, bound=statistical_bound):
@@ -63,7 +63,7 @@ def error_split_check(algorithm, *, cases=None, datasets=None, bound=statistical
         held, rows, vacuous = [], [], 0
         # L_D - L_D(w*) is convex in w: its largest value over W = [-R, R] is at an end point.
         worst_in_W = float(np.max(excess_risk_1d(setup.model, [-setup.radius, setup.radius])[0]))
-        for n, eps in (cases or SPLIT_CASES):
+        for n, eps in cases or SPLIT_CASES:
             p = setup.parameters(n, eps)
             net = setup.net(n)
             pts, excess, _ = net_excess_risk(setup.model, float(setup.radius), float(p["zeta"]))
@@ -86,37 +86,57 @@ def error_split_check(algorithm, *, cases=None, datasets=None, bound=statistical
             held.append(stat <= B)
             vacuous += B >= worst_in_W
             q = 1 - setup.eta
-            rows.append({"n": n, "epsilon": eps, "iota": p["iota"], "statistical_bound": B,
-                         "statistical_term_quantile": float(np.quantile(stat, q)),
-                         "mechanism_term_printed_quantile": float(np.quantile(mech, q)),
-                         "mechanism_term_calibrated_quantile": float(np.quantile(mech_cal, q)),
-                         "lad_excess_quantile": float(np.quantile(lad, q)),
-                         "mechanism_term_in_proof": 4 * math.log(setup.theta) / (n * p["iota"] * eps)
-                         * math.log(len(net) / setup.eta)})
+            rows.append(
+                {
+                    "n": n,
+                    "epsilon": eps,
+                    "iota": p["iota"],
+                    "statistical_bound": B,
+                    "statistical_term_quantile": float(np.quantile(stat, q)),
+                    "mechanism_term_printed_quantile": float(np.quantile(mech, q)),
+                    "mechanism_term_calibrated_quantile": float(np.quantile(mech_cal, q)),
+                    "lad_excess_quantile": float(np.quantile(lad, q)),
+                    "mechanism_term_in_proof": 4
+                    * math.log(setup.theta)
+                    / (n * p["iota"] * eps)
+                    * math.log(len(net) / setup.eta),
+                }
+            )
         held = np.concatenate(held)
         k, m = int(held.sum()), int(held.size)
         nominal = 1 - 2 * setup.eta
         src = "[000 Lemma 6]" if algorithm == 1 else "[000 eq. (24)] (second line as printed)"
         verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous == len(rows))
         return Result(
-            verdict, observed=k / m, bound=nominal, direction="at_least",
+            verdict,
+            observed=k / m,
+            bound=nominal,
+            direction="at_least",
             evidence_kind="coverage",
             method=f"{reps} simulated datasets per (n, eps); w-hat_iota global over the zeta-net; excess "
-                   "risks by quadrature; mechanism term from the exact output law (mean); quantiles at 1 - eta",
+            "risks by quadrature; mechanism term from the exact output law (mean); quantiles at 1 - eta",
             reading=f"{src} in the proof of [000 Thm. {algorithm}]: w.p. >= 1 - 2 eta, L_D(w-hat_iota) - L_D(w*) is "
-                    "at most the stated bound, w-hat_iota = argmin over W of L-hat_iota [000 eq. (2)]; the split "
-                    "total = statistical + mechanism term follows the proof's chain (9)/(20)",
-            evidence={"covered": k, "simulations": m, "clopper_pearson": list(clopper_pearson(k, m, CONFIDENCE)),
-                      "vacuous_cases": f"{vacuous}/{len(rows)} (bound >= largest excess risk over W, "
-                                       f"{worst_in_W:.4g})", "cases": rows, "lad": "statsmodels QuantReg (q = 0.5), clipped to W"})
+            "at most the stated bound, w-hat_iota = argmin over W of L-hat_iota [000 eq. (2)]; the split "
+            "total = statistical + mechanism term follows the proof's chain (9)/(20)",
+            evidence={
+                "covered": k,
+                "simulations": m,
+                "clopper_pearson": list(clopper_pearson(k, m, CONFIDENCE)),
+                "vacuous_cases": f"{vacuous}/{len(rows)} (bound >= largest excess risk over W, {worst_in_W:.4g})",
+                "cases": rows,
+                "lad": "statsmodels QuantReg (q = 0.5), clipped to W",
+            },
+        )
 
     return check
 
 
 def scaled_bound(factor):
     """:func:`statistical_bound` times ``factor`` (the mutants)."""
+
     def bound(setup, n, eps):
         return factor * statistical_bound(setup, n, eps)
+
     return bound
 
 
@@ -128,16 +148,26 @@ BOUND_FACTORS = (0.9, 1e-3, 1e-4)
 
 def error_split_mutants(algorithm):
     """The error-split check with the stated bound scaled by each of :data:`BOUND_FACTORS`."""
-    return tuple(Mutant(f"bound x{f:g}", error_split_check(algorithm, bound=scaled_bound(f)), factor=f)
-                 for f in BOUND_FACTORS)
+    return tuple(
+        Mutant(f"bound x{f:g}", error_split_check(algorithm, bound=scaled_bound(f)), factor=f) for f in BOUND_FACTORS
+    )
 
 
 def register(registry):
     """Register the two error-split claims."""
     for alg in (1, 2):
-        registry.add_claim(Claim(
-            f"wang-xu.alg{alg}.error-split", "[000 Lemma 6]" if alg == 1 else "[000 eq. (24)]",
-            "The statistical term L_D(w-hat_iota) - L_D(w*) of the non-private minimiser of (2) is within "
-            + ("Lemma 6" if alg == 1 else "(24)") + " w.p. 1 - 2 eta; the evidence splits the private error into "
-            "it and the mechanism's term, beside LAD.", "inequality", error_split_check(alg),
-            algorithm=f"wang-xu-{alg}", mutants=error_split_mutants(alg), seed_policy="once"))   # 6-31 s a quick run
+        registry.add_claim(
+            Claim(
+                f"wang-xu.alg{alg}.error-split",
+                "[000 Lemma 6]" if alg == 1 else "[000 eq. (24)]",
+                "The statistical term L_D(w-hat_iota) - L_D(w*) of the non-private minimiser of (2) is within "
+                + ("Lemma 6" if alg == 1 else "(24)")
+                + " w.p. 1 - 2 eta; the evidence splits the private error into "
+                "it and the mechanism's term, beside LAD.",
+                "inequality",
+                error_split_check(alg),
+                algorithm=f"wang-xu-{alg}",
+                mutants=error_split_mutants(alg),
+                seed_policy="once",
+            )
+        )  # 6-31 s a quick run

@@ -8,44 +8,55 @@ __all__ = ["FINDINGS", "register"]
 
 FINDINGS = (
     Finding(
-        id="000.printed-weight", paper="000",
+        id="000.printed-weight",
+        paper="000",
         title="The printed weight of Algorithms 1-2 is 2 eps-DP over replace-one neighbours, exactly eps-DP over "
-              "add/remove neighbours",
-        claims=("wang-xu.alg1.privacy.printed", "wang-xu.alg2.privacy.printed",
-                "wang-xu.alg1.privacy.printed.add-remove", "wang-xu.alg2.privacy.printed.add-remove",
-                "wang-xu.alg1.privacy.calibrated", "wang-xu.alg2.privacy.calibrated"),
+        "add/remove neighbours",
+        claims=(
+            "wang-xu.alg1.privacy.printed",
+            "wang-xu.alg2.privacy.printed",
+            "wang-xu.alg1.privacy.printed.add-remove",
+            "wang-xu.alg2.privacy.printed.add-remove",
+            "wang-xu.alg1.privacy.calibrated",
+            "wang-xu.alg2.privacy.calibrated",
+        ),
         reading="[000 Alg. 1 step 2] / [000 Alg. 2 step 2]: output w with probability proportional to "
-                "exp(-n iota eps L-hat_iota(w, D) / log theta); [000 Def. 1] (Sec. III): D, D' are neighbours "
-                "'if they differ by only one entry', and the sensitivity of [000 Def. 2] and of the proofs of "
-                "Theorems 1-2 is over datasets of the same size n: replace-one.  Refuted under replace-one "
-                "(the paper's relation); holds under add/remove (iota a fixed input), because "
-                "S(w) = sum_i psi_i(w) with psi_i in [0, log theta] moves in one direction for every w.",
-        summary="@PRINTED_WEIGHT@"),
+        "exp(-n iota eps L-hat_iota(w, D) / log theta); [000 Def. 1] (Sec. III): D, D' are neighbours "
+        "'if they differ by only one entry', and the sensitivity of [000 Def. 2] and of the proofs of "
+        "Theorems 1-2 is over datasets of the same size n: replace-one.  Refuted under replace-one "
+        "(the paper's relation); holds under add/remove (iota a fixed input), because "
+        "S(w) = sum_i psi_i(w) with psi_i in [0, log theta] moves in one direction for every w.",
+        summary="@PRINTED_WEIGHT@",
+    ),
     Finding(
-        id="000.eq26-derivation", paper="000",
+        id="000.eq26-derivation",
+        paper="000",
         title="Eq. (26) does not follow from its premises: it drops the statistical term 4 log(N/eta)/(n iota) "
-              "and doubles the mechanism's term",
+        "and doubles the mechanism's term",
         claims=("wang-xu.thm2.eq26.follows", "wang-xu.thm1.eq14.follows"),
         reading="[000 eq. (26)], proof of [000 Thm. 2]: 'combing with (20), Lemma 7, (23) and (24)'.  Reading A "
-                "(the printed (24) taken as a premise) and reading B ((24) re-derived from Lemma 9 and (25)) both "
-                "give a larger bound than (26); (14) of Theorem 1, derived the same way, follows exactly.  The "
-                "rate (18) in O-notation is unaffected for eps = O(1); the dropped term is the non-private "
-                "d/(n iota) term of (27).",
-        summary="@EQ26@"),
+        "(the printed (24) taken as a premise) and reading B ((24) re-derived from Lemma 9 and (25)) both "
+        "give a larger bound than (26); (14) of Theorem 1, derived the same way, follows exactly.  The "
+        "rate (18) in O-notation is unaffected for eps = O(1); the dropped term is the non-private "
+        "d/(n iota) term of (27).",
+        summary="@EQ26@",
+    ),
     Finding(
-        id="000.eq19-iota-exponent", paper="000",
+        id="000.eq19-iota-exponent",
+        paper="000",
         title="Eq. (19)'s iota has exponent (theta-1)/theta; at that order (27) gives d (n eps)^(-(theta-1)^2/theta), "
-              "not the stated d (n eps)^(-(theta-1)/theta); exponent 1/theta (as in (18)) gives it",
+        "not the stated d (n eps)^(-(theta-1)/theta); exponent 1/theta (as in (18)) gives it",
         claims=("wang-xu.thm2.eq19.follows", "wang-xu.thm2.eq19.follows.balanced", "wang-xu.thm1.eq8.follows"),
         reading="[000 Thm. 2] under [000 Assumption 4] (E|x_j|^theta <= tau^theta; the text says 'second moment' "
-                "and omits the absolute value), eq. (19) with iota = O((1/tau)(log n log(1/eta)/(n eps))^((theta-1)/"
-                "theta)), printed twice (the theorem and the proof's last line); the proof replaces tau by "
-                "E||x||_2 in (27) with E||x||_2^theta <= d tau^theta.  Reading A (iota of the printed order, "
-                "O-constants free): refuted, the bound over the rate grows like n^((theta-1)(2-theta)/theta).  "
-                "Reading B (iota any O of the printed expression): holds, with iota ~ (n eps)^(-1/theta), which "
-                "is O of the printed iota because 1/theta > (theta-1)/theta.  A slip in the exponent of the "
-                "parameter; the rate (19) itself stands.  The analogous (8) of Theorem 1 (Assumption 2) follows.",
-        summary="@EQ19@"),
+        "and omits the absolute value), eq. (19) with iota = O((1/tau)(log n log(1/eta)/(n eps))^((theta-1)/"
+        "theta)), printed twice (the theorem and the proof's last line); the proof replaces tau by "
+        "E||x||_2 in (27) with E||x||_2^theta <= d tau^theta.  Reading A (iota of the printed order, "
+        "O-constants free): refuted, the bound over the rate grows like n^((theta-1)(2-theta)/theta).  "
+        "Reading B (iota any O of the printed expression): holds, with iota ~ (n eps)^(-1/theta), which "
+        "is O of the printed iota because 1/theta > (theta-1)/theta.  A slip in the exponent of the "
+        "parameter; the rate (19) itself stands.  The analogous (8) of Theorem 1 (Assumption 2) follows.",
+        summary="@EQ19@",
+    ),
 )
 
 
@@ -64,7 +75,8 @@ SUMMARIES = {
         "over n = 1e6..1e16 at eps = 0.1, 1, 10 (limit 0.05): refuted under reading A.  With exponent 1/theta the "
         "largest slope in n and in d (1..1e4) is below 0 (confirmed); (18)'s iota with d inside gives slope 0.43 "
         "in d.  (8) of Theorem 1 under Assumption 2 with its printed iota: largest slope -2e-5 (confirmed; its "
-        "mutants, (7)'s iota with d and exponent 1/4, give 0.50 and 0.24)."),
+        "mutants, (7)'s iota with d and exponent 1/4, give 0.50 and 0.24)."
+    ),
     "PRINTED_WEIGHT": (
         "Exact output laws on small nets, every neighbour from the candidate pool, eps in {0.1, 1, 8}: over "
         "replace-one neighbours (the paper's relation) the printed weight exp(-n iota eps L-hat / log theta) "
@@ -74,7 +86,8 @@ SUMMARIES = {
         "in [0, log theta] and adding a record moves all log-weights the same way.  Calibrated to the true "
         "replace-one sensitivity log theta/(n iota) (exp(-n iota eps L-hat / (2 log theta))) the mechanism is "
         "eps-DP over replace-one neighbours and uses the whole budget (1.000 eps); the paper's own stated "
-        "sensitivity (standard variant) spends at most 0.50 eps."),
+        "sensitivity (standard variant) spends at most 0.50 eps."
+    ),
     "EQ26": (
         "Adding (20), Lemma 7, (23) and the printed (24) gives 3 zeta tau + (2a + b) M + 2 b zeta^theta "
         "tau^theta + 4 lg/(n iota) + 4 log theta lg/(n iota eps) (a = iota^(theta-1)/theta, b = "
@@ -85,5 +98,6 @@ SUMMARIES = {
         "since the doubled mechanism term absorbs the dropped one when eps <~ log theta.  (14) of Theorem 1 "
         "equals the sum of its premises (ratio 1.000).  Both explicit bounds exceed the largest excess risk "
         "on W = [-1, 1] (1.93) at the checked points except the printed (26) at eps = 50, n = 3200, so the "
-        "value comparisons of the rate checks cannot tell them apart; the rate checks report both ratios."),
+        "value comparisons of the rate checks cannot tell them apart; the rate checks report both ratios."
+    ),
 }

@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from scipy.optimize import minimize_scalar
 
 from reference.wang_xu._score_kernel import HAVE_NUMBA, psi_of_residuals
@@ -63,7 +62,7 @@ def lemma9_allowed(setup, n, iota, zeta, net_size, eta, M):
     """Right-hand side of [000 Lemma 9]."""
     th, tau = setup.theta, setup.tau
     b = (2 * iota) ** (th - 1) / th
-    return 2 * zeta * tau + b * M + b * zeta ** th * tau ** th + math.log(net_size / eta) / (n * iota)
+    return 2 * zeta * tau + b * M + b * zeta**th * tau**th + math.log(net_size / eta) / (n * iota)
 
 
 def _risk(psi_fn, theta, x, y, iota, w):
@@ -122,8 +121,12 @@ def minimise_1d(psi_fn, theta, x, y, iota, grid):
         j = int(np.argmin(risks))
         r_j = risks[j]
     lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
-    res = minimize_scalar(lambda w: float(_risk(psi_fn, theta, x, y, iota, w)), bounds=(lo, hi),
-                          method="bounded", options={"xatol": 1e-10})
+    res = minimize_scalar(
+        lambda w: float(_risk(psi_fn, theta, x, y, iota, w)),
+        bounds=(lo, hi),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
     if res.fun < r_j:
         return float(res.x), float(res.fun)
     return float(grid[j]), float(r_j)
@@ -146,10 +149,10 @@ def lemma9_check(*, psi_fn=psi, minimiser="argmin", cases=None, datasets=None, t
         M = sup_moment(setup)
         L_star = setup.model.noise_law.abs_moment(1)
         R = float(setup.radius)
-        tab_w, tab_ex, _ = net_excess_risk(setup.model, R, table_spacing)          # cached per process
-        worst_in_W = float(max(tab_ex[0], tab_ex[-1]))          # convex: its maximum over W is at an end point
+        tab_w, tab_ex, _ = net_excess_risk(setup.model, R, table_spacing)  # cached per process
+        worst_in_W = float(max(tab_ex[0], tab_ex[-1]))  # convex: its maximum over W is at an end point
         held, rows, vacuous = [], [], 0
-        for n, eps, factor in (cases or LEMMA9_CASES):
+        for n, eps, factor in cases or LEMMA9_CASES:
             p = setup.parameters(n, eps)
             iota, zeta = p["iota"] * factor, p["zeta"]
             N = len(setup.net(n))
@@ -172,32 +175,55 @@ def lemma9_check(*, psi_fn=psi, minimiser="argmin", cases=None, datasets=None, t
             held.append(ok)
             vac = bool(L_star + worst_in_W <= allowed)
             vacuous += vac
-            rows.append({"n": n, "epsilon": eps, "iota": iota, "iota_over_theorems": factor, "net_size": N,
-                         "allowed": allowed, "largest_deviation": float(dev.max()),
-                         "median_deviation": float(np.median(dev)), "held": int(ok.sum()), "datasets": reps,
-                         "vacuous": vac})
+            rows.append(
+                {
+                    "n": n,
+                    "epsilon": eps,
+                    "iota": iota,
+                    "iota_over_theorems": factor,
+                    "net_size": N,
+                    "allowed": allowed,
+                    "largest_deviation": float(dev.max()),
+                    "median_deviation": float(np.median(dev)),
+                    "held": int(ok.sum()),
+                    "datasets": reps,
+                    "vacuous": vac,
+                }
+            )
         held = np.concatenate(held)
         k, m = int(held.sum()), int(held.size)
         nominal = 1 - setup.eta
         verdict = coverage_verdict(k, m, nominal, CONFIDENCE, vacuous=vacuous == len(rows))
         return Result(
-            verdict, observed=k / m, bound=nominal, direction="at_least",
+            verdict,
+            observed=k / m,
+            bound=nominal,
+            direction="at_least",
             evidence_kind="coverage",
             method=f"{reps} simulated datasets per case; w-hat_iota = argmin over W = [-{R:g}, {R:g}] of L-hat_iota "
-                   f"(global over {GRID} grid points, then bounded Brent beside the best); L_D(w-hat_iota) by "
-                   f"linear interpolation of a table of adaptive quadratures (spacing {table_spacing:g}, d = 1); "
-                   "Clopper-Pearson at confidence 0.95",
+            f"(global over {GRID} grid points, then bounded Brent beside the best); L_D(w-hat_iota) by "
+            f"linear interpolation of a table of adaptive quadratures (spacing {table_spacing:g}, d = 1); "
+            "Clopper-Pearson at confidence 0.95",
             reading="[000 Lemma 9] (proof of [000 Thm. 2]): w.p. >= 1 - eta, L_D(w-hat_iota) - "
-                    "L-hat_iota(w-hat_iota, D) <= 2 zeta tau + (2 iota)^(theta-1)/theta M + "
-                    "(2 iota)^(theta-1) zeta^theta tau^theta/theta + "
-                    "log(N/eta)/(n iota); w-hat_iota = argmin over W of (2) with psi of (16) (the 'L-hat_alpha' of the "
-                    "proof is read as L-hat_iota); tau of [000 Assumption 3]; M = sup_w E|y - <x,w>|^theta by a "
-                    f"Minkowski upper bound; eta = {setup.eta}, theta = {setup.theta}, zeta = 1/n, N the size of the "
-                    "zeta-net; 'for any iota > 0' ([000 Thm. 2]): the theorem's iota, and 4 iota at eps = 4",
-            evidence={"covered": k, "simulations": m, "clopper_pearson": list(clopper_pearson(k, m, CONFIDENCE)),
-                      "confidence": CONFIDENCE, "vacuous_cases": f"{vacuous}/{len(rows)} (bound >= max_W L_D = "
-                      f"{L_star + worst_in_W:.4g})", "cases": rows, "model": repr(setup.model), "tau": setup.tau,
-                      "sup_moment": M, "power": LEMMA9_POWER})
+            "L-hat_iota(w-hat_iota, D) <= 2 zeta tau + (2 iota)^(theta-1)/theta M + "
+            "(2 iota)^(theta-1) zeta^theta tau^theta/theta + "
+            "log(N/eta)/(n iota); w-hat_iota = argmin over W of (2) with psi of (16) (the 'L-hat_alpha' of the "
+            "proof is read as L-hat_iota); tau of [000 Assumption 3]; M = sup_w E|y - <x,w>|^theta by a "
+            f"Minkowski upper bound; eta = {setup.eta}, theta = {setup.theta}, zeta = 1/n, N the size of the "
+            "zeta-net; 'for any iota > 0' ([000 Thm. 2]): the theorem's iota, and 4 iota at eps = 4",
+            evidence={
+                "covered": k,
+                "simulations": m,
+                "clopper_pearson": list(clopper_pearson(k, m, CONFIDENCE)),
+                "confidence": CONFIDENCE,
+                "vacuous_cases": f"{vacuous}/{len(rows)} (bound >= max_W L_D = {L_star + worst_in_W:.4g})",
+                "cases": rows,
+                "model": repr(setup.model),
+                "tau": setup.tau,
+                "sup_moment": M,
+                "power": LEMMA9_POWER,
+            },
+        )
 
     return check
 
@@ -205,26 +231,40 @@ def lemma9_check(*, psi_fn=psi, minimiser="argmin", cases=None, datasets=None, t
 def _scaled_psi(f):
     def broken(x, theta):
         return f * psi(x, theta)
+
     return broken
 
 
 #: What the check misses and catches (quick profile, default seed).
-LEMMA9_POWER = ("misses psi x0.25 and x0.5 at the true minimiser and the worst point of W with the true psi "
-                "(largest deviation 0.53 and 0.58 against >= 1.1 allowed): the bound exceeds L_D(w-hat) itself; "
-                "catches the worst point of W with psi x0.25")
+LEMMA9_POWER = (
+    "misses psi x0.25 and x0.5 at the true minimiser and the worst point of W with the true psi "
+    "(largest deviation 0.53 and 0.58 against >= 1.1 allowed): the bound exceeds L_D(w-hat) itself; "
+    "catches the worst point of W with psi x0.25"
+)
 
 
 def lemma9_mutants():
     """The wrong point (the worst of W, not the minimiser) with the empirical risk at a quarter."""
-    return (Mutant("w-hat replaced by the worst point of W, psi x0.25",
-                   lemma9_check(psi_fn=_scaled_psi(0.25), minimiser="worst")),)
+    return (
+        Mutant(
+            "w-hat replaced by the worst point of W, psi x0.25",
+            lemma9_check(psi_fn=_scaled_psi(0.25), minimiser="worst"),
+        ),
+    )
 
 
 def register(registry):
     """Register the Lemma 9 claim."""
-    registry.add_claim(Claim(
-        "wang-xu.lemma9.concentration", "[000 Lemma 9]",
-        "With probability at least 1 - eta, L_D(w-hat_iota) - L-hat_iota(w-hat_iota, D) <= 2 zeta tau + "
-        "(2 iota)^(theta-1)/theta M + (2 iota)^(theta-1) zeta^theta tau^theta/theta + log(N/eta)/(n iota).",
-        "inequality", lemma9_check(), algorithm="wang-xu-2", mutants=lemma9_mutants(),
-        seed_policy="once"))   # 4.2 s a quick run
+    registry.add_claim(
+        Claim(
+            "wang-xu.lemma9.concentration",
+            "[000 Lemma 9]",
+            "With probability at least 1 - eta, L_D(w-hat_iota) - L-hat_iota(w-hat_iota, D) <= 2 zeta tau + "
+            "(2 iota)^(theta-1)/theta M + (2 iota)^(theta-1) zeta^theta tau^theta/theta + log(N/eta)/(n iota).",
+            "inequality",
+            lemma9_check(),
+            algorithm="wang-xu-2",
+            mutants=lemma9_mutants(),
+            seed_policy="once",
+        )
+    )  # 4.2 s a quick run

@@ -43,9 +43,11 @@ def _sample_in(net, m, rng):
 
 
 def _default_nets():
-    return ([L2BallNet(1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3, 1.0)]
-            + [L1BallNet(1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3)]
-            + [BoxNet(-1.0, 1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3)])
+    return (
+        [L2BallNet(1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3, 1.0)]
+        + [L1BallNet(1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3)]
+        + [BoxNet(-1.0, 1.0, z, d) for d in (1, 2, 3) for z in (0.05, 0.3)]
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -67,8 +69,10 @@ def _net_trees(nets):
 
 def scaled_covering_bound(constant=3.0, factor=1.0):
     """``factor (constant Delta / zeta)^d``: Lemma 2's bound with its constant 3 or its value changed (mutants)."""
+
     def bound(diameter, zeta, dim):
         return factor * (constant / 3.0) ** dim * covering_bound(diameter, zeta, dim)
+
     return bound
 
 
@@ -90,9 +94,18 @@ def covering_check(bound=covering_bound, nets=None):
             covers = within(float(dist.max()), net.zeta)
             b = bound(net.diameter, net.zeta, net.dim)
             lower = volumetric_lower_bound(net.volume, net.zeta, net.dim)
-            rows.append({"net": type(net).__name__, "dim": net.dim, "zeta": net.zeta, "size": int(pts.shape[0]),
-                         "bound": b, "volumetric_lower_bound": lower, "covers": covers,
-                         "max_distance_over_zeta": float(dist.max() / net.zeta)})
+            rows.append(
+                {
+                    "net": type(net).__name__,
+                    "dim": net.dim,
+                    "zeta": net.zeta,
+                    "size": int(pts.shape[0]),
+                    "bound": b,
+                    "volumetric_lower_bound": lower,
+                    "covers": covers,
+                    "max_distance_over_zeta": float(dist.max() / net.zeta),
+                }
+            )
             all_confirm &= covers and within(pts.shape[0], b)
             any_refute |= not within(lower, b)
         if any_refute:
@@ -100,26 +113,48 @@ def covering_check(bound=covering_bound, nets=None):
         else:
             verdict = "confirmed" if all_confirm else "inconclusive"
             observed = max(r["size"] / r["bound"] for r in rows)
-        return Result(verdict, observed=observed, bound=1.0, direction="at_most",
-                      method=f"explicit grid nets, covering verified on {m} random and boundary points of each set; "
-                             "volumetric lower bound vol(W) / vol(B(zeta)) on every zeta-net",
-                      reading="[000 Lemma 2]: N(W, zeta) <= (3 Delta / zeta)^d, Delta the diameter of W; "
-                              "zeta-net and covering number of [000 Def. 4]",
-                      evidence={"observed_is": "largest lower bound / stated bound" if any_refute
-                                else "largest verified net size / stated bound", "cases": rows})
+        return Result(
+            verdict,
+            observed=observed,
+            bound=1.0,
+            direction="at_most",
+            method=f"explicit grid nets, covering verified on {m} random and boundary points of each set; "
+            "volumetric lower bound vol(W) / vol(B(zeta)) on every zeta-net",
+            reading="[000 Lemma 2]: N(W, zeta) <= (3 Delta / zeta)^d, Delta the diameter of W; "
+            "zeta-net and covering number of [000 Def. 4]",
+            evidence={
+                "observed_is": "largest lower bound / stated bound"
+                if any_refute
+                else "largest verified net size / stated bound",
+                "cases": rows,
+            },
+        )
 
     return check
 
 
 def register(registry):
     """Register the Lemma 2 claim."""
-    registry.add_claim(Claim(
-        "wang-xu.lemma2.covering-number", "[000 Lemma 2]",
-        "A bounded W in R^d of diameter Delta has covering number N(W, zeta) <= (3 Delta / zeta)^d.",
-        "inequality", covering_check(),
-        mutants=(Mutant("bound x0.1", covering_check(scaled_covering_bound(factor=0.1)), factor=0.1),
-                 Mutant("constant 3 -> 0.4: (0.4 Delta / zeta)^d", covering_check(scaled_covering_bound(0.4)),
-                        factor=0.4 / 3),
-                 Mutant("constant 3 -> 1: (Delta / zeta)^d (true on these sets; expected inconclusive)",
-                        covering_check(scaled_covering_bound(1.0)), factor=1 / 3,
-                        detected_by=("refuted", "inconclusive")))))
+    registry.add_claim(
+        Claim(
+            "wang-xu.lemma2.covering-number",
+            "[000 Lemma 2]",
+            "A bounded W in R^d of diameter Delta has covering number N(W, zeta) <= (3 Delta / zeta)^d.",
+            "inequality",
+            covering_check(),
+            mutants=(
+                Mutant("bound x0.1", covering_check(scaled_covering_bound(factor=0.1)), factor=0.1),
+                Mutant(
+                    "constant 3 -> 0.4: (0.4 Delta / zeta)^d",
+                    covering_check(scaled_covering_bound(0.4)),
+                    factor=0.4 / 3,
+                ),
+                Mutant(
+                    "constant 3 -> 1: (Delta / zeta)^d (true on these sets; expected inconclusive)",
+                    covering_check(scaled_covering_bound(1.0)),
+                    factor=1 / 3,
+                    detected_by=("refuted", "inconclusive"),
+                ),
+            ),
+        )
+    )

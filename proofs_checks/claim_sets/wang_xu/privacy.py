@@ -50,8 +50,15 @@ def _neighbour_laws(mech, terms, cand_terms, relation):
         yield {"change": "add"}, mech.log_prob_from_terms(total + cand_terms)
 
 
-def privacy_check(algorithm=1, variant="printed", epsilon=None, theta=None, exponent_scale=1.0,
-                  mechanism_factory=make_mechanism, relation="replace-one"):
+def privacy_check(
+    algorithm=1,
+    variant="printed",
+    epsilon=None,
+    theta=None,
+    exponent_scale=1.0,
+    mechanism_factory=make_mechanism,
+    relation="replace-one",
+):
     """Check factory: Algorithm ``algorithm`` (``variant``) is eps-DP over ``relation``, exactly on small instances.
 
     For each eps of ``epsilon`` (default :data:`EPSILONS`; one float or a tuple), instance (net,
@@ -76,13 +83,21 @@ def privacy_check(algorithm=1, variant="printed", epsilon=None, theta=None, expo
             for th in thetas:
                 for dim, zeta, iota, n in exact_instances(ctx.profile):
                     kw = {} if algorithm == 1 else {"theta": th}
-                    mech = mechanism_factory(algorithm, variant=variant, epsilon=eps, dim=dim, radius=1.0,
-                                             zeta=zeta, iota=iota, **kw)
+                    mech = mechanism_factory(
+                        algorithm, variant=variant, epsilon=eps, dim=dim, radius=1.0, zeta=zeta, iota=iota, **kw
+                    )
                     pts = mech.outputs
                     cands = replacement_candidates(pts, rng)
                     cand_terms = exponent_scale * mech.score_terms(cands)
-                    instance = {"epsilon": eps, "theta": th, "dim": dim, "zeta": zeta, "iota": iota, "n": n,
-                                "net_size": int(pts.shape[0])}
+                    instance = {
+                        "epsilon": eps,
+                        "theta": th,
+                        "dim": dim,
+                        "zeta": zeta,
+                        "iota": iota,
+                        "n": n,
+                        "net_size": int(pts.shape[0]),
+                    }
                     for D in datasets(pts, n, rng):
                         terms = exponent_scale * mech.score_terms(D)
                         logp = mech.log_prob_from_terms(terms.sum(axis=0))
@@ -91,9 +106,9 @@ def privacy_check(algorithm=1, variant="printed", epsilon=None, theta=None, expo
                             # max |logq - logp| over outputs is each neighbour's exact privacy loss: the
                             # worst is found at once and tallied by the auditor's exact function.
                             c = int(np.argmax(np.max(np.abs(logq - logp), axis=1)))
-                            extra = ({"candidate": [float(v) for v in cands[c]]} if logq.shape[0] > 1 else {})
+                            extra = {"candidate": [float(v) for v in cands[c]]} if logq.shape[0] > 1 else {}
                             tally.add(logp, logq[c], eps, where={**instance, **where, **extra})
-                            tally.pairs += logq.shape[0] - 1   # the other neighbours, screened above
+                            tally.pairs += logq.shape[0] - 1  # the other neighbours, screened above
         per_eps = {eps: t.worst.value for eps, t in tallies.items()}
         tally = max(tallies.values(), key=lambda t: t.worst.value)
         pairs = sum(t.pairs for t in tallies.values())
@@ -102,21 +117,29 @@ def privacy_check(algorithm=1, variant="printed", epsilon=None, theta=None, expo
         analytic = (2 if relation == "replace-one" else 1) * k
         alg = f"[000 Alg. {algorithm}]"
         log_theta = "log 2" if algorithm == 1 else "log theta"
-        score = {"printed": f"exp(-n iota eps L-hat(w, D) / {log_theta}), the printed exponent of step 2",
-                 "standard": "exp(eps u / (2 Delta)), u = -L-hat, Delta = 2 log theta / (n iota) [000 Def. 2]",
-                 "calibrated": "exp(eps u / (2 Delta)), u = -L-hat, Delta = log theta / (n iota) (the true "
-                               "replace-one sensitivity) [000 Def. 2]"}[variant]
+        score = {
+            "printed": f"exp(-n iota eps L-hat(w, D) / {log_theta}), the printed exponent of step 2",
+            "standard": "exp(eps u / (2 Delta)), u = -L-hat, Delta = 2 log theta / (n iota) [000 Def. 2]",
+            "calibrated": "exp(eps u / (2 Delta)), u = -L-hat, Delta = log theta / (n iota) (the true "
+            "replace-one sensitivity) [000 Def. 2]",
+        }[variant]
         other = "add-remove" if relation == "replace-one" else "replace-one"
         return tally.result(
             method="exact output laws over the whole net (log-sum-exp), for each dataset and every neighbour "
-                   f"({relation}) built from the candidate records; eps in {list(epsilons)}; profile {ctx.profile}",
+            f"({relation}) built from the candidate records; eps in {list(epsilons)}; profile {ctx.profile}",
             reading=f"{alg} with psi of [000 eq. ({6 if algorithm == 1 else 16})], output probability {score}; "
-                    f"eps-DP as in [000 Def. 1] over {RELATIONS[relation]}.  Analytic loss bound "
-                    f"{analytic:g} eps over {relation} and {(1 if relation == 'replace-one' else 2) * k:g} eps "
-                    f"over {other} (claim ...{'.add-remove' if other == 'add-remove' else ''} of the same variant)",
-            evidence={"epsilons": list(epsilons), "max_loss_over_eps_per_epsilon": per_eps,
-                      "analytic_upper_bound_over_epsilon": analytic, "relation": relation, "thetas": thetas,
-                      "profile": ctx.profile})
+            f"eps-DP as in [000 Def. 1] over {RELATIONS[relation]}.  Analytic loss bound "
+            f"{analytic:g} eps over {relation} and {(1 if relation == 'replace-one' else 2) * k:g} eps "
+            f"over {other} (claim ...{'.add-remove' if other == 'add-remove' else ''} of the same variant)",
+            evidence={
+                "epsilons": list(epsilons),
+                "max_loss_over_eps_per_epsilon": per_eps,
+                "analytic_upper_bound_over_epsilon": analytic,
+                "relation": relation,
+                "thetas": thetas,
+                "profile": ctx.profile,
+            },
+        )
 
     return check
 
@@ -126,13 +149,18 @@ _EXPONENTS = {1: "exp(-n iota eps L-hat / log 2)", 2: "exp(-n iota eps L-hat / l
 
 def _statement(alg, variant, relation):
     thm = f"Theorem {alg}"
-    what = {"printed": f"Algorithm {alg} with output probability proportional to {_EXPONENTS[alg]}",
-            "standard": f"Algorithm {alg} calibrated as exp(eps u / (2 Delta)), u = -L-hat, "
-                        f"Delta = 2 log theta/(n iota) (the sensitivity of the proof of {thm})",
-            "calibrated": f"Algorithm {alg} calibrated to the true sensitivity log theta/(n iota), "
-                          "exp(-n iota eps L-hat / (2 log theta))"}[variant]
-    rel = ("replace-one neighbours (same n, one entry differs: the relation of [000 Def. 1])"
-           if relation == "replace-one" else "add/remove neighbours (one record added or removed, iota fixed)")
+    what = {
+        "printed": f"Algorithm {alg} with output probability proportional to {_EXPONENTS[alg]}",
+        "standard": f"Algorithm {alg} calibrated as exp(eps u / (2 Delta)), u = -L-hat, "
+        f"Delta = 2 log theta/(n iota) (the sensitivity of the proof of {thm})",
+        "calibrated": f"Algorithm {alg} calibrated to the true sensitivity log theta/(n iota), "
+        "exp(-n iota eps L-hat / (2 log theta))",
+    }[variant]
+    rel = (
+        "replace-one neighbours (same n, one entry differs: the relation of [000 Def. 1])"
+        if relation == "replace-one"
+        else "add/remove neighbours (one record added or removed, iota fixed)"
+    )
     return f"{what} is eps-DP over {rel}."
 
 
@@ -142,10 +170,15 @@ def privacy_mutants(alg, variant, relation):
     x8 is added where the exact loss stays within eps up to x4 (standard weight over add/remove).
     """
     factors = (1.25, 2.0, 4.0) + ((8.0,) if 1.0 / _analytic_loss(variant, relation) >= 4.0 else ())
-    return tuple(Mutant(f"log-weight x{f:g} ({f:g}x over-spend)",
-                        privacy_check(alg, variant, relation=relation, exponent_scale=f), factor=f,
-                        not_a_violation=mutant_proof(alg, variant, relation, f))
-                 for f in factors)
+    return tuple(
+        Mutant(
+            f"log-weight x{f:g} ({f:g}x over-spend)",
+            privacy_check(alg, variant, relation=relation, exponent_scale=f),
+            factor=f,
+            not_a_violation=mutant_proof(alg, variant, relation, f),
+        )
+        for f in factors
+    )
 
 
 def mutant_proof(alg, variant, relation, factor):
@@ -169,15 +202,20 @@ def mutant_proof(alg, variant, relation, factor):
         return ""
     eq = "(6)" if alg == 1 else "(16)"
     theta = "log 2" if alg == 1 else "log theta"
-    how = ("moves every log-weight by at most k f eps either way and the log-normaliser by as much, so the loss is "
-           "at most 2 k f eps" if relation == "replace-one" else
-           "moves every log-weight the same way by between 0 and k f eps (psi >= 0: an added record only lowers "
-           "weights) and the log-normaliser within that range, so the loss is at most k f eps")
-    return (f"still eps-DP on every {relation} pair: the loss is at most {a * factor:g} eps.  Each record adds "
-            f"-k eps psi(iota |r|) / {theta} to every log-weight [000 Alg. {alg} step 2], in [-k eps, 0] because "
-            f"0 <= psi <= {theta} for a non-negative argument [000 eq. {eq}], with k = {k:g} for the {variant} "
-            f"weight; the mutant scales it by f = {factor:g}; one {relation} change {how} = {a * factor:g} eps <= eps "
-            "(every net, iota, theta, n and dataset: not instance-specific)")
+    how = (
+        "moves every log-weight by at most k f eps either way and the log-normaliser by as much, so the loss is "
+        "at most 2 k f eps"
+        if relation == "replace-one"
+        else "moves every log-weight the same way by between 0 and k f eps (psi >= 0: an added record only lowers "
+        "weights) and the log-normaliser within that range, so the loss is at most k f eps"
+    )
+    return (
+        f"still eps-DP on every {relation} pair: the loss is at most {a * factor:g} eps.  Each record adds "
+        f"-k eps psi(iota |r|) / {theta} to every log-weight [000 Alg. {alg} step 2], in [-k eps, 0] because "
+        f"0 <= psi <= {theta} for a non-negative argument [000 eq. {eq}], with k = {k:g} for the {variant} "
+        f"weight; the mutant scales it by f = {factor:g}; one {relation} change {how} = {a * factor:g} eps <= eps "
+        "(every net, iota, theta, n and dataset: not instance-specific)"
+    )
 
 
 def _analytic_loss(variant, relation):
@@ -194,16 +232,17 @@ def power_note(variant, relation):
     a = _analytic_loss(variant, relation)
     if 1.0 / a < 2.0:
         return None
-    return (f"misses log-weight x{1.0 / a:g} and below, detects x{2.0 / a:g}: over {relation} neighbours the "
-            f"{variant} weight's exact loss is {a:g} eps (attained on the checked instances), so with the "
-            f"log-weight x f it is {a:g} f eps, within eps for every f <= {1.0 / a:g}: those mechanisms are still "
-            "eps-DP and no sound check can catch them (the calibration carries that slack: "
-            + "; ".join(([] if variant != "standard" else
-                         ["Delta = 2 log theta/(n iota) is twice the true sensitivity"])
-                        + ([] if relation != "add-remove" else ["add/remove moves every log-weight the same way"]))
-            + ")")
-
-
+    return (
+        f"misses log-weight x{1.0 / a:g} and below, detects x{2.0 / a:g}: over {relation} neighbours the "
+        f"{variant} weight's exact loss is {a:g} eps (attained on the checked instances), so with the "
+        f"log-weight x f it is {a:g} f eps, within eps for every f <= {1.0 / a:g}: those mechanisms are still "
+        "eps-DP and no sound check can catch them (the calibration carries that slack: "
+        + "; ".join(
+            ([] if variant != "standard" else ["Delta = 2 log theta/(n iota) is twice the true sensitivity"])
+            + ([] if relation != "add-remove" else ["add/remove moves every log-weight the same way"])
+        )
+        + ")"
+    )
 
 
 def register(registry):
@@ -214,11 +253,17 @@ def register(registry):
     """
     for alg in (1, 2):
         for variant in VARIANTS:
-            src = (f"[000 Alg. {alg}] [000 Thm. {alg}]" if variant == "printed"
-                   else f"[000 Def. 2] [000 Thm. {alg}]")
+            src = f"[000 Alg. {alg}] [000 Thm. {alg}]" if variant == "printed" else f"[000 Def. 2] [000 Thm. {alg}]"
             for relation, suffix in (("replace-one", ""), ("add-remove", ".add-remove")):
-                registry.add_claim(Claim(
-                    f"wang-xu.alg{alg}.privacy.{variant}{suffix}", src, _statement(alg, variant, relation),
-                    "privacy", _with_power_note(privacy_check(alg, variant, relation=relation),
-                                                power_note(variant, relation)), algorithm=f"wang-xu-{alg}",
-                    variant=variant, mutants=privacy_mutants(alg, variant, relation)))
+                registry.add_claim(
+                    Claim(
+                        f"wang-xu.alg{alg}.privacy.{variant}{suffix}",
+                        src,
+                        _statement(alg, variant, relation),
+                        "privacy",
+                        _with_power_note(privacy_check(alg, variant, relation=relation), power_note(variant, relation)),
+                        algorithm=f"wang-xu-{alg}",
+                        variant=variant,
+                        mutants=privacy_mutants(alg, variant, relation),
+                    )
+                )

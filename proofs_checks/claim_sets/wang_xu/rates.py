@@ -34,21 +34,40 @@ from ...verdicts import CONFIDENCE
 from ._common import VARIANTS, setup_for, stated_exponent
 from .bounds import eq14_printed, eq26_derived, eq26_printed, sup_moment
 
-__all__ = ["GRIDS", "REPETITIONS", "FASTER_THAN_ANY_TERM", "rate_variable", "explicit_bound_terms", "explicit_bound",
-           "stated_setup", "IOTA_X30_PROOF", "NET_OUT_OF_REACH", "level_test", "rate_check", "rate_mutants", "register"]
+__all__ = [
+    "GRIDS",
+    "REPETITIONS",
+    "FASTER_THAN_ANY_TERM",
+    "rate_variable",
+    "explicit_bound_terms",
+    "explicit_bound",
+    "stated_setup",
+    "IOTA_X30_PROOF",
+    "NET_OUT_OF_REACH",
+    "level_test",
+    "rate_check",
+    "rate_mutants",
+    "register",
+]
 
 GRIDS = {
-    "quick": ([{"n": n, "epsilon": 1.0} for n in (50, 100, 200, 400, 800)]
-              + [{"n": 400, "epsilon": 0.25}, {"n": 100, "epsilon": 4.0}]),
-    "full": ([{"n": n, "epsilon": 1.0} for n in (100, 200, 400, 800, 1600, 3200)]
-             + [{"n": 400, "epsilon": 0.25}, {"n": 400, "epsilon": 4.0}, {"n": 1600, "epsilon": 0.5}]),
+    "quick": (
+        [{"n": n, "epsilon": 1.0} for n in (50, 100, 200, 400, 800)]
+        + [{"n": 400, "epsilon": 0.25}, {"n": 100, "epsilon": 4.0}]
+    ),
+    "full": (
+        [{"n": n, "epsilon": 1.0} for n in (100, 200, 400, 800, 1600, 3200)]
+        + [{"n": 400, "epsilon": 0.25}, {"n": 400, "epsilon": 4.0}, {"n": 1600, "epsilon": 0.5}]
+    ),
 }
 REPETITIONS = {"quick": 12, "full": 48}
 #: The large-n end of each sweep (eps = 1), fitted on its own with fresh datasets: the rates are
 #: asymptotic, so a decay that stops at large n (a net that does not refine, a constant output noise)
 #: refutes them even when the small-n points make the whole-grid interval too wide.
-TAIL_GRIDS = {"quick": [{"n": n, "epsilon": 1.0} for n in (400, 800, 1600)],
-              "full": [{"n": n, "epsilon": 1.0} for n in (800, 1600, 3200, 6400)]}
+TAIL_GRIDS = {
+    "quick": [{"n": n, "epsilon": 1.0} for n in (400, 800, 1600)],
+    "full": [{"n": n, "epsilon": 1.0} for n in (800, 1600, 3200, 6400)],
+}
 #: Datasets per large-n point: 3 x 20 observations give a defined q = 0.9 interval at confidence 0.975.
 TAIL_REPETITIONS = {"quick": 20, "full": 48}
 #: An exponent whose whole interval lies this far above the stated one decays faster than any term of
@@ -62,8 +81,7 @@ def rate_variable(point, d=1):
     return point["n"] * point["epsilon"] / (d * math.log(point["n"]))
 
 
-def explicit_bound_terms(algorithm, theta, n, epsilon, zeta, iota, tau, net_size, eta, sup_moment,
-                         reading="derived"):
+def explicit_bound_terms(algorithm, theta, n, epsilon, zeta, iota, tau, net_size, eta, sup_moment, reading="derived"):
     """Right-hand side of [000 eq. (14)] (``algorithm = 1``) or [000 eq. (26)] (``algorithm = 2``), minus ``L_D(w*)``.
 
     ``sup_moment`` is ``sup_w E (y - <x, w>)^2`` for (14), (a bound on) ``sup_w E|y - <x, w>|^theta``
@@ -87,8 +105,19 @@ def explicit_bound(setup: WangXuRateSetup, n, epsilon, reading="derived"):
     Minkowski (:func:`.bounds.sup_moment`).  ``reading`` as in :func:`explicit_bound_terms`.
     """
     p = setup.parameters(n, epsilon)
-    return explicit_bound_terms(setup.algorithm, setup.theta, n, epsilon, p["zeta"], p["iota"], setup.tau,
-                                len(setup.net(n)), setup.eta, sup_moment(setup), reading=reading)
+    return explicit_bound_terms(
+        setup.algorithm,
+        setup.theta,
+        n,
+        epsilon,
+        p["zeta"],
+        p["iota"],
+        setup.tau,
+        len(setup.net(n)),
+        setup.eta,
+        sup_moment(setup),
+        reading=reading,
+    )
 
 
 def stated_setup(setup: WangXuRateSetup) -> WangXuRateSetup:
@@ -113,15 +142,23 @@ def level_test(setup, grid, reps, seed, jobs, confidence=CONFIDENCE):
     """
     clean = stated_setup(setup)
     bounds = {(p["n"], p["epsilon"]): explicit_bound(clean, p["n"], p["epsilon"]) for p in grid}
-    sweep = run_sweep(functools.partial(excess_risk_tail_trial, setup=setup, bounds=bounds), grid, reps,
-                      seed=seed, jobs=jobs)
+    sweep = run_sweep(
+        functools.partial(excess_risk_tail_trial, setup=setup, bounds=bounds), grid, reps, seed=seed, jobs=jobs
+    )
     alpha = (1 - confidence) / len(grid)
     half = math.sqrt(math.log(1 / alpha) / (2 * reps))
     rows = []
     for p, tails in zip(grid, sweep.errors):
         mean = float(np.mean(tails))
-        rows.append({"n": p["n"], "epsilon": p["epsilon"], "bound": bounds[(p["n"], p["epsilon"])],
-                     "tail_probability": mean, "lower_confidence": max(mean - half, 0.0)})
+        rows.append(
+            {
+                "n": p["n"],
+                "epsilon": p["epsilon"],
+                "bound": bounds[(p["n"], p["epsilon"])],
+                "tail_probability": mean,
+                "lower_confidence": max(mean - half, 0.0),
+            }
+        )
     refuted = any(r["lower_confidence"] > setup.eta for r in rows)
     return refuted, rows
 
@@ -141,24 +178,34 @@ def rate_check(algorithm, variant="printed", *, setup=None, grids=None, repetiti
         setup = dataclasses.replace(setup, **mutate)
     a = stated_exponent(algorithm, setup.theta)
     eq = 7 if setup.algorithm == 1 else 18
-    reading = (f"[000 Thm. {setup.algorithm}] [000 eq. ({eq})] with zeta = 1/n and the theorem's iota: excess risk "
-               f"O(x^(-{a:g})) with probability 1 - eta, x = n eps / (d log n), eta = {setup.eta}; the O-constant "
-               "read as independent of n and eps (eps in {0.25, 1, 4} mixed into the grid).  Other readings in the "
-               "evidence: the quantile against the explicit bound (14) / (26) (re-derived and printed, "
-               "claim wang-xu.thm2.eq26.follows) and against the rate with O-constant 1")
+    reading = (
+        f"[000 Thm. {setup.algorithm}] [000 eq. ({eq})] with zeta = 1/n and the theorem's iota: excess risk "
+        f"O(x^(-{a:g})) with probability 1 - eta, x = n eps / (d log n), eta = {setup.eta}; the O-constant "
+        "read as independent of n and eps (eps in {0.25, 1, 4} mixed into the grid).  Other readings in the "
+        "evidence: the quantile against the explicit bound (14) / (26) (re-derived and printed, "
+        "claim wang-xu.thm2.eq26.follows) and against the rate with O-constant 1"
+    )
 
     def check(ctx):
         g = GRIDS if grids is None else grids  # module defaults looked up at run time
         reps = REPETITIONS if repetitions is None else repetitions
-        inner = make_rate_check(None, functools.partial(excess_risk_trial, setup=setup), g, rate_variable, a,
-                                repetitions=reps, zeta=setup.eta, xlabel="n eps / (d log n)", reading=reading,
-                                confidence=(1 + CONFIDENCE) / 2)
+        inner = make_rate_check(
+            None,
+            functools.partial(excess_risk_trial, setup=setup),
+            g,
+            rate_variable,
+            a,
+            repetitions=reps,
+            zeta=setup.eta,
+            xlabel="n eps / (d log n)",
+            reading=reading,
+            confidence=(1 + CONFIDENCE) / 2,
+        )
         res = inner(ctx)
         grid = g[ctx.profile]
         ev = res.evidence
         q = np.asarray(ev["quantile_errors"], dtype=float)
-        quad = max(net_excess_risk(setup.model, float(setup.radius), setup.zeta(p["n"]))[2]
-                   for p in grid)
+        quad = max(net_excess_risk(setup.model, float(setup.radius), setup.zeta(p["n"]))[2] for p in grid)
         rates = np.array([setup.parameters(p["n"], p["epsilon"])["rate"] for p in grid])
         clean = stated_setup(setup)
         bounds = np.array([explicit_bound(clean, p["n"], p["epsilon"]) for p in grid])
@@ -166,52 +213,82 @@ def rate_check(algorithm, variant="printed", *, setup=None, grids=None, repetiti
         # the large-n end on its own (fresh datasets, sub-stream "tail"); each of the two slope tests at
         # (1 + confidence)/2, so that together they keep the stated confidence (Bonferroni)
         tail_grid = TAIL_GRIDS[ctx.profile]
-        tail = run_sweep(functools.partial(excess_risk_trial, setup=setup), tail_grid, TAIL_REPETITIONS[ctx.profile],
-                         seed=ctx.seed_sequence("tail"), jobs=ctx.jobs)
-        tail_fit = fit_rate(np.array([rate_variable(p) for p in tail_grid]), tail.errors, a,
-                            confidence=(1 + CONFIDENCE) / 2, quantile=1 - setup.eta)
+        tail = run_sweep(
+            functools.partial(excess_risk_trial, setup=setup),
+            tail_grid,
+            TAIL_REPETITIONS[ctx.profile],
+            seed=ctx.seed_sequence("tail"),
+            jobs=ctx.jobs,
+        )
+        tail_fit = fit_rate(
+            np.array([rate_variable(p) for p in tail_grid]),
+            tail.errors,
+            a,
+            confidence=(1 + CONFIDENCE) / 2,
+            quantile=1 - setup.eta,
+        )
         level_refuted, level_rows = level_test(setup, grid, reps[ctx.profile], ctx.seed_sequence(), ctx.jobs)
-        ev.update({
-            "measurement": "exact output law over the net; excess risk of each net point by vectorised adaptive "
-                           "quadrature (scipy quad_vec) of a closed form; repetitions over datasets only",
-            "quadrature_abs_error_max": quad,
-            "quadrature_error_relative_to_smallest_quantile": quad / float(q.min()),
-            "ratio_to_rate_with_O_constant_1": (q / rates).tolist(),
-            "ratio_to_explicit_bound": (q / bounds).tolist(),
-            "ratio_to_explicit_bound_printed": (q / printed).tolist(),
-            "explicit_bound": "(14)" if setup.algorithm == 1 else
-                              "(26) re-derived from (20), Lemma 7, (23), (24) (the printed (26) drops 4 lg/(n iota) "
-                              "and doubles 4 log theta); sup-moment term bounded by Minkowski",
-            "model": repr(setup.model), "tau": setup.tau, "eta": setup.eta, "net_zeta": f"{setup.net_constant}/n",
-            "radius": setup.radius, "variant": setup.variant, "theta": setup.theta,
-            "level_test": level_rows,
-            "level_method": "P[excess > B] per grid point, B the explicit bound (14)/(26) (derived reading) at the "
-                            "stated parameters; exact given each dataset, mean over datasets with Hoeffding's lower "
-                            f"{CONFIDENCE:g} bound (Bonferroni over the grid); refuted when it exceeds eta",
-            "slope_verdict": res.verdict,
-        })
-        ev["large_n_fit"] = {**tail_fit.as_dict(), "grid": tail_grid,
-                             "quantile_errors": tail.quantile(1 - setup.eta).tolist()}
+        ev.update(
+            {
+                "measurement": "exact output law over the net; excess risk of each net point by vectorised adaptive "
+                "quadrature (scipy quad_vec) of a closed form; repetitions over datasets only",
+                "quadrature_abs_error_max": quad,
+                "quadrature_error_relative_to_smallest_quantile": quad / float(q.min()),
+                "ratio_to_rate_with_O_constant_1": (q / rates).tolist(),
+                "ratio_to_explicit_bound": (q / bounds).tolist(),
+                "ratio_to_explicit_bound_printed": (q / printed).tolist(),
+                "explicit_bound": "(14)"
+                if setup.algorithm == 1
+                else "(26) re-derived from (20), Lemma 7, (23), (24) (the printed (26) drops 4 lg/(n iota) "
+                "and doubles 4 log theta); sup-moment term bounded by Minkowski",
+                "model": repr(setup.model),
+                "tau": setup.tau,
+                "eta": setup.eta,
+                "net_zeta": f"{setup.net_constant}/n",
+                "radius": setup.radius,
+                "variant": setup.variant,
+                "theta": setup.theta,
+                "level_test": level_rows,
+                "level_method": "P[excess > B] per grid point, B the explicit bound (14)/(26) (derived reading) at the "
+                "stated parameters; exact given each dataset, mean over datasets with Hoeffding's lower "
+                f"{CONFIDENCE:g} bound (Bonferroni over the grid); refuted when it exceeds eta",
+                "slope_verdict": res.verdict,
+            }
+        )
+        ev["large_n_fit"] = {
+            **tail_fit.as_dict(),
+            "grid": tail_grid,
+            "quantile_errors": tail.quantile(1 - setup.eta).tolist(),
+        }
         verdict, why = res.verdict, "slope"
         if tail_fit.verdict == "slower":
             verdict, why = "refuted", "slope at large n (the decay stops)"
         if level_refuted:
             verdict, why = "refuted", "level: P[excess > (14)/(26)] > eta at some grid point"
         elif res.verdict == "confirmed" and ev["ci_low"] > a + FASTER_THAN_ANY_TERM:
-            verdict, why = "inconclusive", (f"exponent interval above {a + FASTER_THAN_ANY_TERM:g}: faster than any "
-                                            "term of the bound, the design hides a term")
+            verdict, why = (
+                "inconclusive",
+                (
+                    f"exponent interval above {a + FASTER_THAN_ANY_TERM:g}: faster than any "
+                    "term of the bound, the design hides a term"
+                ),
+            )
         ev["verdict_from"] = why
-        return dataclasses.replace(res, verdict=verdict, method=res.method + f"; level test of (14)/(26) "
-                                   f"({'refuted' if level_refuted else 'holds'}); verdict from {why}")
+        return dataclasses.replace(
+            res,
+            verdict=verdict,
+            method=res.method + f"; level test of (14)/(26) "
+            f"({'refuted' if level_refuted else 'holds'}); verdict from {why}",
+        )
 
     return check
 
 
 STATEMENTS = {
     1: "With zeta = 1/n and iota of (7), w.p. 1 - eta the excess risk is O(tau sqrt(d log n log(1/eta)/(n eps))): "
-       "exponent 1/2 in n eps / (d log n).",
+    "exponent 1/2 in n eps / (d log n).",
     2: "With zeta = 1/n and iota of (18), w.p. 1 - eta the excess risk is "
-       "O(tau (d log n log(1/eta)/(n eps))^((theta-1)/theta)): exponent (theta-1)/theta in n eps / (d log n).",
+    "O(tau (d log n log(1/eta)/(n eps))^((theta-1)/theta)): exponent (theta-1)/theta in n eps / (d log n).",
 }
 
 
@@ -219,17 +296,17 @@ STATEMENTS = {
 #: profiles' grids with :func:`explicit_bound`).
 IOTA_X30_PROOF = {
     1: "[000 Thm. 1] states its bound for any iota > 0 and sets iota = O(sqrt(d log n log(1/eta) / (n eps tau^2))), "
-       "so iota x30 is one of the theorem's own choices (O-constant 30).  In (14) the iota terms grow 30x and the "
-       "1/(n iota) terms shrink 30x: (14) at 30 iota is 11.1-22.0 times (14) at the stated iota on the quick and "
-       "full grids, the same exponent 1/2 in n eps / (d log n) with a larger O-constant.  The level test compares "
-       "with (14) at the iota the implementation uses (stated_setup keeps iota_factor), so a sound check cannot "
-       "refute it",
+    "so iota x30 is one of the theorem's own choices (O-constant 30).  In (14) the iota terms grow 30x and the "
+    "1/(n iota) terms shrink 30x: (14) at 30 iota is 11.1-22.0 times (14) at the stated iota on the quick and "
+    "full grids, the same exponent 1/2 in n eps / (d log n) with a larger O-constant.  The level test compares "
+    "with (14) at the iota the implementation uses (stated_setup keeps iota_factor), so a sound check cannot "
+    "refute it",
     2: "[000 Thm. 2] states (17) for any iota > 0 and sets iota = O((1/tau) (d log(1/eta) / (n eps))^(1/theta)), so "
-       "iota x30 is one of the theorem's own choices (O-constant 30).  In (26) the iota^(theta-1) terms grow "
-       "30^(1/2) = 5.5x and the 1/(n iota) terms shrink 30x: (26) at 30 iota is 0.42-1.88 times (26) at the stated "
-       "iota on the quick and full grids, the same exponent 1/3 with another O-constant.  The level test "
-       "compares with (26) at the iota the implementation uses (stated_setup keeps iota_factor), so a sound "
-       "check cannot refute it",
+    "iota x30 is one of the theorem's own choices (O-constant 30).  In (26) the iota^(theta-1) terms grow "
+    "30^(1/2) = 5.5x and the 1/(n iota) terms shrink 30x: (26) at 30 iota is 0.42-1.88 times (26) at the stated "
+    "iota on the quick and full grids, the same exponent 1/3 with another O-constant.  The level test "
+    "compares with (26) at the iota the implementation uses (stated_setup keeps iota_factor), so a sound "
+    "check cannot refute it",
 }
 #: Why a net that stops refining at zeta = 0.25 is out of reach of Theorem 2's standard and calibrated
 #: sweeps (measured with seed 20261121, ``net_excess_risk`` of the 0.25-net).
@@ -241,7 +318,8 @@ NET_OUT_OF_REACH = (
     "net point), above the floor, so the mutant's quantiles decay like the stated ones (full: exponent "
     "[0.33, 0.37] standard, tail [0.82, 1.16] calibrated).  Extrapolating x^(-1/3) from 0.31 at x = 730, "
     "the stated quantile meets the floor near n ~ 10^6, where the stated algorithm's net has 2 n + 1 = 2e6 "
-    "points and its exact output law costs n x N ~ 2e12 operations per dataset")
+    "points and its exact output law costs n x N ~ 2e12 operations per dataset"
+)
 
 
 def rate_mutants(factory, algorithm, variant):
@@ -250,20 +328,38 @@ def rate_mutants(factory, algorithm, variant):
     choice up to the O-constant (``not_a_violation``, :data:`IOTA_X30_PROOF`); the net that stops
     refining is out of reach of Theorem 2's standard and calibrated sweeps (:data:`NET_OUT_OF_REACH`)."""
     net_reach = NET_OUT_OF_REACH if (algorithm, variant) in ((2, "standard"), (2, "calibrated")) else ""
-    return (Mutant("net does not refine (zeta = 0.25 at every n)", factory(algorithm, variant, fixed_zeta=0.25),
-                   out_of_reach=net_reach),
-            Mutant("iota x30 (over-truncation)", factory(algorithm, variant, iota_factor=30.0), factor=30.0,
-                   not_a_violation=IOTA_X30_PROOF[algorithm]),
-            Mutant("temperature x20", factory(algorithm, variant, temperature_factor=20.0), factor=20.0),
-            Mutant("output noise +-0.2", factory(algorithm, variant, output_noise=0.2)),
-            Mutant("blind algorithm (uniform over the net)", factory(algorithm, variant, broken="ignore-data")))
+    return (
+        Mutant(
+            "net does not refine (zeta = 0.25 at every n)",
+            factory(algorithm, variant, fixed_zeta=0.25),
+            out_of_reach=net_reach,
+        ),
+        Mutant(
+            "iota x30 (over-truncation)",
+            factory(algorithm, variant, iota_factor=30.0),
+            factor=30.0,
+            not_a_violation=IOTA_X30_PROOF[algorithm],
+        ),
+        Mutant("temperature x20", factory(algorithm, variant, temperature_factor=20.0), factor=20.0),
+        Mutant("output noise +-0.2", factory(algorithm, variant, output_noise=0.2)),
+        Mutant("blind algorithm (uniform over the net)", factory(algorithm, variant, broken="ignore-data")),
+    )
 
 
 def register(registry):
     """Register the n-sweep rate claims (Algorithms 1-2, three variants) with their mutants."""
     for alg in (1, 2):
         for variant in VARIANTS:
-            registry.add_claim(Claim(f"wang-xu.alg{alg}.rate.{variant}", f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]",
-                                     STATEMENTS[alg], "rate", rate_check(alg, variant), algorithm=f"wang-xu-{alg}",
-                                     variant=variant, mutants=rate_mutants(rate_check, alg, variant),
-                                     seed_policy="once"))   # 9-14 s a quick run each
+            registry.add_claim(
+                Claim(
+                    f"wang-xu.alg{alg}.rate.{variant}",
+                    f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]",
+                    STATEMENTS[alg],
+                    "rate",
+                    rate_check(alg, variant),
+                    algorithm=f"wang-xu-{alg}",
+                    variant=variant,
+                    mutants=rate_mutants(rate_check, alg, variant),
+                    seed_policy="once",
+                )
+            )  # 9-14 s a quick run each

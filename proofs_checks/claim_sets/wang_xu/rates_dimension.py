@@ -20,20 +20,40 @@ from ...model import Claim, Mutant, Result
 from ...rates.fit import RATE_VERDICT_TO_CLAIM, fit_rate
 from ...rates.sweep import run_sweep
 from ...rates.trials_wang_xu import SYMMETRIC_MODELS
-from ...rates.trials_wang_xu_dim import (DimensionSetup, dimension_law, dimension_trial, net_radial_table,
-                                         plot_dimension, radius_of_excess)
+from ...rates.trials_wang_xu_dim import (
+    DimensionSetup,
+    dimension_law,
+    dimension_trial,
+    net_radial_table,
+    plot_dimension,
+    radius_of_excess,
+)
 from ._common import ETA, THETA2, stated_exponent
 from .rates import explicit_bound_terms
 
-__all__ = ["DIM_N", "DIM_EPS", "DIM_GRIDS", "DIM_REPETITIONS", "DIM_RADIUS", "DIM_NET_RATIO",
-           "dimension_setup_for", "dimension_rate_variable", "explicit_bound_dim", "dimension_rate_check",
-           "DIM_MUTANT_MEASURED", "DIM_OUT_OF_REACH", "register"]
+__all__ = [
+    "DIM_N",
+    "DIM_EPS",
+    "DIM_GRIDS",
+    "DIM_REPETITIONS",
+    "DIM_RADIUS",
+    "DIM_NET_RATIO",
+    "dimension_setup_for",
+    "dimension_rate_variable",
+    "explicit_bound_dim",
+    "dimension_rate_check",
+    "DIM_MUTANT_MEASURED",
+    "DIM_OUT_OF_REACH",
+    "register",
+]
 
 #: Fixed (n, eps) of the d-sweeps; the swept d.  d = 4 is not affordable at a resolution that resolves d = 1
 #: (see docs/rates.md, "Dimension (d-sweep)").
 DIM_N, DIM_EPS = 32, 6.0
-DIM_GRIDS = {"quick": [{"d": d, "n": DIM_N, "epsilon": DIM_EPS} for d in (1, 2, 3)],
-             "full": [{"d": d, "n": DIM_N, "epsilon": DIM_EPS} for d in (1, 2, 3)]}
+DIM_GRIDS = {
+    "quick": [{"d": d, "n": DIM_N, "epsilon": DIM_EPS} for d in (1, 2, 3)],
+    "full": [{"d": d, "n": DIM_N, "epsilon": DIM_EPS} for d in (1, 2, 3)],
+}
 DIM_REPETITIONS = {"quick": 17, "full": 64}  # 3 x 17 = 51: the fewest for a defined q = 0.9 interval
 #: Radius R of the ball W (centred at w* = 0) per (algorithm, variant): about 2.5 times the 0.9 quantile
 #: of ||w~ - w*|| at the largest d; zeta = R / DIM_NET_RATIO[profile], the same for every d.
@@ -51,10 +71,30 @@ def dimension_setup_for(algorithm, variant="printed", profile="quick", **kw):
     radius = kw.pop("radius", DIM_RADIUS[(algorithm, variant)])
     zeta = kw.pop("zeta", radius / DIM_NET_RATIO[profile])
     if algorithm == 1:
-        return DimensionSetup(algorithm=1, nu=3.0, noise_law=SYMMETRIC_MODELS[1].noise_law, theta=2.0, assumption=1,
-                              variant=variant, eta=ETA, radius=radius, zeta=zeta, **kw)
-    return DimensionSetup(algorithm=2, nu=1.8, noise_law=SYMMETRIC_MODELS[2].noise_law, theta=THETA2, assumption=3,
-                          variant=variant, eta=ETA, radius=radius, zeta=zeta, **kw)
+        return DimensionSetup(
+            algorithm=1,
+            nu=3.0,
+            noise_law=SYMMETRIC_MODELS[1].noise_law,
+            theta=2.0,
+            assumption=1,
+            variant=variant,
+            eta=ETA,
+            radius=radius,
+            zeta=zeta,
+            **kw,
+        )
+    return DimensionSetup(
+        algorithm=2,
+        nu=1.8,
+        noise_law=SYMMETRIC_MODELS[2].noise_law,
+        theta=THETA2,
+        assumption=3,
+        variant=variant,
+        eta=ETA,
+        radius=radius,
+        zeta=zeta,
+        **kw,
+    )
 
 
 def dimension_rate_variable(point, eta=ETA):
@@ -75,18 +115,21 @@ def explicit_bound_dim(setup: DimensionSetup, n, d, epsilon, reading="derived"):
     N = net_radial_table(setup, d)[0].shape[0]
     t_law = setup.model(d).radial_model.x_law
     if setup.algorithm == 1:
-        sup_moment = setup.noise_law.abs_moment(2) + t_law.abs_moment(2) * setup.radius ** 2
+        sup_moment = setup.noise_law.abs_moment(2) + t_law.abs_moment(2) * setup.radius**2
     else:
-        sup_moment = (setup.noise_law.abs_moment(th) ** (1 / th)
-                      + setup.radius * t_law.abs_moment(th) ** (1 / th)) ** th
-    return explicit_bound_terms(setup.algorithm, th, n, epsilon, p["zeta"], p["iota"], p["tau"], N, setup.eta,
-                                sup_moment, reading=reading)
+        sup_moment = (
+            setup.noise_law.abs_moment(th) ** (1 / th) + setup.radius * t_law.abs_moment(th) ** (1 / th)
+        ) ** th
+    return explicit_bound_terms(
+        setup.algorithm, th, n, epsilon, p["zeta"], p["iota"], p["tau"], N, setup.eta, sup_moment, reading=reading
+    )
 
 
 def _net_diagnostics(s, grid, errors, rng, diagnostic_datasets):
     """Whether the net resolves the law and W does not truncate it, with the numbers behind it."""
-    radius_q = np.array([float(np.quantile(radius_of_excess(s, p["d"], errors[i]), 1 - s.eta))
-                         for i, p in enumerate(grid)])
+    radius_q = np.array(
+        [float(np.quantile(radius_of_excess(s, p["d"], errors[i]), 1 - s.eta)) for i, p in enumerate(grid)]
+    )
     shell, sizes, quad, distinct = [], [], 0.0, []
     for p in grid:
         pts, norms, _, qerr, nd = net_radial_table(s, p["d"])
@@ -101,30 +144,59 @@ def _net_diagnostics(s, grid, errors, rng, diagnostic_datasets):
     # The net must resolve the law (zeta well below the measured distance quantile) and W must not
     # truncate it (the quantile well inside the ball, little mass on the outer shell).  Otherwise the
     # slope mixes the grid or the ball into the d-dependence: no verdict either way.
-    adequate = bool(np.min(radius_q) >= NET_MIN_QUANTILE_OVER_ZETA * s.zeta
-                    and np.max(radius_q) <= NET_MAX_QUANTILE_OVER_RADIUS * s.radius
-                    and max(shell) <= NET_MAX_SHELL_OVER_ETA * s.eta)
+    adequate = bool(
+        np.min(radius_q) >= NET_MIN_QUANTILE_OVER_ZETA * s.zeta
+        and np.max(radius_q) <= NET_MAX_QUANTILE_OVER_RADIUS * s.radius
+        and max(shell) <= NET_MAX_SHELL_OVER_ETA * s.eta
+    )
     ds = [p["d"] for p in grid]
-    return adequate, quad, {
-        "net": {"radius": s.radius, "zeta": s.zeta, "spacing": [s.zeta / math.sqrt(d) for d in ds],
-                "size": sizes, "distinct_norms": distinct},
-        "distance_quantile": radius_q, "distance_quantile_over_zeta": radius_q / s.zeta,
-        "distance_quantile_over_radius": radius_q / s.radius,
-        "outer_shell_probability_max": shell, "diagnostic_datasets_per_d": diagnostic_datasets,
-        "net_adequate": adequate,
-        "net_adequacy_rule": f"distance quantile >= {NET_MIN_QUANTILE_OVER_ZETA} zeta and <= "
-                             f"{NET_MAX_QUANTILE_OVER_RADIUS} R at every d, outer-shell probability <= "
-                             f"{NET_MAX_SHELL_OVER_ETA} eta (else the claim is inconclusive)"}
+    return (
+        adequate,
+        quad,
+        {
+            "net": {
+                "radius": s.radius,
+                "zeta": s.zeta,
+                "spacing": [s.zeta / math.sqrt(d) for d in ds],
+                "size": sizes,
+                "distinct_norms": distinct,
+            },
+            "distance_quantile": radius_q,
+            "distance_quantile_over_zeta": radius_q / s.zeta,
+            "distance_quantile_over_radius": radius_q / s.radius,
+            "outer_shell_probability_max": shell,
+            "diagnostic_datasets_per_d": diagnostic_datasets,
+            "net_adequate": adequate,
+            "net_adequacy_rule": f"distance quantile >= {NET_MIN_QUANTILE_OVER_ZETA} zeta and <= "
+            f"{NET_MAX_QUANTILE_OVER_RADIUS} R at every d, outer-shell probability <= "
+            f"{NET_MAX_SHELL_OVER_ETA} eta (else the claim is inconclusive)",
+        },
+    )
 
 
 def _coarse_net_result(a, method, reading, ds, q_raw, err, s):
     """The inconclusive result where the ``1 - eta`` quantile is exactly 0 at some d (no log-log fit)."""
-    return Result("inconclusive", bound=a, direction="at_most", method=method, reading=reading, evidence={
-        "stated_exponent": -a, "observed_exponent": None, "ci_low": None, "ci_high": None,
-        "rate_verdict": "inconclusive", "stated_growth_exponent": a, "d": ds, "quantile_errors": q_raw,
-        "zero_errors": int(np.sum(err <= 0)), "net": {"radius": s.radius, "zeta": s.zeta},
-        "why": "the 1 - eta quantile over datasets is exactly 0 at some d (the output is w* with "
-               "probability >= 1 - eta): the net is too coarse for a log-log fit"})
+    return Result(
+        "inconclusive",
+        bound=a,
+        direction="at_most",
+        method=method,
+        reading=reading,
+        evidence={
+            "stated_exponent": -a,
+            "observed_exponent": None,
+            "ci_low": None,
+            "ci_high": None,
+            "rate_verdict": "inconclusive",
+            "stated_growth_exponent": a,
+            "d": ds,
+            "quantile_errors": q_raw,
+            "zero_errors": int(np.sum(err <= 0)),
+            "net": {"radius": s.radius, "zeta": s.zeta},
+            "why": "the 1 - eta quantile over datasets is exactly 0 at some d (the output is w* with "
+            "probability >= 1 - eta): the net is too coarse for a log-log fit",
+        },
+    )
 
 
 def _floored_fit(s, grid, err, taus, u, a):
@@ -142,7 +214,7 @@ def _floored_fit(s, grid, err, taus, u, a):
     err = np.where(zero, (np.array(floors) / taus)[:, None], err)
     q_fit = fit_rate(u, err, -a, quantile=1 - s.eta)
     m_fit = fit_rate(u, err, -a)
-    resid = np.log(err) + q_fit.observed_exponent * np.log(u)[:, None]   # log err - slope log u
+    resid = np.log(err) + q_fit.observed_exponent * np.log(u)[:, None]  # log err - slope log u
     floored_below = bool(np.all(resid[zero] < np.quantile(resid, 1 - s.eta)))
     return err, zero, q_fit, m_fit, floored_below
 
@@ -166,46 +238,64 @@ def _dimension_figure(ctx, ds, err, a, s):
     return [f"figures/{name}"]
 
 
-def _dimension_evidence(s, grid, sweep, reps, a, ds, u, taus, err, zero, q_raw, q_fit, m_fit, floored_below,
-                        net_evidence, quad):
+def _dimension_evidence(
+    s, grid, sweep, reps, a, ds, u, taus, err, zero, q_raw, q_fit, m_fit, floored_below, net_evidence, quad
+):
     """The evidence of a d-sweep verdict: the fits, the per-d numbers, the net and the explicit bounds."""
     rates = np.array([s.parameters(p["n"], p["d"], p["epsilon"])["rate"] for p in grid])
     bounds = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"]) for p in grid])
     printed = np.array([explicit_bound_dim(s, p["n"], p["d"], p["epsilon"], "printed") for p in grid])
     return {
-        "stated_exponent": -a, "observed_exponent": q_fit.observed_exponent, "ci_low": q_fit.ci_low,
-        "ci_high": q_fit.ci_high, "rate_verdict": q_fit.verdict, "quantile": 1 - s.eta,
-        "fit_method": q_fit.method, "mean_fit": m_fit.as_dict(),
+        "stated_exponent": -a,
+        "observed_exponent": q_fit.observed_exponent,
+        "ci_low": q_fit.ci_low,
+        "ci_high": q_fit.ci_high,
+        "rate_verdict": q_fit.verdict,
+        "quantile": 1 - s.eta,
+        "fit_method": q_fit.method,
+        "mean_fit": m_fit.as_dict(),
         "rate_variable": "u = d log n log(1/eta) / (n eps) at fixed (n, eps); error divided by tau(d)",
         "convention": "engine exponents of error ~ u^(-s): stated s = -a means growth at most u^a; "
-                      "'slower' = growth faster than stated (refutes)",
-        "stated_growth_exponent": a, "observed_growth_exponent": -q_fit.observed_exponent,
+        "'slower' = growth faster than stated (refutes)",
+        "stated_growth_exponent": a,
+        "observed_growth_exponent": -q_fit.observed_exponent,
         "growth_ci": [-q_fit.ci_high, -q_fit.ci_low],
-        "d": ds, "x": u, "tau": taus, "quantile_errors": q_raw,
-        "quantile_errors_over_tau": np.quantile(err, 1 - s.eta, axis=1), "mean_errors": sweep.errors.mean(axis=1),
-        "repetitions": reps, "grid": grid,
+        "d": ds,
+        "x": u,
+        "tau": taus,
+        "quantile_errors": q_raw,
+        "quantile_errors_over_tau": np.quantile(err, 1 - s.eta, axis=1),
+        "mean_errors": sweep.errors.mean(axis=1),
+        "repetitions": reps,
+        "grid": grid,
         "zero_conditional_quantiles_per_d": zero.sum(axis=1),
         "zero_recorded_as": "smallest non-zero excess risk of the net at that d (quantile fit unaffected while "
-                            "below the fitted line; else inconclusive)",
+        "below the fitted line; else inconclusive)",
         "zero_points_below_fitted_line": floored_below,
         **net_evidence,
         "ratio_to_rate_with_O_constant_1": (q_raw / rates).tolist(),
         "ratio_to_explicit_bound": (q_raw / bounds).tolist(),
         "ratio_to_explicit_bound_printed": (q_raw / printed).tolist(),
-        "explicit_bound": "(14)" if s.algorithm == 1 else "(26) re-derived from its premises (see claim_sets/"
-                          "wang_xu/bounds.py), the printed (26) beside it; sup-moment term bounded by Minkowski",
+        "explicit_bound": "(14)"
+        if s.algorithm == 1
+        else "(26) re-derived from its premises (see claim_sets/"
+        "wang_xu/bounds.py), the printed (26) beside it; sup-moment term bounded by Minkowski",
         "quadrature_abs_error_max": quad,
         "quadrature_error_relative_to_smallest_quantile": quad / float(q_raw.min()),
         "measurement": "exact output law over the net; excess risk h(||w - w*||) of each net point by one "
-                       "vectorised quadrature per distinct norm; repetitions over datasets only",
+        "vectorised quadrature per distinct norm; repetitions over datasets only",
         "model": f"x multivariate t(nu={s.nu}) (shared chi2 scale), noise {s.noise_law!r}, w* = 0",
         "departure": "net of fixed resolution zeta (same for every d), not the theorems' zeta = 1/n",
-        "variant": s.variant, "theta": s.theta, "eta": s.eta, "broken": s.broken,
+        "variant": s.variant,
+        "theta": s.theta,
+        "eta": s.eta,
+        "broken": s.broken,
     }
 
 
-def dimension_rate_check(algorithm, variant="printed", *, setup=None, grids=None, repetitions=None,
-                         diagnostic_datasets=2, broken=None):
+def dimension_rate_check(
+    algorithm, variant="printed", *, setup=None, grids=None, repetitions=None, diagnostic_datasets=2, broken=None
+):
     """Check factory: the d-dependence of Theorem ``algorithm``'s rate at fixed ``(n, eps)``.
 
     Sweeping ``d`` makes ``u`` grow, so the statement bounds the **growth** of ``error / tau(d)``
@@ -226,82 +316,117 @@ def dimension_rate_check(algorithm, variant="printed", *, setup=None, grids=None
     """
     a = stated_exponent(algorithm)
     eq = 7 if algorithm == 1 else 18
-    reading = (f"[000 Thm. {algorithm}] [000 eq. ({eq})]: excess risk O(tau(d) u^a), u = d log n log(1/eta)/(n eps), "
-               f"a = {a:g}, with probability 1 - eta; dependence on d at fixed (n, eps)")
+    reading = (
+        f"[000 Thm. {algorithm}] [000 eq. ({eq})]: excess risk O(tau(d) u^a), u = d log n log(1/eta)/(n eps), "
+        f"a = {a:g}, with probability 1 - eta; dependence on d at fixed (n, eps)"
+    )
 
     def check(ctx):
-        s = setup if setup is not None else dimension_setup_for(algorithm, variant, ctx.profile,
-                                                                **({"broken": broken} if broken else {}))
+        s = (
+            setup
+            if setup is not None
+            else dimension_setup_for(algorithm, variant, ctx.profile, **({"broken": broken} if broken else {}))
+        )
         grid = (DIM_GRIDS if grids is None else grids)[ctx.profile]
         reps = (DIM_REPETITIONS if repetitions is None else repetitions)[ctx.profile]
-        sweep = run_sweep(functools.partial(dimension_trial, setup=s), grid, reps, seed=ctx.seed_sequence(),
-                          jobs=ctx.jobs)
+        sweep = run_sweep(
+            functools.partial(dimension_trial, setup=s), grid, reps, seed=ctx.seed_sequence(), jobs=ctx.jobs
+        )
         ds = np.array([p["d"] for p in grid])
         taus = np.array([s.tau(p["d"]) for p in grid])
         err = sweep.errors / taus[:, None]
         u = np.array([dimension_rate_variable(p, s.eta) for p in grid])
         q_raw = sweep.quantile(1 - s.eta)
-        method = (f"exact output law over the net; quantile regression at q = {1 - s.eta} of log(error / tau(d)) "
-                  f"on log u over {reps} datasets per d")
+        method = (
+            f"exact output law over the net; quantile regression at q = {1 - s.eta} of log(error / tau(d)) "
+            f"on log u over {reps} datasets per d"
+        )
         if np.any(q_raw <= 0):
             # At some d the output is w* itself with probability >= 1 - eta in >= 1 - eta of the datasets:
             # the net is too coarse for the law, no log-log fit.
             return _coarse_net_result(a, method, reading, ds, q_raw, err, s)
         err, zero, q_fit, m_fit, floored_below = _floored_fit(s, grid, err, taus, u, a)
-        adequate, quad, net_evidence = _net_diagnostics(s, grid, sweep.errors, ctx.rng("diagnostics"),
-                                                        diagnostic_datasets)
+        adequate, quad, net_evidence = _net_diagnostics(
+            s, grid, sweep.errors, ctx.rng("diagnostics"), diagnostic_datasets
+        )
         verdict = _dimension_verdict(q_fit, adequate, floored_below, ctx.profile)
         figures = _dimension_figure(ctx, ds, err, a, s)
-        evidence = _dimension_evidence(s, grid, sweep, reps, a, ds, u, taus, err, zero, q_raw, q_fit, m_fit,
-                                       floored_below, net_evidence, quad)
-        return Result(verdict, observed=-q_fit.observed_exponent, bound=a, direction="at_most",
-                      method=method + f"; {q_fit.method}; verdict from the {q_fit.confidence:g} interval of the "
-                                      "growth exponent (refuted when it lies wholly above a), inconclusive when "
-                                      "the net is not adequate",
-                      reading=reading, evidence=evidence, figures=figures)
+        evidence = _dimension_evidence(
+            s, grid, sweep, reps, a, ds, u, taus, err, zero, q_raw, q_fit, m_fit, floored_below, net_evidence, quad
+        )
+        return Result(
+            verdict,
+            observed=-q_fit.observed_exponent,
+            bound=a,
+            direction="at_most",
+            method=method + f"; {q_fit.method}; verdict from the {q_fit.confidence:g} interval of the "
+            "growth exponent (refuted when it lies wholly above a), inconclusive when "
+            "the net is not adequate",
+            reading=reading,
+            evidence=evidence,
+            figures=figures,
+        )
 
     return check
 
 
 DIM_STATEMENTS = {
     1: "At fixed n and eps the excess risk of (7) grows in d at most like tau(d) sqrt(d): error / tau(d) grows "
-       "at most like u^(1/2), u = d log n log(1/eta)/(n eps) (x multivariate t(3), tau(d)^2 = 3d exactly; "
-       "net of fixed resolution zeta for every d instead of zeta = 1/n).",
+    "at most like u^(1/2), u = d log n log(1/eta)/(n eps) (x multivariate t(3), tau(d)^2 = 3d exactly; "
+    "net of fixed resolution zeta for every d instead of zeta = 1/n).",
     2: "At fixed n and eps the excess risk of (18) grows in d at most like tau(d) d^((theta-1)/theta): "
-       "error / tau(d) grows at most like u^((theta-1)/theta), u = d log n log(1/eta)/(n eps) "
-       "(x multivariate t(1.8), tau(d)^theta = E||x||^theta exactly; net of fixed resolution zeta "
-       "for every d instead of zeta = 1/n).",
+    "error / tau(d) grows at most like u^((theta-1)/theta), u = d log n log(1/eta)/(n eps) "
+    "(x multivariate t(1.8), tau(d)^theta = E||x||^theta exactly; net of fixed resolution zeta "
+    "for every d instead of zeta = 1/n).",
 }
 
 
 #: Growth-exponent intervals of the d-sweep mutants (seed 20261121, both profiles' own nets), as
 #: (quick, full) "[lo, hi] fit verdict, net adequate?".  Stated growth: 1/2 (Algorithm 1), 1/3 (Algorithm 2).
 DIM_MUTANT_MEASURED = {
-    ("temperature x d", 1, "printed"): "[0.39, 0.96] inconclusive, net not adequate; full [0.54, 0.76] slower, not adequate",
+    (
+        "temperature x d",
+        1,
+        "printed",
+    ): "[0.39, 0.96] inconclusive, net not adequate; full [0.54, 0.76] slower, not adequate",
     ("temperature x d", 1, "standard"): "[0.27, 0.50] consistent, not adequate; full [0.62, 0.76] slower, not adequate",
     ("temperature x d", 2, "printed"): "[0.38, 0.75] slower, not adequate; full [0.54, 0.63] slower, not adequate",
     ("temperature x d", 2, "standard"): "[0.53, 0.75] slower, not adequate; full [0.51, 0.61] slower, not adequate",
-    ("iota without d", 1, "printed"): "[0.02, 0.80] inconclusive, not adequate; full [0.20, 0.59] inconclusive, adequate",
+    (
+        "iota without d",
+        1,
+        "printed",
+    ): "[0.02, 0.80] inconclusive, not adequate; full [0.20, 0.59] inconclusive, adequate",
     ("iota without d", 1, "standard"): "[0.28, 0.73] inconclusive, not adequate; full [0.45, 0.66] consistent, "
-                                       "not adequate",
+    "not adequate",
     ("iota without d", 2, "printed"): "[0.17, 0.76] inconclusive, not adequate; full [0.51, 0.72] slower, not adequate",
-    ("iota without d", 2, "standard"): "[0.33, 0.61] inconclusive, not adequate; full [0.43, 0.58] slower, not adequate",
+    (
+        "iota without d",
+        2,
+        "standard",
+    ): "[0.33, 0.61] inconclusive, not adequate; full [0.43, 0.58] slower, not adequate",
 }
-_BOUNDARY = ("The mutant's output reaches the boundary of W (at d = 3 the distance quantile is up to 0.92 R, the "
-             "limit 0.75 R, or the outer-shell mass up to 10 times the 0.1 eta allowed; at d = 1 it is 0.25-0.33 R, and the net resolves "
-             "it at every d, quantile >= 3 zeta), because R is sized at about 2.5 times the stated algorithm's "
-             "quantile at d = 3, so the adequacy rule gives no verdict; a W large enough for the mutant needs "
-             "(R / zeta)^3 times more net points at d = 3 (full: 300,715 already)")
-_NOISY = ("At full the net is adequate but the interval contains the stated exponent: over d = 1, 2, 3 the "
-          "mutant's growth is within the sampling noise of the stated one")
+_BOUNDARY = (
+    "The mutant's output reaches the boundary of W (at d = 3 the distance quantile is up to 0.92 R, the "
+    "limit 0.75 R, or the outer-shell mass up to 10 times the 0.1 eta allowed; at d = 1 it is 0.25-0.33 R, and the net resolves "
+    "it at every d, quantile >= 3 zeta), because R is sized at about 2.5 times the stated algorithm's "
+    "quantile at d = 3, so the adequacy rule gives no verdict; a W large enough for the mutant needs "
+    "(R / zeta)^3 times more net points at d = 3 (full: 300,715 already)"
+)
+_NOISY = (
+    "At full the net is adequate but the interval contains the stated exponent: over d = 1, 2, 3 the "
+    "mutant's growth is within the sampling noise of the stated one"
+)
 DIM_OUT_OF_REACH = (
     "a real violation of the growth the check judges (the local growth of error / tau(d) in u over d = 1, 2, 3: "
     "{why}), which this design cannot show: growth exponent at quick {measured} (stated {a}).  {reason}.  Under "
     "the asymptotic reading (W and its diameter Delta fixed, Big-O omitting Delta [000 Thm. 1]) error / tau(d) <= "
-    "Delta for every output in W, so no W-valued implementation violates it")
-DIM_WHY = {"temperature x d": "the mechanism's exponent divided by d multiplies its 1/(n iota eps) term by d",
-           "iota without d": "iota computed with d = 1 leaves the d-dependence of the truncation terms out of "
-                             "balance"}
+    "Delta for every output in W, so no W-valued implementation violates it"
+)
+DIM_WHY = {
+    "temperature x d": "the mechanism's exponent divided by d multiplies its 1/(n iota eps) term by d",
+    "iota without d": "iota computed with d = 1 leaves the d-dependence of the truncation terms out of balance",
+}
 
 
 def dimension_mutants(alg, variant):
@@ -310,19 +435,35 @@ def dimension_mutants(alg, variant):
     The n-sweep mutants (a net that stops refining, temperature x20, output noise) act at every d alike in a
     sweep at fixed n and are the n-sweep claims' to catch."""
     a = "1/2" if alg == 1 else "1/3"
-    return tuple(Mutant(name, dimension_rate_check(alg, variant, broken=broken),
-                        out_of_reach=DIM_OUT_OF_REACH.format(
-                            why=DIM_WHY[name], a=a, measured=DIM_MUTANT_MEASURED[(name, alg, variant)],
-                            reason=_NOISY if (name, alg, variant) == ("iota without d", 1, "printed") else _BOUNDARY))
-                 for name, broken in (("temperature x d", "temperature-times-d"),
-                                      ("iota without d", "iota-without-d")))
+    return tuple(
+        Mutant(
+            name,
+            dimension_rate_check(alg, variant, broken=broken),
+            out_of_reach=DIM_OUT_OF_REACH.format(
+                why=DIM_WHY[name],
+                a=a,
+                measured=DIM_MUTANT_MEASURED[(name, alg, variant)],
+                reason=_NOISY if (name, alg, variant) == ("iota without d", 1, "printed") else _BOUNDARY,
+            ),
+        )
+        for name, broken in (("temperature x d", "temperature-times-d"), ("iota without d", "iota-without-d"))
+    )
 
 
 def register(registry):
     """Register the four d-sweep rate claims with their mutants."""
     for alg in (1, 2):
         for variant in ("printed", "standard"):
-            registry.add_claim(Claim(f"wang-xu.alg{alg}.rate.dimension.{variant}",
-                                     f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]", DIM_STATEMENTS[alg],
-                                     "rate", dimension_rate_check(alg, variant), algorithm=f"wang-xu-{alg}",
-                                     variant=variant, mutants=dimension_mutants(alg, variant), seed_policy="once"))
+            registry.add_claim(
+                Claim(
+                    f"wang-xu.alg{alg}.rate.dimension.{variant}",
+                    f"[000 Thm. {alg}] [000 eq. ({7 if alg == 1 else 18})]",
+                    DIM_STATEMENTS[alg],
+                    "rate",
+                    dimension_rate_check(alg, variant),
+                    algorithm=f"wang-xu-{alg}",
+                    variant=variant,
+                    mutants=dimension_mutants(alg, variant),
+                    seed_policy="once",
+                )
+            )

@@ -15,11 +15,11 @@ a correct port from a 4x mis-calibrated one; measured worst ``P / eta = 1.8e-11`
 
 from __future__ import annotations
 
-import numpy as np
-
 import dataclasses
 
-from ...builders import compare_result, WorstCase
+import numpy as np
+
+from ...builders import WorstCase, compare_result
 from ...model import Claim, Mutant
 from ...rates.trials_wang_xu import em_utility_gap_tail
 from ._common import setup_for
@@ -27,8 +27,10 @@ from ._common import setup_for
 __all__ = ["EM_CASES", "EM_ETAS", "em_utility_check", "register"]
 
 #: (n, eps) of the cases per profile; the etas of the bound.
-EM_CASES = {"quick": [(100, 1.0), (400, 1.0), (400, 50.0)],
-            "full": [(100, 1.0), (400, 1.0), (1600, 1.0), (400, 0.25), (400, 50.0), (1600, 50.0)]}
+EM_CASES = {
+    "quick": [(100, 1.0), (400, 1.0), (400, 50.0)],
+    "full": [(100, 1.0), (400, 1.0), (1600, 1.0), (400, 0.25), (400, 50.0), (1600, 50.0)],
+}
 EM_ETAS = (0.5, 0.1, 0.01, 1e-3)
 
 
@@ -36,8 +38,7 @@ EM_ETAS = (0.5, 0.1, 0.01, 1e-3)
 WEIGHT_OVER_CALIBRATED = {"printed": 4.0, "standard": 1.0, "calibrated": 2.0}
 
 
-def em_utility_check(algorithm, variant="printed", *, setup=None, datasets=None, cases=None,
-                     temperature_factor=1.0):
+def em_utility_check(algorithm, variant="printed", *, setup=None, datasets=None, cases=None, temperature_factor=1.0):
     """Check factory: ``P[gap > (4 log theta/(n iota eps)) log(N/eta)] <= eta`` exactly, for each eta.
 
     For each case ``(n, eps)`` (default :data:`EM_CASES`), dataset (``datasets`` per case; 4 quick,
@@ -57,7 +58,7 @@ def em_utility_check(algorithm, variant="printed", *, setup=None, datasets=None,
         rng = ctx.rng()
         reps = datasets or (4 if ctx.profile == "quick" else 16)
         worst, rows, vacuous, total = WorstCase(0.0), [], 0, 0
-        for n, eps in (cases or EM_CASES[ctx.profile]):
+        for n, eps in cases or EM_CASES[ctx.profile]:
             out = [em_utility_gap_tail(setup, n, eps, rng, EM_ETAS) for _ in range(reps)]
             probs = np.array([o[0] for o in out])
             bounds = np.array([o[1] for o in out])
@@ -68,22 +69,46 @@ def em_utility_check(algorithm, variant="printed", *, setup=None, datasets=None,
             worst.update(ratio[j], {"n": n, "epsilon": eps, "eta": EM_ETAS[j]})
             vacuous += int(np.sum(bounds >= gaps[:, None]))
             total += bounds.size
-            rows.append({"n": n, "epsilon": eps, "max_tail_probability": probs.max(axis=0), "max_over_eta": ratio,
-                         "bound": bounds[0], "max_gap_on_net": float(gaps.max())})
+            rows.append(
+                {
+                    "n": n,
+                    "epsilon": eps,
+                    "max_tail_probability": probs.max(axis=0),
+                    "max_over_eta": ratio,
+                    "bound": bounds[0],
+                    "max_gap_on_net": float(gaps.max()),
+                }
+            )
         res = compare_result(
-            worst.value, 1.0, "at_most",
+            worst.value,
+            1.0,
+            "at_most",
             method=f"exact output law over the net (no sampling), {reps} datasets per case (n, eps), "
-                   f"etas {list(EM_ETAS)}",
+            f"etas {list(EM_ETAS)}",
             reading=f"[000 eq. ({eq})] in the proof of [000 Thm. {setup.algorithm}]: [000 Lemma 1] with "
-                    "t = log(1/eta) and sensitivity 2 log theta / (n iota); observed = largest tail probability / eta",
-            evidence={"etas": EM_ETAS, "cases": rows, "worst_at": worst.where, "vacuous_bounds": f"{vacuous}/{total}",
-                      "datasets_per_case": reps, "variant": setup.variant, "theta": setup.theta,
-                      "weight_over_calibrated": slack})
+            "t = log(1/eta) and sensitivity 2 log theta / (n iota); observed = largest tail probability / eta",
+            evidence={
+                "etas": EM_ETAS,
+                "cases": rows,
+                "worst_at": worst.where,
+                "vacuous_bounds": f"{vacuous}/{total}",
+                "datasets_per_case": reps,
+                "variant": setup.variant,
+                "theta": setup.theta,
+                "weight_over_calibrated": slack,
+            },
+        )
         if res.verdict == "confirmed" and slack >= 4.0:
             # Lemma 1 at a log-weight 4x the calibrated one: tail <= eta^4 / N^3, whatever the data
-            res = dataclasses.replace(res, verdict="vacuous", method=res.method + (
-                "; vacuous: the bound is Lemma 1's for a quarter of this variant's log-weight, so by Lemma 1 the "
-                "tail is at most eta^4 / N^3 and any mechanism up to 4x hotter meets it"))
+            res = dataclasses.replace(
+                res,
+                verdict="vacuous",
+                method=res.method
+                + (
+                    "; vacuous: the bound is Lemma 1's for a quarter of this variant's log-weight, so by Lemma 1 the "
+                    "tail is at most eta^4 / N^3 and any mechanism up to 4x hotter meets it"
+                ),
+            )
         return res
 
     return check
@@ -93,10 +118,20 @@ def register(registry):
     """Register the four em-utility claims (Algorithms 1-2, printed and standard) with their mutants."""
     for alg in (1, 2):
         for variant in ("printed", "standard"):
-            mutants = tuple(Mutant(f"temperature x{f:g}", em_utility_check(alg, variant, temperature_factor=f),
-                                   factor=f) for f in (1.25, 2.0, 5.0, 20.0))
-            registry.add_claim(Claim(
-                f"wang-xu.alg{alg}.em-utility.{variant}", f"[000 eq. ({9 if alg == 1 else 20})] [000 Lemma 1]",
-                "W.p. 1 - eta the output's truncated empirical risk exceeds the net minimum by at most "
-                "(4 log theta / (n iota eps)) log(N / eta).", "inequality", em_utility_check(alg, variant),
-                algorithm=f"wang-xu-{alg}", variant=variant, mutants=mutants))
+            mutants = tuple(
+                Mutant(f"temperature x{f:g}", em_utility_check(alg, variant, temperature_factor=f), factor=f)
+                for f in (1.25, 2.0, 5.0, 20.0)
+            )
+            registry.add_claim(
+                Claim(
+                    f"wang-xu.alg{alg}.em-utility.{variant}",
+                    f"[000 eq. ({9 if alg == 1 else 20})] [000 Lemma 1]",
+                    "W.p. 1 - eta the output's truncated empirical risk exceeds the net minimum by at most "
+                    "(4 log theta / (n iota eps)) log(N / eta).",
+                    "inequality",
+                    em_utility_check(alg, variant),
+                    algorithm=f"wang-xu-{alg}",
+                    variant=variant,
+                    mutants=mutants,
+                )
+            )
