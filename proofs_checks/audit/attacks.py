@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Optional, Union
+from typing import Callable, Optional, TypeVar, Union, overload
 
 __all__ = ["AUTO", "Attack", "register_attack", "unregister_attack", "registered_attacks", "check_attack_name"]
 
@@ -98,6 +98,21 @@ def check_attack_name(name: str) -> str:
             f"not {AUTO!r}; got {name!r}"
         )
     return name
+
+
+_Fits = TypeVar("_Fits", bound=Callable)
+
+
+@overload
+def register_attack(
+    name: str, description: str, fits: None = None, *, in_auto: bool = True, builtin: bool = False
+) -> Callable[[_Fits], _Fits]: ...
+
+
+@overload
+def register_attack(
+    name: str, description: str, fits: Callable, *, in_auto: bool = True, builtin: bool = False
+) -> Attack: ...
 
 
 def register_attack(

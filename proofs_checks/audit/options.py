@@ -341,8 +341,11 @@ def field_docs() -> dict:
     'int'
     """
     doc = AuditOptions.__doc__
+    if doc is None:  # python -OO drops docstrings, and with them the flags' help
+        raise RuntimeError("AuditOptions has no docstring (python -OO?): the command line's help is read from it")
     lines = doc[doc.index("    Parameters\n    ----------\n") : doc.index("    Examples\n")].splitlines()[2:]
-    out, name = {}, None
+    out: dict[str, tuple[str, list[str]]] = {}
+    name: str | None = None
     for line in lines:
         m = _FIELD.match(line)
         if m:

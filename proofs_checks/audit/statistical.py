@@ -421,7 +421,7 @@ def statistical_audit(
             "attack": attack,
             "fixed_event_scoring": fixed_event_scoring,
             "threshold_scoring": threshold_scoring,
-            "features": features.name if features is not None else None,
+            "features": getattr(features, "name", None),  # None or the UserFeatures that _checked made
             "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: {'D' if sign > 0 else 'D_prime'})",
         },
     )

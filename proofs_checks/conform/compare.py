@@ -50,7 +50,7 @@ def ulp_error(actual: ArrayLike, expected: ArrayLike, scale: ArrayLike) -> NDArr
     1.0
     """
     with np.errstate(all="ignore"):
-        return np.abs(np.asarray(actual, dtype=np.float64) - expected) / np.spacing(np.abs(scale))
+        return np.abs(np.subtract(np.asarray(actual, dtype=np.float64), expected)) / np.spacing(np.abs(scale))
 
 
 def _describe_input(args, index, shape):
@@ -213,7 +213,7 @@ tolerance 0 ulps of the expected value, at input arg0=2.0, arg1=1.0: got 2.00000
     """
     function, mode, expected = case["function"], case["compare"], case["expected_decoded"]
     path = f"{function} [{case['id']}]"
-    stats = {}
+    stats: dict[str, float] = {}
     if mode == "values":
         _compare_tree(function, path, actual, expected, args, kwargs, stats)
     elif mode == "rows":

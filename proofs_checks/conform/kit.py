@@ -49,6 +49,8 @@ def load_port(spec: str) -> ModuleType:
         if not path.is_file():
             raise ValueError(f"--port {spec!r}: no such file")
         mod_spec = importlib.util.spec_from_file_location(path.stem, path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise ValueError(f"--port {spec!r}: not a Python module (no loader for this file)")
         module = importlib.util.module_from_spec(mod_spec)
         mod_spec.loader.exec_module(module)
         return module
@@ -142,7 +144,7 @@ def summarise(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
     ...            "message": "phi [phi/stress]: error 3 ulps > tolerance 2 ulps"}])["phi"]["status"]
     'failed'
     """
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for r in records:
         f = out.setdefault(r["function"], {"passed": 0, "failed": 0, "skipped": 0, "messages": []})
         f[r["status"]] += 1

@@ -112,6 +112,8 @@ def tolerance_text(name: str) -> str:
     if f.kind not in GOLDEN_KINDS:
         raise ValueError(f"name must be a function with golden cases, got the {f.kind} {name!r}")
     tol = f.tolerance
+    if tol is None:  # PortFunction refuses a golden kind without a Tol: its own error, should that ever change
+        raise TypeError(f"{name}: a {f.kind} function needs a Tol, got None")
     if f.kind == "law":
         text = f"{tol.law_atol:g} absolute in log-probability (outputs matched within 1e-12 relative)"
     else:

@@ -115,7 +115,8 @@ RECORD_OF_CLAIM_KIND = {
 #: default (rate claims [004 Thm. 1] judged by the coverage of their bound at every n).
 RECORD_OF_CLAIM = {"arora.thm1.excess-risk": "coverage", "arora.thm1.excess-risk.printed": "coverage"}
 
-_AUDIT_METHODS = {"exact": "exact_audit", "statistical": "statistical_audit"}
+# keyed by an audit's method; looked up with the evidence's "method", None where the evidence is not a dict
+_AUDIT_METHODS: dict[str | None, str] = {"exact": "exact_audit", "statistical": "statistical_audit"}
 
 
 def record(kind: str) -> EvidenceRecord:

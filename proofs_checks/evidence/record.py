@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from typing import Any
 
 from .types import JsonType
 
@@ -120,7 +121,7 @@ class EvidenceRecord:
 
     def schema(self) -> dict:
         """The record's JSON Schema (draft 2020-12)."""
-        out = {
+        out: dict[str, Any] = {
             "type": "object",
             "description": f"{self.shape} (made by {self.made_by})",
             "properties": {f.name: f.schema() for f in self.fields},

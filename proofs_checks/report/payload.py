@@ -141,10 +141,11 @@ def build_payload(
     >>> payload["summary"]["claims"]["refuted"], payload["claims"][0]["paper"], "seconds" in payload["claims"][0]
     (1, '000', False)
     """
-    records = [dict(r, paper=paper_of(r["source"])) for r in records]
+    copies = [dict(r, paper=paper_of(r["source"])) for r in records]
     if not timings:
-        for r in records:
+        for r in copies:
             r.pop("seconds", None)
+    records = copies
     by_id = {r["id"]: r for r in records}
     entries = []
     for finding in findings:

@@ -59,7 +59,7 @@ def claim_record(claim: Claim, result: Result, *, power: Optional[Mapping[str, A
     'error'
     """
     kind = evidence_kind_of(claim, result)
-    record = {
+    record: dict[str, Any] = {
         "id": claim.id,
         "source": claim.source,
         "statement": claim.statement,

@@ -64,7 +64,8 @@ def write_report(payload: Mapping[str, Any], out_dir: Union[str, os.PathLike]) -
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
         paths.append(path)
-    return tuple(paths)
+    json_path, markdown_path, html_path = paths
+    return json_path, markdown_path, html_path
 
 
 def remove_stale_figures(out_dir: Union[str, os.PathLike]) -> int:

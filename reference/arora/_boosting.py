@@ -26,7 +26,7 @@ References
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -520,18 +520,22 @@ class BoostingMechanism:
         self.loss_clip = None if loss_clip is None else check_positive("loss_clip", loss_clip)
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return boosting(
-            data,
-            self.learner,
-            self.B,
-            self.m,
-            self.epsilon,
-            self.delta,
-            sigma_tilde=self.sigma_tilde,
-            variant=self.variant,
-            size=size,
-            rng=rng,
-            loss_clip=self.loss_clip,
+        # without return_details the outputs alone, not the (outputs, details) pair
+        return cast(
+            NDArray[np.float64],
+            boosting(
+                data,
+                self.learner,
+                self.B,
+                self.m,
+                self.epsilon,
+                self.delta,
+                sigma_tilde=self.sigma_tilde,
+                variant=self.variant,
+                size=size,
+                rng=rng,
+                loss_clip=self.loss_clip,
+            ),
         )
 
 
@@ -598,7 +602,7 @@ class BoostingSelection:
     ) -> None:
         self.inner = BoostingMechanism(learner, B, m, epsilon, delta, sigma_tilde, _check_variant(variant))
         self.model_seed = model_seed
-        self._cache = {}
+        self._cache: dict[bytes, NDArray[np.float64]] = {}  # the last training chunks -> their models
 
     def scores(self, data: ArrayLike) -> NDArray[np.float64]:
         z = check_finite_array("data", data, ndim=2)
@@ -624,7 +628,10 @@ class BoostingSelection:
 
     @property
     def scale(self) -> float:
-        return boosting_laplace_scale(self.inner.sigma_tilde, self.inner.variant)
+        sigma_tilde = self.inner.sigma_tilde
+        if sigma_tilde is None:  # the "calibrated" variant has no sigma_tilde: check_positive's error
+            raise TypeError("sigma_tilde must be a real number, got None of type NoneType")
+        return boosting_laplace_scale(sigma_tilde, self.inner.variant)
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         s = self.scores(data)

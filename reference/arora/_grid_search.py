@@ -22,7 +22,7 @@ References
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -93,7 +93,7 @@ def grid_guesses(K: int) -> NDArray[np.float64]:
     array([2., 4., 8.])
     """
     K = check_integer("K", K, minimum=1)
-    return 2.0 ** np.arange(1, K + 1)
+    return 2.0 ** np.arange(1, K + 1, dtype=np.float64)
 
 
 def split_in_two(data: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -527,8 +527,20 @@ class GridSearchMechanism:
         self.learner = learner
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return private_grid_search(
-            data, self.learner, self.K, self.epsilon, self.delta, self.beta, variant=self.variant, size=size, rng=rng
+        # without return_details the candidates alone, not the (candidates, details) pair
+        return cast(
+            NDArray[np.float64],
+            private_grid_search(
+                data,
+                self.learner,
+                self.K,
+                self.epsilon,
+                self.delta,
+                self.beta,
+                variant=self.variant,
+                size=size,
+                rng=rng,
+            ),
         )
 
 
@@ -593,7 +605,7 @@ class GridSearchSelection:
         self.variant = _check_variant(variant)
         self.learner = learner
         self.candidate_seed = candidate_seed
-        self._cache = {}
+        self._cache: dict[tuple[tuple[int, ...], bytes], NDArray[np.float64]] = {}  # the last S1 -> its candidates
 
     def pairs(self, data: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         z = check_finite_array("data", data, ndim=2)

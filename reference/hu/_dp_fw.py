@@ -16,6 +16,7 @@ References
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -319,7 +320,9 @@ def dp_fw_selection_log_prob(
     """
     V = _check_vertices(vertices)
     g = dp_fw_robust_gradients(W, X, y, loss, s, beta, variant)
-    delta_u = dp_fw_sensitivity(V, s, X.shape[0]) if sensitivity is None else check_positive("sensitivity", sensitivity)
+    delta_u = (
+        dp_fw_sensitivity(V, s, np.shape(X)[0]) if sensitivity is None else check_positive("sensitivity", sensitivity)
+    )
     return exponential_log_prob(-(g @ V.T), epsilon, delta_u)
 
 
@@ -729,18 +732,23 @@ class HeavyTailedDPFW:
         )
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return heavy_tailed_dp_fw(
-            data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, rng=rng, size=size, **self._kw()
+        # without return_path the output alone, not the (output, path) pair
+        return cast(
+            NDArray[np.float64],
+            heavy_tailed_dp_fw(
+                data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, rng=rng, size=size, **self._kw()
+            ),
         )
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return dp_fw_output_log_prob(data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, **self._kw())
+        out = dp_fw_output_log_prob(data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, **self._kw())
+        return out[0], out[1]
 
     def path_log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         out = dp_fw_output_log_prob(
             data, self.loss, self.w0, self.s, self.T, self.beta, self.epsilon, return_paths=True, **self._kw()
         )
-        return out[2], out[3]
+        return cast(NDArray[np.int64], out[2]), out[3]  # with return_paths the third array is the int64 paths
 
     def step(self, t: int, w: ArrayLike, data: ArrayLike) -> tuple[DPFWStep, NDArray[np.int64]]:
         """The exponential mechanism of iteration ``t`` (1-based) at iterate ``w``, on its part of ``data``."""

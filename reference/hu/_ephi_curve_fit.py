@@ -128,7 +128,7 @@ def _curve_table_uncached(beta):
     return u_lo, 1.0 / CURVE_WIDTH, npc, mid, scale, use_w, coef
 
 
-_CURVE_CACHE = {}
+_CURVE_CACHE: dict[float, tuple] = {}  # beta -> _curve_table_uncached(beta)
 _CURVE_LOCK = threading.Lock()
 
 

@@ -18,6 +18,7 @@ References
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable
 
 from scipy import special
 
@@ -31,7 +32,7 @@ try:  # pragma: no cover - exercised by whichever environment runs the tests
     #: True when the kernel is compiled (numba importable and NUMBA_DISABLE_JIT unset).
     HAVE_NUMBA = not numba.config.DISABLE_JIT
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]  # the optional-import idiom: None when numba is not installed
     HAVE_NUMBA = False
 
 __all__ = ["HAVE_NUMBA", "KERNEL_FILES", "KERNEL_GROUP"]
@@ -54,12 +55,13 @@ if HAVE_NUMBA:
     llvm_binding.add_symbol(
         "heavytail_dp_erf", get_cython_function_address("scipy.special.cython_special", "__pyx_fuse_1erf")
     )
-    _erf = numba.types.ExternalFunction("heavytail_dp_erf", numba.types.float64(numba.types.float64))
+    # typed Any: an external function is called only inside compiled code, the fallback below is a Python function
+    _erf: Any = numba.types.ExternalFunction("heavytail_dp_erf", numba.types.float64(numba.types.float64))
     _jit = KERNEL_GROUP.jit(nogil=True, error_model="numpy")
     # inlined at numba's level, so that the loops calling them can be vectorised
     _jit_inline = KERNEL_GROUP.jit(nogil=True, error_model="numpy", inline="always")
     _jit_parallel = KERNEL_GROUP.jit(parallel=True, nogil=True, error_model="numpy")
-    _to_i32 = numba.int32
+    _to_i32: Callable[[Any], Any] = numba.int32
 else:  # pragma: no cover
 
     def _erf(x):

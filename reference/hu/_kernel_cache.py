@@ -34,7 +34,7 @@ from pathlib import Path
 try:  # pragma: no cover - exercised by whichever environment runs the tests
     import numba
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]  # the optional-import idiom: None when numba is not installed
 
 __all__ = ["KernelGroup", "source_digest"]
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -675,18 +676,23 @@ class HeavyTailedPrivateLasso:
         )
 
     def sample(self, data: ArrayLike, size: int | None, rng: RNGLike = None) -> NDArray[np.float64]:
-        return heavy_tailed_private_lasso(
-            data, self.w0, self.K, self.T, self.epsilon, self.delta, rng=rng, size=size, **self._kw()
+        # without return_path the output alone, not the (output, path) pair
+        return cast(
+            NDArray[np.float64],
+            heavy_tailed_private_lasso(
+                data, self.w0, self.K, self.T, self.epsilon, self.delta, rng=rng, size=size, **self._kw()
+            ),
         )
 
     def log_prob(self, data: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta, **self._kw())
+        out = private_lasso_output_log_prob(data, self.w0, self.K, self.T, self.epsilon, self.delta, **self._kw())
+        return out[0], out[1]
 
     def path_log_prob(self, data: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         out = private_lasso_output_log_prob(
             data, self.w0, self.K, self.T, self.epsilon, self.delta, return_paths=True, **self._kw()
         )
-        return out[2], out[3]
+        return cast(NDArray[np.int64], out[2]), out[3]  # with return_paths the third array is the int64 paths
 
     def step(self, w: ArrayLike, n: int) -> PrivateLassoStep:
         """The exponential mechanism of one iteration at iterate ``w`` for datasets of ``n`` records."""

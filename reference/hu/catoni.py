@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -66,7 +67,7 @@ _SQRT2 = math.sqrt(2.0)
 # --------------------------------------------------------------------------- validation
 
 
-def _check_ab(a, b):
+def _check_ab(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     a = check_finite_array("a", a, nonempty=False)
     b = check_finite_array("b", b, nonempty=False)
     if np.any(b < 0):
@@ -292,7 +293,7 @@ def _check_axis(axis, ndim):
     return int(axis)
 
 
-def _as_float_array(name, value, *, ndim=None):
+def _as_float_array(name: str, value: ArrayLike, *, ndim: int | None = None) -> NDArray[np.float64]:
     """:func:`check_finite_array` without the finiteness pass (the kernel counts non-finite entries)."""
     try:
         arr = np.asarray(value, dtype=np.float64)
@@ -459,7 +460,8 @@ def robust_gradient(
         s = check_positive("s", s)
         beta = check_positive("beta", beta)
         try:
-            return robust_mean(grads, s, beta, variant="standard", axis=0)
+            # a 2-d array averaged over axis 0 is 1-d: never the scalar robust_mean returns for a 1-d input
+            return cast(NDArray[np.float64], robust_mean(grads, s, beta, variant="standard", axis=0))
         except ValueError as exc:
             if "x must be finite" in str(exc):
                 check_finite_array("per_example_grads", grads, ndim=2)

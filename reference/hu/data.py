@@ -417,13 +417,13 @@ FIGURES = {
 
 
 def figure_dataset(
-    figure: str, n: int, d: int, rng: RNGLike = None, *, s_star: int | None = None
+    figure: int, n: int, d: int, rng: RNGLike = None, *, s_star: int | None = None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Synthetic data of one figure of [002 Sec. 6] ([002 Fig. 1], [002 Fig. 2], [002 Fig. 5] to [002 Fig. 11]).
 
     Parameters
     ----------
-    figure : str
+    figure : int
         A key of :data:`FIGURES`.
     n : int
         Number of records, ``>= 1``.

@@ -25,6 +25,7 @@ References
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -251,7 +252,9 @@ def iht_half_step(W: ArrayLike, Xs: NDArray[np.float64], ys: NDArray[np.float64]
     return W - (eta0 / m) * (r @ Xs)
 
 
-def _check_iht(data, w1, K, T, eta0, s, epsilon, delta):
+def _check_iht(
+    data, w1, K, T, eta0, s, epsilon, delta
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], list[NDArray[np.int64]], float, float, int]:
     X, y = split_records(data)
     n, d = X.shape
     K = check_positive("K", K)
@@ -1049,7 +1052,7 @@ class LaggedSparseOptPeelingStep(SparseOptPeelingStep):
     array([ 0.2433, -0.4468,  0.    ])
     """
 
-    def __init__(self, *, w: ArrayLike, w_grad: ArrayLike, **params: object) -> None:
+    def __init__(self, *, w: ArrayLike, w_grad: ArrayLike, **params: Any) -> None:
         super().__init__(w=w, **params)
         self.w_grad = check_finite_array("w_grad", w_grad, ndim=1)
         if self.w_grad.shape != self.w.shape:

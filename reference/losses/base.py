@@ -160,7 +160,9 @@ class Loss:
 
     name = "loss"
 
-    def _check(self, w, X, y):
+    def _check(
+        self, w: ArrayLike, X: ArrayLike, y: ArrayLike
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         """Validate one point ``w`` and the records; bad input raises ``ValueError`` naming it."""
         X = check_finite_array("X", X, ndim=2)
         y = check_finite_array("y", y, ndim=1)
@@ -170,7 +172,9 @@ class Loss:
             raise ValueError(f"w must have length d = {X.shape[1]}, got {w.shape[0]}")
         return w, X, y
 
-    def _check_batch(self, W, X, y):
+    def _check_batch(
+        self, W: ArrayLike, X: ArrayLike, y: ArrayLike
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         """Validate points ``W`` (P, d), ``P >= 1``, and the records."""
         W = check_finite_array("W", W, ndim=2)
         X = check_finite_array("X", X, ndim=2)

@@ -38,7 +38,7 @@ def logistic_of_margin(margin: ArrayLike) -> NDArray[np.float64]:
     >>> np.round(logistic_of_margin(np.array([0.0, 1000.0])), 6)
     array([0.693147, 0.      ])
     """
-    return np.logaddexp(0.0, -margin)
+    return np.logaddexp(0.0, np.negative(margin))
 
 
 def _zero_label_margin(m, y):

@@ -32,7 +32,7 @@ def squared_of_residual(residual: ArrayLike) -> NDArray[np.float64]:
     >>> squared_of_residual(np.array([-3.0, 0.5]))
     array([9.  , 0.25])
     """
-    return residual**2
+    return np.square(residual)  # what ndarray ** 2 computes, for any array_like
 
 
 class SquaredLoss(Loss):

@@ -339,4 +339,5 @@ class GaussianMechanism:
 
     def log_density(self, data: ArrayLike, outputs: ArrayLike) -> NDArray[np.float64]:
         q = np.ravel(check_finite_array("data", data))
-        return gaussian_log_density(np.asarray(outputs).reshape(len(outputs), q.size), q, self.sigma)
+        outputs_array = np.asarray(outputs)
+        return gaussian_log_density(outputs_array.reshape(len(outputs_array), q.size), q, self.sigma)

@@ -202,4 +202,5 @@ class LaplaceMechanism:
 
     def log_density(self, data: ArrayLike, outputs: ArrayLike) -> NDArray[np.float64]:
         q = np.ravel(check_finite_array("data", data))
-        return laplace_log_density(np.asarray(outputs).reshape(len(outputs), q.size), q, self.sensitivity, self.epsilon)
+        outputs_array = np.asarray(outputs)
+        return laplace_log_density(outputs_array.reshape(len(outputs_array), q.size), q, self.sensitivity, self.epsilon)

@@ -71,7 +71,7 @@ def peeling_scale(s: int, epsilon: float, delta: float, lam: float) -> float:
     )
 
 
-def _check_v_s(v, s):
+def _check_v_s(v: ArrayLike, s: int) -> tuple[NDArray[np.float64], int]:
     v = check_candidate_array("v", v)
     s = check_integer("s", s, minimum=1, maximum=v.shape[-1])
     return v, s

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -417,7 +418,11 @@ def algorithm1(
     >>> algorithm1(X, y, net, epsilon=1.0, iota=1.0, rng=0).shape, algorithm1(X, y, net, 1.0, 1.0, size=4, rng=0).shape
     ((1,), (4, 1))
     """
-    out = streaming_gumbel_max_sample(X, y, net, epsilon, iota, 2.0, variant, 1 if size is None else size, rng)
+    # without return_index the points alone, not the (points, indices) pair
+    out = cast(
+        NDArray[np.float64],
+        streaming_gumbel_max_sample(X, y, net, epsilon, iota, 2.0, variant, 1 if size is None else size, rng),
+    )
     return out[0] if size is None else out
 
 
@@ -481,5 +486,9 @@ def algorithm2(
     >>> algorithm2(X, y, net, epsilon=1.0, iota=1.0, theta=1.5, size=3, rng=0).shape
     (3, 1)
     """
-    out = streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta, variant, 1 if size is None else size, rng)
+    # without return_index the points alone, not the (points, indices) pair
+    out = cast(
+        NDArray[np.float64],
+        streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta, variant, 1 if size is None else size, rng),
+    )
     return out[0] if size is None else out

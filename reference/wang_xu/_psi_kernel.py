@@ -41,7 +41,7 @@ try:  # pragma: no cover - exercised by whichever environment runs the tests
     #: True when the kernel is compiled (numba importable and NUMBA_DISABLE_JIT unset).
     HAVE_NUMBA = not numba.config.DISABLE_JIT
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]  # the optional-import idiom: None when numba is not installed
     HAVE_NUMBA = False
 
 __all__ = ["HAVE_NUMBA", "dot_products", "psi_terms", "psi_column_sums", "psi_of_residuals"]

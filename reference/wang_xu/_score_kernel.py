@@ -67,7 +67,7 @@ try:  # pragma: no cover - exercised by whichever environment runs the tests
     #: True when the kernel is compiled (numba importable and NUMBA_DISABLE_JIT unset).
     HAVE_NUMBA = not numba.config.DISABLE_JIT
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]  # the optional-import idiom: None when numba is not installed
     HAVE_NUMBA = False
 
 __all__ = [
@@ -223,8 +223,9 @@ if HAVE_NUMBA:
         for i in range(s.shape[0]):
             out[i] = pow_unit(s[i], theta_hi, theta_lo, c)
 else:  # pragma: no cover
-    pow_unit = None
-    _pow_loop = None
+    # no compiled kernels without numba: the names stay importable and callers test HAVE_NUMBA first
+    pow_unit = None  # type: ignore[assignment]
+    _pow_loop = None  # type: ignore[assignment]
 
 
 def _pow_np(s, theta_hi, theta_lo, c):

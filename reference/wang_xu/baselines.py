@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -89,13 +90,16 @@ def truncated_loss_minimiser(
     iota = check_iota(iota)
     theta = check_theta(theta)
     net = as_net(net, X.shape[1])
-    best_w, best_r = None, np.inf
+    best_w: NDArray[np.float64] | None = None
+    best_r = np.inf
     block = max(1, (1 << 20) // X.shape[0])
     for _, pts in net.chunks(block):
-        r = truncated_empirical_risk(pts, X, y, iota, theta)
+        r = cast(NDArray[np.float64], truncated_empirical_risk(pts, X, y, iota, theta))  # (k, d) points: k risks
         j = int(np.argmin(r))
         if r[j] < best_r:
             best_w, best_r = pts[j].copy(), float(r[j])
+    if best_w is None:
+        raise ValueError("no point of the net has a finite truncated risk (every risk is inf or nan)")
     if not polish:
         return best_w, best_r
     if contains is None:

@@ -24,6 +24,8 @@ References
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -147,7 +149,7 @@ class WangXuMechanism:
         self.theta = check_theta(theta)
         self.variant = _check_variant(variant)
         self.block_elements = check_integer("block_elements", block_elements, minimum=1)
-        self._points = None
+        self._points: NDArray[np.float64] | None = None  # the net's points, listed on first use
 
     @property
     def record_width(self) -> int:
@@ -179,17 +181,21 @@ class WangXuMechanism:
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.float64]:
         X, y = self._split(data)
-        return streaming_gumbel_max_sample(
-            X,
-            y,
-            self.net,
-            self.epsilon,
-            self.iota,
-            self.theta,
-            self.variant,
-            size,
-            rng,
-            block_elements=self.block_elements,
+        # without return_index the points alone, not the (points, indices) pair
+        return cast(
+            NDArray[np.float64],
+            streaming_gumbel_max_sample(
+                X,
+                y,
+                self.net,
+                self.epsilon,
+                self.iota,
+                self.theta,
+                self.variant,
+                size,
+                rng,
+                block_elements=self.block_elements,
+            ),
         )
 
 

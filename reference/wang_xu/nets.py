@@ -177,6 +177,7 @@ class GridNet:
     zeta: float
     diameter: float
     volume: float
+    _size: int | None  # the number of points, None until first counted
 
     def _axis(self) -> np.ndarray:  # grid coordinates along one axis
         raise NotImplementedError
@@ -279,9 +280,10 @@ class GridNet:
 
     @property
     def size(self) -> int:
-        if getattr(self, "_size", None) is None:
-            self._size = int(sum(b.shape[0] for _, b in self.chunks()))
-        return self._size
+        size = getattr(self, "_size", None)
+        if size is None:
+            size = self._size = int(sum(b.shape[0] for _, b in self.chunks()))
+        return size
 
     def __len__(self) -> int:
         return self.size
