@@ -14,15 +14,22 @@
 # %% [markdown]
 # # Audit your own mechanism
 #
-# Write a mechanism, audit its claimed epsilon with `proofs_checks.audit.audit`, and read the
-# counterexample the auditor returns. The mechanism below answers "is the majority of the bits 1?"
+# Write a mechanism, audit its claimed epsilon with `proofs_checks.audit.audit`, and read and replay
+# the counterexample the auditor returns. The mechanism below answers "is the majority of the bits 1?"
 # by randomized response. It claims `epsilon = 1`, but its keep-probability is written with
 # `2 epsilon` (a slip of the kind the papers' algorithm boxes contain), so it is only `2`-DP.
 #
 # A mechanism needs `sample(data, size, rng)` (rows are outputs); with `log_prob(data)` (the exact
 # output law) the audit is exact.
+#
+# **Input domain.** A record is one bit, 0 or 1. The auditor's own neighbour search would try
+# real-valued records (down to -1.7e308), which are outside this mechanism's domain, so we hand it the
+# domain instead: every dataset of 4, 5 or 6 bits and every neighbour that flips one of its bits
+# (replace-one neighbours).
 
 # %%
+import itertools
+
 import numpy as np
 
 from proofs_checks.audit import audit
@@ -48,28 +55,43 @@ class NoisyMajority:
         return (rng.random(size) < self._p_one(data)).astype(float)[:, None]
 
 
-data = np.array([[0.0], [1.0], [1.0], [0.0], [1.0]])  # five records, one bit each
-result = audit(NoisyMajority(epsilon=1.0), epsilon=1.0, data=data, seed=0)
-print(result.verdict, "— largest privacy loss found:", round(result.epsilon_lower, 4))
+def bit_neighbours(sizes=(4, 5, 6)):
+    """Every dataset of one-bit records of each size, with each neighbour that flips one bit."""
+    pairs = []
+    for n in sizes:
+        for bits in itertools.product((0.0, 1.0), repeat=n):
+            D = np.array(bits)[:, None]
+            for row in range(n):
+                D_prime = D.copy()
+                D_prime[row] = 1.0 - D_prime[row]
+                pairs.append((D, D_prime))
+    return pairs
+
+
+pairs = bit_neighbours()
+result = audit(NoisyMajority(epsilon=1.0), epsilon=1.0, neighbours=pairs, seed=0)
+print("neighbouring pairs in the domain:", len(pairs))
+print(result.verdict, "- largest privacy loss found:", round(result.epsilon_lower, 4))
 print("counterexample:", result.pair)
 
 # %% [markdown]
-# The exact audit enumerates neighbouring datasets (one record replaced) and computes the privacy
-# loss of the exact output laws: `epsilon_lower` is 2, twice the claim, on a pair where the
-# majority flips. Replay the counterexample by hand: the two output laws and their log ratio.
+# The exact audit computes the privacy loss of the exact output laws on each of the 608 pairs:
+# `epsilon_lower` is 2, twice the claim, on a pair where the majority flips. Replay the
+# counterexample the result carries: its two datasets, their output laws and the log ratio.
 
 # %%
+counterexample = result.details["counterexample"]
+D, D_prime = counterexample["D"], counterexample["D_prime"]
 mech = NoisyMajority(epsilon=1.0)
-D = data.copy()
-D_prime = data.copy()
-D_prime[4] = 0.0  # replace the last record: majority 1 -> 0
 (_, lp), (_, lq) = mech.log_prob(D), mech.log_prob(D_prime)
+print("D:", D.ravel(), " D':", D_prime.ravel())
 print("privacy loss per output:", np.round(lp - lq, 6), "claimed epsilon 1.0")
-assert np.isclose(np.max(np.abs(lp - lq)), 2.0)
+assert np.isclose(np.max(np.abs(lp - lq)), result.epsilon_lower)
 
 # %% [markdown]
-# With the bug fixed (keep-probability `e^eps / (1 + e^eps)`), the same audit finds no pair beyond
-# the claim (the auditor says "not refuted": it searched, it did not prove).
+# With the bug fixed (keep-probability `e^eps / (1 + e^eps)`), the same audit over the same domain
+# finds a largest privacy loss of 1, the claim: the auditor says "not refuted" (it searched the pairs it
+# was given, it did not prove the claim for every dataset size).
 
 
 # %%
@@ -80,6 +102,6 @@ class FixedMajority(NoisyMajority):
         return keep if majority else 1.0 - keep
 
 
-fixed = audit(FixedMajority(epsilon=1.0), epsilon=1.0, data=data, seed=0)
-print(fixed.verdict, round(fixed.epsilon_lower, 4))
+fixed = audit(FixedMajority(epsilon=1.0), epsilon=1.0, neighbours=pairs, seed=0)
+print(fixed.verdict, "- largest privacy loss found:", round(fixed.epsilon_lower, 4))
 assert fixed.verdict != "refuted" and result.verdict == "refuted"

@@ -73,7 +73,10 @@ def test_markdown_leads_with_findings(tmp_path):
     assert order == sorted(order)
     findings = md[order[0] : order[1]]
     assert "The toy sensitivity is twice the stated one" in findings
-    assert "`toy.sensitivity`: refuted: observed 2 against bound 1 (must be at most), margin -1" in findings
+    assert (
+        "[`toy.sensitivity`](#claim-toy.sensitivity): refuted: observed 2 against bound 1 (must be at most), margin -1"
+        in findings
+    )
     assert "Lemma 3 read with replace-one neighbours" in findings
 
 

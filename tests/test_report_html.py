@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs_checks.model import CheckContext
+from proofs_checks.model import CheckContext, Claim, Finding, Result
 from proofs_checks.report import build_payload, claim_record, write_report
 from proofs_checks.report.provenance import provenance
 from proofs_checks.runner import run_claims
@@ -21,34 +21,100 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def driver():
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
-    out = tmp_path_factory.mktemp("report")
-    reg = fake_registry()
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    browser.set_window_size(1400, 900)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+def _write(registry, out):
     ctx = CheckContext(out_dir=out)
-    records = [claim_record(c, r) for c, r in run_claims(reg.claims, ctx)]
+    records = [claim_record(c, r) for c, r in run_claims(registry.claims, ctx)]
     payload = build_payload(
         records,
         profile="quick",
         seed=ctx.seed,
-        findings=reg.findings,
+        findings=registry.findings,
         provenance=provenance(command=["verify"], seed=ctx.seed, profile="quick"),
     )
     _, _, html = write_report(payload, out)
     for fig in out.rglob("*.png"):  # the page must not need the figure files
         fig.unlink()
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    return Path(html).as_uri()
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    return _write(fake_registry(), tmp_path_factory.mktemp("report"))
+
+
+@pytest.fixture
+def page(driver, small_report):
+    driver.get(small_report)
+    return driver
+
+
+def _large_registry():
+    """As many claims and findings as a quick run has, with the longest words a real report holds."""
+    reg = fake_registry()
+    long_word = "x" * 300  # an evidence value with no place to break, like a long array printed whole
+
+    def check(ctx):
+        return Result(
+            "refuted",
+            observed=3.22691e31,
+            bound=1.0,
+            direction="at_most",
+            method="exact output laws over the whole net (log-sum-exp), for each dataset and every neighbour " * 3,
+            reading="[002 Alg. 1 step 6] as printed, with replace-one neighbours " * 4,
+            evidence={"evaluations": 10, "note": long_word},
+            evidence_kind="bound_search",
+        )
+
+    for paper in ("000", "002", "004"):
+        ids = [f"paper{paper}.a-rather-long-claim-identifier.printed-indices.standard-{i}" for i in range(60)]
+        for i, claim_id in enumerate(ids):
+            kind = ("privacy", "formula", "inequality", "sensitivity", "rate")[i % 5]
+            reg.add_claim(Claim(claim_id, f"[{paper} Thm. {i}]", "a statement of the paper " * 6, kind, check))
+        for j in range(6):
+            title = f"Finding {j} of {paper}: the printed bound of Lemma D.4 is false as printed " * 2
+            reg.add_finding(Finding(f"{paper}.finding-{j}", paper, title, (ids[j],), "a reading " * 20, "s " * 80))
+    return reg
+
+
+@pytest.mark.parametrize("width", [1400, 1000])
+def test_first_screen_fits_a_laptop(driver, tmp_path_factory, width):
+    """A report of a quick run's size: no horizontal scroll, the verdict grid within the first window height."""
+    uri = _write(_large_registry(), tmp_path_factory.mktemp("large"))
+    driver.set_window_size(width, 900)
     try:
-        driver.get(Path(html).as_uri())
-        yield driver
+        driver.get(uri)
+        layout = driver.execute_script(
+            """
+            const grid = document.getElementById("verdict-grid").getBoundingClientRect();
+            const table = document.getElementById("claim-table").getBoundingClientRect();
+            const root = document.documentElement;
+            return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, innerHeight: window.innerHeight,
+                    gridTop: grid.top, gridBottom: grid.bottom, tableRight: table.right,
+                    rows: document.querySelectorAll("#claim-table tbody tr").length};
+            """
+        )
+        assert layout["rows"] == 3 + 180
+        assert layout["scrollWidth"] <= layout["clientWidth"], layout  # no horizontal scroll
+        assert layout["tableRight"] <= layout["clientWidth"], layout  # the claims table's "why" column wraps
+        assert 0 <= layout["gridTop"] < layout["gridBottom"] <= layout["innerHeight"], layout  # above the fold
     finally:
-        driver.quit()
+        driver.set_window_size(1400, 900)
 
 
 def _ids(driver, table="claim-table"):
@@ -61,15 +127,23 @@ def _ids(driver, table="claim-table"):
     ]
 
 
-def test_findings_come_first(page):
+def test_overview_then_findings_come_first(page):
     from selenium.webdriver.common.by import By
 
     headings = [h.text for h in page.find_elements(By.TAG_NAME, "h2")]
-    assert headings[0] == "Findings"
-    assert (
-        "The toy sensitivity is twice the stated one"
-        in page.find_element(By.ID, "findings").find_element(By.XPATH, "following-sibling::section").text
-    )
+    assert headings[:2] == ["Overview", "Findings"]
+    assert "The toy sensitivity is twice the stated one" in page.find_element(By.ID, "findings-002").text
+
+
+def test_finding_reaches_its_evidence_in_one_click(page):
+    from selenium.webdriver.common.by import By
+
+    link = page.find_element(By.CSS_SELECTOR, "#finding-002\\.toy-sensitivity .key a")
+    assert link.get_attribute("href").endswith("#claim-toy.sensitivity")
+    link.click()
+    assert page.execute_script("return location.hash") == "#claim-toy.sensitivity"
+    row = page.find_element(By.ID, "claim-toy.sensitivity")
+    assert 0 <= page.execute_script("return arguments[0].getBoundingClientRect().top", row) < 900
 
 
 def test_figure_is_inline_and_loads(page):

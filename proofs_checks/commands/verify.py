@@ -169,6 +169,7 @@ def run(args):
         width = max(len(r["id"]) for r in records)
         for r in records:
             print(f"{r['id']:<{width}}  {r['kind']:<11}  {r['verdict']}")
+        print(_counts_footer(payload["summary"]))
     print(f"report: {html_path}, {md_path}, {json_path}", file=sys.stderr)
     if interrupted:
         return 130
@@ -186,6 +187,17 @@ def run(args):
             print(f"--fail-on {args.fail_on}: {len(failing)} claim(s): {', '.join(failing)}", file=sys.stderr)
             status = 1
     return status
+
+
+def _counts_footer(summary):
+    """The last line of the stdout table: the verdict counts, self-tests apart (as the report's headline)."""
+    from ..report.overview import counts_line
+
+    studied, self_tests = summary["claims"], summary["self_tests"]
+    line = f"{sum(studied.values())} claims: {counts_line(studied) or 'none run'}"
+    if any(self_tests.values()):
+        line += f"; {sum(self_tests.values())} self-tests: {counts_line(self_tests)}"
+    return line
 
 
 def _claim_power(claim, ctx, result):

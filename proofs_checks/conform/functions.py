@@ -118,7 +118,7 @@ class PortFunction:
     tolerance : Tol, optional
         Its stated tolerance with the reason (:mod:`.scales`): required for the golden kinds.
     audited : bool
-        Whether :mod:`.privacy` audits it (a check of the same name in ``PRIVACY_CHECKS``).
+        Whether :mod:`proofs_checks.conform.privacy` audits it (a check of the same name in ``PRIVACY_CHECKS``).
 
     Raises
     ------

@@ -1,12 +1,14 @@
 """The verification report: ``report.md``, ``report.json`` and ``report.html`` (figures beside them).
 
-The report leads with the headline findings (:class:`~proofs_checks.model.Finding`, each with
-its claims' verdicts, its reading of the paper and its numbers), then a paper x kind x verdict
-summary, the bibliography, one verdict line per claim, the self-tests of the project's own tools
-in their own section, and a provenance block that is enough to rerun it.
+The report leads with an overview: a table of contents, a verdict grid per paper and the legend of
+the verdicts, then the headline findings (:class:`~proofs_checks.model.Finding`) by paper and ranked
+by severity (:mod:`.overview`), each with its key number, first figure, reading and claims; then a
+paper x kind x verdict summary, the bibliography, one verdict line per claim, the self-tests of the
+project's own tools in their own section, and a provenance block that is enough to rerun it.
 
 - :mod:`.records`: one claim's record and its verdict line;
 - :mod:`.payload`: the whole report as one JSON object (schema ``report.schema.json``);
+- :mod:`.overview`: the first screen derived from the payload (verdict grid, severity, legend);
 - :mod:`.provenance`, :mod:`.bibliography`: where the run and the papers come from;
 - :mod:`.markdown`, :mod:`.html`: the two renderings of the payload;
 - :mod:`.write`: the three files, written whole or not at all;

@@ -1,5 +1,11 @@
 """``report.html``: one self-contained static page (Jinja2), readable offline.
 
+The first screen answers what is wrong in the papers: a table of contents, the verdict grid per paper
+(with its findings per severity class) beside the legend of the verdicts, then the findings by paper,
+most severe first, each with its key number and first figure (:mod:`.overview`).  Below them the
+summary by paper and kind, the papers, and the claims table, whose columns keep to the window's width
+(a laptop's 1,000 px included: the "why" column wraps).
+
 Figures are inlined as ``data:`` URIs, the style and the script are in the page, and nothing
 is fetched from the network.  The claim table sorts on a click on its header and filters by
 text, verdict and scope; the evidence of each claim folds away (``<details>``).
@@ -14,9 +20,13 @@ from pathlib import Path
 
 from ..model import VERDICTS
 from .bibliography import paper_label
+from .overview import SEVERITIES, VERDICT_MEANINGS, overview
 from .records import fmt, verdict_line
 
 __all__ = ["render_html"]
+
+#: The verdict grid's columns: what is wrong first.
+GRID_VERDICTS = ("refuted", "inconclusive", "vacuous", "confirmed", "error")
 
 
 def _data_uri(path, base):
@@ -46,7 +56,20 @@ def _environment():
 
 
 def render_html(payload, out_dir):
-    """The HTML text of a report payload; figures are read from ``out_dir`` and inlined."""
+    """The HTML text of a report payload; figures are read from ``out_dir`` and inlined.
+
+    Parameters
+    ----------
+    payload : dict
+        :func:`~proofs_checks.report.build_payload` of a run.
+    out_dir : str or os.PathLike
+        The report folder; figures named by relative paths are read from it.
+
+    Returns
+    -------
+    str
+        The page; a figure that cannot be read is named as missing where it would be shown.
+    """
     figures = {}
     for r in payload["claims"]:
         for fig in r["figures"]:
@@ -57,6 +80,11 @@ def render_html(payload, out_dir):
     return template.render(
         report=payload,
         verdicts=VERDICTS,
+        grid_verdicts=GRID_VERDICTS,
+        headline_verdicts=[v for v in VERDICTS if payload["summary"]["claims"].get(v)],
+        view=overview(payload),
+        severities=SEVERITIES,
+        meanings={word: VERDICT_MEANINGS[word] for word in (*GRID_VERDICTS, "no violation found")},
         figures=figures,
         claims=[r for r in payload["claims"] if r["scope"] != "self-test"],
         self_tests=[r for r in payload["claims"] if r["scope"] == "self-test"],

@@ -1,20 +1,31 @@
-"""``report.md``: the report payload as Markdown (findings first)."""
+"""``report.md``: the report payload as Markdown, with the same first screen as ``report.html``.
+
+A table of contents, the verdict grid per paper and the legend of the verdicts, then the findings by
+paper and severity (:mod:`.overview`), each with its key number and first figure; every claim id links
+to the claim's section (an ``<a id="claim-...">`` anchor, as in the HTML page).
+"""
 
 from __future__ import annotations
 
 from ..model import VERDICTS
 from .bibliography import paper_label
+from .overview import SEVERITIES, VERDICT_MEANINGS, counts_line, overview
 from .records import fmt, verdict_line
 
 __all__ = ["render_markdown"]
 
+#: The verdict grid's columns: what is wrong first (as in the HTML page).
+_GRID_VERDICTS = ("refuted", "inconclusive", "vacuous", "confirmed", "error")
 
-def _counts_line(counts):
-    return ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v))
+
+def _claim_link(claim_id):
+    return f"[`{claim_id}`](#claim-{claim_id})"
 
 
 def _claim_section(r):
     lines = [
+        f'<a id="claim-{r["id"]}"></a>',
+        "",
         f"### `{r['id']}`: {r['verdict']}",
         "",
         f"*{r['source']}* ({r['kind']}, {r['scope']}): {r['statement']}",
@@ -50,7 +61,7 @@ def _claim_table(records):
         cells = [fmt(r[k]) if r.get(k) is not None else "" for k in ("observed", "bound", "margin")]
         cells.append(fmt(r["power"]["share"]) if r.get("power") else "")
         lines.append(
-            f"| `{r['id']}` | {r['paper']} | {r['kind']} | {r['source']} | **{r['verdict']}** | "
+            f"| {_claim_link(r['id'])} | {r['paper']} | {r['kind']} | {r['source']} | **{r['verdict']}** | "
             + " | ".join(cells)
             + " |"
         )
@@ -66,31 +77,19 @@ def render_markdown(payload):
     lines = [
         "# Verification report",
         "",
-        f"{len(claims)} claims about the papers: **{_counts_line(s['claims']) or 'none run'}**"
-        + (f"; {len(self_tests)} self-tests of the tools: {_counts_line(s['self_tests'])}" if self_tests else "")
+        f"{len(claims)} claims about the papers: **{counts_line(s['claims']) or 'none run'}**"
+        + (f"; {len(self_tests)} self-tests of the tools: {counts_line(s['self_tests'])}" if self_tests else "")
         + f". Profile `{payload['profile']}`, seed `{payload['seed']}`.",
         "",
     ]
     if payload["interrupted"]:
         lines += [f"**Interrupted**: {len(payload['not_run'])} claims not run.", ""]
-
-    lines += ["## Findings", ""]
-    if not payload["findings"]:
-        lines += ["No headline finding is registered for the claims of this run.", ""]
-    for f in payload["findings"]:
-        lines += [
-            f"### {f['title']}",
-            "",
-            f"*{paper_label(f['paper'])}* — `{f['id']}`",
-            "",
-            f["summary"],
-            "",
-            f"Reading: {f['reading']}",
-            "",
-        ]
-        lines += [f"- `{c['id']}`: {c['line']}" for c in f["claims"]] + [""]
+    view = overview(payload)
+    lines += _contents(view, bool(self_tests)) + _overview_section(view) + _findings_section(view)
 
     lines += [
+        '<a id="summary"></a>',
+        "",
         "## Summary by paper and kind",
         "",
         "| paper | kind | " + " | ".join(VERDICTS) + " | total |",
@@ -102,10 +101,12 @@ def render_markdown(payload):
             + " | ".join(str(row[v]) for v in VERDICTS)
             + f" | {row['total']} |"
         )
-    lines += ["", "## Papers", ""]
+    lines += ["", '<a id="papers"></a>', "", "## Papers", ""]
     for p in payload["papers"]:
         lines.append(f"- **{p['id']}**: {', '.join(p['authors'])}. *{p['title']}*. {p['note']}")
     lines += [
+        "",
+        '<a id="claims"></a>',
         "",
         "## Claims",
         "",
@@ -118,6 +119,8 @@ def render_markdown(payload):
         lines += _claim_section(r)
     if self_tests:
         lines += [
+            '<a id="self-tests"></a>',
+            "",
             "## Self-tests of the tools",
             "",
             "Calibration of the project's own auditor against mechanisms of known epsilon; no statement of a paper.",
@@ -127,6 +130,8 @@ def render_markdown(payload):
         for r in self_tests:
             lines += _claim_section(r)
     lines += [
+        '<a id="provenance"></a>',
+        "",
         "## Provenance",
         "",
         f"- version {prov['version']}, commit `{prov['commit']}`"
@@ -139,3 +144,80 @@ def render_markdown(payload):
     if prov.get("wall_seconds") is not None:
         lines.append(f"- wall time {prov['wall_seconds']} s, generated {prov['generated']}")
     return "\n".join(lines) + "\n"
+
+
+def _contents(view, has_self_tests):
+    by_paper = ", ".join(f"[{g['paper']}](#findings-{g['paper']})" for g in view["groups"])
+    entries = [
+        "[Overview](#overview)",
+        "[Findings](#findings)" + (f" ({by_paper})" if by_paper else ""),
+        "[Summary by paper and kind](#summary)",
+        "[Papers](#papers)",
+        "[Claims](#claims)",
+        *(["[Self-tests](#self-tests)"] if has_self_tests else []),
+        "[Provenance](#provenance)",
+    ]
+    return ["**Contents:** " + " · ".join(entries), ""]
+
+
+def _overview_section(view):
+    lines = [
+        '<a id="overview"></a>',
+        "",
+        "## Overview",
+        "",
+        "| paper | " + " | ".join(_GRID_VERDICTS) + " | total | findings |",
+        "|---|" + "---:|" * (len(_GRID_VERDICTS) + 1) + "---|",
+    ]
+    groups = {g["paper"]: g["findings"] for g in view["groups"]}
+    for row in view["grid"]:
+        found = groups.get(row["paper"], [])
+        classes = ", ".join(f"{n} {s}" for s in SEVERITIES if (n := sum(f["severity"] == s for f in found)))
+        cell = f"[{len(found)}](#findings-{row['paper']}): {classes}" if found else "none"
+        lines.append(
+            f"| {paper_label(row['paper'])} | "
+            + " | ".join(str(row[v]) for v in _GRID_VERDICTS)
+            + f" | {row['total']} | {cell} |"
+        )
+    lines += ["", "What the verdicts mean:", ""]
+    lines += [f"- **{word}**: {VERDICT_MEANINGS[word]}" for word in (*_GRID_VERDICTS, "no violation found")]
+    lines += [
+        "- **severity** of a finding, from its refuted claims' kind: "
+        + " > ".join(
+            f"*{s}* ({kinds})" for s, kinds in zip(SEVERITIES, ("privacy", "inequality, sensitivity, rate", "formula"))
+        )
+        + f"; *{SEVERITIES[-1]}* last.",
+        "",
+    ]
+    return lines
+
+
+def _findings_section(view):
+    lines = ['<a id="findings"></a>', "", "## Findings", ""]
+    if not view["groups"]:
+        return lines + ["No headline finding is registered for the claims of this run.", ""]
+    lines += ["By paper, most severe first; each with its key number and its first figure.", ""]
+    for group in view["groups"]:
+        lines += [f'<a id="findings-{group["paper"]}"></a>', "", f"### {paper_label(group['paper'])}", ""]
+        for f in group["findings"]:
+            lead = f"{_claim_link(f['lead']['id'])}: " if f["lead"] else ""
+            lines += [
+                f'<a id="finding-{f["id"]}"></a>',
+                "",
+                f"#### [{f['severity']}] {f['title']}",
+                "",
+                f"{lead}**{f['key_line']}**",
+                "",
+            ]
+            if f["figure"]:
+                lines += [f"![{f['id']}]({f['figure']})", ""]
+            lines += [
+                f"*{paper_label(f['paper'])}* — `{f['id']}`",
+                "",
+                f["summary"],
+                "",
+                f"Reading: {f['reading']}",
+                "",
+            ]
+            lines += [f"- {_claim_link(c['id'])}: {c['line']}" for c in f["claims"]] + [""]
+    return lines
