@@ -3,7 +3,8 @@
 The algorithm runs once on ``D`` (recorded, one seed); every candidate neighbour ``D'`` is one replay of that
 transcript, scored by the largest ratio, over the calls both runs made, of the measured input distance to the
 declared sensitivity (:func:`~.sensitivity.worst_call`).  A replay that diverges (another call or public
-argument) scores ``inf`` and ends the search: it is already a refutation.
+argument, or another declared privacy, sensitivity or norm) scores ``inf`` and ends the search: it is already a
+refutation.
 
 1. Extremes: every row in :data:`EXTREMES` (1e300, -1e300, 1e-300, 0, subnormals, the largest float, NaN and
    +-inf) written over a whole record, then over one coordinate at a time, at the rows most likely to matter
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .control_flow import declared_divergence
 from .runs import AlgorithmError, Divergence, path_seeds, recorded_run
 from .sensitivity import worst_call
 
@@ -166,6 +168,9 @@ class _Search:
             self.rejected += 1
             return None
         replayed = tuple(replay.calls)
+        declared = declared_divergence(self.recorded, replayed)
+        if declared is not None:
+            divergence = declared.as_dict()
         if divergence is None and not replay.complete:
             last = self.recorded[len(replayed)]
             divergence = Divergence(len(replayed), last.site, "end of run", last.primitive, None).as_dict()

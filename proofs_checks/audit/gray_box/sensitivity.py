@@ -1,7 +1,10 @@
 """Check (b): each call's measured input distance on the pair, in its norm, at most its declared sensitivity.
 
 Distances are computed in float64 as the arrays are (no rescaling of the inputs); a NaN or an infinite
-coordinate makes the distance infinite, and so does a change of shape.
+coordinate makes the distance infinite, and so does a change of shape.  A distance above the declared
+sensitivity by a relative :data:`ROUNDING_SLACK` (1e-9) or less is the rounding of the query itself (a mean of
+``n`` records moved by one differs by ``1/n`` plus a few units in the last place), not an over-spend: a bound that
+holds to within ``1 + 1e-9`` costs at most a factor ``1 + 1e-9`` in epsilon.
 
 References
 ----------
@@ -21,9 +24,23 @@ from numpy.typing import ArrayLike
 from .check_result import NO_VIOLATION, PROOF_PREMISE, REFUTED, VACUOUS, GrayBoxCheck
 from .runs import PathRun
 
-__all__ = ["NORMS", "measured_distance", "sensitivity_ratio", "worst_call", "sensitivity_check"]
+__all__ = ["NORMS", "ROUNDING_SLACK", "measured_distance", "sensitivity_ratio", "worst_call", "sensitivity_check"]
 
 NORMS = ("l1", "l2", "linf")
+
+#: Relative excess of a measured distance over its declared sensitivity read as float64 rounding.
+ROUNDING_SLACK = 1e-9
+
+
+def exceeds(measured: float, declared: float) -> bool:
+    """Whether ``measured`` exceeds ``declared`` by more than the rounding slack (NaN declared: always).
+
+    Examples
+    --------
+    >>> exceeds(0.10000000000000003, 0.1), exceeds(0.2, 0.1), exceeds(np.inf, np.inf)
+    (False, True, False)
+    """
+    return not measured <= declared * (1.0 + ROUNDING_SLACK)
 
 
 def measured_distance(a: ArrayLike, b: ArrayLike, norm: str) -> float:
@@ -124,7 +141,7 @@ def sensitivity_check(runs: Sequence[tuple[str, int, PathRun]]) -> GrayBoxCheck:
     -------
     GrayBoxCheck
         ``refuted`` naming the call of largest ratio when some measured distance exceeds its declared
-        sensitivity (``not measured <= declared``); ``no violation found`` with the largest ratio otherwise;
+        sensitivity (by more than :data:`ROUNDING_SLACK`); ``no violation found`` with the largest ratio otherwise;
         ``vacuous`` when no call was made on both runs.
     """
     worst = None
@@ -139,6 +156,6 @@ def sensitivity_check(runs: Sequence[tuple[str, int, PathRun]]) -> GrayBoxCheck:
         f"measured {worst['norm']} distance {worst['measured']:.6g} vs declared sensitivity {worst['declared']:.6g} "
         f"(ratio {worst['ratio']:.6g}; {worst['direction']}, path {worst['path']})"
     )
-    if not worst["measured"] <= worst["declared"]:
+    if exceeds(worst["measured"], worst["declared"]):
         return GrayBoxCheck("sensitivity", REFUTED, f"{where}: {numbers}", PROOF_PREMISE, worst)
     return GrayBoxCheck("sensitivity", NO_VIOLATION, f"largest at {where}: {numbers}", PROOF_PREMISE, worst)
