@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -65,7 +65,7 @@ EXTREMES = (
 class NeighbourSearchResult:
     """The worst neighbour found by :func:`search_neighbours`.
 
-    Attributes
+    Parameters
     ----------
     D, D_prime : numpy.ndarray
         The pair (float64 copies; ``D`` is the searched dataset).
@@ -106,7 +106,6 @@ class NeighbourSearchResult:
     evaluations: int
     rejected: int
     budget: int
-    history: tuple = field(default=(), repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The result as JSON-able values (the pair as lists).

@@ -35,7 +35,7 @@ def overall_verdict(checks) -> str:
 class GrayBoxResult:
     """What :func:`~proofs_checks.audit.gray_box_audit` found.
 
-    Attributes
+    Parameters
     ----------
     algorithm : str
         The audited callable's name.
@@ -59,7 +59,7 @@ class GrayBoxResult:
         Primitive calls of the first recorded run on ``D``.
     seconds : float
         Wall-clock time.
-    neighbour_search : NeighbourSearchResult or None
+    neighbour_search : NeighbourSearchResult or None, default None
         The search that chose ``D_prime`` (``neighbours="search"``).
 
     Examples
