@@ -350,7 +350,9 @@ def _dp_fw_declare(X, y, parts, loss, V, s, beta, epsilon, variant, sensitivity,
 
     def declare(t, W):
         idx = parts[t - 1]
-        delta_u = dp_fw_sensitivity(V, s, idx.size) if sensitivity is None else check_positive("sensitivity", sensitivity)
+        delta_u = (
+            dp_fw_sensitivity(V, s, idx.size) if sensitivity is None else check_positive("sensitivity", sensitivity)
+        )
         public = {"t": t, "k": V.shape[0], "m": idx.size, "weight": 0.5 * epsilon / delta_u}
         if batched:
             public["batch"] = (W.shape[0],)
