@@ -562,16 +562,19 @@ def record_call(
     ----------
     primitive : str
         A registered primitive name (:func:`registered_primitives`).
-    data : array_like of real numbers
-        The data-dependent input whose change ``sensitivity`` bounds; recorded as a float64 copy.
+    data : array_like of real numbers, or a callable returning one
+        The data-dependent input whose change ``sensitivity`` bounds; recorded as a float64 copy.  A
+        zero-argument callable is called only when a recorder is active (after the draw): for a caller whose
+        sampler reads fused log-weights and would compute the scores for the event alone.
     sensitivity : float
         The sensitivity the caller declared for ``data``, ``>= 0`` (``inf`` allowed).
     norm : str
         One of :data:`NORMS`.
     privacy : Mapping[str, float]
         The budget the caller's accounting charges for this call (``{}`` if none).
-    law : Mapping[str, Any]
-        Exactly what the sampler consumes (arrays are copied).
+    law : Mapping[str, Any], or a callable returning one
+        Exactly what the sampler consumes (arrays are copied).  A zero-argument callable is called only when a
+        recorder is active (after the draw), for a law whose parameters cost work to state.
     public : Mapping[str, Any]
         Public arguments: scalars, strings, tuples or numpy arrays (copied).
     sample : callable ``() -> T``
@@ -616,11 +619,11 @@ def record_call(
     primitive_law(primitive)
     return session._emit(
         primitive,
-        _data_copy(data),
+        _data_copy(data() if callable(data) else data),
         _check_sensitivity(sensitivity),
         _check_norm("norm", norm),
         _frozen_mapping("privacy", privacy),
-        _frozen_mapping("law", law),
+        _frozen_mapping("law", law() if callable(law) else law),
         _frozen_mapping("public", public),
         output,
         _check_site(site),
