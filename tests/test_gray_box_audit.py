@@ -55,14 +55,22 @@ def test_noise_scale_halved_is_refuted_by_the_pair_loss():
 
 def test_loop_noise_halved_is_refuted_by_the_pair_loss():
     """5-step Laplace gradient loop, every step's noise x0.5: refuted at 1000 paths (about 4.5 s)."""
-    result = gray_box_audit(alg.gradient_loop_half_noise, *alg.loop_pair(), epsilon=alg.EPSILON, paths=1000, seed=0,
-                            checks=("pair_loss", "composition"))
+    result = gray_box_audit(
+        alg.gradient_loop_half_noise,
+        *alg.loop_pair(),
+        epsilon=alg.EPSILON,
+        paths=1000,
+        seed=0,
+        checks=("pair_loss", "composition"),
+    )
     assert result.check("pair_loss").verdict == "refuted", result.report()
     assert result.check("composition").verdict == "not confirmed"
 
 
-@pytest.mark.parametrize("algorithm, pair", [(alg.noisy_mean_half_sensitivity, alg.mean_pair),
-                                             (alg.gradient_loop_half_sensitivity, alg.loop_pair)])
+@pytest.mark.parametrize(
+    "algorithm, pair",
+    [(alg.noisy_mean_half_sensitivity, alg.mean_pair), (alg.gradient_loop_half_sensitivity, alg.loop_pair)],
+)
 def test_declared_sensitivity_halved_is_refuted_naming_the_call(algorithm, pair):
     """measured = 2 x declared at every call: refuted on the first path (20 paths, well under a second)."""
     result = gray_box_audit(algorithm, *pair(), epsilon=alg.EPSILON, paths=20, seed=0)

@@ -107,8 +107,9 @@ def test_search_add_remove_flags_the_size_in_a_public_parameter():
 def test_gray_box_audit_with_searched_neighbours():
     from proofs_checks.audit import gray_box_audit
 
-    result = gray_box_audit(alg.noisy_mean_half_sensitivity, np.zeros(6), epsilon=1.0, neighbours="search",
-                            search_budget=20, paths=20)
+    result = gray_box_audit(
+        alg.noisy_mean_half_sensitivity, np.zeros(6), epsilon=1.0, neighbours="search", search_budget=20, paths=20
+    )
     assert result.check("sensitivity").verdict == "refuted"
     assert result.neighbour_search is not None and result.neighbour_search.ratio >= 1.0
 
@@ -126,9 +127,24 @@ def test_command_line_names_the_failing_call(tmp_path):
     D, D_prime = alg.mean_pair()
     np.save(tmp_path / "D.npy", D)
     np.save(tmp_path / "Dp.npy", D_prime)
-    cmd = [sys.executable, "-m", "proofs_checks", "audit", "--gray-box", "--algorithm",
-           "tests._gray_box_algorithms:noisy_mean_half_sensitivity", "--data", str(tmp_path / "D.npy"),
-           "--data-prime", str(tmp_path / "Dp.npy"), "--epsilon", "1", "--paths", "20", "--json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "proofs_checks",
+        "audit",
+        "--gray-box",
+        "--algorithm",
+        "tests._gray_box_algorithms:noisy_mean_half_sensitivity",
+        "--data",
+        str(tmp_path / "D.npy"),
+        "--data-prime",
+        str(tmp_path / "Dp.npy"),
+        "--epsilon",
+        "1",
+        "--paths",
+        "20",
+        "--json",
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     report = json.loads(out.stdout)
     assert report["verdict"] == "refuted"

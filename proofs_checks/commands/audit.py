@@ -26,8 +26,8 @@ import sys
 
 from ..audit.options import cli_spec
 from . import UsageError
-from ._gray_box import add_gray_box_arguments, run_gray_box
 from ._common import add_backend_arguments, non_negative_int, positive_int
+from ._gray_box import add_gray_box_arguments, run_gray_box
 
 __all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "add_arguments", "given_options", "make_options", "run"]
 

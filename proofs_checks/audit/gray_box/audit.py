@@ -64,10 +64,16 @@ def _guarded(name, compute):
     try:
         check = compute()
     except Exception as exc:
-        check = GrayBoxCheck(name, ERROR, f"the check raised {type(exc).__name__}: {exc}", _COVERS[name],
-                             {"exception": type(exc).__name__, "message": str(exc)})
-    return GrayBoxCheck(check.name, check.verdict, check.summary, check.covers, check.witness,
-                        time.perf_counter() - start)
+        check = GrayBoxCheck(
+            name,
+            ERROR,
+            f"the check raised {type(exc).__name__}: {exc}",
+            _COVERS[name],
+            {"exception": type(exc).__name__, "message": str(exc)},
+        )
+    return GrayBoxCheck(
+        check.name, check.verdict, check.summary, check.covers, check.witness, time.perf_counter() - start
+    )
 
 
 def _run_direction(algorithm, data, other, seeds, label, names, progress):
@@ -80,8 +86,9 @@ def _run_direction(algorithm, data, other, seeds, label, names, progress):
     return runs
 
 
-def _check_arguments(algorithm, D, D_prime, epsilon, delta, paths, confidence, seed, neighbours, relation,
-                     search_budget, bound, checks):
+def _check_arguments(
+    algorithm, D, D_prime, epsilon, delta, paths, confidence, seed, neighbours, relation, search_budget, bound, checks
+):
     check_algorithm(algorithm)
     data = check_dataset("D", D)
     if neighbours not in (None, "search"):
@@ -205,7 +212,18 @@ def gray_box_audit(
     """
     start = time.perf_counter()
     data, other, selected = _check_arguments(
-        algorithm, D, D_prime, epsilon, delta, paths, confidence, seed, neighbours, relation, search_budget, bound,
+        algorithm,
+        D,
+        D_prime,
+        epsilon,
+        delta,
+        paths,
+        confidence,
+        seed,
+        neighbours,
+        relation,
+        search_budget,
+        bound,
         checks,
     )
     found = None
@@ -219,30 +237,53 @@ def gray_box_audit(
         runs = _run_direction(algorithm, data, other, path_seeds(seed, paths, 0), "D->D'", ("D", "D'"), progress)
         backward = []
         if reverse:
-            backward = _run_direction(algorithm, other, data, path_seeds(seed, paths, 1), "D'->D", ("D'", "D"),
-                                      progress)
+            backward = _run_direction(
+                algorithm, other, data, path_seeds(seed, paths, 1), "D'->D", ("D'", "D"), progress
+            )
     except AlgorithmError as exc:
-        results = tuple(
-            GrayBoxCheck(c, ERROR, str(exc), _COVERS[c], {"message": str(exc)}) for c in selected
+        results = tuple(GrayBoxCheck(c, ERROR, str(exc), _COVERS[c], {"message": str(exc)}) for c in selected)
+        return GrayBoxResult(
+            name,
+            ERROR,
+            results,
+            float(epsilon),
+            float(delta),
+            float(confidence),
+            paths,
+            seed,
+            relation,
+            np.asarray(data),
+            np.asarray(other),
+            0,
+            time.perf_counter() - start,
+            found,
         )
-        return GrayBoxResult(name, ERROR, results, float(epsilon), float(delta), float(confidence), paths, seed,
-                             relation, np.asarray(data), np.asarray(other), 0, time.perf_counter() - start, found)
     everything = runs + backward
     rng = np.random.default_rng(path_seeds(seed, 1, 2)[0])
     computations = {
         "control_flow": lambda: control_flow_check(everything),
         "sensitivity": lambda: sensitivity_check(everything),
         "law_conformance": lambda: conformance_check(
-            [call for _, _, run in everything for call in run.recorded], confidence=confidence,
-            noise_laws=noise_laws, rng=rng,
+            [call for _, _, run in everything for call in run.recorded],
+            confidence=confidence,
+            noise_laws=noise_laws,
+            rng=rng,
         ),
         "pair_loss": lambda: pair_loss_check(
-            {label: losses_of([run for lab, _, run in everything if lab == label])
-             for label in ("D->D'", "D'->D") if any(lab == label for lab, _, _ in everything)},
-            epsilon=float(epsilon), delta=float(delta), confidence=confidence, bound=bound, rng=rng,
+            {
+                label: losses_of([run for lab, _, run in everything if lab == label])
+                for label in ("D->D'", "D'->D")
+                if any(lab == label for lab, _, _ in everything)
+            },
+            epsilon=float(epsilon),
+            delta=float(delta),
+            confidence=confidence,
+            bound=bound,
+            rng=rng,
         ),
         "composition": lambda: composition_check(
-            [(label, path, run.recorded) for label, path, run in everything], epsilon=float(epsilon),
+            [(label, path, run.recorded) for label, path, run in everything],
+            epsilon=float(epsilon),
             delta=float(delta),
         ),
     }

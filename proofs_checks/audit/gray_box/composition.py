@@ -57,9 +57,7 @@ def _import_pld():
     try:
         from dp_accounting.pld import common, privacy_loss_distribution
     except ImportError as exc:  # an install without the dependency
-        raise ImportError(
-            "the gray-box composition check needs dp-accounting (pip install dp-accounting)"
-        ) from exc
+        raise ImportError("the gray-box composition check needs dp-accounting (pip install dp-accounting)") from exc
     return common, privacy_loss_distribution
 
 
@@ -108,8 +106,11 @@ def composed_epsilon(mechanisms: Sequence[tuple[str, float]], delta: float) -> f
         return 0.0
     # every Laplace or pure call has a bounded loss, and bounded losses add (Dwork-Roth Thm. 3.16): exact at
     # delta = 0, where the distributions' discretised tails would read inf, and a valid bound at any delta
-    pure_sum = math.fsum(count * (value if kind == "pure" else 1.0 / value) for (kind, value), count in counts.items()
-                         if kind != "gaussian")
+    pure_sum = math.fsum(
+        count * (value if kind == "pure" else 1.0 / value)
+        for (kind, value), count in counts.items()
+        if kind != "gaussian"
+    )
     bounded = all(kind != "gaussian" for kind, _ in counts)
     if delta == 0.0:
         return pure_sum if bounded else math.inf
@@ -182,8 +183,12 @@ def composition_check(runs: Sequence[tuple[str, int, Sequence]], *, epsilon: flo
     )
     if worst_eps <= epsilon * (1.0 + _RELATIVE_TOLERANCE):
         return GrayBoxCheck(
-            "composition", CONFIRMED, f"{numbers}: within the claim for the transcript given the declared "
-            "sensitivities", TRANSCRIPT, witness,
+            "composition",
+            CONFIRMED,
+            f"{numbers}: within the claim for the transcript given the declared sensitivities",
+            TRANSCRIPT,
+            witness,
         )
-    return GrayBoxCheck("composition", NOT_CONFIRMED, f"{numbers}: the upper bound exceeds the claim", TRANSCRIPT,
-                        witness)
+    return GrayBoxCheck(
+        "composition", NOT_CONFIRMED, f"{numbers}: the upper bound exceeds the claim", TRANSCRIPT, witness
+    )

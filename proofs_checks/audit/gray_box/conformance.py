@@ -139,14 +139,21 @@ def conformance_check(
     values, cdfs, untested = _pooled_values(calls, dict(noise_laws or {}), rng)
     if not values:
         return GrayBoxCheck(
-            "law_conformance", VACUOUS, f"no call with a testable law (untested: {untested})", TRANSCRIPT,
+            "law_conformance",
+            VACUOUS,
+            f"no call with a testable law (untested: {untested})",
+            TRANSCRIPT,
             {"untested": untested},
         )
     alpha = (1.0 - confidence) / len(values)
     tests = {}
     for name, sample in values.items():
         result = stats.kstest(sample, cdfs[name])
-        tests[name] = {"values": int(sample.size), "ks_statistic": float(result.statistic), "p_value": float(result.pvalue)}
+        tests[name] = {
+            "values": int(sample.size),
+            "ks_statistic": float(result.statistic),
+            "p_value": float(result.pvalue),
+        }
     worst = min(tests, key=lambda k: tests[k]["p_value"])
     witness = {"alpha_per_primitive": alpha, "tests": tests, "untested": untested, "worst": worst}
     numbers = (
@@ -154,6 +161,7 @@ def conformance_check(
         f"values (threshold {alpha:.3g}, Bonferroni over {len(values)} primitive(s))"
     )
     if tests[worst]["p_value"] < alpha and not math.isnan(tests[worst]["p_value"]):
-        return GrayBoxCheck("law_conformance", REFUTED, f"{numbers}: the draws do not follow the recorded law",
-                            TRANSCRIPT, witness)
+        return GrayBoxCheck(
+            "law_conformance", REFUTED, f"{numbers}: the draws do not follow the recorded law", TRANSCRIPT, witness
+        )
     return GrayBoxCheck("law_conformance", NO_VIOLATION, numbers, TRANSCRIPT, witness)

@@ -220,9 +220,19 @@ def _candidates(data: np.ndarray, relation: str):
                     record[j] = value
                     record = record.reshape(record_shape)
                     if row is None:
-                        yield np.concatenate([data, record[None]]), f"added record, coordinate {j} = {float(value)!r}", record, None
+                        yield (
+                            np.concatenate([data, record[None]]),
+                            f"added record, coordinate {j} = {float(value)!r}",
+                            record,
+                            None,
+                        )
                     else:
-                        yield _replaced(data, row, record), f"row {row}, coordinate {j} <- {float(value)!r}", record, row
+                        yield (
+                            _replaced(data, row, record),
+                            f"row {row}, coordinate {j} <- {float(value)!r}",
+                            record,
+                            row,
+                        )
 
 
 def _hill_climb(search: _Search, data, start_record, row, rng):

@@ -32,7 +32,14 @@ from .bounds import mean_lower_bound
 from .check_result import NO_VIOLATION, REFUTED, TRANSCRIPT, VACUOUS, GrayBoxCheck
 from .runs import PathRun
 
-__all__ = ["EPSILON_GRID_POINTS", "call_log_ratio", "transcript_log_ratio", "delta_terms", "losses_of", "pair_loss_check"]
+__all__ = [
+    "EPSILON_GRID_POINTS",
+    "call_log_ratio",
+    "transcript_log_ratio",
+    "delta_terms",
+    "losses_of",
+    "pair_loss_check",
+]
 
 #: Points of the grid on which the certified epsilon is read.
 EPSILON_GRID_POINTS = 101
