@@ -166,6 +166,11 @@ def test_batched_calls_are_refused():
     with pytest.raises(ValueError, match="batch"):
         gray_box_audit(batched, np.zeros(2), np.ones(2), epsilon=1.0, paths=2)
 
+    def one_run_batch(data, rng):  # a batch of one run is a single run
+        return laplace_mechanism(float(np.mean(data)), sensitivity=1.0, epsilon=1.0, size=1, rng=rng)
+
+    assert gray_box_audit(one_run_batch, np.zeros(2), np.ones(2), epsilon=1.0, paths=4).verdict != "error"
+
 
 @pytest.mark.parametrize(
     "kwargs, error, match",

@@ -82,7 +82,7 @@ def standard_noise_cdf(spec) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def _randomised_pit(probabilities: np.ndarray, output, uniform: float) -> float:
-    k = int(output)
+    k = int(np.ravel(output)[0])
     below = float(np.sum(probabilities[:k]))
     return min(1.0, below + uniform * float(probabilities[k]))
 
@@ -101,8 +101,8 @@ def _pooled_values(calls: Sequence, noise_laws: Mapping, rng: np.random.Generato
         if law.noise is not None and reference is not None:
             cdfs.setdefault(name, standard_noise_cdf(reference))
             pooled.setdefault(name, []).append(np.ravel(np.asarray(law.noise(call.law, call.output), dtype=float)))
-        elif name in SELECTION_PROBABILITIES and np.ndim(call.output) == 0:
-            probabilities = SELECTION_PROBABILITIES[name](call.law)
+        elif name in SELECTION_PROBABILITIES and np.size(call.output) == 1:  # one draw (possibly a row of one)
+            probabilities = np.ravel(SELECTION_PROBABILITIES[name](call.law))
             cdfs.setdefault(name, lambda u: np.clip(u, 0.0, 1.0))
             pit = _randomised_pit(probabilities, call.output, float(rng.random()))
             pooled.setdefault(name, []).append(np.array([pit]))

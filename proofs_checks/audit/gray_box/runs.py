@@ -87,7 +87,8 @@ def path_seeds(seed: int | np.random.SeedSequence, paths: int, stream: int) -> l
 
 def _check_single(calls, where):
     for call in calls:
-        if "batch" in call.public:
+        # a batch of one run (shape (1,), as a learner drawing size=1) is a single run with a leading axis
+        if "batch" in call.public and int(np.prod(call.public["batch"])) != 1:
             raise ValueError(
                 f"the gray-box audit replays single runs; call {call.index} at {call.site or '?'} on {where} recorded "
                 f"a batch of shape {call.public['batch']} (call the primitive with size=None)"
