@@ -7,7 +7,7 @@ audits"), measured with 3 seeds, all refuted:
 
 * pair_loss, noisy mean (one Laplace call): noise x0.8 (budget x1.25) at 200 paths (0.2 s); x0.91 at 1000 (0.6 s);
 * pair_loss, 5-step Laplace gradient loop: noise x0.5 at 1000 paths (about 4.5 s); 200 paths do not suffice;
-* pair_loss, exponential mechanism: weights x2 at 500 paths;
+* pair_loss, exponential mechanism: weights x2 at 200 paths (0.15 s), x1.5 at 500 (0.4 s);
 * sensitivity: any excess above the rounding slack (1e-9 relative), on one path, given a pair that reaches it;
 * control_flow: any change of a public argument or declared parameter, on one path;
 * law_conformance: a draw at half the recorded Laplace scale at 200 paths (400 values, KS p < 1e-6).
