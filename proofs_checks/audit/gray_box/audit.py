@@ -149,8 +149,9 @@ def gray_box_audit(
     paths : int, default 200
         Paths per direction (``>= 2``).
     confidence : float, default 0.95
-        Level of the statistical checks (``law_conformance`` and ``pair_loss``, each with its own
-        multiplicity correction).
+        Level of the audit's refutations: ``law_conformance`` and ``pair_loss`` each run at error
+        ``(1 - confidence) / 2`` when both run (then within each, Bonferroni over primitives, over directions),
+        so a correct algorithm is refuted with probability at most ``1 - confidence``.
     seed : int, default 0
         Root of the audit's :class:`numpy.random.SeedSequence` (same seed, same result).
     neighbours : {None, "search"}
@@ -260,12 +261,16 @@ def gray_box_audit(
         )
     everything = runs + backward
     rng = np.random.default_rng(path_seeds(seed, 1, 2)[0])
+    # the two statistical checks share the error, so a correct algorithm is refuted with probability at most
+    # 1 - confidence (control_flow and sensitivity are deterministic, composition never refutes)
+    statistical = [c for c in ("law_conformance", "pair_loss") if c in selected]
+    level = 1.0 - (1.0 - confidence) / max(len(statistical), 1)
     computations = {
         "control_flow": lambda: control_flow_check(everything),
         "sensitivity": lambda: sensitivity_check(everything),
         "law_conformance": lambda: conformance_check(
             [call for _, _, run in everything for call in run.recorded],
-            confidence=confidence,
+            confidence=level,
             noise_laws=noise_laws,
             rng=rng,
         ),
@@ -277,7 +282,7 @@ def gray_box_audit(
             },
             epsilon=float(epsilon),
             delta=float(delta),
-            confidence=confidence,
+            confidence=level,
             bound=bound,
             rng=rng,
         ),
