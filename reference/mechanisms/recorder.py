@@ -88,7 +88,7 @@ NORMS = ("l1", "l2", "linf")
 class PrimitiveCall:
     """One call of a privacy primitive, as the recorder saw it.
 
-    Attributes
+    Parameters
     ----------
     index : int
         Position in the run's transcript (0, 1, 2, ...).
@@ -143,7 +143,7 @@ class PrimitiveCall:
 class PrimitiveLaw:
     """The exact law of a registered primitive, for the replay engine.
 
-    Attributes
+    Parameters
     ----------
     name : str
         The primitive's name, as :func:`record_call` receives it.
@@ -288,6 +288,10 @@ def unregister_primitive(name: str) -> None:
     ValueError
         If ``name`` is not registered.
 
+    References
+    ----------
+    .. [1] T. Cebere et al., "Re:cord-play", PETS 2026.
+
     Examples
     --------
     >>> unregister_primitive("no such primitive")
@@ -316,6 +320,10 @@ def primitive_law(name: str) -> PrimitiveLaw:
     ValueError
         If ``name`` is not registered (the message lists the registered names).
 
+    References
+    ----------
+    .. [1] T. Cebere et al., "Re:cord-play", PETS 2026.
+
     Examples
     --------
     >>> primitive_law("gaussian").norm
@@ -334,6 +342,10 @@ def registered_primitives() -> tuple[str, ...]:
     -------
     tuple of str
 
+    References
+    ----------
+    .. [1] T. Cebere et al., "Re:cord-play", PETS 2026.
+
     Examples
     --------
     >>> registered_primitives()
@@ -350,6 +362,10 @@ class Transcript:
     """The primitive calls of one recorded run, in order (:attr:`calls`).
 
     Filled while its :func:`recording` block runs; read it after.
+
+    References
+    ----------
+    .. [1] T. Cebere et al., "Re:cord-play", PETS 2026.
 
     Examples
     --------
@@ -395,10 +411,14 @@ class Transcript:
 class Replay(Transcript):
     """The calls of a replayed run, each with the recorded output it was forced to.
 
-    Attributes
+    Parameters
     ----------
     recorded : Transcript
-        The transcript being replayed.
+        The transcript being replayed (kept as the attribute ``recorded``).
+
+    References
+    ----------
+    .. [1] T. Cebere et al., "Re:cord-play", PETS 2026.
 
     Examples
     --------
@@ -447,6 +467,10 @@ def recorder_active() -> bool:
     Returns
     -------
     bool
+
+    References
+    ----------
+    .. [1] T. Cebere et al., "Re:cord-play", PETS 2026.
 
     Examples
     --------
