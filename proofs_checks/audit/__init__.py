@@ -11,6 +11,9 @@ The public interface, importable from here:
   :func:`statistical_curve`, :class:`CurveResult`;
 * the attacks of the statistical audit: :func:`register_attack`, :func:`unregister_attack`,
   :func:`attack_names`, :class:`Attack`;
+* gray-box audits (replay on a neighbour with the primitives' outputs forced; every call checked):
+  :func:`gray_box_audit`, :class:`GrayBoxResult`, :class:`GrayBoxCheck`, :func:`search_neighbours`,
+  :class:`NeighbourSearchResult`;
 * errors: :class:`MechanismError`, :class:`NoRunnablePair`, :class:`LawError`, :class:`FeatureError`.
 
 Importing the package loads none of them (no numpy): each name loads its module when it is first used, so that
@@ -59,6 +62,11 @@ _EXPORTS = {
     "attack_names": "classifiers",
     "LawError": "laws",
     "FeatureError": "features",
+    "gray_box_audit": "gray_box",
+    "GrayBoxResult": "gray_box",
+    "GrayBoxCheck": "gray_box",
+    "search_neighbours": "gray_box",
+    "NeighbourSearchResult": "gray_box",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -121,6 +129,11 @@ if TYPE_CHECKING:  # the same names for type checkers and editors; `X as X` mark
     from .exact_search import ExactSearchResult as ExactSearchResult
     from .exact_search import search_exact as search_exact
     from .features import FeatureError as FeatureError
+    from .gray_box import GrayBoxCheck as GrayBoxCheck
+    from .gray_box import GrayBoxResult as GrayBoxResult
+    from .gray_box import NeighbourSearchResult as NeighbourSearchResult
+    from .gray_box import gray_box_audit as gray_box_audit
+    from .gray_box import search_neighbours as search_neighbours
     from .laws import LawError as LawError
     from .options import AuditOptions as AuditOptions
     from .statistical import StatisticalAuditResult as StatisticalAuditResult

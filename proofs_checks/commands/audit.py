@@ -8,6 +8,8 @@ Exit status 0 whenever the audit ran, whatever the verdict; 1 when the audited m
 writes the worst pair and the audit's options; ``--replay FILE.npz`` audits that pair again with them.
 ``--curve`` adds the privacy curve delta(eps) of the worst pair (exact, or a lower curve simultaneous
 over the grid), ``--curve-plot FILE.png`` draws it.
+``--gray-box --algorithm MODULE:NAME`` runs the gray-box audit of an algorithm ``algorithm(data, rng)`` instead
+(:mod:`proofs_checks.commands._gray_box`).
 
 The flags of the audit's options are made from the fields of
 :class:`~proofs_checks.audit.options.AuditOptions` (name, default, allowed values, help): a flag not given
@@ -25,6 +27,7 @@ import sys
 from ..audit.options import cli_spec
 from . import UsageError
 from ._common import add_backend_arguments, non_negative_int, positive_int
+from ._gray_box import add_gray_box_arguments, run_gray_box
 
 __all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "add_arguments", "given_options", "make_options", "run"]
 
@@ -42,6 +45,7 @@ examples:
   python -m proofs_checks audit --mechanism mymod:MECH --epsilon 1 --statistic estimate --threshold-scoring cross-fit
   python -m proofs_checks audit gem --epsilon 1 --search-budget 5000
   python -m proofs_checks audit laplace --epsilon 1 --method statistical --curve --curve-plot curve.png
+  python -m proofs_checks audit --gray-box --algorithm mymod:noisy_mean --data D.npy --epsilon 1 --paths 500
 
 exit status: 0 the audit ran (whatever the verdict); 1 the audited mechanism raised (one line naming
 it and what it raised); 2 bad arguments.
@@ -145,6 +149,7 @@ def add_arguments(parser):
         "given on the command line replace the saved ones (e.g. --jobs, --sampler-samples)",
     )
     add_backend_arguments(parser)
+    add_gray_box_arguments(parser)
 
 
 def _load(spec, what):
@@ -223,6 +228,8 @@ def _run(args):
     if sys.path[0] != "":
         sys.path.insert(0, "")  # MODULE:NAME resolves from the current directory
     given = given_options(args)
+    if args.gray_box:
+        return run_gray_box(args, _load, given)
     pairs = None
     if args.replay:
         saved, (args.algorithm, args.mechanism), pairs = _load_replay(args.replay)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..mechanisms import report_noisy_max, report_noisy_max_log_prob
+from ..mechanisms import record_call, report_noisy_max, report_noisy_max_log_prob
 from ..records import partition_records
 from ..validation import (
     RNGLike,
@@ -417,7 +417,19 @@ def boosting(
         [check_learner_output(learner.fit(chunks[i], B, eps / 2, dl, k, gen), k, d) for i in range(m)], axis=1
     )  # (k, m, d)
     scores = boosting_scores(models, chunks[m], learner.loss, loss_clip)  # (k, m)
-    istar = report_noisy_max(scores, scale, rng=gen)  # one draw per run (row of scores)
+    istar = record_call(  # one draw per run (row of scores)
+        "report_noisy_max",
+        data=scores,
+        # the scores' replace-one sensitivity loss_clip / |S_{m+1}| is declared by the calibrated variant only; the
+        # paper's readings set the scale from sigma_tilde and state no bound (inf)
+        sensitivity=math.inf if loss_clip is None else loss_clip / chunks[m].shape[0],
+        norm="linf",
+        privacy={"epsilon": eps},
+        law={"scores": scores, "scale": scale},
+        public={"m": m, **({} if size is None else {"batch": (k,)})},
+        sample=lambda: report_noisy_max(scores, scale, rng=gen),
+        site="[004 App. E step 3]",
+    )
     out = models[np.arange(k), istar]
     w = out[0] if size is None else out
     if return_details:

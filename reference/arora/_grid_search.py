@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..mechanisms import gem_log_prob, gem_sample
+from ..mechanisms import gem_log_prob, gem_sample, record_call
 from ..validation import (
     RNGLike,
     as_generator,
@@ -463,7 +463,23 @@ def private_grid_search(
     cand = fit_candidates(S1, learner, K, eps, dl, m, gen)
     sens, scores = grid_search_pairs(cand, S2, learner, n=z.shape[0], epsilon=eps, delta=dl, beta=bt, variant=variant)
     logp = grid_search_selection_log_prob(sens, scores, eps, bt)
-    jstar = gem_sample(sens, scores, eps / 2, bt / 4, rng=gen)  # one draw per run (row of scores)
+    jstar = record_call(  # one draw per run (row of scores)
+        "gem",
+        data=scores,
+        sensitivity=float(np.max(sens)),
+        norm="linf",
+        privacy={"epsilon": eps / 2},
+        law={"log_weights": logp},
+        public={
+            "k": sens.size,
+            "sensitivities": sens,
+            "epsilon": eps / 2,
+            "beta": bt / 4,
+            **({} if size is None else {"batch": (m,)}),
+        },
+        sample=lambda: gem_sample(sens, scores, eps / 2, bt / 4, rng=gen),
+        site="[004 Alg. 1 step 8]",
+    )
     allw = np.concatenate([np.zeros((1, m, cand.shape[2])), cand])
     out = allw[jstar, np.arange(m)]
     w = out[0] if size is None else out

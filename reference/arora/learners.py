@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from ..mechanisms import gaussian_release, gaussian_sigma
+from ..mechanisms import gaussian_release, gaussian_sigma, record_call
 from ..validation import (
     RNGLike,
     as_generator,
@@ -578,7 +578,17 @@ def output_perturbation(
     w = regularized_erm(z, loss, B, lam)
     if size is not None:
         size = check_integer("size", size, minimum=0)
-    return gaussian_release(w, sigma, size=size, rng=rng)
+    return record_call(
+        "gaussian",
+        data=w,
+        sensitivity=output_perturbation_sensitivity(loss, B, x_bound, y_bound, n, lam),
+        norm="l2",
+        privacy={"epsilon": eps, "delta": dl},
+        law={"center": w, "sigma": sigma},
+        public={"shape": w.shape, **({} if size is None else {"batch": (size,)})},
+        sample=lambda: gaussian_release(w, sigma, size=size, rng=rng),
+        site="[004 Alg. 1] base learner (output perturbation)",
+    )
 
 
 def noisy_gd_rho(epsilon: float, delta: float) -> float:
@@ -761,8 +771,20 @@ def noisy_gd(
     m = 1 if size is None else check_integer("size", size, minimum=0)
     W = np.zeros((m, d))
     acc = np.zeros((m, d))
-    for _ in range(T):  # iterations, not data or draws
-        g = gaussian_release(glm_gradient(W, z, loss), sigma, rng=gen)
+    sens, rho = 2.0 * G / n, noisy_gd_rho(epsilon, delta)  # as noisy_gd_sigma calibrates sigma
+    for step in range(T):  # iterations, not data or draws
+        exact = glm_gradient(W, z, loss)
+        g = record_call(
+            "gaussian",
+            data=exact,
+            sensitivity=sens,
+            norm="l2",
+            privacy={"rho": rho / T},
+            law={"center": exact, "sigma": sigma},
+            public={"step": step, "shape": (d,), **({} if size is None else {"batch": (m,)})},
+            sample=lambda: gaussian_release(exact, sigma, rng=gen),  # noqa: B023 (called at once)
+            site="[004 Alg. 1] base learner (noisy gradient descent step)",
+        )
         W = _project(W - eta * g, B)
         acc += W
     out = acc / T

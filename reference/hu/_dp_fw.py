@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..losses import Loss, get_loss
-from ..mechanisms import exponential_log_prob, gumbel_max_sample, normalize_log_weights
+from ..mechanisms import exponential_log_prob, gumbel_max_sample, normalize_log_weights, record_call
 from ..records import split_records
 from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_integer, check_positive
 from . import catoni
@@ -348,6 +348,29 @@ def _dp_fw_step_fn(X, y, parts, loss, V, s, beta, epsilon, variant, sensitivity)
     return step_logp
 
 
+def _dp_fw_declare(X, y, parts, loss, V, s, beta, epsilon, variant, sensitivity, batched):
+    """The event of the selection at [002 Alg. 1 step 6], as the algorithm declares it (recorder active only)."""
+
+    def declare(t, W):
+        idx = parts[t - 1]
+        delta_u = (
+            dp_fw_sensitivity(V, s, idx.size) if sensitivity is None else check_positive("sensitivity", sensitivity)
+        )
+        public = {"t": t, "k": V.shape[0], "m": idx.size, "weight": 0.5 * epsilon / delta_u}
+        if batched:
+            public["batch"] = (W.shape[0],)
+        return {
+            "data": -(dp_fw_robust_gradients(W, X[idx], y[idx], loss, s, beta, variant) @ V.T),
+            "sensitivity": delta_u,
+            "norm": "linf",
+            "privacy": {"epsilon": epsilon},
+            "public": public,
+            "site": "[002 Alg. 1 step 6]",
+        }
+
+    return declare
+
+
 def heavy_tailed_dp_fw(
     data: ArrayLike,
     loss: Loss | str,
@@ -454,7 +477,8 @@ def heavy_tailed_dp_fw(
     gen = as_generator(rng)
     runs = 1 if size is None else check_integer("size", size, minimum=1)
     step = _dp_fw_step_fn(X, y, parts, loss, V, s, beta, epsilon, variant, sensitivity)
-    W, path = _fw_run(w0, etas, V, step, runs, gen)
+    declare = _dp_fw_declare(X, y, parts, loss, V, s, beta, epsilon, variant, sensitivity, size is not None)
+    W, path = _fw_run(w0, etas, V, step, runs, gen, declare)
     if size is None:
         W, path = W[0], path[0]
     return (W, path) if return_path else W
@@ -838,4 +862,20 @@ class DPFWStep:
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.int64]:
         _, lp = self.log_prob(data)
-        return gumbel_max_sample(lp, check_integer("size", size, minimum=0), rng)
+        size = check_integer("size", size, minimum=0)
+        return record_call(
+            "categorical",
+            data=lambda: self._scores(data),
+            sensitivity=self.delta_u,
+            norm="linf",
+            privacy={"epsilon": self.algo.epsilon},
+            law={"log_weights": lp},
+            public={"k": lp.size, "m": self.m, "weight": 0.5 * self.algo.epsilon / self.delta_u, "batch": (size,)},
+            sample=lambda: gumbel_max_sample(lp, size, rng),
+            site="[002 Alg. 1 step 6]",
+        )
+
+    def _scores(self, data):
+        X, y = split_records(data, self.algo.d)
+        a = self.algo
+        return -(dp_fw_robust_gradients(self.w[None], X, y, a.loss, a.s, a.beta, a.variant) @ a.vertices.T)[0]

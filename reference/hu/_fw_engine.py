@@ -22,7 +22,7 @@ import functools
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..mechanisms import gumbel_max_sample
+from ..mechanisms import gumbel_max_sample, record_call, recorder_active
 from ..validation import check_finite_array, check_integer
 
 __all__ = ["fw_step_sizes", "MAX_PATHS", "STEP_SCHEDULES"]
@@ -82,11 +82,12 @@ def fw_step_sizes(T: int, schedule: str | ArrayLike = "theorem2") -> NDArray[np.
     return eta
 
 
-def _fw_run(w0, etas, V, step_logp, size, rng):
+def _fw_run(w0, etas, V, step_logp, size, rng, declare=None):
     """Run ``size`` independent Frank-Wolfe chains; ``step_logp(t, W) -> (P, k)``.
 
     Each iteration draws one vertex per chain from its row of exact
     log-probabilities ([002 Def. 3] via :func:`reference.mechanisms.gumbel_max_sample`).
+    ``declare(t, W)`` gives the selection's event for an active recorder (:func:`_select_vertices`).
     """
     W = np.repeat(w0[None, :], size, axis=0)
     path = np.empty((size, etas.size), dtype=np.int64)
@@ -97,10 +98,24 @@ def _fw_run(w0, etas, V, step_logp, size, rng):
         else:
             Wu, inv = np.unique(W, axis=0, return_inverse=True)
             logp = step_logp(t, Wu)[np.asarray(inv).ravel()]
-        j = gumbel_max_sample(logp, rng=rng)
+        j = _select_vertices(t, W, logp, declare, rng)
         path[:, t - 1] = j
         W = (1.0 - etas[t - 1]) * W + etas[t - 1] * V[j]
     return W, path
+
+
+def _select_vertices(t, W, logp, declare, rng):
+    """One Gumbel-max draw per row of ``logp``, reported to an active recorder as the algorithm declares it.
+
+    ``declare(t, W)`` returns the event's ``data`` (the scores of every run's vertices), ``sensitivity``,
+    ``norm``, ``privacy``, ``public`` and ``site``; it is called only while a recorder is active, so an
+    unrecorded run computes nothing more.  ``law`` is ``logp`` itself, the array the draw consumes.
+    """
+    if declare is None or not recorder_active():
+        return gumbel_max_sample(logp, rng=rng)
+    return record_call(
+        "categorical", law={"log_weights": logp}, sample=lambda: gumbel_max_sample(logp, rng=rng), **declare(t, W)
+    )
 
 
 def _fw_enumerate(w0, etas, V, step_logp):

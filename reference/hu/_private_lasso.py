@@ -26,7 +26,13 @@ from typing import cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..mechanisms import advanced_composition_split, exponential_log_prob, gumbel_max_sample, normalize_log_weights
+from ..mechanisms import (
+    advanced_composition_split,
+    exponential_log_prob,
+    gumbel_max_sample,
+    normalize_log_weights,
+    record_call,
+)
 from ..records import split_records
 from ..validation import (
     RNGLike,
@@ -320,6 +326,26 @@ def _lasso_setup(data, w0, K, T, epsilon, delta, vertices, variant):
     return shrunk[:, :-1], shrunk[:, -1], w0, V, e_step
 
 
+def _lasso_declare(Xs, ys, V, e_step, sensitivity, batched):
+    """The event of the selection at [002 Alg. 2 step 4], as the algorithm declares it (recorder active only)."""
+
+    def declare(t, W):
+        delta_u = check_positive("sensitivity", sensitivity)
+        public = {"t": t, "k": V.shape[0], "n": Xs.shape[0], "weight": 0.5 * e_step / delta_u}
+        if batched:
+            public["batch"] = (W.shape[0],)
+        return {
+            "data": -(lasso_gradients(W, Xs, ys, Xs.shape[0]) @ V.T),
+            "sensitivity": delta_u,
+            "norm": "linf",
+            "privacy": {"epsilon": e_step},
+            "public": public,
+            "site": "[002 Alg. 2 step 4]",
+        }
+
+    return declare
+
+
 def heavy_tailed_private_lasso(
     data: ArrayLike,
     w0: ArrayLike,
@@ -414,7 +440,8 @@ def heavy_tailed_private_lasso(
     if sensitivity is None:  # the same at every iteration: ||W||_1 of the vertex set computed once, not T times
         sensitivity = lasso_sensitivity(V, K, Xs.shape[0])
     step = lambda t, W: lasso_selection_log_prob(W, Xs, ys, V, K, e_step, sensitivity=sensitivity)  # noqa: E731
-    W, path = _fw_run(w0, etas, V, step, runs, gen)
+    declare = _lasso_declare(Xs, ys, V, e_step, sensitivity, size is not None)
+    W, path = _fw_run(w0, etas, V, step, runs, gen, declare)
     if size is None:
         W, path = W[0], path[0]
     return (W, path) if return_path else W
@@ -771,4 +798,19 @@ class PrivateLassoStep:
 
     def sample(self, data: ArrayLike, size: int, rng: RNGLike = None) -> NDArray[np.int64]:
         _, lp = self.log_prob(data)
-        return gumbel_max_sample(lp, check_integer("size", size, minimum=0), rng)
+        size = check_integer("size", size, minimum=0)
+        return record_call(
+            "categorical",
+            data=lambda: self._scores(data),
+            sensitivity=self.delta_u,
+            norm="linf",
+            privacy={"epsilon": self.algo.epsilon_step},
+            law={"log_weights": lp},
+            public={"k": lp.size, "n": self.n, "weight": 0.5 * self.algo.epsilon_step / self.delta_u, "batch": (size,)},
+            sample=lambda: gumbel_max_sample(lp, size, rng),
+            site="[002 Alg. 2 step 4]",
+        )
+
+    def _scores(self, data):
+        sh = shrink_records(data, self.algo.K)
+        return -(lasso_gradients(self.w[None], sh[:, :-1], sh[:, -1], self.n) @ self.algo.vertices.T)[0]

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..losses import Loss, get_loss
-from ..mechanisms import peeling, peeling_scale, peeling_support_log_prob
+from ..mechanisms import peeling, peeling_scale, peeling_support_log_prob, record_call
 from ..records import split_records
 from ..validation import (
     RNGLike,
@@ -370,8 +370,29 @@ def heavy_tailed_sparse_linear_regression(
         half = iht_half_step(W, Xs[part], ys[part], eta0)
         lam_t = iht_lambda(K, eta0, s, idx.size) if lam is None else check_positive("lam", lam)
         # [002 Alg. 4] on every run's iterate at once (one row per run)
-        W = project_l2_ball(peeling(half, s, epsilon, delta, lam_t, rng=gen)[0])
+        W = project_l2_ball(_declared_peeling(half, s, epsilon, delta, lam_t, gen, size, "[002 Alg. 3 step 6]")[0])
     return W[0] if size is None else W
+
+
+def _declared_peeling(half, s, epsilon, delta, lam, gen, size, site):
+    """[002 Alg. 4] on every run's row of ``half``, reported as the algorithm's step ``site``.
+
+    The runs' rows are a batch only when the caller asked for ``size`` runs: one run is one Peeling call.
+    """
+    public = {"shape": half.shape[-1:], "s": s}
+    if size is not None:
+        public["batch"] = half.shape[:-1]
+    return record_call(
+        "peeling",
+        data=half,
+        sensitivity=lam,
+        norm="linf",
+        privacy={"epsilon": epsilon, "delta": delta},
+        law=lambda: {"v": half, "s": s, "scale": peeling_scale(s, epsilon, delta, lam)},
+        public=public,
+        sample=lambda: peeling(half, s, epsilon, delta, lam, rng=gen),
+        site=site,
+    )
 
 
 # --------------------------------------------------------------------------- Algorithm 5
@@ -613,7 +634,7 @@ def heavy_tailed_sparse_optimization(
         part = slice(int(idx[0]), int(idx[-1]) + 1)  # data_split's parts are contiguous: views, not copies
         half = W - eta * dp_fw_robust_gradients(at, X[part], y[part], loss, k, beta, variant)
         lam_t = sparse_opt_lambda(k, eta, idx.size) if lam is None else check_positive("lam", lam)
-        W_prev, W = W, peeling(half, s, epsilon, delta, lam_t, rng=gen)[0]  # [002 Alg. 4], one row per run
+        W_prev, W = W, _declared_peeling(half, s, epsilon, delta, lam_t, gen, size, "[002 Alg. 5 step 7]")[0]
         iterates.append(W)
     if path:
         P = np.stack(iterates)

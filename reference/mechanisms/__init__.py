@@ -16,8 +16,13 @@ follow the mechanism protocol used by the auditor in :mod:`proofs_checks`:
     ``(outputs, log_probabilities)`` for a finite output set.
 ``log_density(data, outputs)``
     (continuous mechanisms) log-density of each output row.
+
+Every sampler reports its draw to an active recorder (:mod:`reference.mechanisms.recorder`): one event
+per call, with its data-dependent input, declared sensitivity, budget, exact law and public arguments,
+for gray-box audits; with no recorder active nothing changes.
 """
 
+from . import primitive_laws  # noqa: F401  (registers the built-in laws with the recorder)
 from .composition import CompositionSplit, advanced_composition_epsilon, advanced_composition_split
 from .exponential import (
     ExponentialMechanism,
@@ -37,6 +42,23 @@ from .gaussian import (
 from .gem import GeneralizedExponentialMechanism, gem_log_prob, gem_normalized_scores, gem_sample, gem_threshold
 from .laplace import LaplaceMechanism, laplace_log_density, laplace_mechanism, laplace_scale
 from .peeling import Peeling, peeling, peeling_scale, peeling_selection_log_prob, peeling_support_log_prob
+from .recorder import (
+    ControlFlowDivergence,
+    PrimitiveCall,
+    PrimitiveLaw,
+    Replay,
+    Transcript,
+    primitive,
+    primitive_law,
+    record_call,
+    recorder_active,
+    recording,
+    register_primitive,
+    registered_primitives,
+    replaying,
+    unregister_primitive,
+    wrapped_primitive,
+)
 from .report_noisy_max import ReportNoisyMax, report_noisy_max, report_noisy_max_log_prob, report_noisy_max_scale
 
 __all__ = [
@@ -72,4 +94,19 @@ __all__ = [
     "report_noisy_max",
     "report_noisy_max_log_prob",
     "report_noisy_max_scale",
+    "ControlFlowDivergence",
+    "PrimitiveCall",
+    "PrimitiveLaw",
+    "Replay",
+    "Transcript",
+    "primitive",
+    "primitive_law",
+    "record_call",
+    "recorder_active",
+    "recording",
+    "register_primitive",
+    "registered_primitives",
+    "replaying",
+    "unregister_primitive",
+    "wrapped_primitive",
 ]

@@ -21,6 +21,7 @@ __all__ = [
     "argmax_of_noisy_rows",
     "check_candidate_array",
     "draw_shape",
+    "draw_public",
     "chunked_rows",
     "rows_of_draws",
     "flat_batch",
@@ -53,6 +54,18 @@ def draw_shape(batch_shape: tuple, size) -> tuple:
     if size is None:
         return tuple(batch_shape)
     return (check_integer("size", size, minimum=0),) + tuple(batch_shape)
+
+
+def draw_public(input_shape: tuple, size, batch_shape: tuple = ()) -> dict:
+    """The public arguments a sampler reports to the recorder: its input's shape, and ``batch`` when batched.
+
+    ``batch`` is the shape of the leading run axes of the draws (``size`` draws, or a batch of inputs); a single
+    run has none.
+    """
+    public = {"shape": tuple(input_shape)}
+    if size is not None or batch_shape:
+        public["batch"] = draw_shape(batch_shape, size)
+    return public
 
 
 def chunked_rows(n_rows: int, n_columns: int):

@@ -15,11 +15,14 @@ References
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..validation import RNGLike, as_generator, check_epsilon, check_positive
-from ._batch import argmax_of_noisy_rows, check_candidate_array
+from ._batch import argmax_of_noisy_rows, check_candidate_array, draw_public
+from .recorder import record_call
 
 __all__ = [
     "exponential_log_prob",
@@ -242,8 +245,20 @@ def gumbel_max_sample(log_weights: ArrayLike, size: int | None = None, rng: RNGL
     """
     lw = _check_log_weights(log_weights)
     gen = as_generator(rng)
-    return argmax_of_noisy_rows(
-        lw, size, lambda chunk: np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf)
+    # called without a caller's declaration (the algorithms and the mechanisms built on it declare their scores):
+    # the data are the log-weights themselves, at an unknown (inf) sensitivity, and no budget is claimed
+    return record_call(
+        "categorical",
+        data=lw,
+        sensitivity=math.inf,
+        norm="linf",
+        privacy={},
+        law={"log_weights": lw},
+        public={**draw_public(lw.shape[-1:], size, lw.shape[:-1]), "weight": 1.0},
+        sample=lambda: argmax_of_noisy_rows(
+            lw, size, lambda chunk: np.where(np.isfinite(chunk), chunk + gen.gumbel(size=chunk.shape), -np.inf)
+        ),
+        site="Gumbel-max",
     )
 
 
@@ -299,7 +314,17 @@ def exponential_sample(
     (4, 2)
     """
     logp = exponential_log_prob(scores, epsilon, sensitivity, weight_factor=weight_factor)
-    draws = gumbel_max_sample(logp, size, rng)
+    draws = record_call(
+        "categorical",
+        data=scores,
+        sensitivity=sensitivity,
+        norm="linf",
+        privacy={"epsilon": 2.0 * weight_factor * epsilon},
+        law={"log_weights": logp},
+        public={**draw_public(logp.shape[-1:], size, logp.shape[:-1]), "weight": weight_factor * epsilon / sensitivity},
+        sample=lambda: gumbel_max_sample(logp, size, rng),
+        site="[000 Def. 2], [002 Def. 3]",
+    )
     return int(draws) if draws.ndim == 0 else draws
 
 

@@ -30,7 +30,8 @@ from ..validation import (
     check_integer,
     check_positive,
 )
-from ._batch import draw_shape
+from ._batch import draw_public, draw_shape
+from .recorder import record_call
 
 __all__ = [
     "gaussian_sigma",
@@ -141,7 +142,18 @@ def gaussian_mechanism(
     (4, 3)
     """
     q = check_finite_array("value", value)
-    return gaussian_release(q, gaussian_sigma(sensitivity, epsilon, delta), size, rng)
+    sigma = gaussian_sigma(sensitivity, epsilon, delta)
+    return record_call(
+        "gaussian",
+        data=q,
+        sensitivity=sensitivity,
+        norm="l2",
+        privacy={"epsilon": epsilon, "delta": delta},
+        law={"center": q, "sigma": sigma},
+        public=draw_public(q.shape, size),
+        sample=lambda: gaussian_release(q, sigma, size, rng),
+        site="Dwork & Roth Thm. 3.22",
+    )
 
 
 def gaussian_release(
@@ -192,7 +204,19 @@ def gaussian_release(
     """
     q = check_finite_array("value", value)
     s = check_positive("sigma", sigma)
-    return q + as_generator(rng).normal(0.0, s, size=draw_shape(q.shape, size))
+    gen = as_generator(rng)
+    # called without a caller's declaration: the sensitivity is unknown (inf) and no budget is claimed
+    return record_call(
+        "gaussian",
+        data=q,
+        sensitivity=math.inf,
+        norm="l2",
+        privacy={},
+        law={"center": q, "sigma": s},
+        public=draw_public(q.shape, size),
+        sample=lambda: q + gen.normal(0.0, s, size=draw_shape(q.shape, size)),
+        site="Dwork & Roth App. A",
+    )
 
 
 def gaussian_log_density(outputs: ArrayLike, value: ArrayLike, sigma: float) -> NDArray[np.float64]:

@@ -22,8 +22,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..validation import RNGLike, check_epsilon, check_finite_array, check_probability
-from ._batch import check_candidate_array
+from ._batch import check_candidate_array, draw_public
 from .exponential import exponential_log_prob, gumbel_max_sample
+from .recorder import record_call
 
 __all__ = [
     "gem_threshold",
@@ -350,7 +351,23 @@ def gem_sample(
     (6,)
     """
     logp = gem_log_prob(sensitivities, scores, epsilon, beta)
-    draws = gumbel_max_sample(logp, size, rng)
+    g = np.asarray(sensitivities, dtype=np.float64)
+    draws = record_call(
+        "gem",
+        data=scores,
+        sensitivity=float(g.max()),
+        norm="linf",
+        privacy={"epsilon": epsilon},
+        law={"log_weights": logp},
+        public={
+            **draw_public(logp.shape[-1:], size, logp.shape[:-1]),
+            "sensitivities": g,
+            "epsilon": epsilon,
+            "beta": beta,
+        },
+        sample=lambda: gumbel_max_sample(logp, size, rng),
+        site="[004 App. D.1]",
+    )
     return int(draws) if draws.ndim == 0 else draws
 
 

@@ -17,7 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_positive
-from ._batch import draw_shape
+from ._batch import draw_public, draw_shape
+from .recorder import record_call
 
 __all__ = ["laplace_scale", "laplace_mechanism", "laplace_log_density", "LaplaceMechanism"]
 
@@ -112,7 +113,17 @@ def laplace_mechanism(
     q = check_finite_array("value", value, nonempty=True)
     scale = laplace_scale(sensitivity, epsilon)
     gen = as_generator(rng)
-    return q + gen.laplace(0.0, scale, size=draw_shape(q.shape, size))
+    return record_call(
+        "laplace",
+        data=q,
+        sensitivity=sensitivity,
+        norm="l1",
+        privacy={"epsilon": epsilon},
+        law={"center": q, "scale": scale},
+        public=draw_public(q.shape, size),
+        sample=lambda: q + gen.laplace(0.0, scale, size=draw_shape(q.shape, size)),
+        site="[002 Def. 2]",
+    )
 
 
 def laplace_log_density(

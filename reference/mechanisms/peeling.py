@@ -21,7 +21,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..validation import RNGLike, as_generator, check_delta, check_epsilon, check_integer, check_positive
-from ._batch import check_candidate_array, draw_shape, flat_batch
+from ._batch import check_candidate_array, draw_public, draw_shape, flat_batch
+from .recorder import record_call
 from .report_noisy_max import report_noisy_max_log_prob
 
 __all__ = ["peeling_scale", "peeling", "peeling_selection_log_prob", "peeling_support_log_prob", "Peeling"]
@@ -137,6 +138,21 @@ def peeling(
     v, s = _check_v_s(v, s)
     b = peeling_scale(s, epsilon, delta, lam)
     gen = as_generator(rng)
+    return record_call(
+        "peeling",
+        data=v,
+        sensitivity=lam,
+        norm="linf",
+        privacy={"epsilon": epsilon, "delta": delta},
+        law={"v": v, "s": s, "scale": b},
+        public={**draw_public(v.shape[-1:], size, v.shape[:-1]), "s": s},
+        sample=lambda: _peeling_draws(v, s, b, size, gen),
+        site="[002 Alg. 4]",
+    )
+
+
+def _peeling_draws(v, s, b, size, gen):
+    """Steps 2-8 of [002 Alg. 4] on validated inputs, with the Laplace scale ``b``."""
     d = v.shape[-1]
     shape = draw_shape(v.shape[:-1], size)
     runs = np.broadcast_to(v, shape + (d,)).reshape(-1, d)

@@ -21,7 +21,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import integrate
 
 from ..validation import RNGLike, as_generator, check_epsilon, check_positive
-from ._batch import argmax_of_noisy_rows, check_candidate_array, flat_batch
+from ._batch import argmax_of_noisy_rows, check_candidate_array, draw_public, flat_batch
+from .recorder import record_call
 
 __all__ = ["report_noisy_max_scale", "report_noisy_max", "report_noisy_max_log_prob", "ReportNoisyMax"]
 
@@ -143,7 +144,18 @@ def report_noisy_max(
     b = check_positive("scale", scale)
     u = check_candidate_array("scores", scores)
     gen = as_generator(rng)
-    out = argmax_of_noisy_rows(u, size, lambda chunk: chunk + gen.laplace(0.0, b, size=chunk.shape))
+    # the caller declares no sensitivity here (an algorithm calling it declares its scores' own): inf
+    out = record_call(
+        "report_noisy_max",
+        data=u,
+        sensitivity=math.inf,
+        norm="linf",
+        privacy={},
+        law={"scores": u, "scale": b},
+        public=draw_public(u.shape[-1:], size, u.shape[:-1]),
+        sample=lambda: argmax_of_noisy_rows(u, size, lambda chunk: chunk + gen.laplace(0.0, b, size=chunk.shape)),
+        site="Dwork & Roth Claim 3.9",
+    )
     return int(out) if out.ndim == 0 else out
 
 

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
-from ..mechanisms import normalize_log_weights
+from ..mechanisms import normalize_log_weights, record_call, recorder_active
 from ..validation import RNGLike, as_generator, check_integer
 from ._l1_scores import _Scorer
 from .nets import ArrayNet, GridNet, as_net
@@ -341,6 +340,52 @@ def streaming_gumbel_max_sample(
     net = as_net(net, sc.X.shape[1])
     size = check_integer("size", size, minimum=0)
     gen = as_generator(rng)
+    best_pts, best_idx = _recorded_draws(sc, net, size, gen, block_elements, (size,))
+    return (best_pts, best_idx) if return_index else best_pts
+
+
+def _recorded_draws(sc, net, size, gen, block_elements, batch):
+    """:func:`_streaming_draws`, reported to an active recorder as the exponential mechanism over the net.
+
+    The event ([000 Alg. 1 step 2], [000 Alg. 2 step 2]) has ``law = {"log_weights": the net's log-weights}``
+    (the blocks the draw consumed, concatenated in the net's order; its within-block inverse CDF is exact up to
+    rounding), ``output`` the net indices, ``data`` the scores ``u(w) = log-weight / (k eps)`` (minus the
+    truncated empirical risk in units where each record contributes ``[-1, 0]``, so their replace-one
+    sensitivity is 1), ``weight = k eps`` and the budget ``epsilon`` the paper claims.  ``batch``: the run axis
+    (``None``: one run).  Replaying, the points of the forced indices are read from the net.
+    """
+    if not recorder_active():
+        return _streaming_draws(sc, net, size, gen, block_elements)
+    drawn = []
+    log_weights = []
+
+    def all_log_weights():
+        if not log_weights:
+            log_weights.append(np.concatenate([lw for _, _, lw in _stream(sc, net, block_elements)]))
+        return log_weights[0]
+
+    public = {"k": len(net), "shape": (sc.X.shape[1],), "weight": sc.k_eps, "variant": sc.variant}
+    if batch is not None:
+        public["batch"] = batch
+    index = record_call(
+        "categorical",
+        data=lambda: all_log_weights() / sc.k_eps,
+        sensitivity=1.0,
+        norm="linf",
+        privacy={"epsilon": sc.eps},
+        law=lambda: {"log_weights": all_log_weights()},
+        public=public,
+        sample=lambda: drawn.append(_streaming_draws(sc, net, size, gen, block_elements)) or drawn[0][1],
+        site="[000 Alg. 1 step 2]" if sc.theta == 2.0 else "[000 Alg. 2 step 2]",
+    )
+    points, own_index = drawn[0]
+    if not np.array_equal(index, own_index):  # replaying: the forced output's points
+        points = np.asarray(net.points(), dtype=np.float64)[index]
+    return points, index
+
+
+def _streaming_draws(sc, net, size, gen, block_elements):
+    """``size`` draws of the two-level Gumbel-max of :func:`streaming_gumbel_max_sample`: (points, indices)."""
     d = sc.X.shape[1]
     best_key = np.full(size, -np.inf)
     best_pts = np.zeros((size, d))
@@ -358,7 +403,7 @@ def streaming_gumbel_max_sample(
         j = np.minimum(j, lw.size - 1)
         best_pts[better] = pts[j]
         best_idx[better] = start + j
-    return (best_pts, best_idx) if return_index else best_pts
+    return best_pts, best_idx
 
 
 def algorithm1(
@@ -418,11 +463,7 @@ def algorithm1(
     >>> algorithm1(X, y, net, epsilon=1.0, iota=1.0, rng=0).shape, algorithm1(X, y, net, 1.0, 1.0, size=4, rng=0).shape
     ((1,), (4, 1))
     """
-    # without return_index the points alone, not the (points, indices) pair
-    out = cast(
-        NDArray[np.float64],
-        streaming_gumbel_max_sample(X, y, net, epsilon, iota, 2.0, variant, 1 if size is None else size, rng),
-    )
+    out = _algorithm_draws(X, y, net, epsilon, iota, 2.0, variant, size, rng)
     return out[0] if size is None else out
 
 
@@ -486,9 +527,14 @@ def algorithm2(
     >>> algorithm2(X, y, net, epsilon=1.0, iota=1.0, theta=1.5, size=3, rng=0).shape
     (3, 1)
     """
-    # without return_index the points alone, not the (points, indices) pair
-    out = cast(
-        NDArray[np.float64],
-        streaming_gumbel_max_sample(X, y, net, epsilon, iota, theta, variant, 1 if size is None else size, rng),
-    )
+    out = _algorithm_draws(X, y, net, epsilon, iota, theta, variant, size, rng)
     return out[0] if size is None else out
+
+
+def _algorithm_draws(X, y, net, epsilon, iota, theta, variant, size, rng) -> NDArray[np.float64]:
+    """The points of :func:`streaming_gumbel_max_sample` (``size=None``: one run, recorded without a batch)."""
+    sc = _Scorer(X, y, epsilon, iota, theta, variant)
+    net = as_net(net, sc.X.shape[1])
+    runs = check_integer("size", 1 if size is None else size, minimum=0)
+    gen = as_generator(rng)
+    return _recorded_draws(sc, net, runs, gen, DEFAULT_BLOCK_ELEMENTS, None if size is None else (runs,))[0]
