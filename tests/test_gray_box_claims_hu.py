@@ -74,6 +74,7 @@ def test_every_mutant_inside_the_algorithm_is_refuted(claim_id, fault):
 
 
 def test_faults_are_restored_after_a_mutant_run():
+    # private: _dp_fw: the fault replaces an attribute of the module the algorithm reads at run time, the subject
     import reference.hu._dp_fw as dp_fw_module
 
     original = dp_fw_module.dp_fw_sensitivity

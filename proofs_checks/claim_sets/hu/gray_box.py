@@ -668,6 +668,5 @@ def register(registry):
                 algorithm=algorithm,
                 variant=variant,
                 mutants=fault_mutants(make_setting, algorithm),
-                seed_policy="once",
             )
         )
