@@ -12,6 +12,7 @@ module                 subject
 ``runs``               one path: a recorded run and its replay with forced outputs
 ``control_flow``       check (a): same calls, same public arguments, same declared privacy and sensitivity
 ``sensitivity``        check (b): measured input distance vs declared sensitivity
+``calibration``        check (f): each call's privacy from its sampled law vs the proof's per-call budget
 ``conformance``        check (c): the outputs follow the recorded laws
 ``pair_loss``          check (d): the transcript's exact privacy loss on the pair, with a confidence bound
 ``bounds``             lower confidence bounds on the mean of a [0, 1] variable
@@ -20,6 +21,7 @@ module                 subject
 ``check_result``       the verdicts and :class:`GrayBoxCheck`
 ``result``             :class:`GrayBoxResult` and its report
 ``validation``         checks of the arguments
+``faults``             :func:`injected_fault`: a module attribute replaced for a block (mutants inside algorithms)
 =====================  =======================================================================================
 
 References
@@ -32,7 +34,9 @@ References
 from __future__ import annotations
 
 from .audit import gray_box_audit
+from .calibration import ProofStep
 from .check_result import VERDICTS, GrayBoxCheck
+from .faults import injected_fault
 from .neighbour_search import NeighbourSearchResult, search_neighbours
 from .result import CHECK_NAMES, GrayBoxResult
 
@@ -42,6 +46,8 @@ __all__ = [
     "GrayBoxCheck",
     "GrayBoxResult",
     "NeighbourSearchResult",
+    "ProofStep",
     "gray_box_audit",
+    "injected_fault",
     "search_neighbours",
 ]

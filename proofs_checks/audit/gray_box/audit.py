@@ -12,6 +12,8 @@ control_flow       a replay calls another primitive, with other public arguments
                    or another declared privacy / sensitivity / norm
 sensitivity        a call's measured input distance exceeds its declared          proof premise
                    sensitivity
+calibration        a call's privacy, from the law it sampled at the proof's       proof premise
+                   sensitivity, exceeds the proof's per-call budget
 law_conformance    the outputs' standardised noise does not follow the recorded   transcript
                    law (Kolmogorov-Smirnov, Bonferroni over primitives)
 pair_loss          the lower confidence bound on ``delta_pair(epsilon)`` of the   transcript
@@ -36,6 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .bounds import BOUNDS
+from .calibration import ProofStep, calibration_check
 from .check_result import ERROR, PROOF_PREMISE, TRANSCRIPT, GrayBoxCheck
 from .composition import composition_check
 from .conformance import conformance_check
@@ -52,6 +55,7 @@ __all__ = ["gray_box_audit"]
 _COVERS = {
     "control_flow": PROOF_PREMISE,
     "sensitivity": PROOF_PREMISE,
+    "calibration": PROOF_PREMISE,
     "law_conformance": TRANSCRIPT,
     "pair_loss": TRANSCRIPT,
     "composition": TRANSCRIPT,
@@ -87,7 +91,20 @@ def _run_direction(algorithm, data, other, seeds, label, names, progress):
 
 
 def _check_arguments(
-    algorithm, D, D_prime, epsilon, delta, paths, confidence, seed, neighbours, relation, search_budget, bound, checks
+    algorithm,
+    D,
+    D_prime,
+    epsilon,
+    delta,
+    paths,
+    confidence,
+    seed,
+    neighbours,
+    relation,
+    search_budget,
+    bound,
+    checks,
+    proof_step,
 ):
     check_algorithm(algorithm)
     data = check_dataset("D", D)
@@ -106,10 +123,15 @@ def _check_arguments(
     check_int("search_budget", search_budget, minimum=1)
     if bound not in BOUNDS:
         raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
-    selected = CHECK_NAMES if checks is None else tuple(checks)
+    if proof_step is not None and not callable(proof_step):
+        raise TypeError(f"proof_step must be callable or None, got {proof_step!r}")
+    available = CHECK_NAMES if proof_step is not None else tuple(c for c in CHECK_NAMES if c != "calibration")
+    selected = available if checks is None else tuple(checks)
     unknown = [name for name in selected if name not in CHECK_NAMES]
     if unknown or not selected or isinstance(checks, str):
         raise ValueError(f"checks must be a non-empty sequence of names from {CHECK_NAMES}, got {checks!r}")
+    if "calibration" in selected and proof_step is None:
+        raise ValueError("checks names 'calibration', which needs proof_step (the proof's per-call steps)")
     return data, other, selected
 
 
@@ -131,6 +153,7 @@ def gray_box_audit(
     checks: Sequence[str] | None = None,
     noise_laws: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    proof_step: Callable[[Any], ProofStep | None] | None = None,
 ) -> GrayBoxResult:
     """Gray-box audit of the claim "``algorithm`` is (epsilon, delta)-DP" on one neighbouring pair.
 
@@ -165,11 +188,17 @@ def gray_box_audit(
     reverse : bool, default True
         Also sample paths on ``D'`` and replay them on ``D``.
     checks : sequence of str, optional
-        A subset of ``("control_flow", "sensitivity", "law_conformance", "pair_loss", "composition")``.
+        A subset of ``("control_flow", "sensitivity", "calibration", "law_conformance", "pair_loss",
+        "composition")``; by default all of them (``calibration`` only when ``proof_step`` is given).
     noise_laws : mapping, optional
         ``{primitive: scipy.stats name or cdf}``: the standard law of a user's primitive's ``noise``.
     progress : callable, optional
         Called with one-line progress messages (the command line writes them to stderr).
+    proof_step : callable, optional
+        ``proof_step(call) -> ProofStep | None``: the sensitivity the privacy proof establishes for a recorded
+        call's data and the per-call budget it composes, computed from the paper's formulas
+        (:class:`~.calibration.ProofStep`); given, the ``calibration`` check compares each call's privacy from the
+        law it sampled with it (:func:`~.calibration.calibration_check`).  Absent: that check is not run.
 
     Returns
     -------
@@ -179,10 +208,11 @@ def gray_box_audit(
     Raises
     ------
     TypeError
-        If ``algorithm`` is not callable, a dataset is not real numbers or a number has the wrong type.
+        If ``algorithm`` or ``proof_step`` is not callable, a dataset is not real numbers or a number has the
+        wrong type.
     ValueError
-        If a value is out of range, both or neither of ``D_prime`` and ``neighbours`` are given, or a call
-        recorded a batch.
+        If a value is out of range, both or neither of ``D_prime`` and ``neighbours`` are given, ``checks``
+        names ``calibration`` without ``proof_step``, or a call recorded a batch.
 
     Notes
     -----
@@ -226,6 +256,7 @@ def gray_box_audit(
         search_budget,
         bound,
         checks,
+        proof_step,
     )
     found = None
     if neighbours == "search":
@@ -268,6 +299,7 @@ def gray_box_audit(
     computations = {
         "control_flow": lambda: control_flow_check(everything),
         "sensitivity": lambda: sensitivity_check(everything),
+        "calibration": lambda: calibration_check(everything, proof_step),  # type: ignore[arg-type]  # selected only with it
         "law_conformance": lambda: conformance_check(
             [call for _, _, run in everything for call in run.recorded],
             confidence=level,

@@ -11,8 +11,9 @@ from .check_result import ERROR, NO_VIOLATION, REFUTED, GrayBoxCheck
 
 __all__ = ["CHECK_NAMES", "GrayBoxResult", "overall_verdict"]
 
-#: The checks of a gray-box audit, in the order they are reported.
-CHECK_NAMES = ("control_flow", "sensitivity", "law_conformance", "pair_loss", "composition")
+#: The checks of a gray-box audit, in the order they are reported (``calibration`` runs only when the caller
+#: supplies the proof's per-call steps).
+CHECK_NAMES = ("control_flow", "sensitivity", "calibration", "law_conformance", "pair_loss", "composition")
 
 
 def overall_verdict(checks) -> str:
