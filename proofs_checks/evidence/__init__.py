@@ -47,6 +47,7 @@ proofs_checks.evidence.record.EvidenceError: claim x.y: evidence key 'evaluation
 from __future__ import annotations
 
 from .common import COMMON_FIELDS
+from .gray_box import GRAY_BOX
 from .privacy import AUDIT_NOT_RUN, EXACT_AUDIT, EXACT_PRIVACY, STATISTICAL_AUDIT
 from .record import EvidenceError, EvidenceRecord, Field
 from .searches import BOUND_SEARCH, FORMULA
@@ -97,6 +98,7 @@ RECORDS = {
         STATISTICAL_AUDIT,
         AUDIT_NOT_RUN,
         CALIBRATION,
+        GRAY_BOX,
         ERROR,
     )
 }
