@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from reference.mechanisms.recorder import PrimitiveCall, record_call, recording
+from reference.mechanisms.recorder import PrimitiveCall, recording
 
 from ..audit import gray_box_audit, search_neighbours
 from ..audit.gray_box.calibration import ProofStep
@@ -50,6 +50,9 @@ __all__ = [
     "fault_mutant",
     "rewrite_call",
     "scaled_result",
+    "halved_declaration",
+    "basic_composition",
+    "design_sites",
     "RELATIVE",
 ]
 
@@ -208,6 +211,8 @@ def gray_box_check(design_factory: Callable[[str], GrayBoxDesign], faults: Seque
         D = design.data(rng)
         start = time.perf_counter()
         with contextlib.ExitStack() as stack:
+            # extreme candidates of the search overflow in the data's checks before the algorithm rejects them
+            stack.enter_context(np.errstate(over="ignore", invalid="ignore", divide="ignore"))
             for owner, attribute, factory in faults:
                 stack.enter_context(injected_fault(owner, attribute, factory))
             found = search_neighbours(
@@ -233,7 +238,9 @@ def gray_box_check(design_factory: Callable[[str], GrayBoxDesign], faults: Seque
         accounting = design.accounting(calls_D)
         extra = {} if design.extra is None else design.extra(calls_D, calls_Dp)
         refuted_by = [f"{c.name} ({c.covers}): {c.summary}" for c in audit.checks if c.verdict == "refuted"]
-        refuted_by += [f"{name} (proof premise): {e['summary']}" for name, e in extra.items() if e["verdict"] == "refuted"]
+        refuted_by += [
+            f"{name} (proof premise): {e['summary']}" for name, e in extra.items() if e["verdict"] == "refuted"
+        ]
         calibration = audit.check("calibration")
         covered = calibration.witness.get("uncovered", 1) == 0 or all(
             e["verdict"] == "no violation found" and e.get("covers_uncovered", False) for e in extra.values()
@@ -352,5 +359,8 @@ def fault_mutant(
     )
 
 
-# ``record_call`` is re-exported for the claim sets' faults (the name each instrumented module imports).
-_RECORD_CALL = record_call
+def design_sites(design: GrayBoxDesign, seed: int = 0) -> dict[str, str]:
+    """``{site: primitive}`` of one recorded run of ``design``'s algorithm on its data (for completeness tests)."""
+    rng = np.random.default_rng(seed)
+    calls = _recorded(design.algorithm, design.data(rng), seed)
+    return {call.site: call.primitive for call in calls}
