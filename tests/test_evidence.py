@@ -292,6 +292,7 @@ SAMPLE = {
     "audit.laplace.standard": "statistical_audit",
     "audit.hu-5.printed": "audit_not_run",
     "audit.calibration.exact": "calibration",
+    "hu.thm8.privacy.gray-box.proof-lambda": "gray_box",  # a tagged Result of the gray-box claims
 }
 
 

@@ -32,7 +32,11 @@ DESIGNS = {
     "arora.learners.noisy-gd.gray-box": lambda: gray_box.learner_design("noisy-gd"),
 }
 #: The claims whose mutants the default suite runs (the rest run with -m slow).
-QUICK = ("arora.thm1.privacy.gray-box", "arora.boosting.privacy.gray-box.calibrated", "arora.learners.noisy-gd.gray-box")
+QUICK = (
+    "arora.thm1.privacy.gray-box",
+    "arora.boosting.privacy.gray-box.calibrated",
+    "arora.learners.noisy-gd.gray-box",
+)
 
 
 def test_registered_with_mutants_at_every_call_site():
@@ -53,13 +57,15 @@ def test_verdict_agrees_with_the_existing_claims(cid):
     res = run(gray_box_claims()[cid].check, cid)
     assert res.verdict == EXPECTED[cid], res.evidence["refuted_by"]
     assert res.evidence_kind == "gray_box"
-    uncovered = res.evidence["checks"]["calibration"]["witness"]["uncovered"]
+    assert res.evidence["counted"] == ["replace-one"]
+    audit = res.evidence["relations"]["replace-one"]
+    uncovered = audit["checks"]["calibration"]["witness"]["uncovered"]
     if "thm" in cid:  # GEM has no rule in the engine's calibration: the claim's own gem_calibration covers it
-        assert uncovered > 0 and res.evidence["extra_checks"]["gem_calibration"]["checked"] == 2
+        assert uncovered > 0 and audit["extra_checks"]["gem_calibration"]["checked"] == 2
     else:
         assert uncovered == 0
     if res.verdict == "confirmed":
-        assert res.evidence["proof_accounting"]["within_claim"]
+        assert audit["proof_accounting"]["within_claim"]
     else:  # Boosting's selection at the scores' sensitivity of [004 Thm. E] condition 3
         assert "report_noisy_max" in res.evidence["refuted_by"][0] and res.observed > 10
 

@@ -50,7 +50,7 @@ def test_verdict_agrees_with_the_exact_claims(cid):
     k = {"printed": 1.0, "standard": 0.25, "calibrated": 0.5}[cid.split(".gray-box.")[1].split(".")[0]]
     assert res.observed == pytest.approx(k * (1 if cid.endswith("add-remove") else 2), rel=1e-9)
     if res.verdict == "refuted":
-        assert res.evidence["refuted_by"][0].startswith("calibration (proof premise)")
+        assert res.evidence["refuted_by"][0].startswith("replace-one/calibration (proof premise)")
 
 
 def _mutant_cases():

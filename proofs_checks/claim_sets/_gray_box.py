@@ -272,29 +272,41 @@ def gray_box_check(design_factory: Callable[[str], GrayBoxDesign], faults: Seque
             reading=design.reading,
             evidence_kind="gray_box",
             evidence={
-                "epsilon": design.epsilon,
-                "delta": design.delta,
-                "relation": design.relation,
-                "checks": {
-                    c.name: {
-                        "verdict": c.verdict,
-                        "covers": c.covers,
-                        "summary": c.summary,
-                        "witness": _plain(c.witness),
+                "instance": _plain({**design.parameters, "epsilon": design.epsilon, "delta": design.delta}),
+                "relations": {
+                    design.relation: {
+                        "verdict": verdict,
+                        "audit_verdict": audit.verdict,
+                        "checks": {
+                            c.name: {
+                                "verdict": c.verdict,
+                                "covers": c.covers,
+                                "summary": c.summary,
+                                "witness": _plain(c.witness),
+                            }
+                            for c in audit.checks
+                        },
+                        "calls": audit.calls,
+                        "search": {
+                            "ratio": _plain(found.ratio),
+                            "call": _plain(found.call),
+                            "evaluations": found.evaluations,
+                        },
+                        "proof_accounting": {
+                            **accounting.as_dict(),
+                            "within_claim": accounting.within(design.epsilon, design.delta),
+                        },
+                        "extra_checks": {name: _plain(e) for name, e in extra.items()},
+                        "seconds": seconds,
                     }
-                    for c in audit.checks
                 },
-                "refuted_by": refuted_by,
-                "calls": audit.calls,
+                "counted": [design.relation],
+                "refuted_by": [f"{design.relation}/{why}" for why in refuted_by],
                 "paths": design.paths,
-                "search": {"budget": design.search_budget, "ratio": _plain(found.ratio), "call": _plain(found.call)},
-                "proof_accounting": {
-                    **accounting.as_dict(),
-                    "within_claim": accounting.within(design.epsilon, design.delta),
-                },
-                "parameters": _plain(design.parameters),
-                "extra_checks": {name: _plain(e) for name, e in extra.items()},
-                "seconds_audit": seconds,
+                "search_budget": design.search_budget,
+                "covers": "the transcript the proof composes (every primitive's output with its public arguments); "
+                "calibration, sensitivity and control flow refute a premise of the proof, pair_loss the transcript; "
+                "the released output is post-processing of it",
                 "observed_is": "largest actual per-call privacy at the proof's sensitivity / the proof's per-call "
                 "budget (calibration; epsilon, or delta for a Gaussian call)",
             },

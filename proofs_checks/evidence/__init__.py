@@ -16,6 +16,7 @@ or a value of the wrong type, is an error.
 ``exact_audit``        the auditor's exact audit as a claim (``audit.<algorithm>.<variant>``)
 ``statistical_audit``  the auditor's statistical audit as a claim
 ``audit_not_run``      an audit claim whose mechanism could not run on any pair
+``gray_box``           a gray-box audit of a composed algorithm at realistic parameters (``*.privacy.gray-box*``)
 ``calibration``        the auditor's calibration self-tests
 ``error``              the check raised (the runner's record), or its evidence broke its record
 =====================  ==========================================================================
@@ -47,8 +48,7 @@ proofs_checks.evidence.record.EvidenceError: claim x.y: evidence key 'evaluation
 from __future__ import annotations
 
 from .common import COMMON_FIELDS
-from .gray_box import GRAY_BOX
-from .privacy import AUDIT_NOT_RUN, EXACT_AUDIT, EXACT_PRIVACY, STATISTICAL_AUDIT
+from .privacy import AUDIT_NOT_RUN, EXACT_AUDIT, EXACT_PRIVACY, GRAY_BOX, STATISTICAL_AUDIT
 from .record import EvidenceError, EvidenceRecord, Field
 from .searches import BOUND_SEARCH, FORMULA
 from .simulations import CALIBRATION, COVERAGE, RATE_FIT
@@ -97,8 +97,8 @@ RECORDS = {
         EXACT_AUDIT,
         STATISTICAL_AUDIT,
         AUDIT_NOT_RUN,
-        CALIBRATION,
         GRAY_BOX,
+        CALIBRATION,
         ERROR,
     )
 }

@@ -17,7 +17,7 @@ from .common import (
 from .record import EvidenceRecord, Field
 from .types import INTEGER, OBJECT, REAL, STRING, Enum, ListOf, MapOf, Struct, optional
 
-__all__ = ["EXACT_PRIVACY", "EXACT_AUDIT", "STATISTICAL_AUDIT", "AUDIT_NOT_RUN"]
+__all__ = ["EXACT_PRIVACY", "EXACT_AUDIT", "STATISTICAL_AUDIT", "AUDIT_NOT_RUN", "GRAY_BOX"]
 
 EXACT_PRIVACY = EvidenceRecord(
     "exact_privacy",
@@ -227,5 +227,30 @@ AUDIT_NOT_RUN = EvidenceRecord(
         Field(
             "privacy_multiplier", REAL, "the mechanism was built for this multiple of the claimed epsilon (a mutant)"
         ),
+    ),
+)
+
+GRAY_BOX = EvidenceRecord(
+    "gray_box",
+    "a gray-box audit of a composed algorithm at realistic parameters: replayed on searched neighbours with the "
+    "primitives' outputs forced, every call checked (control flow, sensitivity, calibration against the proof's "
+    "per-call budget, law conformance, composition); refutes, confirms only where the composition confirms",
+    "proofs_checks.claim_sets.*.gray_box (claims <paper>.<theorem>.privacy.gray-box*) via "
+    "proofs_checks.audit.gray_box.gray_box_audit",
+    COMMON_FIELDS
+    + (
+        Field("instance", OBJECT, "the algorithm's parameters (n, d, T, s, epsilon, delta, ...) and their schedule"),
+        Field(
+            "relations",
+            MapOf(OBJECT),
+            "per neighbouring relation: the audit's verdict, whether it counts for the claim's verdict, each check's "
+            "verdict, coverage and summary, the searched neighbour and the seconds",
+            required=True,
+        ),
+        Field("counted", ListOf(STRING), "the neighbouring relations whose audits give the claim's verdict"),
+        Field("refuted_by", ListOf(STRING), "the checks that refuted, as relation/check"),
+        Field("paths", INTEGER, "paths per direction of each audit"),
+        Field("search_budget", INTEGER, "replays the neighbour search may spend per relation"),
+        Field("covers", STRING, "what the verdict covers: the transcript the proof composes, or the released output"),
     ),
 )

@@ -20,6 +20,9 @@ lower_bound
     the Omega statement as vacuous).
 alg5_readings
     The two index readings of [002 Alg. 5 step 4]: the proof's recursion and one iteration's privacy under each.
+gray_box
+    Gray-box replays of Algorithms 1, 2, 3 and 5 at the paper's parameter schedules ([002 Thm. 1], [002 Thm. 4],
+    [002 Thm. 6], [002 Thm. 8]), with mutants inside the algorithms.
 findings
     The headline findings about 002, each with its claim ids, reading and numbers.
 rates, rate_settings
@@ -37,6 +40,7 @@ from . import (
     algorithms,
     findings,
     frank_wolfe,
+    gray_box,
     lower_bound,
     parameters,
     rates,
@@ -62,6 +66,7 @@ def register(registry):
         utility,
         lower_bound,
         alg5_readings,
+        gray_box,
         rates,
         findings,
     ):
