@@ -54,6 +54,9 @@ __all__ = ["GRAY_BOX", "design", "mutants", "register", "proof_sensitivity"]
 #: The instance of every gray-box claim of 000 (quick and full alike: one run costs about 1 ms).
 GRAY_BOX = {"n": 1000, "d": 1, "epsilon": 1.0, "eta": 0.1, "tau": 1.0, "paths": 50, "search_budget": 40}
 
+#: The relations as the statements write them.
+RELATION_WORDS = {"replace-one": "replace-one", "add-remove": "add/remove"}
+
 #: Degrees of freedom of the Student t features and noise: a finite second moment (Algorithm 1) or only moments
 #: below 2 (Algorithm 2, theta = 1.5).
 _DF = {1: 3.0, 2: 2.0}
@@ -198,7 +201,8 @@ def register(registry):
                     Claim(
                         f"wang-xu.alg{alg}.privacy.gray-box.{variant}{suffix}",
                         f"[000 Alg. {alg}] [000 Thm. {alg}]",
-                        f"Algorithm {alg} ({variant} weight) is eps-DP over {relation} neighbours, checked gray-box "
+                        f"Algorithm {alg} ({variant} weight) is eps-DP over {RELATION_WORDS[relation]} neighbours, checked "
+                        "gray-box "
                         "at n = 1000 on the paper's schedule: its draw calibrated at the proof's sensitivity.",
                         "privacy",
                         gray_box_check(functools.partial(design, alg, variant, relation)),
