@@ -30,6 +30,8 @@ boosting
     Boosting [004 App. E]: the Laplace notation, sub-Gaussian condition, excess risk [004 Thm. E].
 concentration
     [004 Lemma E].
+gray_box
+    Gray-box checks of Theorems 1-2, Boosting and the learners at realistic parameters, mutants inside.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from . import (
     excess_risk,
     findings,
     gem,
+    gray_box,
     grid_search,
     learners,
     lemma_d4,
@@ -68,6 +71,7 @@ def register(registry):
         boosting_privacy,
         boosting,
         concentration,
+        gray_box,
         findings,
     ):
         module.register(registry)

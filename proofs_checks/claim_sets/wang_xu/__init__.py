@@ -7,6 +7,7 @@ sensitivity, and their claims, one module per subject:
 
 * :mod:`.privacy`: Theorems 1-2, eps-DP, checked exactly over replace-one neighbours (the paper's
   relation, [000 Def. 1]) and over add/remove neighbours, at several eps;
+* :mod:`.gray_box`: the same, gray-box at n = 1000 on the paper's schedule, with mutants inside the algorithm;
 * :mod:`.sensitivity`: the sensitivity of L-hat_iota stated for eq. (6) and (twice) for eq. (16);
 * :mod:`.truncation`: psi satisfies (3) / (15), is non-decreasing, bounded by log theta, odd;
 * :mod:`.nets`: [000 Lemma 2], the covering number ``<= (3 Delta / zeta)^d``;
@@ -38,6 +39,7 @@ from . import (
     derivations,
     error_split,
     findings,
+    gray_box,
     lemma9,
     nets,
     privacy,
@@ -81,5 +83,6 @@ def register(registry):
         rates,
         rates_dimension,
         findings,
+        gray_box,
     ):
         module.register(registry)
