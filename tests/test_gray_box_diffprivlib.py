@@ -106,6 +106,7 @@ def test_every_wrapped_method_records_its_law():
 
 
 def test_scales_are_diffprivlibs_own():
+    # private: _scale: diffprivlib's own attribute, the scale its sampler reads, which the recorded law must equal
     with diffprivlib_primitives(), recording() as transcript:
         mechanisms.Laplace(epsilon=0.5, delta=0.2, sensitivity=3.0).randomise(0.0)
         gaussian = mechanisms.GaussianAnalytic(epsilon=1.0, delta=1e-6, sensitivity=2.0)
