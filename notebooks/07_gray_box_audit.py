@@ -121,7 +121,7 @@ print(audit_fixed.report())
 # ## A library, unchanged: diffprivlib
 #
 # The same audit runs on a third-party library by wrapping its functions at run time
-# (`proofs_checks.audit.gray_box.adapters.diffprivlib`, the `thirdparty` extra). `diffprivlib.tools.mean` called
+# (`proofs_checks.audit.gray_box.third_party.diffprivlib`, the `thirdparty` extra). `diffprivlib.tools.mean` called
 # without `bounds` computes them from the private data (it warns `PrivacyLeakWarning`); the audit flags the
 # bound read from the data, with both values.
 
@@ -130,7 +130,7 @@ try:
     from diffprivlib import tools
     from diffprivlib.accountant import BudgetAccountant
 
-    from proofs_checks.audit.gray_box.adapters.diffprivlib import diffprivlib_primitives, random_state_of
+    from proofs_checks.audit.gray_box.third_party.diffprivlib import diffprivlib_primitives, random_state_of
 except ImportError:
     print('diffprivlib is not installed (pip install -e ".[thirdparty]"): cell skipped')
 else:

@@ -33,7 +33,8 @@ from diffprivlib.utils import PrivacyLeakWarning  # noqa: E402
 from scipy import integrate, stats  # noqa: E402
 
 from proofs_checks.audit import gray_box_audit, search_neighbours  # noqa: E402
-from proofs_checks.audit.gray_box.adapters.diffprivlib import (  # noqa: E402
+from proofs_checks.audit.gray_box.composition import call_mechanisms  # noqa: E402
+from proofs_checks.audit.gray_box.third_party.diffprivlib import (  # noqa: E402
     BOUNDED_LAPLACE,
     DIFFPRIVLIB_NOISE_LAWS,
     GEOMETRIC,
@@ -43,7 +44,6 @@ from proofs_checks.audit.gray_box.adapters.diffprivlib import (  # noqa: E402
     geometric_log_prob,
     random_state_of,
 )
-from proofs_checks.audit.gray_box.composition import call_mechanisms  # noqa: E402
 from reference.mechanisms.recorder import primitive_law, recording, registered_primitives  # noqa: E402
 
 #: One mechanism per wrapped class (and per subclass recorded through it), with the value it randomises: a new

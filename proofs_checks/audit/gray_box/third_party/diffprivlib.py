@@ -6,22 +6,21 @@ active recorder (:mod:`reference.mechanisms.recorder`), read from the mechanism 
 draws from with diffprivlib's own scale formula.  On exit the library's methods are as they were, and the two
 laws registered for it are unregistered.
 
-=======================  =====================================  ==================================================
-diffprivlib class        recorded as (law keys)                 scale, as diffprivlib computes it
-=======================  =====================================  ==================================================
-``Laplace``              ``laplace`` (``center``, ``scale``)    ``sensitivity / (epsilon - log(1 - delta))``
-``LaplaceTruncated``,    the same event (their ``randomise``    the same; the truncation or folding of the
-``LaplaceFolded``        calls ``Laplace.randomise``)           output is post-processing
-``LaplaceBoundedDomain`` ``diffprivlib.laplace_bounded_domain`` ``_find_scale()`` (Holohan et al. 2020)
-                         (``center``, ``scale``, ``lower``,
-                         ``upper``)
-``Gaussian``,            ``gaussian`` (``center``, ``sigma``)   the object's ``_scale``: ``sqrt(2 log(1.25 /
-``GaussianAnalytic``                                            delta)) sensitivity / epsilon``, or Balle and
-                                                                Wang's analytic calibration
-``Geometric``,           ``diffprivlib.geometric``              the object's ``_scale = -epsilon / sensitivity``
-``GeometricTruncated``,  (``center``, ``scale``)                (truncation and folding: post-processing)
-``GeometricFolded``
-=======================  =====================================  ==================================================
+==========================  ==========================================  =======================================
+diffprivlib class           recorded as (law keys)                      scale, as diffprivlib computes it
+==========================  ==========================================  =======================================
+``Laplace``                 ``laplace`` (``center``, ``scale``)         sensitivity / (epsilon - log(1 - delta))
+``LaplaceTruncated``,       the same event (their ``randomise`` calls   the same; truncating or folding the
+``LaplaceFolded``           ``Laplace.randomise``)                      output is post-processing
+``LaplaceBoundedDomain``    ``diffprivlib.laplace_bounded_domain``      ``_find_scale()`` (Holohan et al.
+                            (``center``, ``scale``, ``lower``,          2020)
+                            ``upper``)
+``Gaussian``,               ``gaussian`` (``center``, ``sigma``)        the object's ``_scale`` (classical or
+``GaussianAnalytic``                                                    Balle and Wang's analytic calibration)
+``Geometric``,              ``diffprivlib.geometric`` (``center``,      the object's ``_scale``, which is
+``GeometricTruncated``,     ``scale``)                                  -epsilon / sensitivity (truncation and
+``GeometricFolded``                                                     folding: post-processing)
+==========================  ==========================================  =======================================
 
 Every event's public arguments are the mechanism's class name and, for the truncating and bounded mechanisms,
 its ``lower`` and ``upper``: bounds read from the private data diverge on replay (``control_flow``), as do a

@@ -5,13 +5,13 @@ Each adapter is a context manager that wraps the library's sampling functions at
 not already have), and restores both on exit.  The library is imported only when its adapter is entered, so an
 adapter module imports without it.
 
-=================  ==========================================================================================
-module             library
-=================  ==========================================================================================
-``diffprivlib``    IBM's diffprivlib 0.6 (PyPI; the ``thirdparty`` extra): Laplace, LaplaceTruncated,
-                   LaplaceFolded, LaplaceBoundedDomain, Gaussian, GaussianAnalytic, Geometric,
-                   GeometricTruncated, GeometricFolded
-=================  ==========================================================================================
+===============  ============================================================================================
+module           library
+===============  ============================================================================================
+``diffprivlib``  IBM's diffprivlib 0.6 (PyPI; the ``thirdparty`` extra): Laplace, LaplaceTruncated,
+                 LaplaceFolded, LaplaceBoundedDomain, Gaussian, GaussianAnalytic, Geometric,
+                 GeometricTruncated, GeometricFolded
+===============  ============================================================================================
 
 References
 ----------

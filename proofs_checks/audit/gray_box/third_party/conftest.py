@@ -1,4 +1,4 @@
-"""pytest: the adapters' doctests run their libraries, so they are collected only when the library is installed."""
+"""pytest: the third-party adapters' doctests run their libraries, so they are collected only when the library is installed."""
 
 import importlib.util
 
