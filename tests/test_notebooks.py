@@ -47,6 +47,11 @@ QUOTES = {
         (r"by " + _NUMBER + " at its worst point", r"identity5\.float64.*\n.*observed " + _NUMBER),
         (r"by a factor of up to " + _NUMBER, r"alg1-noise-shrinks.*\n.*observed " + _NUMBER),
     ],
+    "07_gray_box_audit": [
+        (r"moved by " + _NUMBER + " times the sensitivity", r"^sensitivity ratio = " + _NUMBER),
+        (r"a `delta` of at least " + _NUMBER, r"^delta_pair lower bound = " + _NUMBER),
+        (r"by exactly its declared sensitivity \(ratio " + _NUMBER, r"declared sensitivity: " + _NUMBER + r" \(row"),
+    ],
 }
 
 
