@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from proofs_checks.cli import build_parser, main
+from proofs_checks.cli import main
 
 #: ``--help`` and a bad argument may take this many times a bare interpreter start (0.04 s on an idle core:
 #: about 0.3 s); importing numpy alone is about 3 times, the registry of claims about 100 times
