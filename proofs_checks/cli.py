@@ -63,8 +63,20 @@ def _version():
         return __version__
 
 
+class _OneLineErrorParser(argparse.ArgumentParser):
+    """argparse with one-line usage errors: ``error: audit: argument --epsilon: ... (see --help)``, exit 2.
+
+    argparse's own answer is the whole usage block (a dozen lines for ``audit``) above the message, which
+    buries the one line that says what is wrong."""
+
+    def error(self, message):
+        command = self.prog.removeprefix("python -m proofs_checks").strip()
+        where = f"{command}: " if command else ""
+        self.exit(2, f"error: {where}{message} (see {self.prog} --help)\n")
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _OneLineErrorParser(
         prog="python -m proofs_checks",
         description="Audit the privacy claims, formulas and rates of the heavy-tailed private learning papers.",
         epilog=EXAMPLES,

@@ -219,6 +219,8 @@ def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE)
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     if trials < 1 or not 0 <= successes <= trials:
         raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes} of {trials}")
+    # statsmodels' beta-quantile form rather than scipy.stats.binomtest(...).proportion_ci(method="exact"):
+    # 145 us against 3.9 ms for 37 of 1,000 (scipy searches the root; the ends agree within 3e-13).
     # imported here: statsmodels (with pandas) costs ~0.6 s of CPU at import, paid only by the checks that
     # build an interval, not by every process that imports the verdict rules (the CLI, the registry)
     from statsmodels.stats.proportion import proportion_confint

@@ -23,6 +23,8 @@ __all__ = [
     "check_probability",
     "check_integer",
     "check_finite_array",
+    "check_real_array",
+    "check_finite_result",
     "check_scores",
     "check_same_length",
     "check_choice",
@@ -254,6 +256,110 @@ def check_integer(name: str, value: int | np.integer, *, minimum: int | None = N
     return v
 
 
+#: dtype kinds accepted as real numbers: signed and unsigned integers and floats (not bool 'b', complex 'c',
+#: strings 'U'/'S', objects 'O', dates 'M'/'m' or raw bytes 'V')
+_REAL_KINDS = frozenset("iuf")
+
+
+def check_real_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """Return ``value`` as a float64 array after checking its entries are real numbers (no finiteness check).
+
+    numpy would convert ``["1", "2"]``, ``[True, False]`` and an object array of floats to float64 without a
+    word, and complex numbers with only a ``ComplexWarning``; here each is an error, so a caller's mistake is
+    never turned into data.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : array_like
+        Integers or floats of any shape (Python or numpy); an empty sequence is accepted.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``value`` itself when it already is a float64 array, else a float64 copy.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is ragged, or its entries are bools, complex numbers, strings, bytes, dates or objects.
+
+    References
+    ----------
+    .. [1] The NumPy reference, "Data type objects (dtype)": ``dtype.kind``.
+
+    Examples
+    --------
+    >>> check_real_array("x", [1, 2.5])
+    array([1. , 2.5])
+    >>> check_real_array("x", ["1", "2"])
+    Traceback (most recent call last):
+    TypeError: x must be an array of real numbers, got ['1', '2'] (dtype <U1)
+    >>> check_real_array("x", [True, False])
+    Traceback (most recent call last):
+    TypeError: x must be an array of real numbers, got [True, False] (dtype bool)
+    """
+    # Exact-type fast path: the audit's exact searches validate float64 arrays thousands of times.
+    if type(value) is np.ndarray and value.dtype == np.float64:
+        return value
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of real numbers, got {type(value).__name__}: {exc}") from None
+    if arr.dtype.kind not in _REAL_KINDS:
+        raise TypeError(f"{name} must be an array of real numbers, got {_short_repr(value)} (dtype {arr.dtype})")
+    return arr.astype(np.float64, copy=False)
+
+
+def _short_repr(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_finite_result(quantity: str, value: float, **inputs: float) -> float:
+    """Return a computed scale or threshold after checking it is finite; else name the inputs that overflowed.
+
+    A noise scale computed from valid parameters can still overflow (``1e308 / 1e-10``) or come out as 0
+    (``1e-300 / 1e300``); a mechanism that used it would release ``inf`` or the exact answer.
+
+    Parameters
+    ----------
+    quantity : str
+        What ``value`` is (the function's name), for the error message.
+    value : float
+        The computed value.
+    **inputs : float
+        The parameters it was computed from, named as the caller's parameters.
+
+    Returns
+    -------
+    float
+        ``value``.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is infinite, NaN or ``<= 0``; the message lists ``inputs``.
+
+    References
+    ----------
+    .. [1] IEEE Std 754-2019, overflow and underflow of binary64 arithmetic.
+
+    Examples
+    --------
+    >>> check_finite_result("laplace_scale", 4.0, sensitivity=2.0, epsilon=0.5)
+    4.0
+    >>> check_finite_result("laplace_scale", float("inf"), sensitivity=1e308, epsilon=1e-10)
+    Traceback (most recent call last):
+    ValueError: laplace_scale is inf for sensitivity=1e+308, epsilon=1e-10: not a positive finite float64
+    """
+    if not (0.0 < value < math.inf):
+        given = ", ".join(f"{key}={val!r}" for key, val in inputs.items())
+        raise ValueError(f"{quantity} is {value!r} for {given}: not a positive finite float64")
+    return value
+
+
 def check_finite_array(
     name: str,
     value: ArrayLike,
@@ -285,7 +391,8 @@ def check_finite_array(
     Raises
     ------
     TypeError
-        If ``value`` cannot be converted to an array of real numbers.
+        If ``value`` is not an array of real numbers (see :func:`check_real_array`: strings, bools, complex
+        numbers and objects are rejected, not converted).
     ValueError
         If the dimension or shape differs, the array is empty (with ``nonempty``), or an entry is NaN or
         infinite (the message names the first one's flat index).
@@ -302,10 +409,7 @@ def check_finite_array(
     Traceback (most recent call last):
     ValueError: X must be finite; entry 1 (flat index) is ...nan... (1 non-finite entries)
     """
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of real numbers, got {type(value).__name__}: {exc}") from None
+    arr = check_real_array(name, value)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if shape is not None:
@@ -429,7 +533,11 @@ def check_choice(name: str, value: _Choice, choices: Collection[_Choice]) -> _Ch
     Traceback (most recent call last):
     ValueError: variant must be one of ('printed', 'standard'), got 'other'
     """
-    if value not in choices:
+    try:
+        known = value in choices
+    except (TypeError, ValueError):  # an array compared with each choice has no single truth value
+        known = False
+    if not known:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
 

@@ -153,7 +153,7 @@ def test_command_line_names_the_failing_call(tmp_path):
     assert "paths" in out.stderr  # progress on stderr, data on stdout
     bad = subprocess.run(cmd[:-1] + ["--paths", "1"], capture_output=True, text=True)
     assert bad.returncode == 2 and "paths" in bad.stderr
-    missing = subprocess.run(cmd[:6] + ["--epsilon", "1"], capture_output=True, text=True)
+    missing = subprocess.run(cmd[:7] + ["--epsilon", "1"], capture_output=True, text=True)
     assert missing.returncode == 2 and "--data" in missing.stderr
 
 

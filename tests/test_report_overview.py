@@ -145,4 +145,5 @@ def test_verify_table_ends_with_counts(monkeypatch, tmp_path, capsys):
     main(["verify", "--out", str(tmp_path), "--jobs", "1"])
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1] == "7 claims: 1 confirmed, 4 refuted, 1 inconclusive, 1 vacuous; 1 self-tests: 1 confirmed"
-    assert len(lines) == 8 + 1  # one line per claim, then the counts
+    assert lines[0].split() == ["claim", "kind", "verdict"]
+    assert len(lines) == 1 + 8 + 1  # the header, one line per claim, then the counts

@@ -224,6 +224,47 @@ class AuditResult:
     #: The options the audit ran with (with the keywords given to :func:`audit`); not part of :meth:`as_dict`.
     options: AuditOptions | None = field(default=None, repr=False, compare=False)
 
+    def summary(self) -> str:
+        """A short text table of the audit: the claim, the verdict, the bound and how it was obtained.
+
+        Returns
+        -------
+        str
+            One ``field  value`` row per line (as ``statsmodels``' ``summary()``, in plain text).
+
+        References
+        ----------
+        .. [1] [000 Def. 2], [002 Def. 1], [004 Def. 2.1]: the (epsilon, delta)-DP claims an audit judges.
+
+        Examples
+        --------
+        >>> from proofs_checks.audit.calibration import RandomizedResponse
+        >>> rr = RandomizedResponse(true_eps=1.0)
+        >>> print(audit(rr, epsilon=0.5, pairs=[rr.pair()], sampler_samples=0).summary())  # doctest: +ELLIPSIS
+        audit of RandomizedResponse
+          claim           (0.5, 0)-DP
+          verdict         refuted
+          epsilon_lower   1
+          method          exact
+          ...
+        """
+        rows = [
+            ("claim", f"({self.claimed_epsilon:g}, {self.claimed_delta:g})-DP"),
+            ("verdict", self.verdict),
+            ("epsilon_lower", f"{self.epsilon_lower:.6g}"),
+            ("method", self.method),
+        ]
+        if self.confidence is not None:
+            rows.append(("confidence", f"{self.confidence:g}"))
+        if self.p_value is not None:
+            rows.append(("p_value", f"{self.p_value:.3g}"))
+        if self.samples:
+            rows.append(("samples", f"{self.samples:,}"))
+        rows += [("variant", str(self.variant)), ("pair", self.pair), ("seed", str(self.seed))]
+        rows.append(("seconds", f"{self.seconds:.2f}"))
+        width = max(len(name) for name, _ in rows)
+        return "\n".join([f"audit of {self.algorithm}", *(f"  {name:<{width}}   {value}" for name, value in rows)])
+
     def as_dict(self) -> dict:
         """Plain JSON types; infinite floats become the strings "inf" / "-inf" (strict JSON)."""
         out = asdict(replace(self, compared_pairs=None, options=None))

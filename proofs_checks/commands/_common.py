@@ -17,6 +17,8 @@ __all__ = [
     "non_negative_int",
     "positive_int",
     "usable_out_dir",
+    "usable_out_file",
+    "npz_error",
 ]
 
 
@@ -69,6 +71,41 @@ def usable_out_dir(path, option="--out"):
     except OSError as exc:
         raise UsageError(f"{option} {str(path)!r} is not a writable folder ({exc.strerror or exc})") from None
     return out
+
+
+def usable_out_file(path, option):
+    """Check, before any work runs, that the file ``path`` can be written: its folder exists and is writable, and
+    ``path`` is not a folder.  Creates nothing (an audit that fails writes no file).
+
+    Raises :class:`~proofs_checks.commands.UsageError` naming the option, the path and the reason.
+    """
+    out = Path(path)
+    if out.is_dir():
+        raise UsageError(f"{option} {str(path)!r} is a folder; give a file name")
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {str(path)!r}: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise UsageError(f"{option} {str(path)!r} is not writable")
+    return out
+
+
+def npz_error(path, option, exc):
+    """A one-line :class:`~proofs_checks.commands.UsageError` for an ``.npz`` file numpy could not read.
+
+    numpy answers a corrupt or foreign file with its pickle advice and an object array with "allow_pickle";
+    neither says what is wrong with the file.
+    """
+    import zipfile
+
+    if isinstance(exc, FileNotFoundError):
+        return UsageError(f"{option} {path}: no such file")
+    if Path(path).is_file() and not zipfile.is_zipfile(path):
+        return UsageError(f"{option} {path}: not an .npz archive (numpy.savez); the file is corrupt or another format")
+    if "Object arrays" in str(exc) or "pickle" in str(exc):
+        return UsageError(f"{option} {path}: holds an object array; only numeric arrays are read (pickles are not)")
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return UsageError(f"{option} {path}: cannot be read as an .npz archive ({first})")
 
 
 def add_backend_arguments(parser):

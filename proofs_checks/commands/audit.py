@@ -23,10 +23,11 @@ import functools
 import importlib
 import json
 import sys
+import zipfile
 
 from ..audit.options import cli_spec
 from . import UsageError
-from ._common import add_backend_arguments, non_negative_int, positive_int
+from ._common import add_backend_arguments, non_negative_int, npz_error, positive_int, usable_out_file
 from ._gray_box import add_gray_box_arguments, run_gray_box
 
 __all__ = ["NAME", "HELP", "EPILOG", "USAGE_ERRORS", "add_arguments", "given_options", "make_options", "run"]
@@ -73,17 +74,20 @@ def _registry():
 
 
 class _LazyChoices:
-    """Allowed values looked up on first use (a value to check, or ``--help``), as argparse ``choices``: building
-    the parser of every sub-command must not build the registry nor import the attacks (numpy)."""
+    """Allowed values looked up only when a value is given, as an argparse ``type``: building the parser of every
+    sub-command and printing ``--help`` must not build the registry nor import the attacks (numpy).  (As
+    ``choices`` they would be listed by argparse's help formatter even where the help text does not show them.)"""
 
-    def __init__(self, names):
+    def __init__(self, names, option):
         self._names = names
+        self._option = option
+        self.__name__ = option  # argparse names the type in its "invalid value" message
 
-    def __contains__(self, name):
-        return name in self._names()
-
-    def __iter__(self):
-        return iter(self._names())
+    def __call__(self, text):
+        names = self._names()
+        if text not in names:
+            raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(names)})")
+        return text
 
 
 def _variant_names():
@@ -103,10 +107,13 @@ def _option_arguments(parser):
         else:
             kwargs["type"] = _TYPES[spec["type"]]
             kwargs["metavar"] = spec["metavar"]
-            choices = _LazyChoices(_variant_names) if spec["name"] == "variant" else spec["choices"]
+            choices = _variant_names if spec["name"] == "variant" else spec["choices"]
             if callable(choices):
-                choices = _LazyChoices(choices)
-            if choices is not None:
+                # listing them would build the registry or import the attacks: seconds for --help; a value
+                # not among them is answered with the list
+                kwargs["type"] = _LazyChoices(choices, spec["flag"])
+                help_text += " (a name not among them gets the list)"
+            elif choices is not None:
                 kwargs["choices"] = choices
                 help_text += " (one of: %(choices)s)" if kwargs["metavar"] else ""
         if spec["default"] is not None and spec["default"] is not False:
@@ -213,23 +220,31 @@ def make_options(given):
 
 
 def run(args):
+    # Everything the command line alone can tell is checked before the auditor (numpy, scipy, numba) is imported
+    # and before any work: a bad value or an unwritable output answers at once, not after the audit.
+    for option, path in (("--curve-plot", args.curve_plot), ("--counterexample", args.counterexample)):
+        if path:
+            usable_out_file(path, option)
+    if sys.path[0] != "":
+        sys.path.insert(0, "")  # MODULE:NAME resolves from the current directory
+    given = given_options(args)
+    if not args.replay and not args.gray_box:
+        make_options(given)  # the saved options of a replay are checked once merged
+
     from ..audit.api import MechanismError
 
     try:
-        return _run(args)
+        if args.gray_box:
+            return run_gray_box(args, _load, given)
+        return _run(args, given)
     except MechanismError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 
 
-def _run(args):
+def _run(args, given):
     from ..audit.api import audit
 
-    if sys.path[0] != "":
-        sys.path.insert(0, "")  # MODULE:NAME resolves from the current directory
-    given = given_options(args)
-    if args.gray_box:
-        return run_gray_box(args, _load, given)
     pairs = None
     if args.replay:
         saved, (args.algorithm, args.mechanism), pairs = _load_replay(args.replay)
@@ -241,8 +256,10 @@ def _run(args):
 
         try:
             pairs = [load_pair(args.pair) + (f"pair file {args.pair}",)]
-        except (OSError, ValueError, KeyError) as exc:
-            raise UsageError(f"--pair {args.pair}: {exc}") from None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            if "lacks array" in str(exc):
+                raise UsageError(f"--pair {args.pair}: {exc}") from None
+            raise npz_error(args.pair, "--pair", exc) from None
     neighbours = _load(args.neighbours, "--neighbours") if args.neighbours else None
     if neighbours is not None and not callable(neighbours):
         raise UsageError(f"--neighbours {args.neighbours} is not callable")
@@ -372,10 +389,12 @@ def _read_counterexample(path):
                 for i in range(int(st.get("compared_pairs") or 0))
             ]
             return np.array(f["D"]), np.array(f["D_prime"]), st, compared
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
         if isinstance(exc, UsageError):
             raise
-        raise UsageError(f"--replay {path}: {exc}") from None
+        if isinstance(exc, (json.JSONDecodeError, KeyError)):
+            raise UsageError(f"--replay {path}: its settings are not those --counterexample writes ({exc})") from None
+        raise npz_error(path, "--replay", exc) from None
 
 
 def _legacy_options(st):

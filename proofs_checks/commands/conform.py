@@ -112,11 +112,10 @@ def run(args):
         )
         return status
     width = max((len(k) for k in summary), default=10)
+    width = max(width, len("function"))
+    print(f"{'function':<{width}}  {'status':<7}  {'passed':>6}  {'failed':>6}  {'skipped':>7}")
     for name, f in summary.items():
-        print(
-            f"{name:<{width}}  {f['status']:<7}  passed {f['passed']:3d}  failed {f['failed']:3d}  "
-            f"skipped {f['skipped']:3d}"
-        )
+        print(f"{name:<{width}}  {f['status']:<7}  {f['passed']:6d}  {f['failed']:6d}  {f['skipped']:7d}")
         for m in f["messages"][:5]:
             print(f"    {m}")
     print("conforms" if status == 0 else "DOES NOT CONFORM")

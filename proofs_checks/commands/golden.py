@@ -25,11 +25,15 @@ def add_arguments(parser):
 
 
 def run(args):
+    from ._common import usable_out_dir
+
+    out = usable_out_dir(args.out)  # an unwritable folder is a usage error (exit 2), before numpy is imported
+
     from ..golden.generate import SUBJECTS, write_all
 
     known = {m.SUBJECT for m in SUBJECTS}
     if args.only and not set(args.only) <= known:
         raise ValueError(f"--only must name subjects among {sorted(known)}, got {args.only}")
-    for path in write_all(args.out, only=args.only, command="python -m proofs_checks golden --out DIR"):
+    for path in write_all(out, only=args.only, command="python -m proofs_checks golden --out DIR"):
         print(path)
     return 0

@@ -166,7 +166,8 @@ def run(args):
     if args.json:
         print(json.dumps(payload, indent=2))
     elif not interrupted:
-        width = max(len(r["id"]) for r in records)
+        width = max(len("claim"), *(len(r["id"]) for r in records))
+        print(f"{'claim':<{width}}  {'kind':<11}  verdict")
         for r in records:
             print(f"{r['id']:<{width}}  {r['kind']:<11}  {r['verdict']}")
         print(_counts_footer(payload["summary"]))

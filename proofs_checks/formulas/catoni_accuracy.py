@@ -170,9 +170,11 @@ def accurate_region(a, b, ok):
 
     Returns ``frontier``: for each tested ``b > 0`` of the grid, the largest ``A`` (a grid
     magnitude) such that every tested point with that ``b`` and ``|a| <= A`` is accurate (None
-    when even the smallest ``|a|`` fails); and ``box``: the box ``|a| <= A``,
-    ``b_min <= b <= b_max`` (grid magnitudes) containing only accurate points that maximises
-    ``log10 A + log10(b_max / b_min)``; and whether ``b = 0`` is accurate.
+    when no tested point with that ``b`` below the first failure is accurate); and ``box``: the box
+    ``|a| <= A``, ``b_min <= b <= b_max`` (grid magnitudes) containing only accurate points and the
+    most of them (None when no tested point is accurate); and whether ``b = 0`` is accurate.  A range
+    is never called accurate on the strength of no tested point: a port that returns NaN everywhere
+    gets no box, no frontier and no b-range.
     """
     cand = np.unique(np.concatenate([_log_grid(25), 10.0 ** np.arange(-300.0, 301.0, 10.0)]))
     absa = np.abs(a)
@@ -184,7 +186,8 @@ def accurate_region(a, b, ok):
         bad = row & ~ok
         limit = np.min(absa[bad]) if np.any(bad) else np.inf
         good = cand[cand < limit]
-        frontier.append({"b": float(bv), "max_abs_a": float(good.max()) if good.size else None})
+        tested = np.any(row & ok & (absa < limit))
+        frontier.append({"b": float(bv), "max_abs_a": float(good.max()) if good.size and tested else None})
     bad_a, bad_b = absa[~ok & (b > 0)], b[~ok & (b > 0)]
     pos_a, pos_b = absa[b > 0], b[b > 0]
     best = None
@@ -196,7 +199,7 @@ def accurate_region(a, b, ok):
             if not good.size:
                 continue
             covered = int(np.sum((pos_b >= lo) & (pos_b <= hi) & (pos_a <= good.max())))
-            if best is None or covered > best[0]:
+            if covered and (best is None or covered > best[0]):
                 best = (covered, good.max(), lo, hi)
     out = {"b=0 accurate": bool(np.all(ok[b == 0])) if np.any(b == 0) else None}
     if best is None:
@@ -220,13 +223,19 @@ def _b_ranges(absa, b, ok, cand):
     out = []
     for big_a in (1e-10, 1e-3, 1.0, 10.0, 10.0**1.5, 100.0):
         bad_b = np.unique(b[(~ok) & (b > 0) & (absa <= big_a)])
+        good_b = b[ok & (b > 0) & (absa <= big_a)]
         edges = np.concatenate([[0.0], bad_b, [np.inf]])
         best = None
         for lo_bad, hi_bad in zip(edges[:-1], edges[1:]):
             inside = cand[(cand > lo_bad) & (cand < hi_bad)]
-            if inside.size and (
-                best is None
-                or math.log10(inside.max()) - math.log10(inside.min()) > math.log10(best[1]) - math.log10(best[0])
+            tested = np.any((good_b > lo_bad) & (good_b < hi_bad))
+            if (
+                inside.size
+                and tested
+                and (
+                    best is None
+                    or math.log10(inside.max()) - math.log10(inside.min()) > math.log10(best[1]) - math.log10(best[0])
+                )
             ):
                 best = (inside.min(), inside.max())
         out.append(

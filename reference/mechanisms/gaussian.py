@@ -27,10 +27,11 @@ from ..validation import (
     check_delta,
     check_epsilon,
     check_finite_array,
+    check_finite_result,
     check_integer,
     check_positive,
 )
-from ._batch import draw_public, draw_shape
+from ._batch import check_release_outputs, draw_public, draw_shape, finite_release
 from .recorder import record_call
 
 __all__ = [
@@ -94,7 +95,9 @@ def gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
             UserWarning,
             stacklevel=2,
         )
-    return d2 * math.sqrt(2.0 * math.log(1.25 / dlt)) / eps
+    return check_finite_result(
+        "gaussian_sigma", d2 * math.sqrt(2.0 * math.log(1.25 / dlt)) / eps, sensitivity=d2, epsilon=eps, delta=dlt
+    )
 
 
 def gaussian_mechanism(
@@ -214,7 +217,12 @@ def gaussian_release(
         privacy={},
         law={"center": q, "sigma": s},
         public=draw_public(q.shape, size),
-        sample=lambda: q + gen.normal(0.0, s, size=draw_shape(q.shape, size)),
+        sample=lambda: finite_release(
+            "gaussian_release",
+            q,
+            gen.normal(0.0, s, size=draw_shape(q.shape, size)),
+            sigma=s,
+        ),
         site="Dwork & Roth App. A",
     )
 
@@ -254,9 +262,11 @@ def gaussian_log_density(outputs: ArrayLike, value: ArrayLike, sigma: float) -> 
     """
     q = check_finite_array("value", value)
     s = check_positive("sigma", sigma)
-    z = (np.asarray(outputs, dtype=np.float64) - q) / s
-    per = -0.5 * z * z - math.log(s) - 0.5 * math.log(2 * math.pi)
-    return per if q.ndim == 0 else per.sum(axis=-1)
+    x = check_release_outputs(outputs, q)
+    with np.errstate(over="ignore"):  # an output far beyond the value has log-density -inf
+        z = (x - q) / s
+        per = -0.5 * z * z - math.log(s) - 0.5 * math.log(2 * math.pi)
+        return per if q.ndim == 0 else per.sum(axis=-1)
 
 
 def gaussian_exact_delta(epsilon: float, sigma: float, sensitivity: float) -> float:

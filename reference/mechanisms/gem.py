@@ -21,7 +21,15 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..validation import RNGLike, check_epsilon, check_finite_array, check_probability
+from ..validation import (
+    RNGLike,
+    check_epsilon,
+    check_finite_array,
+    check_finite_result,
+    check_integer,
+    check_probability,
+    check_real_array,
+)
 from ._batch import check_candidate_array, draw_public
 from .exponential import exponential_log_prob, gumbel_max_sample
 from .recorder import record_call
@@ -46,7 +54,7 @@ def gem_threshold(epsilon: float, beta: float, k: int) -> float:
     beta : float
         Failure probability of the utility guarantee, in (0, 1).
     k : int
-        Number of candidates, ``>= 1`` (not validated).
+        Number of candidates, an integer ``>= 1``.
 
     Returns
     -------
@@ -56,9 +64,10 @@ def gem_threshold(epsilon: float, beta: float, k: int) -> float:
     Raises
     ------
     TypeError
-        If ``epsilon`` or ``beta`` is not a real number.
+        If ``epsilon`` or ``beta`` is not a real number, or ``k`` not an integer.
     ValueError
-        If ``epsilon`` is not finite and positive or ``beta`` not in (0, 1).
+        If ``epsilon`` is not finite and positive, ``beta`` not in (0, 1), ``k < 1``, or ``t`` overflows to
+        inf or underflows to 0.
 
     References
     ----------
@@ -69,7 +78,10 @@ def gem_threshold(epsilon: float, beta: float, k: int) -> float:
     >>> round(gem_threshold(1.0, 0.1, 10), 6)
     9.21034
     """
-    return 2.0 * math.log(k / check_probability("beta", beta)) / check_epsilon(epsilon)
+    k = check_integer("k", k, minimum=1)
+    b = check_probability("beta", beta)
+    eps = check_epsilon(epsilon)
+    return check_finite_result("gem_threshold", 2.0 * math.log(k / b) / eps, epsilon=eps, beta=b, k=k)
 
 
 def _check_pairs(sensitivities, scores):
@@ -228,7 +240,7 @@ def gem_log_prob_from_normalized(normalized_scores: ArrayLike, epsilon: float) -
     >>> np.exp(gem_log_prob_from_normalized([0.0, np.inf, 0.0], epsilon=1.0)).round(6)
     array([0.5, 0. , 0.5])
     """
-    s = np.asarray(normalized_scores, dtype=np.float64)
+    s = check_real_array("normalized_scores", normalized_scores)
     if s.ndim == 0 or s.size == 0 or np.any(np.isnan(s)) or np.any(s == -np.inf):
         raise ValueError("normalized_scores must have shape (..., K), K >= 1, with no NaN or -inf entries")
     k = s.shape[-1]

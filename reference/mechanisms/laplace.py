@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_positive
-from ._batch import draw_public, draw_shape
+from ..validation import RNGLike, as_generator, check_epsilon, check_finite_array, check_finite_result, check_positive
+from ._batch import check_release_outputs, draw_public, draw_shape, finite_release
 from .recorder import record_call
 
 __all__ = ["laplace_scale", "laplace_mechanism", "laplace_log_density", "LaplaceMechanism"]
@@ -43,7 +43,8 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     TypeError
         If a parameter is not a real number.
     ValueError
-        If a parameter is not finite and positive.
+        If a parameter is not finite and positive, or the scale overflows to inf or underflows to 0
+        (``laplace_scale(1e308, 1e-10)``): the mechanism would release inf or the exact answer.
 
     References
     ----------
@@ -54,7 +55,9 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     >>> laplace_scale(2.0, 0.5)
     4.0
     """
-    return check_positive("sensitivity", sensitivity) / check_epsilon(epsilon)
+    d1 = check_positive("sensitivity", sensitivity)
+    eps = check_epsilon(epsilon)
+    return check_finite_result("laplace_scale", d1 / eps, sensitivity=d1, epsilon=eps)
 
 
 def laplace_mechanism(
@@ -87,8 +90,8 @@ def laplace_mechanism(
         If ``value`` is not an array of real numbers, a parameter is not a real number, ``size`` is not an
         integer, or ``rng`` is not a generator or seed.
     ValueError
-        If ``value`` is empty or not finite, ``sensitivity`` or ``epsilon`` is not finite and positive, or
-        ``size < 0``.
+        If ``value`` is empty or not finite, ``sensitivity`` or ``epsilon`` is not finite and positive,
+        ``size < 0``, or the scale or a release overflows float64.
 
     Notes
     -----
@@ -121,7 +124,12 @@ def laplace_mechanism(
         privacy={"epsilon": epsilon},
         law={"center": q, "scale": scale},
         public=draw_public(q.shape, size),
-        sample=lambda: q + gen.laplace(0.0, scale, size=draw_shape(q.shape, size)),
+        sample=lambda: finite_release(
+            "laplace_mechanism",
+            q,
+            gen.laplace(0.0, scale, size=draw_shape(q.shape, size)),
+            scale=scale,
+        ),
         site="[002 Def. 2]",
     )
 
@@ -162,10 +170,11 @@ def laplace_log_density(
     array([-2.386294])
     """
     q = check_finite_array("value", value)
-    x = np.asarray(outputs, dtype=np.float64)
+    x = check_release_outputs(outputs, q)
     scale = laplace_scale(sensitivity, epsilon)
-    per_coord = -np.log(2.0 * scale) - np.abs(x - q) / scale
-    return per_coord if q.ndim == 0 else per_coord.sum(axis=-1)
+    with np.errstate(over="ignore"):  # an output far beyond the value has log-density -inf
+        per_coord = -np.log(2.0 * scale) - np.abs(x - q) / scale
+        return per_coord if q.ndim == 0 else per_coord.sum(axis=-1)
 
 
 class LaplaceMechanism:

@@ -20,7 +20,15 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..validation import RNGLike, as_generator, check_delta, check_epsilon, check_integer, check_positive
+from ..validation import (
+    RNGLike,
+    as_generator,
+    check_delta,
+    check_epsilon,
+    check_finite_result,
+    check_integer,
+    check_positive,
+)
 from ._batch import check_candidate_array, draw_public, draw_shape, flat_batch
 from .recorder import record_call
 from .report_noisy_max import report_noisy_max_log_prob
@@ -64,12 +72,11 @@ def peeling_scale(s: int, epsilon: float, delta: float, lam: float) -> float:
     8.311291
     """
     s = check_integer("s", s, minimum=1)
-    return (
-        2.0
-        * check_positive("lam", lam)
-        * math.sqrt(3.0 * s * math.log(1.0 / check_delta(delta)))
-        / check_epsilon(epsilon)
-    )
+    lam_ = check_positive("lam", lam)
+    dlt = check_delta(delta)
+    eps = check_epsilon(epsilon)
+    scale = 2.0 * lam_ * math.sqrt(3.0 * s * math.log(1.0 / dlt)) / eps
+    return check_finite_result("peeling_scale", scale, s=s, epsilon=eps, delta=dlt, lam=lam_)
 
 
 def _check_v_s(v: ArrayLike, s: int) -> tuple[NDArray[np.float64], int]:

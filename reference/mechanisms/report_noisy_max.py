@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import integrate
 
-from ..validation import RNGLike, as_generator, check_epsilon, check_positive
+from ..validation import RNGLike, as_generator, check_epsilon, check_finite_result, check_positive
 from ._batch import argmax_of_noisy_rows, check_candidate_array, draw_public, flat_batch
 from .recorder import record_call
 
@@ -77,9 +77,9 @@ def report_noisy_max_scale(sensitivity: float, epsilon: float, *, monotone: bool
     Raises
     ------
     TypeError
-        If ``sensitivity`` or ``epsilon`` is not a real number.
+        If ``sensitivity`` or ``epsilon`` is not a real number, or ``monotone`` not a bool.
     ValueError
-        If ``sensitivity`` or ``epsilon`` is not finite and positive.
+        If ``sensitivity`` or ``epsilon`` is not finite and positive, or the scale overflows float64.
 
     References
     ----------
@@ -90,9 +90,13 @@ def report_noisy_max_scale(sensitivity: float, epsilon: float, *, monotone: bool
     >>> report_noisy_max_scale(1.0, 0.5), report_noisy_max_scale(1.0, 0.5, monotone=True)
     (4.0, 2.0)
     """
+    if not isinstance(monotone, (bool, np.bool_)):
+        raise TypeError(f"monotone must be a bool, got {monotone!r} of type {type(monotone).__name__}")
     d = check_positive("sensitivity", sensitivity)
     eps = check_epsilon(epsilon)
-    return (1.0 if monotone else 2.0) * d / eps
+    return check_finite_result(
+        "report_noisy_max_scale", (1.0 if monotone else 2.0) * d / eps, sensitivity=d, epsilon=eps
+    )
 
 
 def report_noisy_max(
