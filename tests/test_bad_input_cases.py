@@ -83,6 +83,34 @@ def test_robust_mean_nan_policy_has_scipys_meaning():
         robust_mean(x, 2.0, 1.0, nan_policy="ignore")
 
 
+@pytest.mark.parametrize("variant", ["standard", "printed"])
+def test_robust_gradient_nan_policy_works_per_coordinate(variant):
+    from reference.hu.catoni import robust_gradient
+
+    g = np.array([[0.1, np.nan, 2.0], [0.3, 0.5, -1.0], [-0.2, 0.7, 0.4]])
+    with pytest.raises(ValueError, match="per_example_grads must be finite"):
+        robust_gradient(g, 2.0, 1.0, variant=variant)  # the default: a NaN is an error
+    propagated = robust_gradient(g, 2.0, 1.0, variant=variant, nan_policy="propagate")
+    complete = robust_gradient(g[:, [0, 2]], 2.0, 1.0, variant=variant)
+    assert np.isnan(propagated[1]) and np.array_equal(propagated[[0, 2]], complete)
+    omitted = robust_gradient(g, 2.0, 1.0, variant=variant, nan_policy="omit")
+    assert omitted[1] == robust_gradient(g[1:, [1]], 2.0, 1.0, variant=variant)[0]
+    assert np.array_equal(omitted[[0, 2]], complete)
+    # no NaN: every policy gives the default's bits
+    clean = g[1:]
+    for policy in ("propagate", "omit"):
+        assert np.array_equal(
+            robust_gradient(clean, 2.0, 1.0, variant=variant, nan_policy=policy),
+            robust_gradient(clean, 2.0, 1.0, variant=variant),
+        )
+    with_inf = g.copy()
+    with_inf[2, 0] = np.inf
+    with pytest.raises(ValueError, match="per_example_grads must be finite"):
+        robust_gradient(with_inf, 2.0, 1.0, nan_policy="omit")  # inf is never a NaN to leave out
+    with pytest.raises(ValueError, match="nan_policy"):
+        robust_gradient(g, 2.0, 1.0, nan_policy="ignore")
+
+
 def test_accurate_region_never_calls_an_untested_range_accurate():
     # every tested point fails (a port returning NaN everywhere): no box, no frontier, no b-range
     a = np.array([1e-3, 1.0, 10.0, 1e-3, 1.0])

@@ -87,7 +87,9 @@ ENTRY_POINTS: dict[str, dict] = {
     "reference.hu.catoni:c_hat": dict(a=[0.5, -1.0], b=[0.1, 2.0]),
     "reference.hu.catoni:expected_phi": dict(a=[0.5, -1.0], b=[0.1, 2.0]),
     "reference.hu.catoni:robust_mean": dict(x=[0.1, -0.2, 0.3], s=2.0, beta=1.0, axis=0, nan_policy="raise"),
-    "reference.hu.catoni:robust_gradient": dict(per_example_grads=[[0.1, 2.0], [0.3, -1.0]], s=5.0, beta=1.0),
+    "reference.hu.catoni:robust_gradient": dict(
+        per_example_grads=[[0.1, 2.0], [0.3, -1.0]], s=5.0, beta=1.0, nan_policy="raise"
+    ),
 }
 
 #: entry points that evaluate a paper's printed formula in float64 as printed and document its NaN and overflow:

@@ -456,7 +456,7 @@ def _robust_mean_with_nans(x, s, beta, variant, axis, nan_policy):
 
 
 def robust_gradient(
-    per_example_grads: ArrayLike, s: float, beta: float, *, variant: str = "standard"
+    per_example_grads: ArrayLike, s: float, beta: float, *, variant: str = "standard", nan_policy: str = "raise"
 ) -> NDArray[np.float64]:
     """Coordinate-wise robust gradient of [002 Alg. 1 step 4] (also [002 Alg. 5 step 7]).
 
@@ -470,6 +470,11 @@ def robust_gradient(
         ``"printed"``: [002 Alg. 1 step 4] as written, in float64:
         ``(1/m) sum(g (1 - g^2/(2 s^2 beta)) - g^3/(6 s^2)) + (s/m) sum C-hat(g/s, |g|/(s sqrt beta))``.
         ``"standard"``: ``robust_mean(per_example_grads, s, beta, axis=0)``.
+    nan_policy : {"raise", "propagate", "omit"}, default "raise"
+        What a NaN entry (a missing gradient coordinate) does, with scipy.stats' meaning, per coordinate:
+        ``"propagate"`` returns NaN for each column that holds one; ``"omit"`` estimates each column from its
+        non-NaN entries (NaN where none is left).  A column estimated from fewer rows has the sensitivity of
+        its own row count, not of ``m``.
 
     Returns
     -------
@@ -480,8 +485,8 @@ def robust_gradient(
     TypeError
         If ``per_example_grads`` is not an array of real numbers, or ``s`` or ``beta`` not a real number.
     ValueError
-        If ``per_example_grads`` is not 2-D or has a non-finite entry, ``s`` or ``beta`` is not finite and
-        positive, or ``variant`` is unknown.
+        If ``per_example_grads`` is not 2-D or has an infinite entry (or a NaN with ``nan_policy="raise"``),
+        ``s`` or ``beta`` is not finite and positive, or ``variant`` or ``nan_policy`` is unknown.
 
     Notes
     -----
@@ -500,8 +505,17 @@ def robust_gradient(
     >>> g = np.array([[0.1, 2.0], [0.3, -1.0]])
     >>> robust_gradient(g, 5.0, 1.0).shape
     (2,)
+    >>> with_missing = np.array([[0.1, 2.0], [np.nan, -1.0], [0.3, -1.0]])
+    >>> bool(robust_gradient(with_missing, 5.0, 1.0, nan_policy="omit")[0] == robust_gradient(g, 5.0, 1.0)[0])
+    True
     """
     _check_variant(variant)
+    check_choice("nan_policy", nan_policy, NAN_POLICIES)
+    if nan_policy != "raise":
+        grads = _as_float_array("per_example_grads", per_example_grads, ndim=2)
+        if np.isnan(grads).any():
+            return _robust_gradient_with_nans(grads, s, beta, variant, nan_policy)
+        per_example_grads = grads
     if variant == "standard":
         grads = _as_float_array("per_example_grads", per_example_grads, ndim=2)
         s = check_positive("s", s)
@@ -522,3 +536,18 @@ def robust_gradient(
         poly = (g * (1.0 - g**2 / (2.0 * s**2 * beta)) - g**3 / (6.0 * s**2)).sum(axis=0) / m
         corr = s / m * _c_hat_raw(g / s, np.abs(g) / (s * math.sqrt(beta))).sum(axis=0)
         return poly + corr
+
+
+def _robust_gradient_with_nans(grads, s, beta, variant, nan_policy):
+    """:func:`robust_gradient` of each column, its NaNs propagated or left out (``grads`` holds a NaN)."""
+    s = check_positive("s", s)
+    beta = check_positive("beta", beta)
+    nan = np.isnan(grads)
+    if np.isinf(grads).any():
+        check_finite_array("per_example_grads", np.where(nan, 0.0, grads))  # names the first infinite entry
+    out = np.full(grads.shape[1], np.nan)
+    for column in range(grads.shape[1]):
+        kept = grads[~nan[:, column], column]
+        if kept.size == grads.shape[0] or (nan_policy == "omit" and kept.size > 0):
+            out[column] = robust_gradient(kept[:, None], s, beta, variant=variant)[0]
+    return out
