@@ -192,3 +192,31 @@ def test_logsumexp_is_scipys_within_the_stated_bound():
         assert C.rr_composition_delta(e0, t, eps) == pytest.approx(
             float(C.rr_composition_delta_mpmath(e0, t, eps)), rel=1e-10
         )
+
+
+@pytest.mark.parametrize("e0, d0, rounds, eps", [(0.5, 1e-6, 20, 3.0), (0.1, 0.0, 50, 1.0), (1.0, 1e-5, 4, 0.5)])
+def test_dp_accounting_backend_agrees_with_the_closed_form(e0, d0, rounds, eps):
+    # The closed form (checked against a 50-digit mpmath sum above) is the cross-check of the library backend.
+    closed = C.exact_composition_delta(e0, d0, rounds, eps)
+    library = C.exact_composition_delta(e0, d0, rounds, eps, backend="dp_accounting")
+    assert library == pytest.approx(closed, rel=1e-6, abs=1e-15)
+    # power: eps0 10% too small moves delta by 1,000 times that tolerance or more
+    assert C.exact_composition_delta(0.9 * e0, d0, rounds, eps, backend="dp_accounting") < (1 - 1e-3) * closed
+
+
+@pytest.mark.parametrize("e0, rounds, eps", [(0.3, 2, 0.1), (1.0, 10, 3.0), (0.05, 50, 0.4)])
+def test_dp_accounting_laplace_bracket_overlaps_the_fft_bracket(e0, rounds, eps):
+    fft = C.laplace_composition_delta(e0, rounds, eps, points_per_step=2000)
+    library = C.laplace_composition_delta(e0, rounds, eps, backend="dp_accounting")
+    assert library.lower <= library.upper
+    assert max(fft.lower, library.lower) <= min(fft.upper, library.upper)  # the two brackets overlap
+    assert library.float_error_bound == 0.0 and library.points_per_step == C.DP_ACCOUNTING_POINTS_PER_STEP
+    if rounds == 2:
+        assert library.lower <= _laplace_two_round_reference(e0, eps) <= library.upper
+
+
+def test_unknown_backend_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="backend must be one of .*got 'scipy'"):
+        C.exact_composition_delta(0.5, 0.0, 3, 1.0, backend="scipy")
+    with pytest.raises(ValueError, match="backend must be one of .*got 'exact'"):
+        C.laplace_composition_delta(0.5, 3, 1.0, backend="exact")

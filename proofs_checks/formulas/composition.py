@@ -144,17 +144,56 @@ def rr_composition_delta_mpmath(epsilon_step, rounds, epsilon, *, dps=50):
         return +(total / (1 + mpmath.exp(e0m)) ** t)
 
 
-def exact_composition_delta(epsilon_step, delta_step, rounds, epsilon):
+#: The backends of :func:`exact_composition_delta`.
+EXACT_BACKENDS = ("closed-form", "dp_accounting")
+#: The backends of :func:`laplace_composition_delta`.
+LAPLACE_BACKENDS = ("fft", "dp_accounting")
+#: Value discretisation of the dp_accounting backends, relative to the per-round epsilon (dp_accounting's
+#: default interval is 1e-4 absolute; relative keeps the grid's size independent of eps0).
+DP_ACCOUNTING_POINTS_PER_STEP = 10_000
+
+
+def _check_backend(backend, choices):
+    if backend not in choices:
+        raise ValueError(f"backend must be one of {', '.join(map(repr, choices))}, got {backend!r}")
+    return backend
+
+
+def _pld_module():
+    # dp_accounting is a core dependency (the gray-box composition check); imported here only when asked for,
+    # so the closed forms cost no import of it
+    from dp_accounting.pld import common, privacy_loss_distribution
+
+    return common, privacy_loss_distribution
+
+
+def exact_composition_delta(epsilon_step, delta_step, rounds, epsilon, *, backend="closed-form"):
     """Optimal (KOV) total delta at ``epsilon`` of ``rounds`` adaptive (eps0, delta0)-DP mechanisms.
 
     ``1 - (1 - delta0)^T (1 - delta_RR(eps))``, computed as
     ``-expm1(T log1p(-delta0)) + exp(T log1p(-delta0)) delta_RR`` (no cancellation
     for tiny ``delta0``).  ``delta_step = 0`` gives the pure-DP case.
+
+    ``backend="dp_accounting"`` composes dp_accounting's privacy loss distribution of an (eps0, delta0)-DP
+    mechanism (``from_privacy_parameters``, the randomized-response pair) instead, on a grid of
+    ``eps0 / 10,000`` with its pessimistic discretisation: an upper bound on the closed form, within about
+    ``1e-9`` relative of it on the tests' grid (the closed form is the cross-check; a 50-digit mpmath sum
+    checks the closed form).
     """
+    _check_backend(backend, EXACT_BACKENDS)
     d0 = _check_real("delta_step", delta_step)
     if not (0.0 <= d0 < 1.0):
         raise ValueError(f"delta_step must lie in [0, 1), got {delta_step!r}")
     t = check_integer("rounds", rounds, minimum=1)
+    if backend == "dp_accounting":
+        e0 = check_epsilon(epsilon_step, "epsilon_step")
+        eps = _check_eps_target(epsilon)
+        common, pld = _pld_module()
+        one = pld.from_privacy_parameters(
+            common.DifferentialPrivacyParameters(e0, d0),
+            value_discretization_interval=e0 / DP_ACCOUNTING_POINTS_PER_STEP,
+        )
+        return float(min(1.0, one.self_compose(t).get_delta_for_epsilon(eps)))
     d_rr = rr_composition_delta(epsilon_step, t, epsilon)
     log_keep = t * math.log1p(-d0)
     return -math.expm1(log_keep) + math.exp(log_keep) * d_rr
@@ -307,7 +346,9 @@ class LaplaceCompositionDelta(NamedTuple):
     float_error_bound: float
 
 
-def laplace_composition_delta(epsilon_step, rounds, epsilon, *, points_per_step=None, max_points=2_000_001):
+def laplace_composition_delta(
+    epsilon_step, rounds, epsilon, *, points_per_step=None, max_points=2_000_001, backend="fft"
+):
     """Bracket ``[lower, upper]`` on delta(eps) of ``rounds`` composed eps0-DP Laplace mechanisms.
 
     The PLD of one round is rounded up (pessimistic) and down
@@ -321,10 +362,20 @@ def laplace_composition_delta(epsilon_step, rounds, epsilon, *, points_per_step=
     ``points_per_step`` defaults to the largest ``m`` with ``2 T m + 1 <= max_points``.
     The bracket's width is about ``z sqrt(T) / m`` relative, ``z`` the normal
     quantile of ``delta``.
+
+    ``backend="dp_accounting"`` takes the bracket from dp_accounting's Laplace privacy loss distributions
+    instead (``from_laplace_mechanism`` with scale ``1/eps0``: its pessimistic estimate for ``upper``, its
+    optimistic one for ``lower``, on a grid of ``eps0 / points_per_step``, default 10,000), composed by
+    dp_accounting; ``float_error_bound`` and ``grid_points`` are then 0 (dp_accounting states no float error
+    bound, and its truncated grid is internal to it).  The FFT backend stays the cross-check: the tests
+    require the two brackets to overlap.
     """
+    _check_backend(backend, LAPLACE_BACKENDS)
     e0 = check_epsilon(epsilon_step, "epsilon_step")
     t = check_integer("rounds", rounds, minimum=1)
     eps = _check_eps_target(epsilon)
+    if backend == "dp_accounting":
+        return _laplace_composition_dp_accounting(e0, t, eps, points_per_step)
     if points_per_step is None:
         points_per_step = max(1, (int(max_points) - 1) // (2 * t))
     m = check_integer("points_per_step", points_per_step, minimum=1)
@@ -340,3 +391,20 @@ def laplace_composition_delta(epsilon_step, rounds, epsilon, *, points_per_step=
     upper = min(1.0, values[0] + float_err)
     lower = max(0.0, values[1] - float_err)
     return LaplaceCompositionDelta(lower, upper, m, 2 * t * m + 1, float_err)
+
+
+def _laplace_composition_dp_accounting(e0, t, eps, points_per_step):
+    """:func:`laplace_composition_delta`'s bracket from dp_accounting's privacy loss distributions."""
+    if points_per_step is None:
+        points_per_step = DP_ACCOUNTING_POINTS_PER_STEP
+    m = check_integer("points_per_step", points_per_step, minimum=1)
+    _, pld = _pld_module()
+    interval = e0 / m
+    upper_pld = pld.from_laplace_mechanism(1.0 / e0, value_discretization_interval=interval).self_compose(t)
+    # the optimistic estimate exists only in the privacy-buckets discretisation, not connect-the-dots
+    lower_pld = pld.from_laplace_mechanism(
+        1.0 / e0, value_discretization_interval=interval, pessimistic_estimate=False, use_connect_dots=False
+    ).self_compose(t)
+    upper = float(min(1.0, upper_pld.get_delta_for_epsilon(eps)))
+    lower = float(max(0.0, lower_pld.get_delta_for_epsilon(eps)))
+    return LaplaceCompositionDelta(lower, upper, m, 0, 0.0)
