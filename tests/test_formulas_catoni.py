@@ -67,6 +67,20 @@ def test_accuracy_report_rejects_a_wrong_expected_phi():
     assert abs(rep["worst_point"]["a"]) > 2
 
 
+def test_accuracy_report_has_named_fields_and_a_summary():
+    def wrong(a, b):  # drops the tail part for large |a|
+        return np.where(np.abs(a) > 2, 0.9 * PHI_BOUND * np.sign(a), expected_phi(a, b))
+
+    rep = F.accuracy_report(wrong, rng=0, grid_step=100, n_random=0, reference="closed")
+    assert rep.verdict == rep["verdict"] == "inaccurate" and rep.points == rep["points"]
+    text = rep.summary()
+    assert text.splitlines()[0] == "accuracy of expected-phi against mpmath"
+    assert "inaccurate" in text and f"inaccurate_points   {rep['inaccurate_points']}" in text
+    assert f"a = {rep.worst_point['a']:.6g}" in text
+    with pytest.raises(AttributeError, match="no field 'verdcit'"):
+        rep.verdcit  # noqa: B018
+
+
 def test_accuracy_report_handles_callables_that_raise():
     def picky(a, b):
         if np.any(np.asarray(b) == 0):

@@ -24,7 +24,15 @@ import numpy as np
 from ..verdicts import FORMULA_TOL
 from .catoni_points import _log_grid, grid_points, random_points, reference_values, special_points
 
-__all__ = ["TOLERANCE", "REGIONS", "accuracy_report", "accurate_region", "accuracy_map_figure", "load_callable"]
+__all__ = [
+    "TOLERANCE",
+    "REGIONS",
+    "AccuracyReport",
+    "accuracy_report",
+    "accurate_region",
+    "accuracy_map_figure",
+    "load_callable",
+]
 
 #: A float64 value is "accurate" when within this absolute OR relative error of the reference.
 TOLERANCE = FORMULA_TOL
@@ -77,6 +85,71 @@ def _safe_call(fn, a, b, target):
         return out, raised
 
 
+class AccuracyReport(dict):
+    """The result of :func:`accuracy_report`: a dict (JSON as it is) whose keys are also attributes.
+
+    Keys as :func:`accuracy_report` lists them; ``report.verdict`` is ``report["verdict"]``.
+    :meth:`summary` gives the few lines a reader wants first.
+
+    Examples
+    --------
+    >>> rep = AccuracyReport(target="expected-phi", points=3, verdict="accurate", max_error=1e-17,
+    ...                      tolerance=1e-12, inaccurate_points=0, non_finite_values=0, raised_points=0,
+    ...                      worst_point={"a": 1.0, "b": 0.5, "abs_error": 1e-17},
+    ...                      accurate_region={"box": None})
+    >>> rep.verdict
+    'accurate'
+    >>> print(rep.summary())  # doctest: +NORMALIZE_WHITESPACE
+    accuracy of expected-phi against mpmath
+      verdict             accurate
+      points              3
+      max_error           1e-17 (tolerance 1e-12, the smaller of absolute and relative)
+      inaccurate_points   0
+      non_finite_values   0
+      raised_points       0
+      worst_point         a = 1, b = 0.5, absolute error 1e-17
+      accurate_box        none: no tested box is accurate
+    """
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"AccuracyReport has no field {name!r}") from None
+
+    def summary(self) -> str:
+        """A short text table: the verdict, the largest error, the worst point and the accurate box.
+
+        Returns
+        -------
+        str
+            One ``field  value`` row per line (plain text, as the auditor's ``AuditResult.summary()``).
+        """
+        worst = self.get("worst_point") or {}
+        box = (self.get("accurate_region") or {}).get("box")
+        rows = [
+            ("verdict", str(self["verdict"])),
+            ("points", str(self["points"])),
+            (
+                "max_error",
+                f"{self['max_error']:.3g} (tolerance {self['tolerance']:g}, the smaller of absolute and relative)",
+            ),
+            ("inaccurate_points", str(self["inaccurate_points"])),
+            ("non_finite_values", str(self["non_finite_values"])),
+            ("raised_points", str(self["raised_points"])),
+            (
+                "worst_point",
+                f"a = {worst.get('a', float('nan')):.6g}, b = {worst.get('b', float('nan')):.6g}, "
+                f"absolute error {worst.get('abs_error', float('nan')):.3g}",
+            ),
+            ("accurate_box", box["description"] if box else "none: no tested box is accurate"),
+        ]
+        width = max(len(name) for name, _ in rows)
+        lines = [f"accuracy of {self['target']} against mpmath"]
+        lines += [f"  {name.ljust(width)}   {value}" for name, value in rows]
+        return "\n".join(lines)
+
+
 def accuracy_report(
     fn, *, target="expected-phi", rng=None, grid_step=25, n_random=200, tolerance=TOLERANCE, reference="quad"
 ):
@@ -100,8 +173,8 @@ def accuracy_report(
 
     Returns
     -------
-    dict
-        ``target, points, max_abs_error, max_rel_error, worst_point, verdict`` (``accurate`` when
+    AccuracyReport
+        A dict whose keys are also attributes, with :meth:`AccuracyReport.summary`: ``target, points, max_abs_error, max_rel_error, worst_point, verdict`` (``accurate`` when
         every point is within ``tolerance`` absolute or relative, i.e. when ``max_error``, the largest
         over the points of the smaller of the two errors, is within it), ``regions`` (per-region max
         errors), ``accurate_region`` (a description of where the form is within tolerance),
@@ -133,35 +206,37 @@ def accuracy_report(
                 "max_rel_error_normal_range": float(np.max(rel_err[mn])) if np.any(mn) else None,
                 "inaccurate": int((~ok[m]).sum()),
             }
-    report = {
-        "target": target,
-        "points": int(a.size),
-        "max_abs_error": float(np.max(abs_err)),
-        "max_rel_error": float(np.max(rel_err)),
-        "max_rel_error_normal_range": float(np.max(rel_err[normal])) if np.any(normal) else None,
-        "reference": reference,
-        "worst_point": {
-            "a": float(a[worst]),
-            "b": float(b[worst]),
-            "value": float(values[worst]),
-            "reference": mp.nstr(refs[worst], 20),
-            "abs_error": float(abs_err[worst]),
-        },
-        "verdict": "accurate" if bool(np.all(ok)) else "inaccurate",
-        # a point is accurate when the smaller of its two errors is within the tolerance
-        "max_error": float(np.max(np.minimum(abs_err, rel_err))),
-        "tolerance": tolerance,
-        "inaccurate_points": int((~ok).sum()),
-        "non_finite_values": int((~np.isfinite(values)).sum()),
-        "raised_points": raised,
-        "regions": regions,
-        "accurate_region": accurate_region(a, b, ok),
-        "_a": a,
-        "_b": b,
-        "_ok": ok,
-        "_abs": abs_err,
-        "_rel": rel_err,
-    }
+    report = AccuracyReport(
+        {
+            "target": target,
+            "points": int(a.size),
+            "max_abs_error": float(np.max(abs_err)),
+            "max_rel_error": float(np.max(rel_err)),
+            "max_rel_error_normal_range": float(np.max(rel_err[normal])) if np.any(normal) else None,
+            "reference": reference,
+            "worst_point": {
+                "a": float(a[worst]),
+                "b": float(b[worst]),
+                "value": float(values[worst]),
+                "reference": mp.nstr(refs[worst], 20),
+                "abs_error": float(abs_err[worst]),
+            },
+            "verdict": "accurate" if bool(np.all(ok)) else "inaccurate",
+            # a point is accurate when the smaller of its two errors is within the tolerance
+            "max_error": float(np.max(np.minimum(abs_err, rel_err))),
+            "tolerance": tolerance,
+            "inaccurate_points": int((~ok).sum()),
+            "non_finite_values": int((~np.isfinite(values)).sum()),
+            "raised_points": raised,
+            "regions": regions,
+            "accurate_region": accurate_region(a, b, ok),
+            "_a": a,
+            "_b": b,
+            "_ok": ok,
+            "_abs": abs_err,
+            "_rel": rel_err,
+        }
+    )
     return report
 
 
