@@ -3,6 +3,7 @@
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from proofs_checks.model import CheckContext, Claim, Finding, Result
@@ -113,6 +114,73 @@ def test_first_screen_fits_a_laptop(driver, tmp_path_factory, width):
         assert layout["scrollWidth"] <= layout["clientWidth"], layout  # no horizontal scroll
         assert layout["tableRight"] <= layout["clientWidth"], layout  # the claims table's "why" column wraps
         assert 0 <= layout["gridTop"] < layout["gridBottom"] <= layout["innerHeight"], layout  # above the fold
+    finally:
+        driver.set_window_size(1400, 900)
+
+
+def _png(data):
+    import io
+
+    from matplotlib import image
+
+    return image.imread(io.BytesIO(data), format="png")[:, :, :3]
+
+
+@pytest.mark.parametrize("width", [1400, 1000])
+def test_first_screen_screenshots(driver, tmp_path_factory, width):
+    """Screenshots of the first screen: nothing drawn into the right margin, the verdict grid visible as drawn.
+
+    The window's screenshot is compared with itself (the page's right margin, 16 px inside the viewport's
+    client width, must be blank: a cut or overflowing column would draw there) and with the screenshot of the
+    verdict grid alone (the grid's region of the first screen must show the grid, not something covering it).
+    The screenshots are kept in the test's folder for a look when the test fails.
+    """
+    out = tmp_path_factory.mktemp(f"shots{width}")
+    uri = _write(_large_registry(), out)
+    driver.set_window_size(width, 900)
+    try:
+        driver.get(uri)
+        from selenium.webdriver.common.by import By
+
+        window_png = driver.get_screenshot_as_png()
+        (out / "first_screen.png").write_bytes(window_png)
+        grid = driver.find_element(By.ID, "verdict-grid")
+        grid_png = grid.screenshot_as_png
+        (out / "verdict_grid.png").write_bytes(grid_png)
+        view = driver.execute_script(
+            "const r = document.getElementById('verdict-grid').getBoundingClientRect();"
+            "return {client: document.documentElement.clientWidth, dpr: window.devicePixelRatio,"
+            " x: r.left, y: r.top, w: r.width, h: r.height};"
+        )
+        shot, grid_shot = _png(window_png), _png(grid_png)
+        scale = view["dpr"]
+        assert shot.shape[1] == round(width * scale)  # the screenshot is the window: no horizontal scroll
+        client = round(view["client"] * scale)
+        margin = shot[:, client - round(16 * scale) : client]
+        assert margin.min() == 1.0, f"something is drawn in the right margin at {width} px (see {out})"
+        top, left = round(view["y"] * scale), round(view["x"] * scale)
+        height, wide = grid_shot.shape[:2]
+        assert top + height <= shot.shape[0], f"the verdict grid is below the fold at {width} px (see {out})"
+        # the element's box lies at fractional CSS pixels: its screenshot may start a pixel off the rounded corner
+        differences = [
+            float(np.abs(shot[top + dy : top + dy + height, left + dx : left + dx + wide] - grid_shot).mean())
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+            if top + dy >= 0 and left + dx >= 0 and top + dy + height <= shot.shape[0]
+        ]
+        assert min(differences) < 0.01, f"the grid is covered at {width} px (see {out})"
+        assert float(grid_shot.std()) > 0.05  # the grid is drawn, not a blank box
+        # power: a banner covering the grid's top and a badge drawn into the margin are both seen
+        driver.execute_script(
+            "document.body.insertAdjacentHTML('beforeend', '<div style=\"position:fixed;left:0;right:0;"
+            f"top:{view['y']}px;height:{view['h'] / 2}px;background:#fff\"></div>"
+            f"<div style=\"position:fixed;top:0;left:{view['client'] - 10}px;width:6px;height:6px;"
+            "background:#c00\"></div>');"
+        )
+        broken = _png(driver.get_screenshot_as_png())
+        covered = broken[top : top + height, left : left + wide]
+        assert float(np.abs(covered - grid_shot).mean()) > 0.01
+        assert broken[:, client - round(16 * scale) : client].min() < 1.0
     finally:
         driver.set_window_size(1400, 900)
 
