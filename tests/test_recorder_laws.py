@@ -207,3 +207,33 @@ def test_accounting_bounds_the_loss_of_every_neighbour_at_the_declared_sensitivi
     if law.components is not None:
         parts = law.components(call)
         assert all(kind in ("pure", "laplace", "gaussian") for kind, _ in parts)
+
+
+@pytest.mark.parametrize("name, scale_key", [("laplace", "scale"), ("gaussian", "sigma")])
+def test_a_non_finite_centre_is_an_atom_at_itself(name, scale_key):
+    # noise added to a NaN (inf) answer gives NaN (inf): that coordinate's law is a point mass there
+    law = primitive_law(name)
+    nan_centre = {"center": np.array([np.nan, 1.0]), scale_key: 1.0}
+    finite = {"center": np.array([0.0, 1.0]), scale_key: 1.0}
+    one_coordinate = {"center": np.array([1.0]), scale_key: 1.0}
+    assert law.log_prob(nan_centre, np.array([0.3, 1.2])) == -math.inf  # a finite release is impossible
+    assert law.log_prob(nan_centre, np.array([np.nan, 1.2])) == law.log_prob(one_coordinate, np.array([1.2]))
+    assert law.log_prob({"center": np.inf, scale_key: 1.0}, np.inf) == 0.0
+    assert law.log_prob(finite, np.array([np.nan, 1.2])) == -math.inf  # NaN is impossible around a finite centre
+    assert law.log_prob(finite, np.array([0.3, 1.2])) > -math.inf
+    assert np.array_equal(law.noise(nan_centre, np.array([np.nan, 1.5])), [0.5])  # the atom carries no noise
+
+
+def test_conformance_refutes_values_a_finite_law_cannot_give():
+    import dataclasses
+
+    from proofs_checks.audit.gray_box.conformance import conformance_check
+
+    rng = np.random.default_rng(7)
+    calls = [_record(lambda: laplace_mechanism(np.array([0.0]), SENSITIVITY, 1.0, rng=rng)) for _ in range(50)]
+    assert conformance_check(calls, confidence=0.95, rng=rng).verdict == "no violation found"
+    broken = [*calls, dataclasses.replace(calls[0], output=np.array([np.inf]))]
+    check = conformance_check(broken, confidence=0.95, rng=rng)
+    assert check.verdict == "refuted" and "1 of 51 standardised values are not finite" in check.summary
+    atom = dataclasses.replace(calls[0], law={**calls[0].law, "center": np.array([np.nan])}, output=np.array([np.nan]))
+    assert conformance_check([atom], confidence=0.95, rng=rng).verdict == "vacuous"  # nothing to test

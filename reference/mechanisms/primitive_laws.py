@@ -56,20 +56,50 @@ def _ratio(numerator: float, denominator: float) -> float:
     return math.inf if denominator == 0.0 else float(numerator) / float(denominator)
 
 
+def _with_non_finite_centre(center: Any, output: Any, log_density) -> float:
+    """``log_density(output, center)`` where a non-finite centre coordinate is an atom at itself.
+
+    Adding finite noise to a NaN or infinite centre gives that centre back (``nan + z`` is NaN, ``inf + z`` is
+    inf), so such a coordinate's law is a point mass there: log-probability 0 when the output coordinate equals
+    it (NaN for NaN), ``-inf`` otherwise; the finite coordinates keep their density.  A replay whose query
+    answer became NaN on the neighbour (a NaN record) therefore has an infinite loss against a finite recorded
+    release, rather than raising.
+    """
+    c = np.asarray(center, dtype=np.float64)
+    x = np.asarray(output, dtype=np.float64)
+    if np.isfinite(c).all() and not np.isnan(x).any():
+        return float(np.sum(log_density(x, c)))
+    c, x = np.broadcast_arrays(c, x)
+    atom = ~np.isfinite(c)
+    hit = np.where(np.isnan(c), np.isnan(x), x == c)
+    finite = ~atom
+    if not hit[atom].all() or np.isnan(x[finite]).any():  # a NaN output is impossible around a finite centre
+        return -math.inf
+    return float(np.sum(log_density(x[finite], c[finite]))) if finite.any() else 0.0
+
+
+def _noise_of_finite_centres(center: Any, output: Any, scale: float) -> np.ndarray:
+    """The standardised noise ``(output - center) / scale`` of the coordinates with a finite centre (an atom at a
+    non-finite centre carries no noise to test)."""
+    c, x = np.broadcast_arrays(np.asarray(center, dtype=np.float64), np.asarray(output, dtype=np.float64))
+    finite = np.isfinite(c)
+    return np.ravel((x[finite] - c[finite]) / scale) if not finite.all() else np.ravel((x - c) / scale)
+
+
 def _laplace_log_prob(law: Mapping[str, Any], output: Any) -> float:
-    return float(np.sum(laplace_log_density(output, law["center"], law["scale"], 1.0)))
+    return _with_non_finite_centre(law["center"], output, lambda x, c: laplace_log_density(x, c, law["scale"], 1.0))
 
 
 def _laplace_noise(law: Mapping[str, Any], output: Any) -> np.ndarray:
-    return np.ravel((np.asarray(output, dtype=np.float64) - law["center"]) / law["scale"])
+    return _noise_of_finite_centres(law["center"], output, law["scale"])
 
 
 def _gaussian_log_prob(law: Mapping[str, Any], output: Any) -> float:
-    return float(np.sum(gaussian_log_density(output, law["center"], law["sigma"])))
+    return _with_non_finite_centre(law["center"], output, lambda x, c: gaussian_log_density(x, c, law["sigma"]))
 
 
 def _gaussian_noise(law: Mapping[str, Any], output: Any) -> np.ndarray:
-    return np.ravel((np.asarray(output, dtype=np.float64) - law["center"]) / law["sigma"])
+    return _noise_of_finite_centres(law["center"], output, law["sigma"])
 
 
 def _selected_log_prob(log_probabilities: np.ndarray, output: Any) -> float:

@@ -110,7 +110,8 @@ def _pooled_values(calls: Sequence, noise_laws: Mapping, rng: np.random.Generato
         else:
             untested.add(name)
     values = {name: np.concatenate(parts) for name, parts in pooled.items()}
-    return values, cdfs, sorted(untested - set(values))
+    values = {name: sample for name, sample in values.items() if sample.size}  # only atoms: nothing to test
+    return values, cdfs, sorted((untested | set(pooled)) - set(values))
 
 
 def conformance_check(
@@ -147,6 +148,18 @@ def conformance_check(
             {"untested": untested},
         )
     alpha = (1.0 - confidence) / len(values)
+    impossible = {name: int(np.sum(~np.isfinite(sample))) for name, sample in values.items()}
+    worst_impossible = max(impossible, key=lambda k: impossible[k])
+    if impossible[worst_impossible]:
+        # a finite centre and scale never give a non-finite standardised value: no test is needed
+        return GrayBoxCheck(
+            "law_conformance",
+            REFUTED,
+            f"{worst_impossible}: {impossible[worst_impossible]} of {values[worst_impossible].size} standardised values "
+            "are not finite, which the recorded law cannot give",
+            TRANSCRIPT,
+            {"non_finite_values": impossible, "untested": untested, "worst": worst_impossible},
+        )
     tests = {}
     for name, sample in values.items():
         result = stats.kstest(sample, cdfs[name])
