@@ -179,3 +179,9 @@ def test_verify_quick_gives_the_same_verdicts_on_the_native_and_the_baseline_pat
             sys.stderr.write(f"  {cid}.{field}: {a!r} -> {b!r} (relative {rel:.3g})\n")
     assert result["claims"] > 100
     assert result["same_verdicts"], result["verdict_changes"]
+    # the numbers the README and docs quote are this run's, on both code paths (not typed by hand)
+    from proofs_checks.report import quoted_numbers as Q
+
+    for name, report in reports.items():
+        problems = Q.check_quotes(Q.find_quotes(), report=report)
+        assert not problems, f"{name} path:\n" + "\n".join(map(str, problems))
