@@ -26,6 +26,8 @@ learners
     Sensitivities and Gaussian calibrations of the base learners.
 boosting_privacy
     Boosting's privacy [004 Thm. E], over many model draws, with the clipped calibrated variant.
+boosting_rescaled
+    Boosting's privacy at the printed sigma~ for n >= n0, labels, radius and model rescaled.
 boosting
     Boosting [004 App. E]: the Laplace notation, sub-Gaussian condition, excess risk [004 Thm. E].
 concentration
@@ -40,6 +42,7 @@ from . import (
     audit_records,
     boosting,
     boosting_privacy,
+    boosting_rescaled,
     concentration,
     excess_risk,
     findings,
@@ -69,6 +72,7 @@ def register(registry):
         lemma_d4,
         learners,
         boosting_privacy,
+        boosting_rescaled,
         boosting,
         concentration,
         gray_box,
