@@ -18,6 +18,8 @@ theorem2
     [004 Thm. 2]: its choice of K, and the noise level H X^2 sigma_j^2 = O~(Y^2) of [004 App. D.3].
 excess_risk
     The excess-risk bound of [004 Thm. 1].
+validation_concentration
+    [004 App. D.2]: the second-moment bound 4Y^2 and eq. (1) of the validation losses.
 gem
     GEM's privacy and utility [004 App. D.1] on the pairs of [004 Alg. 1].
 lemma_d4
@@ -53,6 +55,7 @@ from . import (
     lemma_d4,
     mechanisms,
     theorem2,
+    validation_concentration,
 )
 from ._common import grid_configs
 
@@ -68,6 +71,7 @@ def register(registry):
         grid_search,
         theorem2,
         excess_risk,
+        validation_concentration,
         gem,
         lemma_d4,
         learners,
