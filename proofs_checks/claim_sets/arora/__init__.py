@@ -16,6 +16,8 @@ grid_search
     Privacy of [004 Alg. 1]: the GEM step and the composition of [004 Thm. 1].
 theorem2
     [004 Thm. 2]: its choice of K, and the noise level H X^2 sigma_j^2 = O~(Y^2) of [004 App. D.3].
+theorem2_privacy
+    [004 Thm. 2]'s privacy without its premise: the boosted learner at (eps/K, delta/K), printed sigma~.
 excess_risk
     The excess-risk bound of [004 Thm. 1].
 validation_concentration
@@ -55,6 +57,7 @@ from . import (
     lemma_d4,
     mechanisms,
     theorem2,
+    theorem2_privacy,
     validation_concentration,
 )
 from ._common import grid_configs
@@ -70,6 +73,7 @@ def register(registry):
     for module in (
         grid_search,
         theorem2,
+        theorem2_privacy,
         excess_risk,
         validation_concentration,
         gem,
