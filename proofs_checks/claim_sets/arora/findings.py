@@ -19,14 +19,19 @@ FINDINGS = (
         ),
         reading="[004 Lemma D.4]; [004 Assumption 1] second condition; H the smoothness of the scalar loss "
         "(H = 2 for (t - y)^2), l(0; z) <= Y^2, ||x|| <= X; Assumption 1's condition is for any S2, so the "
-        "worst record counts. No reading of H rescues the first bound: (BX + Y)^2 > Y^2 + H B^2 X^2 "
-        "whenever BX < 2Y/(H - 1) (BX < 2Y at H = 2), and a larger H (any upper bound on the smoothness) "
-        "only moves the threshold. The lemma is stated for any B; on Algorithm 1's guesses B_j = 2^j >= 2 "
-        "it fails at H = 2 exactly when X < Y. The second drops the cross term 2|<b,x>|Y and the factor 2 "
+        "worst record counts. The first bound fails per loss: squared, (BX + Y)^2 > Y^2 + H B^2 X^2 iff "
+        "BX < 2Y/(H - 1) (BX < 2Y at H = 2; a larger H, any upper bound on the smoothness, only moves the "
+        "threshold); on Algorithm 1's guesses B_j = 2^j >= 2 it fails at H = 2 exactly when X < Y. Logistic "
+        "(H = 1/4, where that rule would say 'never'): log(1 + e^(BX)) > Y^2 + B^2 X^2/4 for 0.763 < BX < 2.549 "
+        "at Y = 1 (B = 2, X = 1: 2.127 > 2), for no BX once Y^2 > 1.145. The second bound inherits that slip "
+        "(its Delta contains Y^2 + H B^2 X^2) and in addition drops the cross term 2|<b,x>|Y and the factor 2 "
         "of the Gaussian tail, and has no union bound over S2.",
         summary="Noisy GD: sup loss / (Y^2 + H B^2 X^2) = 1.5 (squared, B = 0.25, Y = 0.5); the self-bounding "
         "bound 2Y^2 + H B^2 X^2 holds with ratio 1.0. Output perturbation: the exact failure probability "
-        "on a worst-case S2 reaches 8e5 times min(delta, beta)/(4K) (d = 10); the corrected "
+        "on a worst-case S2 reaches 8.4e5 times min(delta, beta)/(4K) (squared, d = 10, B = 0.5, Y = 2, "
+        "sigma = 0.05); that case is the first bound's slip (BX < 2Y: the loss at b = 0, 6.25, already exceeds "
+        "Delta = 4.56), not the noise's cross term; over the configurations where the first bound holds the "
+        "noise terms alone still give 2.3e4 (logistic, d = 10, B = 0.5, sigma = 0.5); the corrected "
         "2Y^2 + 2HB^2X^2 + 2HX^2 sigma^2 chi2_d^-1(1 - min(delta, beta)/(4K)) holds.",
     ),
     Finding(
