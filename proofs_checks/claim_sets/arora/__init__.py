@@ -20,6 +20,8 @@ theorem2_privacy
     [004 Thm. 2]'s privacy without its premise: the boosted learner at (eps/K, delta/K), printed sigma~.
 excess_risk
     The excess-risk bound of [004 Thm. 1].
+guess_bound
+    [004 App. D.2]: the smallest guess 2^(j') against max{2||w*||, 1} (proof) and 2 max{||w*||, 1} (statement).
 validation_concentration
     [004 App. D.2]: the second-moment bound 4Y^2 and eq. (1) of the validation losses.
 gem
@@ -53,6 +55,7 @@ from . import (
     gem,
     gray_box,
     grid_search,
+    guess_bound,
     learners,
     lemma_d4,
     mechanisms,
@@ -76,6 +79,7 @@ def register(registry):
         theorem2_privacy,
         excess_risk,
         validation_concentration,
+        guess_bound,
         gem,
         lemma_d4,
         learners,
