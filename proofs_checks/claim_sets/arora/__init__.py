@@ -38,6 +38,8 @@ boosting
     Boosting [004 App. E]: the Laplace notation, sub-Gaussian condition, excess risk [004 Thm. E].
 concentration
     [004 Lemma E].
+units
+    Units checks: Boosting's privacy, Lemma D.4's Delta(B) and the validation penalty under a change of units.
 gray_box
     Gray-box checks of Theorems 1-2, Boosting and the learners at realistic parameters, mutants inside.
 """
@@ -61,6 +63,7 @@ from . import (
     mechanisms,
     theorem2,
     theorem2_privacy,
+    units,
     validation_concentration,
 )
 from ._common import grid_configs
@@ -87,6 +90,7 @@ def register(registry):
         boosting_rescaled,
         boosting,
         concentration,
+        units,
         gray_box,
         findings,
     ):
