@@ -25,12 +25,12 @@ def _run(check):
 
 def test_claim_refutes_at_n_above_n0_in_units_of_a_thousand():
     res = _run(br.rescaled_privacy_check())
-    judged = res.evidence["judged"]
+    judged = res.evidence["worst_at"]
     assert res.verdict == "refuted"
     assert judged["n"] == 10**6 and judged["n0"] == pytest.approx(706677.3, rel=1e-6) and judged["n_at_least_n0"]
     assert res.observed == pytest.approx(2.0603, abs=1e-3)
     # the same n and n0 at Y = 3 (k = 1) show no violation: the failure is the units', not the sample size's
-    (k1,) = res.evidence["scan"]
+    (k1,) = res.evidence["by_n"]
     assert k1["k"] == 1.0 and k1["n0"] == pytest.approx(judged["n0"], rel=1e-12)
     assert k1["epsilon_at_delta_lower"] == 0.0
 

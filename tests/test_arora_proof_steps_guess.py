@@ -27,7 +27,7 @@ def test_smallest_guess_by_hand():
 def test_proof_inequality_fails_below_one_and_statement_holds():
     res = gb.guess_bound_check("proof")(CTX.for_claim("arora.thm1.proof.guess-bound"))
     assert res.verdict == "refuted" and res.observed == 2.0
-    assert Fraction(res.evidence["worst_norm"]) < 1
+    assert Fraction(res.evidence["worst_at"]["norm"]) < 1
     st = gb.guess_bound_check("statement")(CTX.for_claim("arora.thm1.proof.guess-bound.statement"))
     assert st.verdict == "confirmed" and st.observed == 1.0  # tight for ||w*|| <= 1
 

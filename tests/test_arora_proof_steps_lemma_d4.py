@@ -41,5 +41,5 @@ def test_output_perturbation_worst_case_is_the_first_bound_slip():
     assert res.verdict == "refuted" and res.observed == pytest.approx(8.445e5, rel=1e-3)
     # squared, B X = 0.5 < 2Y = 4: the loss at b = 0, (BX + Y)^2 = 6.25, already exceeds Delta
     assert at["loss"] == "squared" and at["B"] == 0.5 and (0.5 + 2.0) ** 2 > at["Delta"]
-    noise = res.evidence["worst_without_first_bound_slip"]
-    assert noise["ratio"] == pytest.approx(2.256e4, rel=1e-3) and noise["at"]["loss"] == "logistic"
+    (noise,) = res.evidence["settings"]
+    assert noise["worst_ratio"] == pytest.approx(2.256e4, rel=1e-3) and noise["at"]["loss"] == "logistic"

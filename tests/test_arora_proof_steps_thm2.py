@@ -25,13 +25,13 @@ def _run(check):
 def test_k_of_the_setting_from_the_statement_formula():
     n, eps, X, Y, H = 2 * 10**6, 1.0, 1.0, 3072.0, 2.0
     scale = max(Y * math.sqrt(n) / (X * math.sqrt(H)), Y**2 * (n * eps) ** (2 / 3) / (math.sqrt(H) * X**2))
-    assert math.ceil(math.log2(scale)) == 37 == _run(tp.premise_check()).evidence["K"]
+    assert math.ceil(math.log2(scale)) == 37 == _run(tp.premise_check()).evidence["worst_at"]["K"]
 
 
 def test_premise_refuted_at_theorem2_setting():
     res = _run(tp.premise_check())
     assert res.verdict == "refuted"
-    law = res.evidence["learner_law"]
+    law = res.evidence["worst_at"]
     assert law["epsilon_at_delta_lower"] == pytest.approx(7.378, abs=2e-3)
     assert res.observed == pytest.approx(7.378 * 37, rel=1e-3)
     assert "unproven, not shown false" in res.reading

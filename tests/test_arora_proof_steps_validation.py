@@ -78,9 +78,9 @@ def test_eq1_tail_matches_mpmath(n2):
 
 def test_eq1_refuted_under_the_most_generous_reading():
     res = _run("arora.thm1.proof.eq1", vc.eq1_check())
-    assert res.verdict == "refuted" and res.evidence["probability"] == pytest.approx(0.25993, abs=1e-5)
+    assert res.verdict == "refuted" and res.evidence["worst_at"]["probability"] == pytest.approx(0.25993, abs=1e-5)
     # every reading at |S2| = 1e8 exceeds beta/2
-    assert min(r["100000000"] for r in res.evidence["readings"].values()) > 0.05
+    assert min(r["probability_by_S2_size"]["100000000"] for r in res.evidence["settings"]) > 0.05
 
 
 def test_eq1_power():

@@ -153,13 +153,14 @@ def rescaled_privacy_check(scale_factor=1.0):
             f"bounds neither Y nor B, so labels, radius and model in units k = {k:g} (Y = {3 * k:g}, "
             f"B = {2 * k:g}, X = 1) are inside it; n = {n} >= n0 = {judged['n0']:.4g}",
             evidence={
-                "judged": judged,
-                "scan": scan,
+                "worst_at": judged,
+                "by_n": scan,
                 "epsilon": EPSILON,
                 "delta": DELTA,
                 "scale_factor": scale_factor,
-                "observed_is": "the law's guaranteed epsilon at delta / epsilon at the judged units",
-                "why": "scores scale as k^2, sigma~ as k, n0 not at all: the loss grows about linearly in k",
+                "observed_is": "the law's guaranteed epsilon at delta / epsilon at the judged units (worst_at); "
+                "by_n: the same law at other units k and sizes n",
+                "note": "scores scale as k^2, sigma~ as k, n0 not at all: the loss grows about linearly in k",
             },
         )
 

@@ -109,9 +109,8 @@ def guess_bound_check(which="proof", first=1):
             reading=f"[004 App. D.2]: 2^(j') <= {text}, j' = min{{j in [K]: ||w*|| <= 2^j}}, guesses B_j = 2^j "
             f"([004 Alg. 1]) with [K] = {{{first}, ..., {K if first else K - 1}}}; w_0 = 0 is not a guess",
             evidence={
-                "worst_norm": str(at),
-                "worst_ratio": str(worst),
-                "readings_worst_ratio": readings,
+                "worst_at": {"norm": str(at), "ratio": str(worst)},
+                "settings": [{"reading": name, "worst_ratio": v} for name, v in readings.items()],
                 "observed_is": "largest 2^(j') / bound over the grid",
             },
         )

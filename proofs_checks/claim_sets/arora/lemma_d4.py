@@ -167,12 +167,18 @@ def lemma_d4_output_perturbation_check(variant="standard", delta_fn=delta_output
             f"misses the union over S2; the printed Delta fails already at d = 1 (evidence). The largest ratio "
             f"comes from the first lemma's slip, not from the noise: where sup_(||w|| <= B) l > Y^2 + H B^2 X^2 "
             f"(squared BX < 2Y/(H - 1), logistic B = 2 at Y = 1) the loss at b = 0 already reaches Delta; over the "
-            f"other configurations the noise terms alone still fail (evidence worst_without_first_bound_slip)",
+            f"other configurations the noise terms alone still fail (evidence settings)",
             evidence={
                 "observed_is": "largest failure probability / (min(delta, beta)/(4K))",
                 "worst_by_d": worst_by_d,
                 "worst_at": worst.where,
-                "worst_without_first_bound_slip": {"ratio": worst_noise_only.value, "at": worst_noise_only.where},
+                "settings": [
+                    {
+                        "subset": "configurations where the first lemma's bound holds at b = 0",
+                        "worst_ratio": worst_noise_only.value,
+                        "at": worst_noise_only.where,
+                    }
+                ],
                 "proof_inequality_violations": proof_violations,
                 "variant": variant,
             },

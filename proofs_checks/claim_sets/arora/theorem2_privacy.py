@@ -51,12 +51,12 @@ def premise_check(scale_factor=1.0):
             f"B_11, m = {s['m']}; replace-one neighbours in S1; a refutation is of the premise: Algorithm 1's "
             "output itself is not audited, so the theorem's conclusion is unproven, not shown false",
             evidence={
-                "K": K,
-                "epsilon_over_K": eps_k,
-                "delta_over_K": delta_k,
-                "learner_law": law,
+                "worst_at": {**law, "K": K},
+                "epsilon": eps_k,
+                "delta": delta_k,
                 "scale_factor": scale_factor,
-                "observed_is": "the boosted learner's guaranteed epsilon at delta/K / (eps/K)",
+                "observed_is": "the boosted learner's guaranteed epsilon at delta/K / (eps/K); epsilon and delta "
+                "are the learner's eps/K and delta/K",
             },
         )
 

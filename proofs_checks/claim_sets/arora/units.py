@@ -104,7 +104,11 @@ def delta_units_check(variant="printed", mutant=False):
             reading=f"[004 Lemma D.4] ({variant} Delta), [004 Assumption 1]: Delta(B) bounds a loss value, so it "
             "must scale like the loss (k^2) when labels, B, the model and sigma (or features and labels) are "
             "multiplied by k; H = 2 (squared loss, unit-free)",
-            evidence={"rows": rows, "observed_is": "largest |exponent - 2|", "mutant": mutant},
+            evidence={
+                "rows": rows,
+                "observed_is": "largest |exponent - 2|",
+                "note": "mutant: B X^2 for B^2 X^2 in the noisy-GD Delta" if mutant else "the reference formulas",
+            },
         )
 
     return check
@@ -180,7 +184,11 @@ def boosting_units_check(scale_power=1.0, n=1280):
             reading=f"[004 Thm. E] privacy, n = {n}, m = 4, X = 1, Y = 3k, B = 2k; Laplace scale "
             + ("sigma~ as printed (units of Y)" if scale_power == 1.0 else "sigma~ x k (units of Y^2; not the paper's)")
             + "; the privacy loss of a mechanism must not depend on the units of its data",
-            evidence={"epsilon_at_k_1": base, "rows": rows, "observed_is": "largest |eps(k) - eps(1)| at delta"},
+            evidence={
+                "rows": [{"k": 1.0, "epsilon_at_delta_lower": base}] + rows,
+                "observed_is": "largest |eps(k) - eps(1)| at delta",
+            },
+            evidence_kind="formula",
         )
 
     return check

@@ -132,14 +132,17 @@ def second_moment_check(bound_factor=1.0):
             "B_j, excess risk of w_j at most err(B_j) (here 1/64, below Y^2 and any err); witness X = Y = 1, y = 0, "
             "P(x = 1) = 2^-18, w_j = 64 = B_6",
             evidence={
-                "second_moment": str(second),
-                "population_loss": str(pop),
-                "excess_risk": str(excess),
-                "bound": str(bound),
+                "worst_at": {
+                    "second_moment": str(second),
+                    "population_loss": str(pop),
+                    "excess_risk": str(excess),
+                    "bound": str(bound),
+                },
                 "bound_factor": bound_factor,
-                "bound_that_holds": f"Delta(B) L(w; D) = 4225/64 = {float(holds):.4g} (sup |l| <= Delta(B), so "
-                "E l^2 <= Delta(B) E l): a bound in the units of Y^4",
-                "units": "E l^2 scales as Y^4 under labels, radius and model x k; 4Y^2 as Y^2",
+                "observed_is": "E l^2 / (bound_factor x 4Y^2) on the witness, exact",
+                "note": f"the bound that holds: Delta(B) L(w; D) = 4225/64 = {float(holds):.4g} (sup |l| <= Delta(B), "
+                "so E l^2 <= Delta(B) E l), in the units of Y^4; E l^2 scales as Y^4 under labels, radius and "
+                "model x k, 4Y^2 as Y^2",
             },
         )
 
@@ -176,12 +179,14 @@ def eq1_check(tau_factor=1.0):
             "(a candidate inside every hypothesis of [004 Thm. 1]); as n grows the probability tends to "
             "P(|N(0, 1)| >= sqrt(4 log(4K/beta)/64)) = 0.56, since the true variance is 64, not 4",
             evidence={
-                "n2": n2,
-                "tau": tau,
-                "probability": prob,
-                "beta_over_2": BETA / 2,
-                "readings": readings,
-                "tau_factor": tau_factor,
+                "worst_at": {
+                    "n2": n2,
+                    "tau": tau,
+                    "probability": prob,
+                    "beta_over_2": BETA / 2,
+                    "tau_factor": tau_factor,
+                },
+                "settings": [{"reading": name, "probability_by_S2_size": v} for name, v in readings.items()],
                 "observed_is": "exact failure probability of j = 6 / (beta/2)",
             },
         )

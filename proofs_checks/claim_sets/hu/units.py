@@ -117,6 +117,7 @@ def lasso_units_check(sensitivity_power=2.0):
             + "; features, labels and the shrinkage K times k, w and W fixed; both readings of ||W||_1 "
             "([002 Sec. 3] diameter, the implementation's radius)",
             evidence={"rows": rows, "observed_is": "largest |loss(k)/loss(1) - 1|"},
+            evidence_kind="formula",
         )
 
     return check

@@ -104,6 +104,7 @@ def privacy_units_check(exponent_unit_power=0.0):
             "times k and every psi term unchanged"
             + ("" if exponent_unit_power == 0.0 else "; mutant: log-weights built on n L-hat (no iota)"),
             evidence={"rows": rows, "observed_is": "largest |loss(k)/loss(1) - 1|"},
+            evidence_kind="formula",
         )
 
     return check
