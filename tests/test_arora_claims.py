@@ -33,7 +33,12 @@ EXPECTED = {
     "arora.thm1.privacy.gem-step.printed": "confirmed",
     "arora.thm1.privacy.composition": "confirmed",
     "arora.thm1.privacy.parallel": "confirmed",
-    "arora.thm2.privacy": "confirmed",
+    "arora.thm2.privacy": "confirmed",  # conditional on a DP base learner
+    "arora.thm2.privacy.unconditional": "refuted",  # the premise, at Theorem 2's setting
+    "arora.thm1.proof.second-moment": "refuted",
+    "arora.thm1.proof.eq1": "refuted",
+    "arora.thm1.proof.guess-bound": "refuted",
+    "arora.thm1.proof.guess-bound.statement": "confirmed",
     "arora.thm2.k-rule": "confirmed",
     "arora.thm2.noise-level": "refuted",
     "arora.thm2.noise-level.first-term": "confirmed",
@@ -52,11 +57,16 @@ EXPECTED = {
     "arora.learners.noisy-gd.calibration": "confirmed",
     "arora.boosting.privacy": "refuted",  # exact law on the designed pair
     "arora.boosting.privacy.standard": "refuted",
+    "arora.boosting.privacy.n-above-n0": "refuted",  # labels, B and model x1000 at n = 1e6 >= n0
     "arora.boosting.privacy.calibrated": "confirmed",
     "arora.boosting.laplace-reading": "confirmed",
     "arora.boosting.subgaussian": "confirmed",
     "arora.boosting.excess-risk": "inconclusive",
     "arora.lemma-e.concentration": "confirmed",
+    "arora.units.boosting-privacy": "refuted",
+    "arora.units.lemma-d4": "confirmed",
+    "arora.units.lemma-d4.standard": "confirmed",
+    "arora.units.validation-penalty": "refuted",
     "arora.thm1.privacy.gray-box": "confirmed",
     "arora.thm1.privacy.gray-box.printed": "confirmed",
     "arora.thm2.privacy.gray-box": "confirmed",

@@ -16,8 +16,14 @@ grid_search
     Privacy of [004 Alg. 1]: the GEM step and the composition of [004 Thm. 1].
 theorem2
     [004 Thm. 2]: its choice of K, and the noise level H X^2 sigma_j^2 = O~(Y^2) of [004 App. D.3].
+theorem2_privacy
+    [004 Thm. 2]'s privacy without its premise: the boosted learner at (eps/K, delta/K), printed sigma~.
 excess_risk
     The excess-risk bound of [004 Thm. 1].
+guess_bound
+    [004 App. D.2]: the smallest guess 2^(j') against max{2||w*||, 1} (proof) and 2 max{||w*||, 1} (statement).
+validation_concentration
+    [004 App. D.2]: the second-moment bound 4Y^2 and eq. (1) of the validation losses.
 gem
     GEM's privacy and utility [004 App. D.1] on the pairs of [004 Alg. 1].
 lemma_d4
@@ -26,10 +32,14 @@ learners
     Sensitivities and Gaussian calibrations of the base learners.
 boosting_privacy
     Boosting's privacy [004 Thm. E], over many model draws, with the clipped calibrated variant.
+boosting_rescaled
+    Boosting's privacy at the printed sigma~ for n >= n0, labels, radius and model rescaled.
 boosting
     Boosting [004 App. E]: the Laplace notation, sub-Gaussian condition, excess risk [004 Thm. E].
 concentration
     [004 Lemma E].
+units
+    Units checks: Boosting's privacy, Lemma D.4's Delta(B) and the validation penalty under a change of units.
 gray_box
     Gray-box checks of Theorems 1-2, Boosting and the learners at realistic parameters, mutants inside.
 """
@@ -40,16 +50,21 @@ from . import (
     audit_records,
     boosting,
     boosting_privacy,
+    boosting_rescaled,
     concentration,
     excess_risk,
     findings,
     gem,
     gray_box,
     grid_search,
+    guess_bound,
     learners,
     lemma_d4,
     mechanisms,
     theorem2,
+    theorem2_privacy,
+    units,
+    validation_concentration,
 )
 from ._common import grid_configs
 
@@ -64,13 +79,18 @@ def register(registry):
     for module in (
         grid_search,
         theorem2,
+        theorem2_privacy,
         excess_risk,
+        validation_concentration,
+        guess_bound,
         gem,
         lemma_d4,
         learners,
         boosting_privacy,
+        boosting_rescaled,
         boosting,
         concentration,
+        units,
         gray_box,
         findings,
     ):

@@ -491,7 +491,8 @@ def boosting_privacy_check(variant="printed", scale_factor=1.0, *, epsilon=1.0, 
                 ".privacy and .standard); n in sigma~ read as the chunk size 0.63, gamma~ = 3 gamma 0.46 and "
                 "10 gamma 0.11 (no violation shown on this pair); the theorem's privacy sentence carries no "
                 "condition on n, and reading the next sentence's n >= n0 (n0 = 1.1e7 here) into it puts "
-                "n = 400 outside the claim"
+                "n = 400 outside the claim; that reading is refuted at n = 1e6 >= n0 with labels, B and model "
+                "in units of 1000 (arora.boosting.privacy.n-above-n0)"
             ),
             evidence={
                 "variant": variant,

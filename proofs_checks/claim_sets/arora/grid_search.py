@@ -289,10 +289,12 @@ def thm1_composition_check(
         f"and S2'; target ({target} epsilon, {target} delta) = ({target * epsilon}, {target * delta}); "
         f"replace-one neighbours ([004 Lemma D.4] proof), S1 and S2 disjoint, {accounting} composition"
         + (
-            "; Theorem 2's learner is boosted output perturbation, taken (eps/K, delta/K)-DP as the theorem "
-            "assumes: that rests on [004 Thm. E]'s privacy (arora.boosting.privacy, refuted as printed at n = 400; "
-            "the clipped calibrated selection is eps-DP); the learners here are plain output perturbation "
-            "and noisy GD at (eps/K, delta/K)"
+            "; reading: conditional on a DP base learner. Theorem 2's learner is boosted output perturbation, "
+            "taken (eps/K, delta/K)-DP as the theorem assumes; that premise rests on [004 Thm. E]'s privacy, "
+            "which fails at the printed sigma~ (arora.boosting.privacy at n = 400; .n-above-n0 at n >= n0; at "
+            "Theorem 2's own setting the boosted learner's eps at delta/K is >= 7.38 against eps/K = 0.027: "
+            "arora.thm2.privacy.unconditional, the unconditional reading); the clipped calibrated selection is "
+            "eps-DP; the learners here are plain output perturbation and noisy GD at (eps/K, delta/K)"
             if per_guess == 1
             else ""
         ),
@@ -467,8 +469,9 @@ def register(registry):
     claim(
         "arora.thm2.privacy",
         "[004 Thm. 2] [004 App. D.3]",
-        "Algorithm 1 with learners at (eps/K, delta/K) (Theorem 2's setting) is (eps, delta)-DP: by parallel "
-        "composition, not by Theorem 1 (which assumes eps/2K) nor by the sequential count (1.5 eps).",
+        "Conditional on a DP base learner: Algorithm 1 with learners at (eps/K, delta/K) (Theorem 2's setting) "
+        "is (eps, delta)-DP: by parallel composition, not by Theorem 1 (which assumes eps/2K) nor by the "
+        "sequential count (1.5 eps).",
         "privacy",
         with_power(thm1_composition_check(per_guess=1), COMPOSITION_POWER),
         algorithm="arora-grid-search",
