@@ -36,12 +36,15 @@ claim set.
 """
 
 from . import (
+    add_remove,
     alg5_readings,
+    alg5_sensitivity,
     algorithms,
     findings,
     frank_wolfe,
     gray_box,
     lower_bound,
+    lower_bound_steps,
     parameters,
     rates,
     sensitivities,
@@ -68,6 +71,9 @@ def register(registry):
         alg5_readings,
         gray_box,
         rates,
+        add_remove,
+        lower_bound_steps,
+        alg5_sensitivity,
         findings,
     ):
         module.register(registry)
