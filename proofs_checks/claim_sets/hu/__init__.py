@@ -43,6 +43,7 @@ from . import (
     findings,
     frank_wolfe,
     gray_box,
+    lemmas,
     lower_bound,
     lower_bound_steps,
     parameters,
@@ -74,6 +75,7 @@ def register(registry):
         add_remove,
         lower_bound_steps,
         alg5_sensitivity,
+        lemmas,
         findings,
     ):
         module.register(registry)

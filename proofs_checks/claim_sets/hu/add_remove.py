@@ -145,7 +145,7 @@ def contiguous_add_remove_check(reading="radius", relation="add-remove", sensiti
         rng = ctx.rng()
         configs = CONTIGUOUS_QUICK if ctx.profile == "quick" else CONTIGUOUS_QUICK + CONTIGUOUS_FULL
         tally = PrivacyTally()
-        for k, (T, m) in enumerate(configs):
+        for T, m in configs:
             for design, data in (("block", block_records(T, m)), ("random signs", random_sign_records(T * m, rng))):
                 neighbours = _removed(data) if relation == "add-remove" else _replaced(data)
                 out0, lp0 = _laws(data[None], T, EPSILON, factor)

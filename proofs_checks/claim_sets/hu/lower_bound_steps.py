@@ -75,8 +75,8 @@ def minimax_risk_grid(n: int, p: float, epsilon: float, delta: float, K: int) ->
     from scipy.stats import binom
 
     states, idx = _states(n)
-    O, ns = K + 1, len(states)
-    nq = ns * O
+    n_out, ns = K + 1, len(states)
+    nq = ns * n_out
     pairs = []
     for s in states:
         for a, b in itertools.permutations(range(3), 2):
@@ -87,26 +87,32 @@ def minimax_risk_grid(n: int, p: float, epsilon: float, delta: float, K: int) ->
                 pairs.append((idx[s], idx[tuple(t)]))
     P, ee = len(pairs), math.exp(epsilon)
     i_, j_ = np.array(pairs).T
-    o = np.arange(O)
-    rows = (np.arange(P)[:, None] * O + o[None]).ravel()
-    qi, qj = (i_[:, None] * O + o).ravel(), (j_[:, None] * O + o).ravel()
-    ones = np.ones(P * O)
+    o = np.arange(n_out)
+    rows = (np.arange(P)[:, None] * n_out + o[None]).ravel()
+    qi, qj = (i_[:, None] * n_out + o).ravel(), (j_[:, None] * n_out + o).ravel()
+    ones = np.ones(P * n_out)
     if delta > 0:
         # slack u >= q(c, o) - e^eps q(c', o), sum_o u <= delta: the (epsilon, delta) condition for every event
         A = coo_matrix(
             (
                 np.concatenate([ones, -ee * ones, -ones, ones]),
-                (np.concatenate([rows, rows, rows, P * O + np.repeat(np.arange(P), O)]), np.concatenate([qi, qj, nq + rows, nq + rows])),
+                (
+                    np.concatenate([rows, rows, rows, P * n_out + np.repeat(np.arange(P), n_out)]),
+                    np.concatenate([qi, qj, nq + rows, nq + rows]),
+                ),
             ),
-            shape=(P * O + P, nq + P * O),
+            shape=(P * n_out + P, nq + P * n_out),
         )
-        b_ub = np.concatenate([np.zeros(P * O), np.full(P, delta)])
-        width = nq + P * O
+        b_ub = np.concatenate([np.zeros(P * n_out), np.full(P, delta)])
+        width = nq + P * n_out
     else:
-        A = coo_matrix((np.concatenate([ones, -ee * ones]), (np.concatenate([rows, rows]), np.concatenate([qi, qj]))), shape=(P * O, nq))
-        b_ub = np.zeros(P * O)
+        A = coo_matrix(
+            (np.concatenate([ones, -ee * ones]), (np.concatenate([rows, rows]), np.concatenate([qi, qj]))),
+            shape=(P * n_out, nq),
+        )
+        b_ub = np.zeros(P * n_out)
         width = nq
-    A_eq = coo_matrix((np.ones(nq), (np.repeat(np.arange(ns), O), np.arange(nq))), shape=(ns, width))
+    A_eq = coo_matrix((np.ones(nq), (np.repeat(np.arange(ns), n_out), np.arange(nq))), shape=(ns, width))
     cost = np.zeros(width)
     pmf = binom.pmf(np.arange(n + 1), n, p)
     t = o / K
@@ -115,8 +121,10 @@ def minimax_risk_grid(n: int, p: float, epsilon: float, delta: float, K: int) ->
             s = [n - k, 0, 0]
             s[v] = k
             r = idx[tuple(s)]
-            cost[r * O : (r + 1) * O] += pmf[k] * loss / 2
-    res = linprog(cost, A_ub=A.tocsr(), b_ub=b_ub, A_eq=A_eq.tocsr(), b_eq=np.ones(ns), bounds=(0, None), method="highs")
+            cost[r * n_out : (r + 1) * n_out] += pmf[k] * loss / 2
+    res = linprog(
+        cost, A_ub=A.tocsr(), b_ub=b_ub, A_eq=A_eq.tocsr(), b_eq=np.ones(ns), bounds=(0, None), method="highs"
+    )
     if res.status != 0:
         raise RuntimeError(f"LP failed at n={n}, p={p}, epsilon={epsilon}, delta={delta}, K={K}: {res.message}")
     return float(res.fun)
