@@ -27,6 +27,8 @@ NEW_CLAIMS = {
     "hu.lemma15.printed": "refuted",
     "hu.lemma6.curvature.diameter": "refuted",
     "hu.lemma6.curvature.radius": "refuted",
+    "hu.assumption2.biweight": "refuted",
+    "hu.remark2.assumption1-implies-3": "refuted",
 }
 
 
@@ -93,3 +95,12 @@ def test_theorem7_step_is_two_thirds_over_gamma():
     for gamma in (0.5, 2.0, 3.0):
         p = theorem7_parameters(10_000, 1.0, 2, gamma, 0.5)
         assert p["eta0"] == pytest.approx(2 / (3 * gamma)) and p["eta"] == pytest.approx(2 / (3 * gamma))
+
+
+def test_remark2_moments_mpmath():
+    from proofs_checks.claim_sets.hu.assumptions import truncated_fourth_moment
+
+    # t(3): y^4 times the density tends to 6 sqrt(3)/pi on each tail, so the truncated moment grows like 12 sqrt(3)/pi R
+    a, b = truncated_fourth_moment(3.0, 1e4), truncated_fourth_moment(3.0, 1e6)
+    assert (b - a) / (1e6 - 1e4) == pytest.approx(12 * math.sqrt(3) / math.pi, rel=1e-3)
+    assert truncated_fourth_moment(5.0, 1e6) == pytest.approx(25.0, abs=1e-3)

@@ -40,6 +40,7 @@ from . import (
     alg5_readings,
     alg5_sensitivity,
     algorithms,
+    assumptions,
     findings,
     frank_wolfe,
     gray_box,
@@ -76,6 +77,7 @@ def register(registry):
         lower_bound_steps,
         alg5_sensitivity,
         lemmas,
+        assumptions,
         findings,
     ):
         module.register(registry)
