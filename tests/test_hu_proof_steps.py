@@ -29,6 +29,8 @@ NEW_CLAIMS = {
     "hu.lemma6.curvature.radius": "refuted",
     "hu.assumption2.biweight": "refuted",
     "hu.remark2.assumption1-implies-3": "refuted",
+    "hu.lemma11.size": "confirmed",
+    "hu.lemma12.peeling-exchange": "confirmed",
 }
 
 
@@ -104,3 +106,10 @@ def test_remark2_moments_mpmath():
     a, b = truncated_fourth_moment(3.0, 1e4), truncated_fourth_moment(3.0, 1e6)
     assert (b - a) / (1e6 - 1e4) == pytest.approx(12 * math.sqrt(3) / math.pi, rel=1e-3)
     assert truncated_fourth_moment(5.0, 1e6) == pytest.approx(25.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("claim_id", ["hu.lemma12.peeling-exchange"])
+def test_simulated_verdicts_agree_across_seeds(claims, claim_id):
+    for seed in (1, 2, 3):
+        assert _run(claims[claim_id].check, claim_id, seed).verdict == "confirmed"
+        assert _run(claims[claim_id].mutants[0].check, claim_id, seed).verdict == "refuted"

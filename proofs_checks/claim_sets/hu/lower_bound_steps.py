@@ -21,7 +21,7 @@ import numpy as np
 from reference.hu.lower_bound import lemma3_closed_form, lemma11_log_size, lemma11_packing, packing_min_distance
 
 from ...builders import compare_result
-from ...model import Claim, Mutant
+from ...model import Claim, Mutant, Result
 from ._common import NEIGHBOURS
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "lemma3_final_bound_check",
     "disjoint_support_packing",
     "packing_both_properties_check",
+    "lemma11_size_check",
     "register",
 ]
 
@@ -244,6 +245,50 @@ def packing_both_properties_check(packing=None):
     return check
 
 
+def lemma11_size_check(bound_factor=1.0):
+    """[002 Lemma 11]'s cardinality at small ``(d, s)``: a greedy packing (a witness) against the stated size.
+
+    Confirmed where the witness reaches the bound (an existence statement, proved by the witness); refuted where
+    the bound exceeds ``|H(s)| = C(d, s) 2^s`` (no subset is that large); inconclusive otherwise.
+    """
+
+    def check(ctx):
+        rng = ctx.rng()
+        rows = []
+        for d, s in ((6, 2), (7, 3), (8, 3), (8, 4), (9, 2)):
+            stated = bound_factor * math.exp(lemma11_log_size(d, s))
+            H = lemma11_packing(d, s, rng=rng)
+            rows.append(
+                {
+                    "d": d,
+                    "s": s,
+                    "stated_size": stated,
+                    "greedy_size": int(H.shape[0]),
+                    "all_of_H": math.comb(d, s) * 2**s,
+                    "greedy_over_stated": H.shape[0] / stated,
+                }
+            )
+        impossible = [r for r in rows if r["stated_size"] > r["all_of_H"]]
+        worst = min(rows, key=lambda r: r["greedy_over_stated"])
+        verdict = "refuted" if impossible else ("confirmed" if worst["greedy_over_stated"] >= 1 else "inconclusive")
+        return Result(
+            verdict,
+            observed=worst["greedy_over_stated"],
+            bound=1.0,
+            direction="at_least",
+            method="greedy packings (every z of H(s) enumerated, random order, Hamming distance >= s/2) at (d, s) = "
+            "(6, 2), (7, 3), (8, 3), (8, 4), (9, 2); observed: the smallest greedy size / stated size.  A greedy "
+            "packing is a witness (it can only confirm); a stated size above |H(s)| refutes by counting",
+            reading="[002 Lemma 11] (file line 1046, from [47]): some subset of H(s) with pairwise Hamming distance "
+            ">= s/2 has at least exp((s/2) log((d - s)/(s/2))) points (s < d)"
+            + ("" if bound_factor == 1.0 else f"; size x{bound_factor:g}"),
+            evidence={"rows": rows, "worst": worst, "note": f"sizes above |H(s)|: {len(impossible)}"},
+            evidence_kind="formula",
+        )
+
+    return check
+
+
 def register(registry):
     claim = registry.add_claim
     claim(
@@ -271,5 +316,16 @@ def register(registry):
                     detected_by=("confirmed",),
                 ),
             ),
+        )
+    )
+    claim(
+        Claim(
+            "hu.lemma11.size",
+            "[002 Lemma 11]",
+            "A subset of H(s) with pairwise Hamming distance >= s/2 and at least exp((s/2) log((d - s)/(s/2))) points "
+            "exists (small d, s).",
+            "inequality",
+            lemma11_size_check(),
+            mutants=(Mutant("the stated size x1000 (above |H(s)|)", lemma11_size_check(bound_factor=1000.0)),),
         )
     )
