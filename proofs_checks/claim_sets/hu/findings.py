@@ -222,6 +222,20 @@ FINDINGS = (
         "claim and sweep of the project), now fixed.",
     ),
     Finding(
+        id="002.assumption-examples",
+        paper="002",
+        title="The paper's examples for its assumptions fail them: the biweight is not in Assumption 2, and "
+        "Assumption 1 does not imply Assumption 3 (Remark 2)",
+        claims=("hu.assumption2.biweight", "hu.remark2.assumption1-implies-3", "hu.lemma7.biweight"),
+        reading="[002 Assumption 2] item 2 (psi'(s) > 0 for s > 0) against the biweight of the footnote to "
+        "[002 Thm. 3], which the text before the assumption says it includes; [002 Remark 2] ('Assumption 3 is "
+        "weaker than Assumption 1') against [002 Assumption 3]'s E y^4 <= M.",
+        summary="The biweight's psi' is 0 for |s| >= c, so item 2 fails; the rate claim that runs Theorem 3 on the "
+        "biweight therefore runs outside the theorem's hypothesis.  Remark 2's argument bounds E (x_j x_k)^2 "
+        "only: x ~ N(0, 1) independent of y ~ t(3) meets Assumption 1 (tau = 6) and has E y^4 = inf, so "
+        "Assumption 1 does not imply Assumption 3 (the two are incomparable).",
+    ),
+    Finding(
         id="002.alg5-gradient-index",
         paper="002",
         title="Algorithm 5's step 4 evaluates the gradient at w^(t-1): refuted under the printed indices, holds "
