@@ -78,9 +78,9 @@ def test_lemma15_witness_mpmath():
 
 
 def test_lemma7_witness_closed_form():
-    from proofs_checks.claim_sets.hu.lemmas import _lemma7_sides, pseudo_huber
+    from proofs_checks.claim_sets.hu.lemmas import lemma7_sides, pseudo_huber
 
-    lhs, inner = _lemma7_sides(pseudo_huber, 1.0, -1.0, 1.0, 0.0)
+    lhs, inner = lemma7_sides(pseudo_huber, 1.0, -1.0, 1.0, 0.0)
     assert lhs == pytest.approx(math.sqrt(5) - 1)
     assert inner / 1.8 == pytest.approx(4 / math.sqrt(5) / 1.8)  # 0.9938 < 1.2361
 

@@ -26,6 +26,7 @@ from ...model import Claim, Mutant
 __all__ = [
     "pseudo_huber",
     "biweight",
+    "lemma7_sides",
     "lemma7_check",
     "lemma15_probability",
     "lemma15_check",
@@ -49,8 +50,14 @@ def biweight(s, c=4.685):
     return c * c / 6.0 * (1.0 - (1.0 - u) ** 3), s * (1.0 - u) ** 2, (1.0 - u) * (1.0 - 5.0 * u)
 
 
-def _lemma7_sides(loss, w, w_star, x, sigma):
-    """Both sides' ingredients on d = 1: deterministic feature x, noise xi = +-sigma (symmetric, zero mean)."""
+def lemma7_sides(loss, w, w_star, x, sigma):
+    """``(L(w) - L(w*), <grad L(w), w - w*>)`` on d = 1: deterministic feature ``x``, noise ``xi = +-sigma``.
+
+    Examples
+    --------
+    >>> [round(float(v), 4) for v in lemma7_sides(pseudo_huber, 1.0, -1.0, 1.0, 0.0)]  # sqrt(5) - 1, 4/sqrt(5)
+    [1.2361, 1.7889]
+    """
     noise = (sigma, -sigma)
     # y = w* x + xi, residual of w: (w - w*) x - xi
     lhs = np.mean([loss((w - w_star) * x - e)[0] - loss(-e)[0] for e in noise])
@@ -80,7 +87,7 @@ def lemma7_check(loss=pseudo_huber, name="pseudo-Huber", c_rule="assumption", bi
             for x, w, w_star in itertools.product((1.0, 3.0), grid, grid):
                 if w == w_star:
                     continue
-                lhs, inner = (float(v) for v in _lemma7_sides(loss, w, w_star, x, sigma))
+                lhs, inner = (float(v) for v in lemma7_sides(loss, w, w_star, x, sigma))
                 rhs = C_psi / (2.0 * c_psi) * inner
                 row = {
                     "x": x,
@@ -253,6 +260,14 @@ def register(registry):
             "inequality",
             lemma7_check(biweight, "biweight (c = 4.685)", biweight_c=4.685),
             algorithm="hu-1",
+            mutants=(
+                Mutant(
+                    "the biweight at c = 100, where every residual of the grid stays in the curved part (must be "
+                    "confirmed)",
+                    lemma7_check(lambda s: biweight(s, 100.0), "biweight (c = 100)", biweight_c=100.0),
+                    detected_by=("confirmed",),
+                ),
+            ),
         )
     )
     claim(
