@@ -289,8 +289,10 @@ def theorem7_parameters(
     """[002 Alg. 3] settings of [002 Thm. 7] (heavy-tailed private sparse linear regression).
 
     ``T = c_T (gamma/mu) log n``, ``s = ceil(c_s (gamma/mu)^2 s*)`` (the theorem asks
-    ``s >= 72 (gamma/mu)^2 s*``), ``K = (n eps)^(1/4) / (s T)^(1/4)``, ``eta = 2/(3 gamma)``
-    and the step of [002 Alg. 3] ``eta0 = eta / gamma`` (proof of [002 Thm. 7]).
+    ``s >= 72 (gamma/mu)^2 s*``), ``K = (n eps)^(1/4) / (s T)^(1/4)``, ``eta = 2/(3 gamma)`` as the
+    theorem prints it, and the step of [002 Alg. 3] ``eta0 = 2/(3 gamma)``: the proof of [002 Thm. 7] writes
+    the step as ``eta0 = eta'/gamma`` with its own dimensionless ``eta' = 2/3`` (file lines 1120 and ~1260),
+    so the theorem's ``eta`` is the step itself, not to be divided by ``gamma`` again.
 
     Parameters
     ----------
@@ -312,7 +314,7 @@ def theorem7_parameters(
     Returns
     -------
     dict
-        ``T`` (int >= 1), ``s`` (int), ``K``, ``eta`` and ``eta0``.
+        ``T`` (int >= 1), ``s`` (int), ``K``, ``eta`` (as printed) and ``eta0`` (the step, equal to ``eta``).
 
     Raises
     ------
@@ -329,7 +331,7 @@ def theorem7_parameters(
     --------
     >>> p = theorem7_parameters(10_000, 1.0, 2, gamma=2.0, mu=1.0)
     >>> p["T"], p["s"], round(p["eta0"], 6)
-    (18, 576, 0.166667)
+    (18, 576, 0.333333)
     """
     n = check_integer("n", n, minimum=2)
     eps = check_epsilon(epsilon)
@@ -340,7 +342,8 @@ def theorem7_parameters(
     T = _iters(check_positive("c_T", c_T) * gamma / mu * math.log(n))
     s = int(math.ceil(check_positive("c_s", c_s) * (gamma / mu) ** 2 * s_star))
     eta = 2.0 / (3.0 * gamma)
-    return {"T": T, "s": s, "K": (n * eps) ** 0.25 / (s * T) ** 0.25, "eta": eta, "eta0": eta / gamma}
+    # the proof's eta' = 2/3 over gamma: the step is 2/(3 gamma) (dividing the printed eta by gamma again was a slip)
+    return {"T": T, "s": s, "K": (n * eps) ** 0.25 / (s * T) ** 0.25, "eta": eta, "eta0": (2.0 / 3.0) / gamma}
 
 
 def theorem8_parameters(

@@ -25,6 +25,12 @@ gray_box
     [002 Thm. 6], [002 Thm. 8]), with mutants inside the algorithms.
 findings
     The headline findings about 002, each with its claim ids, reading and numbers.
+add_remove
+    [002 Thm. 1] under add/remove neighbours: the contiguous split and a random partition.
+lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
+    Single steps of the proofs: [002 Lemma 6], [002 Lemma 7], [002 Lemma 12], [002 Lemma 15], [002 Assumption 2],
+    [002 Remark 2], the final bound of [002 Lemma 3], [002 Lemma 11], the packing of [002 Thm. 9], and the exact
+    sensitivity behind [002 Alg. 5 step 7].
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
@@ -36,13 +42,19 @@ claim set.
 """
 
 from . import (
+    add_remove,
     alg5_readings,
+    alg5_sensitivity,
     algorithms,
+    assumptions,
     findings,
     frank_wolfe,
     gray_box,
+    lemmas,
     lower_bound,
+    lower_bound_steps,
     parameters,
+    peeling_lemmas,
     rates,
     sensitivities,
     sparse,
@@ -68,6 +80,12 @@ def register(registry):
         alg5_readings,
         gray_box,
         rates,
+        add_remove,
+        lower_bound_steps,
+        alg5_sensitivity,
+        lemmas,
+        assumptions,
+        peeling_lemmas,
         findings,
     ):
         module.register(registry)

@@ -83,12 +83,21 @@ FINDINGS = (
         id="002.alg5-three-times-noise",
         paper="002",
         title="Algorithm 5's Peeling parameter is three times the sensitivity its proof derives",
-        claims=("hu.alg5.lambda-vs-proof", "hu.thm8.privacy.proof-lambda", "hu.thm8.privacy.standard"),
+        claims=(
+            "hu.alg5.lambda-vs-proof",
+            "hu.alg5.lambda-over-sensitivity",
+            "hu.thm8.privacy.proof-lambda",
+            "hu.thm8.privacy.standard",
+        ),
         reading="[002 Alg. 5 step 7] prints lambda = 4 k sqrt(2) eta / m; the proof of [002 Thm. 8] [002 App. A] "
         "bounds ||w^(t+0.5)(D) - w^(t+0.5)(D')||_inf by 4 sqrt(2) eta k / (3m); replace-one neighbours.",
-        summary="The printed lambda is 3x the proof's bound: Algorithm 5 adds three times the noise it needs.  "
-        "With lambda at the proof's bound one iteration is still (eps, delta)-DP (certified bound within "
-        "delta; hu.thm8.privacy.proof-lambda), so the slip costs accuracy, not privacy.",
+        summary="The printed lambda is 3x the proof's bound, and the proof's bound is itself not attained at finite "
+        "beta: the exact l-inf sensitivity is the bound times erf(sqrt(beta/2)) (a supremum as a record goes to "
+        "+-inf; mpmath), so the printed lambda is 3 / erf(sqrt(beta/2)) times what privacy needs: 4.39x at "
+        "beta = 1, 3.14x at 4, within 1% of 3x from beta = 9 (hu.alg5.lambda-over-sensitivity).  The proof "
+        "writes s for the estimator's scale, which the box calls k.  With lambda at the proof's bound one "
+        "iteration is still (eps, delta)-DP (certified bound within delta; hu.thm8.privacy.proof-lambda), so "
+        "the slip costs accuracy, not privacy.",
     ),
     Finding(
         id="002.thm8-choice-of-k",
@@ -112,9 +121,10 @@ FINDINGS = (
     Finding(
         id="002.lemma3-event",
         paper="002",
-        title="Lemma 3 as printed (event rho >= rho*(V), the minimum separation) is false; with rho*(V)/2 it holds "
-        "with a factor 2 to spare",
-        claims=("hu.lemma3.printed", "hu.lemma3.half-separation"),
+        title="The middle inequality of Lemma 3's eq. (10) as printed (event rho >= rho*(V), the minimum "
+        "separation) is false; with rho*(V)/2 it holds with a factor 2 to spare; the final bound survives on "
+        "two-point families",
+        claims=("hu.lemma3.printed", "hu.lemma3.half-separation", "hu.lemma3.final-bound"),
         reading="[002 Lemma 3] eq. (10) (file line 368, quoted from Theorem 3 of [4]) with rho*(V) := min over v != v' "
         "of rho(theta_v, theta_v') as defined just above it; any (epsilon, delta)-DP estimator; replace-one "
         "neighbours [002 Def. 1].  Reading A (the event rho(theta-hat, theta_v) >= rho*(V), as printed): "
@@ -128,20 +138,27 @@ FINDINGS = (
         "(4 instances, quick profile) gives an optimum at least 2.004 times the closed form "
         "(hu.lemma3.half-separation; the factor 1/2 of eq. (10) is the only slack, reached as epsilon -> 0).  "
         "Theorem 9's proof uses Phi(rho*) where reading B gives Phi(rho*/2): a factor 4 in its constant, "
-        "not in its rate.",
+        "not in its rate.  What is refuted is the second inequality of (10) (the average probability of the "
+        "event against the closed form), not the final bound M_n >= Phi(rho*) x closed form: on two-point "
+        "families the exact private minimax risk (LP over DP estimators with outputs on the segment, lower "
+        "bound within 1/(4K^2)) is 1.56 times that bound at n = 4 and 1.05 times it at n = 10, eps = 0.1 "
+        "(hu.lemma3.final-bound; families of more than two points not checked).",
     ),
     Finding(
         id="002.thm9-packing-separation",
         paper="002",
         title="The proof of Theorem 9 normalises its packing so that the separation is 1/2, not the sqrt(2) it uses; "
         "the Omega rate stands",
-        claims=("hu.thm9.packing-separation", "hu.thm9.rate", "hu.thm9.formula"),
+        claims=("hu.thm9.packing-separation", "hu.thm9.packing-both-properties", "hu.thm9.rate", "hu.thm9.formula"),
         reading="[002 App. A.1] proof of [002 Thm. 9] (file lines 1040-1085): V = H~ / sqrt(2s) with H~ from "
         "[002 Lemma 11] (s-sparse sign vectors, pairwise Hamming distance >= s/2); the proof states "
         "||v - v'||_2 >= sqrt(2) and hence rho*(V) >= sqrt(2 p tau).  Reading A (V = H~ / sqrt(2s) as "
         "printed, ||v||_2 = 1/sqrt(2)): refuted.  Reading B (entries 2/sqrt(s), ||v||_2 = 2, which breaks the "
         "proof's ||v||_2 <= 1 but stays in the class E X_j^2 <= tau when s >= 4): the separation sqrt(2) "
-        "holds.  No normalisation gives both ||v||_2 <= 1 and that separation for more than two points.  "
+        "holds.  No rescaling of the Lemma-11 packings checked gives both ||v||_2 <= 1 and that separation "
+        "(largest min distance / max norm 1.0 < sqrt(2), hu.thm9.packing-both-properties); in general both "
+        "hold for at most 2d + 1 points (they force pairwise non-positive inner products), which disjoint "
+        "supports reach, and Lemma 11's size exceeds 2d + 1 in the regime the rate needs.  "
         "Theorem 9 itself (eq. (11), line 378) is Omega(.) with an unspecified constant: vacuous for any "
         "experiment (hu.thm9.rate).",
         summary="Refuted under reading A, holds under reading B.  Every greedy Lemma-11 packing checked has minimum "
@@ -151,6 +168,72 @@ FINDINGS = (
         "with Lemma 3's reading B); under B it stands for s* >= 4 (tau p / 16 with Lemma 3's reading B); the rate "
         "tau min{s* log d, log(1/delta)} / (n eps) is unaffected.  The data-independent estimator 0 has risk "
         "p tau / 2, twice the printed explicit bound, so no trivial estimator refutes even that constant.",
+    ),
+    Finding(
+        id="002.thm1-add-remove",
+        paper="002",
+        title="Theorem 1 under add/remove neighbours depends on how step 2 splits the data: the contiguous split "
+        "loses up to 2.57 eps (1.10 eps with the paper's diameter); a random partition stays within eps",
+        claims=(
+            "hu.thm1.privacy.standard.add-remove",
+            "hu.thm1.privacy.standard.diameter.add-remove",
+            "hu.thm1.privacy.random-partition.add-remove",
+            "hu.thm1.privacy.standard",
+        ),
+        reading="[002 Def. 1] (file line 54) writes datasets as subsets of X that differ by one sample, which also "
+        "reads as adding or removing a record; [002 Alg. 1 step 2] splits into T parts of n/T without saying "
+        "how.  Exact output laws of w^T (unit l1 ball of R^2, squared loss, s = 1, beta = 16, eps = 1, records "
+        "(1e3, 1e3, -/+1e3) in alternating blocks), each record removed.  Replace-one (the project's default "
+        "reading) is unaffected.",
+        summary="With the implementation's contiguous split a removal shifts every later part by one record: "
+        "privacy loss 1.84 eps at T = 4, n = 12 and 2.57 eps at T = 6, n = 18 with ||W||_1 as the radius "
+        "(replace-one on the same family: 0.73 eps), 0.78 and 1.10 eps with the paper's diameter (refuted under "
+        "both readings, from T = 6 under the diameter).  A uniformly random partition, chosen independently of "
+        "the data, stays within eps on the instances where its exact law is computable (n <= 4 quick, 6 full: "
+        "0.25 eps); no proof is offered for it.  A caveat on the neighbouring relation and the split, not on "
+        "the replace-one statement the paper proves.",
+    ),
+    Finding(
+        id="002.proof-lemmas",
+        paper="002",
+        title="Three lemmas of the proofs fail as printed: Lemma 7 (robust regression), Lemma 15 (Laplace maximum) "
+        "and Lemma 6's curvature bound; Theorem 7's step was divided by gamma twice in the implementation",
+        claims=(
+            "hu.lemma7.pseudo-huber",
+            "hu.lemma7.biweight",
+            "hu.lemma15.printed",
+            "hu.lemma6.curvature.diameter",
+            "hu.lemma6.curvature.radius",
+            "hu.thm7.step-size",
+        ),
+        reading="[002 Lemma 7] under [002 Assumption 2] (pseudo-Huber meets every item with C_psi = 1; c_psi = 0.9 "
+        "h'(0)); [002 Lemma 15] with k the number of coordinates; [002 Lemma 6]'s Gamma_L <= alpha ||W||_1 "
+        "with ||W||_1 as diameter (2) or radius (1); [002 Thm. 7] and its proof (eta0 = eta'/gamma, eta' = 2/3).",
+        summary="Lemma 7: pseudo-Huber, x = 1, w = 1, w* = -1, no noise: left 1.236 against right 0.994 (x = 3: "
+        "5.08 against 3.29); the proof's step h(u)/u >= c_psi follows from h'(0) >= c_psi only near u = 0 "
+        "(h(2)/2 = 0.447); with c_psi = min_{|u| <= 2} h(u)/u the inequality holds on the same grid.  "
+        "Biweight (c = 4.685, x = 3): 3.66 against 0 (its psi' vanishes beyond c, so it also fails Assumption "
+        "2.2).  Lemma 15: the exact probability is 1 - (1 - zeta^(2 ln k))^k: 1 at k = 1 for every zeta, 0.619 "
+        "at k = 2, zeta = 0.5; it fails for every k as zeta -> 1 (on the grid from zeta = 0.2 at k = 2, 0.5 at "
+        "k = 3, 0.7 at k >= 4); the union-bound form lambda log(k/zeta) holds.  Lemma 6: (alpha/2) w_1^2 on the "
+        "unit l1 ball has curvature 4 alpha = alpha diam_2^2, twice alpha ||W||_1 under the diameter and four "
+        "times under the radius: the constants of Theorems 2 and 5 grow by that factor, not their rates.  "
+        "Theorem 7: the step is 2/(3 gamma); the implementation used 2/(3 gamma^2), equal at gamma = 1 (every "
+        "claim and sweep of the project), now fixed.",
+    ),
+    Finding(
+        id="002.assumption-examples",
+        paper="002",
+        title="The paper's examples for its assumptions fail them: the biweight is not in Assumption 2, and "
+        "Assumption 1 does not imply Assumption 3 (Remark 2)",
+        claims=("hu.assumption2.biweight", "hu.remark2.assumption1-implies-3", "hu.lemma7.biweight"),
+        reading="[002 Assumption 2] item 2 (psi'(s) > 0 for s > 0) against the biweight of the footnote to "
+        "[002 Thm. 3], which the text before the assumption says it includes; [002 Remark 2] ('Assumption 3 is "
+        "weaker than Assumption 1') against [002 Assumption 3]'s E y^4 <= M.",
+        summary="The biweight's psi' is 0 for |s| >= c, so item 2 fails; the rate claim that runs Theorem 3 on the "
+        "biweight therefore runs outside the theorem's hypothesis.  Remark 2's argument bounds E (x_j x_k)^2 "
+        "only: x ~ N(0, 1) independent of y ~ t(3) meets Assumption 1 (tau = 6) and has E y^4 = inf, so "
+        "Assumption 1 does not imply Assumption 3 (the two are incomparable).",
     ),
     Finding(
         id="002.alg5-gradient-index",

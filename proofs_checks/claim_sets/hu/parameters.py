@@ -13,7 +13,12 @@ import math
 import numpy as np
 
 from reference.hu.frank_wolfe import dp_fw_sensitivity, fw_step_sizes, l1_ball_vertices
-from reference.hu.parameters import section62_parameters, theorem2_parameters, theorem8_parameters
+from reference.hu.parameters import (
+    section62_parameters,
+    theorem2_parameters,
+    theorem7_parameters,
+    theorem8_parameters,
+)
 from reference.hu.sparse import sparse_opt_lambda
 
 from ...builders import compare_result
@@ -29,6 +34,7 @@ __all__ = [
     "thm2_alg1_noise",
     "thm8_alg5_noise",
     "noise_shrinks_check",
+    "thm7_step_check",
     "register",
 ]
 
@@ -139,8 +145,54 @@ def noise_shrinks_check(noise, ns=(10_000, 30_000, 50_000, 70_000, 90_000), eps=
     return check
 
 
+def _thm7_step_as_before(n, epsilon, s_star, gamma, mu):
+    """The former ``theorem7_parameters``: the printed eta = 2/(3 gamma) divided by gamma once more."""
+    p = dict(theorem7_parameters(n, epsilon, s_star, gamma, mu))
+    p["eta0"] = p["eta"] / gamma
+    return p
+
+
+def thm7_step_check(params=theorem7_parameters, gammas=(2.0, 0.5, 1.0)):
+    """Is the step ``eta0`` of [002 Alg. 3] under [002 Thm. 7]'s settings the proof's ``eta'/gamma``, ``eta' = 2/3``?"""
+
+    def check(ctx):
+        rows = []
+        for gamma in gammas:
+            got = float(params(10_000, 1.0, 2, gamma, min(gamma, 0.5))["eta0"])
+            rows.append({"gamma": gamma, "eta0": got, "proof_step": (2.0 / 3.0) / gamma})
+        worst = max(rows, key=lambda r: abs(r["eta0"] / r["proof_step"] - 1.0))
+        return compare_result(
+            worst["eta0"],
+            worst["proof_step"],
+            "equal",
+            rtol=IDENTITY_RTOL,
+            method=f"closed forms at gamma = {', '.join(f'{g:g}' for g in gammas)} (n = 10^4, epsilon = 1, s* = 2, "
+            "mu = min(gamma, 0.5)); observed: the eta0 farthest from the proof's step",
+            reading="[002 Thm. 7] (file line 264) prints eta = 2/(3 gamma) 'in Algorithm 3', whose step is eta0 "
+            "([002 Alg. 3 step 5], line 255); the proof (line 1120) sets eta0 = eta'/gamma 'for some eta'' and "
+            "takes eta' = 2/3 (line ~1260), so the step is 2/(3 gamma) under both readings of the printed eta.  "
+            "The implementation divided the printed eta by gamma again (2/(3 gamma^2)): equal only at gamma = 1, "
+            "the value every claim and rate sweep of the project uses",
+            evidence={"rows": rows, "worst": worst},
+        )
+
+    return check
+
+
 def register(registry):
     claim = registry.add_claim
+    claim(
+        Claim(
+            "hu.thm7.step-size",
+            "[002 Thm. 7], [002 Alg. 3 step 5], [002 App. A]",
+            "The step eta0 of Algorithm 3 under Theorem 7's settings is the proof's eta'/gamma with eta' = 2/3, "
+            "i.e. the printed eta = 2/(3 gamma).",
+            "formula",
+            thm7_step_check(),
+            algorithm="hu-3",
+            mutants=(Mutant("the former code: eta0 = 2/(3 gamma^2)", thm7_step_check(params=_thm7_step_as_before)),),
+        )
+    )
     claim(
         Claim(
             "hu.fw.step-size-schedule",

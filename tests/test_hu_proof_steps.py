@@ -1,0 +1,115 @@
+"""Claims on the proof steps of 002: verdicts, witnesses and power (each claim's mutant gets the other verdict).
+
+References: exact output laws (enumerated selection paths) for the add/remove claims; HiGHS LPs for Lemma 3's final
+bound; mpmath (30 digits) for Lemma 15's probabilities and Algorithm 5's erf factor; closed forms elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
+from reference.hu.parameters import theorem7_parameters
+
+NEW_CLAIMS = {
+    "hu.thm1.privacy.standard.add-remove": "refuted",
+    "hu.thm1.privacy.standard.diameter.add-remove": "refuted",
+    "hu.thm1.privacy.random-partition.add-remove": "confirmed",
+    "hu.lemma3.final-bound": "confirmed",
+    "hu.thm9.packing-both-properties": "refuted",
+    "hu.alg5.lambda-over-sensitivity": "confirmed",
+    "hu.thm7.step-size": "confirmed",
+    "hu.lemma7.pseudo-huber": "refuted",
+    "hu.lemma7.biweight": "refuted",
+    "hu.lemma15.printed": "refuted",
+    "hu.lemma6.curvature.diameter": "refuted",
+    "hu.lemma6.curvature.radius": "refuted",
+    "hu.assumption2.biweight": "refuted",
+    "hu.remark2.assumption1-implies-3": "refuted",
+    "hu.lemma11.size": "confirmed",
+    "hu.lemma12.peeling-exchange": "confirmed",
+}
+
+
+@pytest.fixture(scope="module")
+def claims():
+    reg = default_registry()
+    return {c.id: c for c in reg.claims if c.id in NEW_CLAIMS}
+
+
+def _run(check, claim_id, seed=20261121):
+    return check(CheckContext(profile="quick", seed=seed).for_claim(claim_id))
+
+
+@pytest.mark.parametrize("claim_id", sorted(NEW_CLAIMS))
+def test_verdict_and_power(claims, claim_id):
+    claim = claims[claim_id]
+    result = _run(claim.check, claim_id)
+    assert result.verdict == NEW_CLAIMS[claim_id], (claim_id, result.observed, result.bound)
+    for mutant in claim.mutants:
+        got = _run(mutant.check, claim_id).verdict
+        assert got in mutant.detected_by, (claim_id, mutant.name, got)
+
+
+def test_add_remove_witness_numbers(claims):
+    radius = _run(claims["hu.thm1.privacy.standard.add-remove"].check, "a")
+    diameter = _run(claims["hu.thm1.privacy.standard.diameter.add-remove"].check, "b")
+    # exact laws: 1.843 eps (radius, T = 4 or 6) and 1.096 eps (diameter, T = 6, m = 3), block designs
+    assert radius.observed == pytest.approx(2.56995519987605, rel=1e-9)
+    assert diameter.observed == pytest.approx(1.095506140120957, rel=1e-9)
+    assert diameter.evidence["worst_at"]["T"] == 6 and diameter.evidence["worst_at"]["design"] == "block"
+
+
+def test_add_remove_verdicts_do_not_depend_on_the_seed(claims):
+    for seed in (1, 2):
+        assert _run(claims["hu.thm1.privacy.standard.diameter.add-remove"].check, "c", seed).verdict == "refuted"
+        assert _run(claims["hu.thm1.privacy.random-partition.add-remove"].check, "d", seed).verdict == "confirmed"
+
+
+def test_lemma15_witness_mpmath():
+    from proofs_checks.claim_sets.hu.lemmas import lemma15_probability
+
+    # 1 - (1 - e^(-2 ln2 ln2))^2 at 30 digits
+    assert lemma15_probability(2, 0.5) == pytest.approx(0.61875072023782, rel=1e-12)
+    assert lemma15_probability(1, 0.3) == 1.0
+
+
+def test_lemma7_witness_closed_form():
+    from proofs_checks.claim_sets.hu.lemmas import lemma7_sides, pseudo_huber
+
+    lhs, inner = lemma7_sides(pseudo_huber, 1.0, -1.0, 1.0, 0.0)
+    assert lhs == pytest.approx(math.sqrt(5) - 1)
+    assert inner / 1.8 == pytest.approx(4 / math.sqrt(5) / 1.8)  # 0.9938 < 1.2361
+
+
+def test_alg5_factor_is_erf():
+    from proofs_checks.claim_sets.hu.alg5_sensitivity import grid_sup_factor, sensitivity_factor_mp
+
+    assert 3 / sensitivity_factor_mp(1.0) == pytest.approx(4.3944, abs=1e-4)
+    assert 3 / sensitivity_factor_mp(4.0) == pytest.approx(3.1430, abs=1e-4)
+    assert abs(grid_sup_factor(1.0) - sensitivity_factor_mp(1.0)) < 1e-12
+
+
+def test_theorem7_step_is_two_thirds_over_gamma():
+    for gamma in (0.5, 2.0, 3.0):
+        p = theorem7_parameters(10_000, 1.0, 2, gamma, 0.5)
+        assert p["eta0"] == pytest.approx(2 / (3 * gamma)) and p["eta"] == pytest.approx(2 / (3 * gamma))
+
+
+def test_remark2_moments_mpmath():
+    from proofs_checks.claim_sets.hu.assumptions import truncated_fourth_moment
+
+    # t(3): y^4 times the density tends to 6 sqrt(3)/pi on each tail, so the truncated moment grows like 12 sqrt(3)/pi R
+    a, b = truncated_fourth_moment(3.0, 1e4), truncated_fourth_moment(3.0, 1e6)
+    assert (b - a) / (1e6 - 1e4) == pytest.approx(12 * math.sqrt(3) / math.pi, rel=1e-3)
+    assert truncated_fourth_moment(5.0, 1e6) == pytest.approx(25.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("claim_id", ["hu.lemma12.peeling-exchange"])
+def test_simulated_verdicts_agree_across_seeds(claims, claim_id):
+    for seed in (1, 2, 3):
+        assert _run(claims[claim_id].check, claim_id, seed).verdict == "confirmed"
+        assert _run(claims[claim_id].mutants[0].check, claim_id, seed).verdict == "refuted"
