@@ -36,7 +36,7 @@ def test_theorem_parameters():
     p5 = hp.theorem5_parameters(10**4, 1.0, 1e-5, 10, 2.0, 0.1)
     assert p5["K"] == pytest.approx(1e4**0.25 / p5["T"] ** 0.125)
     p7 = hp.theorem7_parameters(10**4, 1.0, 2, 2.0, 1.0)
-    assert p7["s"] >= 72 * 4 * 2 and p7["eta0"] == pytest.approx(2 / (3 * 2.0) / 2.0)
+    assert p7["s"] >= 72 * 4 * 2 and p7["eta0"] == pytest.approx(2 / (3 * 2.0))
     p8 = hp.theorem8_parameters(10**4, 1.0, 2, 2.0, 1.0, 3.0)
     assert p8["k"] == pytest.approx(math.sqrt(3e4)) and p8["eta"] == pytest.approx(1 / 3)
     with pytest.raises(ValueError, match="mu"):

@@ -27,6 +27,9 @@ findings
     The headline findings about 002, each with its claim ids, reading and numbers.
 add_remove
     [002 Thm. 1] under add/remove neighbours: the contiguous split and a random partition.
+units
+    Units checks: Algorithm 2's exact selection law invariant when features, labels and K are rescaled together;
+    Algorithm 1's sensitivity scaling like its score.
 lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
     Single steps of the proofs: [002 Lemma 6], [002 Lemma 7], [002 Lemma 12], [002 Lemma 15], [002 Assumption 2],
     [002 Remark 2], the final bound of [002 Lemma 3], [002 Lemma 11], the packing of [002 Thm. 9], and the exact
@@ -58,6 +61,7 @@ from . import (
     rates,
     sensitivities,
     sparse,
+    units,
     utility,
 )
 from ._common import NEIGHBOURS, corner_records, variant_reading
@@ -86,6 +90,7 @@ def register(registry):
         lemmas,
         assumptions,
         peeling_lemmas,
+        units,
         findings,
     ):
         module.register(registry)
