@@ -58,6 +58,7 @@ __all__ = [
     "AuditOptions",
     "MechanismError",
     "InvalidLawError",
+    "UnseededMechanismError",
     "NoRunnablePair",
     "SAMPLER_SAMPLES",
     "audit",
@@ -575,6 +576,7 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         descs = [d for _, _, d in made]
     from .statistical import statistical_audit
 
+    rng_use = _guard_rng(mech, name, plist[0][0], opts)
     res = statistical_audit(
         mech,
         plist,
@@ -583,7 +585,7 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         samples=opts.samples,
         confidence=opts.confidence,
         seed=int(opts.seed),
-        jobs=opts.jobs,
+        jobs=opts.jobs if rng_use.reproducible else 1,
         statistic=opts.statistic,
         progress=progress,
         attack=opts.attack,
@@ -611,6 +613,13 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
     }
     details["pairs_considered"] = len(plist)
     details["pair_index"] = res.pair_index
+    if not rng_use.reproducible:
+        details["rng"] = {
+            "kind": rng_use.kind,
+            "reproducible": False,
+            "note": rng_use.message + "; audited with allow_unseeded: every split drawn in its own calls in this "
+            "process (jobs 1), so the splits stay independent, but the seed does not reproduce the result",
+        }
     if not given:
         details["skipped"] = skipped
     D, Dp = plist[res.pair_index]
@@ -721,6 +730,7 @@ def _sampler_bound_result(mech, name, opts, delta, pair, pair_desc, law_epsilon,
     """
     from .statistical import statistical_audit
 
+    rng_use = _guard_rng(mech, name, pair[0], opts)
     res = statistical_audit(
         _WithoutLaw(mech),
         [pair],
@@ -729,7 +739,7 @@ def _sampler_bound_result(mech, name, opts, delta, pair, pair_desc, law_epsilon,
         samples=opts.samples,
         confidence=opts.confidence,
         seed=np.random.SeedSequence([int(opts.seed), 7]),
-        jobs=opts.jobs,
+        jobs=opts.jobs if rng_use.reproducible else 1,
         statistic="estimate",
         attack=opts.attack,
         fixed_event_scoring=opts.fixed_event_scoring,
@@ -774,6 +784,25 @@ class _WithoutLaw:
 
     def __init__(self, mech):
         self.sample = mech.sample
+
+
+class UnseededMechanismError(MechanismError):
+    """The mechanism's ``sample`` ignores its ``rng`` (:mod:`~proofs_checks.audit.rng_guard`): no statistical audit.
+
+    Raised for an own random source unless ``allow_unseeded`` (the audit then runs, marked non-reproducible),
+    and always for a fixed internal stream (the estimation split would repeat the selection split).
+    """
+
+
+def _guard_rng(mech, name, data, opts):
+    """:func:`~proofs_checks.audit.rng_guard.probe_rng_use` on ``data``; raise unless the audit can run."""
+    from .rng_guard import probe_rng_use
+
+    use = probe_rng_use(mech, data, seed=int(opts.seed))
+    if use.kind == "fixed-stream" or (not use.reproducible and not opts.allow_unseeded):
+        hint = "" if use.kind == "fixed-stream" else " (allow_unseeded / --allow-unseeded audits it, non-reproducibly)"
+        raise UnseededMechanismError(f"mechanism {name}: {use.message}{hint}")
+    return use
 
 
 def _exact_audit(mech, name, opts, delta, given, data, rng, start):
