@@ -337,7 +337,7 @@ def _check_data(name, value):
     return arr
 
 
-def _collect_pairs(pairs, neighbours, any_pair):
+def _collect_pairs(pairs, neighbours, any_pair, allow_nan=False):
     out = []
     if pairs is not None:
         out.extend(pairs if isinstance(pairs, list) else [pairs] if isinstance(pairs, tuple) else list(pairs))
@@ -355,17 +355,17 @@ def _collect_pairs(pairs, neighbours, any_pair):
         if not any_pair:
             _check_data(f"D of pair {i}", p[0])
             _check_data(f"D_prime of pair {i}", p[1])
-        D, Dp = check_neighbouring(p[0], p[1], any_pair=any_pair)
+        D, Dp = check_neighbouring(p[0], p[1], any_pair=any_pair, allow_nan=allow_nan)
         if D.size == 0:
             raise ValueError(f"D of pair {i} is empty")
-        if np.array_equal(D, Dp):
+        if np.array_equal(D, Dp, equal_nan=True):
             raise ValueError(f"pair {i}: D and D_prime are identical; a neighbouring pair differs in one record")
         desc = (
             p[2]
             if len(p) == 3
             else (
                 f"user pair {i}"
-                + (" (taken as given)" if any_pair else f" (rows differ: {differing_rows(D, Dp).tolist()})")
+                + (" (taken as given)" if any_pair else f" (rows differ: {differing_rows(D, Dp, allow_nan).tolist()})")
             )
         )
         checked.append((D, Dp, desc))
@@ -487,7 +487,8 @@ def audit(
     name = opts.name or type(mechanism).__name__
     if data is not None:
         data = _check_data("data", data).astype(np.float64)
-    given = _collect_pairs(pairs, neighbours, opts.any_pair)
+    # records holding NaN only where the mechanism declares its domain allows them
+    given = _collect_pairs(pairs, neighbours, opts.any_pair, getattr(mechanism, "nan_records", False) is True)
     use_exact = opts.method == "exact" or (opts.method == "auto" and callable(getattr(mechanism, "log_prob", None)))
     if opts.method == "exact" and not callable(getattr(mechanism, "log_prob", None)):
         raise ValueError("method='exact' needs a mechanism with log_prob(data)")

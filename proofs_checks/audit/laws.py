@@ -69,13 +69,20 @@ class LawError(ValueError):
 
 
 def row_keys(outputs, count):
-    """Output rows as opaque byte keys (float64, -0.0 folded into 0.0), one per row."""
+    """Output rows as opaque byte keys (float64, -0.0 folded into 0.0, every NaN one NaN), one per row.
+
+    NaN and +-inf outputs are values like any other (atoms of the law): a NaN's sign and payload bits are
+    folded into one NaN, so ``sample`` and ``log_prob`` agree on it whatever arithmetic made it.
+    """
     r = np.asarray(outputs)
     if r.dtype == object or not (np.issubdtype(r.dtype, np.number) or r.dtype == bool):
         raise LawError(f"log_prob outputs must be numeric, got dtype {r.dtype}")
     if r.ndim == 0 or r.shape[0] != count:
         raise LawError(f"log_prob returned {count} log-probabilities but outputs of shape {r.shape}")
     r = np.ascontiguousarray(r.astype(np.float64).reshape(count, -1) + 0.0)
+    nan = np.isnan(r)
+    if nan.any():
+        r[nan] = np.nan
     return r.view(np.dtype((np.void, r.dtype.itemsize * r.shape[1]))).ravel(), r.shape[1]
 
 
