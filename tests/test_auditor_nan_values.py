@@ -68,3 +68,40 @@ def test_nan_and_inf_outputs_are_atoms_of_the_exact_audit():
     # power: keep probability 1.2x too large (true epsilon log(0.878 / 0.122) = 1.97) is refuted
     res = audit(NanAwareRR(1.0, out_nan=True, keep_factor=1.2), epsilon=1.0, pairs=[NAN_PAIR], sampler_samples=20_000)
     assert res.verdict == "refuted" and res.epsilon_lower > 1.9
+
+
+class NanLeak:
+    """Laplace count (epsilon 1) that outputs NaN with probability ``p`` when record 0 exceeds 0.5 (a NaN that
+    propagates from one record's value); ``p = 0`` is the correct mechanism."""
+
+    record_width = 1
+
+    def __init__(self, p):
+        self.p = p
+
+    def sample(self, data, size, rng):
+        d = np.asarray(data, dtype=float)
+        out = (d[:, 0] > 0.5).sum() + rng.laplace(0.0, 1.0, size)
+        if d[0, 0] > 0.5:
+            out[rng.random(size) < self.p] = np.nan
+        return out[:, None]
+
+
+BLACK_BOX_PAIR = (np.array([[0.25], [1.0]]), np.array([[0.75], [1.0]]))
+
+
+def test_nan_outputs_of_a_black_box_are_atoms():
+    # before: "sample returned NaN outputs", an error; now NaN is an atom D' gives with probability 1e-3
+    res = audit(NanLeak(1e-3), epsilon=1.0, delta=1e-5, samples=200_000, seed=0, pairs=[BLACK_BOX_PAIR])
+    assert res.verdict == "refuted" and res.details["counts"]["in_S_other"] == 0 and res.epsilon_lower > 2
+    res = audit(NanLeak(0.0), epsilon=1.0, delta=1e-5, samples=200_000, seed=0, pairs=[BLACK_BOX_PAIR])
+    assert res.verdict == "not refuted"
+
+
+def test_nan_outputs_beside_a_density_are_still_refused():
+    class WithDensity(NanLeak):
+        def log_density(self, data, outputs):
+            return np.zeros(len(outputs))
+
+    with pytest.raises(Exception, match="NaN outputs"):
+        audit(WithDensity(0.5), epsilon=1.0, samples=20_000, pairs=[BLACK_BOX_PAIR])
