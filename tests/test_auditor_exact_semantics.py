@@ -89,8 +89,8 @@ def test_unlisted_mass_bound_is_below_every_completion():
     # completing each law by putting m on an output it does not list (or on a fifth output, listed by
     # neither) never gives a smaller epsilon than the bound; exact arithmetic in float64
     m = 1e-3
-    p = np.log([0.3, 0.4, 0.3 - m, 0.0])
-    q = np.log([0.0, 0.3, 0.5, 0.2 - m])
+    p = np.log([0.3, 0.4, 0.3 - m, 1.0]) + np.array([0, 0, 0, -np.inf])  # -inf: not listed
+    q = np.log([1.0, 0.3, 0.5, 0.2 - m]) + np.array([-np.inf, 0, 0, 0])
     bound, _ = epsilon_with_unlisted_mass(p, q, 0.0, m, m)
     for i in (3, 4):
         for j in (0, 4):
