@@ -61,12 +61,14 @@ def test_correct_mechanisms_are_not_refuted(mech):
 
 
 def test_one_sided_atoms_of_the_fitting_rows():
-    a = np.array([[0.25], [0.25], [0.5], [0.5], [0.9]])
-    b = np.array([[0.5], [0.75], [0.75], [0.75], [0.1]])
+    a = np.array([[0.25], [0.25], [0.5], [0.6], [0.9]])
+    b = np.array([[0.55], [0.75], [0.75], [0.75], [0.1]])
     stat = fit_one_sided_atoms(a, b)
-    # 0.25 is D's (two copies, none on D'), 0.75 is D''s (three copies); 0.5 is on both, 0.9 and 0.1 single
+    # 0.25 is D's (two copies, none on D'), 0.75 is D''s (three copies); the others single
     assert stat(np.array([[0.25], [0.75], [0.5], [0.9]])).tolist() == [1.0, -1.0, 0.0, 0.0]
     assert stat.excess == (1, 2) and stat.n_fit == (5, 5)
+    # a row both datasets give (the law's own atoms or ties): no candidate
+    assert fit_one_sided_atoms(np.vstack([a, [[0.1]]]), b) is None
     assert stat.pooled_counts(1.0, 3, 10, 0, 10) == (4, 15, 0, 15)
     assert fit_one_sided_atoms(np.arange(6.0)[:, None], np.arange(6.0)[:, None] + 0.5) is None
     assert ONE_SIDED_MIN_COUNT == 2 and "one-sided-atoms" in attack_names()

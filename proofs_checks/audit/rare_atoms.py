@@ -13,7 +13,9 @@ selection split, the whole output rows repeated at least :data:`ONE_SIDED_MIN_CO
 and absent from the other's fitting rows; :class:`OneSidedAtoms` is +1 on those of ``D``, -1 on those of
 ``D'``, 0 elsewhere, and fixes one event per direction (:meth:`OneSidedAtoms.fixed_events`), scored like the
 other fixed events on the scoring rows.  A continuous law repeats no float64 row (probability about
-``n^2 2^-53``), so two copies suffice, and outputs without repeated rows get no candidate at all.
+``n^2 2^-53``), so two copies suffice; outputs without repeated rows get no candidate at all, and neither do
+outputs with a row both datasets give (atoms or ties of the law itself: flags, counts, rounded values), where
+two copies mean nothing and the histogram cells and the category table judge the atoms.
 
 Why the confidence stays valid: the atoms are a function of the fitting rows, the event of the selection
 split alone (:mod:`~proofs_checks.audit.classifiers`, "Why the confidence stays valid").
@@ -135,13 +137,19 @@ def fit_one_sided_atoms(a, b, min_count=ONE_SIDED_MIN_COUNT, max_atoms=MAX_ONE_S
     Returns
     -------
     OneSidedAtoms or None
-        None when neither dataset has a one-sided atom (then the attack offers nothing).
+        None when neither dataset has a one-sided atom, or when some output row occurs on both datasets (a law
+        with atoms or ties of its own: the rule "two copies make an atom" holds for continuous laws only);
+        the attack then offers nothing.
     """
     x = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
     y = np.asarray(b, dtype=np.float64).reshape(len(b), -1)
     if x.shape[1] != y.shape[1]:
         raise ValueError(f"a and b must have the same columns, got {x.shape[1]} and {y.shape[1]}")
     rx, ry = _void_rows(x), _void_rows(y)
+    if np.intersect1d(rx, ry).size:
+        # an output row both datasets give: the law has atoms (or ties, rounded outputs) of its own, against
+        # which two copies mean nothing; the histogram cells and the category table judge such outputs
+        return None
     keys_a, excess_a = _atoms_absent_from(rx, ry, min_count, max_atoms)
     keys_b, excess_b = _atoms_absent_from(ry, rx, min_count, max_atoms)
     if keys_a.size == 0 and keys_b.size == 0:
