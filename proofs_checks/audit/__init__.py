@@ -14,7 +14,8 @@ The public interface, importable from here:
 * gray-box audits (replay on a neighbour with the primitives' outputs forced; every call checked):
   :func:`gray_box_audit`, :class:`GrayBoxResult`, :class:`GrayBoxCheck`, :func:`search_neighbours`,
   :class:`NeighbourSearchResult`;
-* errors: :class:`MechanismError`, :class:`NoRunnablePair`, :class:`LawError`, :class:`FeatureError`.
+* errors: :class:`MechanismError`, :class:`NoRunnablePair`, :class:`InvalidLawError`, :class:`LawError`,
+  :class:`FeatureError`.
 
 Importing the package loads none of them (no numpy): each name loads its module when it is first used, so that
 the command line, which reads :mod:`proofs_checks.audit.options` to build its parser, answers ``--help`` at once.
@@ -40,6 +41,7 @@ _EXPORTS = {
     "audit": "api",
     "AuditResult": "api",
     "MechanismError": "api",
+    "InvalidLawError": "api",
     "NoRunnablePair": "api",
     "profile_options": "api",
     "AuditOptions": "options",
@@ -88,6 +90,9 @@ def __dir__():
 if TYPE_CHECKING:  # the same names for type checkers and editors; `X as X` marks each as re-exported
     from .api import (
         AuditResult as AuditResult,
+    )
+    from .api import (
+        InvalidLawError as InvalidLawError,
     )
     from .api import (
         MechanismError as MechanismError,

@@ -57,6 +57,8 @@ __all__ = [
     "AuditResult",
     "AuditOptions",
     "MechanismError",
+    "InvalidLawError",
+    "UnseededMechanismError",
     "NoRunnablePair",
     "SAMPLER_SAMPLES",
     "audit",
@@ -335,7 +337,7 @@ def _check_data(name, value):
     return arr
 
 
-def _collect_pairs(pairs, neighbours, any_pair):
+def _collect_pairs(pairs, neighbours, any_pair, allow_nan=False):
     out = []
     if pairs is not None:
         out.extend(pairs if isinstance(pairs, list) else [pairs] if isinstance(pairs, tuple) else list(pairs))
@@ -353,17 +355,17 @@ def _collect_pairs(pairs, neighbours, any_pair):
         if not any_pair:
             _check_data(f"D of pair {i}", p[0])
             _check_data(f"D_prime of pair {i}", p[1])
-        D, Dp = check_neighbouring(p[0], p[1], any_pair=any_pair)
+        D, Dp = check_neighbouring(p[0], p[1], any_pair=any_pair, allow_nan=allow_nan)
         if D.size == 0:
             raise ValueError(f"D of pair {i} is empty")
-        if np.array_equal(D, Dp):
+        if np.array_equal(D, Dp, equal_nan=True):
             raise ValueError(f"pair {i}: D and D_prime are identical; a neighbouring pair differs in one record")
         desc = (
             p[2]
             if len(p) == 3
             else (
                 f"user pair {i}"
-                + (" (taken as given)" if any_pair else f" (rows differ: {differing_rows(D, Dp).tolist()})")
+                + (" (taken as given)" if any_pair else f" (rows differ: {differing_rows(D, Dp, allow_nan).tolist()})")
             )
         )
         checked.append((D, Dp, desc))
@@ -485,7 +487,8 @@ def audit(
     name = opts.name or type(mechanism).__name__
     if data is not None:
         data = _check_data("data", data).astype(np.float64)
-    given = _collect_pairs(pairs, neighbours, opts.any_pair)
+    # records holding NaN only where the mechanism declares its domain allows them
+    given = _collect_pairs(pairs, neighbours, opts.any_pair, getattr(mechanism, "nan_records", False) is True)
     use_exact = opts.method == "exact" or (opts.method == "auto" and callable(getattr(mechanism, "log_prob", None)))
     if opts.method == "exact" and not callable(getattr(mechanism, "log_prob", None)):
         raise ValueError("method='exact' needs a mechanism with log_prob(data)")
@@ -574,6 +577,7 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         descs = [d for _, _, d in made]
     from .statistical import statistical_audit
 
+    rng_use = _guard_rng(mech, name, plist[0][0], opts)
     res = statistical_audit(
         mech,
         plist,
@@ -582,7 +586,7 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         samples=opts.samples,
         confidence=opts.confidence,
         seed=int(opts.seed),
-        jobs=opts.jobs,
+        jobs=opts.jobs if rng_use.reproducible else 1,
         statistic=opts.statistic,
         progress=progress,
         attack=opts.attack,
@@ -610,6 +614,13 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
     }
     details["pairs_considered"] = len(plist)
     details["pair_index"] = res.pair_index
+    if not rng_use.reproducible:
+        details["rng"] = {
+            "kind": rng_use.kind,
+            "reproducible": False,
+            "note": rng_use.message + "; audited with allow_unseeded: every split drawn in its own calls in this "
+            "process (jobs 1), so the splits stay independent, but the seed does not reproduce the result",
+        }
     if not given:
         details["skipped"] = skipped
     D, Dp = plist[res.pair_index]
@@ -636,6 +647,163 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         details,
         compared_pairs=list(plist),
     )
+
+
+class InvalidLawError(MechanismError):
+    """``log_prob`` returned something that is not a probability law: the audit stops with an error.
+
+    A wrong law is a bug of the mechanism's code, not a verdict on its privacy; the message names the
+    mechanism and what is wrong (the total, a NaN, an output listed twice).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Short:
+    ...     def log_prob(self, data):
+    ...         return np.arange(2.0), np.log([0.5, 0.1])
+    ...     def sample(self, data, size, rng):
+    ...         return np.zeros((size, 1))
+    >>> audit(Short(), epsilon=1.0, pairs=[([[0.0]], [[1.0]])], sampler_samples=0)
+    Traceback (most recent call last):
+    ...
+    proofs_checks.audit.api.InvalidLawError: mechanism Short: log_prob(D) is not normalised: probabilities sum to 0.6 (tolerance 1e-06)
+    """
+
+
+def _checked_law(mech, name, D, where):
+    """:func:`mechanism_law`, an invalid law raised as :class:`InvalidLawError`."""
+    try:
+        return mechanism_law(mech, D, where)
+    except LawError as exc:
+        raise InvalidLawError(f"mechanism {name}: {exc}") from None
+
+
+def _unlisted_mass_decision(mech, name, candidates, delta, threshold, details):
+    """The pair a refutation rests on once each law's unlisted mass is placed where it helps the mechanism most.
+
+    ``candidates`` are ``(law epsilon or NaN, description, D, D')``, the worst pair first.  Returns the pair with
+    the largest bound of :func:`~proofs_checks.audit.unlisted_mass.epsilon_with_unlisted_mass`, with the law's own
+    epsilon when that bound exceeds ``threshold`` (the refutation holds for every completion of the laws; the bound
+    when the law's epsilon is infinite), else with the bound (a loss above the claim that the unlisted mass could
+    remove does not refute).
+    """
+    from .exact import privacy_profile
+    from .unlisted_mass import epsilon_with_unlisted_mass, unlisted_mass
+
+    best = None
+    for eps, desc, D, Dp in candidates:
+        law_a, law_b = _checked_law(mech, name, D, "D"), _checked_law(mech, name, Dp, "D_prime")
+        _, lp, lq = align_laws(law_a, law_b)
+        if math.isnan(eps):
+            eps, direction = privacy_profile(lp, lq, delta)
+            desc = f"{desc}; worst direction {direction}"
+        masses = unlisted_mass(law_a[2]), unlisted_mass(law_b[2])
+        bound, _ = epsilon_with_unlisted_mass(lp, lq, delta, *masses)
+        if eps > threshold and (best is None or bound > best[0]):
+            best = (bound, eps, desc, D, Dp, masses)
+    bound, eps, desc, D, Dp, masses = best
+    details["unlisted_mass"] = {
+        "law_epsilon": eps,
+        "epsilon_with_unlisted_mass": bound,
+        "unlisted_mass_D": masses[0],
+        "unlisted_mass_D_prime": masses[1],
+        "note": "each law's unlisted mass (1 - total, plus 2^-52 per listed output for the rounding of the total) "
+        "placed where it helps the mechanism most; a refutation needs this bound above the claim",
+    }
+    if bound > threshold:
+        # the law's own loss when finite (the listed law taken as complete, as before); an infinite one rests on
+        # outputs the other law does not list, so the bound that holds for every completion is reported
+        return (eps, desc, D, Dp) if math.isfinite(eps) else (bound, desc + "; loss with unlisted mass", D, Dp)
+    details["unlisted_mass"]["outcome"] = (
+        f"the law's loss {eps:.6g} exceeds the claim only through outputs whose mass the other law may leave "
+        f"unlisted (truncated support): not a refutation; epsilon_lower is the bound {bound:.6g}"
+    )
+    return bound, desc + "; loss with unlisted mass placed for the mechanism", D, Dp
+
+
+def _sampler_bound_result(mech, name, opts, delta, pair, pair_desc, law_epsilon, details, calls, start):
+    """The result of an exact audit whose sampler disagrees with ``log_prob``: the sampler's own loss decides.
+
+    The law is then not the mechanism's, so its exact loss says nothing of what ``sample`` does; the sampler is
+    audited as a black box on the worst pair (statistical audit with an estimated statistic, ``samples`` further
+    calls, a seed stream apart from the check's), and its lower confidence bound is ``epsilon_lower`` and decides
+    the verdict.  The law's exact loss is reported beside it in ``details.law``.
+    """
+    from .statistical import statistical_audit
+
+    rng_use = _guard_rng(mech, name, pair[0], opts)
+    res = statistical_audit(
+        _WithoutLaw(mech),
+        [pair],
+        opts.epsilon,
+        delta,
+        samples=opts.samples,
+        confidence=opts.confidence,
+        seed=np.random.SeedSequence([int(opts.seed), 7]),
+        jobs=opts.jobs if rng_use.reproducible else 1,
+        statistic="estimate",
+        attack=opts.attack,
+        fixed_event_scoring=opts.fixed_event_scoring,
+        threshold_scoring=opts.threshold_scoring,
+    )
+    details.pop("refuted_by", None)
+    details["law"] = {
+        "epsilon": law_epsilon,
+        "rejected": details["sampler_check"]["reason"],
+        "note": "the sampler disagrees with log_prob, so the law's exact loss is not the mechanism's; "
+        "epsilon_lower is the sampler's own lower confidence bound on the worst pair of the law",
+    }
+    details["sampler_bound"] = {
+        k: v
+        for k, v in res.as_dict().items()
+        if k in ("direction", "statistic", "threshold", "counts", "p_low", "q_high", "samples")
+    }
+    details["counterexample"]["event"] = res.extra.get("region")
+    details["counterexample"]["counts"] = res.counts
+    if res.verdict == "refuted":
+        details["refuted_by"] = "privacy loss of the sampler (its law disagrees with log_prob)"
+    return AuditResult(
+        name,
+        opts.variant,
+        opts.epsilon,
+        delta,
+        "statistical",
+        res.epsilon_lower,
+        opts.confidence,
+        calls + res.samples,
+        pair_desc,
+        res.verdict,
+        int(opts.seed),
+        time.perf_counter() - start,
+        res.p_value,
+        details,
+    )
+
+
+class _WithoutLaw:
+    """The mechanism's ``sample`` alone: a black box for the audit of a sampler that disagrees with its law."""
+
+    def __init__(self, mech):
+        self.sample = mech.sample
+
+
+class UnseededMechanismError(MechanismError):
+    """The mechanism's ``sample`` ignores its ``rng`` (:mod:`~proofs_checks.audit.rng_guard`): no statistical audit.
+
+    Raised for an own random source unless ``allow_unseeded`` (the audit then runs, marked non-reproducible),
+    and always for a fixed internal stream (the estimation split would repeat the selection split).
+    """
+
+
+def _guard_rng(mech, name, data, opts):
+    """:func:`~proofs_checks.audit.rng_guard.probe_rng_use` on ``data``; raise unless the audit can run."""
+    from .rng_guard import probe_rng_use
+
+    use = probe_rng_use(mech, data, seed=int(opts.seed))
+    if use.kind == "fixed-stream" or (not use.reproducible and not opts.allow_unseeded):
+        hint = "" if use.kind == "fixed-stream" else " (allow_unseeded / --allow-unseeded audits it, non-reproducibly)"
+        raise UnseededMechanismError(f"mechanism {name}: {use.message}{hint}")
+    return use
 
 
 def _exact_audit(mech, name, opts, delta, given, data, rng, start):
@@ -670,51 +838,37 @@ def _exact_audit(mech, name, opts, delta, given, data, rng, start):
                 }
             )
     except LawError as exc:
-        details["refuted_by"] = "invalid log_prob"
-        details["reason"] = str(exc)
-        return AuditResult(
-            name,
-            opts.variant,
-            epsilon,
-            delta,
-            "exact",
-            math.inf,
-            None,
-            0,
-            "log_prob is not a probability law",
-            "refuted",
-            int(seed),
-            time.perf_counter() - start,
-            None,
-            details,
-        )
-    law_a, law_b = mechanism_law(mech, Da, "D"), mechanism_law(mech, Db, "D_prime")
+        raise InvalidLawError(f"mechanism {name}: {exc}") from None
+    threshold = epsilon * (1 + EXACT_RTOL) + EXACT_ATOL
+    if eps_found > threshold:
+        candidates = [(eps_found, pair_desc, Da, Db)]
+        if given:
+            candidates += [(math.nan, f"{desc}", D, Dp) for D, Dp, desc in given if D is not Da or Dp is not Db]
+        eps_found, pair_desc, Da, Db = _unlisted_mass_decision(mech, name, candidates, delta, threshold, details)
+    law_a, law_b = _checked_law(mech, name, Da, "D"), _checked_law(mech, name, Db, "D_prime")
     _, lp, lq = align_laws(law_a, law_b)
     details["counterexample"] = {"D": Da, "D_prime": Db, "outputs_compared": int(lp.size)}
-    verdict = "refuted" if eps_found > epsilon * (1 + EXACT_RTOL) + EXACT_ATOL else "not refuted"
+    verdict = "refuted" if eps_found > threshold else "not refuted"
     if verdict == "refuted":
         details["refuted_by"] = "privacy loss of the law"
     calls = 0
     sampler_samples = opts.sampler_samples
     if sampler_samples > 0:
-        check = sampler_check(
-            mech,
-            [Da, Db],
-            [law_a, law_b],
-            sampler_samples,
-            rng,
-            1.0 - opts.confidence if opts.sampler_alpha is None else opts.sampler_alpha,
-        )
+        try:
+            check = sampler_check(
+                mech,
+                [Da, Db],
+                [law_a, law_b],
+                sampler_samples,
+                rng,
+                1.0 - opts.confidence if opts.sampler_alpha is None else opts.sampler_alpha,
+            )
+        except LawError as exc:
+            raise InvalidLawError(f"mechanism {name}: {exc}") from None
         details["sampler_check"] = check
         calls = 2 * sampler_samples
         if not check["passed"]:
-            verdict = "refuted"
-            details["refuted_by"] = (
-                "sampler disagrees with log_prob"
-                if "refuted_by" not in details
-                else details["refuted_by"] + "; sampler disagrees with log_prob"
-            )
-            details["reason"] = check["reason"]
+            return _sampler_bound_result(mech, name, opts, delta, (Da, Db), pair_desc, eps_found, details, calls, start)
     return AuditResult(
         name,
         opts.variant,

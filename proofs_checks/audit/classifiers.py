@@ -21,6 +21,8 @@ all compete on the selection split.  They register here, by name, in the registr
 * ``"per-coordinate"`` -- each coordinate and its negative (per-coordinate features).
 * ``"joint-logistic"`` -- a logistic regression whose features add pairwise products (joint
   features) and atom indicators.
+* ``"one-sided-atoms"`` -- output rows one dataset repeats and the other never gives
+  (:mod:`~proofs_checks.audit.rare_atoms`: a raw value leaked with a small probability).
 * ``"auto"`` (default) -- all of the above, and any attack registered with ``in_auto=True``.
 
 Trees and nearest neighbours were considered and left out: on the targets
@@ -77,6 +79,7 @@ from .logistic import (
 )
 from .pattern_value import PatternValueLogRatio, fit_pattern_value
 from .projection import logistic_fits
+from .rare_atoms import one_sided_atom_fits
 
 __all__ = [
     "attack_names",
@@ -229,6 +232,14 @@ def joint_logistic_fits(a, b):
         return [jl, jl.negated()]
 
     return [joint]
+
+
+register_attack(
+    "one-sided-atoms",
+    "output rows one dataset repeats and the other never gives (a rare leak of a raw value)",
+    one_sided_atom_fits,
+    builtin=True,
+)
 
 
 def attack_names() -> tuple[str, ...]:

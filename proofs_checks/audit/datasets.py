@@ -36,41 +36,47 @@ __all__ = [
 ]
 
 
-def _as_dataset(name, value):
+def _as_dataset(name, value, allow_nan=False):
     arr = np.asarray(value)
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
         raise TypeError(f"{name} must be a numeric array, got dtype {arr.dtype}")
     arr = arr.astype(np.float64)
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN")
+    if not allow_nan and np.isnan(arr).any():
+        raise ValueError(
+            f"{name} contains NaN (a mechanism whose domain holds NaN records says so with nan_records = True)"
+        )
     return arr
 
 
-def differing_rows(D: ArrayLike, D_prime: ArrayLike) -> np.ndarray:
-    """Indices of the rows where two datasets of the same shape differ."""
-    a, b = _as_dataset("D", D), _as_dataset("D_prime", D_prime)
+def differing_rows(D: ArrayLike, D_prime: ArrayLike, allow_nan: bool = False) -> np.ndarray:
+    """Indices of the rows where two datasets of the same shape differ (NaN equals NaN with ``allow_nan``)."""
+    a, b = _as_dataset("D", D, allow_nan), _as_dataset("D_prime", D_prime, allow_nan)
     if a.shape != b.shape:
         raise ValueError(f"D and D_prime must have the same shape, got {a.shape} and {b.shape}")
     if a.ndim == 1:
         a, b = a[:, None], b[:, None]
-    return np.flatnonzero(np.any(a.reshape(len(a), -1) != b.reshape(len(b), -1), axis=1))
+    a, b = a.reshape(len(a), -1), b.reshape(len(b), -1)
+    return np.flatnonzero(np.any((a != b) & ~(np.isnan(a) & np.isnan(b)), axis=1))
 
 
-def check_neighbouring(D: ArrayLike, D_prime: ArrayLike, any_pair: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def check_neighbouring(
+    D: ArrayLike, D_prime: ArrayLike, any_pair: bool = False, allow_nan: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Raise ValueError unless ``D`` and ``D_prime`` differ in at most one record (row).
 
     With ``any_pair=True`` only the shapes must agree: the pair is taken as
-    given (e.g. two vectors of query answers at sensitivity 1).
+    given (e.g. two vectors of query answers at sensitivity 1).  ``allow_nan=True`` accepts records
+    holding NaN (a mechanism's ``nan_records = True``); a NaN coordinate equals a NaN coordinate.
     Returns the two arrays as float64.
     """
-    a, b = _as_dataset("D", D), _as_dataset("D_prime", D_prime)
+    a, b = _as_dataset("D", D, allow_nan), _as_dataset("D_prime", D_prime, allow_nan)
     if a.ndim == 0:
         raise ValueError("D must have at least one axis (rows are records), got a scalar")
     if any_pair:
         if a.shape != b.shape:
             raise ValueError(f"D and D_prime must have the same shape, got {a.shape} and {b.shape}")
         return a, b
-    rows = differing_rows(a, b)
+    rows = differing_rows(a, b, allow_nan)
     if rows.size > 1:
         raise ValueError(
             f"D and D_prime are not neighbouring: {rows.size} records differ (rows "

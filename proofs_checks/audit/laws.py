@@ -5,7 +5,9 @@ An exact audit trusts ``log_prob(data) -> (outputs, log_probabilities)`` only af
 * **validation** (:func:`validate_law`): outputs and log-probabilities of the same length,
   log-probabilities finite or ``-inf`` (never NaN or ``+inf``), no output listed twice, and total
   probability within :data:`NORMALISATION_TOL` of 1.  A law that fails is a wrong law: the audit
-  refutes, saying why (a "distribution" of total mass 74.7 is no distribution of any mechanism);
+  stops with an error saying why (a "distribution" of total mass 74.7 is no distribution of any
+  mechanism, and no evidence about its privacy); the mass a law accepted within the tolerance leaves
+  unlisted is placed by :mod:`~proofs_checks.audit.unlisted_mass`;
 * **alignment by output value** (:func:`align_laws`): two laws are compared on the union of their
   output sets, an output missing on one side having probability 0 there, whatever order each
   ``log_prob`` lists its outputs in and however the support moves with the data;
@@ -53,7 +55,8 @@ MIN_CELL = 1e-6
 
 
 class LawError(ValueError):
-    """``log_prob`` returned something that is not a probability law (the audit refutes on it).
+    """``log_prob`` returned something that is not a probability law (:func:`~proofs_checks.audit.api.audit` raises
+    it as :class:`~proofs_checks.audit.api.InvalidLawError`, an error, not a verdict).
 
     Examples
     --------
@@ -66,13 +69,20 @@ class LawError(ValueError):
 
 
 def row_keys(outputs, count):
-    """Output rows as opaque byte keys (float64, -0.0 folded into 0.0), one per row."""
+    """Output rows as opaque byte keys (float64, -0.0 folded into 0.0, every NaN one NaN), one per row.
+
+    NaN and +-inf outputs are values like any other (atoms of the law): a NaN's sign and payload bits are
+    folded into one NaN, so ``sample`` and ``log_prob`` agree on it whatever arithmetic made it.
+    """
     r = np.asarray(outputs)
     if r.dtype == object or not (np.issubdtype(r.dtype, np.number) or r.dtype == bool):
         raise LawError(f"log_prob outputs must be numeric, got dtype {r.dtype}")
     if r.ndim == 0 or r.shape[0] != count:
         raise LawError(f"log_prob returned {count} log-probabilities but outputs of shape {r.shape}")
     r = np.ascontiguousarray(r.astype(np.float64).reshape(count, -1) + 0.0)
+    nan = np.isnan(r)
+    if nan.any():
+        r[nan] = np.nan
     return r.view(np.dtype((np.void, r.dtype.itemsize * r.shape[1]))).ravel(), r.shape[1]
 
 

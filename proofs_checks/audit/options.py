@@ -212,6 +212,10 @@ class AuditOptions:
         smoothed log-ratio (None: the default).
     any_pair : bool
         Accept given pairs that differ in more than one record (taken as given).
+    allow_unseeded : bool
+        Statistical audit of a mechanism whose sample ignores its rng (an own random source): draw every split
+        in its own calls in this process and mark the result non-reproducible, instead of stopping with an
+        error.
     search_budget : int or None
         Neighbour search when no pairs are given (>= 1): law evaluations of the exact search (at least 2;
         default 20,000, or 40 for an expensive log_prob) or distinct black-box pairs of the statistical audit
@@ -261,6 +265,7 @@ class AuditOptions:
     fixed_event_scoring: str = _option("plug-in", check_fixed_event_scoring, choices=FIXED_EVENT_SCORINGS)
     threshold_scoring: str = _option(DEFAULT_THRESHOLD_SCORING, _threshold_scoring, choices=THRESHOLD_SCORINGS)
     any_pair: bool = _option(False, _flag("any_pair"), cli="flag")
+    allow_unseeded: bool = _option(False, _flag("allow_unseeded"), cli="flag")
     search_budget: Optional[int] = _option(None, _integer("search_budget", 1, optional=True), type="int", metavar="N")
     refine_steps: int = _option(30, _integer("refine_steps", 0), type="int", metavar="N")
     sampler_samples: int = _option(SAMPLER_SAMPLES, _sampler_samples, type="int", metavar="N")

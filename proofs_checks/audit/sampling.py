@@ -21,7 +21,7 @@ __all__ = ["DEFAULT_CHUNK", "draw_outputs"]
 DEFAULT_CHUNK = 1 << 16
 
 
-def _as_rows(out, size, where):
+def _as_rows(out, size, where, nan_code=False):
     arr = np.asarray(out)
     if arr.ndim == 0 or arr.shape[0] != size:
         raise ValueError(
@@ -32,8 +32,20 @@ def _as_rows(out, size, where):
         raise TypeError(f"mechanism.sample({where}) returned dtype {arr.dtype}; outputs must be numeric")
     arr = arr.reshape(size, -1)
     if np.issubdtype(arr.dtype, np.floating) and np.isnan(arr).any():
-        raise ValueError(f"mechanism.sample({where}) returned NaN outputs")
+        if not nan_code:
+            raise ValueError(
+                f"mechanism.sample({where}) returned NaN outputs (a mechanism with log_density or log_prob must "
+                "give densities of its outputs; NaN outputs are audited as atoms for black boxes only)"
+            )
+        arr = np.where(np.isnan(arr), NAN_CODE, arr)
     return arr
+
+
+#: The finite stand-in of a NaN output of a black box: one value beyond every finite output a mechanism is
+#: likely to give, so that NaN is an atom for every statistic (the category table, the cells and the one-sided
+#: atoms see one repeated value, the thresholds an extreme one).  It collides with a finite output of exactly
+#: 2^1000 only; the two are then one atom, which can only lower the bound (the audit stays sound).
+NAN_CODE = 2.0**1000
 
 
 def _chunk_sizes(n, chunk):
@@ -46,7 +58,9 @@ def _draw_task(mechanism, data, size, seed_seq, where, statistic=None, regions=N
     """One chunk: draw ``size`` outputs; return them, or (with ``statistic``) region counts."""
     gen = np.random.default_rng(seed_seq)
     t0 = time.perf_counter()
-    out = _as_rows(mechanism.sample(data, size, gen), size, where)
+    # NaN outputs are atoms of a black box; a mechanism's own log-ratio statistic would get the code, not NaN
+    black_box = not (hasattr(mechanism, "log_density") or hasattr(mechanism, "log_prob"))
+    out = _as_rows(mechanism.sample(data, size, gen), size, where, nan_code=black_box)
     t1 = time.perf_counter()
     if statistic is None:
         return out, t1 - t0, 0.0

@@ -204,6 +204,8 @@ def _offer_fixed_events(contest, j, stat, s_a, s_b, other, fit_a, fit_b, n_scori
     for sign, t in stat.fixed_events(size, delta, gamma):
         num, den = (s_a, s_b) if sign > 0 else (-s_b, -s_a)
         k_num, k_den, n_num, n_den = np.count_nonzero(num > t), np.count_nonzero(den > t), num.size, den.size
+        if hasattr(stat, "pooled_counts"):  # rare events: the fitting rows' counts too (rare_atoms)
+            k_num, n_num, k_den, n_den = stat.pooled_counts(sign, k_num, n_num, k_den, n_den)
         event = (stat, sign, t)
         if sign in other_events:
             # pooled held-out counts of the two models' events score the model; the event tested is
