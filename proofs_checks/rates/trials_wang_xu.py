@@ -22,7 +22,9 @@ Deliberately broken variants (for the tests; ``broken=``):
 ``"ignore-data"``   the output is uniform over the net (ignores the data);
 ``"fixed-temperature"``  the exponent ``n iota eps / log theta`` is frozen at its value for
 ``n = 64``, i.e. the mechanism's temperature does not shrink with ``n`` (nor with ``eps``);
-``"hot"``  the exponent is 20 times too small (temperature 20x too high).
+``"hot"``  the exponent is 20 times too small (temperature 20x too high);
+``"score-sign"``  the sign of the mechanism's exponent is flipped (weights ``exp(+k eps S / log theta)``):
+the output favours the worst net points (the level test's mutant).
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ SYMMETRIC_MODELS = {
     2: LinearModel((0.5,), student_t(1.8), lomax(2.5)),
 }
 
-BROKEN = (None, "ignore-data", "fixed-temperature", "hot")
+BROKEN = (None, "ignore-data", "fixed-temperature", "hot", "score-sign")
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,9 @@ def _log_prob(setup: WangXuRateSetup, data, n, epsilon):
         epsilon = epsilon / 20.0  # temperature 20x too high for the stated utility (and for eps)
     epsilon = epsilon / setup.temperature_factor
     pts, lp = wang_xu_log_prob(X, y, net, epsilon, p["iota"], setup.theta, setup.variant)
+    if setup.broken == "score-sign":
+        # log p = -k eps S / log theta - log Z, so -log p is +k eps S / log theta up to a constant
+        lp = -lp - logsumexp(-lp)
     return pts, lp, p
 
 
