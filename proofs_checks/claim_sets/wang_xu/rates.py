@@ -69,7 +69,7 @@ GRIDS = {
         + [{"n": 400, "epsilon": 0.25}, {"n": 400, "epsilon": 4.0}, {"n": 1600, "epsilon": 0.5}]
     ),
 }
-REPETITIONS = {"quick": 12, "full": 48}
+REPETITIONS = {"quick": 48, "full": 48}
 #: The large-n end of each sweep (eps = 1), fitted on its own with fresh datasets: the rates are
 #: asymptotic, so a decay that stops at large n (a net that does not refine, a constant output noise)
 #: refutes them even when the small-n points make the whole-grid interval too wide.
