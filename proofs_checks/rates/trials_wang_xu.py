@@ -99,7 +99,10 @@ class WangXuRateSetup:
     fixed_zeta : a net resolution that does not refine with n (a mutant; ``None``: ``net_constant / n``);
     iota_factor : the truncation level is ``iota_factor`` times the theorem's (a mutant: 30);
     temperature_factor : the mechanism's temperature is this times the stated one (a mutant: 20);
-    output_noise : the released point is the output plus ``+-output_noise`` (Rademacher; a mutant).
+    output_noise : the released point is the output plus ``+-output_noise`` (Rademacher; a mutant);
+    iota_exponent_shift : iota is the theorem's times ``(x / x_ref)^(-iota_exponent_shift)``, ``x = n eps / log n``,
+    ``x_ref`` its value at ``n = 100, eps = 1`` (a mutant of the iota schedule: its exponent in ``x`` moves by
+    the shift, its value at the reference point does not).
     """
 
     algorithm: int = 1
@@ -116,6 +119,7 @@ class WangXuRateSetup:
     iota_factor: float = 1.0
     temperature_factor: float = 1.0
     output_noise: float = 0.0
+    iota_exponent_shift: float = 0.0
 
     def __post_init__(self):
         if self.model.dim != 1:
@@ -138,6 +142,9 @@ class WangXuRateSetup:
         p = dict(p)
         p["zeta"] = self.zeta(n)
         p["iota"] = p["iota"] * self.iota_factor
+        if self.iota_exponent_shift:
+            x, x_ref = n * epsilon / math.log(n), 100.0 / math.log(100.0)
+            p["iota"] = p["iota"] * (x / x_ref) ** (-self.iota_exponent_shift)
         return p
 
     def zeta(self, n):
