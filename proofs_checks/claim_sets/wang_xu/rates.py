@@ -456,7 +456,8 @@ IOTA_FASTER_OUT_OF_REACH = (
     "show for the printed and calibrated weights (k = 1, 1/2 of the log-weight; the standard k = 1/4 is refuted): "
     "their mechanism term is 4x / 2x smaller than the standard one's and the eps-free terms lead up to n = 1600.  "
     "Measured at quick, seed 20261121: printed 0.444 [0.322, 0.567], tail [0.389, 0.633]; calibrated 0.431 "
-    "[0.342, 0.520], tail [0.318, 0.549] (stated 1/2)"
+    "[0.342, 0.520], tail [0.318, 0.549] (stated 1/2).  The full profile refutes both (same seed: printed tail "
+    "[0.375, 0.469], calibrated tail [0.442, 0.500], verdict from the large-n slope; 75 s and 38 s wall)"
 )
 
 
