@@ -276,7 +276,11 @@ def rate_check(algorithm, variant="printed", *, setup=None, grids=None, repetiti
         f"O(x^(-{a:g})) with probability 1 - eta, x = n eps / (d log n), eta = {setup.eta}; the O-constant "
         "read as independent of n and eps (eps in {0.25, 1, 4} mixed into the grid).  Other readings in the "
         "evidence: the quantile against the explicit bound (14) / (26) (re-derived and printed, "
-        "claim wang-xu.thm2.eq26.follows) and against the rate with O-constant 1"
+        "claim wang-xu.thm2.eq26.follows) and against the rate with O-constant 1.  Terms the design exposes: the "
+        "mechanism term log N / (n iota eps) (leading; an iota schedule 1/4 too steep is refuted through it) and "
+        "the net term (w* = 1/e off every net); not the truncation bias: on this smooth population risk it enters "
+        "the excess risk squared (O(iota^4), O(iota^(2 theta - 2))), so an iota too large is out of reach.  The "
+        "eps-free terms are exposed by the eps sweeps wang-xu.alg{1,2}.rate.eps.uniform.*"
     )
 
     def check(ctx):
