@@ -122,7 +122,13 @@ def test_power_sweep_detects_the_declared_targets(claim_id):
     caught = {m.name: m.detected for m in power.mutants}
     must = {
         "wang-xu.alg1.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
-        "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
+        "wang-xu.alg2.rate.printed": [
+            "temperature x20",
+            "net does not refine",
+            "output noise",
+            "blind",
+            "iota schedule 1/4 steeper",
+        ],
         "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
         "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
         "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"],
