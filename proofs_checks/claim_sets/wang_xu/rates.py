@@ -280,7 +280,7 @@ def rate_check(algorithm, variant="printed", *, setup=None, grids=None, repetiti
         "mechanism term log N / (n iota eps) (leading; an iota schedule 1/4 too steep is refuted through it) and "
         "the net term (w* = 1/e off every net); not the truncation bias: on this smooth population risk it enters "
         "the excess risk squared (O(iota^4), O(iota^(2 theta - 2))), so an iota too large is out of reach.  The "
-        "eps-free terms are exposed by the eps sweeps wang-xu.alg{1,2}.rate.eps.uniform.*"
+        "eps-free terms are exposed by the eps sweeps wang-xu.alg{1,2}.rate-eps.uniform.*"
     )
 
     def check(ctx):
