@@ -67,6 +67,16 @@ def test_rate_check_refutes_its_mutants_fast(mutate):
     assert res.verdict == "refuted", (mutate, res.evidence["verdict_from"], res.observed)
 
 
+@pytest.mark.parametrize("alg", [1, 2])
+def test_rate_check_refutes_an_iota_schedule_too_steep(alg):
+    # iota x (x / x_ref)^(-1/4): the mechanism term 1/(n iota eps) decays like x^(-1/4) (Theorem 1) or x^(-1/12)
+    # (Theorem 2); on the quick grid the standard weight shows it (measured: 0.356 [0.279, 0.432] and
+    # 0.188 [0.162, 0.215], stated 1/2 and 1/3, seed 20261121)
+    ctx = CTX.for_claim(f"wang-xu.alg{alg}.rate.standard")
+    res = R.rate_check(alg, "standard", iota_exponent_shift=0.25)(ctx)
+    assert res.verdict == "refuted", (res.evidence["verdict_from"], res.observed)
+
+
 def test_em_utility_refutes_temperature_x20_and_printed_is_vacuous():
     ctx = CTX.for_claim("wang-xu.alg1.em-utility.standard")
     cases = [(400, 1.0)]
@@ -112,7 +122,13 @@ def test_power_sweep_detects_the_declared_targets(claim_id):
     caught = {m.name: m.detected for m in power.mutants}
     must = {
         "wang-xu.alg1.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
-        "wang-xu.alg2.rate.printed": ["temperature x20", "net does not refine", "output noise", "blind"],
+        "wang-xu.alg2.rate.printed": [
+            "temperature x20",
+            "net does not refine",
+            "output noise",
+            "blind",
+            "iota schedule 1/4 steeper",
+        ],
         "wang-xu.alg1.em-utility.standard": ["temperature x5", "temperature x20"],
         "wang-xu.lemma2.covering-number": ["bound x0.1", "constant 3 -> 0.4"],
         "wang-xu.alg1.privacy.calibrated": ["log-weight x1.25", "log-weight x2"],

@@ -212,3 +212,33 @@ def test_output_noise_refuted_at_quick(cid, sigma):
 
     check = rates.rate_check(cid, trial=rates.broken_trial(cid, "output_noise", output_sigma=sigma))
     assert check(CheckContext(profile="quick", seed=20261121).for_claim(cid)).verdict == "refuted"
+
+
+# --------------------------------------------------------------------------- 000, iota schedule and net spacing
+
+
+@pytest.mark.parametrize("alg", [1, 2])
+@pytest.mark.parametrize("variant", ["printed", "standard", "calibrated"])
+def test_iota_schedule_and_net_spacing_mutants_are_declared_and_decided(registry, alg, variant):
+    ms = _mutants(registry, f"wang-xu.alg{alg}.rate.{variant}")
+    steeper = ms["iota schedule 1/4 steeper in x (iota too small at large n)"]
+    # refuted at quick except Theorem 1's printed and calibrated weights (pre-asymptotic; numbers in the label)
+    assert bool(steeper.out_of_reach) == (alg == 1 and variant != "standard")
+    flatter = ms["iota schedule 1/4 flatter in x (iota too large at large n)"]
+    assert "quadratic" in flatter.out_of_reach and "0.78-0.90" in flatter.out_of_reach
+    net = ms["net twice as coarse (zeta = 2/n)"]
+    assert net.factor == 2.0 and "zeta = O(1/n)" in net.not_a_violation
+
+
+def test_iota_exponent_shift_moves_the_exponent_and_keeps_the_reference_value():
+    # iota(x) x (x / x_ref)^(-shift): equal at n = 100, eps = 1; the ratio at n = 1600 is (x / x_ref)^(-shift)
+    import math
+
+    from proofs_checks.claim_sets.wang_xu import setup_for
+
+    s = setup_for(1, "standard")
+    m = dataclasses.replace(s, iota_exponent_shift=0.25)
+    assert m.parameters(100, 1.0)["iota"] == pytest.approx(s.parameters(100, 1.0)["iota"], rel=1e-12)
+    x, x_ref = 1600 / math.log(1600), 100 / math.log(100)
+    ratio = m.parameters(1600, 1.0)["iota"] / s.parameters(1600, 1.0)["iota"]
+    assert ratio == pytest.approx((x / x_ref) ** -0.25, rel=1e-12)

@@ -8,6 +8,7 @@ import pytest
 
 from proofs_checks.claim_sets.wang_xu import rates as R
 from proofs_checks.claim_sets.wang_xu import rates_dimension as RD
+from proofs_checks.claim_sets.wang_xu import rates_eps as RE
 from proofs_checks.claim_sets.wang_xu import setup_for, stated_exponent
 from proofs_checks.claim_sets.wang_xu import utility as U
 from proofs_checks.cli import main
@@ -141,6 +142,7 @@ def test_registered_rate_claims():
     assert set(rate) == (
         {f"wang-xu.alg{a}.rate.{k}{v}" for a in (1, 2) for v in ("printed", "standard") for k in ("", "dimension.")}
         | {f"wang-xu.alg{a}.rate.calibrated" for a in (1, 2)}
+        | {f"wang-xu.alg{a}.rate-eps.uniform.{v}" for a in (1, 2) for v in ("printed", "standard", "calibrated")}
     )
     assert stated_exponent(1) == 0.5 and abs(stated_exponent(2) - 1 / 3) < 1e-15
 
@@ -150,12 +152,17 @@ def test_cli_rates_json(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(R, "REPETITIONS", TINY_REPS)
     monkeypatch.setattr(RD, "DIM_GRIDS", {"quick": [{"d": d, "n": 24, "epsilon": 6.0} for d in (1, 2, 3)]})
     monkeypatch.setattr(RD, "DIM_REPETITIONS", {"quick": 4})
+    monkeypatch.setattr(RE, "EPS_GRIDS", {"quick": [{"n": 100, "epsilon": e} for e in (1.0, 1e2, 1e4, 1e6, 1e8)]})
+    monkeypatch.setattr(RE, "EPS_REPETITIONS", {"quick": 10})
     assert main(["rates", "--algorithm", "wang-xu-1", "--json", "--out", str(tmp_path)]) == 0
     entries = json.loads(capsys.readouterr().out)
     assert {e["claim"] for e in entries} == (
         {f"wang-xu.alg1.rate.{k}{v}" for k in ("", "dimension.") for v in ("printed", "standard")}
         | {"wang-xu.alg1.rate.calibrated"}
+        | {f"wang-xu.alg1.rate-eps.uniform.{v}" for v in ("printed", "standard", "calibrated")}
     )
+    # the eps sweeps (reading 'uniform in eps') are refuted: tests/test_rates_eps.py
+    entries = [e for e in entries if ".rate-eps." not in e["claim"]]
     for e in entries:
         assert {"algorithm", "stated_exponent", "observed_exponent", "ci_low", "ci_high", "verdict"} <= e.keys()
     for e in [e for e in entries if ".dimension." not in e["claim"]]:  # the d-sweeps: tests/test_rates_wang_xu_dim.py

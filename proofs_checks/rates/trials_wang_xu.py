@@ -22,7 +22,9 @@ Deliberately broken variants (for the tests; ``broken=``):
 ``"ignore-data"``   the output is uniform over the net (ignores the data);
 ``"fixed-temperature"``  the exponent ``n iota eps / log theta`` is frozen at its value for
 ``n = 64``, i.e. the mechanism's temperature does not shrink with ``n`` (nor with ``eps``);
-``"hot"``  the exponent is 20 times too small (temperature 20x too high).
+``"hot"``  the exponent is 20 times too small (temperature 20x too high);
+``"score-sign"``  the sign of the mechanism's exponent is flipped (weights ``exp(+k eps S / log theta)``):
+the output favours the worst net points (the level test's mutant).
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ SYMMETRIC_MODELS = {
     2: LinearModel((0.5,), student_t(1.8), lomax(2.5)),
 }
 
-BROKEN = (None, "ignore-data", "fixed-temperature", "hot")
+BROKEN = (None, "ignore-data", "fixed-temperature", "hot", "score-sign")
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,10 @@ class WangXuRateSetup:
     fixed_zeta : a net resolution that does not refine with n (a mutant; ``None``: ``net_constant / n``);
     iota_factor : the truncation level is ``iota_factor`` times the theorem's (a mutant: 30);
     temperature_factor : the mechanism's temperature is this times the stated one (a mutant: 20);
-    output_noise : the released point is the output plus ``+-output_noise`` (Rademacher; a mutant).
+    output_noise : the released point is the output plus ``+-output_noise`` (Rademacher; a mutant);
+    iota_exponent_shift : iota is the theorem's times ``(x / x_ref)^(-iota_exponent_shift)``, ``x = n eps / log n``,
+    ``x_ref`` its value at ``n = 100, eps = 1`` (a mutant of the iota schedule: its exponent in ``x`` moves by
+    the shift, its value at the reference point does not).
     """
 
     algorithm: int = 1
@@ -114,6 +119,7 @@ class WangXuRateSetup:
     iota_factor: float = 1.0
     temperature_factor: float = 1.0
     output_noise: float = 0.0
+    iota_exponent_shift: float = 0.0
 
     def __post_init__(self):
         if self.model.dim != 1:
@@ -136,6 +142,9 @@ class WangXuRateSetup:
         p = dict(p)
         p["zeta"] = self.zeta(n)
         p["iota"] = p["iota"] * self.iota_factor
+        if self.iota_exponent_shift:
+            x, x_ref = n * epsilon / math.log(n), 100.0 / math.log(100.0)
+            p["iota"] = p["iota"] * (x / x_ref) ** (-self.iota_exponent_shift)
         return p
 
     def zeta(self, n):
@@ -187,6 +196,9 @@ def _log_prob(setup: WangXuRateSetup, data, n, epsilon):
         epsilon = epsilon / 20.0  # temperature 20x too high for the stated utility (and for eps)
     epsilon = epsilon / setup.temperature_factor
     pts, lp = wang_xu_log_prob(X, y, net, epsilon, p["iota"], setup.theta, setup.variant)
+    if setup.broken == "score-sign":
+        # log p = -k eps S / log theta - log Z, so -log p is +k eps S / log theta up to a constant
+        lp = -lp - logsumexp(-lp)
     return pts, lp, p
 
 

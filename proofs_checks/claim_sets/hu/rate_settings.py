@@ -49,6 +49,16 @@ def ne_grid(ns, eps, **common):
 
 
 #: Settings: claim id -> (algorithm, source, statement, trial, stated exponent, grids, repetitions).
+#: The loss Theorem 3's claims run on, and how Assumption 2 is read for it.
+BIWEIGHT_NOTE = (
+    "the loss is Tukey's biweight (c = 4.685), the example the paper names for its robust-regression "
+    "assumptions (the sentence before Assumption 2 says they include the biweight loss); as printed, "
+    "[002 Assumption 2] item 2 asks "
+    "psi'(s) > 0 for every s > 0, which the biweight breaks (psi'(s) = 0 for |s| >= c).  So the claim reads "
+    "Assumption 2 as the paper applies it (its own example inside), not as printed; under the printed "
+    "assumption the instance is outside the theorem and the claim would be vacuous for it"
+)
+
 SETTINGS = {
     "rates.hu.thm2": dict(
         algorithm="hu-1",
@@ -83,6 +93,7 @@ SETTINGS = {
         source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
         statement="Algorithm 1 (biweight loss, Theorem 3 parameters, constant step 1/sqrt(T)): excess "
         "population risk O~((n eps)^(-1/4)) with probability 1 - zeta",
+        note=BIWEIGHT_NOTE,
         trial=trials_hu.trial_theorem3,
         exponent=1 / 4,
         grids={
@@ -226,6 +237,7 @@ SETTINGS.update(
         "rates.hu.thm3.dimension": dict(
             algorithm="hu-1",
             source="[002 Thm. 3], [002 eq. (8)], [002 Assumption 2]",
+            note=BIWEIGHT_NOTE,
             statement="Algorithm 1 (biweight loss, Theorem 3 parameters at each d): at fixed n eps the excess "
             "population risk grows at most like log^(1/4)(d n / zeta)",
             trial=trials_hu.trial_theorem3,

@@ -188,6 +188,8 @@ def _reading(claim_id):
         f"constants and log factors the theorem does not give, so only the exponent is judged, never the "
         f"level; ||W||_1 is the l1 diameter [002 Sec. 3]"
     )
+    if st.get("note"):
+        text += f"; {st['note']}"
     if claim_id in _OTHER_READINGS:
         this, others = _OTHER_READINGS[claim_id]
         text += f"; this claim reads {this}, the other readings are checked by {', '.join(others)}"
