@@ -53,6 +53,7 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampler tests and audits")
     parser.add_argument("--no-samplers", action="store_true", help="skip the distributional tests")
     parser.add_argument("--no-privacy", action="store_true", help="skip the privacy audits")
+    parser.add_argument("--no-rng", action="store_true", help="skip the rng contract of the samplers")
 
 
 def _guide(args):
@@ -74,8 +75,9 @@ def _guide(args):
 def run(args):
     if args.guide_tables or args.update_guide:
         return _guide(args)
+    from ..conform.coverage import coverage_summary, unknown_names
     from ..conform.functions import FUNCTIONS
-    from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
+    from ..conform.kit import exit_status, load_port, results_from_file, results_gaps, run_kit, summarise
     from ..jsonable import to_jsonable
 
     unknown = sorted(set(args.only or ()) - {f.name for f in FUNCTIONS})
@@ -84,17 +86,24 @@ def run(args):
 
     port = load_port(args.port) if args.port else None
     results = results_from_file(args.results) if args.results else None
-    records = run_kit(
-        port,
-        results=results,
-        only=args.only,
-        size=args.size,
-        seed=args.seed,
-        golden_dir=args.golden,
-        samplers=not args.no_samplers,
-        privacy=not args.no_privacy,
-    )
+    try:
+        gaps = results_gaps(args.results) if args.results else None
+        records = run_kit(
+            port,
+            results=results,
+            unsupported=gaps,
+            only=args.only,
+            size=args.size,
+            seed=args.seed,
+            golden_dir=args.golden,
+            samplers=not args.no_samplers,
+            privacy=not args.no_privacy,
+            rng_contract=not args.no_rng,
+        )
+    except TypeError as exc:  # a malformed UNSUPPORTED declaration
+        raise UsageError(str(exc)) from None
     summary = summarise(records)
+    coverage = coverage_summary(records, unknown_names(port) if port is not None else ())
     status = exit_status(records)
     if args.json:
         print(
@@ -103,6 +112,7 @@ def run(args):
                     {
                         "port": args.port or args.results,
                         "conforms": status == 0,
+                        "coverage": coverage,
                         "functions": summary,
                         "records": records,
                     }
@@ -118,5 +128,10 @@ def run(args):
         print(f"{name:<{width}}  {f['status']:<7}  {f['passed']:6d}  {f['failed']:6d}  {f['skipped']:7d}")
         for m in f["messages"][:5]:
             print(f"    {m}")
+    for label in ("checked", "skipped", "unknown"):
+        names = coverage[label]
+        print(f"{label} ({len(names)}): {', '.join(names) if names else '-'}")
+    if not coverage["checked"]:
+        print("nothing was checked: no declared port function was found (docs/porting.md)")
     print("conforms" if status == 0 else "DOES NOT CONFORM")
     return status
