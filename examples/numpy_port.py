@@ -60,6 +60,10 @@ UNSUPPORTED = {
         ),
         "losses, nets and the algorithms' laws: not ported",
     ),
+    **dict.fromkeys(
+        ("dp_fw", "private_lasso", "wang_xu_algorithm1", "wang_xu_algorithm2"),
+        "whole algorithms: not ported (the JAX example runs one)",
+    ),
     "report_noisy_max_log_prob": "its law needs quadrature: this port only samples",
     "peeling_support_log_prob": "its law needs quadrature: this port only samples",
 }

@@ -65,6 +65,7 @@ STAGES = {
     5: "losses, per-example gradients, nets, scores",
     6: "exact laws",
     7: "samplers (all take size, rng)",
+    8: "whole algorithms (take size, rng; each row one run)",
 }
 
 
@@ -218,8 +219,8 @@ def _value(name, signature, reference, subject, stage, source, tolerance, *, kin
     return PortFunction(name, signature, reference, kind, stage, source, subject, tolerance, audited)
 
 
-def _sampler(name, signature, reference, source, *, audited=False):
-    return PortFunction(name, signature, reference, "sampler", 7, source, audited=audited)
+def _sampler(name, signature, reference, source, *, audited=False, stage=7):
+    return PortFunction(name, signature, reference, "sampler", stage, source, audited=audited)
 
 
 #: Every port function, in the porting guide's order (stage, then as listed).  The samplers and the audited
@@ -663,6 +664,35 @@ FUNCTIONS = (
         "gem_sample", "(sensitivities, scores, epsilon, beta, size=None, rng=None)", M.gem_sample, "[004 App. D.1]"
     ),
     _sampler("peeling", "(v, s, epsilon, delta, lam, size=None, rng=None)", M.peeling, "[002 Alg. 4]"),
+    # 8: whole algorithms (run end to end, draws tested against the exact law of the output)
+    _sampler(
+        "dp_fw",
+        "(data, loss, w0, s, T, beta, epsilon, size=None, rng=None, *, variant='standard')",
+        adapters.dp_fw,
+        "[002 Alg. 1] over the unit l1 ball",
+        stage=8,
+    ),
+    _sampler(
+        "private_lasso",
+        "(data, w0, K, T, epsilon, delta, size=None, rng=None, *, variant='printed')",
+        adapters.private_lasso,
+        "[002 Alg. 2] over the unit l1 ball",
+        stage=8,
+    ),
+    _sampler(
+        "wang_xu_algorithm1",
+        "(X, y, net, epsilon, iota, size=None, rng=None, *, variant='printed')",
+        adapters.wang_xu_algorithm1,
+        "[000 Alg. 1] over a net given as rows",
+        stage=8,
+    ),
+    _sampler(
+        "wang_xu_algorithm2",
+        "(X, y, net, epsilon, iota, theta, size=None, rng=None, *, variant='printed')",
+        adapters.wang_xu_algorithm2,
+        "[000 Alg. 2] over a net given as rows",
+        stage=8,
+    ),
 )
 
 _BY_NAME = {f.name: f for f in FUNCTIONS}

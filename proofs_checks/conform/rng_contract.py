@@ -24,6 +24,7 @@ from typing import Any, Callable, Collection, Optional
 
 import numpy as np
 
+from .algorithms import ALGORITHM_INSTANCES
 from .functions import sampler_functions
 from .samplers import INSTANCES
 
@@ -58,6 +59,13 @@ def _call_peeling(port, rng):
     return port.peeling(i["v"], i["s"], i["epsilon"], i["delta"], i["lam"], DRAWS, rng)
 
 
+def _algorithm_call(name):
+    def call(port, rng):
+        return getattr(port, name)(**ALGORITHM_INSTANCES[name], size=DRAWS, rng=rng)
+
+    return call
+
+
 #: ``{sampler: call(port, rng) -> draws}``: how the contract calls each declared sampler.
 RNG_CALLS: dict[str, Callable] = {
     "laplace_mechanism": _call_laplace,
@@ -65,6 +73,7 @@ RNG_CALLS: dict[str, Callable] = {
     "exponential_sample": _call_exp,
     "gem_sample": _call_gem,
     "peeling": _call_peeling,
+    **{name: _algorithm_call(name) for name in ALGORITHM_INSTANCES},
 }
 
 
