@@ -61,7 +61,14 @@ UNSUPPORTED = {
         "losses, nets and the algorithms' laws: not ported",
     ),
     **dict.fromkeys(
-        ("dp_fw", "private_lasso", "wang_xu_algorithm1", "wang_xu_algorithm2"),
+        (
+            "dp_fw",
+            "private_lasso",
+            "wang_xu_algorithm1",
+            "wang_xu_algorithm2",
+            "sparse_linear_regression",
+            "sparse_optimization",
+        ),
         "whole algorithms: not ported (the JAX example runs one)",
     ),
     "report_noisy_max_log_prob": "its law needs quadrature: this port only samples",

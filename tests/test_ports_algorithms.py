@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from proofs_checks.conform import algorithms as A
+from proofs_checks.conform import algorithms_sparse as S
 from proofs_checks.conform import reference_port
 from proofs_checks.conform.kit import exit_status, run_kit
 from proofs_checks.conform.samplers import SIZES
 from reference.hu import frank_wolfe as FW
+from reference.hu import sparse as SP
 from reference.wang_xu import l1_regression as WX
 
 _NAMES = sorted(A.ALGORITHM_INSTANCES)
@@ -99,3 +101,85 @@ def test_correct_law_is_rarely_rejected():
         probs = np.exp(A.exact_law(name)[1])
         alarms = sum(not A.counts_test(rng.multinomial(n, probs / probs.sum()), probs)[0] for _ in range(200))
         assert alarms <= 2, name
+
+
+# [002 Alg. 3] and [002 Alg. 5]: continuous outputs, two-sample tests against the reference's own draws
+
+_SPARSE = sorted(S.SPARSE_INSTANCES)
+
+
+def _sparse_port(**overrides):
+    mod = _port()
+    mod.__dict__.update({n: getattr(reference_port, n) for n in _SPARSE})
+    mod.UNSUPPORTED = [n for n in mod.UNSUPPORTED if n not in _SPARSE]
+    mod.__dict__.update(overrides)
+    return mod
+
+
+def _alg3_lam_2x(data, w1, K, T, eta0, s, epsilon, delta, size=None, rng=None):
+    m = len(FW.data_split(np.asarray(data).shape[0], T)[0])
+    lam = 2.0 * SP.iht_lambda(K, eta0, s, m)
+    return SP.heavy_tailed_sparse_linear_regression(
+        data, w1, K, T, eta0, s, epsilon, delta, rng=rng, size=size, lam=lam
+    )
+
+
+def _alg5_eps_in_sqrt(
+    data,
+    loss,
+    w1,
+    s,
+    beta,
+    k,
+    T,
+    eta,
+    epsilon,
+    delta,
+    size=None,
+    rng=None,
+    *,
+    variant="standard",
+    gradient_at="current",
+):
+    """Slip: Peeling's scale with eps inside the square root, i.e. lambda times sqrt(eps)."""
+    m = len(FW.data_split(np.asarray(data).shape[0], T)[0])
+    lam = np.sqrt(epsilon) * SP.sparse_opt_lambda(k, eta, m)
+    return SP.heavy_tailed_sparse_optimization(
+        data,
+        loss,
+        w1,
+        s,
+        beta,
+        k,
+        T,
+        eta,
+        epsilon,
+        delta,
+        rng=rng,
+        size=size,
+        lam=lam,
+        variant=variant,
+        gradient_at=gradient_at,
+    )
+
+
+def test_reference_sparse_algorithms_conform():
+    records = _run(_sparse_port(), set(_SPARSE))
+    assert exit_status(records) == 0, [r.get("message") for r in records if r["status"] == "failed"]
+
+
+@pytest.mark.parametrize(
+    "name, slipped",
+    [("sparse_linear_regression", _alg3_lam_2x), ("sparse_optimization", _alg5_eps_in_sqrt)],
+)
+def test_slipped_sparse_algorithm_fails_naming_it(name, slipped):
+    records = _run(_sparse_port(**{name: slipped}), {name})
+    (rec,) = [r for r in records if r["kind"] == "sampler"]
+    assert rec["status"] == "failed" and exit_status(records) == 1
+    assert rec["message"].startswith(f"{name}: whole-algorithm law (two-sample against the reference), ")
+
+
+@pytest.mark.parametrize("slip", sorted(S.SLIPS["sparse_linear_regression"]))
+def test_alg3_instance_catches_its_slips_at_the_ci_size(slip):
+    """Measured power at --size small (5,000 runs against 5,000 of the reference's), 5 seeded slipped ports."""
+    assert S.slip_power("sparse_linear_regression", slip, SIZES["small"]["continuous"], runs=5, seed=3)["power"] == 1.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from reference.hu import frank_wolfe as FW
+from reference.hu import sparse as SP
 from reference.losses import get_loss
 from reference.wang_xu import l1_regression as WX
 from reference.wang_xu import nets
@@ -23,6 +24,8 @@ __all__ = [
     "private_lasso",
     "wang_xu_algorithm1",
     "wang_xu_algorithm2",
+    "sparse_linear_regression",
+    "sparse_optimization",
 ]
 
 _NETS = {"l1": nets.L1BallNet, "l2": nets.L2BallNet}
@@ -141,3 +144,64 @@ def wang_xu_algorithm2(X, y, net, epsilon, iota, theta, size=None, rng=None, *, 
     (2, 1)
     """
     return WX.algorithm2(X, y, np.asarray(net, dtype=np.float64), epsilon, iota, theta, variant, size, rng)
+
+
+def sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, size=None, rng=None):
+    """``size`` runs of [002 Alg. 3] (heavy-tailed private sparse linear regression): one output per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.eye(4), np.ones(4)])
+    >>> w1 = [0.2, 0.0, 0.0, 0.0]
+    >>> sparse_linear_regression(data, w1, 1.0, 2, 0.5, 1, 2.0, 1e-3, 3, np.random.default_rng(0)).shape
+    (3, 4)
+    """
+    return SP.heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, rng=rng, size=size)
+
+
+def sparse_optimization(
+    data,
+    loss,
+    w1,
+    s,
+    beta,
+    k,
+    T,
+    eta,
+    epsilon,
+    delta,
+    size=None,
+    rng=None,
+    *,
+    variant="standard",
+    gradient_at="current",
+):
+    """``size`` runs of [002 Alg. 5] (heavy-tailed private sparse optimisation): one output per row.
+
+    ``gradient_at`` is the reading of steps 4-6 (``"current"``: the gradient at ``w^t``, the analysis' reading;
+    ``"previous"``: at ``w^{t-1}``, as the box prints it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.eye(4), np.ones(4)])
+    >>> sparse_optimization(data, "squared", [0.2, 0.0, 0.0, 0.0], 1, 1.0, 1.0, 2, 0.5, 2.0, 1e-3, 2, 0).shape
+    (2, 4)
+    """
+    return SP.heavy_tailed_sparse_optimization(
+        data,
+        loss,
+        w1,
+        s,
+        beta,
+        k,
+        T,
+        eta,
+        epsilon,
+        delta,
+        rng=rng,
+        variant=variant,
+        size=size,
+        gradient_at=gradient_at,
+    )

@@ -50,7 +50,7 @@ KINDS = {
     "values": "golden values, element-wise",
     "rows": "golden rows, as a set (any order)",
     "law": "golden exact law: (outputs, log-probabilities), outputs in any order",
-    "sampler": "draws tested against the exact law",
+    "sampler": "draws tested against the exact law (Alg. 3 and 5 of 002: two-sample against the reference's draws)",
 }
 
 #: The kinds checked against golden files (their ``kind`` is the cases' ``compare`` mode).
@@ -691,6 +691,21 @@ FUNCTIONS = (
         "(X, y, net, epsilon, iota, theta, size=None, rng=None, *, variant='printed')",
         adapters.wang_xu_algorithm2,
         "[000 Alg. 2] over a net given as rows",
+        stage=8,
+    ),
+    _sampler(
+        "sparse_linear_regression",
+        "(data, w1, K, T, eta0, s, epsilon, delta, size=None, rng=None)",
+        adapters.sparse_linear_regression,
+        "[002 Alg. 3]",
+        stage=8,
+    ),
+    _sampler(
+        "sparse_optimization",
+        "(data, loss, w1, s, beta, k, T, eta, epsilon, delta, size=None, rng=None, *, variant='standard', "
+        "gradient_at='current')",
+        adapters.sparse_optimization,
+        "[002 Alg. 5]; gradient_at: the reading of steps 4-6 (at w^t, the analysis'; at w^{t-1}, as printed)",
         stage=8,
     ),
 )

@@ -25,6 +25,7 @@ from typing import Any, Callable, Collection, Optional
 import numpy as np
 
 from .algorithms import ALGORITHM_INSTANCES
+from .algorithms_sparse import SPARSE_INSTANCES
 from .functions import sampler_functions
 from .samplers import INSTANCES
 
@@ -59,9 +60,9 @@ def _call_peeling(port, rng):
     return port.peeling(i["v"], i["s"], i["epsilon"], i["delta"], i["lam"], DRAWS, rng)
 
 
-def _algorithm_call(name):
+def _algorithm_call(name, instances):
     def call(port, rng):
-        return getattr(port, name)(**ALGORITHM_INSTANCES[name], size=DRAWS, rng=rng)
+        return getattr(port, name)(**instances[name], size=DRAWS, rng=rng)
 
     return call
 
@@ -73,7 +74,8 @@ RNG_CALLS: dict[str, Callable] = {
     "exponential_sample": _call_exp,
     "gem_sample": _call_gem,
     "peeling": _call_peeling,
-    **{name: _algorithm_call(name) for name in ALGORITHM_INSTANCES},
+    **{name: _algorithm_call(name, ALGORITHM_INSTANCES) for name in ALGORITHM_INSTANCES},
+    **{name: _algorithm_call(name, SPARSE_INSTANCES) for name in SPARSE_INSTANCES},
 }
 
 

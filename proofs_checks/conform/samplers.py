@@ -25,6 +25,7 @@ from scipy import stats
 from reference import mechanisms as M
 
 from .algorithms import ALGORITHM_CHECKS, ALGORITHM_INSTANCES
+from .algorithms_sparse import SPARSE_CHECKS, SPARSE_INSTANCES
 from .functions import sampler_functions
 from .lawtests import ALPHA, counts_test, laplace_noise_test
 
@@ -40,10 +41,11 @@ __all__ = [
 ]
 
 #: Draws per sampler: ``default`` (the documented power) and ``small`` (the fast test suite).
-#: ``algorithm``: runs of a whole algorithm (:mod:`.algorithms`).
+#: ``algorithm``: runs of a whole algorithm with a finite output law (:mod:`.algorithms`); ``continuous``: runs of
+#: [002 Alg. 3, 5] and as many of the reference's (:mod:`.algorithms_sparse`).
 SIZES = {
-    "default": {"finite": 4_000_000, "laplace": 20_000, "algorithm": 200_000},
-    "small": {"finite": 200_000, "laplace": 5_000, "algorithm": 20_000},
+    "default": {"finite": 4_000_000, "laplace": 20_000, "algorithm": 200_000, "continuous": 50_000},
+    "small": {"finite": 200_000, "laplace": 5_000, "algorithm": 20_000, "continuous": 5_000},
 }
 
 #: The fixed instances (also the inputs of the golden laws); the whole algorithms' are :mod:`.algorithms`'.
@@ -59,6 +61,7 @@ INSTANCES = {
     },
     "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 0.5, "delta": 1e-3, "lam": 0.1},
     **ALGORITHM_INSTANCES,
+    **SPARSE_INSTANCES,
 }
 
 _CHUNK = 500_000
@@ -168,6 +171,7 @@ SAMPLER_CHECKS = {
     "gem_sample": ("finite", _check_gem),
     "peeling": ("finite", _check_peeling),
     **ALGORITHM_CHECKS,
+    **SPARSE_CHECKS,
 }
 
 
