@@ -138,3 +138,42 @@ def test_summarise_and_coverage_agree_on_a_passing_port():
     records = _quick(good, only={"phi", "psi", "peeling"})
     assert summarise(records)["phi"]["status"] == "passed"
     assert coverage_summary(records)["checked"] == ["phi", "psi"]  # the sampler check is off in _quick
+
+
+# Readings: the golden sensitivities carry both readings of ||W||_1 ([002 Sec. 3] defines the diameter)
+
+
+def _sensitivity_port(default_reading, honour_reading=True):
+    from reference.hu import frank_wolfe as FW
+
+    def dp_fw_sensitivity(vertices, s, m, reading=default_reading):
+        return FW.dp_fw_sensitivity(vertices, s, m, reading if honour_reading else default_reading)
+
+    def lasso_sensitivity(vertices, K, n, reading=default_reading):
+        return FW.lasso_sensitivity(vertices, K, n, reading if honour_reading else default_reading)
+
+    return dp_fw_sensitivity, lasso_sensitivity
+
+
+def test_sensitivity_cases_name_their_reading_and_a_port_of_either_reading_passes():
+    cases = [c for c in load_cases() if c["function"] in ("dp_fw_sensitivity", "lasso_sensitivity")]
+    assert {c["kwargs_decoded"]["reading"] for c in cases} == {"radius", "diameter"}
+    assert all("l1 radius" in c["reading"] or "l1 diameter" in c["reading"] for c in cases)
+    names = {"dp_fw_sensitivity", "lasso_sensitivity"}
+    for default in ("radius", "diameter"):
+        fw, lasso = _sensitivity_port(default)
+        records = _quick(_module("p", dp_fw_sensitivity=fw, lasso_sensitivity=lasso), only=names)
+        assert exit_status(records) == 0 and len(records) == 8
+
+
+def test_a_port_with_only_the_diameter_fails_the_radius_cases_by_two_and_may_declare_the_gap():
+    fw, lasso = _sensitivity_port("diameter", honour_reading=False)
+    names = {"dp_fw_sensitivity", "lasso_sensitivity"}
+    records = _quick(_module("p", dp_fw_sensitivity=fw, lasso_sensitivity=lasso), only=names)
+    failed = [r for r in records if r["status"] == "failed"]
+    assert len(failed) == 4 and all("diameter" not in r["case"] for r in failed)
+    got, expected = (float(t) for t in failed[0]["message"].split("got ")[1].split(", expected "))
+    assert got == 2.0 * expected
+    gaps = ["dp_fw_sensitivity:radius", "lasso_sensitivity:radius"]
+    records = _quick(_module("p", dp_fw_sensitivity=fw, lasso_sensitivity=lasso, UNSUPPORTED=gaps), only=names)
+    assert exit_status(records) == 0 and sum(r["status"] == "skipped" for r in records) == 4

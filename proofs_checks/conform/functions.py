@@ -294,7 +294,7 @@ FUNCTIONS = (
     ),
     _value(
         "dp_fw_sensitivity",
-        "(vertices, s, m)",
+        "(vertices, s, m, reading='radius')",
         FW.dp_fw_sensitivity,
         "hu",
         2,
@@ -303,7 +303,7 @@ FUNCTIONS = (
     ),
     _value(
         "lasso_sensitivity",
-        "(vertices, K, n)",
+        "(vertices, K, n, reading='radius')",
         FW.lasso_sensitivity,
         "hu",
         2,

@@ -22,6 +22,13 @@ DESCRIPTION = (
 REFERENCE_PRECISION = "float64 reference (laws: exact enumeration of the |V|^T selection paths)"
 
 
+#: The two readings of ``||W||_1`` in the sensitivities of [002 Alg. 1 step 6] and [002 Alg. 2 step 4].
+_NORM_READING = {
+    "radius": "||W||_1 = max over W of ||w||_1 (the l1 radius; the reference's default, what the proofs bound)",
+    "diameter": "||W||_1 = max over u, v in W of ||u - v||_1 (the l1 diameter, as [002 Sec. 3] defines it)",
+}
+
+
 def build(seed):
     rng = np.random.default_rng(seed)
     cases = []
@@ -38,14 +45,29 @@ def build(seed):
             case(f"loss_gradient_batch/{loss}", "loss_gradient_batch", [loss, W, X, y], L.gradient_batch(W, X, y))
         )
     V = FW.l1_ball_vertices(2)
-    for s, m in [(1.0, 10), (3.5, 7)]:
-        cases.append(
-            case(f"dp_fw_sensitivity/s={s:g},m={m}", "dp_fw_sensitivity", [V, s, m], FW.dp_fw_sensitivity(V, s, m))
-        )
-    for K, n in [(1.0, 10), (2.5, 100)]:
-        cases.append(
-            case(f"lasso_sensitivity/K={K:g},n={n}", "lasso_sensitivity", [V, K, n], FW.lasso_sensitivity(V, K, n))
-        )
+    for reading in FW.NORM_READINGS:
+        for s, m in [(1.0, 10), (3.5, 7)]:
+            cases.append(
+                case(
+                    f"dp_fw_sensitivity/s={s:g},m={m}" + ("" if reading == "radius" else f"/{reading}"),
+                    "dp_fw_sensitivity",
+                    [V, s, m],
+                    FW.dp_fw_sensitivity(V, s, m, reading),
+                    kwargs={"reading": reading},
+                    reading=_NORM_READING[reading],
+                )
+            )
+        for K, n in [(1.0, 10), (2.5, 100)]:
+            cases.append(
+                case(
+                    f"lasso_sensitivity/K={K:g},n={n}" + ("" if reading == "radius" else f"/{reading}"),
+                    "lasso_sensitivity",
+                    [V, K, n],
+                    FW.lasso_sensitivity(V, K, n, reading),
+                    kwargs={"reading": reading},
+                    reading=_NORM_READING[reading],
+                )
+            )
     for variant in FW.LASSO_VARIANTS:
         cases.append(
             case(
@@ -82,6 +104,7 @@ def build(seed):
                 FW.dp_fw_output_log_prob(data, "squared", w0, 2.0, 2, 1.0, 1.0, variant=variant),
                 kwargs={"variant": variant},
                 note="[002 Alg. 1], l1-ball vertices, T = 2",
+                reading=f"variant={variant}; {_NORM_READING['radius']}",
             )
         )
     for variant in ("printed", "standard"):
@@ -93,6 +116,7 @@ def build(seed):
                 FW.private_lasso_output_log_prob(data, w0, 2.0, 2, 1.0, 1e-3, variant=variant),
                 kwargs={"variant": variant},
                 note="[002 Alg. 2], l1-ball vertices, T = 2",
+                reading=f"variant={variant}; {_NORM_READING['radius']}",
             )
         )
     return cases
