@@ -24,7 +24,10 @@ REFERENCE_PRECISION = "float64 reference (laws: exact enumeration of the |V|^T s
 
 #: The two readings of ``||W||_1`` in the sensitivities of [002 Alg. 1 step 6] and [002 Alg. 2 step 4].
 _NORM_READING = {
-    "radius": "||W||_1 = max over W of ||w||_1 (the l1 radius; the reference's default, what the proofs bound)",
+    "radius": (
+        "||W||_1 = max over W of ||w||_1 (the l1 radius; the reference's default: half the printed Delta on the "
+        "l1 ball, the smaller noise, so a privacy check of it is the stricter one)"
+    ),
     "diameter": "||W||_1 = max over u, v in W of ||u - v||_1 (the l1 diameter, as [002 Sec. 3] defines it)",
 }
 
