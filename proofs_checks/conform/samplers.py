@@ -52,11 +52,17 @@ SIZES = {
 INSTANCES = {
     "laplace_mechanism": {"value": np.array([0.5, -2.0, 10.0]), "sensitivity": 1.5, "epsilon": 0.7},
     "report_noisy_max": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "scale": 1.0},
-    "exponential_sample": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "epsilon": 1.0, "sensitivity": 1.0},
+    # scores near 1e6 (exp of eps u / (2 Delta) overflows: a port must subtract the maximum or sample by
+    # Gumbel-max) and eps, Delta != 1 (where eps, sqrt(eps) and eps^2, or Delta and 1/Delta, coincide)
+    "exponential_sample": {
+        "scores": 1e6 + np.array([0.0, 1.0, 2.5, -1.0, 0.3]),
+        "epsilon": 0.7,
+        "sensitivity": 1.5,
+    },
     "gem_sample": {
         "sensitivities": np.array([0.1, 0.2, 0.4, 0.8, 1.6]),
         "scores": np.array([1.0, 0.7, 0.65, 0.9, 0.2]),
-        "epsilon": 1.0,
+        "epsilon": 0.7,
         "beta": 0.1,
     },
     "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 0.5, "delta": 1e-3, "lam": 0.1},

@@ -52,9 +52,22 @@ def case(
     return out
 
 
-def law_case(case_id, function, args, expected, *, kwargs=None, note=None, reading=None):
-    """A case whose output is an exact law ``(outputs, log_probabilities)``."""
-    return case(case_id, function, args, expected, kwargs=kwargs, note=note, compare="law", reading=reading)
+def law_case(
+    case_id, function, args, expected, *, kwargs=None, note=None, reading=None, mp_reference=None, mp_provenance=None
+):
+    """A case whose output is an exact law ``(outputs, log_probabilities)`` (``mp_reference``: the log-probabilities)."""
+    return case(
+        case_id,
+        function,
+        args,
+        expected,
+        kwargs=kwargs,
+        note=note,
+        compare="law",
+        reading=reading,
+        mp_reference=mp_reference,
+        mp_provenance=mp_provenance,
+    )
 
 
 def portable_matvec(X, w):

@@ -9,6 +9,7 @@ from reference.hu import frank_wolfe as FW
 from reference.hu import parameters as P
 from reference.losses import get_loss
 
+from . import mechanisms_mp as mp
 from .cases import case, law_case, portable_matvec
 
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
@@ -30,6 +31,11 @@ _NORM_READING = {
     ),
     "diameter": "||W||_1 = max over u, v in W of ||u - v||_1 (the l1 diameter, as [002 Sec. 3] defines it)",
 }
+
+
+def _mp_step(variant):
+    value = mp.lasso_epsilon_step(0.5, 1e-5, 8, variant)
+    return {} if value is None else {"mp_reference": mp.to_strings(value), "mp_provenance": mp.PROVENANCE}
 
 
 def build(seed):
@@ -58,6 +64,8 @@ def build(seed):
                     FW.dp_fw_sensitivity(V, s, m, reading),
                     kwargs={"reading": reading},
                     reading=_NORM_READING[reading],
+                    mp_reference=mp.to_strings(mp.dp_fw_sensitivity(V, s, m, reading)),
+                    mp_provenance=mp.PROVENANCE,
                 )
             )
         for K, n in [(1.0, 10), (2.5, 100)]:
@@ -69,6 +77,8 @@ def build(seed):
                     FW.lasso_sensitivity(V, K, n, reading),
                     kwargs={"reading": reading},
                     reading=_NORM_READING[reading],
+                    mp_reference=mp.to_strings(mp.lasso_sensitivity(V, K, n, reading)),
+                    mp_provenance=mp.PROVENANCE,
                 )
             )
     for variant in FW.LASSO_VARIANTS:
@@ -79,6 +89,7 @@ def build(seed):
                 [0.5, 1e-5, 8],
                 FW.lasso_epsilon_step(0.5, 1e-5, 8, variant),
                 kwargs={"variant": variant},
+                **_mp_step(variant),
             )
         )
     settings = [
