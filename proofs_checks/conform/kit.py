@@ -12,14 +12,15 @@ from typing import Any, Collection, Iterable, Mapping, Optional, Union
 
 from .coverage import GAPS_ATTRIBUTE, Gaps, declared_gaps, gaps_from
 from .deterministic import load_results, run_deterministic
+from .drawfile import ReplayPort, load_draws
 from .functions import FUNCTIONS
 from .privacy import run_privacy
 from .rng_contract import run_rng_contract
 from .samplers import SIZES, run_samplers
 
-__all__ = ["load_port", "run_kit", "summarise", "exit_status", "results_from_file", "results_gaps"]
+__all__ = ["load_port", "run_kit", "run_draw_file", "summarise", "exit_status", "results_from_file", "results_gaps"]
 
-_NOT_PROVIDED = ("not provided by the port", "no result for this case")
+_NOT_PROVIDED = ("not provided by the port", "no result for this case")  # the runners' words for a gap
 
 
 class _PortView:
@@ -44,6 +45,8 @@ def _apply_gaps(records, gaps, mode):
                 r = dict(r, message=gaps.reason(name))
             else:
                 where = f"list it in the port's {GAPS_ATTRIBUTE}" if mode == "port" else "list it under 'unsupported'"
+                if mode == "draws":
+                    r = dict(r, message="no draws in the file")
                 r = dict(
                     r,
                     status="failed",
@@ -188,6 +191,57 @@ def run_kit(
     if port is not None and privacy:
         records += run_privacy(port, samples=audit_samples, seed=seed, only=only)
     return _apply_gaps(records, gaps, "port" if port is not None else "results")
+
+
+def run_draw_file(
+    path: Union[str, os.PathLike],
+    *,
+    size: Union[str, Mapping[str, int]] = "default",
+    seed: int = 0,
+    only: Optional[Collection[str]] = None,
+) -> list[dict]:
+    """The sampler tests on the draws a port in any language wrote to a draw file (:mod:`.drawfile`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The draw file (``{"schema": "heavytail-draws/1", "draws": [...], "unsupported": [...]}``).
+    size : {"default", "small"} or mapping
+        The kit's size: the file must hold at least the draws ``--draw-instances`` lists for it.
+    seed : int
+        Seed of the reference's own draws (the two-sample tests of [002 Alg. 3, 5]).
+    only : collection of str, optional
+        Test only these samplers.
+
+    Returns
+    -------
+    list of dict
+        One ``sampler`` record per declared sampler; a sampler neither in the file nor declared unsupported
+        ``failed``.
+
+    Raises
+    ------
+    ValueError
+        If the file is not a draw file (see :func:`.drawfile.load_draws`) or ``size`` is unknown.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib, numpy as np
+    >>> from proofs_checks.conform.samplers import INSTANCES
+    >>> from proofs_checks.golden.encoding import encode
+    >>> u = INSTANCES["report_noisy_max"]["scores"]
+    >>> picks = np.argmax(u + np.random.default_rng(1).laplace(0.0, 1.0, (200_000, u.size)), axis=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "draws.json"
+    >>> _ = path.write_text(json.dumps({"schema": "heavytail-draws/1",
+    ...     "draws": [{"function": "report_noisy_max", "output": encode(picks)}]}))
+    >>> [r["status"] for r in run_draw_file(path, size="small", only={"report_noisy_max"})]
+    ['passed']
+    """
+    if isinstance(size, str) and size not in SIZES:
+        raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
+    draws, gaps = load_draws(path)
+    records = run_samplers(ReplayPort(draws), size=size, seed=seed, only=set(only) if only else None)
+    return _apply_gaps(records, gaps, "draws")
 
 
 def summarise(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
