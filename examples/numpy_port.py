@@ -68,6 +68,7 @@ UNSUPPORTED = {
             "wang_xu_algorithm2",
             "sparse_linear_regression",
             "sparse_optimization",
+            "private_grid_search",
         ),
         "whole algorithms: not ported (the JAX example runs one)",
     ),

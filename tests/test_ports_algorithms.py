@@ -168,9 +168,21 @@ def test_reference_sparse_algorithms_conform():
     assert exit_status(records) == 0, [r.get("message") for r in records if r["status"] == "failed"]
 
 
+def _grid_search_half_budget(
+    data, loss, x_bound, y_bound, K, epsilon, delta, beta, size=None, rng=None, *, variant="standard"
+):
+    return reference_port.private_grid_search(
+        data, loss, x_bound, y_bound, K, epsilon / 2.0, delta, beta, size, rng, variant=variant
+    )
+
+
 @pytest.mark.parametrize(
     "name, slipped",
-    [("sparse_linear_regression", _alg3_lam_2x), ("sparse_optimization", _alg5_eps_in_sqrt)],
+    [
+        ("sparse_linear_regression", _alg3_lam_2x),
+        ("sparse_optimization", _alg5_eps_in_sqrt),
+        ("private_grid_search", _grid_search_half_budget),
+    ],
 )
 def test_slipped_sparse_algorithm_fails_naming_it(name, slipped):
     records = _run(_sparse_port(**{name: slipped}), {name})
@@ -179,7 +191,10 @@ def test_slipped_sparse_algorithm_fails_naming_it(name, slipped):
     assert rec["message"].startswith(f"{name}: whole-algorithm law (two-sample against the reference), ")
 
 
-@pytest.mark.parametrize("slip", sorted(S.SLIPS["sparse_linear_regression"]))
-def test_alg3_instance_catches_its_slips_at_the_ci_size(slip):
-    """Measured power at --size small (5,000 runs against 5,000 of the reference's), 5 seeded slipped ports."""
-    assert S.slip_power("sparse_linear_regression", slip, SIZES["small"]["continuous"], runs=5, seed=3)["power"] == 1.0
+@pytest.mark.parametrize(
+    "name, slip",
+    [(n, s) for n in ("sparse_linear_regression", "private_grid_search") for s in sorted(S.SLIPS[n])],
+)
+def test_continuous_instances_catch_their_slips_at_the_ci_size(name, slip):
+    """Measured power at --size small (5,000 runs against 5,000 of the reference's), 3 seeded slipped ports."""
+    assert S.slip_power(name, slip, SIZES["small"]["continuous"], runs=3, seed=3)["power"] == 1.0

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from reference.arora import learners as AL
+from reference.arora import model_selection as AM
 from reference.hu import frank_wolfe as FW
 from reference.hu import sparse as SP
 from reference.losses import get_loss
@@ -26,6 +28,7 @@ __all__ = [
     "wang_xu_algorithm2",
     "sparse_linear_regression",
     "sparse_optimization",
+    "private_grid_search",
 ]
 
 _NETS = {"l1": nets.L1BallNet, "l2": nets.L2BallNet}
@@ -205,3 +208,19 @@ def sparse_optimization(
         size=size,
         gradient_at=gradient_at,
     )
+
+
+def private_grid_search(
+    data, loss, x_bound, y_bound, K, epsilon, delta, beta, size=None, rng=None, *, variant="standard"
+):
+    """``size`` runs of [004 Alg. 1] (private grid search) with output perturbation as the base learner.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.tile([[0.5, -0.5], [0.1, 0.3]], (10, 1)), np.tile([0.5, -0.1], 10)])
+    >>> private_grid_search(data, "squared", 1.0, 2.0, 2, 2.0, 1e-5, 0.1, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    learner = AL.OutputPerturbation(loss, x_bound, y_bound)
+    return AM.private_grid_search(data, learner, K, epsilon, delta, beta, variant=variant, size=size, rng=rng)

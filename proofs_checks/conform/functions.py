@@ -59,7 +59,7 @@ KINDS = {
     "values": "golden values, element-wise",
     "rows": "golden rows, as a set (any order)",
     "law": "golden exact law: (outputs, log-probabilities), outputs in any order",
-    "sampler": "draws tested against the exact law (Alg. 3 and 5 of 002: two-sample against the reference's draws)",
+    "sampler": "draws tested against the exact law (002's Alg. 3, 5 and 004's Alg. 1: two-sample against the reference's draws)",
 }
 
 #: The kinds checked against golden files (their ``kind`` is the cases' ``compare`` mode).
@@ -721,6 +721,13 @@ FUNCTIONS = (
         "gradient_at='current')",
         adapters.sparse_optimization,
         "[002 Alg. 5]; gradient_at: the reading of steps 4-6 (at w^t, the analysis'; at w^{t-1}, as printed)",
+        stage=8,
+    ),
+    _sampler(
+        "private_grid_search",
+        "(data, loss, x_bound, y_bound, K, epsilon, delta, beta, size=None, rng=None, *, variant='standard')",
+        adapters.private_grid_search,
+        "[004 Alg. 1] with output perturbation as the base learner",
         stage=8,
     ),
 )
