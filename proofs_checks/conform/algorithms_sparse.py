@@ -75,7 +75,7 @@ SPARSE_INSTANCES: dict[str, dict[str, Any]] = {
         "y_bound": 2.0,
         "K": 3,
         # at n = 200, eps = 2 the candidates' noise fills the balls they are projected on and a port spending
-        # half the budget was rejected in 1 of 9 runs of 5,000; here in every one
+        # half the budget was rejected in 2 of 9 runs of 5,000; here in every one
         "epsilon": 8.0,
         "delta": 1e-5,
         "beta": 0.1,
