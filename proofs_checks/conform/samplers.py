@@ -44,7 +44,7 @@ __all__ = [
 #: ``algorithm``: runs of a whole algorithm with a finite output law (:mod:`.algorithms`); ``continuous``: runs of
 #: [002 Alg. 3, 5] and as many of the reference's (:mod:`.algorithms_sparse`).
 SIZES = {
-    "default": {"finite": 4_000_000, "laplace": 20_000, "algorithm": 200_000, "continuous": 50_000},
+    "default": {"finite": 4_000_000, "laplace": 20_000, "algorithm": 200_000, "continuous": 20_000},
     "small": {"finite": 200_000, "laplace": 5_000, "algorithm": 20_000, "continuous": 5_000},
 }
 
