@@ -14,10 +14,11 @@ from proofs_checks.conform.kit import exit_status, run_kit
 from proofs_checks.golden.encoding import SCHEMA_ID, encode
 
 
-def test_empty_port_is_all_skipped_and_conforms():
+def test_empty_port_fails_every_undeclared_function():
     recs = run_kit(types.ModuleType("empty"), size="small")
-    assert recs and {r["status"] for r in recs} == {"skipped"}
-    assert exit_status(recs) == 0
+    assert recs and {r["status"] for r in recs} == {"failed"}
+    assert all("not declared unsupported" in r["message"] for r in recs)
+    assert exit_status(recs) == 1
 
 
 def test_results_file_mode(tmp_path, capsys):
@@ -32,7 +33,7 @@ def test_results_file_mode(tmp_path, capsys):
                 out = np.asarray(out) * (1 + 1e-6)  # a wrong C-hat written by "another language"
             results.append({"id": case["id"], "output": encode(out)})
     path = tmp_path / "results.json"
-    path.write_text(json.dumps({"schema": SCHEMA_ID, "results": results}))
+    path.write_text(json.dumps({"schema": SCHEMA_ID, "results": results, "unsupported": sorted(port.UNSUPPORTED)}))
     rc = main(["conform", "--results", str(path), "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert rc == 1

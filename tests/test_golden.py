@@ -145,3 +145,57 @@ def test_mp_reference_agrees_with_golden_expected_phi():
             exp = decode(case["expected"])
             mp = np.array([float(s) for s in case["mp_reference"]["mp"]])
             assert np.max(np.abs(exp - mp)) < 1e-15
+
+
+# Independent values: every mp_reference (computed apart from the reference) holds the shipped float64 value to
+# the kit's tolerance, so the golden values are checked against an oracle, not only the reference's own snapshot.
+
+
+def _mp_as_port_output(case):
+    mp_values = np.array([float(x) for x in case["mp_reference"]["mp"]])
+    expected = case["expected_decoded"]
+    if case["compare"] == "law":
+        return (expected[0], mp_values)
+    if isinstance(expected, (list, tuple)):  # (outputs, log-probabilities) compared as values: mp holds the latter
+        return [expected[0], mp_values.reshape(np.shape(expected[1]))]
+    return mp_values.reshape(np.shape(expected)) if np.ndim(expected) else float(mp_values[0])
+
+
+def _independent_cases():
+    from proofs_checks.conform.deterministic import load_cases
+
+    return [c for c in load_cases() if "mp_reference" in c]
+
+
+def test_every_independent_value_agrees_with_the_shipped_value_within_the_kit_tolerance():
+    from proofs_checks.conform.compare import compare_case
+
+    cases = _independent_cases()
+    for c in cases:
+        compare_case(c, _mp_as_port_output(c), c["args_decoded"], c["kwargs_decoded"])
+    covered = {c["function"] for c in cases}
+    assert {
+        "laplace_scale",
+        "report_noisy_max_scale",
+        "peeling_scale",
+        "gem_threshold",
+        "dp_fw_sensitivity",
+        "lasso_sensitivity",
+        "lasso_epsilon_step",
+        "advanced_composition_epsilon",
+        "exponential_log_prob",
+        "report_noisy_max_log_prob",
+        "gem_normalized_scores",
+        "gem_log_prob",
+        "peeling_support_log_prob",
+    } <= covered
+    assert all(c["mp_reference"].get("provenance") for c in cases if c["file"] in ("mechanisms.json", "hu.json"))
+
+
+def test_a_shipped_value_off_its_independent_value_is_caught():
+    from proofs_checks.conform.compare import Mismatch, compare_case
+
+    (case,) = [c for c in _independent_cases() if c["id"] == "report_noisy_max_log_prob/scale=0.2"]
+    shifted = dict(case, expected_decoded=np.asarray(case["expected_decoded"]) + 1e-8)
+    with pytest.raises(Mismatch, match="report_noisy_max_log_prob"):
+        compare_case(shifted, _mp_as_port_output(case), case["args_decoded"], case["kwargs_decoded"])

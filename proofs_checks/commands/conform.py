@@ -31,6 +31,12 @@ def add_arguments(parser):
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--port", metavar="MODULE", help="module name or .py file of the port")
     src.add_argument("--results", metavar="FILE", help="outputs of a non-Python port for the golden cases (JSON)")
+    src.add_argument("--draws", metavar="FILE", help="draws of a non-Python port's samplers (JSON, docs/porting.md)")
+    src.add_argument(
+        "--draw-instances",
+        metavar="FILE",
+        help="write the samplers' instances and the draws their tests need at --size (for --draws)",
+    )
     src.add_argument(
         "--guide-tables",
         action="store_true",
@@ -53,6 +59,7 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampler tests and audits")
     parser.add_argument("--no-samplers", action="store_true", help="skip the distributional tests")
     parser.add_argument("--no-privacy", action="store_true", help="skip the privacy audits")
+    parser.add_argument("--no-rng", action="store_true", help="skip the rng contract of the samplers")
 
 
 def _guide(args):
@@ -71,11 +78,35 @@ def _guide(args):
     return 0
 
 
+def _draw_instances(args):
+    from ..conform.drawfile import instances_document
+
+    try:
+        with open(args.draw_instances, "w", encoding="utf-8") as fh:
+            json.dump(instances_document(args.size), fh, indent=1)
+            fh.write("\n")
+    except OSError as exc:
+        raise UsageError(f"--draw-instances {args.draw_instances!r}: {exc}") from None
+    print(f"{args.draw_instances}: the instances of every sampler and the draws --size {args.size} needs")
+    return 0
+
+
 def run(args):
     if args.guide_tables or args.update_guide:
         return _guide(args)
+    if args.draw_instances:
+        return _draw_instances(args)
+    from ..conform.coverage import coverage_summary, unknown_names
     from ..conform.functions import FUNCTIONS
-    from ..conform.kit import exit_status, load_port, results_from_file, run_kit, summarise
+    from ..conform.kit import (
+        exit_status,
+        load_port,
+        results_from_file,
+        results_gaps,
+        run_draw_file,
+        run_kit,
+        summarise,
+    )
     from ..jsonable import to_jsonable
 
     unknown = sorted(set(args.only or ()) - {f.name for f in FUNCTIONS})
@@ -84,25 +115,36 @@ def run(args):
 
     port = load_port(args.port) if args.port else None
     results = results_from_file(args.results) if args.results else None
-    records = run_kit(
-        port,
-        results=results,
-        only=args.only,
-        size=args.size,
-        seed=args.seed,
-        golden_dir=args.golden,
-        samplers=not args.no_samplers,
-        privacy=not args.no_privacy,
-    )
+    try:
+        gaps = results_gaps(args.results) if args.results else None
+        if args.draws:
+            records = run_draw_file(args.draws, size=args.size, seed=args.seed, only=args.only)
+        else:
+            records = run_kit(
+                port,
+                results=results,
+                unsupported=gaps,
+                only=args.only,
+                size=args.size,
+                seed=args.seed,
+                golden_dir=args.golden,
+                samplers=not args.no_samplers,
+                privacy=not args.no_privacy,
+                rng_contract=not args.no_rng,
+            )
+    except (TypeError, ValueError) as exc:  # a malformed UNSUPPORTED declaration or draw file
+        raise UsageError(str(exc)) from None
     summary = summarise(records)
+    coverage = coverage_summary(records, unknown_names(port) if port is not None else ())
     status = exit_status(records)
     if args.json:
         print(
             json.dumps(
                 to_jsonable(
                     {
-                        "port": args.port or args.results,
+                        "port": args.port or args.results or args.draws,
                         "conforms": status == 0,
+                        "coverage": coverage,
                         "functions": summary,
                         "records": records,
                     }
@@ -118,5 +160,10 @@ def run(args):
         print(f"{name:<{width}}  {f['status']:<7}  {f['passed']:6d}  {f['failed']:6d}  {f['skipped']:7d}")
         for m in f["messages"][:5]:
             print(f"    {m}")
+    for label in ("checked", "skipped", "unknown"):
+        names = coverage[label]
+        print(f"{label} ({len(names)}): {', '.join(names) if names else '-'}")
+    if not coverage["checked"]:
+        print("nothing was checked: no declared port function was found (docs/porting.md)")
     print("conforms" if status == 0 else "DOES NOT CONFORM")
     return status

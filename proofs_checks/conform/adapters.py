@@ -1,16 +1,35 @@
 """The reference behind the port functions whose kit signature differs from the reference's own.
 
 A port exposes flat functions of arrays, numbers and strings; the reference builds nets and losses as
-objects.  These adapters are what :mod:`.functions` declares as the reference of ``net_points`` and the
-loss functions.
+objects and takes ``vertices`` and ``rng`` in other places.  These adapters are what :mod:`.functions` declares as
+the reference of ``net_points``, the loss functions and the whole algorithms.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from reference.arora import learners as AL
+from reference.arora import model_selection as AM
+from reference.hu import frank_wolfe as FW
+from reference.hu import sparse as SP
 from reference.losses import get_loss
+from reference.wang_xu import l1_regression as WX
 from reference.wang_xu import nets
 
-__all__ = ["net_points", "loss_value", "loss_gradient", "loss_gradient_batch"]
+__all__ = [
+    "net_points",
+    "loss_value",
+    "loss_gradient",
+    "loss_gradient_batch",
+    "dp_fw",
+    "private_lasso",
+    "wang_xu_algorithm1",
+    "wang_xu_algorithm2",
+    "sparse_linear_regression",
+    "sparse_optimization",
+    "private_grid_search",
+]
 
 _NETS = {"l1": nets.L1BallNet, "l2": nets.L2BallNet}
 
@@ -78,3 +97,130 @@ def loss_gradient_batch(loss, W, X, y):
     [[[8.0]], [[0.0]]]
     """
     return get_loss(loss).gradient_batch(W, X, y)
+
+
+def dp_fw(data, loss, w0, s, T, beta, epsilon, size=None, rng=None, *, variant="standard"):
+    """``size`` runs of [002 Alg. 1] (Heavy-tailed DP-FW) over the unit l1 ball: one output ``w^T`` per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.array([[1.0, -0.5, 0.2], [0.3, 2.0, -0.6], [-1.2, 0.4, 1.1], [2.5, -1.0, 0.4]])
+    >>> dp_fw(data, "squared", [0.0, 0.0], 1.0, 2, 1.0, 2.0, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    return FW.heavy_tailed_dp_fw(data, loss, w0, s, T, beta, epsilon, rng=rng, variant=variant, size=size)
+
+
+def private_lasso(data, w0, K, T, epsilon, delta, size=None, rng=None, *, variant="printed"):
+    """``size`` runs of [002 Alg. 2] (Heavy-tailed private LASSO) over the unit l1 ball: one ``w^T`` per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.array([[1.0, -0.5, 0.2], [0.3, 2.0, -0.6], [-1.2, 0.4, 1.1], [2.5, -1.0, 0.4]])
+    >>> private_lasso(data, [0.0, 0.0], 1.0, 2, 20.0, 1e-3, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    return FW.heavy_tailed_private_lasso(data, w0, K, T, epsilon, delta, rng=rng, variant=variant, size=size)
+
+
+def wang_xu_algorithm1(X, y, net, epsilon, iota, size=None, rng=None, *, variant="printed"):
+    """``size`` runs of [000 Alg. 1] over the net given as rows: one output net point per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> wang_xu_algorithm1([[1.0], [2.0]], [0.5, 1.0], [[0.0], [0.5]], 1.0, 1.0, 4, np.random.default_rng(0)).shape
+    (4, 1)
+    """
+    return WX.algorithm1(X, y, np.asarray(net, dtype=np.float64), epsilon, iota, variant, size, rng)
+
+
+def wang_xu_algorithm2(X, y, net, epsilon, iota, theta, size=None, rng=None, *, variant="printed"):
+    """``size`` runs of [000 Alg. 2] (moment ``theta``) over the net given as rows: one net point per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> wang_xu_algorithm2([[1.0]], [0.5], [[0.0], [0.5]], 1.0, 1.0, 1.5, 2, np.random.default_rng(0)).shape
+    (2, 1)
+    """
+    return WX.algorithm2(X, y, np.asarray(net, dtype=np.float64), epsilon, iota, theta, variant, size, rng)
+
+
+def sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, size=None, rng=None):
+    """``size`` runs of [002 Alg. 3] (heavy-tailed private sparse linear regression): one output per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.eye(4), np.ones(4)])
+    >>> w1 = [0.2, 0.0, 0.0, 0.0]
+    >>> sparse_linear_regression(data, w1, 1.0, 2, 0.5, 1, 2.0, 1e-3, 3, np.random.default_rng(0)).shape
+    (3, 4)
+    """
+    return SP.heavy_tailed_sparse_linear_regression(data, w1, K, T, eta0, s, epsilon, delta, rng=rng, size=size)
+
+
+def sparse_optimization(
+    data,
+    loss,
+    w1,
+    s,
+    beta,
+    k,
+    T,
+    eta,
+    epsilon,
+    delta,
+    size=None,
+    rng=None,
+    *,
+    variant="standard",
+    gradient_at="current",
+):
+    """``size`` runs of [002 Alg. 5] (heavy-tailed private sparse optimisation): one output per row.
+
+    ``gradient_at`` is the reading of steps 4-6 (``"current"``: the gradient at ``w^t``, the analysis' reading;
+    ``"previous"``: at ``w^{t-1}``, as the box prints it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.eye(4), np.ones(4)])
+    >>> sparse_optimization(data, "squared", [0.2, 0.0, 0.0, 0.0], 1, 1.0, 1.0, 2, 0.5, 2.0, 1e-3, 2, 0).shape
+    (2, 4)
+    """
+    return SP.heavy_tailed_sparse_optimization(
+        data,
+        loss,
+        w1,
+        s,
+        beta,
+        k,
+        T,
+        eta,
+        epsilon,
+        delta,
+        rng=rng,
+        variant=variant,
+        size=size,
+        gradient_at=gradient_at,
+    )
+
+
+def private_grid_search(
+    data, loss, x_bound, y_bound, K, epsilon, delta, beta, size=None, rng=None, *, variant="standard"
+):
+    """``size`` runs of [004 Alg. 1] (private grid search) with output perturbation as the base learner.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.tile([[0.5, -0.5], [0.1, 0.3]], (10, 1)), np.tile([0.5, -0.1], 10)])
+    >>> private_grid_search(data, "squared", 1.0, 2.0, 2, 2.0, 1e-5, 0.1, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    learner = AL.OutputPerturbation(loss, x_bound, y_bound)
+    return AM.private_grid_search(data, learner, K, epsilon, delta, beta, variant=variant, size=size, rng=rng)

@@ -234,7 +234,7 @@ tolerance 0 ulps of the expected value, at input arg0=2.0, arg1=1.0: got 2.00000
             raise Mismatch(
                 f"{path}: log-probability of output {exp_outs[i].tolist()} is {float(logp[match[i]])!r}, "
                 f"expected {float(exp_logp[i])!r} (error {float(err[i]):.3g} > {tol.law_atol:g}; "
-                f"probability {np.exp(float(exp_logp[i])):.6g} vs {np.exp(float(logp[match[i]])):.6g})"
+                f"probability {np.exp(float(logp[match[i]])):.6g}, expected {np.exp(float(exp_logp[i])):.6g})"
             )
     else:
         raise ValueError(f"unknown comparison mode {mode!r} in case {case['id']}")

@@ -10,6 +10,7 @@ from typing import Any, Collection, Mapping, Optional, Union
 
 from ..golden.encoding import SCHEMA_ID, decode, load
 from .compare import Mismatch, compare_case
+from .coverage import Gaps
 
 __all__ = ["GOLDEN_DIR", "load_cases", "run_deterministic", "load_results"]
 
@@ -114,6 +115,7 @@ def run_deterministic(
     results: Optional[Mapping[str, Any]] = None,
     golden_dir: Union[str, os.PathLike, None] = None,
     only: Optional[Collection[str]] = None,
+    gaps: Optional[Gaps] = None,
 ) -> list[dict]:
     """One record per golden case: ``passed``, ``failed`` (with the message) or ``skipped``.
 
@@ -128,6 +130,8 @@ def run_deterministic(
         The golden folder (default: :data:`GOLDEN_DIR`).
     only : collection of str, optional
         Check only the cases of these functions.
+    gaps : Gaps, optional
+        The port's declared gaps: a case of a declared ``"name:variant"`` is skipped, not called.
 
     Returns
     -------
@@ -157,6 +161,11 @@ def run_deterministic(
         if only and fn_name not in only:
             continue
         args, kwargs = copy.deepcopy(case["args_decoded"]), copy.deepcopy(case["kwargs_decoded"])
+        # a declared "name:x" gap skips the cases of variant=x or reading=x (docs/porting.md, "Readings")
+        variant = kwargs.get("variant", kwargs.get("reading")) if isinstance(kwargs, dict) else None
+        if gaps is not None and variant is not None and gaps.covers(fn_name, variant):
+            records.append(_record(fn_name, case, "skipped", gaps.reason(fn_name, variant)))
+            continue
         if results is not None:
             if case["id"] not in results:
                 records.append(_record(fn_name, case, "skipped", "no result for this case"))

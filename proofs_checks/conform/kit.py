@@ -4,17 +4,68 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Collection, Iterable, Mapping, Optional, Union
 
+from .coverage import GAPS_ATTRIBUTE, Gaps, declared_gaps, gaps_from
 from .deterministic import load_results, run_deterministic
+from .drawfile import ReplayPort, load_draws
 from .functions import FUNCTIONS
 from .privacy import run_privacy
+from .rng_contract import run_rng_contract
 from .samplers import SIZES, run_samplers
 
-__all__ = ["load_port", "run_kit", "summarise", "exit_status", "results_from_file"]
+__all__ = ["load_port", "run_kit", "run_draw_file", "summarise", "exit_status", "results_from_file", "results_gaps"]
+
+_NOT_PROVIDED = ("not provided by the port", "no result for this case")  # the runners' words for a gap
+
+
+class _PortView:
+    """The port with its declared-unsupported functions hidden (the kit skips them even if the port has them)."""
+
+    def __init__(self, port, hidden):
+        self._port, self._hidden = port, frozenset(hidden)
+
+    def __getattr__(self, name):
+        if name in self._hidden:
+            raise AttributeError(name)
+        return getattr(self._port, name)
+
+
+def _apply_gaps(records, gaps, mode):
+    """Skips stand only for declared gaps: an undeclared missing function fails, naming the attribute to set."""
+    out = []
+    for r in records:
+        if r["status"] == "skipped" and r.get("message") in _NOT_PROVIDED:
+            name = r["function"]
+            if gaps.covers(name):
+                r = dict(r, message=gaps.reason(name))
+            else:
+                where = f"list it in the port's {GAPS_ATTRIBUTE}" if mode == "port" else "list it under 'unsupported'"
+                if mode == "draws":
+                    r = dict(r, message="no draws in the file")
+                r = dict(
+                    r,
+                    status="failed",
+                    coverage_only=True,
+                    message=f"{name} [{r['case']}]: {r['message']}, and not declared unsupported ({where} to skip it)",
+                )
+        out.append(r)
+    for entry in gaps.invalid():
+        out.append(
+            {
+                "kind": "coverage",
+                "function": entry.split("'")[1].split(":")[0],
+                "case": GAPS_ATTRIBUTE,
+                "status": "failed",
+                "coverage_only": True,
+                "message": f"{GAPS_ATTRIBUTE} names {entry}, which is not a declared port function",
+            }
+        )
+    return out
 
 
 def load_port(spec: str) -> ModuleType:
@@ -70,7 +121,9 @@ def run_kit(
     golden_dir: Union[str, os.PathLike, None] = None,
     samplers: bool = True,
     privacy: bool = True,
+    rng_contract: bool = True,
     audit_samples: int = 20_000,
+    unsupported: Optional[Union[Gaps, Collection[str], Mapping[str, str]]] = None,
 ) -> list[dict]:
     """Every check of the kit on a port (or on a non-Python port's results): one record per check.
 
@@ -88,16 +141,20 @@ def run_kit(
         Seed of the sampler tests and the audits.
     golden_dir : path, optional
         Golden folder (default: the shipped ``golden/``).
-    samplers, privacy : bool
-        Whether to run the sampler tests and the privacy audits (a port only).
+    samplers, privacy, rng_contract : bool
+        Whether to run the sampler tests, the privacy audits and the rng contract (a port only).
     audit_samples : int
         Calls of the sampler in the statistical audit.
+    unsupported : Gaps, list or mapping, optional
+        The declared gaps of a results file (:func:`results_gaps`); a port declares its own in its
+        ``UNSUPPORTED`` attribute (:mod:`.coverage`).
 
     Returns
     -------
     list of dict
-        ``kind`` (``golden``, ``sampler``, ``privacy``), ``function``, ``case``, ``status`` (``passed``,
-        ``failed``, ``skipped``), ``message`` when failed or skipped, and the check's statistics.
+        ``kind`` (``golden``, ``sampler``, ``privacy``, ``rng``, ``coverage``), ``function``, ``case``, ``status``
+        (``passed``, ``failed``, ``skipped``), ``message`` when failed or skipped, and the check's statistics.
+        Only declared gaps are ``skipped``: a function neither provided nor declared unsupported ``failed``.
 
     Raises
     ------
@@ -107,9 +164,12 @@ def run_kit(
     Examples
     --------
     >>> import types
-    >>> records = run_kit(types.ModuleType("empty_port"), only={"phi"}, samplers=False, privacy=False)
-    >>> {r["status"] for r in records}
-    {'skipped'}
+    >>> port = types.ModuleType("empty_port")
+    >>> [r["status"] for r in run_kit(port, only={"phi"}, samplers=False, privacy=False)]
+    ['failed']
+    >>> port.UNSUPPORTED = {"phi": "uses the reference's"}
+    >>> [r["status"] for r in run_kit(port, only={"phi"}, samplers=False, privacy=False)]
+    ['skipped']
     """
     only = set(only) if only else None
     unknown = sorted(only - {f.name for f in FUNCTIONS}) if only else []
@@ -117,12 +177,71 @@ def run_kit(
         raise ValueError(f"only must name declared port functions (docs/porting.md), got unknown {unknown}")
     if isinstance(size, str) and size not in SIZES:
         raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
-    records = run_deterministic(port, results=results, golden_dir=golden_dir, only=only)
+    if port is not None and unsupported is not None:
+        raise ValueError("unsupported is for a results file; a port declares its gaps in its UNSUPPORTED attribute")
+    gaps = unsupported if isinstance(unsupported, Gaps) else gaps_from(unsupported)
+    if port is not None:
+        gaps = declared_gaps(port)
+        port = _PortView(port, [e for e in gaps.entries if ":" not in e])
+    records = run_deterministic(port, results=results, golden_dir=golden_dir, only=only, gaps=gaps)
     if port is not None and samplers:
         records += run_samplers(port, size=size, seed=seed, only=only)
+    if port is not None and rng_contract:
+        records += run_rng_contract(port, seed=seed, only=only)
     if port is not None and privacy:
         records += run_privacy(port, samples=audit_samples, seed=seed, only=only)
-    return records
+    return _apply_gaps(records, gaps, "port" if port is not None else "results")
+
+
+def run_draw_file(
+    path: Union[str, os.PathLike],
+    *,
+    size: Union[str, Mapping[str, int]] = "default",
+    seed: int = 0,
+    only: Optional[Collection[str]] = None,
+) -> list[dict]:
+    """The sampler tests on the draws a port in any language wrote to a draw file (:mod:`.drawfile`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The draw file (``{"schema": "heavytail-draws/1", "draws": [...], "unsupported": [...]}``).
+    size : {"default", "small"} or mapping
+        The kit's size: the file must hold at least the draws ``--draw-instances`` lists for it.
+    seed : int
+        Seed of the reference's own draws (the two-sample tests of [002 Alg. 3, 5]).
+    only : collection of str, optional
+        Test only these samplers.
+
+    Returns
+    -------
+    list of dict
+        One ``sampler`` record per declared sampler; a sampler neither in the file nor declared unsupported
+        ``failed``.
+
+    Raises
+    ------
+    ValueError
+        If the file is not a draw file (see :func:`.drawfile.load_draws`) or ``size`` is unknown.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib, numpy as np
+    >>> from proofs_checks.conform.samplers import INSTANCES
+    >>> from proofs_checks.golden.encoding import encode
+    >>> u = INSTANCES["report_noisy_max"]["scores"]
+    >>> picks = np.argmax(u + np.random.default_rng(1).laplace(0.0, 1.0, (200_000, u.size)), axis=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "draws.json"
+    >>> _ = path.write_text(json.dumps({"schema": "heavytail-draws/1",
+    ...     "draws": [{"function": "report_noisy_max", "output": encode(picks)}]}))
+    >>> [r["status"] for r in run_draw_file(path, size="small", only={"report_noisy_max"})]
+    ['passed']
+    """
+    if isinstance(size, str) and size not in SIZES:
+        raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
+    draws, gaps = load_draws(path)
+    records = run_samplers(ReplayPort(draws), size=size, seed=seed, only=set(only) if only else None)
+    return _apply_gaps(records, gaps, "draws")
 
 
 def summarise(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
@@ -156,7 +275,7 @@ def summarise(records: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
 
 
 def exit_status(records: Iterable[Mapping[str, Any]]) -> int:
-    """0 when everything the port provides conforms (skips never fail), 1 otherwise.
+    """0 when at least one check ran and every check passed (declared gaps are skipped), 1 otherwise.
 
     Parameters
     ----------
@@ -166,14 +285,20 @@ def exit_status(records: Iterable[Mapping[str, Any]]) -> int:
     Returns
     -------
     int
-        The exit status of ``python -m proofs_checks conform``: 1 when a record ``failed``, else 0.
+        The exit status of ``python -m proofs_checks conform``: 1 when a record ``failed`` or when nothing
+        was checked (every record skipped), else 0.
 
     Examples
     --------
     >>> exit_status([{"status": "passed"}, {"status": "skipped"}]), exit_status([{"status": "failed"}])
     (0, 1)
+    >>> exit_status([{"status": "skipped"}]), exit_status([])
+    (1, 1)
     """
-    return 1 if any(r["status"] == "failed" for r in records) else 0
+    records = list(records)
+    if any(r["status"] == "failed" for r in records):
+        return 1
+    return 0 if any(r["status"] == "passed" and not r.get("coverage_only") for r in records) else 1
 
 
 def results_from_file(path: Union[str, os.PathLike]) -> dict[str, Any]:
@@ -204,3 +329,33 @@ def results_from_file(path: Union[str, os.PathLike]) -> dict[str, Any]:
     {'laplace_scale/1,1': 1.0}
     """
     return load_results(path)
+
+
+def results_gaps(path: Union[str, os.PathLike]) -> Gaps:
+    """The gaps a results file declares in its optional ``unsupported`` list (``"name"`` or ``"name:variant"``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A JSON results file (``docs/porting.md``).
+
+    Returns
+    -------
+    Gaps
+        Its declared gaps (none when the file has no ``unsupported``).
+
+    Raises
+    ------
+    TypeError
+        If ``unsupported`` is not a list of strings or a mapping of strings to reasons.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.json"
+    >>> _ = path.write_text(json.dumps({"schema": "heavytail-golden/1", "results": [], "unsupported": ["peeling"]}))
+    >>> results_gaps(path).covers("peeling")
+    True
+    """
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    return gaps_from(doc.get("unsupported"))

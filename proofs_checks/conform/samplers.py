@@ -24,7 +24,10 @@ from scipy import stats
 
 from reference import mechanisms as M
 
+from .algorithms import ALGORITHM_CHECKS, ALGORITHM_INSTANCES
+from .algorithms_sparse import SPARSE_CHECKS, SPARSE_INSTANCES
 from .functions import sampler_functions
+from .lawtests import ALPHA, counts_test, laplace_noise_test
 
 __all__ = [
     "ALPHA",
@@ -37,148 +40,37 @@ __all__ = [
     "stated_power",
 ]
 
-#: Family-wise level of each sampler's tests (thresholds fixed before the run).
-ALPHA = 1e-3
-
 #: Draws per sampler: ``default`` (the documented power) and ``small`` (the fast test suite).
-SIZES = {"default": {"finite": 4_000_000, "laplace": 20_000}, "small": {"finite": 200_000, "laplace": 5_000}}
+#: ``algorithm``: runs of a whole algorithm with a finite output law (:mod:`.algorithms`); ``continuous``: runs of
+#: [002 Alg. 3, 5] and as many of the reference's (:mod:`.algorithms_sparse`).
+SIZES = {
+    "default": {"finite": 4_000_000, "laplace": 20_000, "algorithm": 200_000, "continuous": 20_000},
+    "small": {"finite": 200_000, "laplace": 5_000, "algorithm": 20_000, "continuous": 5_000},
+}
 
-#: The fixed instances (also the inputs of the golden laws).
+#: The fixed instances (also the inputs of the golden laws); the whole algorithms' are :mod:`.algorithms`'.
 INSTANCES = {
     "laplace_mechanism": {"value": np.array([0.5, -2.0, 10.0]), "sensitivity": 1.5, "epsilon": 0.7},
     "report_noisy_max": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "scale": 1.0},
-    "exponential_sample": {"scores": np.array([0.0, 1.0, 2.5, -1.0, 0.3]), "epsilon": 1.0, "sensitivity": 1.0},
+    # scores near 1e6 (exp of eps u / (2 Delta) overflows: a port must subtract the maximum or sample by
+    # Gumbel-max) and eps, Delta != 1 (where eps, sqrt(eps) and eps^2, or Delta and 1/Delta, coincide)
+    "exponential_sample": {
+        "scores": 1e6 + np.array([0.0, 1.0, 2.5, -1.0, 0.3]),
+        "epsilon": 0.7,
+        "sensitivity": 1.5,
+    },
     "gem_sample": {
         "sensitivities": np.array([0.1, 0.2, 0.4, 0.8, 1.6]),
         "scores": np.array([1.0, 0.7, 0.65, 0.9, 0.2]),
-        "epsilon": 1.0,
+        "epsilon": 0.7,
         "beta": 0.1,
     },
     "peeling": {"v": np.array([0.9, -0.2, 0.5, 0.05, -0.7]), "s": 2, "epsilon": 0.5, "delta": 1e-3, "lam": 0.1},
+    **ALGORITHM_INSTANCES,
+    **SPARSE_INSTANCES,
 }
 
 _CHUNK = 500_000
-
-
-def counts_test(counts, probs, alpha=ALPHA, min_prob=1e-3):
-    """``(ok, message, detail)``: per-outcome z-tests (p >= min_prob) and a chi-square test, Bonferroni.
-
-    Parameters
-    ----------
-    counts : array_like
-        How often each outcome was drawn.
-    probs : array_like
-        The exact probability of each outcome.
-    alpha : float
-        Family-wise level of the tests.
-    min_prob : float
-        Outcomes at least this likely get their own z-test.
-
-    Returns
-    -------
-    ok : bool
-        False when a test rejects the exact law.
-    message : str or None
-        The rejecting test, its statistic and p-value.
-    detail : dict
-        Every statistic.
-
-    Examples
-    --------
-    >>> counts_test([2500, 7500], [0.25, 0.75])[0], counts_test([3000, 7000], [0.25, 0.75])[0]
-    (True, False)
-    """
-    counts = np.asarray(counts, dtype=np.float64)
-    probs = np.asarray(probs, dtype=np.float64)
-    n = counts.sum()
-    big = probs >= min_prob
-    n_tests = int(big.sum()) + 1
-    with np.errstate(all="ignore"):
-        z = (counts - n * probs) / np.sqrt(n * probs * (1.0 - probs))
-    pz = np.where(big, 2.0 * stats.norm.sf(np.abs(z)), 1.0)
-    expected = n * probs
-    small = expected < 5.0
-    obs = np.append(counts[~small], counts[small].sum())
-    exp = np.append(expected[~small], expected[small].sum())
-    keep = exp > 0
-    chi2 = float(np.sum((obs[keep] - exp[keep]) ** 2 / exp[keep]))
-    dof = max(int(keep.sum()) - 1, 1)
-    p_chi2 = float(stats.chi2.sf(chi2, dof))
-    worst = int(np.argmin(pz))
-    level = alpha / n_tests
-    detail = {
-        "draws": int(n),
-        "tests": n_tests,
-        "level_per_test": level,
-        "min_z_p_value": float(pz[worst]),
-        "worst_outcome": worst,
-        "chi2": chi2,
-        "chi2_dof": dof,
-        "chi2_p_value": p_chi2,
-    }
-    if pz[worst] < level:
-        return (
-            False,
-            (
-                f"outcome {worst}: observed frequency {counts[worst] / n:.6g} vs exact probability "
-                f"{probs[worst]:.6g} (relative error {counts[worst] / n / probs[worst] - 1:+.3%}), "
-                f"z = {z[worst]:.2f}, p = {pz[worst]:.3g} < {level:.3g} "
-                f"(alpha {alpha:g} Bonferroni over {n_tests} tests, {int(n)} draws)"
-            ),
-            detail,
-        )
-    if p_chi2 < level:
-        return (
-            False,
-            (f"chi-square over all outcomes: {chi2:.1f} on {dof} dof, p = {p_chi2:.3g} < {level:.3g} ({int(n)} draws)"),
-            detail,
-        )
-    return True, None, detail
-
-
-def laplace_noise_test(noise, scale, alpha=ALPHA):
-    """``(ok, message, detail)`` for noise that should be i.i.d. Laplace(0, scale): a scale test and a KS test.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> laplace_noise_test(rng.laplace(0.0, 2.0, 5000), 2.0)[0], laplace_noise_test(rng.laplace(0.0, 2.4, 5000), 2.0)[0]
-    (True, False)
-    """
-    x = np.abs(np.asarray(noise, dtype=np.float64).ravel()) / scale
-    k = x.size
-    stat = 2.0 * x.sum()
-    p_scale = float(2.0 * min(stats.chi2.cdf(stat, 2 * k), stats.chi2.sf(stat, 2 * k)))
-    ks = stats.kstest(x, "expon")
-    level = alpha / 2.0
-    ratio = x.mean()
-    detail = {
-        "noise_draws": k,
-        "scale_ratio": float(ratio),
-        "scale_p_value": p_scale,
-        "ks_statistic": float(ks.statistic),
-        "ks_p_value": float(ks.pvalue),
-        "level_per_test": level,
-    }
-    if p_scale < level:
-        return (
-            False,
-            (
-                f"noise scale: mean |noise| / exact scale {scale:.6g} is {ratio:.4f} (expected 1), "
-                f"chi2 scale test p = {p_scale:.3g} < {level:.3g} ({k} draws)"
-            ),
-            detail,
-        )
-    if ks.pvalue < level:
-        return (
-            False,
-            (
-                f"noise shape: KS statistic {ks.statistic:.4f} against Laplace(0, {scale:.6g}), "
-                f"p = {ks.pvalue:.3g} < {level:.3g} ({k} draws)"
-            ),
-            detail,
-        )
-    return True, None, detail
 
 
 def _chunked(draw, n):
@@ -284,6 +176,8 @@ SAMPLER_CHECKS = {
     "exponential_sample": ("finite", _check_exp),
     "gem_sample": ("finite", _check_gem),
     "peeling": ("finite", _check_peeling),
+    **ALGORITHM_CHECKS,
+    **SPARSE_CHECKS,
 }
 
 
@@ -340,7 +234,7 @@ def run_samplers(
             continue
         rng = np.random.default_rng(np.random.SeedSequence([int(seed), 15, k]))
         try:
-            ok, msg, detail = check(port, sizes[kind], rng)
+            ok, msg, detail = check(port, sizes.get(kind, SIZES["small"][kind]), rng)
         except Exception as exc:
             records.append(dict(rec, status="failed", message=f"{name} raised {type(exc).__name__}: {exc}"))
             continue

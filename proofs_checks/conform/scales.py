@@ -26,7 +26,16 @@ from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["PHI_BOUND", "Scale", "Tol", "c_hat_scale", "printed_mean_scale", "standard_mean_scale", "log_theta_scale"]
+__all__ = [
+    "PHI_BOUND",
+    "Scale",
+    "Tol",
+    "c_hat_scale",
+    "printed_mean_scale",
+    "standard_mean_scale",
+    "log_theta_scale",
+    "gem_terms_scale",
+]
 
 #: ``B = 2 sqrt(2)/3``, the bound of phi and of E[phi] ([002 eq. (2)]): the privacy proof's sensitivity.
 PHI_BOUND = 2.0 * math.sqrt(2.0) / 3.0
@@ -186,3 +195,34 @@ def log_theta_scale(args, kwargs):
     True
     """
     return math.log(float(kwargs.get("theta", 2.0)))
+
+
+def gem_terms_scale(args, kwargs):
+    """Per score, the largest ``(|q_i + t g_i| + |q_j + t g_j|) / (g_i + g_j)``: the size of the terms the
+    normalised score of [004 App. D.1] cancels (``t = 2 log(k/beta)/eps``; pairs with ``g_i = g_j = 0`` skipped).
+
+    Parameters
+    ----------
+    args : sequence
+        ``(sensitivities, scores, epsilon, beta)`` of ``gem_normalized_scores``.
+    kwargs : mapping
+        Unused.
+
+    Returns
+    -------
+    numpy.ndarray
+        The scale of each normalised score (at least the smallest positive float, so an all-zero row has one).
+
+    Examples
+    --------
+    >>> float(gem_terms_scale([[1.0, 1.0], [0.0, 2.0], 2.0 * math.log(2.0), 1.0], {})[0])
+    2.0
+    """
+    g = np.asarray(args[0], dtype=np.float64)
+    q = np.asarray(args[1], dtype=np.float64)
+    t = 2.0 * math.log(q.shape[-1] / float(args[3])) / float(args[2])
+    pen = np.abs(q + t * g)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (pen[..., :, None] + pen[..., None, :]) / (g[..., :, None] + g[..., None, :])
+    ratio = np.where(np.isfinite(ratio), ratio, 0.0)
+    return np.maximum(np.max(ratio, axis=-1), np.finfo(np.float64).tiny)

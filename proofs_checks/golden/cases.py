@@ -9,12 +9,27 @@ from .encoding import encode
 __all__ = ["case", "law_case", "portable_matvec"]
 
 
-def case(case_id, function, args, expected, *, kwargs=None, note=None, mp_reference=None, compare="values"):
+def case(
+    case_id,
+    function,
+    args,
+    expected,
+    *,
+    kwargs=None,
+    note=None,
+    mp_reference=None,
+    compare="values",
+    reading=None,
+    mp_provenance=None,
+):
     """One golden case: ``function(*args, **kwargs) == expected`` (within the kit's tolerance).
 
     ``compare`` is ``"values"`` (element-wise), ``"rows"`` (the same set of rows, any order) or ``"law"``
     (``expected = (outputs, log_probabilities)``;
-    rows may come in any order).  ``mp_reference`` holds high-precision decimal strings of the exact value.
+    rows may come in any order).  ``mp_reference`` holds high-precision decimal strings of the exact value and
+    ``mp_provenance`` says how they were computed (a path separate from the reference's).  ``reading`` names the
+    convention the case follows where the paper allows two (``docs/porting.md``, "Readings"); a ``variant``
+    keyword names its own.
     """
     out = {
         "id": case_id,
@@ -26,14 +41,33 @@ def case(case_id, function, args, expected, *, kwargs=None, note=None, mp_refere
     }
     if mp_reference is not None:
         out["mp_reference"] = {"mp": list(mp_reference)}
+        if mp_provenance:
+            out["mp_reference"]["provenance"] = mp_provenance
+    if reading is None and kwargs and "variant" in kwargs:
+        reading = f"variant={kwargs['variant']}"
+    if reading:
+        out["reading"] = reading
     if note:
         out["note"] = note
     return out
 
 
-def law_case(case_id, function, args, expected, *, kwargs=None, note=None):
-    """A case whose output is an exact law ``(outputs, log_probabilities)``."""
-    return case(case_id, function, args, expected, kwargs=kwargs, note=note, compare="law")
+def law_case(
+    case_id, function, args, expected, *, kwargs=None, note=None, reading=None, mp_reference=None, mp_provenance=None
+):
+    """A case whose output is an exact law ``(outputs, log_probabilities)`` (``mp_reference``: the log-probabilities)."""
+    return case(
+        case_id,
+        function,
+        args,
+        expected,
+        kwargs=kwargs,
+        note=note,
+        compare="law",
+        reading=reading,
+        mp_reference=mp_reference,
+        mp_provenance=mp_provenance,
+    )
 
 
 def portable_matvec(X, w):

@@ -9,6 +9,7 @@ from reference.hu import frank_wolfe as FW
 from reference.hu import parameters as P
 from reference.losses import get_loss
 
+from . import mechanisms_mp as mp
 from .cases import case, law_case, portable_matvec
 
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
@@ -20,6 +21,21 @@ DESCRIPTION = (
     "and the exact output laws of [002 Alg. 1] and [002 Alg. 2] (d = 2, T = 2)"
 )
 REFERENCE_PRECISION = "float64 reference (laws: exact enumeration of the |V|^T selection paths)"
+
+
+#: The two readings of ``||W||_1`` in the sensitivities of [002 Alg. 1 step 6] and [002 Alg. 2 step 4].
+_NORM_READING = {
+    "radius": (
+        "||W||_1 = max over W of ||w||_1 (the l1 radius; the reference's default: half the printed Delta on the "
+        "l1 ball, the smaller noise, so a privacy check of it is the stricter one)"
+    ),
+    "diameter": "||W||_1 = max over u, v in W of ||u - v||_1 (the l1 diameter, as [002 Sec. 3] defines it)",
+}
+
+
+def _mp_step(variant):
+    value = mp.lasso_epsilon_step(0.5, 1e-5, 8, variant)
+    return {} if value is None else {"mp_reference": mp.to_strings(value), "mp_provenance": mp.PROVENANCE}
 
 
 def build(seed):
@@ -38,14 +54,33 @@ def build(seed):
             case(f"loss_gradient_batch/{loss}", "loss_gradient_batch", [loss, W, X, y], L.gradient_batch(W, X, y))
         )
     V = FW.l1_ball_vertices(2)
-    for s, m in [(1.0, 10), (3.5, 7)]:
-        cases.append(
-            case(f"dp_fw_sensitivity/s={s:g},m={m}", "dp_fw_sensitivity", [V, s, m], FW.dp_fw_sensitivity(V, s, m))
-        )
-    for K, n in [(1.0, 10), (2.5, 100)]:
-        cases.append(
-            case(f"lasso_sensitivity/K={K:g},n={n}", "lasso_sensitivity", [V, K, n], FW.lasso_sensitivity(V, K, n))
-        )
+    for reading in FW.NORM_READINGS:
+        for s, m in [(1.0, 10), (3.5, 7)]:
+            cases.append(
+                case(
+                    f"dp_fw_sensitivity/s={s:g},m={m}" + ("" if reading == "radius" else f"/{reading}"),
+                    "dp_fw_sensitivity",
+                    [V, s, m],
+                    FW.dp_fw_sensitivity(V, s, m, reading),
+                    kwargs={"reading": reading},
+                    reading=_NORM_READING[reading],
+                    mp_reference=mp.to_strings(mp.dp_fw_sensitivity(V, s, m, reading)),
+                    mp_provenance=mp.PROVENANCE,
+                )
+            )
+        for K, n in [(1.0, 10), (2.5, 100)]:
+            cases.append(
+                case(
+                    f"lasso_sensitivity/K={K:g},n={n}" + ("" if reading == "radius" else f"/{reading}"),
+                    "lasso_sensitivity",
+                    [V, K, n],
+                    FW.lasso_sensitivity(V, K, n, reading),
+                    kwargs={"reading": reading},
+                    reading=_NORM_READING[reading],
+                    mp_reference=mp.to_strings(mp.lasso_sensitivity(V, K, n, reading)),
+                    mp_provenance=mp.PROVENANCE,
+                )
+            )
     for variant in FW.LASSO_VARIANTS:
         cases.append(
             case(
@@ -54,6 +89,7 @@ def build(seed):
                 [0.5, 1e-5, 8],
                 FW.lasso_epsilon_step(0.5, 1e-5, 8, variant),
                 kwargs={"variant": variant},
+                **_mp_step(variant),
             )
         )
     settings = [
@@ -82,6 +118,7 @@ def build(seed):
                 FW.dp_fw_output_log_prob(data, "squared", w0, 2.0, 2, 1.0, 1.0, variant=variant),
                 kwargs={"variant": variant},
                 note="[002 Alg. 1], l1-ball vertices, T = 2",
+                reading=f"variant={variant}; {_NORM_READING['radius']}",
             )
         )
     for variant in ("printed", "standard"):
@@ -93,6 +130,7 @@ def build(seed):
                 FW.private_lasso_output_log_prob(data, w0, 2.0, 2, 1.0, 1e-3, variant=variant),
                 kwargs={"variant": variant},
                 note="[002 Alg. 2], l1-ball vertices, T = 2",
+                reading=f"variant={variant}; {_NORM_READING['radius']}",
             )
         )
     return cases

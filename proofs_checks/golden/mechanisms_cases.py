@@ -7,6 +7,7 @@ import numpy as np
 
 from reference import mechanisms as M
 
+from . import mechanisms_mp as mp
 from .cases import case, law_case
 
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
@@ -24,17 +25,31 @@ REFERENCE_PRECISION = (
 )
 
 
+def _mp(value, provenance=mp.PROVENANCE):
+    """The ``mp_reference`` keywords of a case: 25-digit strings of an independent value and how it was computed."""
+    return {"mp_reference": mp.to_strings(value), "mp_provenance": provenance}
+
+
 def build(seed):
     rng = np.random.default_rng(seed)
     cases = []
     for sens, eps in [(1.0, 1.0), (0.5, 0.1), (3.0, 2.0)]:
-        cases.append(case(f"laplace_scale/{sens:g},{eps:g}", "laplace_scale", [sens, eps], M.laplace_scale(sens, eps)))
+        cases.append(
+            case(
+                f"laplace_scale/{sens:g},{eps:g}",
+                "laplace_scale",
+                [sens, eps],
+                M.laplace_scale(sens, eps),
+                **_mp(mp.laplace_scale(sens, eps)),
+            )
+        )
         cases.append(
             case(
                 f"report_noisy_max_scale/{sens:g},{eps:g}",
                 "report_noisy_max_scale",
                 [sens, eps],
                 M.report_noisy_max_scale(sens, eps),
+                **_mp(mp.report_noisy_max_scale(sens, eps)),
             )
         )
     for s, eps, delta, lam in [(2, 1.0, 1e-5, 0.3), (5, 0.5, 1e-3, 1.0), (1, 4.0, 0.1, 2.0)]:
@@ -44,20 +59,28 @@ def build(seed):
                 "peeling_scale",
                 [s, eps, delta, lam],
                 M.peeling_scale(s, eps, delta, lam),
+                **_mp(mp.peeling_scale(s, eps, delta, lam)),
             )
         )
     for eps, beta, k in [(1.0, 0.1, 5), (0.3, 0.05, 100)]:
         cases.append(
-            case(f"gem_threshold/eps={eps:g},k={k}", "gem_threshold", [eps, beta, k], M.gem_threshold(eps, beta, k))
+            case(
+                f"gem_threshold/eps={eps:g},k={k}",
+                "gem_threshold",
+                [eps, beta, k],
+                M.gem_threshold(eps, beta, k),
+                **_mp(mp.gem_threshold(eps, beta, k)),
+            )
         )
     scores = np.array([[0.0, 1.0, 2.5, -1.0, 0.3], [1e6, 1e6 - 2.0, -1e6, 1e6 - 0.5, 0.0]])
-    for eps, sens in [(1.0, 1.0), (0.2, 0.5)]:
+    for eps, sens in [(1.0, 1.0), (0.2, 0.5), (0.7, 1.5)]:
         cases.append(
             case(
                 f"exponential_log_prob/eps={eps:g}",
                 "exponential_log_prob",
                 [scores, eps, sens],
                 M.exponential_log_prob(scores, eps, sens),
+                **_mp(mp.exponential_log_prob(scores, eps, sens)),
             )
         )
     rnm = np.array([[0.0, 1.0, 2.5, -1.0, 0.3], [5.0, 5.0, 4.0, 0.0, 100.0]])
@@ -68,17 +91,22 @@ def build(seed):
                 "report_noisy_max_log_prob",
                 [rnm, scale],
                 M.report_noisy_max_log_prob(rnm, scale),
+                **_mp(mp.report_noisy_max_log_prob(rnm, scale), mp.QUADRATURE),
             )
         )
     v = np.array([0.9, -0.2, 0.5, 0.05, -0.7])
     for s, eps, delta, lam in [(2, 1.0, 1e-3, 0.1), (3, 2.0, 1e-2, 0.05)]:
+        seqs, logp = M.peeling_support_log_prob(v, s, eps, delta, lam)
+        mp_seqs, mp_logp = mp.peeling_support_log_prob(v, s, eps, delta, lam)
+        exact = dict(zip((tuple(q) for q in mp_seqs), mp_logp))
         cases.append(
             law_case(
                 f"peeling_support_log_prob/s={s}",
                 "peeling_support_log_prob",
                 [v, s, eps, delta, lam],
-                M.peeling_support_log_prob(v, s, eps, delta, lam),
+                (seqs, logp),
                 note="[002 Alg. 4] steps 3-6: law of the ordered selected indices",
+                **_mp([exact[tuple(int(i) for i in q)] for q in seqs], mp.QUADRATURE),
             )
         )
     g = np.array([0.1, 0.2, 0.4, 0.8, 1.6])
@@ -90,10 +118,17 @@ def build(seed):
                 "gem_normalized_scores",
                 [g, q, eps, beta],
                 M.gem_normalized_scores(g, q, eps, beta),
+                **_mp(mp.gem_normalized_scores(g, q, eps, beta)),
             )
         )
         cases.append(
-            case(f"gem_log_prob/eps={eps:g}", "gem_log_prob", [g, q, eps, beta], M.gem_log_prob(g, q, eps, beta))
+            case(
+                f"gem_log_prob/eps={eps:g}",
+                "gem_log_prob",
+                [g, q, eps, beta],
+                M.gem_log_prob(g, q, eps, beta),
+                **_mp(mp.gem_log_prob(g, q, eps, beta)),
+            )
         )
     for eps_step, T, ds in [(0.1, 10, 1e-5), (0.01, 1000, 1e-6)]:
         cases.append(
@@ -102,6 +137,7 @@ def build(seed):
                 "advanced_composition_epsilon",
                 [eps_step, T, ds],
                 M.advanced_composition_epsilon(eps_step, T, ds),
+                **_mp(mp.advanced_composition_epsilon(eps_step, T, ds)),
             )
         )
     for variant in ("printed", "standard"):
