@@ -127,6 +127,34 @@ FINDINGS = (
         "20 bins). The earlier 1-in-3 refutation used sigma~ = 0.1, not the paper's constant, and judged "
         "nothing of the paper.",
     ),
+    Finding(
+        id="004.thm1-proof-steps",
+        paper="004",
+        title="Steps of Theorem 1's proof in App. D.2 are false as printed (the second moment, eq. (1), the guess "
+        "bound); the statement's own guess bound holds",
+        claims=(
+            "arora.thm1.proof.second-moment",
+            "arora.thm1.proof.eq1",
+            "arora.units.validation-penalty",
+            "arora.thm1.proof.guess-bound",
+            "arora.thm1.proof.guess-bound.statement",
+        ),
+        reading="[004 App. D.2] in the proof of [004 Thm. 1]: E[l(w_j; z)^2] <= 4Y^2 for the candidates, eq. (1) "
+        "P[|L(w_j; S2) - L(w_j; D)| >= tau_j] <= beta/2 by Bernstein, and 2^(j') <= max{2 ||w*||, 1}; the "
+        "hypotheses of Theorem 1 as stated (||x|| <= X, l(0; z) <= Y^2, Assumption 1 for the base learner with "
+        "the guesses B_j = 2^j, j = 1..K). Eq. (1) is judged under 8 readings of tau_j's constants side by side "
+        "(Delta = 4225 or 8193, n = |S2| or 2|S2|, log(4K/beta) or log(K/beta)).",
+        summary="Witness inside every hypothesis: d = 1, X = Y = 1, y = 0, x = 1 with probability 2^-18, the "
+        "constant learner A(S1, B) = min(B, 64) (trivially DP, err(B) = B^2), candidate w_6 = 64 with excess risk "
+        "1/64: E l^2 = 64 = 16 x 4Y^2 (exact rationals); the bound that holds is E l^2 <= Delta(B) L(w; D) = 66. "
+        "Eq. (1) for j = 6 alone (a lower bound on the union): P = 0.260 at |S2| = 1e8 under the largest tau the "
+        "text allows, 0.26-0.57 across the readings, against beta/2 = 0.05 (exact binomial, mpmath cross-check); "
+        "it tends to P(|N(0, 1)| >= 0.585) = 0.56 as n grows since the true variance is 64, not 4. The "
+        "penalty sqrt(4Y^2 log/n) scales like Y (exponent 1.37-1.74 measured against the score's 2). The guess "
+        "bound fails with ratio 2 for every ||w*|| < 1 (the guesses start at B_1 = 2) and holds under the "
+        "reading [K] = {0, ..., K-1}; the statement's 2 max{||w*||, 1}, the argument of err and Delta in "
+        "Theorem 1, holds and is tight. The theorem's rate is not contradicted by these steps alone.",
+    ),
 )
 
 
