@@ -1,0 +1,325 @@
+"""Claims ``chains.000.*``: the derivation chains of Wang & Xu (000) judged term by term (sympy).
+
+Each claim builds one chain of :mod:`proofs_checks.formulas.chains.wang_xu` and judges it in one reading:
+``explicit`` (the constants: every premise term matched with a coefficient ratio >= 1) or ``o`` (orders only,
+under the regime the claim id names).  ``observed`` is the number of premise terms the statement fails to cover
+(bound 0); the evidence lists every term (``rows``), the regime (``rule``) and the witnesses.  sympy is
+imported when a check runs, not when the claim set loads (the CLI's start-up stays light).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from fractions import Fraction
+
+from ...builders import compare_result
+from ...model import Claim, Mutant
+
+__all__ = ["CHAIN_CLAIMS", "chain_check", "register"]
+
+#: (claim suffix, chain factory name, its keyword arguments, reading, statement, mutations the check must refute)
+#: A mutation is ("drop", term), ("scale", term, factor), ("shift", term, symbol, shift in sympy syntax) or
+#: ("repair",) (the stated bound replaced by the premises' sum, which must be confirmed).
+CHAIN_CLAIMS: tuple = (
+    (
+        "eq14.explicit",
+        "eq14_chain",
+        (),
+        "explicit",
+        "[000 eq. (14)] is the sum of [000 Lemma 4], [000 eq. (9)], [000 eq. (13)] and [000 Lemma 6], term by term.",
+        (("drop", "logN/(iota*n)"), ("scale", "M*iota", "1/2"), ("shift", "M*iota", "iota", "1/2")),
+    ),
+    (
+        "eq14.o",
+        "eq14_chain",
+        (),
+        "o",
+        "[000 eq. (14)] dominates its premises' sum in order (n -> inf, eps <= 1).",
+        (("drop", "M*iota"), ("shift", "M*iota", "iota", "1/2")),
+    ),
+    (
+        "eq24.explicit",
+        "eq24_chain",
+        (),
+        "explicit",
+        "The second line of [000 eq. (24)] follows from [000 Lemma 9] and [000 eq. (25)] with its constants.",
+        (("repair",),),
+    ),
+    (
+        "eq24.o",
+        "eq24_chain",
+        (),
+        "o",
+        "The second line of [000 eq. (24)] follows from [000 Lemma 9] and [000 eq. (25)] in order.",
+        (("drop", "M*iota**(theta - 1)"), ("shift", "M*iota**(theta - 1)", "iota", "1/theta")),
+    ),
+    (
+        "eq26.explicit.reading-a",
+        "eq26_chain",
+        (("reading", "a"),),
+        "explicit",
+        "[000 eq. (26)] is at least the sum of [000 eq. (20)], [000 Lemma 7], [000 eq. (23)] and the printed "
+        "[000 eq. (24)], term by term.",
+        (("repair",),),
+    ),
+    (
+        "eq26.explicit.reading-b",
+        "eq26_chain",
+        (("reading", "b"),),
+        "explicit",
+        "[000 eq. (26)] is at least the sum of its premises with [000 eq. (24)] re-derived from [000 Lemma 9] and "
+        "[000 eq. (25)], term by term.",
+        (("repair",),),
+    ),
+    (
+        "eq26.o.eps-bounded",
+        "eq26_chain",
+        (("reading", "a"), ("regime", "eps-bounded")),
+        "o",
+        "[000 eq. (26)] dominates its premises' sum in order for eps <= 1.",
+        (("drop", "M*iota**(theta - 1)"), ("shift", "M*iota**(theta - 1)", "iota", "1/theta")),
+    ),
+    (
+        "eq26.o.eps-large",
+        "eq26_chain",
+        (("reading", "a"), ("regime", "eps-large")),
+        "o",
+        "[000 eq. (26)] dominates its premises' sum in order for every eps > 0.",
+        (("repair",),),
+    ),
+    (
+        "step39.explicit",
+        "step39_chain",
+        (),
+        "explicit",
+        "The exponent of [000 eq. (39)] bounds the line above it after 1 + u <= exp(u), term by term.",
+        (("repair",),),
+    ),
+    (
+        "lemma10.explicit",
+        "lemma10_chain",
+        (),
+        "explicit",
+        "[000 Lemma 10]'s statement follows from the exponent of (39) with iota zeta E||x|| kept, term by term.",
+        (("drop", "tau*zeta"), ("scale", "M*iota**(theta - 1)", "1/2"), ("shift", "tau*zeta", "zeta", "1/theta")),
+    ),
+    (
+        "thm1-display.o.printed",
+        "thm1_display_chain",
+        (("reading", "printed"),),
+        "o",
+        "[000 Thm. 1]'s O-display (with log(N/zeta)) dominates (14) in order for eps <= 1.",
+        (("repair",),),
+    ),
+    (
+        "thm1-display.o.eta-as-zeta",
+        "thm1_display_chain",
+        (("reading", "eta-as-zeta"),),
+        "o",
+        "[000 Thm. 1]'s O-display, its zeta read as eta, dominates (14) in order for eps <= 1.",
+        (("drop", "Delta**2*iota*tau**2"), ("shift", "Delta**2*iota*tau**2", "iota", "1/2")),
+    ),
+    (
+        "eq7.o.eps-bounded",
+        "eq7_chain",
+        (("regime", "eps-bounded"),),
+        "o",
+        "[000 eq. (7)] follows from (14) at the theorem's zeta and iota, for eps <= 1.",
+        (
+            ("shift", "sqrt(d)*sqrt(li)*sqrt(logn)*tau/sqrt(m)", "m", "-1/2"),
+            ("shift", "sqrt(d)*sqrt(li)*sqrt(logn)*tau/sqrt(m)", "d", "-1/2"),
+        ),
+    ),
+    (
+        "eq7.o.eps-large",
+        "eq7_chain",
+        (("regime", "eps-large"),),
+        "o",
+        "[000 eq. (7)] follows from (14) at the theorem's zeta and iota, for every eps > 0.",
+        (("repair",),),
+    ),
+    (
+        "eq8.o.eps-bounded",
+        "eq8_chain",
+        (("regime", "eps-bounded"),),
+        "o",
+        "[000 eq. (8)] follows from (14) under [000 Assumption 2] at the theorem's zeta and iota, for eps <= 1.",
+        (("shift", "d*sqrt(li)*sqrt(logn)*tau/sqrt(m)", "d", "-1/2"),),
+    ),
+    (
+        "eq8.o.eps-large",
+        "eq8_chain",
+        (("regime", "eps-large"),),
+        "o",
+        "[000 eq. (8)] follows from (14) under [000 Assumption 2], for every eps > 0.",
+        (("repair",),),
+    ),
+    (
+        "eq27.o.eps-bounded",
+        "eq27_chain",
+        (("regime", "eps-bounded"),),
+        "o",
+        "[000 eq. (27)] follows from the premises of (26) in order, for eps <= 1.",
+        (("drop", "iota**(theta - 1)*tau**theta"), ("shift", "iota**(theta - 1)*tau**theta", "iota", "1/theta")),
+    ),
+    (
+        "eq27.o.eps-large",
+        "eq27_chain",
+        (("regime", "eps-large"),),
+        "o",
+        "[000 eq. (27)] follows from the premises of (26) in order, for every eps > 0.",
+        (("repair",),),
+    ),
+    (
+        "eq18.o.logs-kept",
+        "eq18_chain",
+        (("logs", "kept"),),
+        "o",
+        "[000 eq. (18)] follows at the theorem's zeta and iota, log n and log(1/eta) kept, eps <= 1.",
+        (("repair",),),
+    ),
+    (
+        "eq18.o.logs-hidden",
+        "eq18_chain",
+        (("logs", "hidden"),),
+        "o",
+        "[000 eq. (18)] follows at the theorem's zeta and iota, its O-tilde hiding log factors, eps <= 1.",
+        (("shift", "d**(1 - 1/theta)*logn**(2 - 2/theta)*m**(-1 + 1/theta)*tau", "m", "-1/theta"),),
+    ),
+    (
+        "eq19.o.iota-printed",
+        "eq19_chain",
+        (("iota_exponent", "printed"),),
+        "o",
+        "[000 eq. (19)] follows at the printed iota = O((log n log(1/eta)/(n eps))^((theta-1)/theta)/tau), eps <= 1.",
+        (("repair",),),
+    ),
+    (
+        "eq19.o.iota-one-over-theta",
+        "eq19_chain",
+        (("iota_exponent", "one-over-theta"),),
+        "o",
+        "[000 eq. (19)] follows with iota's exponent read as 1/theta (as for (18)), log factors hidden, eps <= 1.",
+        (("shift", "d*logn**(2 - 2/theta)*m**(-1 + 1/theta)*tau", "m", "-1/theta"),),
+    ),
+)
+
+
+@functools.lru_cache(maxsize=None)
+def _report(factory: str, kwargs: tuple, mutation: tuple):
+    """The chain's comparison (cached: the explicit and the O claims of one chain share it)."""
+    import sympy as sp
+
+    from ...formulas.chains import engine
+    from ...formulas.chains import wang_xu as chains
+
+    chain = getattr(chains, factory)(**dict(kwargs))
+    if mutation:
+        kind, *args = mutation
+        if kind == "drop":
+            chain = engine.mutate_stated(chain, args[0], factor=0)
+        elif kind == "scale":
+            chain = engine.mutate_stated(chain, args[0], factor=sp.Rational(args[1]))
+        elif kind == "shift":
+            shift = sp.sympify(args[2], locals=chains.SYMBOLS)
+            chain = engine.mutate_stated(chain, args[0], exponent_shift={chains.SYMBOLS[args[1]]: shift})
+        elif kind == "repair":
+            chain = dataclasses.replace(chain, name=f"{chain.name} [repaired]", stated=chain.premise_sum())
+        else:
+            raise ValueError(f"mutation kind must be drop, scale, shift or repair, got {kind!r}")
+    return chain, engine.compare_chain(chain)
+
+
+def chain_check(factory: str, kwargs: tuple = (), reading: str = "explicit", mutation: tuple = ()):
+    """Check factory: the chain ``factory(**kwargs)`` judged in ``reading``, its stated bound changed by ``mutation``.
+
+    Parameters
+    ----------
+    factory : str
+        A chain function of :mod:`proofs_checks.formulas.chains.wang_xu` (``"eq26_chain"``).
+    kwargs : tuple of (str, str)
+        Its keyword arguments, as pairs (hashable: the comparison is cached).
+    reading : {"explicit", "o"}
+    mutation : tuple
+        Empty, or one mutation of :data:`CHAIN_CLAIMS`.
+
+    Returns
+    -------
+    callable
+        ``check(ctx) -> Result`` with ``observed`` the number of premise terms the statement fails to cover.
+
+    Raises
+    ------
+    ValueError
+        An unknown reading.
+    """
+    if reading not in ("explicit", "o"):
+        raise ValueError(f"reading must be 'explicit' or 'o', got {reading!r}")
+
+    def check(ctx):
+        chain, report = _report(factory, tuple(kwargs), tuple(mutation))
+        failures = report.explicit_failures if reading == "explicit" else report.o_failures
+        witnesses = report.witnesses(reading)
+        premises = "; ".join(label for label, _ in chain.premises)
+        what = (
+            "explicit reading: every premise term must appear in the statement with coefficient ratio >= 1"
+            if reading == "explicit"
+            else f"O-reading: every premise term must be dominated by a stated term under the regime {report.regime}"
+        )
+        return compare_result(
+            float(failures),
+            0.0,
+            "at_most",
+            rtol=0.0,
+            atol=0.0,
+            method="sympy: both sides expanded into monomials in the order symbols and grouped; coefficients and "
+            "exponents depending on theta compared at theta in {1.01, 1.1, 1.25, 1.5, 1.75, 1.9, 1.99} to 50 digits",
+            reading=f"{chain.citation} from {premises}; {what}",
+            evidence={
+                "rows": [t.as_row() for t in report.terms],
+                "rule": report.regime,
+                "analysis": f"witnesses ({reading} reading): {', '.join(witnesses) or 'none'}; explicit verdict "
+                f"{report.explicit_verdict}, O verdict {report.o_verdict} (side by side)",
+                "observed_is": "premise terms the statement does not cover in this reading",
+                **({"ratio": report.smallest_ratio} if report.smallest_ratio is not None else {}),
+            },
+            evidence_kind="formula",
+        )
+
+    return check
+
+
+def _mutant(factory, kwargs, reading, mutation) -> Mutant:
+    kind = mutation[0]
+    if kind == "repair":
+        return Mutant(
+            "stated bound replaced by the premises' sum (must be confirmed: the check is not stuck at refuted)",
+            chain_check(factory, kwargs, reading, mutation),
+            detected_by=("confirmed",),
+        )
+    names = {
+        "drop": lambda: f"stated term {mutation[1]} dropped",
+        "scale": lambda: f"stated term {mutation[1]} x{mutation[2]}",
+        "shift": lambda: f"stated term {mutation[1]} with the exponent of {mutation[2]} shifted by {mutation[3]}",
+    }
+    factor = float(Fraction(mutation[2])) if kind == "scale" else None
+    return Mutant(names[kind](), chain_check(factory, kwargs, reading, mutation), factor=factor)
+
+
+def register(registry):
+    """Register the ``chains.000.*`` claims."""
+    for suffix, factory, kwargs, reading, statement, mutations in CHAIN_CLAIMS:
+        registry.add_claim(
+            Claim(
+                f"chains.000.{suffix}",
+                re.search(r"\[[^\]]*\]", statement).group(0),
+                statement,
+                "formula",
+                chain_check(factory, kwargs, reading),
+                variant=None,
+                mutants=tuple(_mutant(factory, kwargs, reading, m) for m in mutations),
+                seed_policy="once",
+            )
+        )
