@@ -17,7 +17,7 @@ from fractions import Fraction
 from ...builders import compare_result
 from ...model import Claim, Mutant
 
-__all__ = ["CHAIN_CLAIMS", "chain_check", "register"]
+__all__ = ["CHAIN_CLAIMS", "WITNESS_POINTS", "chain_check", "register"]
 
 #: (claim suffix, chain factory name, its keyword arguments, reading, statement, mutations the check must refute)
 #: A mutation is ("drop", term), ("scale", term, factor), ("shift", term, symbol, shift in sympy syntax) or
@@ -207,6 +207,82 @@ CHAIN_CLAIMS: tuple = (
 )
 
 
+_T2 = {"theta": "3/2", "iota": "1/10", "tau": "1", "M": "1", "li": "log(20)"}
+_RATE = {"d": "1", "tau": "1", "Delta": "1", "log3D": "log(3)", "li": "log(20)"}
+
+#: Numeric points at which the premises' sum over the stated bound is evaluated (50 digits), the witness of a
+#: refutation in numbers (values in sympy syntax; eta = 0.05 gives li = log 20).  A term-by-term refutation need
+#: not make the whole sum exceed the statement everywhere: the points show where it does and where it does not.
+WITNESS_POINTS: dict = {
+    "eq24.explicit": [
+        {**_T2, "n": "1000", "zeta": "1/1000", "logN": "log(3000)", "M": m_value} for m_value in ("1", "100")
+    ],
+    **{
+        f"eq26.{suffix}": [
+            {**_T2, "n": "3200", "zeta": "1/3200", "logN": "log(9600)", "eps": eps} for eps in ("1/10", "1", "50")
+        ]
+        for suffix in ("explicit.reading-a", "explicit.reading-b")
+    },
+    # the O-reading lets iota move: at n fixed, iota = 1/eps and eps -> inf make the dropped lg/(n iota) grow
+    "eq26.o.eps-large": [
+        {**_T2, "n": "3200", "zeta": "1/3200", "logN": "log(9600)", "eps": eps, "iota": f"1/{eps}"}
+        for eps in ("1", "100", "10000")
+    ],
+    "step39.explicit": [{"theta": "3/2", "iota": "1/10", "zeta": "1/100", "Ex": "1", "Exth": "1", "Er": "1"}],
+    "thm1-display.o.printed": [
+        {
+            "n": "1000",
+            "eps": "1",
+            "iota": "1/10",
+            "zeta": "1/1000",
+            "tau": "1",
+            "Delta": "1",
+            "logN": "log(3000)",
+            "lz": "log(1000)",
+            "li": li,
+        }
+        for li in ("log(20)", "100", "10000")
+    ],
+    **{
+        f"{eq}.o.eps-large": [
+            {**_RATE, "d": d_value, "m": f"1000*{eps}", "eps": eps, "logn": "log(1000)"}
+            for eps in ("1", "100", "10000")
+        ]
+        for eq, d_value in (("eq7", "1"), ("eq8", "10"))
+    },
+    "eq27.o.eps-large": [
+        {
+            **_T2,
+            **{"n": "1000", "zeta": "1/1000", "Delta": "1", "log3D": "log(3)", "d": "1", "lz": "log(1000)"},
+            **{"eps": eps, "iota": f"1/{eps}"},
+        }
+        for eps in ("1", "100", "10000")
+    ],
+    "eq18.o.logs-kept": [
+        {**_RATE, "theta": "3/2", "m": "1000", "eps": "1", "logn": "log(1000)", "li": li}
+        for li in ("log(20)", "100", "10000")
+    ],
+    "eq19.o.iota-printed": [
+        {**_RATE, "theta": "3/2", "m": n_value, "eps": "1", "logn": f"log({n_value})"}
+        for n_value in ("10**3", "10**6", "10**9", "10**12")
+    ],
+}
+
+
+def _witness_rows(chain, points) -> list:
+    """``premises / stated`` at each of ``points`` (the chain's symbols by name)."""
+    import sympy as sp
+
+    from ...formulas.chains import engine
+    from ...formulas.chains import wang_xu as chains
+
+    rows = []
+    for point in points:
+        values = {chains.SYMBOLS[k]: sp.sympify(v) for k, v in point.items()}
+        rows.append({"point": dict(point), "premises_over_stated": engine.ratio_at(chain, values)})
+    return rows
+
+
 @functools.lru_cache(maxsize=None)
 def _report(factory: str, kwargs: tuple, mutation: tuple):
     """The chain's comparison (cached: the explicit and the O claims of one chain share it)."""
@@ -232,7 +308,9 @@ def _report(factory: str, kwargs: tuple, mutation: tuple):
     return chain, engine.compare_chain(chain)
 
 
-def chain_check(factory: str, kwargs: tuple = (), reading: str = "explicit", mutation: tuple = ()):
+def chain_check(
+    factory: str, kwargs: tuple = (), reading: str = "explicit", mutation: tuple = (), witness_points: tuple = ()
+):
     """Check factory: the chain ``factory(**kwargs)`` judged in ``reading``, its stated bound changed by ``mutation``.
 
     Parameters
@@ -244,6 +322,8 @@ def chain_check(factory: str, kwargs: tuple = (), reading: str = "explicit", mut
     reading : {"explicit", "o"}
     mutation : tuple
         Empty, or one mutation of :data:`CHAIN_CLAIMS`.
+    witness_points : tuple of dict
+        Points (:data:`WITNESS_POINTS`) at which the premises' sum over the stated bound is reported.
 
     Returns
     -------
@@ -262,6 +342,7 @@ def chain_check(factory: str, kwargs: tuple = (), reading: str = "explicit", mut
         chain, report = _report(factory, tuple(kwargs), tuple(mutation))
         failures = report.explicit_failures if reading == "explicit" else report.o_failures
         witnesses = report.witnesses(reading)
+        numbers = _witness_rows(chain, witness_points) if witness_points else []
         premises = "; ".join(label for label, _ in chain.premises)
         what = (
             "explicit reading: every premise term must appear in the statement with coefficient ratio >= 1"
@@ -283,6 +364,15 @@ def chain_check(factory: str, kwargs: tuple = (), reading: str = "explicit", mut
                 "analysis": f"witnesses ({reading} reading): {', '.join(witnesses) or 'none'}; explicit verdict "
                 f"{report.explicit_verdict}, O verdict {report.o_verdict} (side by side)",
                 "observed_is": "premise terms the statement does not cover in this reading",
+                **(
+                    {
+                        "worst": max(numbers, key=lambda r: r["premises_over_stated"]),
+                        "note": "premises' sum / stated bound at numeric points: "
+                        + "; ".join(f"{r['point']} -> {r['premises_over_stated']:.6g}" for r in numbers),
+                    }
+                    if numbers
+                    else {}
+                ),
                 **({"ratio": report.smallest_ratio} if report.smallest_ratio is not None else {}),
             },
             evidence_kind="formula",
@@ -317,8 +407,7 @@ def register(registry):
                 re.search(r"\[[^\]]*\]", statement).group(0),
                 statement,
                 "formula",
-                chain_check(factory, kwargs, reading),
-                variant=None,
+                chain_check(factory, kwargs, reading, witness_points=tuple(WITNESS_POINTS.get(suffix, ()))),
                 mutants=tuple(_mutant(factory, kwargs, reading, m) for m in mutations),
                 seed_policy="once",
             )

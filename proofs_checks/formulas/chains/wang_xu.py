@@ -45,12 +45,12 @@ __all__ = [
 ]
 
 _names = "n eps iota zeta tau M logN li lz logn log3D Delta d Ex Exth Er theta m"
-n, eps, iota, zeta, tau, M, logN, li, lz, logn, log3D, Delta, d, Ex, Exth, Er, theta, m = sp.symbols(_names, positive=True)
+n, eps, iota, zeta, tau, M, logN, li, lz, logn, log3D, Delta, d, Ex, Exth, Er, theta, m = sp.symbols(
+    _names, positive=True
+)
 
 #: The symbols of the chains by name (the tests and the claims build witnesses with them).
-SYMBOLS = {
-    s.name: s for s in (n, eps, iota, zeta, tau, M, logN, li, lz, logn, log3D, Delta, d, Ex, Exth, Er, theta, m)
-}
+SYMBOLS = {s.name: s for s in (n, eps, iota, zeta, tau, M, logN, li, lz, logn, log3D, Delta, d, Ex, Exth, Er, theta, m)}
 
 #: theta in (1, 2) [000 Assumption 3]: the points at which theta-dependent signs are decided.
 THETA_GRID = tuple(sp.Rational(k, 100) for k in (101, 110, 125, 150, 175, 190, 199))
@@ -165,12 +165,7 @@ def _eq26_premises(reading: str) -> tuple:
 
 
 def _eq26_stated():
-    return (
-        3 * zeta * tau
-        + 2 * _B * M
-        + 2 * _B * zeta**theta * tau**theta
-        + 8 * sp.log(theta) * _LG / (n * iota * eps)
-    )
+    return 3 * zeta * tau + 2 * _B * M + 2 * _B * zeta**theta * tau**theta + 8 * sp.log(theta) * _LG / (n * iota * eps)
 
 
 def eq26_chain(reading: str = "a", regime: str = "eps-bounded") -> Chain:
@@ -247,7 +242,10 @@ def lemma10_chain() -> Chain:
     """
     premises = (
         ("iota zeta E||x|| of the line above [000 eq. (39)], over iota, E||x|| <= tau", zeta * tau),
-        ("[000 eq. (39)] over iota, E|r|^theta <= M, E||x||^theta <= tau^theta", _B * M + _B * zeta**theta * tau**theta),
+        (
+            "[000 eq. (39)] over iota, E|r|^theta <= M, E||x||^theta <= tau^theta",
+            _B * M + _B * zeta**theta * tau**theta,
+        ),
         ("Chernoff and the union over the net", _LG / (n * iota)),
     )
     stated = zeta * tau + _B * M + _B * zeta**theta * tau**theta + _LG / (n * iota)
@@ -501,7 +499,10 @@ def eq19_chain(iota_exponent: str = "printed", regime: str = "eps-bounded", logs
     premises = (
         ("[000 eq. (20)] exponential mechanism", 4 * sp.log(theta) * _LG / (n * iota * eps)),
         ("[000 Lemma 7] at the output", _A * M + _LG / (n * iota)),
-        ("[000 eq. (23)], zeta E||x|| <= zeta d^(1/theta) tau", zeta * d ** (1 / theta) * tau + _A * M + _LG / (n * iota)),
+        (
+            "[000 eq. (23)], zeta E||x|| <= zeta d^(1/theta) tau",
+            zeta * d ** (1 / theta) * tau + _A * M + _LG / (n * iota),
+        ),
         (
             "[000 eq. (24)] as printed, E||x||^theta <= d tau^theta",
             2 * zeta * d ** (1 / theta) * tau + _B * M + 2 * _B * zeta**theta * d * tau**theta + 2 * _LG / (n * iota),
