@@ -9,19 +9,12 @@ imported when a check runs, not when the claim set loads (the CLI's start-up sta
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import re
-from fractions import Fraction
+from ._claims import register_chain_claims
 
-from ...builders import compare_result
-from ...model import Claim, Mutant
+__all__ = ["CHAIN_CLAIMS", "WITNESS_POINTS", "register"]
 
-__all__ = ["CHAIN_CLAIMS", "WITNESS_POINTS", "chain_check", "register"]
-
-#: (claim suffix, chain factory name, its keyword arguments, reading, statement, mutations the check must refute)
-#: A mutation is ("drop", term), ("scale", term, factor), ("shift", term, symbol, shift in sympy syntax) or
-#: ("repair",) (the stated bound replaced by the premises' sum, which must be confirmed).
+#: (claim suffix, chain function of :mod:`proofs_checks.formulas.chains.wang_xu`, its keyword arguments, reading,
+#: statement, mutations the check must refute; mutations as in :mod:`._claims`)
 CHAIN_CLAIMS: tuple = (
     (
         "eq14.explicit",
@@ -269,146 +262,6 @@ WITNESS_POINTS: dict = {
 }
 
 
-def _witness_rows(chain, points) -> list:
-    """``premises / stated`` at each of ``points`` (the chain's symbols by name)."""
-    import sympy as sp
-
-    from ...formulas.chains import engine
-    from ...formulas.chains import wang_xu as chains
-
-    rows = []
-    for point in points:
-        values = {chains.SYMBOLS[k]: sp.sympify(v) for k, v in point.items()}
-        rows.append({"point": dict(point), "premises_over_stated": engine.ratio_at(chain, values)})
-    return rows
-
-
-@functools.lru_cache(maxsize=None)
-def _report(factory: str, kwargs: tuple, mutation: tuple):
-    """The chain's comparison (cached: the explicit and the O claims of one chain share it)."""
-    import sympy as sp
-
-    from ...formulas.chains import engine
-    from ...formulas.chains import wang_xu as chains
-
-    chain = getattr(chains, factory)(**dict(kwargs))
-    if mutation:
-        kind, *args = mutation
-        if kind == "drop":
-            chain = engine.mutate_stated(chain, args[0], factor=0)
-        elif kind == "scale":
-            chain = engine.mutate_stated(chain, args[0], factor=sp.Rational(args[1]))
-        elif kind == "shift":
-            shift = sp.sympify(args[2], locals=chains.SYMBOLS)
-            chain = engine.mutate_stated(chain, args[0], exponent_shift={chains.SYMBOLS[args[1]]: shift})
-        elif kind == "repair":
-            chain = dataclasses.replace(chain, name=f"{chain.name} [repaired]", stated=chain.premise_sum())
-        else:
-            raise ValueError(f"mutation kind must be drop, scale, shift or repair, got {kind!r}")
-    return chain, engine.compare_chain(chain)
-
-
-def chain_check(
-    factory: str, kwargs: tuple = (), reading: str = "explicit", mutation: tuple = (), witness_points: tuple = ()
-):
-    """Check factory: the chain ``factory(**kwargs)`` judged in ``reading``, its stated bound changed by ``mutation``.
-
-    Parameters
-    ----------
-    factory : str
-        A chain function of :mod:`proofs_checks.formulas.chains.wang_xu` (``"eq26_chain"``).
-    kwargs : tuple of (str, str)
-        Its keyword arguments, as pairs (hashable: the comparison is cached).
-    reading : {"explicit", "o"}
-    mutation : tuple
-        Empty, or one mutation of :data:`CHAIN_CLAIMS`.
-    witness_points : tuple of dict
-        Points (:data:`WITNESS_POINTS`) at which the premises' sum over the stated bound is reported.
-
-    Returns
-    -------
-    callable
-        ``check(ctx) -> Result`` with ``observed`` the number of premise terms the statement fails to cover.
-
-    Raises
-    ------
-    ValueError
-        An unknown reading.
-    """
-    if reading not in ("explicit", "o"):
-        raise ValueError(f"reading must be 'explicit' or 'o', got {reading!r}")
-
-    def check(ctx):
-        chain, report = _report(factory, tuple(kwargs), tuple(mutation))
-        failures = report.explicit_failures if reading == "explicit" else report.o_failures
-        witnesses = report.witnesses(reading)
-        numbers = _witness_rows(chain, witness_points) if witness_points else []
-        premises = "; ".join(label for label, _ in chain.premises)
-        what = (
-            "explicit reading: every premise term must appear in the statement with coefficient ratio >= 1"
-            if reading == "explicit"
-            else f"O-reading: every premise term must be dominated by a stated term under the regime {report.regime}"
-        )
-        return compare_result(
-            float(failures),
-            0.0,
-            "at_most",
-            rtol=0.0,
-            atol=0.0,
-            method="sympy: both sides expanded into monomials in the order symbols and grouped; coefficients and "
-            "exponents depending on theta compared at theta in {1.01, 1.1, 1.25, 1.5, 1.75, 1.9, 1.99} to 50 digits",
-            reading=f"{chain.citation} from {premises}; {what}",
-            evidence={
-                "rows": [t.as_row() for t in report.terms],
-                "rule": report.regime,
-                "analysis": f"witnesses ({reading} reading): {', '.join(witnesses) or 'none'}; explicit verdict "
-                f"{report.explicit_verdict}, O verdict {report.o_verdict} (side by side)",
-                "observed_is": "premise terms the statement does not cover in this reading",
-                **(
-                    {
-                        "worst": max(numbers, key=lambda r: r["premises_over_stated"]),
-                        "note": "premises' sum / stated bound at numeric points: "
-                        + "; ".join(f"{r['point']} -> {r['premises_over_stated']:.6g}" for r in numbers),
-                    }
-                    if numbers
-                    else {}
-                ),
-                **({"ratio": report.smallest_ratio} if report.smallest_ratio is not None else {}),
-            },
-            evidence_kind="formula",
-        )
-
-    return check
-
-
-def _mutant(factory, kwargs, reading, mutation) -> Mutant:
-    kind = mutation[0]
-    if kind == "repair":
-        return Mutant(
-            "stated bound replaced by the premises' sum (must be confirmed: the check is not stuck at refuted)",
-            chain_check(factory, kwargs, reading, mutation),
-            detected_by=("confirmed",),
-        )
-    names = {
-        "drop": lambda: f"stated term {mutation[1]} dropped",
-        "scale": lambda: f"stated term {mutation[1]} x{mutation[2]}",
-        "shift": lambda: f"stated term {mutation[1]} with the exponent of {mutation[2]} shifted by {mutation[3]}",
-    }
-    factor = float(Fraction(mutation[2])) if kind == "scale" else None
-    return Mutant(names[kind](), chain_check(factory, kwargs, reading, mutation), factor=factor)
-
-
 def register(registry):
     """Register the ``chains.000.*`` claims."""
-    for suffix, factory, kwargs, reading, statement, mutations in CHAIN_CLAIMS:
-        registry.add_claim(
-            Claim(
-                f"chains.000.{suffix}",
-                re.search(r"\[[^\]]*\]", statement).group(0),
-                statement,
-                "formula",
-                chain_check(factory, kwargs, reading, witness_points=tuple(WITNESS_POINTS.get(suffix, ()))),
-                mutants=tuple(_mutant(factory, kwargs, reading, m) for m in mutations),
-                seed_policy="once",
-            )
-        )
+    register_chain_claims(registry, "000", "wang_xu", CHAIN_CLAIMS, WITNESS_POINTS)
