@@ -279,7 +279,7 @@ def terms_of(expr: sp.Expr, order_symbols) -> dict:
     >>> n, iota, theta = sp.symbols("n iota theta", positive=True)
     >>> terms = terms_of((2 * iota) ** (theta - 1) + 1 / n + 2 / n, (n, iota))
     >>> terms[(("n", -1),)], terms[(("iota", theta - 1),)]
-    (3, 2**(theta - 1))
+    (3, 2**theta/2)
     """
     expanded = sp.expand(sp.expand_power_base(sp.sympify(expr), force=False), power_base=True, log=False)
     grouped: dict = {}
