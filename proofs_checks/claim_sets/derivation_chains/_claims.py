@@ -1,6 +1,6 @@
 """The generic part of the derivation-chain claims: build a paper's chain, mutate it, judge it in one reading.
 
-A paper's claim module (:mod:`.wang_xu`, :mod:`.arora`) lists its claims as rows of ``CHAIN_CLAIMS``
+A paper's claim module (:mod:`.wang_xu`, :mod:`.hu`, :mod:`.arora`) lists its claims as rows of ``CHAIN_CLAIMS``
 ``(suffix, chain function, keyword pairs, reading, statement, mutations)`` and its numeric ``WITNESS_POINTS``;
 :func:`register_chain_claims` turns them into claims ``chains.<paper>.<suffix>``.  A mutation is
 ``("drop", term)``, ``("scale", term, factor)``, ``("shift", term, symbol, shift in sympy syntax)`` or
@@ -24,8 +24,8 @@ __all__ = ["chain_check", "register_chain_claims"]
 
 def _chains(module: str):
     """The chain module of a paper (:mod:`proofs_checks.formulas.chains.<module>`)."""
-    if module not in ("wang_xu", "arora"):
-        raise ValueError(f"module must be 'wang_xu' or 'arora', got {module!r}")
+    if module not in ("wang_xu", "hu", "arora"):
+        raise ValueError(f"module must be 'wang_xu', 'hu' or 'arora', got {module!r}")
     return importlib.import_module(f"proofs_checks.formulas.chains.{module}")
 
 
@@ -82,7 +82,7 @@ def chain_check(
 
     Parameters
     ----------
-    module : {"wang_xu", "arora"}
+    module : {"wang_xu", "hu", "arora"}
         The paper's chain module under :mod:`proofs_checks.formulas.chains`.
     factory : str
         A chain function of that module (``"eq26_chain"``).
@@ -176,7 +176,7 @@ def register_chain_claims(registry, paper: str, module: str, chain_claims: tuple
     registry : Registry
     paper : str
         The paper's number in the claim ids and citation tags (``"000"``).
-    module : {"wang_xu", "arora"}
+    module : {"wang_xu", "hu", "arora"}
     chain_claims : tuple
         Rows ``(suffix, chain function, keyword pairs, reading, statement, mutations)``.
     witness_points : dict
