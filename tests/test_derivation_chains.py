@@ -131,3 +131,17 @@ def test_bad_input_names_the_parameter():
         ratio_at(_toy(1 / n), {n: 3})
     with pytest.raises(ValueError, match="reading must be"):
         compare_chain(_toy(1 / n)).witnesses("big-o")
+
+
+def test_loading_the_claims_does_not_import_sympy():
+    # sympy costs about 2 s to import: the CLI's start-up and every verify worker would pay it for nothing
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from proofs_checks.registry import default_registry; "
+        "reg = default_registry(); assert any(c.id.startswith('chains.') for c in reg.claims); "
+        "print('sympy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

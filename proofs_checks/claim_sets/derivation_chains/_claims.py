@@ -19,13 +19,21 @@ from fractions import Fraction
 from ...builders import compare_result
 from ...model import Claim, Mutant
 
-__all__ = ["chain_check", "register_chain_claims"]
+__all__ = ["CHAIN_MODULES", "chain_check", "register_chain_claims"]
+
+
+#: The papers' chain modules under :mod:`proofs_checks.formulas.chains`.
+CHAIN_MODULES = ("wang_xu", "hu", "arora")
+
+
+def _check_module(module: str) -> None:
+    if module not in CHAIN_MODULES:
+        raise ValueError(f"module must be one of {CHAIN_MODULES}, got {module!r}")
 
 
 def _chains(module: str):
-    """The chain module of a paper (:mod:`proofs_checks.formulas.chains.<module>`)."""
-    if module not in ("wang_xu", "hu", "arora"):
-        raise ValueError(f"module must be 'wang_xu', 'hu' or 'arora', got {module!r}")
+    """The chain module of a paper, imported when a check runs (it imports sympy, about 2 s)."""
+    _check_module(module)
     return importlib.import_module(f"proofs_checks.formulas.chains.{module}")
 
 
@@ -104,7 +112,7 @@ def chain_check(
     ValueError
         An unknown reading or module.
     """
-    _chains(module)
+    _check_module(module)
     if reading not in ("explicit", "o"):
         raise ValueError(f"reading must be 'explicit' or 'o', got {reading!r}")
 
