@@ -47,7 +47,7 @@ def test_every_claim_is_expected(registered):
 @pytest.mark.parametrize("suffix", sorted(EXPECTED))
 def test_verdict_witnesses_evidence_and_mutants(registered, suffix):
     claim = registered[f"chains.004.{suffix}"]
-    assert claim.seed_policy == "once" and claim.source.startswith("[004 ")
+    assert claim.seed_policy == "several" and claim.source.startswith("[004 ")
     result = claim.check(CheckContext().for_claim(claim.id))
     verdict, witnesses = EXPECTED[suffix]
     assert result.verdict == verdict

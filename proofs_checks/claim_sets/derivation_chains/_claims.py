@@ -37,19 +37,18 @@ def _chains(module: str):
     return importlib.import_module(f"proofs_checks.formulas.chains.{module}")
 
 
-def _witness_rows(module: str, chain, points) -> list:
-    """``premises / stated`` at each of ``points`` (the chain's symbols by name)."""
+@functools.lru_cache(maxsize=None)
+def _witness_rows(module: str, factory: str, kwargs: tuple, mutation: tuple, points: tuple) -> tuple:
+    """``premises / stated`` at each of ``points`` (pairs of symbol name and value; cached like the report)."""
     import sympy as sp
 
     from ...formulas.chains import engine
 
     chains = _chains(module)
-
-    rows = []
-    for point in points:
-        values = {chains.SYMBOLS[k]: sp.sympify(v) for k, v in point.items()}
-        rows.append({"point": dict(point), "premises_over_stated": engine.ratio_at(chain, values)})
-    return rows
+    chain, _ = _report(module, factory, kwargs, mutation)
+    values = [{chains.SYMBOLS[k]: sp.sympify(v) for k, v in point} for point in points]
+    ratios = engine.ratios_at(chain, values)
+    return tuple({"point": dict(point), "premises_over_stated": r} for point, r in zip(points, ratios))
 
 
 @functools.lru_cache(maxsize=None)
@@ -120,7 +119,8 @@ def chain_check(
         chain, report = _report(module, factory, tuple(kwargs), tuple(mutation))
         failures = report.explicit_failures if reading == "explicit" else report.o_failures
         witnesses = report.witnesses(reading)
-        numbers = _witness_rows(module, chain, witness_points) if witness_points else []
+        points = tuple(tuple(sorted(p.items())) for p in witness_points)
+        numbers = list(_witness_rows(module, factory, tuple(kwargs), tuple(mutation), points)) if points else []
         premises = "; ".join(label for label, _ in chain.premises)
         what = (
             "explicit reading: every premise term must appear in the statement with coefficient ratio >= 1"
@@ -199,6 +199,6 @@ def register_chain_claims(registry, paper: str, module: str, chain_claims: tuple
                 "formula",
                 chain_check(module, factory, kwargs, reading, witness_points=tuple(witness_points.get(suffix, ()))),
                 mutants=tuple(_mutant(module, factory, kwargs, reading, m) for m in mutations),
-                seed_policy="once",
+                # deterministic and cheap (the comparison is cached): the default seed policy costs little
             )
         )
