@@ -1,0 +1,126 @@
+"""Claims ``chains.004.*``: the excess-risk chain of [004 Thm. 1] (proof [004 App. D.2]) judged term by term.
+
+Chains of :mod:`proofs_checks.formulas.chains.arora`: the proof's last display from ``err``, ``2 tau_j'`` and GEM's
+error (GEM read as printed, re-derived from [004 App. D.1] with the scores' sensitivity, or with the sensitivity
+[004 Alg. 1] passes), against the proof's last line or [004 Thm. 1] as stated; and the Bernstein step that sets
+``tau_j`` (the printed tail or the textbook inequality).  Claims and mutations as in :mod:`._claims`.
+"""
+
+from __future__ import annotations
+
+from ._claims import register_chain_claims
+
+__all__ = ["CHAIN_CLAIMS", "WITNESS_POINTS", "register"]
+
+_LAST = (("gem", "as-printed"), ("stated", "last-line"))
+_MEAN = (("gem", "scores-mean"), ("stated", "last-line"))
+
+#: (claim suffix, chain function of :mod:`proofs_checks.formulas.chains.arora`, keyword pairs, reading, statement,
+#: mutations the check must refute)
+CHAIN_CLAIMS: tuple = (
+    (
+        "thm1.explicit.last-line",
+        "thm1_chain",
+        _LAST,
+        "explicit",
+        "The last display of [004 App. D.2] is at least err + 2 tau_j' + GEM's 4 Delta lg/(n eps), term by term.",
+        (("repair",),),
+    ),
+    (
+        "thm1.o.last-line",
+        "thm1_chain",
+        _LAST,
+        "o",
+        "The last display of [004 App. D.2] dominates err + 2 tau_j' + GEM's term in order (eps <= 1).",
+        (("drop", "Y*sqrt(lg)/sqrt(n)"), ("shift", "Y*sqrt(lg)/sqrt(n)", "n", "-1/2")),
+    ),
+    (
+        "thm1.explicit.gem-scores-mean",
+        "thm1_chain",
+        _MEAN,
+        "explicit",
+        "The last display of [004 App. D.2] covers GEM's error re-derived from [004 App. D.1] at Alg. 1's "
+        "eps/2, beta/4, K + 1 pairs and the scores' sensitivity 2 Delta/n, term by term.",
+        (("repair",),),
+    ),
+    (
+        "thm1.o.gem-scores-mean",
+        "thm1_chain",
+        _MEAN,
+        "o",
+        "The last display of [004 App. D.2] covers GEM's re-derived error in order (eps <= 1).",
+        (("drop", "Dl*lg/(eps*n)"),),
+    ),
+    (
+        "thm1.o.gem-alg1-sensitivity",
+        "thm1_chain",
+        (("gem", "alg1-sensitivity"), ("stated", "last-line")),
+        "o",
+        "The last display of [004 App. D.2] covers GEM's error at the sensitivity Delta(B_j) [004 Alg. 1] passes.",
+        (("repair",),),
+    ),
+    (
+        "thm1.o.statement.logs-kept",
+        "thm1_chain",
+        (("gem", "as-printed"), ("stated", "statement"), ("logs", "kept")),
+        "o",
+        "[004 Thm. 1]'s 5 Delta/(n eps) covers the proof's terms in order, log(4K/beta) kept.",
+        (("repair",),),
+    ),
+    (
+        "thm1.o.statement.logs-hidden",
+        "thm1_chain",
+        (("gem", "as-printed"), ("stated", "statement"), ("logs", "hidden")),
+        "o",
+        "[004 Thm. 1]'s 5 Delta/(n eps) covers the proof's terms in order, log(4K/beta) hidden.",
+        (("drop", "Dl/(eps*n)"),),
+    ),
+    (
+        "bernstein.explicit.printed",
+        "bernstein_chain",
+        (("tail", "printed"),),
+        "explicit",
+        "[004 App. D.2]: t = tau_j brings the printed deviation tail to beta/(4K), term by term.",
+        (("drop", "Y**2*lg"), ("scale", "Dl**2*lg**2/n", "1/2"), ("shift", "Y**2*lg", "lg", "-1/2")),
+    ),
+    (
+        "bernstein.explicit.textbook",
+        "bernstein_chain",
+        (("tail", "textbook"),),
+        "explicit",
+        "[004 App. D.2]: t = tau_j brings Bernstein's two-sided tail (n/2 records, variance 4 Y^2, range Delta) "
+        "to beta/(4K), term by term.",
+        (("repair",),),
+    ),
+    (
+        "bernstein.o.textbook",
+        "bernstein_chain",
+        (("tail", "textbook"),),
+        "o",
+        "[004 App. D.2]: t = tau_j has the order Bernstein's two-sided tail needs.",
+        (("drop", "Y**2*lg"),),
+    ),
+)
+
+_POINT = {"n": "1000", "Y": "1/100", "Dl": "1", "lg": "log(40)", "E": "1/100", "c1": "log(4/3)"}
+
+#: Numeric witnesses (premises' sum / stated bound, 50 digits); K = 3, beta = 0.3 give lg = log 40.
+WITNESS_POINTS: dict = {
+    # the proof merges 2 Delta lg / n into 5 Delta lg / (n eps): fine at eps <= 1/2, short at eps in (1/2, 1]
+    "thm1.explicit.last-line": [{**_POINT, "eps": eps} for eps in ("1/2", "3/4", "1")],
+    "thm1.explicit.gem-scores-mean": [{**_POINT, "eps": eps} for eps in ("1/2", "1")],
+    # err shrinking like 1/sqrt(n): the sum keeps GEM's 8 Delta lg / eps while the stated bound decays
+    "thm1.o.gem-alg1-sensitivity": [
+        {**_POINT, "eps": "1", "n": n_value, "E": f"1/sqrt({n_value})"} for n_value in ("10**3", "10**5", "10**7")
+    ],
+    "thm1.o.statement.logs-kept": [{**_POINT, "eps": "1", "lg": lg} for lg in ("log(40)", "100", "10000")],
+    "bernstein.explicit.textbook": [
+        {"n": "1000", "Y": "1", "Dl": "1", "lg": "log(40)", "c2": "log(2)"},
+        {"n": "1000", "Y": "1/100", "Dl": "1", "lg": "log(40)", "c2": "log(2)"},
+    ],
+}
+
+
+def register(registry):
+    """Register the ``chains.004.*`` claims."""
+    register_chain_claims(registry, "004", "arora", CHAIN_CLAIMS, WITNESS_POINTS)
