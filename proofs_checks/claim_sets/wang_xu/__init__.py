@@ -11,6 +11,8 @@ sensitivity, and their claims, one module per subject:
 * :mod:`.sensitivity`: the sensitivity of L-hat_iota stated for eq. (6) and (twice) for eq. (16);
 * :mod:`.truncation`: psi satisfies (3) / (15), is non-decreasing, bounded by log theta, odd;
 * :mod:`.nets`: [000 Lemma 2], the covering number ``<= (3 Delta / zeta)^d``;
+* :mod:`.zeta_net`: the nets' covering radius against zeta ([000 Def. 4]), exact in d <= 2;
+* :mod:`.eps_sweeps`: the rates (7), (8), (18), (19) swept in eps at fixed n, two readings of O(rate);
 * :mod:`.utility`: the exponential-mechanism step (9) / (20) of the utility proofs, exactly;
 * :mod:`.concentration`: Lemmas 4, 5, 7, 8, 10 (uniform concentration over the net, d = 1);
 * :mod:`.derivations`: do (14) and (26) follow from their premises (:mod:`.bounds`);
@@ -37,6 +39,7 @@ from . import (
     audit_records,
     concentration,
     derivations,
+    eps_sweeps,
     error_split,
     findings,
     gray_box,
@@ -48,6 +51,7 @@ from . import (
     sensitivity,
     truncation,
     utility,
+    zeta_net,
 )
 from ._common import setup_for, stated_exponent
 
@@ -80,6 +84,8 @@ def register(registry):
         derivations,
         assumptions,
         error_split,
+        zeta_net,
+        eps_sweeps,
         rates,
         rates_dimension,
         findings,
