@@ -104,9 +104,7 @@ def eps_sweep_check(eq, reading, **kw):
                     "n": n,
                     "slope": _slope(eq, n, grid, **kw),
                     "constant_from_eps_at_most_1": const,
-                    "ratio_over_constant": {
-                        f"{e:g}": explicit_over_rate(eq, n, e, **kw) / const for e in _REPORTED
-                    },
+                    "ratio_over_constant": {f"{e:g}": explicit_over_rate(eq, n, e, **kw) / const for e in _REPORTED},
                 }
             )
             if EPS_RATES[eq][0] == 2 and not kw:
@@ -161,7 +159,9 @@ def register(registry):
                     ),
                 )
             else:
-                mutants = (Mutant("rate x eps^(1/2) (a wrong power of eps)", eps_sweep_check(eq, reading, rate_power=0.5)),)
+                mutants = (
+                    Mutant("rate x eps^(1/2) (a wrong power of eps)", eps_sweep_check(eq, reading, rate_power=0.5)),
+                )
             registry.add_claim(
                 Claim(
                     f"wang-xu.thm{alg}.eq{eq}.{suffix}",

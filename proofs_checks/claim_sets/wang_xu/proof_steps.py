@@ -150,9 +150,15 @@ def _step39_sides(iota, zeta, theta, atoms, keep_term):
     """Per-record sides of the step to (39): ``atoms`` are ``(prob, |r|, ||x||)``; mpmath numbers."""
     L = sum(q * r for q, r, _ in atoms)
     ex = sum(q * x for q, _, x in atoms)
-    left = 1 - iota * L + iota * zeta * ex + iota**theta / theta * sum(q * abs(r - zeta * x) ** theta for q, r, x in atoms)
+    left = (
+        1 - iota * L + iota * zeta * ex + iota**theta / theta * sum(q * abs(r - zeta * x) ** theta for q, r, x in atoms)
+    )
     c = 2 ** (theta - 1) * iota**theta / theta
-    expo = -iota * L + c * sum(q * r**theta for q, r, _ in atoms) + c * zeta**theta * sum(q * x**theta for q, _, x in atoms)
+    expo = (
+        -iota * L
+        + c * sum(q * r**theta for q, r, _ in atoms)
+        + c * zeta**theta * sum(q * x**theta for q, _, x in atoms)
+    )
     if keep_term:
         expo += iota * zeta * ex
     return left, mpmath.exp(expo)
@@ -168,7 +174,9 @@ def step39_check(keep_term=False, scale=1):
     def check(ctx):
         worst, where = mpmath.mpf(0), None
         with mpmath.workdps(50):
-            for theta, iota, zeta in itertools.product(("1.1", "1.5", "1.9"), ("0.01", "1", "10"), ("0.001", "0.01", "1")):
+            for theta, iota, zeta in itertools.product(
+                ("1.1", "1.5", "1.9"), ("0.01", "1", "10"), ("0.001", "0.01", "1")
+            ):
                 th, io, ze = mpmath.mpf(theta), mpmath.mpf(iota), mpmath.mpf(zeta)
                 for r1, x1, r2, x2 in itertools.product(("0", "3"), ("1", "20"), ("0", "0.5"), ("0", "5")):
                     for laws in ([(1, r1, x1)], [("0.5", r1, x1), ("0.5", r2, x2)]):
@@ -254,7 +262,11 @@ def register(registry):
         )
     )
     for reading, verdict_note in (("printed", ""), ("uncorrelated", ".uncorrelated"), ("factor-2", ".factor-2")):
-        mutants = ()
+        mutants = (
+            Mutant(
+                "reading factor-2 (must be confirmed)", display_after_14_check("factor-2"), detected_by=("confirmed",)
+            ),
+        )
         if reading != "printed":
             mutants = (Mutant("right-hand side x 0.6", display_after_14_check(reading, Fraction(3, 5)), factor=0.6),)
         add(
@@ -263,8 +275,11 @@ def register(registry):
                 "[000 Thm. 1]",
                 "sup_w E(y - <x, w>)^2 <= E(y - <x, w*>)^2 + 2 E||x||^2 sup_w ||w - w*||^2 (the display closing the "
                 "proof of Theorem 1)"
-                + {"printed": ".", "uncorrelated": ", for noise uncorrelated with x.", "factor-2": ", with 2 E(y - "
-                "<x, w*>)^2 on the right."}[reading],
+                + {
+                    "printed": ".",
+                    "uncorrelated": ", for noise uncorrelated with x.",
+                    "factor-2": ", with 2 E(y - <x, w*>)^2 on the right.",
+                }[reading],
                 "inequality",
                 display_after_14_check(reading),
                 algorithm="wang-xu-1",
@@ -280,7 +295,9 @@ def register(registry):
                 + (" with iota zeta E||x|| kept." if keep else " (as printed, iota zeta E||x|| dropped)."),
                 "inequality",
                 step39_check(keep),
-                mutants=(Mutant("right-hand side x 0.5", step39_check(keep, mpmath.mpf("0.5")), factor=0.5),) if keep else (),
+                mutants=(Mutant("right-hand side x 0.5", step39_check(keep, mpmath.mpf("0.5")), factor=0.5),)
+                if keep
+                else (Mutant("the term kept (must be confirmed)", step39_check(True), detected_by=("confirmed",)),),
             )
         )
     for reading, suffix in (("printed", ""), ("eta", ".eta")):
@@ -289,12 +306,19 @@ def register(registry):
                 f"wang-xu.thm1.display.log-term{suffix}",
                 "[000 Thm. 1] [000 eq. (14)]",
                 "Theorem 1's display is O of (14): its last term "
-                + ("log(N(W, zeta)/zeta)/(n iota eps), as printed" if reading == "printed" else "read as "
-                "log(N(W, zeta)/eta)/(n iota eps)")
+                + (
+                    "log(N(W, zeta)/zeta)/(n iota eps), as printed"
+                    if reading == "printed"
+                    else "read as log(N(W, zeta)/eta)/(n iota eps)"
+                )
                 + ", bounds (14)'s 4 log 2 log(N/eta)/(n iota eps) up to a constant.",
                 "formula",
                 log_eta_check(reading),
                 algorithm="wang-xu-1",
-                mutants=(Mutant("log N only (eta dropped)", log_eta_check("log-n-only")),) if reading == "eta" else (),
+                mutants=(Mutant("log N only (eta dropped)", log_eta_check("log-n-only")),)
+                if reading == "eta"
+                else (
+                    Mutant("read as log(N/eta) (must be confirmed)", log_eta_check("eta"), detected_by=("confirmed",)),
+                ),
             )
         )

@@ -136,8 +136,11 @@ def register(registry):
                     f"wang-xu.alg{alg}.privacy.printed.add-remove.{reading}",
                     f"[000 Alg. {alg}] [000 Thm. {alg}]",
                     f"Algorithm {alg} with the printed weight is eps-DP over add/remove neighbours when "
-                    + ("zeta = 1/n and iota follow the theorem's schedule in n." if reading == "schedule" else
-                       "iota follows the theorem's schedule in n (the net fixed)."),
+                    + (
+                        "zeta = 1/n and iota follow the theorem's schedule in n."
+                        if reading == "schedule"
+                        else "iota follows the theorem's schedule in n (the net fixed)."
+                    ),
                     "privacy",
                     schedule_check(alg, reading),
                     algorithm=f"wang-xu-{alg}",

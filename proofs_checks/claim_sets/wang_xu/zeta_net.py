@@ -193,8 +193,10 @@ def _triangles(pts):
     try:
         return Delaunay(pts).simplices
     except QhullError:  # collinear points: no triangle has a finite circumcentre anyway
-        return np.array(list(itertools.combinations(range(pts.shape[0]), 3))) if pts.shape[0] <= 60 else np.empty(
-            (0, 3), dtype=int
+        return (
+            np.array(list(itertools.combinations(range(pts.shape[0]), 3)))
+            if pts.shape[0] <= 60
+            else np.empty((0, 3), dtype=int)
         )
 
 
@@ -298,6 +300,7 @@ def zeta_net_check(cases=None):
     Refuted when some net's covering radius (exact in d <= 2, a searched lower bound in d >= 3) exceeds its
     declared zeta beyond rounding; confirmed otherwise.  ``observed`` is the largest radius / zeta.
     """
+
     def check(ctx):
         rng = ctx.rng()
         if cases is None:
