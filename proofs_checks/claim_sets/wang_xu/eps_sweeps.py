@@ -134,10 +134,9 @@ def eps_sweep_check(eq, reading, **kw):
             reading=f"[000 eq. ({eq})] read as O(rate) with {meaning}; the explicit bound the proof reaches, "
             f"{explicit}, with its statistical term c log(N/eta)/(n iota), against the stated rate",
             evidence={
-                "reading": reading,
                 "rows": rows,
                 "worst_at": {"n": worst["n"]},
-                "note": "ratio_over_constant: bound/rate divided by its largest value over eps in [1e-6, 1] "
+                "note": f"reading {reading}; ratio_over_constant: bound/rate divided by its largest value over eps in [1e-6, 1] "
                 "(the constant a reader fixes from eps <= 1)",
             },
             evidence_kind="formula",

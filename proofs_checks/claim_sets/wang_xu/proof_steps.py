@@ -134,11 +134,17 @@ def display_after_14_check(reading="printed", scale=1):
             "w* minimises L_D over W ([000 Def. 3]), xi = y - <x, w*>; 'printed' allows E[xi x] != 0, "
             "'uncorrelated' imposes it, 'factor-2' puts 2 E xi^2 on the right",
             evidence={
-                "worst_at": {"p": str(p), "c": str(c), "s": str(s), "t": str(t), "v": str(v)},
-                "lhs": str(lhs),
-                "rhs_printed": str(rhs),
-                "rhs_factor_2": str(rhs2),
-                "e_xi_x": str((1 - p) * c * (s - t) / 2),
+                "worst_at": {
+                    "p": str(p),
+                    "c": str(c),
+                    "s": str(s),
+                    "t": str(t),
+                    "v": str(v),
+                    "lhs": str(lhs),
+                    "rhs_printed": str(rhs),
+                    "rhs_factor_2": str(rhs2),
+                    "e_xi_x": str((1 - p) * c * (s - t) / 2),
+                },
             },
             evidence_kind="bound_search",
         )
@@ -197,7 +203,7 @@ def step39_check(keep_term=False, scale=1):
             "against the exponential of (39)'s exponent"
             + (" with iota zeta E||x|| kept" if keep_term else " as printed (without iota zeta E||x||)")
             + "; L = E|r|; observed = largest left / right",
-            evidence={"worst_at": where, "left": float(sides[0]), "right": float(sides[1])},
+            evidence={"worst_at": {**where, "left": float(sides[0]), "right": float(sides[1])}},
             evidence_kind="bound_search",
         )
 
@@ -232,7 +238,7 @@ def log_eta_check(reading="printed"):
             "log log(1/eta), eta from 1e-100 to 1e-300, n = 1e4, d = 1, N = 2n + 1 (the interval's net at zeta = 1/n)",
             reading=f"[000 Thm. 1]'s display, last term log(N(W, zeta)/zeta)/(n iota eps), reading {reading!r}, as "
             "O of [000 eq. (14)]'s 4 log 2 log(N/eta)/(n iota eps) (the factor 1/(n iota eps) cancels)",
-            evidence={"reading": reading, "slope": float(slope)},
+            evidence={"note": f"reading {reading}; slope {float(slope)!r}"},
             evidence_kind="formula",
         )
 

@@ -105,9 +105,9 @@ def schedule_check(alg, reading="schedule", same_iota=False):
             + ("; control: iota(n) for both" if same_iota else "")
             + "; observed = largest loss / eps (inf: an output possible under one dataset only)",
             evidence={
-                "reading": reading,
+                "note": f"reading {reading}",
                 "worst_at": where,
-                "max_loss_over_eps_per_epsilon": {f"{k:g}": v for k, v in per_eps.items()},
+                "cases": [{"epsilon": k, "max_loss_over_eps": v} for k, v in per_eps.items()],
             },
             evidence_kind="bound_search",
         )
