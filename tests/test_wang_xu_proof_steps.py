@@ -36,6 +36,8 @@ EXPECTED = {
     "wang-xu.lemma10.step39.term-kept": "confirmed",
     "wang-xu.thm1.display.log-term": "refuted",
     "wang-xu.thm1.display.log-term.eta": "confirmed",
+    "wang-xu.thm1.display.statistical-term": "refuted",
+    "wang-xu.thm2.display.statistical-term": "refuted",
     "wang-xu.alg1.privacy.printed.add-remove.schedule": "refuted",
     "wang-xu.alg2.privacy.printed.add-remove.schedule": "refuted",
     **{f"wang-xu.thm{a}.eq{eq}.eps-uniform": "refuted" for eq, (a, _) in E.EPS_RATES.items()},
@@ -139,3 +141,10 @@ def test_explicit_bound_of_the_sweep_against_mpmath():
 def test_eps_ratio_grows_linearly_for_large_eps():
     r100, r1000 = (E.explicit_over_rate("7", 10_000, e) for e in (100.0, 1000.0))
     assert 9 < r1000 / r100 < 10.1
+
+
+def test_theorem1_display_misses_three_eps_times_its_size():
+    # for tiny iota (14) is about 3 log(N/eta)/(n iota) and the display log(N/eta)/(n iota eps): ratio about 3 eps
+    ratio = max(E._display_ratio(1, 10_000, 1000.0, i, False) for i in E._IOTAS)
+    assert ratio == pytest.approx(3000, rel=0.01)
+    assert max(E._display_ratio(1, 10_000, 1000.0, i, True) for i in E._IOTAS) == pytest.approx(3.0, rel=0.01)

@@ -32,7 +32,7 @@ from ...model import Claim, Mutant, Result
 from ._common import setup_for
 from .bounds import eq14_printed, eq26_derived, eq26_printed, sup_moment
 
-__all__ = ["EPS_RATES", "explicit_over_rate", "eps_sweep_check", "register"]
+__all__ = ["EPS_RATES", "explicit_over_rate", "eps_sweep_check", "display_over_check", "register"]
 
 #: The rates swept: equation -> (algorithm, assumption).
 EPS_RATES = {"7": (1, 1), "8": (1, 2), "18": (2, 3), "19": (2, 4)}
@@ -136,8 +136,8 @@ def eps_sweep_check(eq, reading, **kw):
             evidence={
                 "rows": rows,
                 "worst_at": {"n": worst["n"]},
-                "note": f"reading {reading}; ratio_over_constant: bound/rate divided by its largest value over eps in [1e-6, 1] "
-                "(the constant a reader fixes from eps <= 1)",
+                "note": f"reading {reading}; ratio_over_constant: bound/rate divided by its largest value over eps "
+                "in [1e-6, 1] (the constant a reader fixes from eps <= 1)",
             },
             evidence_kind="formula",
         )
@@ -145,8 +145,87 @@ def eps_sweep_check(eq, reading, **kw):
     return check
 
 
+_IOTAS = np.logspace(-6, 2, 33)
+#: Delta of W = [-1, 1], the diameter the displays' O-terms carry.
+_DIAMETER = 2.0
+
+
+def _display_ratio(alg, n, eps, iota, with_term):
+    """(explicit bound) / (the theorem's O-expression with constant 1) at ``(n, eps)`` and a free ``iota``."""
+    setup = setup_for(alg)
+    zeta = 1.0 / n
+    net_size = 2 * math.floor(setup.radius / zeta) + 1
+    args = (n, eps, zeta, iota, setup.tau, net_size, setup.eta, sup_moment(setup))
+    lg = math.log(net_size / setup.eta)
+    tau, th = setup.tau, setup.theta
+    if alg == 1:
+        bound = eq14_printed(*args)
+        display = zeta * tau + iota * zeta**2 * tau**2 + iota * tau**2 * _DIAMETER**2 + lg / (n * iota * eps)
+    else:
+        bound = eq26_derived(th, *args)
+        display = zeta * tau + iota ** (th - 1) * tau**th * (1 + zeta**th) + lg / (n * iota * eps)
+    if with_term:
+        display += lg / (n * iota)
+    return bound / display
+
+
+def display_over_check(alg, with_term=False):
+    """Check factory: is the explicit bound O of [000 Thm. 1]'s display / [000 eq. (17)] uniformly in eps and iota?
+
+    Both say "for any iota > 0" and leave out the statistical term ``log(N/eta)/(n iota)`` of (14) / of (26)'s
+    premises; the largest ratio over iota in [1e-6, 1e2] grows like ``3 eps`` (Theorem 1).  The display is read with
+    ``log(N/eta)`` (claim ``wang-xu.thm1.display.log-term.eta``) and ``Delta = 2``.  ``with_term`` adds the term
+    to the display (a mutant that must be confirmed).  Slope of log(max ratio) against log(eps) over
+    eps in [1e2, 1e4] at n = 1e4: at most 0.05.
+    """
+
+    def check(ctx):
+        n = 10_000
+        rows = [
+            {"epsilon": float(e), "max_ratio_over_iota": max(_display_ratio(alg, n, e, i, with_term) for i in _IOTAS)}
+            for e in _LARGE
+        ]
+        slope = float(np.polyfit(np.log(_LARGE), np.log([r["max_ratio_over_iota"] for r in rows]), 1)[0])
+        where = "[000 Thm. 1]'s display" if alg == 1 else "[000 eq. (17)] of [000 Thm. 2]"
+        explicit = "[000 eq. (14)]" if alg == 1 else "the sum of the premises of [000 eq. (26)] (reading A)"
+        return Result(
+            "confirmed" if slope <= SLOPE_LIMIT else "refuted",
+            observed=slope,
+            bound=SLOPE_LIMIT,
+            direction="at_most",
+            method=f"closed form: {explicit} over the O-expression (constant 1, Delta = 2, log(N/eta)), largest over "
+            "33 iota in [1e-6, 1e2]; slope of its log against log(eps) over eps in [1e2, 1e4]; n = 1e4, d = 1, "
+            "zeta = 1/n, eta = 0.1",
+            reading=f"{where} as O of {explicit} for any iota > 0 and eps > 0"
+            + (" (mutant: with log(N/eta)/(n iota) added)" if with_term else ""),
+            evidence={"rows": rows},
+            evidence_kind="formula",
+        )
+
+    return check
+
+
 def register(registry):
-    """Register a claim per rate (7), (8), (18), (19) and reading (uniform in eps, eps = O(1))."""
+    """Register a claim per rate (7), (8), (18), (19) and reading (uniform in eps, eps = O(1)), and the displays."""
+    for alg in (1, 2):
+        registry.add_claim(
+            Claim(
+                f"wang-xu.thm{alg}.display.statistical-term",
+                f"[000 Thm. {alg}]" + (" [000 eq. (14)]" if alg == 1 else " [000 eq. (17)] [000 eq. (26)]"),
+                ("Theorem 1's display" if alg == 1 else "Eq. (17)")
+                + " is O of the explicit bound the proof reaches, for any iota > 0 and eps > 0.",
+                "formula",
+                display_over_check(alg),
+                algorithm=f"wang-xu-{alg}",
+                mutants=(
+                    Mutant(
+                        "display with log(N/eta)/(n iota) added (must be confirmed)",
+                        display_over_check(alg, with_term=True),
+                        detected_by=("confirmed",),
+                    ),
+                ),
+            )
+        )
     for eq, (alg, assumption) in EPS_RATES.items():
         for reading, suffix in (("uniform", "eps-uniform"), ("bounded-eps", "eps-bounded")):
             if reading == "uniform":

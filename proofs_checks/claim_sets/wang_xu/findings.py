@@ -91,9 +91,9 @@ SUMMARIES = {
         "are fixed inputs, because every psi term is in [0, log theta] and adding a record moves all log-weights "
         "the same way.  With the theorems' zeta = 1/n the nets of n and n + 1 records differ (the point -5/6 of "
         "the 1/6-grid is not on the 1/7-grid), so an output possible under one dataset is impossible under its "
-        "neighbour: infinite loss (wang-xu.alg{1,2}.privacy.printed.add-remove.schedule, refuted).  Calibrated to the true "
-        "replace-one sensitivity log theta/(n iota) (exp(-n iota eps L-hat / (2 log theta))) the mechanism is "
-        "eps-DP over replace-one neighbours and uses the whole budget (1.000 eps); the paper's own stated "
+        "neighbour: infinite loss (wang-xu.alg{1,2}.privacy.printed.add-remove.schedule, refuted).  Calibrated "
+        "to the true replace-one sensitivity log theta/(n iota) (exp(-n iota eps L-hat / (2 log theta))) the "
+        "mechanism is eps-DP over replace-one neighbours and uses the whole budget (1.000 eps); the paper's own stated "
         "sensitivity (standard variant) spends at most 0.50 eps."
     ),
     "EQ26": (
