@@ -15,7 +15,8 @@ display, [000 eq. (17)], [000 eq. (27)]) and rates leave out; with the theorems'
 
 Power: with the statistical term (and the net terms, which grow like ``eps^(1/2)`` relative to the rate once eps is
 of order n) removed from the explicit bound the uniform reading is confirmed (the check does not refute every
-bound), and a rate with the wrong power of eps (times ``eps^(1/2)``) is refuted under the bounded-eps reading.  (19) is swept with iota's exponent ``1/theta`` (reading B of finding
+bound), and a rate with the wrong power of eps (times ``eps^(1/2)``) is refuted under the bounded-eps reading.
+(19) is swept with iota's exponent ``1/theta`` (reading B of finding
 ``000.eq19-iota-exponent``): with the printed ``(theta-1)/theta`` the ratio already grows as ``n eps`` shrinks
 (slope -0.27 in eps as eps -> 0), the slip that finding reports, not the one checked here.  In d = 1 the rates
 (7) and (8) coincide (Assumptions 1 and 2 agree), so their claims give the same numbers.
