@@ -17,6 +17,8 @@ from scipy.spatial import cKDTree
 from proofs_checks.claim_sets.wang_xu import eps_sweeps as E
 from proofs_checks.claim_sets.wang_xu import proof_steps as P
 from proofs_checks.claim_sets.wang_xu import zeta_net as Z
+
+# private: _common: setup_for is public as proofs_checks.claim_sets.wang_xu.setup_for; imported from where it lives
 from proofs_checks.claim_sets.wang_xu._common import setup_for
 from proofs_checks.model import CheckContext
 from proofs_checks.power import claim_power
@@ -32,8 +34,8 @@ EXPECTED = {
     "wang-xu.thm1.sup-moment-display": "refuted",
     "wang-xu.thm1.sup-moment-display.uncorrelated": "confirmed",
     "wang-xu.thm1.sup-moment-display.factor-2": "confirmed",
-    "wang-xu.lemma10.step39": "refuted",
-    "wang-xu.lemma10.step39.term-kept": "confirmed",
+    "wang-xu.eq39.follows": "refuted",
+    "wang-xu.eq39.follows.term-kept": "confirmed",
     "wang-xu.thm1.display.log-term": "refuted",
     "wang-xu.thm1.display.log-term.eta": "confirmed",
     "wang-xu.thm1.display.statistical-term": "refuted",
@@ -84,6 +86,7 @@ def test_display_after_14_witness_is_exact():
 
 def test_step39_fails_on_a_point_mass_at_the_papers_scale():
     # r = 0, ||x|| = 1, iota = 1, zeta = 0.01, theta = 1.5: left 1 + 0.01 + 0.001/1.5, right exp(2^0.5 0.001/1.5)
+    # private: _step39_sides: the two sides of the step are the subject
     with mpmath.workdps(50):
         one = mpmath.mpf(1)
         atoms = [(one, mpmath.mpf(0), one)]
@@ -98,6 +101,7 @@ def test_step39_fails_on_a_point_mass_at_the_papers_scale():
 )
 def test_exact_covering_radius_against_brute_force(net):
     # brute force: the largest nearest distance over a fine grid of W is a lower bound within a grid step
+    # private: _in_set: membership of W, the brute force's domain
     r, at = Z.covering_radius_exact(net)
     g = np.linspace(-1, 1, 801)
     grid = np.array(np.meshgrid(*([g] * net.dim))).reshape(net.dim, -1).T
@@ -122,6 +126,7 @@ def test_search_finds_a_coarse_net_in_higher_dimension():
 
 def test_explicit_bound_of_the_sweep_against_mpmath():
     # (14) at n = 1e4, eps = 1000 recomputed term by term in mpmath (50 digits) from the same parameters
+    # private: _setup, _terms: the sweep's own parameters are the subject (recomputed in mpmath)
     setup = E._setup("7")
     p, (n, eps, zeta, iota, tau, N, eta, M) = E._terms(setup, 10_000, 1000.0)
     with mpmath.workdps(50):
@@ -144,6 +149,7 @@ def test_eps_ratio_grows_linearly_for_large_eps():
 
 
 def test_theorem1_display_misses_three_eps_times_its_size():
+    # private: _display_ratio, _IOTAS: the ratio and the iota grid of the display claim are the subject
     # for tiny iota (14) is about 3 log(N/eta)/(n iota) and the display log(N/eta)/(n iota eps): ratio about 3 eps
     ratio = max(E._display_ratio(1, 10_000, 1000.0, i, False) for i in E._IOTAS)
     assert ratio == pytest.approx(3000, rel=0.01)

@@ -295,7 +295,7 @@ def register(registry):
     for keep, suffix in ((False, ""), (True, ".term-kept")):
         add(
             Claim(
-                f"wang-xu.lemma10.step39{suffix}",
+                f"wang-xu.eq39.follows{suffix}",
                 "[000 Lemma 10] [000 eq. (39)]",
                 "In the proof of Lemma 10, the line before (39) is at most exp of (39)'s exponent"
                 + (" with iota zeta E||x|| kept." if keep else " (as printed, iota zeta E||x|| dropped)."),
