@@ -11,6 +11,11 @@ sensitivity, and their claims, one module per subject:
 * :mod:`.sensitivity`: the sensitivity of L-hat_iota stated for eq. (6) and (twice) for eq. (16);
 * :mod:`.truncation`: psi satisfies (3) / (15), is non-decreasing, bounded by log theta, odd;
 * :mod:`.nets`: [000 Lemma 2], the covering number ``<= (3 Delta / zeta)^d``;
+* :mod:`.zeta_net`: the nets' covering radius against zeta ([000 Def. 4]), exact in d <= 2;
+* :mod:`.schedule_privacy`: add/remove privacy when zeta and iota follow the theorems' schedule in n;
+* :mod:`.proof_steps`: single steps: (26)'s coefficient on M, the display closing Theorem 1's proof, (39),
+  Theorem 1's log(N/zeta);
+* :mod:`.eps_sweeps`: the rates (7), (8), (18), (19) swept in eps at fixed n, two readings of O(rate);
 * :mod:`.utility`: the exponential-mechanism step (9) / (20) of the utility proofs, exactly;
 * :mod:`.concentration`: Lemmas 4, 5, 7, 8, 10 (uniform concentration over the net, d = 1);
 * :mod:`.derivations`: do (14) and (26) follow from their premises (:mod:`.bounds`);
@@ -37,17 +42,21 @@ from . import (
     audit_records,
     concentration,
     derivations,
+    eps_sweeps,
     error_split,
     findings,
     gray_box,
     lemma9,
     nets,
     privacy,
+    proof_steps,
     rates,
     rates_dimension,
+    schedule_privacy,
     sensitivity,
     truncation,
     utility,
+    zeta_net,
 )
 from ._common import setup_for, stated_exponent
 
@@ -80,6 +89,10 @@ def register(registry):
         derivations,
         assumptions,
         error_split,
+        zeta_net,
+        eps_sweeps,
+        proof_steps,
+        schedule_privacy,
         rates,
         rates_dimension,
         findings,
