@@ -72,15 +72,22 @@ def test_a_drifted_quote_is_caught_naming_file_and_line(tmp_path):
         "intro `1<!--q demo.claim observed-->` shows the syntax\n"
         "the loss is 2.1<!--q demo.claim observed--> eps and 7<!--q demo.claim bound-->\n"
         "```\n3<!--q demo.claim observed-->\n```\n"
+        "a range 1.9<!--q demo.claim observed-->-7.2<!--q demo.claim bound--> and a sign -2<!--q demo.claim margin-->\n"
     )
     quotes = Q.find_quotes([doc])
-    assert [(q.line, q.text, q.claim, q.path) for q in quotes] == [
-        (2, "2.1", "demo.claim", "observed"),
-        (2, "7", "demo.claim", "bound"),
+    assert [(q.line, q.text, q.path) for q in quotes] == [
+        (2, "2.1", "observed"),
+        (2, "7", "bound"),
+        (6, "1.9", "observed"),
+        (6, "7.2", "bound"),  # the dash of a range is no minus sign
+        (6, "-2", "margin"),
     ]
-    report = {"claims": [{"id": "demo.claim", "observed": 2.0, "bound": 7.2}]}
+    report = {"claims": [{"id": "demo.claim", "observed": 2.0, "bound": 7.2, "margin": -2.04}]}
     problems = Q.check_quotes(quotes, report=report)
-    assert [str(p).split(": ", 1)[1] for p in problems] == ["2.1 (demo.claim observed): the run gives 2"]
+    assert [str(p).split(": ", 1)[1] for p in problems] == [
+        "2.1 (demo.claim observed): the run gives 2",
+        "1.9 (demo.claim observed): the run gives 2",
+    ]
     assert Q.check_quotes(quotes, report={"claims": []})[0].reason == "no such claim in the report"
     assert Q.check_quotes(quotes, snapshot={})[0].reason.startswith("not in the snapshot")
 

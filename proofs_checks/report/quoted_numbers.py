@@ -52,7 +52,8 @@ SNAPSHOT = ROOT / "docs" / "results" / "quoted_numbers.json"
 
 #: A number (optionally signed, with an exponent or a ``x10^k`` / ``e`` form) followed by its source comment.
 QUOTE = re.compile(
-    r"(?P<text>[-+]?(?:\d+(?:,\d{3})*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
+    # a sign only where it cannot be a range's dash ("1.56-1.62"): not after a digit or another quote's marker
+    r"(?P<text>(?:(?<![\w>.])[-+])?(?:\d+(?:,\d{3})*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
     r"<!--q\s+(?P<claim>\S+)\s+(?P<path>\S+)\s*-->"
 )
 _CODE_SPAN = re.compile(r"`[^`]*`")

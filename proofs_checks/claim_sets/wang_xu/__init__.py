@@ -22,6 +22,7 @@ sensitivity, and their claims, one module per subject:
 * :mod:`.error_split`: Lemma 6 / (24) for w-hat_iota, the split into statistical and mechanism terms, LAD;
 * :mod:`.lemma9`: Lemma 9, L_D(w-hat_iota) against L-hat_iota(w-hat_iota) (d = 1, several eps);
 * :mod:`.assumptions`: do the per-coordinate rates (8) (Assumption 2) and (19) (Assumption 4) follow;
+* :mod:`.units`: the exact laws and stated sensitivities when radius, zeta and labels are rescaled together;
 * :mod:`.findings`: the findings about 000, each backed by claim ids;
 * :mod:`.rates`, :mod:`.rates_dimension`: the rates (7) / (18) in ``n eps`` and in ``d``.
 
@@ -55,6 +56,7 @@ from . import (
     schedule_privacy,
     sensitivity,
     truncation,
+    units,
     utility,
     zeta_net,
 )
@@ -93,6 +95,7 @@ def register(registry):
         eps_sweeps,
         proof_steps,
         schedule_privacy,
+        units,
         rates,
         rates_dimension,
         findings,
