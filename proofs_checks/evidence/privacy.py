@@ -44,6 +44,23 @@ EXACT_PRIVACY = EvidenceRecord(
         ),
         Field("relation", STRING, "the neighbouring relation of the check: replace-one or add-remove"),
         Field("profile", STRING, "the profile whose instances the check ran"),
+        Field(
+            "output_merge_tolerance",
+            REAL,
+            "outputs within this max-norm distance were merged as one output (equal in exact arithmetic, apart only "
+            "by float rounding along different selection paths)",
+        ),
+        Field(
+            "output_merge_gap",
+            REAL,
+            "the smallest max-norm distance between two outputs kept apart (far above the merge tolerance)",
+        ),
+        Field(
+            "float64_outputs_max_loss_over_epsilon",
+            REAL,
+            "the largest privacy loss / epsilon with outputs merged only when bit-equal, as a float64 implementation "
+            "releases them (rounding can tell selection paths apart)",
+        ),
         Field("epsilon_gem", REAL, "the epsilon of the GEM step (epsilon / 2 of [004 Alg. 1])"),
         Field(
             "assumption1_events_failed",

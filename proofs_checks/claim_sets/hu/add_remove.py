@@ -37,6 +37,8 @@ __all__ = [
     "random_sign_records",
     "contiguous_add_remove_check",
     "random_partition_add_remove_check",
+    "merge_rounding_duplicates",
+    "MERGE_TOLERANCE",
     "register",
 ]
 
@@ -81,6 +83,40 @@ def random_sign_records(n: int, rng, magnitude: float = MAGNITUDE) -> np.ndarray
     """``n`` records ``(M, M, -/+ M)`` with independent uniform signs."""
     signs = rng.choice([-1.0, 1.0], size=n)
     return np.stack([np.array([magnitude, magnitude, -sg * magnitude]) for sg in signs])
+
+
+#: Outputs closer than this (max norm) are one output of the algorithm: distinct selection paths that reach the same
+#: w^T in exact arithmetic give floats a few ulps apart (measured: within 1e-12; distinct outputs are >= 1e-6 apart).
+MERGE_TOLERANCE = 1e-9
+
+
+def merge_rounding_duplicates(outputs, logp, tolerance=MERGE_TOLERANCE):
+    """Merge outputs that differ only by float rounding: ``(merged log-probabilities (B, K), smallest gap kept)``.
+
+    The exact-law engine merges selection paths whose ``w^T`` are bit-equal, the law of a float64 implementation's
+    release.  The theorem is about the algorithm in exact arithmetic, where paths that reach the same point are one
+    output; two floats within ``tolerance`` are taken as that one point (single linkage in the max norm), and the
+    smallest distance between the outputs kept apart is returned so that the choice can be seen to be clear-cut.
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+    from scipy.spatial import cKDTree
+
+    tree = cKDTree(outputs)
+    pairs = tree.query_pairs(tolerance, p=np.inf, output_type="ndarray")
+    k = outputs.shape[0]
+    graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(k, k))
+    count, labels = connected_components(graph, directed=False)
+    merged = np.full((logp.shape[0], count), -np.inf)
+    for label in range(count):
+        merged[:, label] = logsumexp(logp[:, labels == label], axis=1)
+    representatives = np.array([outputs[labels == label][0] for label in range(count)])
+    if count > 1:
+        distance, _ = cKDTree(representatives).query(representatives, k=2, p=np.inf)
+        gap = float(distance[:, 1].min())
+    else:
+        gap = math.inf
+    return merged, gap
 
 
 def _laws(stack, T, epsilon, sensitivity_factor):
@@ -144,7 +180,7 @@ def contiguous_add_remove_check(reading="radius", relation="add-remove", sensiti
     def check(ctx):
         rng = ctx.rng()
         configs = CONTIGUOUS_QUICK if ctx.profile == "quick" else CONTIGUOUS_QUICK + CONTIGUOUS_FULL
-        tally = PrivacyTally()
+        tally, float_tally, gaps = PrivacyTally(), PrivacyTally(), []
         for T, m in configs:
             for design, data in (("block", block_records(T, m)), ("random signs", random_sign_records(T * m, rng))):
                 neighbours = _removed(data) if relation == "add-remove" else _replaced(data)
@@ -152,6 +188,10 @@ def contiguous_add_remove_check(reading="radius", relation="add-remove", sensiti
                 out1, lp1 = _laws(neighbours, T, EPSILON, factor)
                 if not np.array_equal(out0, out1):  # the outputs depend on the selection path only
                     raise RuntimeError("output sets of neighbouring datasets differ")
+                float_tally.add_rows(np.vstack([lp0, lp1]), EPSILON, 0.0)
+                merged, gap = merge_rounding_duplicates(out0, np.vstack([lp0, lp1]))
+                gaps.append(gap)
+                lp0, lp1 = merged[:1], merged[1:]
 
                 def where(j, T=T, m=m, design=design, data=data):
                     row = j if relation == "add-remove" else j // 4
@@ -169,7 +209,8 @@ def contiguous_add_remove_check(reading="radius", relation="add-remove", sensiti
             f"loss, s = {S:g}, beta = {BETA:g}, epsilon = {EPSILON:g}) on (T, m) = "
             f"{', '.join(str(c) for c in configs)}: records (M, M, -/+M), M = {MAGNITUDE:g}, in alternating blocks "
             f"of m and with random signs; "
-            + ("each record removed" if relation == "add-remove" else "each row replaced by 4 extremes"),
+            + ("each record removed" if relation == "add-remove" else "each row replaced by 4 extremes")
+            + f"; outputs within {MERGE_TOLERANCE:g} (max norm) merged as the one point they are in exact arithmetic",
             reading=text,
             quantity="largest privacy loss / epsilon",
             evidence={
@@ -177,6 +218,9 @@ def contiguous_add_remove_check(reading="radius", relation="add-remove", sensiti
                 "relation": relation,
                 "sensitivity_factor": sensitivity_factor,
                 "epsilon": EPSILON,
+                "output_merge_tolerance": MERGE_TOLERANCE,
+                "output_merge_gap": min(gaps),
+                "float64_outputs_max_loss_over_epsilon": float_tally.worst.value,
             },
         )
 
@@ -207,7 +251,7 @@ def random_partition_add_remove_check(reading="radius", sensitivity_factor=1.0):
     def check(ctx):
         rng = ctx.rng()
         configs = RANDOM_QUICK if ctx.profile == "quick" else RANDOM_QUICK + RANDOM_FULL
-        tally = PrivacyTally()
+        tally, gaps = PrivacyTally(), []
         for T, m in configs:
             for design, data in (("block", block_records(T, m)), ("random signs", random_sign_records(T * m, rng))):
                 eps = EPSILON / factor
@@ -216,11 +260,15 @@ def random_partition_add_remove_check(reading="radius", sensitivity_factor=1.0):
                     out1, lp1 = _random_partition_law(np.delete(data, i, axis=0), T, eps)
                     if not np.array_equal(out0, out1):
                         raise RuntimeError("output sets of neighbouring datasets differ")
-                    tally.add(lp0, lp1, EPSILON, 0.0, {"T": T, "n": T * m, "design": design, "removed_row": i})
+                    merged, gap = merge_rounding_duplicates(out0, np.vstack([lp0, lp1]))
+                    gaps.append(gap)
+                    where = {"T": T, "n": T * m, "design": design, "removed_row": i}
+                    tally.add(merged[0], merged[1], EPSILON, 0.0, where)
         return tally.result(
             method=f"exact output law of w^T under a uniform random partition (average over all n! orders of the "
             f"contiguous laws) on (T, m) = {', '.join(str(c) for c in configs)}; records (M, M, -/+M), "
-            f"M = {MAGNITUDE:g}, in alternating blocks and with random signs; each record removed",
+            f"M = {MAGNITUDE:g}, in alternating blocks and with random signs; each record removed; outputs within "
+            f"{MERGE_TOLERANCE:g} (max norm) merged as the one point they are in exact arithmetic",
             reading=text,
             quantity="largest privacy loss / epsilon",
             evidence={
@@ -228,6 +276,8 @@ def random_partition_add_remove_check(reading="radius", sensitivity_factor=1.0):
                 "relation": "add-remove",
                 "sensitivity_factor": sensitivity_factor,
                 "epsilon": EPSILON,
+                "output_merge_tolerance": MERGE_TOLERANCE,
+                "output_merge_gap": min(gaps),
             },
         )
 
@@ -252,6 +302,11 @@ def register(registry):
                         "the same instances under replace-one neighbours (must be confirmed)",
                         contiguous_add_remove_check(reading, relation="replace-one"),
                         detected_by=("confirmed",),
+                    ),
+                    Mutant(
+                        "Delta x0.5 (half the noise)",
+                        contiguous_add_remove_check(reading, sensitivity_factor=0.5),
+                        factor=0.5,
                     ),
                 ),
             )
