@@ -8,7 +8,7 @@
   risk, so the programme's optimum minus that is a lower bound on the minimax risk.
 - ``hu.thm9.packing-both-properties``: whether any rescaling of the proof's packing (of [002 Lemma 11]) can
   have ``||v||_2 <= 1`` and pairwise distance ``>= sqrt(2)`` at once.  Both together force pairwise
-  non-positive inner products, hence at most ``2d + 1`` points; sets with disjoint supports do have both.
+  non-positive inner products, hence at most ``2d`` points (0 is within 1 of every point); sets with disjoint supports do have both.
 """
 
 from __future__ import annotations
@@ -232,12 +232,12 @@ def packing_both_properties_check(packing=None):
             "(8, 4): the largest min pairwise distance / max norm, which no rescaling changes (>= sqrt(2) is "
             "needed for both properties).  Counting: ||v||, ||v'|| <= 1 and ||v - v'||^2 >= 2 force "
             "<v, v'> <= 0, and at most 2d nonzero vectors of R^d have pairwise non-positive inner products, "
-            "so both properties allow at most 2d + 1 points (rows 'counting': Lemma 11's size exceeds it at "
+            "so both properties allow at most 2d points (rows 'counting': Lemma 11's size exceeds it at "
             "the sizes the rate needs)",
             reading="[002 App. A.1] proof of [002 Thm. 9] (file lines 1044-1056): V = H~/sqrt(2s) with H~ from "
             "[002 Lemma 11], stated to have ||v||_2 <= 1 and ||v - v'||_2 >= sqrt(2).  The statement checked: "
             "some rescaling of such a packing has both.  Not true of every set (disjoint supports have both: "
-            "the control mutant), true of the Lemma-11 packings checked and of every set larger than 2d + 1",
+            "the control mutant), true of the Lemma-11 packings checked and of every set larger than 2d",
             evidence={"rows": rows, "worst": best, "note": f"counting rows: {counting}"},
             evidence_kind="formula",
         )
