@@ -102,7 +102,9 @@ def test_thm4_mutants_are_no_violation(registry, variant, factor, expected):
     assert ratio == pytest.approx(expected, rel=2e-3) and ratio < 1.0
     assert frank_wolfe.thm4_mutant_delta_ratio(variant, factor)[0] == pytest.approx(ratio, rel=1e-9)
     text = _by_factor(_claim(registry, f"hu.thm4.privacy.{variant}"))[factor].not_a_violation
-    assert text.startswith(f"still (eps, {float(ratio):.3g} delta)-DP")  # mpmath < 1.4 (sympy caps it) has no format spec
+    assert text.startswith(
+        f"still (eps, {float(ratio):.3g} delta)-DP"
+    )  # mpmath < 1.4 (sympy caps it) has no format spec
 
 
 def test_thm4_printed_rr_bound_does_not_close(registry):

@@ -17,7 +17,15 @@ References
 
 from __future__ import annotations
 
-from .catoni_accuracy import REGIONS, TOLERANCE, accuracy_map_figure, accuracy_report, accurate_region, load_callable
+from .catoni_accuracy import (
+    REGIONS,
+    TOLERANCE,
+    AccuracyReport,
+    accuracy_map_figure,
+    accuracy_report,
+    accurate_region,
+    load_callable,
+)
 from .catoni_points import REFERENCES, grid_points, random_points, reference_values, special_points
 from .catoni_reference import DPS, c_hat_mp, expected_phi_closed_mp, expected_phi_mp, naive_expected_phi_mp, phi_mp
 
@@ -33,6 +41,7 @@ __all__ = [
     "random_points",
     "reference_values",
     "accuracy_report",
+    "AccuracyReport",
     "accuracy_map_figure",
     "load_callable",
     "DPS",
