@@ -59,6 +59,8 @@ BAD_ARGUMENTS = [
     ["audit", "laplace", "--epsilon", "1", "--samples", "0"],
     ["audit", "laplace", "--epsilon", "1", "--curve-plot", "/nonexistent-folder/curve.png"],
     ["audit", "laplace", "--epsilon", "1", "--counterexample", "/nonexistent-folder/worst.npz"],
+    ["audit", "no-such-algorithm", "--epsilon", "1"],
+    ["audit", "wang-xu-1", "--variant", "zzz"],
     ["verify", "--jobs", "0"],
     ["golden", "--out", "/proc/not-writable"],
     ["formulas", "--target", "nothing"],
@@ -148,3 +150,17 @@ def test_conform_table_has_a_header(capsys):
     assert main(["conform", "--port", port, "--only", "phi", "--no-privacy", "--size", "small"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["function", "status", "passed", "failed", "skipped"]
+
+
+def test_the_static_id_and_variant_table_is_the_registrys():
+    from proofs_checks.audit_claims import PRIMITIVE_FACTORIES
+    from proofs_checks.auditable_ids import AUDITABLE_IDS, VARIANT_NAMES
+    from proofs_checks.registry import default_registry
+
+    registry = default_registry()
+    ids = {a.id for a in registry.algorithms if a.mechanism is not None} | set(PRIMITIVE_FACTORIES)
+    variants = {v for a in registry.algorithms for v in a.variants}
+    assert set(AUDITABLE_IDS) == ids, (
+        f"add {sorted(ids - set(AUDITABLE_IDS))}, remove {sorted(set(AUDITABLE_IDS) - ids)}"
+    )
+    assert set(VARIANT_NAMES) == variants, f"add {sorted(variants - set(VARIANT_NAMES))}"

@@ -91,7 +91,9 @@ class _LazyChoices:
 
 
 def _variant_names():
-    return sorted({v for a in _registry().algorithms for v in a.variants})
+    from ..auditable_ids import VARIANT_NAMES  # static: no registry for a bad --variant
+
+    return list(VARIANT_NAMES)
 
 
 def _option_arguments(parser):
@@ -230,6 +232,11 @@ def run(args):
     given = given_options(args)
     if not args.replay and not args.gray_box:
         make_options(given)  # the saved options of a replay are checked once merged
+    if args.algorithm is not None and not args.replay and not args.gray_box:
+        from ..auditable_ids import AUDITABLE_IDS
+
+        if args.algorithm not in AUDITABLE_IDS:
+            raise UsageError(f"unknown algorithm id {args.algorithm!r}; auditable ids: {', '.join(AUDITABLE_IDS)}")
 
     from ..audit.api import MechanismError
 
