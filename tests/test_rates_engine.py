@@ -37,6 +37,8 @@ def test_fit_rejects_a_slower_rate():
     sweep = run_sweep(functools.partial(laplace_error, power=0.5), GRID, 200, seed=1)
     assert fit_rate(X, sweep.errors, 1.0).verdict == "slower"
     assert fit_rate(X, sweep.errors, 1.0, quantile=0.9).verdict == "slower"
+    text = fit_rate(X, sweep.errors, 1.0, quantile=0.9).summary()
+    assert "verdict             slower" in text and "stated_exponent     1" in text
 
 
 def test_fit_inconclusive_when_too_few_repetitions_to_tell():

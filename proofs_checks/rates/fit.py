@@ -59,6 +59,39 @@ class RateFit:
     def as_dict(self):
         return asdict(self)
 
+    def summary(self) -> str:
+        """A short text table: the exponents, the interval and the verdict.
+
+        Returns
+        -------
+        str
+            One ``field  value`` row per line (plain text, as the auditor's ``AuditResult.summary()``).
+
+        Examples
+        --------
+        >>> fit = RateFit(0.5, 0.61, 0.52, 0.70, 0.95, "consistent", "quantile regression", 8, 384)
+        >>> print(fit.summary())
+        rate fit: error ~ x^(-0.61), stated x^(-0.5)
+          verdict             consistent
+          observed_exponent   0.61 [0.52, 0.7] (confidence 0.95)
+          stated_exponent     0.5
+          method              quantile regression
+          data                8 points, 384 observations
+        """
+        rows = [
+            ("verdict", self.verdict),
+            (
+                "observed_exponent",
+                f"{self.observed_exponent:.4g} [{self.ci_low:.4g}, {self.ci_high:.4g}] (confidence {self.confidence:g})",
+            ),
+            ("stated_exponent", f"{self.stated_exponent:.4g}"),
+            ("method", self.method),
+            ("data", f"{self.points} points, {self.observations} observations"),
+        ]
+        width = max(len(name) for name, _ in rows)
+        head = f"rate fit: error ~ x^(-{self.observed_exponent:.4g}), stated x^(-{self.stated_exponent:.4g})"
+        return "\n".join([head] + [f"  {name.ljust(width)}   {value}" for name, value in rows])
+
 
 def _verdict(slope_lo, slope_hi, stated, max_ci_width):
     if slope_lo > -stated:
