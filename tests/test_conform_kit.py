@@ -19,6 +19,9 @@ def test_empty_port_fails_every_undeclared_function():
     assert recs and {r["status"] for r in recs} == {"failed"}
     assert all("not declared unsupported" in r["message"] for r in recs)
     assert exit_status(recs) == 1
+    assert recs.exit_status() == 1
+    first = recs.summary().splitlines()[0]
+    assert first.startswith("conformance: fails (") and first.endswith(f"; {len(recs)} checks)")
 
 
 def test_results_file_mode(tmp_path, capsys):

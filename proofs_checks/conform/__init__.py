@@ -33,7 +33,7 @@ from .functions import (
     sampler_functions,
 )
 from .guide import guide_differences, update_guide
-from .kit import exit_status, load_port, results_from_file, run_kit, summarise
+from .kit import KitResult, exit_status, load_port, results_from_file, run_kit, summarise
 from .privacy import PRIVACY_CHECKS, PRIVACY_INSTANCES, run_privacy
 from .samplers import ALPHA, INSTANCES, SAMPLER_CHECKS, SIZES, run_samplers, stated_power
 from .scales import PHI_BOUND, Scale, Tol
@@ -42,6 +42,7 @@ from .tolerances import TOLERANCES, tolerance_for, tolerance_text
 __all__ = [
     # running the kit
     "run_kit",
+    "KitResult",
     "load_port",
     "results_from_file",
     "summarise",

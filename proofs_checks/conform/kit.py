@@ -111,6 +111,49 @@ def load_port(spec: str) -> ModuleType:
         raise ValueError(f"--port {spec!r}: cannot import the module ({exc})") from None
 
 
+class KitResult(list):
+    """What :func:`run_kit` returns: the list of check records, with :meth:`summary` and :meth:`exit_status`.
+
+    A list (one dict per check, as before) so that JSON output and existing callers are unchanged.
+
+    Examples
+    --------
+    >>> res = KitResult([{"function": "phi", "status": "passed"}, {"function": "laplace_scale", "status": "failed",
+    ...                  "message": "laplace_scale [laplace_scale/1,1]: 2.0 != 1.0"}])
+    >>> print(res.summary())
+    conformance: fails (1 of 2 functions failed, 0 skipped; 2 checks)
+      failed    laplace_scale: 1 of 1 checks failed; first: laplace_scale [laplace_scale/1,1]: 2.0 != 1.0
+      passed    phi: 1 checks
+    >>> res.exit_status()
+    1
+    """
+
+    def exit_status(self) -> int:
+        """The command's exit status: 1 when a check failed or nothing was checked, else 0."""
+        return exit_status(self)
+
+    def summary(self) -> str:
+        """One line for the verdict, then one per function (failed first), as a short text table."""
+        per_function = summarise(self)
+        failed = [name for name, f in per_function.items() if f["status"] == "failed"]
+        skipped = [name for name, f in per_function.items() if f["status"] == "skipped"]
+        verdict = "conforms" if self.exit_status() == 0 else "fails"
+        lines = [
+            f"conformance: {verdict} ({len(failed)} of {len(per_function)} functions failed, {len(skipped)} skipped; "
+            f"{len(self)} checks)"
+        ]
+        for name in failed:
+            f = per_function[name]
+            total = f["passed"] + f["failed"]
+            lines.append(f"  failed    {name}: {f['failed']} of {total} checks failed; first: {f['messages'][0]}")
+        for name, f in per_function.items():
+            if f["status"] == "passed":
+                lines.append(f"  passed    {name}: {f['passed']} checks")
+        if skipped:
+            lines.append(f"  skipped   {', '.join(skipped)}")
+        return "\n".join(lines)
+
+
 def run_kit(
     port: Optional[object] = None,
     *,
@@ -124,7 +167,7 @@ def run_kit(
     rng_contract: bool = True,
     audit_samples: int = 20_000,
     unsupported: Optional[Union[Gaps, Collection[str], Mapping[str, str]]] = None,
-) -> list[dict]:
+) -> KitResult:
     """Every check of the kit on a port (or on a non-Python port's results): one record per check.
 
     Parameters
@@ -151,8 +194,9 @@ def run_kit(
 
     Returns
     -------
-    list of dict
-        ``kind`` (``golden``, ``sampler``, ``privacy``, ``rng``, ``coverage``), ``function``, ``case``, ``status``
+    KitResult
+        A list of dicts (with :meth:`KitResult.summary`): ``kind`` (``golden``, ``sampler``, ``privacy``, ``rng``,
+        ``coverage``), ``function``, ``case``, ``status``
         (``passed``, ``failed``, ``skipped``), ``message`` when failed or skipped, and the check's statistics.
         Only declared gaps are ``skipped``: a function neither provided nor declared unsupported ``failed``.
 
@@ -190,7 +234,7 @@ def run_kit(
         records += run_rng_contract(port, seed=seed, only=only)
     if port is not None and privacy:
         records += run_privacy(port, samples=audit_samples, seed=seed, only=only)
-    return _apply_gaps(records, gaps, "port" if port is not None else "results")
+    return KitResult(_apply_gaps(records, gaps, "port" if port is not None else "results"))
 
 
 def run_draw_file(
