@@ -8,7 +8,7 @@ on it and writes
 
     {"schema": "heavytail-draws/1", "unsupported": ["peeling"],
      "draws": [{"function": "exponential_sample", "output": {"i64": [3, 0, 2]}},
-               {"function": "peeling", "output": [{"f64": [[...]]}, {"i64": [[...]]}]}]}
+               {"function": "peeling", "output": [{"f64": [[0.41, -1.3]]}, {"i64": [[2, 0]]}]}]}
 
 (``output`` is what the sampler returns for ``size = draws``, one draw per row; Peeling returns its
 ``(values, selected)`` pair).  ``conform --draws FILE`` then runs the same distributional tests as on a Python
