@@ -116,6 +116,11 @@ class KitResult(list):
 
     A list (one dict per check, as before) so that JSON output and existing callers are unchanged.
 
+    Parameters
+    ----------
+    iterable : iterable of dict, optional
+        The check records (each with ``function`` and ``status``, and ``message`` when failed or skipped).
+
     Examples
     --------
     >>> res = KitResult([{"function": "phi", "status": "passed"}, {"function": "laplace_scale", "status": "failed",
@@ -127,6 +132,9 @@ class KitResult(list):
     >>> res.exit_status()
     1
     """
+
+    def __init__(self, iterable: Iterable[Mapping[str, Any]] = ()) -> None:
+        super().__init__(iterable)
 
     def exit_status(self) -> int:
         """The command's exit status: 1 when a check failed or nothing was checked, else 0."""
