@@ -229,14 +229,15 @@ def run(args):
             usable_out_file(path, option)
     if sys.path[0] != "":
         sys.path.insert(0, "")  # MODULE:NAME resolves from the current directory
-    given = given_options(args)
-    if not args.replay and not args.gray_box:
-        make_options(given)  # the saved options of a replay are checked once merged
     if args.algorithm is not None and not args.replay and not args.gray_box:
         from ..auditable_ids import AUDITABLE_IDS
 
+        # before the options: validating them imports the attacks (scipy), half a second
         if args.algorithm not in AUDITABLE_IDS:
             raise UsageError(f"unknown algorithm id {args.algorithm!r}; auditable ids: {', '.join(AUDITABLE_IDS)}")
+    given = given_options(args)
+    if not args.replay and not args.gray_box:
+        make_options(given)  # the saved options of a replay are checked once merged
 
     from ..audit.api import MechanismError
 
