@@ -83,7 +83,7 @@ def _noise_of_finite_centres(center: Any, output: Any, scale: float) -> np.ndarr
     non-finite centre carries no noise to test)."""
     c, x = np.broadcast_arrays(np.asarray(center, dtype=np.float64), np.asarray(output, dtype=np.float64))
     finite = np.isfinite(c)
-    return np.ravel((x[finite] - c[finite]) / scale) if not finite.all() else np.ravel((x - c) / scale)
+    return (x[finite] - c[finite]) / scale  # boolean indexing flattens in C order, as ravel did
 
 
 def _laplace_log_prob(law: Mapping[str, Any], output: Any) -> float:

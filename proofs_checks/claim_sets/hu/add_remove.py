@@ -96,7 +96,8 @@ def merge_rounding_duplicates(outputs, logp, tolerance=MERGE_TOLERANCE):
     The exact-law engine merges selection paths whose ``w^T`` are bit-equal, the law of a float64 implementation's
     release.  The theorem is about the algorithm in exact arithmetic, where paths that reach the same point are one
     output; two floats within ``tolerance`` are taken as that one point (single linkage in the max norm), and the
-    smallest distance between the outputs kept apart is returned so that the choice can be seen to be clear-cut.
+    smallest distance between the outputs kept apart (between the clusters' first outputs, within the tolerance of
+    the exact smallest distance) is returned so that the choice can be seen to be clear-cut.
     """
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
@@ -107,10 +108,17 @@ def merge_rounding_duplicates(outputs, logp, tolerance=MERGE_TOLERANCE):
     k = outputs.shape[0]
     graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(k, k))
     count, labels = connected_components(graph, directed=False)
-    merged = np.full((logp.shape[0], count), -np.inf)
-    for label in range(count):
-        merged[:, label] = logsumexp(logp[:, labels == label], axis=1)
-    representatives = np.array([outputs[labels == label][0] for label in range(count)])
+    # one pass per dataset row over the outputs sorted by cluster (no loop over clusters)
+    order = np.argsort(labels, kind="stable")
+    starts = np.searchsorted(labels[order], np.arange(count))
+    sizes = np.diff(np.append(starts, order.size))
+    grouped = logp[:, order]
+    top = np.maximum.reduceat(grouped, starts, axis=1)
+    shift = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        merged = shift + np.log(np.add.reduceat(np.exp(grouped - np.repeat(shift, sizes, axis=1)), starts, axis=1))
+    # each cluster's first output stands for it (a cluster is narrower than the tolerance)
+    representatives = outputs[order[starts]]
     if count > 1:
         distance, _ = cKDTree(representatives).query(representatives, k=2, p=np.inf)
         gap = float(distance[:, 1].min())
