@@ -145,3 +145,25 @@ def test_iota_scaled_bound_ratios_are_the_ones_named(alg, factor):
     ]
     lo, hi = R.IOTA_SCALED_RATIOS[(alg, factor)]
     assert f"{min(r):.2f}" == lo and f"{max(r):.2f}" == hi
+
+
+# --------------------------------------------------------------------------- d-sweeps
+
+
+@pytest.mark.slow
+def test_dimension_sign_flip_is_bounded_hence_no_violation(registry):
+    # the premise of the label: -psi puts the output on the outer shell, error / tau(d) falls like tau(d)^(-1)
+    # (growth -1/2 in u); the label names the measured interval of the quick profile (seed 20261121)
+    from proofs_checks.claim_sets.wang_xu import rates_dimension as D
+
+    res = D.dimension_rate_check(1, "printed", psi_shape="sign-flipped")(
+        CTX.for_claim("wang-xu.alg1.rate.dimension.printed")
+    )
+    lo, hi = res.evidence["growth_ci"]
+    assert hi < 0 and res.verdict != "refuted"
+    assert f"[{lo:.3f}, {hi:.3f}]" in D.DIM_SIGN_FLIP_MEASURED[(1, "printed")]
+    for alg in (1, 2):
+        for variant in ("printed", "standard"):
+            ms = {m.name: m for m in registry.claim(f"wang-xu.alg{alg}.rate.dimension.{variant}").mutants}
+            assert "cannot catch a bounded error" in ms["psi sign flipped (-psi)"].not_a_violation
+            assert ms["scores x2 (temperature x0.5)"].not_a_violation
