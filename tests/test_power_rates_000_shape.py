@@ -167,3 +167,15 @@ def test_dimension_sign_flip_is_bounded_hence_no_violation(registry):
             ms = {m.name: m for m in registry.claim(f"wang-xu.alg{alg}.rate.dimension.{variant}").mutants}
             assert "cannot catch a bounded error" in ms["psi sign flipped (-psi)"].not_a_violation
             assert ms["scores x2 (temperature x0.5)"].not_a_violation
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("alg", [1, 2])
+def test_psi_sign_flip_refuted_on_five_seeds(alg):
+    # the refutation does not depend on the run seed (the seeds of `verify --seeds 5`)
+    for seed in (20261121, 731344922, 3972802103, 125447504, 152441376):
+        ctx = CheckContext(profile="quick", seed=seed).for_claim(f"wang-xu.alg{alg}.rate.standard")
+        res = R.rate_check(
+            alg, "standard", grids=SMALL, repetitions=REPS, level_points=False, psi_shape="sign-flipped"
+        )(ctx)
+        assert res.verdict == "refuted", (seed, res.evidence["verdict_from"])
