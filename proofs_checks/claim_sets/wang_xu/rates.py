@@ -56,6 +56,7 @@ __all__ = [
     "level_test",
     "rate_check",
     "rate_mutants",
+    "shape_mutants",
     "register",
 ]
 
@@ -565,7 +566,31 @@ def shape_mutants(factory, algorithm, variant):
     """psi's shape, the truncation level and the mechanism's temperature: psi sign flipped (refuted through the
     level test and the slope), psi saturating at 2 (:data:`PSI_SATURATES_AT_2`, out of reach), iota x2 and x0.5
     (:data:`IOTA_SCALED_PROOF`) and scores x2 and x0.5 (:data:`SCORES_SCALED_PROOF`), the theorems' own choices
-    up to the O-constant (``not_a_violation``)."""
+    up to the O-constant (``not_a_violation``, ``detected_by=()``: a refutation of one is a false alarm).
+
+    Parameters
+    ----------
+    factory : callable
+        :func:`rate_check` (or a test's variant of it), called as ``factory(algorithm, variant, **mutant_fields)``.
+    algorithm : int
+        1 or 2 (Theorem 1 or 2).
+    variant : str
+        The exponent variant, one of ``VARIANTS``.
+
+    Returns
+    -------
+    tuple of Mutant
+        Six mutants.
+
+    References
+    ----------
+    [000 eq. (6)], [000 eq. (16)], [000 Thm. 1], [000 Thm. 2].
+
+    Examples
+    --------
+    >>> [m.name for m in shape_mutants(lambda *a, **k: None, 1, "printed")][:2]
+    ['psi sign flipped (-psi)', 'psi saturates at 2 instead of log theta']
+    """
     a = stated_exponent(algorithm, THETA2 if algorithm == 2 else 2.0)
     bound = "(14)" if algorithm == 1 else "(26)"
     iota_power = "1/2" if algorithm == 1 else "2/3"
