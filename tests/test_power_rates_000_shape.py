@@ -179,3 +179,23 @@ def test_psi_sign_flip_refuted_on_five_seeds(alg):
             alg, "standard", grids=SMALL, repetitions=REPS, level_points=False, psi_shape="sign-flipped"
         )(ctx)
         assert res.verdict == "refuted", (seed, res.evidence["verdict_from"])
+
+
+@pytest.mark.slow
+def test_dimension_sweep_can_fail_on_a_larger_w():
+    # temperature x d on W of radius 3 R (zeta = R / 12 unchanged): net adequate, growth wholly above 1/2 (the
+    # numbers the label names, quick, seed 20261121); the stated algorithm on the same W is not refuted
+    from proofs_checks.claim_sets.wang_xu import rates_dimension as D
+
+    ctx = CTX.for_claim("wang-xu.alg1.rate.dimension.standard")
+    r0 = D.DIM_RADIUS[(1, "standard")]
+    mutant = D.dimension_setup_for(1, "standard", "quick", radius=3 * r0, zeta=r0 / 12, broken="temperature-times-d")
+    res = D.dimension_rate_check(1, "standard", setup=mutant)(ctx)
+    lo, hi = res.evidence["growth_ci"]
+    assert res.verdict == "refuted" and lo > 0.5
+    assert (
+        f"{res.evidence['observed_growth_exponent']:.2f} [{lo:.2f}, {hi:.2f}]"
+        in D.DIM_LARGER_W_MEASURED[(1, "standard")]
+    )
+    stated = D.dimension_setup_for(1, "standard", "quick", radius=3 * r0, zeta=r0 / 12)
+    assert D.dimension_rate_check(1, "standard", setup=stated)(ctx).verdict != "refuted"
