@@ -46,6 +46,8 @@ from reference.wang_xu.l1_regression import (
 )
 from reference.wang_xu.nets import L2BallNet
 
+from .psi_mutants import PSI_SHAPES, mutant_log_prob
+
 __all__ = [
     "WangXuRateSetup",
     "excess_risk_1d",
@@ -102,7 +104,10 @@ class WangXuRateSetup:
     output_noise : the released point is the output plus ``+-output_noise`` (Rademacher; a mutant);
     iota_exponent_shift : iota is the theorem's times ``(x / x_ref)^(-iota_exponent_shift)``, ``x = n eps / log n``,
     ``x_ref`` its value at ``n = 100, eps = 1`` (a mutant of the iota schedule: its exponent in ``x`` moves by
-    the shift, its value at the reference point does not).
+    the shift, its value at the reference point does not);
+    psi_shape : psi of the mechanism's scores, one of :data:`proofs_checks.rates.psi_mutants.PSI_SHAPES`
+    (``"printed"``; the mutants ``"saturates-at-2"``, ``"sign-flipped"`` are scored by
+    :func:`proofs_checks.rates.psi_mutants.mutant_log_prob`, the reference's numpy psi).
     """
 
     algorithm: int = 1
@@ -120,6 +125,7 @@ class WangXuRateSetup:
     temperature_factor: float = 1.0
     output_noise: float = 0.0
     iota_exponent_shift: float = 0.0
+    psi_shape: str = "printed"
 
     def __post_init__(self):
         if self.model.dim != 1:
@@ -128,6 +134,8 @@ class WangXuRateSetup:
             raise ValueError(f"broken must be one of {BROKEN}, got {self.broken!r}")
         if self.statistic not in ("quantile", "mean"):
             raise ValueError(f"statistic must be 'quantile' or 'mean', got {self.statistic!r}")
+        if self.psi_shape not in PSI_SHAPES:
+            raise ValueError(f"psi_shape must be one of {PSI_SHAPES}, got {self.psi_shape!r}")
 
     @property
     def tau(self) -> float:
@@ -195,6 +203,10 @@ def _log_prob(setup: WangXuRateSetup, data, n, epsilon):
     if setup.broken == "hot":
         epsilon = epsilon / 20.0  # temperature 20x too high for the stated utility (and for eps)
     epsilon = epsilon / setup.temperature_factor
+    if setup.psi_shape != "printed":
+        pts = net.points()
+        lp = mutant_log_prob(pts, X, y, epsilon, p["iota"], setup.theta, setup.variant, setup.psi_shape)
+        return pts, lp, p
     pts, lp = wang_xu_log_prob(X, y, net, epsilon, p["iota"], setup.theta, setup.variant)
     if setup.broken == "score-sign":
         # log p = -k eps S / log theta - log Z, so -log p is +k eps S / log theta up to a constant

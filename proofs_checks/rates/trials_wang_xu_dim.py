@@ -60,6 +60,7 @@ from reference.wang_xu.data import LinearModel, SymmetricLaw, lomax, student_t
 from reference.wang_xu.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
 from reference.wang_xu.nets import L2BallNet
 
+from .psi_mutants import PSI_SHAPES, mutant_log_weights
 from .trials_wang_xu import excess_risk_1d, weighted_quantile
 
 __all__ = [
@@ -161,7 +162,10 @@ class DimensionSetup:
 
     algorithm : 1 (Theorem 1, Assumption 1, ``theta = 2``) or 2 (Theorem 2, Assumption 3);
     nu, noise_law : the multivariate t model; radius, zeta : the net ``L2BallNet(radius, zeta, d)``;
-    eta : failure probability (quantile level ``1 - eta``); broken : see the module docstring.
+    eta : failure probability (quantile level ``1 - eta``); broken : see the module docstring;
+    temperature_factor : the mechanism's temperature is this times the stated one (mutants: 2, 0.5);
+    psi_shape : psi of the scores, :data:`proofs_checks.rates.psi_mutants.PSI_SHAPES` (mutants scored by
+    :func:`proofs_checks.rates.psi_mutants.mutant_log_weights`).
     """
 
     algorithm: int = 1
@@ -174,8 +178,13 @@ class DimensionSetup:
     radius: float = 1.0
     zeta: float = 0.125
     broken: str | None = None
+    temperature_factor: float = 1.0
+    psi_shape: str = "printed"
 
     def __post_init__(self):
+        if self.psi_shape not in PSI_SHAPES:
+            raise ValueError(f"psi_shape must be one of {PSI_SHAPES}, got {self.psi_shape!r}")
+        check_positive("temperature_factor", self.temperature_factor)
         if self.algorithm not in (1, 2):
             raise ValueError(f"algorithm must be 1 or 2, got {self.algorithm!r}")
         if self.broken not in BROKEN_DIM:
@@ -244,14 +253,16 @@ def dimension_law(setup: DimensionSetup, d, n, epsilon, rng):
     X, y = data[:, :d], data[:, d]
     p = setup.parameters(n, d, epsilon)
     eps = epsilon / d if setup.broken == "temperature-times-d" else epsilon
+    eps = eps / setup.temperature_factor
     pts, norms, excess, err, _ = net_radial_table(setup, d)
     block = max(1, _BLOCK_ELEMENTS // n)
-    lw = np.concatenate(
-        [
-            log_weights(pts[i : i + block], X, y, eps, p["iota"], setup.theta, setup.variant)
-            for i in range(0, pts.shape[0], block)
-        ]
-    )
+    if setup.psi_shape == "printed":
+        score = functools.partial(log_weights, X=X, y=y, epsilon=eps, iota=p["iota"], theta=setup.theta)
+    else:
+        score = functools.partial(
+            mutant_log_weights, X=X, y=y, epsilon=eps, iota=p["iota"], theta=setup.theta, shape=setup.psi_shape
+        )
+    lw = np.concatenate([score(pts[i : i + block], variant=setup.variant) for i in range(0, pts.shape[0], block)])
     prob = np.exp(lw - logsumexp(lw))
     return {"excess": excess, "norms": norms, "prob": prob, "quad_error": err, "params": p, "data": data}
 

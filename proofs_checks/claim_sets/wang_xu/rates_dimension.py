@@ -294,7 +294,15 @@ def _dimension_evidence(
 
 
 def dimension_rate_check(
-    algorithm, variant="printed", *, setup=None, grids=None, repetitions=None, diagnostic_datasets=2, broken=None
+    algorithm,
+    variant="printed",
+    *,
+    setup=None,
+    grids=None,
+    repetitions=None,
+    diagnostic_datasets=2,
+    broken=None,
+    **mutate,
 ):
     """Check factory: the d-dependence of Theorem ``algorithm``'s rate at fixed ``(n, eps)``.
 
@@ -308,6 +316,8 @@ def dimension_rate_check(
 
     ``setup`` defaults to :func:`dimension_setup_for` for the profile (with ``broken``, a mutant's, still
     built for the profile the check runs at); tests pass a broken one.
+    ``mutate``: further mutant fields of :class:`~proofs_checks.rates.trials_wang_xu_dim.DimensionSetup`
+    (``psi_shape``, ``temperature_factor``), likewise built for the profile.
     The evidence adds, per d: the quantiles, ``tau(d)``, the ratio to the rate with O-constant 1 and
     to the explicit bound (14)/(26), the net, the ``1 - eta`` quantile of ``||w~ - w*||`` over
     datasets, and the largest output probability on the outer shell ``||w|| > R - zeta`` (from
@@ -327,7 +337,9 @@ def dimension_rate_check(
         s = (
             setup
             if setup is not None
-            else dimension_setup_for(algorithm, variant, ctx.profile, **({"broken": broken} if broken else {}))
+            else dimension_setup_for(
+                algorithm, variant, ctx.profile, **({"broken": broken} if broken else {}), **mutate
+            )
         )
         grid = (DIM_GRIDS if grids is None else grids)[ctx.profile]
         reps = (DIM_REPETITIONS if repetitions is None else repetitions)[ctx.profile]
@@ -431,6 +443,47 @@ DIM_WHY = {
 }
 
 
+#: The temperature x d mutant on a W three times as large (zeta = R / 12 unchanged, quick, seed 20261121): the
+#: d-sweep can fail once W is large enough for the mutant (growth exponent [interval], adequacy).
+DIM_LARGER_W_MEASURED = {
+    (1, "printed"): "refuted, growth 1.06 [0.73, 1.38], net adequate",
+    (1, "standard"): "refuted, growth 1.47 [1.15, 1.79], net adequate (at 1.5 R: 1.00 [0.90, 1.10], at 2.2 R: "
+    "1.31 [1.05, 1.56], both with the distance quantile above 0.75 R)",
+    (2, "printed"): "refuted, growth 1.08 [0.68, 1.48], net adequate",
+    (2, "standard"): "growth 1.65 [1.52, 1.77] but still not adequate (distance quantile 0.77 R); the stated "
+    "algorithm on that W: 0.40 [0.20, 0.60], adequate",
+}
+LARGER_W = (
+    "  On a W of radius 3 R (zeta unchanged; about 1e6 net points at d = 3, 4-5 s CPU a check at quick): {measured}."
+    "  So the d-sweep can fail; its registered W is sized for the stated algorithm, and a W this large costs 27 "
+    "times the net at d = 3 (at full, zeta = R / 24: 8e6 points)"
+)
+
+
+#: psi with its sign flipped on the d-sweeps: measured at quick, seed 20261121 (growth exponent of error / tau(d)
+#: in u, 0.9-quantile fit, and whether the net was adequate).
+DIM_SIGN_FLIP_MEASURED = {
+    (1, "printed"): "-0.500 [-0.501, -0.499]",
+    (1, "standard"): "-0.509 [-0.524, -0.494]",
+    (2, "printed"): "-0.563 [-0.577, -0.550]",
+    (2, "standard"): "-0.564 [-0.589, -0.539]",
+}
+DIM_SIGN_FLIP_PROOF = (
+    "psi with its sign flipped sends the output to the boundary of W, whose excess risk h(R) is the same at every "
+    "d (the risk depends on ||w - w*|| only): error / tau(d) falls like tau(d)^(-1), growth exponent {measured} "
+    "at quick (stated at most {a}; net not adequate, the output sits on the outer shell).  Every W-valued output "
+    "has error <= h(R), and the stated bound C tau(d) u(d)^a grows with d, so C = h(R) / (tau(1) u(1)^a) bounds "
+    "the mutant at every d: it satisfies the d-growth claim under the asymptotic and the local-growth reading.  "
+    "It violates the rate in n eps, which the n-sweeps wang-xu.alg{alg}.rate.* refute; a growth-in-d claim on a "
+    "fixed W cannot catch a bounded error"
+)
+DIM_SCORES_PROOF = (
+    "scores x{factor:g} multiply the mechanism's exponent by the same constant at every d (the algorithm at "
+    "eps' = {factor:g} eps, iota up to a constant, [000 Thm. {alg}] for any eps > 0): the d-dependence of its bound "
+    "is the stated one, another constant"
+)
+
+
 def dimension_mutants(alg, variant):
     """The d-specific mutants (a temperature d times too hot, iota computed without d), each built for the
     profile it runs at and labelled ``out_of_reach`` (:data:`DIM_OUT_OF_REACH`, :data:`DIM_MUTANT_MEASURED`).
@@ -446,9 +499,27 @@ def dimension_mutants(alg, variant):
                 a=a,
                 measured=DIM_MUTANT_MEASURED[(name, alg, variant)],
                 reason=_NOISY if (name, alg, variant) == ("iota without d", 1, "printed") else _BOUNDARY,
-            ),
+            )
+            + (LARGER_W.format(measured=DIM_LARGER_W_MEASURED[(alg, variant)]) if name == "temperature x d" else ""),
         )
         for name, broken in (("temperature x d", "temperature-times-d"), ("iota without d", "iota-without-d"))
+    ) + (
+        Mutant(
+            "psi sign flipped (-psi)",
+            dimension_rate_check(alg, variant, psi_shape="sign-flipped"),
+            detected_by=(),
+            not_a_violation=DIM_SIGN_FLIP_PROOF.format(measured=DIM_SIGN_FLIP_MEASURED[(alg, variant)], a=a, alg=alg),
+        ),
+        *(
+            Mutant(
+                f"scores x{factor:g} (temperature x{1 / factor:g})",
+                dimension_rate_check(alg, variant, temperature_factor=1.0 / factor),
+                factor=factor,
+                detected_by=(),
+                not_a_violation=DIM_SCORES_PROOF.format(factor=factor, alg=alg),
+            )
+            for factor in (2.0, 0.5)
+        ),
     )
 
 
