@@ -22,6 +22,10 @@ the algorithm's split gives ``|S2| = n/2``, worse, in the evidence), the loss of
 The events of different j are independent, so the union's probability is ``1 - (1 - q)^K`` exactly.  The premise
 ``E l^2 <= 4Y^2`` is granted here (the claim ``arora.thm1.proof.second-moment`` shows it need not hold); this is a
 witness for the proof's step (1), not an instance of the whole of [004 Thm. 1].
+
+The derivation chain ``chains.004.bernstein.explicit.textbook`` shows symbolically that tau_j falls short of what
+Bernstein's two-sided tail needs; the claims here give the probabilities on a concrete witness, and that the
+printed display itself fails there.
 """
 
 from __future__ import annotations
