@@ -75,6 +75,12 @@ EXPECTED = {
     "arora.boosting.privacy.gray-box.calibrated": "confirmed",
     "arora.learners.output-perturbation.gray-box": "confirmed",
     "arora.learners.noisy-gd.gray-box": "confirmed",
+    # tau_j of [004 Alg. 1] against its proof (tests/test_statement_slips.py)
+    "arora.alg1.tau.union-bound.printed": "refuted",
+    "arora.alg1.tau.union-bound.proof": "confirmed",
+    "arora.alg1.bernstein-display": "refuted",
+    "arora.alg1.eq1.tau-printed": "refuted",
+    "arora.alg1.eq1.tau-proof": "refuted",
 }
 
 FAST = [

@@ -54,10 +54,14 @@ def test_paths_select_filter_and_reduce():
         "evidence": {"rows": [{"eps": 1.0, "r": 1.6}, {"eps": 1.0, "r": 1.5}, {"eps": 4.0, "r": 4.1}], "nested": [[1]]},
     }
     assert Q.resolve(record, "observed:abs") == 1.5
+    assert Q.resolve(record, "observed:neg") == 1.5 and Q.resolve(record, "evidence.rows[2].r:neg") == -4.1
     assert Q.resolve(record, "evidence.rows[eps=1].r:max") == 1.6
     assert Q.resolve(record, "evidence.rows[2].r") == 4.1
     assert Q.resolve(record, "evidence.rows[*].r:min") == 1.5
     assert Q.resolve(record, "evidence.rows:count") == 3.0
+    assert Q.resolve({"evidence": {"per_eps": {"0.1": 1.4, "8.0": 2.0}}}, "evidence.per_eps[0.1]") == 1.4
+    with pytest.raises(KeyError, match="no '1.0'"):
+        Q.resolve({"evidence": {"per_eps": {"0.1": 1.4}}}, "evidence.per_eps[1.0]")
     with pytest.raises(ValueError, match="add :min or :max"):
         Q.resolve(record, "evidence.rows[eps=1].r")
     with pytest.raises(KeyError):

@@ -8,9 +8,10 @@ page is rendered)::
 The comment holds ``q``, a claim id and a path into that claim's record of ``report.json``:
 
 * dot-separated keys (``observed``, ``margin``, ``evidence.smallest_ratio``);
-* ``[i]`` indexes a list; ``[key=value]`` keeps the list's items whose ``key`` equals ``value`` (numbers compared
+* ``[i]`` indexes a list, ``[key]`` looks up a mapping's key that holds dots (``per_epsilon[0.1]``); ``[key=value]`` keeps the list's items whose ``key`` equals ``value`` (numbers compared
   as floats) and ``[*]`` keeps all of them; the rest of the path applies to each item kept;
-* a final ``:min``, ``:max``, ``:count`` or ``:abs`` reduces what was kept (``:abs`` takes the magnitude).
+* a final ``:min``, ``:max``, ``:count``, ``:abs`` or ``:neg`` reduces what was kept (``:abs`` takes the magnitude,
+  ``:neg`` the negative: a growth exponent quoted from a fitted decay exponent).
 
 The quoted text agrees with the value when they are equal at the precision the text shows: ``1.56`` quotes any
 value in ``[1.555, 1.565]``, ``3e31`` any in ``[2.5e31, 3.5e31]``, ``0.48`` any in ``[0.475, 0.485]``.
@@ -156,6 +157,11 @@ def resolve(record: Mapping[str, Any], path: str) -> float:
                 if not isinstance(item, Mapping) or key not in item:
                     raise KeyError(f"no {key!r} in {path!r}")
                 nxt.append(item[key])
+            elif isinstance(item, Mapping):
+                # a key holding dots (a mapping keyed by eps: ``per_epsilon[0.1]``) is written in brackets
+                if selector not in item:
+                    raise KeyError(f"no {selector!r} in {path!r}")
+                nxt.append(item[selector])
             else:
                 if not isinstance(item, list):
                     raise KeyError(f"[{selector}] applied to a non-list in {path!r}")
@@ -172,9 +178,9 @@ def resolve(record: Mapping[str, Any], path: str) -> float:
         return min(values)
     if reduction == "max":
         return max(values)
-    if len(values) != 1 or (many and reduction != "abs"):
+    if len(values) != 1 or (many and reduction not in ("abs", "neg")):
         raise ValueError(f"{path!r} selects {len(values)} numbers: add :min or :max")
-    return abs(values[0]) if reduction == "abs" else values[0]
+    return {"abs": abs(values[0]), "neg": -values[0]}.get(reduction, values[0])
 
 
 def agrees(text: str, value: float) -> bool:

@@ -23,6 +23,7 @@ sensitivity, and their claims, one module per subject:
 * :mod:`.lemma9`: Lemma 9, L_D(w-hat_iota) against L-hat_iota(w-hat_iota) (d = 1, several eps);
 * :mod:`.assumptions`: do the per-coordinate rates (8) (Assumption 2) and (19) (Assumption 4) follow;
 * :mod:`.units`: the exact laws and stated sensitivities when radius, zeta and labels are rescaled together;
+* :mod:`.statement_slips`: Theorem 2's failure probability zeta and Algorithm 2's text sensitivity, per reading;
 * :mod:`.findings`: the findings about 000, each backed by claim ids;
 * :mod:`.rates`, :mod:`.rates_dimension`: the rates (7) / (18) in ``n eps`` and in ``d``.
 
@@ -55,6 +56,7 @@ from . import (
     rates_dimension,
     schedule_privacy,
     sensitivity,
+    statement_slips,
     truncation,
     units,
     utility,
@@ -98,6 +100,7 @@ def register(registry):
         units,
         rates,
         rates_dimension,
+        statement_slips,
         findings,
         gray_box,
     ):
