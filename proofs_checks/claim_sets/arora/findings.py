@@ -130,14 +130,19 @@ FINDINGS = (
     Finding(
         id="004.thm1-proof-steps",
         paper="004",
-        title="Steps of Theorem 1's proof in App. D.2 are false as printed (the second moment, eq. (1), the guess "
-        "bound); the statement's own guess bound holds",
+        title="Steps of Theorem 1's proof in App. D.2 are false as printed (the second moment, the Bernstein "
+        "display, eq. (1), the guess bound) and Alg. 1's tau_j uses log(K/beta) where the proof uses "
+        "log(4K/beta); the statement's own guess bound holds",
         claims=(
             "arora.thm1.proof.second-moment",
             "arora.thm1.proof.eq1",
             "arora.units.validation-penalty",
             "arora.thm1.proof.guess-bound",
             "arora.thm1.proof.guess-bound.statement",
+            "arora.alg1.tau.union-bound.printed",
+            "arora.alg1.bernstein-display",
+            "arora.alg1.eq1.tau-printed",
+            "arora.alg1.eq1.tau-proof",
         ),
         reading="[004 App. D.2] in the proof of [004 Thm. 1]: E[l(w_j; z)^2] <= 4Y^2 for the candidates, eq. (1) "
         "P[|L(w_j; S2) - L(w_j; D)| >= tau_j] <= beta/2 by Bernstein, and 2^(j') <= max{2 ||w*||, 1}; the "
@@ -153,7 +158,14 @@ FINDINGS = (
         "penalty sqrt(4Y^2 log/n) scales like Y (exponent 1.37-1.74 measured against the score's 2). The guess "
         "bound fails with ratio 2 for every ||w*|| < 1 (the guesses start at B_1 = 2) and holds under the "
         "reading [K] = {0, ..., K-1}; the statement's 2 max{||w*||, 1}, the argument of err and Delta in "
-        "Theorem 1, holds and is tight. The theorem's rate is not contradicted by these steps alone.",
+        "Theorem 1, holds and is tight. The theorem's rate is not contradicted by these steps alone. "
+        "With the second-moment premise granted (a Bernoulli(0.01) loss per guess, K = 8, beta = 0.05, "
+        "|S2| = n = 1e6, Delta = 1, 4Y^2 = E l^2), the Bernstein display itself is too strong (exact deviation "
+        "probability 3.06 x its printed right side, 6.64 x its exponential term; Bernstein's inequality has "
+        "2 sigma^2 + 2 Delta t/3), eq. (1) fails with probability 0.153 (the box's tau_j with log(K/beta)) and "
+        "0.069 (the proof's log(4K/beta)) against beta/2 = 0.025, and the box's log(K/beta) leaves the union "
+        "bound at 2.29 x beta/2 on that witness (at most 5/2 x for every instance; it can close where tau_j's "
+        "Delta term dominates): a misprint in the box is the likeliest reading.",
     ),
 )
 

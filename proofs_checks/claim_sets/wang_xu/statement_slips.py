@@ -403,7 +403,8 @@ def register(registry):
             Claim(
                 f"wang-xu.thm2.failure-probability.{reading}",
                 "[000 Thm. 2]",
-                "Given failure probability zeta, (17) holds with probability at least 1 - zeta"
+                "The proof's failure bookkeeping (its steps taken as given) yields: given failure probability zeta, "
+                "(17) holds with probability at least 1 - zeta"
                 + (" (zeta read as eta)." if reading == "eta" else " (zeta the net resolution, eta = zeta)."),
                 "formula",
                 failure_probability_check(reading),
