@@ -34,6 +34,9 @@ lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
     Single steps of the proofs: [002 Lemma 6], [002 Lemma 7], [002 Lemma 12], [002 Lemma 15], [002 Assumption 2],
     [002 Remark 2], the final bound of [002 Lemma 3], [002 Lemma 11], the packing of [002 Thm. 9], and the exact
     sensitivity behind [002 Alg. 5 step 7].
+peeling_projection, support_gradient
+    [002 Lemma 13] (the Peeling projection inequality, two readings of ``I``) and [002 Lemma 14] (eq. (72) on
+    quadratics, readings of the loss's scale and of ``w*``).
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
@@ -58,9 +61,11 @@ from . import (
     lower_bound_steps,
     parameters,
     peeling_lemmas,
+    peeling_projection,
     rates,
     sensitivities,
     sparse,
+    support_gradient,
     units,
     utility,
 )
@@ -90,6 +95,8 @@ def register(registry):
         lemmas,
         assumptions,
         peeling_lemmas,
+        peeling_projection,
+        support_gradient,
         units,
         findings,
     ):
