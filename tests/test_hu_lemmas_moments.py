@@ -1,0 +1,105 @@
+"""[002 Lemma 8] with its constants fixed: verdicts, power (each mutant's opposite verdict) and exact witnesses.
+
+References: the variance witness and the truncation bias's analytic worst case in exact rationals
+(fractions.Fraction); Bernstein's constant by the closed form of the bound; the union bound in float64.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from proofs_checks.model import CheckContext
+from proofs_checks.registry import default_registry
+
+VERDICTS = {
+    "hu.lemma8.truncation-bias": "confirmed",
+    "hu.lemma8.eq38.printed": "refuted",
+    "hu.lemma8.truncated-variance.printed": "refuted",
+    "hu.lemma8.truncated-variance.endpoint": "confirmed",
+    "hu.lemma8.union-bound-t": "refuted",
+    "hu.lemma8.concentration": "confirmed",
+}
+
+
+def _run(check, claim_id, seed=20261121):
+    return check(CheckContext(profile="quick", seed=seed).for_claim(claim_id))
+
+
+@pytest.fixture(scope="module")
+def results():
+    claims = {c.id: c for c in default_registry().claims if c.id in VERDICTS}
+    return {
+        cid: (_run(c.check, cid), [(m, _run(m.check, cid)) for m in c.mutants]) for cid, c in sorted(claims.items())
+    }
+
+
+@pytest.mark.parametrize("claim_id", sorted(VERDICTS))
+def test_verdict_and_power(results, claim_id):
+    result, mutants = results[claim_id]
+    assert result.verdict == VERDICTS[claim_id], (claim_id, result.observed)
+    assert mutants
+    for mutant, got in mutants:
+        assert got.verdict in mutant.detected_by, (claim_id, mutant.name, got.verdict)
+
+
+def test_truncation_bias_attains_a_quarter_in_rationals(results):
+    # one atom a = b = sqrt(2) K: bias a^2 - K^2 = K^2, M = a^4 = 4 K^4, ratio 1/4 (the maximum on the diagonal)
+    K = Fraction(1)
+    a2 = 2 * K * K
+    assert (a2 - K * K) * K * K / (a2 * a2) == Fraction(1, 4)
+    observed = results["hu.lemma8.truncation-bias"][0].observed
+    assert 0.2499 < observed <= 0.25 + 1e-12
+
+
+def test_eq38_printed_grows_like_k_squared(results):
+    from proofs_checks.claim_sets.hu.truncation_moments import truncation_bias_ratio
+
+    values, weights = np.array([[[2.0**0.5, 2.0**0.5]]]), np.ones((1, 1))
+    base = truncation_bias_ratio(values, weights, 1.0, bias_power=0.5)[0]
+    for k in (8.0, 1024.0):
+        scaled = truncation_bias_ratio(values * k, weights, k, bias_power=0.5)[0]
+        assert scaled / base == pytest.approx(k * k, rel=1e-12)
+        assert truncation_bias_ratio(values * k, weights, k)[0] == pytest.approx(0.25, rel=1e-12)
+    assert results["hu.lemma8.eq38.printed"][0].evidence["worst"]["unit"] == 1024.0
+
+
+def test_variance_witness_exact():
+    from proofs_checks.claim_sets.hu.truncation_moments import variance_witness
+
+    w = variance_witness()
+    assert Fraction(w["variance_shrunken_product"]) == Fraction(9, 64) > Fraction(w["variance_product"]) == 0
+    assert Fraction(w["variance_shrunken_product"]) <= Fraction(w["second_moment_product"])
+
+
+def test_union_bound_printed_and_log_choice(results):
+    rows = results["hu.lemma8.union-bound-t"][0].evidence["rows"]
+    d2 = next(r for r in rows if r["d"] == 2 and r["zeta"] == 0.1)
+    assert d2["failure_bound_over_zeta"] == pytest.approx(6 * math.exp(-0.1 / 8) / 0.1, rel=1e-12)
+    # t = log(d^3/zeta): (d^2 + d) zeta / d^3 / zeta = 1/d + 1/d^2, largest 3/4 at d = 2
+    assert results["hu.lemma8.union-bound-t"][1][0][1].observed == pytest.approx(0.75, rel=1e-12)
+
+
+def test_deviation_bound_closed_form():
+    from proofs_checks.claim_sets.hu.truncation_moments import lemma8_deviation_bound
+
+    n, d, K, zeta, M = 10_000, 5, 4.0, 0.1, 24.0
+    t = math.log(2 * 30 / zeta)
+    expected = 4 * (2 * (math.sqrt(M * t / n) + K * K * t / n) + 4 * M / K**2)
+    assert lemma8_deviation_bound(n, d, K, zeta) == pytest.approx(expected, rel=1e-14)
+    # Bernstein: sqrt(2 r t/n) + (2/3)(2 K^2) t/n <= 2 (sqrt(r t/n) + K^2 t/n)
+    assert math.sqrt(2) <= 2 and 4 / 3 <= 2
+    with pytest.raises(ValueError, match="zeta"):
+        lemma8_deviation_bound(n, d, K, 1.0)
+
+
+def test_concentration_interval_and_looseness(results):
+    from proofs_checks.claim_sets.hu.truncation_moments import largest_deviation_over_bound
+
+    result = results["hu.lemma8.concentration"][0]
+    lo, hi = result.evidence["clopper_pearson"]
+    assert lo >= 0.9 and result.evidence["simulations"] == 60
+    assert largest_deviation_over_bound(runs=20) < 0.1  # the stated bound is > 10x above the deviations seen
