@@ -103,3 +103,42 @@ def test_concentration_interval_and_looseness(results):
     lo, hi = result.evidence["clopper_pearson"]
     assert lo >= 0.9 and result.evidence["simulations"] == 60
     assert largest_deviation_over_bound(runs=20) < 0.1  # the stated bound is > 10x above the deviations seen
+
+
+COMPOSITION = {"hu.thm4.composition.eps-within-range": "confirmed", "hu.thm4.composition.eps-beyond-range": "refuted"}
+
+
+@pytest.mark.parametrize("claim_id", sorted(COMPOSITION))
+def test_composition_sweep_verdict_and_power(claim_id):
+    claim = next(c for c in default_registry().claims if c.id == claim_id)
+    result = _run(claim.check, claim_id)
+    assert result.verdict == COMPOSITION[claim_id]
+    for mutant in claim.mutants:
+        assert _run(mutant.check, claim_id).verdict in mutant.detected_by
+    if claim_id.endswith("beyond-range"):
+        worst = result.evidence["worst"]
+        assert (worst["T"], worst["delta"], worst["epsilon"]) == (1000, 1e-3, 128.0)
+        assert worst["delta_over_target"] == pytest.approx(827.914, rel=1e-4)
+        # eps = 32 still within delta on the whole grid: the restriction eps < 1 is conservative
+        assert all(r["delta_over_target"] <= 1 for r in result.evidence["rows"] if r["epsilon"] <= 32)
+
+
+def test_rr_composition_delta_against_mpmath():
+    import mpmath
+
+    from proofs_checks.claim_sets.hu.composition_sweep import rr_composition_delta
+
+    mpmath.mp.dps = 40
+    for e0, T, eps in ((0.5, 7, 1.0), (0.54449827, 40, 10.0), (2.0, 5, 3.0)):
+        e0m = mpmath.mpf(e0)
+        p = mpmath.e**e0m / (1 + mpmath.e**e0m)
+        ref = mpmath.fsum(
+            mpmath.binomial(T, x) * p**x * (1 - p) ** (T - x) * (1 - mpmath.e ** (eps - e0m * (2 * x - T)))
+            for x in range(T + 1)
+            if e0 * (2 * x - T) > eps
+        )
+        assert rr_composition_delta(e0, T, eps) == pytest.approx(float(ref), rel=1e-10, abs=1e-300)
+    with pytest.raises(ValueError, match="epsilon_step"):
+        rr_composition_delta(0.0, 3, 1.0)
+    with pytest.raises(ValueError, match="T must"):
+        rr_composition_delta(1.0, 0, 1.0)

@@ -37,6 +37,8 @@ lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
 peeling_projection, support_gradient
     [002 Lemma 13] (the Peeling projection inequality, two readings of ``I``) and [002 Lemma 14] (eq. (72) on
     quadratics, readings of the loss's scale and of ``w*``).
+composition_sweep
+    An eps sweep of the composition argument of [002 Thm. 4] inside and beyond its stated range ``0 < eps < 1``.
 truncation_moments
     [002 Lemma 8] with its hidden constants fixed as the proof's steps give them: the truncation bias (36) and
     (38), the variance step before (34), the union bound's ``t``, and the coverage of (33) by simulation.
@@ -56,6 +58,7 @@ from . import (
     alg5_sensitivity,
     algorithms,
     assumptions,
+    composition_sweep,
     findings,
     frank_wolfe,
     gray_box,
@@ -102,6 +105,7 @@ def register(registry):
         peeling_projection,
         support_gradient,
         truncation_moments,
+        composition_sweep,
         units,
         findings,
     ):
