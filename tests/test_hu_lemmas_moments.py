@@ -142,3 +142,30 @@ def test_rr_composition_delta_against_mpmath():
         rr_composition_delta(0.0, 3, 1.0)
     with pytest.raises(ValueError, match="T must"):
         rr_composition_delta(1.0, 0, 1.0)
+
+
+@pytest.mark.parametrize("reading", ["sum", "product"])
+def test_lemma5_verdict_and_power(reading):
+    claim_id = f"hu.lemma5.fw-gap.{reading}"
+    claim = next(c for c in default_registry().claims if c.id == claim_id)
+    result = _run(claim.check, claim_id)
+    assert result.verdict == "confirmed" and result.evidence["clopper_pearson"][0] >= 0.8
+    for mutant in claim.mutants:
+        assert _run(mutant.check, claim_id).verdict in mutant.detected_by
+
+
+def test_lemma5_bound_closed_form():
+    from proofs_checks.claim_sets.hu.frank_wolfe_gap import lemma5_bound
+
+    d, T, m, s, beta, eps, zeta = 5, 3, 2000, 50.0, 1.0, 1.0, 0.1
+    delta_u = 4 * math.sqrt(2) * s / (3 * m)
+    log_u = math.log(2 * d * T / zeta)
+    estimation = 60 / s * 2 + s / m * (1 + log_u) + 60 / (2 * s) * 2 + s / m * (0.5 + log_u)
+    total = 2 * delta_u / eps * (math.log(10) + math.log(30)) + estimation
+    assert lemma5_bound(d, T, m, s, beta, eps, zeta) == pytest.approx(total, rel=1e-14)
+    product = 2 * delta_u / eps * math.log(10) * math.log(30) + estimation
+    assert lemma5_bound(d, T, m, s, beta, eps, zeta, "product") == pytest.approx(product, rel=1e-14)
+    # the product is below the sum when log|V| < 1 + 1/(log(T/zeta) - 1): |V| = 2
+    assert lemma5_bound(1, T, m, s, beta, eps, zeta, "product") < lemma5_bound(1, T, m, s, beta, eps, zeta)
+    with pytest.raises(ValueError, match="reading"):
+        lemma5_bound(d, T, m, s, beta, eps, zeta, "max")

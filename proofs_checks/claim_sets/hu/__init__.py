@@ -37,6 +37,8 @@ lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
 peeling_projection, support_gradient
     [002 Lemma 13] (the Peeling projection inequality, two readings of ``I``) and [002 Lemma 14] (eq. (72) on
     quadratics, readings of the loss's scale and of ``w*``).
+frank_wolfe_gap
+    [002 Lemma 5] by simulation with the constants of its proof (two readings of the mechanism's logarithms).
 composition_sweep
     An eps sweep of the composition argument of [002 Thm. 4] inside and beyond its stated range ``0 < eps < 1``.
 truncation_moments
@@ -61,6 +63,7 @@ from . import (
     composition_sweep,
     findings,
     frank_wolfe,
+    frank_wolfe_gap,
     gray_box,
     lemmas,
     lower_bound,
@@ -106,6 +109,7 @@ def register(registry):
         support_gradient,
         truncation_moments,
         composition_sweep,
+        frank_wolfe_gap,
         units,
         findings,
     ):
