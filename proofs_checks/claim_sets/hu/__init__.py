@@ -30,6 +30,8 @@ add_remove
 units
     Units checks: Algorithm 2's exact selection law invariant when features, labels and K are rescaled together;
     Algorithm 1's sensitivity scaling like its score.
+units_sparse
+    Units check of one Algorithm 3 iteration: its Peeling inputs invariant under a joint change of units.
 lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
     Single steps of the proofs: [002 Lemma 6], [002 Lemma 7], [002 Lemma 12], [002 Lemma 15], [002 Assumption 2],
     [002 Remark 2], the final bound of [002 Lemma 3], [002 Lemma 11], the packing of [002 Thm. 9], and the exact
@@ -77,6 +79,7 @@ from . import (
     support_gradient,
     truncation_moments,
     units,
+    units_sparse,
     utility,
 )
 from ._common import NEIGHBOURS, corner_records, variant_reading
@@ -111,6 +114,7 @@ def register(registry):
         composition_sweep,
         frank_wolfe_gap,
         units,
+        units_sparse,
         findings,
     ):
         module.register(registry)
