@@ -101,7 +101,7 @@ def test_concentration_interval_and_looseness(results):
 
     result = results["hu.lemma8.concentration"][0]
     lo, hi = result.evidence["clopper_pearson"]
-    assert lo >= 0.9 and result.evidence["simulations"] == 60
+    assert lo >= 0.9 and result.evidence["simulations"] == 40
     assert largest_deviation_over_bound(runs=20) < 0.1  # the stated bound is > 10x above the deviations seen
 
 

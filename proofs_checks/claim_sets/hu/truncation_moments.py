@@ -339,7 +339,7 @@ def lemma8_deviation_bound(n, d, K, zeta, M=MODEL_M):
     return 2 * 2 * one
 
 
-def lemma8_coverage(bound_factor=1.0, runs=60, n=2000, d=5, zeta=0.1):
+def lemma8_coverage(bound_factor=1.0, runs=40, n=2000, d=5, zeta=0.1):
     """Coverage of (33) over simulated datasets of the linear model (``sup_v sup_w`` with ``||W||_1 = 1``)."""
     K = (n * MODEL_M / math.log(d / zeta)) ** 0.25  # balances K^2 t / n against M / K^2 (Theorem 5's shape)
 
