@@ -120,7 +120,7 @@ def test_composition_sweep_verdict_and_power(claim_id):
         assert (worst["T"], worst["delta"], worst["epsilon"]) == (1000, 1e-3, 128.0)
         assert worst["delta_over_target"] == pytest.approx(827.914, rel=1e-4)
         # eps = 32 still within delta on the whole grid: the restriction eps < 1 is conservative
-        assert all(r["delta_over_target"] <= 1 for r in result.evidence["rows"] if r["epsilon"] <= 32)
+        assert all(r["delta_over_target"] <= 1 for r in result.evidence["cases"] if r["epsilon"] <= 32)
 
 
 def test_rr_composition_delta_against_mpmath():
@@ -169,3 +169,15 @@ def test_lemma5_bound_closed_form():
     assert lemma5_bound(1, T, m, s, beta, eps, zeta, "product") < lemma5_bound(1, T, m, s, beta, eps, zeta)
     with pytest.raises(ValueError, match="reading"):
         lemma5_bound(d, T, m, s, beta, eps, zeta, "max")
+
+
+def test_every_round2_claim_follows_its_evidence_record():
+    from proofs_checks.evidence import check_evidence
+
+    prefixes = ("hu.lemma5.", "hu.lemma8.", "hu.lemma13.", "hu.lemma14.", "hu.thm4.composition.", "hu.units.iht")
+    claims = [c for c in default_registry().claims if c.id.startswith(prefixes)]
+    assert len(claims) == 19
+    for claim in claims:
+        result = _run(claim.check, claim.id)
+        assert result.evidence_kind is not None, claim.id
+        check_evidence(result.evidence_kind, result.evidence, claim_id=claim.id)

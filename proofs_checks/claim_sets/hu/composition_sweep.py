@@ -135,7 +135,7 @@ def sweep_check(epsilons, split_factor=1.0, split="printed"):
             )
             + ("" if split == "printed" else "; the basic split eps0 = eps / T (pure eps-DP at any eps)")
             + ("" if split_factor == 1.0 else f"; mutant: eps0 x {split_factor:g}"),
-            evidence={"rows": rows, "worst": worst},
+            evidence={"cases": rows, "worst": worst},
             evidence_kind="bound_search",
         )
 

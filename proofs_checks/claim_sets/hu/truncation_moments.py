@@ -142,7 +142,7 @@ def bias_check(c2=C2_PROOF, bias_power=1.0, laws=4000):
                 "is (x_j, x_k) or (x_j, y)"
             ),
             evidence={
-                "rows": rows,
+                "cases": rows,
                 "worst": worst,
                 "evaluations": 3 * count * len(UNIT_FACTORS),
                 "analytic_worst_case": "diagonal, one atom a = b = sqrt 2 K: (a^2 - K^2) K^2 / a^4 = 1/4",
