@@ -30,10 +30,22 @@ add_remove
 units
     Units checks: Algorithm 2's exact selection law invariant when features, labels and K are rescaled together;
     Algorithm 1's sensitivity scaling like its score.
+units_sparse
+    Units check of one Algorithm 3 iteration: its Peeling inputs invariant under a joint change of units.
 lemmas, peeling_lemmas, assumptions, lower_bound_steps, alg5_sensitivity
     Single steps of the proofs: [002 Lemma 6], [002 Lemma 7], [002 Lemma 12], [002 Lemma 15], [002 Assumption 2],
     [002 Remark 2], the final bound of [002 Lemma 3], [002 Lemma 11], the packing of [002 Thm. 9], and the exact
     sensitivity behind [002 Alg. 5 step 7].
+peeling_projection, support_gradient
+    [002 Lemma 13] (the Peeling projection inequality, two readings of ``I``) and [002 Lemma 14] (eq. (72) on
+    quadratics, readings of the loss's scale and of ``w*``).
+frank_wolfe_gap
+    [002 Lemma 5] by simulation with the constants of its proof (two readings of the mechanism's logarithms).
+composition_sweep
+    An eps sweep of the composition argument of [002 Thm. 4] inside and beyond its stated range ``0 < eps < 1``.
+truncation_moments
+    [002 Lemma 8] with its hidden constants fixed as the proof's steps give them: the truncation bias (36) and
+    (38), the variance step before (34), the union bound's ``t``, and the coverage of (33) by simulation.
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
@@ -50,18 +62,24 @@ from . import (
     alg5_sensitivity,
     algorithms,
     assumptions,
+    composition_sweep,
     findings,
     frank_wolfe,
+    frank_wolfe_gap,
     gray_box,
     lemmas,
     lower_bound,
     lower_bound_steps,
     parameters,
     peeling_lemmas,
+    peeling_projection,
     rates,
     sensitivities,
     sparse,
+    support_gradient,
+    truncation_moments,
     units,
+    units_sparse,
     utility,
 )
 from ._common import NEIGHBOURS, corner_records, variant_reading
@@ -90,7 +108,13 @@ def register(registry):
         lemmas,
         assumptions,
         peeling_lemmas,
+        peeling_projection,
+        support_gradient,
+        truncation_moments,
+        composition_sweep,
+        frank_wolfe_gap,
         units,
+        units_sparse,
         findings,
     ):
         module.register(registry)
