@@ -116,6 +116,7 @@ def _threshold_scoring(value):
 
 
 def _attack(value):
+    from . import float_attacks  # noqa: F401  (registers the "float" attacks after the auditor's own)
     from .classifiers import check_attack  # the registry of attacks, complete once classifiers is imported
 
     return check_attack(value)
@@ -141,6 +142,7 @@ def _curve(value):
 
 
 def _attack_names():
+    from . import float_attacks  # noqa: F401
     from .classifiers import attack_names
 
     return attack_names()
