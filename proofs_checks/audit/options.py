@@ -222,6 +222,10 @@ class AuditOptions:
         Neighbour search when no pairs are given (>= 1): law evaluations of the exact search (at least 2;
         default 20,000, or 40 for an expensive log_prob) or distinct black-box pairs of the statistical audit
         (default 12).
+    pair_budget : int or None
+        Statistical audit without given pairs: mechanism calls of a pair search (heavy-tailed records, the StatDP /
+        DP-Sniper patterns at random magnitudes, hill climbing on the estimated divergence) run on calls of its
+        own before the audit; its two best pairs join the fixed black-box pairs (None or 0: no search).
     refine_steps : int
         Exact search: hill-climbing steps without improvement before a climb stops (>= 0; 0 skips the climb).
     sampler_samples : int
@@ -269,6 +273,7 @@ class AuditOptions:
     any_pair: bool = _option(False, _flag("any_pair"), cli="flag")
     allow_unseeded: bool = _option(False, _flag("allow_unseeded"), cli="flag")
     search_budget: Optional[int] = _option(None, _integer("search_budget", 1, optional=True), type="int", metavar="N")
+    pair_budget: Optional[int] = _option(None, _integer("pair_budget", 0, optional=True), type="int", metavar="CALLS")
     refine_steps: int = _option(30, _integer("refine_steps", 0), type="int", metavar="N")
     sampler_samples: int = _option(SAMPLER_SAMPLES, _sampler_samples, type="int", metavar="N")
     sampler_alpha: Optional[float] = _option(None, check_sampler_alpha, type="float", metavar="ALPHA")
