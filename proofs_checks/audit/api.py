@@ -604,6 +604,7 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         features=check_features(opts.features),
         fixed_event_scoring=opts.fixed_event_scoring,
         threshold_scoring=opts.threshold_scoring,
+        sequential_looks=opts.sequential_looks,
     )
     details = {
         k: v

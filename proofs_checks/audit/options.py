@@ -91,6 +91,15 @@ def _integer(name, minimum, optional=False):
     return check
 
 
+def _looks(value):
+    from reference.validation import check_integer
+
+    looks = check_integer("sequential_looks", value, minimum=0)
+    if looks == 1:
+        raise ValueError("sequential_looks must be 0 (one look) or at least 2, got 1")
+    return looks
+
+
 def _epsilon(value):
     if value is None:
         return None
@@ -226,6 +235,10 @@ class AuditOptions:
         Statistical audit without given pairs: mechanism calls of a pair search (heavy-tailed records, the StatDP /
         DP-Sniper patterns at random magnitudes, hill climbing on the estimated divergence) run on calls of its
         own before the audit; its two best pairs join the fixed black-box pairs (None or 0: no search).
+    sequential_looks : int
+        Statistical audit: draw the estimation split in this many looks and stop when the verdict is settled
+        (refuted, or the bound cannot reach the claim at the full size); each look's bound at error
+        (1 - confidence) / looks, so the confidence holds (0: one look, the default; else >= 2).
     refine_steps : int
         Exact search: hill-climbing steps without improvement before a climb stops (>= 0; 0 skips the climb).
     sampler_samples : int
@@ -274,6 +287,7 @@ class AuditOptions:
     allow_unseeded: bool = _option(False, _flag("allow_unseeded"), cli="flag")
     search_budget: Optional[int] = _option(None, _integer("search_budget", 1, optional=True), type="int", metavar="N")
     pair_budget: Optional[int] = _option(None, _integer("pair_budget", 0, optional=True), type="int", metavar="CALLS")
+    sequential_looks: int = _option(0, _looks, type="int", metavar="L")
     refine_steps: int = _option(30, _integer("refine_steps", 0), type="int", metavar="N")
     sampler_samples: int = _option(SAMPLER_SAMPLES, _sampler_samples, type="int", metavar="N")
     sampler_alpha: Optional[float] = _option(None, check_sampler_alpha, type="float", metavar="ALPHA")
