@@ -297,6 +297,10 @@ def statistical_audit(
         ``"cross-fit-smooth"`` adds for one-column outputs the raw output's smoothed threshold as a candidate.
         The threshold tested and the estimation split are the same either way; no effect on exact
         statistics, few-valued outputs, or audits where a model fixes its events.
+    sequential_looks : int, default 0
+        0: the estimation split in one look.  Else (>= 2) in this many looks, stopping when refuted or when
+        the claim is out of reach, each look's bound at error ``(1 - confidence) / sequential_looks``
+        (:func:`~proofs_checks.audit.sequential.sequential_count`); ``samples`` then reports the calls used.
 
     Returns
     -------
