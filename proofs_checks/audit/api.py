@@ -552,10 +552,20 @@ def _runnable_pairs(mech, made, rng):
     return keep, {"datasets": count, "first_errors": errors}
 
 
+def _searched_pairs(mech, D, opts, delta):
+    """The pair search of ``opts.pair_budget`` calls (:mod:`~proofs_checks.audit.pair_search`), or None."""
+    if not opts.pair_budget:
+        return None
+    from .pair_search import search_pairs
+
+    return search_pairs(mech, D, opts.pair_budget, delta, seed=int(opts.seed), project=domain_projector(mech))
+
+
 def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
     """Statistical audit of the given pairs or of :func:`black_box_pairs`; see :func:`audit`."""
     from .features import check_features
 
+    searched = None
     if given:
         plist = [(D, Dp) for D, Dp, _ in given]
         descs = [d for _, _, d in given]
@@ -566,7 +576,8 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
             project=domain_projector(mech),
             budget=DEFAULT_PAIRS if opts.search_budget is None else opts.search_budget,
         )
-        made, skipped = _runnable_pairs(mech, made, rng)
+        searched = _searched_pairs(mech, D, opts, delta)
+        made, skipped = _runnable_pairs(mech, made + (searched.pairs if searched else []), rng)
         if not made:
             raise NoRunnablePair(
                 f"mechanism {name}: cannot run on any of the {skipped['datasets']} black-box "
@@ -593,6 +604,7 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         features=check_features(opts.features),
         fixed_event_scoring=opts.fixed_event_scoring,
         threshold_scoring=opts.threshold_scoring,
+        sequential_looks=opts.sequential_looks,
     )
     details = {
         k: v
@@ -613,6 +625,8 @@ def _statistical(mech, name, opts, delta, given, data, rng, progress, start):
         )
     }
     details["pairs_considered"] = len(plist)
+    if not given and searched is not None:
+        details["pair_search"] = searched.as_dict()
     details["pair_index"] = res.pair_index
     if not rng_use.reproducible:
         details["rng"] = {

@@ -12,6 +12,7 @@ import numpy as np
 
 from reference.validation import check_integer
 
+from . import float_attacks  # noqa: F401  (registers the "float" and "auto-float" attacks)
 from .classifiers import FIT_THREADS, attack_fits, check_attack, run_fits
 from .features import _void_rows
 from .projection import Projection, _Negated

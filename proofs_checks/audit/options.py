@@ -91,6 +91,15 @@ def _integer(name, minimum, optional=False):
     return check
 
 
+def _looks(value):
+    from reference.validation import check_integer
+
+    looks = check_integer("sequential_looks", value, minimum=0)
+    if looks == 1:
+        raise ValueError("sequential_looks must be 0 (one look) or at least 2, got 1")
+    return looks
+
+
 def _epsilon(value):
     if value is None:
         return None
@@ -116,6 +125,7 @@ def _threshold_scoring(value):
 
 
 def _attack(value):
+    from . import float_attacks  # noqa: F401  (registers the "float" attacks after the auditor's own)
     from .classifiers import check_attack  # the registry of attacks, complete once classifiers is imported
 
     return check_attack(value)
@@ -141,6 +151,7 @@ def _curve(value):
 
 
 def _attack_names():
+    from . import float_attacks  # noqa: F401
     from .classifiers import attack_names
 
     return attack_names()
@@ -220,6 +231,14 @@ class AuditOptions:
         Neighbour search when no pairs are given (>= 1): law evaluations of the exact search (at least 2;
         default 20,000, or 40 for an expensive log_prob) or distinct black-box pairs of the statistical audit
         (default 12).
+    pair_budget : int or None
+        Statistical audit without given pairs: mechanism calls of a pair search (heavy-tailed records, the StatDP /
+        DP-Sniper patterns at random magnitudes, hill climbing on the estimated divergence) run on calls of its
+        own before the audit; its two best pairs join the fixed black-box pairs (None or 0: no search).
+    sequential_looks : int
+        Statistical audit: draw the estimation split in this many looks and stop when the verdict is settled
+        (refuted, or the bound cannot reach the claim at the full size); each look's bound at error
+        (1 - confidence) / looks, so the confidence holds (0: one look, the default; else >= 2).
     refine_steps : int
         Exact search: hill-climbing steps without improvement before a climb stops (>= 0; 0 skips the climb).
     sampler_samples : int
@@ -267,6 +286,8 @@ class AuditOptions:
     any_pair: bool = _option(False, _flag("any_pair"), cli="flag")
     allow_unseeded: bool = _option(False, _flag("allow_unseeded"), cli="flag")
     search_budget: Optional[int] = _option(None, _integer("search_budget", 1, optional=True), type="int", metavar="N")
+    pair_budget: Optional[int] = _option(None, _integer("pair_budget", 0, optional=True), type="int", metavar="CALLS")
+    sequential_looks: int = _option(0, _looks, type="int", metavar="L")
     refine_steps: int = _option(30, _integer("refine_steps", 0), type="int", metavar="N")
     sampler_samples: int = _option(SAMPLER_SAMPLES, _sampler_samples, type="int", metavar="N")
     sampler_alpha: Optional[float] = _option(None, check_sampler_alpha, type="float", metavar="ALPHA")

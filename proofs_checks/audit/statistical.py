@@ -248,6 +248,7 @@ def statistical_audit(
     features: Optional[Callable] = None,
     fixed_event_scoring: str = "plug-in",
     threshold_scoring: str = DEFAULT_THRESHOLD_SCORING,
+    sequential_looks: int = 0,
 ) -> StatisticalAuditResult:
     """Lower-bound the epsilon of ``mechanism`` at ``delta`` from ``samples`` calls; see module notes.
 
@@ -296,6 +297,10 @@ def statistical_audit(
         ``"cross-fit-smooth"`` adds for one-column outputs the raw output's smoothed threshold as a candidate.
         The threshold tested and the estimation split are the same either way; no effect on exact
         statistics, few-valued outputs, or audits where a model fixes its events.
+    sequential_looks : int, default 0
+        0: the estimation split in one look.  Else (>= 2) in this many looks, stopping when refuted or when
+        the claim is out of reach, each look's bound at error ``(1 - confidence) / sequential_looks``
+        (:func:`~proofs_checks.audit.sequential.sequential_count`); ``samples`` then reports the calls used.
 
     Returns
     -------
@@ -382,16 +387,47 @@ def statistical_audit(
     sel_bound, j, stat, direction, sign, thr = best
     D, Dp = pairs[j]
 
-    counts, seconds_mechanism, seconds_auditor = _count_event(
-        mechanism, (D, Dp), est_root, n_est, stat, sign, thr, jobs=jobs, chunk_size=chunk_size, bar=bar
-    )
+    seq = None
+    if check_integer("sequential_looks", sequential_looks, minimum=0) == 1:
+        raise ValueError("sequential_looks must be 0 (one look) or at least 2, got 1")
+    if sequential_looks:
+        from .sequential import sequential_count
+
+        seq = sequential_count(
+            mechanism,
+            (D, Dp),
+            est_root,
+            n_est,
+            stat,
+            sign,
+            thr,
+            epsilon,
+            delta,
+            confidence,
+            sequential_looks,
+            jobs=jobs,
+            chunk_size=chunk_size,
+        )
+        counts = [seq["k_num"], seq["k_den"]] if sign > 0 else [seq["k_den"], seq["k_num"]]
+        seconds_mechanism, seconds_auditor = seq["seconds_mechanism"], seq["seconds_auditor"]
+        bar.update(2)
+    else:
+        counts, seconds_mechanism, seconds_auditor = _count_event(
+            mechanism, (D, Dp), est_root, n_est, stat, sign, thr, jobs=jobs, chunk_size=chunk_size, bar=bar
+        )
     t_mech += seconds_mechanism
     t_aud += seconds_auditor
     bar.close()
     k_num, k_den = (counts[0], counts[1]) if sign > 0 else (counts[1], counts[0])
-    p_low, q_high = clopper_pearson_bounds(k_num, n_est, k_den, n_est, confidence)
-    eps_lower = _eps_from_bounds(p_low, q_high, delta)
-    pval = dp_p_value(k_num, n_est, k_den, n_est, epsilon, delta)
+    if seq is None:
+        p_low, q_high = clopper_pearson_bounds(k_num, n_est, k_den, n_est, confidence)
+        eps_lower = _eps_from_bounds(p_low, q_high, delta)
+        pval = dp_p_value(k_num, n_est, k_den, n_est, epsilon, delta)
+    else:
+        # the look's bound at its share of the error; the p-value of the look that stopped, times the looks
+        # (Bonferroni), so p < 1 - confidence iff refuted still holds
+        n_est, p_low, q_high, eps_lower = seq["n"], seq["p_low"], seq["q_high"], seq["epsilon_lower"]
+        pval = min(1.0, sequential_looks * dp_p_value(k_num, n_est, k_den, n_est, epsilon, delta))
     verdict = "refuted" if eps_lower > epsilon else "not refuted"
     return StatisticalAuditResult(
         method="statistical",
@@ -423,6 +459,14 @@ def statistical_audit(
             "threshold_scoring": threshold_scoring,
             "features": getattr(features, "name", None),  # None or the UserFeatures that _checked made
             "region": f"{'' if sign > 0 else '-'}statistic > {thr!r} (numerator: {'D' if sign > 0 else 'D_prime'})",
+            **(
+                {}
+                if seq is None
+                else {
+                    "sequential": {k: seq[k] for k in ("looks_used", "stopped", "n", "confidence_per_look")}
+                    | {"looks": sequential_looks, "calls_used": 2 * seq["n"]}
+                }
+            ),
         },
     )
 
