@@ -156,7 +156,16 @@ def test_feature_and_attack_arguments_checked():
             _run(m, 2000, attack=bad)
         with pytest.raises(ValueError, match="attack"):
             audit(m, epsilon=1.0, pairs=[m.pair()], samples=2000, attack=bad)
-    assert attack_names() == ("auto", "logistic", "histogram", "per-coordinate", "joint-logistic", "one-sided-atoms")
+    assert attack_names() == (
+        "auto",
+        "logistic",
+        "histogram",
+        "per-coordinate",
+        "joint-logistic",
+        "one-sided-atoms",
+        "float",
+        "auto-float",
+    )
     assert structured_candidates(np.zeros((10, 2)), np.ones((10, 2)), "logistic") == []
     assert UserFeatures(np.abs)(np.array([-2.0])).tolist() == [[2.0]]
 

@@ -53,6 +53,8 @@ CLI_VALUES = {
     "curve": ((0.0, 0.5), ["--curve-epsilons", "0,0.5"]),
     "name": ("mine", ["--name", "mine"]),
     "progress": (False, ["--no-progress"]),
+    "pair_budget": (20_000, ["--pair-budget", "20000"]),
+    "sequential_looks": (10, ["--sequential-looks", "10"]),
 }
 
 #: A bad value for every field (each must be refused with a message naming the field).
@@ -73,6 +75,8 @@ BAD_VALUES = {
     "any_pair": "yes",
     "allow_unseeded": "yes",
     "search_budget": 0,
+    "pair_budget": -1,
+    "sequential_looks": 1,
     "refine_steps": -2,
     "sampler_samples": -1,
     "sampler_alpha": 1.5,

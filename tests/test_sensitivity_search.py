@@ -61,7 +61,7 @@ def test_finds_the_known_worst_case(norm):
         "l1": per_coord.sum(axis=1).max(),
         "l2": np.sqrt((per_coord**2).sum(axis=1)).max(),
     }[norm]
-    res = search_sensitivity(clipped, base, exact, norm=norm, rng=2, budget=3000, max_indices=n)
+    res = search_sensitivity(clipped, base, exact, norm=norm, rng=2, budget=3000, max_indices=n, rtol=1e-9, atol=1e-12)
     assert res.verdict == "confirmed"
     assert abs(res.ratio - 1) < 1e-12
     assert res.evaluations <= 3000
