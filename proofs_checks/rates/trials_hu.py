@@ -21,13 +21,16 @@ of the output (closed form, or an accurate deterministic quadrature):
 * Theorem 8 (Algorithm 5): sparse mean estimation, the problem of Theorem 9:
   ``l(w, x) = ||x - w||_2^2`` (:class:`MeanEstimationLoss`), ``x = mu + t``
   with Student-t(3) entries (finite variance only), ``mu`` ``s*``-sparse, ``||mu||_2 = 1``:
-  ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.
+  ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.  Optional point fields: ``x_scale``
+  (``x = mu + x_scale t``, default 1), ``mu_shape`` (:data:`MU_SHAPES`, default ``"random"``) and ``tau``
+  (the second-moment bound fed to ``k``, default :func:`theorem8_tau` ``() = 12``).
 
 ``point`` holds ``n``, ``epsilon`` and the setting's constants; a ``broken``
 key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
 the output does not depend on the data; ``"fixed_noise"``: the privacy noise
 scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows;
-``"s_noise"``: multiplied by ``s*``; ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
+``"s_noise"``: multiplied by ``s*``; ``"s_noise_power"``: by ``s* ** s_power`` (its squared error grows
+``s*^(2 s_power)`` faster); ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
 ``d ** d_power``; ``"noise_x20"``: multiplied by 20 at every point (a mis-calibrated noise scale);
 ``"output_noise"`` (Theorems 2, 3, 5, 7, 8): ``N(0, sigma^2)`` added to each coordinate of the output, an
 error growing linearly in ``d``).
@@ -80,7 +83,7 @@ NOISE_VAR = 0.1
 #: the stated one at every point.
 NOISE_X20 = 20.0
 #: The broken modes that rescale the privacy noise (through :func:`_noise_factor`).
-_NOISE_MODES = ("fixed_noise", "s_noise", "d_noise", "noise_x20")
+_NOISE_MODES = ("fixed_noise", "s_noise", "s_noise_power", "d_noise", "noise_x20")
 
 
 def _t_moments(df):
@@ -91,9 +94,12 @@ def _t_moments(df):
 def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
     smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
+    ``s_noise_power``: times ``s* ** s_power``;
     ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given)."""
     if point.get("broken") == "s_noise":
         return float(point["s_star"])
+    if point.get("broken") == "s_noise_power":
+        return float(point["s_star"]) ** float(point["s_power"])
     if point.get("broken") == "d_noise":
         return float(point["d"]) ** float(point.get("d_power", 1.0))
     if point.get("broken") == "noise_x20":
@@ -318,9 +324,28 @@ class MeanEstimationLoss(Loss):
         return 2.0 * (W[:, None, :] - X[None, :, :])
 
 
-def theorem8_tau():
-    """``E[(grad_j l(w, x))^2] = 4 (var(x_j) + (w_j - mu_j)^2)`` at ``w = mu`` (``tau`` known exactly there)."""
-    return 4.0 * T_DF_MEAN / (T_DF_MEAN - 2.0)
+def theorem8_tau(x_scale=1.0):
+    """``E[(grad_j l(w, x))^2] = 4 (var(x_j) + (w_j - mu_j)^2)`` at ``w = mu`` (``tau`` known exactly there);
+    the entries of ``x - mu`` are ``x_scale`` times a Student t(3), variance ``3 x_scale^2``."""
+    return 4.0 * x_scale * x_scale * T_DF_MEAN / (T_DF_MEAN - 2.0)
+
+
+#: Shapes of the sparse mean of Theorem 8's trial (``point["mu_shape"]``): ``"random"``, a uniform direction on
+#: a random support; ``"flat"``, entries ``+-1/sqrt(s*)`` on a random support (random signs).  Under ``"random"``
+#: some entries of ``mu`` are small, and missing them in the top-``s`` selection costs ``mu_j^2`` whatever the
+#: noise: a support-recovery error that jumps between s* = 1 and 2 and hides how the privacy noise grows.
+MU_SHAPES = ("random", "flat")
+
+
+def _sparse_mean(d, s_star, shape, rng):
+    """The ``s*``-sparse unit-norm mean of Theorem 8's trial, shape by :data:`MU_SHAPES`."""
+    if shape == "random":
+        return _sparse_unit(d, s_star, 1.0, rng)
+    if shape == "flat":
+        mu = np.zeros(d)
+        mu[rng.permutation(d)[:s_star]] = rng.choice([-1.0, 1.0], size=s_star) / math.sqrt(s_star)
+        return mu
+    raise ValueError(f"mu_shape must be one of {MU_SHAPES}, got {shape!r}")
 
 
 #: Choices of Algorithm 5's scale ``k`` (``point["k_rule"]``), hidden constants 1 and logs dropped:
@@ -346,13 +371,18 @@ def trial_theorem8(point, rng):
     """Algorithm 5 on sparse mean estimation, Theorem 8 parameters (``k`` by ``point["k_rule"]``); ``||w - mu||^2``."""
     n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
     delta = float(point["delta"])
-    mu = _sparse_unit(d, s_star, 1.0, rng)
+    x_scale = float(point.get("x_scale", 1.0))
+    tau = float(point.get("tau", theorem8_tau()))
+    mu = _sparse_mean(d, s_star, point.get("mu_shape", "random"), rng)
     # mu + t written straight into the records (the same sums, so the same bits as np.column_stack of them,
     # one (n, d) copy fewer)
     data = np.empty((n, d + 1))
-    np.add(mu[None, :], rng.standard_t(T_DF_MEAN, size=(n, d)), out=data[:, :d])
+    noise = rng.standard_t(T_DF_MEAN, size=(n, d))
+    if x_scale != 1.0:
+        noise *= x_scale
+    np.add(mu[None, :], noise, out=data[:, :d])
     if point.get("broken") == "ignore_data":
-        data[:, :d] = rng.standard_t(T_DF_MEAN, size=(n, d))
+        data[:, :d] = x_scale * rng.standard_t(T_DF_MEAN, size=(n, d))
     data[:, d] = 0.0
     p = theorem8_parameters(
         n,
@@ -360,14 +390,14 @@ def trial_theorem8(point, rng):
         s_star,
         2.0,
         2.0,
-        theorem8_tau(),
+        tau,
         c_T=point.get("c_T", 1.0),
         c_s=point.get("c_s", 1.0),
         c_k=point.get("c_k", 1.0),
     )
     rule = point.get("k_rule", "printed")
     if rule != "printed":
-        p["k"] = theorem8_k(rule, n, eps, theorem8_tau(), p["s"], p["T"], point.get("c_k", 1.0))
+        p["k"] = theorem8_k(rule, n, eps, tau, p["s"], p["T"], point.get("c_k", 1.0))
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
