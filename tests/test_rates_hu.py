@@ -99,6 +99,8 @@ def test_rate_claims_registered_per_algorithm():
         "rates.hu.thm8.dimension": "hu-5",
         "rates.hu.thm8.sparsity.proof-k": "hu-5",
         "rates.hu.thm8.sparsity.balanced-k": "hu-5",
+        "rates.hu.thm2.rate-eps.uniform": "hu-1",
+        "rates.hu.thm8.rate-eps.uniform": "hu-5",
     }
 
 

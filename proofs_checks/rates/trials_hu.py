@@ -33,7 +33,8 @@ scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` gr
 ``s*^(2 s_power)`` faster); ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
 ``d ** d_power``; ``"noise_x20"``: multiplied by 20 at every point (a mis-calibrated noise scale);
 ``"output_noise"`` (Theorems 2, 3, 5, 7, 8): ``N(0, sigma^2)`` added to each coordinate of the output, an
-error growing linearly in ``d``).
+error growing linearly in ``d``; ``"step_small"``: every step size times 0.1; ``"frozen_truncation"``: the
+truncation level of the robust estimator (``s``, ``K``, ``k``) set at the grid's smallest ``n eps``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import numpy as np
 
 from reference._densities import t_pdf as _t_pdf
 from reference.hu.data import initial_polytope, linear_data, w_star_polytope
-from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
+from reference.hu.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso
 from reference.hu.parameters import (
     theorem2_parameters,
     theorem3_parameters,
@@ -107,6 +108,32 @@ def _noise_factor(point):
     return point["n"] * point["epsilon"] / point["ne_ref"]
 
 
+#: Factor on every step size in the ``step_small`` broken mode.
+STEP_FACTOR = 0.1
+
+
+def _fw_steps(point, T, schedule):
+    """Broken variant ``step_small``: the Frank-Wolfe step sizes of ``schedule`` times :data:`STEP_FACTOR`;
+    any other ``point`` returns ``schedule`` unchanged (the stated algorithm, the same bits)."""
+    if point.get("broken") != "step_small":
+        return schedule
+    return STEP_FACTOR * fw_step_sizes(T, schedule)
+
+
+def _step(point, eta):
+    """Broken variant ``step_small`` of a constant step size ``eta``."""
+    return STEP_FACTOR * eta if point.get("broken") == "step_small" else eta
+
+
+def _truncation_epsilon(point):
+    """The ``epsilon`` at which the truncation level of the robust estimator is set: the point's own, or, in the
+    broken variant ``frozen_truncation``, ``ne_ref / n`` (the level of the grid's smallest ``n eps``, so that it no
+    longer grows with ``n eps`` and the estimator's bias stops shrinking)."""
+    if point.get("broken") == "frozen_truncation":
+        return point["ne_ref"] / point["n"]
+    return float(point["epsilon"])
+
+
 def _output_noise(point, w, rng):
     """Broken variant ``output_noise``: the output released with i.i.d. ``N(0, sigma^2)`` added to each
     coordinate (``sigma = point["output_sigma"]``, 0.05 unless given, independent of ``d``), as a
@@ -160,6 +187,18 @@ def trial_theorem2(point, rng):
     p = theorem2_parameters(
         n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0)
     )
+    if point.get("broken") == "frozen_truncation":
+        p["s"] = theorem2_parameters(
+            n,
+            _truncation_epsilon(point),
+            d,
+            2 * d,
+            alpha,
+            tau,
+            point.get("zeta", 0.1),
+            c_T=point.get("c_T", 1.0),
+            c_s=point.get("c_s", 1.0),
+        )["s"]
     sens = None
     if point.get("broken") in _NOISE_MODES:  # fixed_noise: noise of the smallest n at every n
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
@@ -172,7 +211,7 @@ def trial_theorem2(point, rng):
         p["beta"],
         eps,
         rng=rng,
-        step_size=p["step_size"],
+        step_size=_fw_steps(point, p["T"], p["step_size"]),
         sensitivity=sens,
     )
     w = _output_noise(point, w, rng)
@@ -187,11 +226,23 @@ def trial_theorem5(point, rng):
     data, w_star = _polytope_linear(point, rng)
     var, _ = _t_moments(T_DF_X)
     p = theorem5_parameters(n, eps, delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0))
+    if point.get("broken") == "frozen_truncation":
+        p["K"] = theorem5_parameters(
+            n, _truncation_epsilon(point), delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0)
+        )["K"]
     sens = None
     if point.get("broken") in _NOISE_MODES:
         sens = 8.0 * p["K"] ** 2 / n * _noise_factor(point)
     w = heavy_tailed_private_lasso(
-        data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng, step_size=p["step_size"], sensitivity=sens
+        data,
+        initial_polytope(d, rng),
+        p["K"],
+        p["T"],
+        eps,
+        delta,
+        rng=rng,
+        step_size=_fw_steps(point, p["T"], p["step_size"]),
+        sensitivity=sens,
     )
     w = _output_noise(point, w, rng)
     diff = w - w_star
@@ -253,6 +304,15 @@ def trial_theorem3(point, rng):
             n, -w_star, "normal", "student_t", rng, x_params={"var": 1.0}, noise_params={"df": T_DF_NOISE3}
         )
     p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
+    if point.get("broken") == "frozen_truncation":
+        p["s"] = theorem3_parameters(
+            n,
+            _truncation_epsilon(point),
+            d,
+            point.get("zeta", 0.1),
+            c_T=point.get("c_T", 1.0),
+            c_s=point.get("c_s", 1.0),
+        )["s"]
     sens = None
     if point.get("broken") in _NOISE_MODES:
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
@@ -265,7 +325,7 @@ def trial_theorem3(point, rng):
         p["beta"],
         eps,
         rng=rng,
-        step_size=[p["eta"]] * p["T"],
+        step_size=[_step(point, p["eta"])] * p["T"],
         sensitivity=sens,
     )
     w = _output_noise(point, w, rng)
@@ -290,11 +350,15 @@ def trial_theorem7(point, rng):
     if point.get("broken") == "ignore_data":
         data[:, d] = rng.standard_t(T_DF_NOISE7, size=n)
     p = theorem7_parameters(n, eps, s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0))
+    if point.get("broken") == "frozen_truncation":
+        p["K"] = theorem7_parameters(
+            n, _truncation_epsilon(point), s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0)
+        )["K"]
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_linear_regression(
-        data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta, rng=rng, lam=lam
+        data, np.zeros(d), p["K"], p["T"], _step(point, p["eta0"]), p["s"], eps, delta, rng=rng, lam=lam
     )
     w = _output_noise(point, w, rng)
     diff = w - w_star
@@ -396,8 +460,9 @@ def trial_theorem8(point, rng):
         c_k=point.get("c_k", 1.0),
     )
     rule = point.get("k_rule", "printed")
-    if rule != "printed":
-        p["k"] = theorem8_k(rule, n, eps, tau, p["s"], p["T"], point.get("c_k", 1.0))
+    if rule != "printed" or point.get("broken") == "frozen_truncation":
+        p["k"] = theorem8_k(rule, n, _truncation_epsilon(point), tau, p["s"], p["T"], point.get("c_k", 1.0))
+    p["eta"] = _step(point, p["eta"])
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)
