@@ -1,8 +1,6 @@
 """Step-size and truncation-level mutants of 002's rate claims (proofs_checks/claim_sets/hu/rates.py,
 proofs_checks/rates/trials_hu.py) and the eps sweeps under the reading "uniform in eps" (hu/rate_eps.py)."""
 
-import functools
-
 import numpy as np
 import pytest
 
@@ -67,6 +65,5 @@ def test_uniform_in_eps_reading_refuted_and_blind_refuted(cid):
     assert res.verdict == "refuted" and res.evidence["ci_high"] < rate_eps.EPS_SETTINGS[cid]["exponent"]
     q = res.evidence["quantile_errors"]
     assert q[-1] >= 0.5 * q[-2]  # levelled off: the last two decades of eps gain less than a factor 2
-    blind = functools.partial(rate_eps._blind, rate_eps.EPS_SETTINGS[cid]["trial"])
-    assert rate_eps.eps_rate_check(cid, trial=blind)(ctx).verdict == "refuted"
+    assert rate_eps.eps_rate_check(cid, trial=rate_eps.blind_trial(cid))(ctx).verdict == "refuted"
     assert "uniform in eps" in res.reading and "eps = O(1)" in res.reading

@@ -26,7 +26,7 @@ from ...rates import trials_hu
 from ...rates.check import make_rate_check
 from .rate_settings import ZETA, n_epsilon
 
-__all__ = ["EPS_SETTINGS", "eps_grid", "eps_rate_check", "register"]
+__all__ = ["EPS_SETTINGS", "blind_trial", "eps_grid", "eps_rate_check", "register"]
 
 
 def eps_grid(n, eps_values, **common):
@@ -103,10 +103,15 @@ def _blind(trial, point, rng):
     return trial(dict(point, broken="ignore_data"), rng)
 
 
+def blind_trial(claim_id):
+    """The blind algorithm (output ignores the data) of ``claim_id``'s trial: the mutant of the eps sweeps."""
+    return functools.partial(_blind, EPS_SETTINGS[claim_id]["trial"])
+
+
 def register(registry):
     """Register the eps-sweep claims of :data:`EPS_SETTINGS`, each with the blind algorithm as its mutant."""
     for claim_id, st in EPS_SETTINGS.items():
-        blind = functools.partial(_blind, st["trial"])
+        blind = blind_trial(claim_id)
         registry.add_claim(
             Claim(
                 claim_id,
