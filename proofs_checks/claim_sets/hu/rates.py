@@ -37,7 +37,11 @@ that walk (``docs/section6.md``, "Dimension").  ``rates.hu.thm7.dimension`` and
 Sparsity.  ``rates.hu.thm7.sparsity`` and ``rates.hu.thm8.sparsity`` sweep ``s*`` at fixed
 ``n eps`` and judge ``error ~ s*^b`` as a rate in ``x = s*`` with stated exponent ``-b``
 (``b = 2`` for Theorem 7, ``3/2`` for Theorem 8): ``slower`` means the error grows
-significantly faster than the theorem allows.
+significantly faster than the theorem allows.  The Theorem 8 sweeps run where the privacy-noise term of the
+proof leads (:data:`.rate_settings.THM8_SPARSITY_NOTE`), so that ``s*^2`` and ``s*^(3/2)`` can be told apart.
+
+Eps.  :mod:`.rate_eps` sweeps eps at fixed ``n`` under the reading "one O-constant for every eps";
+:func:`register` registers those claims too.
 
 Factories take the trial as an argument (default: the real algorithm), so the tests
 pass a deliberately broken variant (output ignoring the data, noise not shrinking
