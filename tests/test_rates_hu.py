@@ -99,6 +99,8 @@ def test_rate_claims_registered_per_algorithm():
         "rates.hu.thm8.dimension": "hu-5",
         "rates.hu.thm8.sparsity.proof-k": "hu-5",
         "rates.hu.thm8.sparsity.balanced-k": "hu-5",
+        "rates.hu.thm2.rate-eps.uniform": "hu-1",
+        "rates.hu.thm8.rate-eps.uniform": "hu-5",
     }
 
 
@@ -229,3 +231,11 @@ def test_theorem7_trial_records_have_the_stated_law(monkeypatch):
     resid = y - X @ w_star
     assert stats.kstest(resid, "t", args=(trials_hu.T_DF_NOISE7,)).pvalue > 1e-3
     assert abs(np.corrcoef(resid, X[:, 0])[0, 1]) < 0.06  # 4000 pairs: sd 0.016
+
+
+@pytest.mark.parametrize("cid", ["rates.hu.thm3", "rates.hu.thm3.dimension"])
+def test_theorem3_reading_says_the_biweight_is_outside_assumption2_as_printed(cid):
+    # the biweight's psi' vanishes beyond c, which item 2 of [002 Assumption 2] excludes (hu.assumption2.biweight)
+    # private: _reading: the claim's reading text is the subject (running the check to get it costs seconds)
+    reading = rates._reading(cid)
+    assert "psi'(s) > 0" in reading and "psi'(s) = 0 for |s| >= c" in reading and "not as printed" in reading

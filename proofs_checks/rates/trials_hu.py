@@ -21,16 +21,20 @@ of the output (closed form, or an accurate deterministic quadrature):
 * Theorem 8 (Algorithm 5): sparse mean estimation, the problem of Theorem 9:
   ``l(w, x) = ||x - w||_2^2`` (:class:`MeanEstimationLoss`), ``x = mu + t``
   with Student-t(3) entries (finite variance only), ``mu`` ``s*``-sparse, ``||mu||_2 = 1``:
-  ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.
+  ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.  Optional point fields: ``x_scale``
+  (``x = mu + x_scale t``, default 1), ``mu_shape`` (:data:`MU_SHAPES`, default ``"random"``) and ``tau``
+  (the second-moment bound fed to ``k``, default :func:`theorem8_tau` ``() = 12``).
 
 ``point`` holds ``n``, ``epsilon`` and the setting's constants; a ``broken``
 key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
 the output does not depend on the data; ``"fixed_noise"``: the privacy noise
 scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` grows;
-``"s_noise"``: multiplied by ``s*``; ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
+``"s_noise"``: multiplied by ``s*``; ``"s_noise_power"``: by ``s* ** s_power`` (its squared error grows
+``s*^(2 s_power)`` faster); ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
 ``d ** d_power``; ``"noise_x20"``: multiplied by 20 at every point (a mis-calibrated noise scale);
 ``"output_noise"`` (Theorems 2, 3, 5, 7, 8): ``N(0, sigma^2)`` added to each coordinate of the output, an
-error growing linearly in ``d``).
+error growing linearly in ``d``; ``"step_small"``: every step size times 0.1; ``"frozen_truncation"``: the
+truncation level of the robust estimator (``s``, ``K``, ``k``) set at the grid's smallest ``n eps``).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ import numpy as np
 
 from reference._densities import t_pdf as _t_pdf
 from reference.hu.data import initial_polytope, linear_data, w_star_polytope
-from reference.hu.frank_wolfe import heavy_tailed_dp_fw, heavy_tailed_private_lasso
+from reference.hu.frank_wolfe import fw_step_sizes, heavy_tailed_dp_fw, heavy_tailed_private_lasso
 from reference.hu.parameters import (
     theorem2_parameters,
     theorem3_parameters,
@@ -80,7 +84,7 @@ NOISE_VAR = 0.1
 #: the stated one at every point.
 NOISE_X20 = 20.0
 #: The broken modes that rescale the privacy noise (through :func:`_noise_factor`).
-_NOISE_MODES = ("fixed_noise", "s_noise", "d_noise", "noise_x20")
+_NOISE_MODES = ("fixed_noise", "s_noise", "s_noise_power", "d_noise", "noise_x20")
 
 
 def _t_moments(df):
@@ -91,14 +95,43 @@ def _t_moments(df):
 def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
     smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
+    ``s_noise_power``: times ``s* ** s_power``;
     ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given)."""
     if point.get("broken") == "s_noise":
         return float(point["s_star"])
+    if point.get("broken") == "s_noise_power":
+        return float(point["s_star"]) ** float(point["s_power"])
     if point.get("broken") == "d_noise":
         return float(point["d"]) ** float(point.get("d_power", 1.0))
     if point.get("broken") == "noise_x20":
         return NOISE_X20
     return point["n"] * point["epsilon"] / point["ne_ref"]
+
+
+#: Factor on every step size in the ``step_small`` broken mode.
+STEP_FACTOR = 0.1
+
+
+def _fw_steps(point, T, schedule):
+    """Broken variant ``step_small``: the Frank-Wolfe step sizes of ``schedule`` times :data:`STEP_FACTOR`;
+    any other ``point`` returns ``schedule`` unchanged (the stated algorithm, the same bits)."""
+    if point.get("broken") != "step_small":
+        return schedule
+    return STEP_FACTOR * fw_step_sizes(T, schedule)
+
+
+def _step(point, eta):
+    """Broken variant ``step_small`` of a constant step size ``eta``."""
+    return STEP_FACTOR * eta if point.get("broken") == "step_small" else eta
+
+
+def _truncation_epsilon(point):
+    """The ``epsilon`` at which the truncation level of the robust estimator is set: the point's own, or, in the
+    broken variant ``frozen_truncation``, ``ne_ref / n`` (the level of the grid's smallest ``n eps``, so that it no
+    longer grows with ``n eps`` and the estimator's bias stops shrinking)."""
+    if point.get("broken") == "frozen_truncation":
+        return point["ne_ref"] / point["n"]
+    return float(point["epsilon"])
 
 
 def _output_noise(point, w, rng):
@@ -154,6 +187,18 @@ def trial_theorem2(point, rng):
     p = theorem2_parameters(
         n, eps, d, 2 * d, alpha, tau, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0)
     )
+    if point.get("broken") == "frozen_truncation":
+        p["s"] = theorem2_parameters(
+            n,
+            _truncation_epsilon(point),
+            d,
+            2 * d,
+            alpha,
+            tau,
+            point.get("zeta", 0.1),
+            c_T=point.get("c_T", 1.0),
+            c_s=point.get("c_s", 1.0),
+        )["s"]
     sens = None
     if point.get("broken") in _NOISE_MODES:  # fixed_noise: noise of the smallest n at every n
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
@@ -166,7 +211,7 @@ def trial_theorem2(point, rng):
         p["beta"],
         eps,
         rng=rng,
-        step_size=p["step_size"],
+        step_size=_fw_steps(point, p["T"], p["step_size"]),
         sensitivity=sens,
     )
     w = _output_noise(point, w, rng)
@@ -181,11 +226,23 @@ def trial_theorem5(point, rng):
     data, w_star = _polytope_linear(point, rng)
     var, _ = _t_moments(T_DF_X)
     p = theorem5_parameters(n, eps, delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0))
+    if point.get("broken") == "frozen_truncation":
+        p["K"] = theorem5_parameters(
+            n, _truncation_epsilon(point), delta, d, var, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0)
+        )["K"]
     sens = None
     if point.get("broken") in _NOISE_MODES:
         sens = 8.0 * p["K"] ** 2 / n * _noise_factor(point)
     w = heavy_tailed_private_lasso(
-        data, initial_polytope(d, rng), p["K"], p["T"], eps, delta, rng=rng, step_size=p["step_size"], sensitivity=sens
+        data,
+        initial_polytope(d, rng),
+        p["K"],
+        p["T"],
+        eps,
+        delta,
+        rng=rng,
+        step_size=_fw_steps(point, p["T"], p["step_size"]),
+        sensitivity=sens,
     )
     w = _output_noise(point, w, rng)
     diff = w - w_star
@@ -247,6 +304,15 @@ def trial_theorem3(point, rng):
             n, -w_star, "normal", "student_t", rng, x_params={"var": 1.0}, noise_params={"df": T_DF_NOISE3}
         )
     p = theorem3_parameters(n, eps, d, point.get("zeta", 0.1), c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
+    if point.get("broken") == "frozen_truncation":
+        p["s"] = theorem3_parameters(
+            n,
+            _truncation_epsilon(point),
+            d,
+            point.get("zeta", 0.1),
+            c_T=point.get("c_T", 1.0),
+            c_s=point.get("c_s", 1.0),
+        )["s"]
     sens = None
     if point.get("broken") in _NOISE_MODES:
         sens = 4.0 * math.sqrt(2.0) * p["s"] / (3.0 * (n / p["T"])) * _noise_factor(point)
@@ -259,7 +325,7 @@ def trial_theorem3(point, rng):
         p["beta"],
         eps,
         rng=rng,
-        step_size=[p["eta"]] * p["T"],
+        step_size=[_step(point, p["eta"])] * p["T"],
         sensitivity=sens,
     )
     w = _output_noise(point, w, rng)
@@ -284,11 +350,15 @@ def trial_theorem7(point, rng):
     if point.get("broken") == "ignore_data":
         data[:, d] = rng.standard_t(T_DF_NOISE7, size=n)
     p = theorem7_parameters(n, eps, s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0))
+    if point.get("broken") == "frozen_truncation":
+        p["K"] = theorem7_parameters(
+            n, _truncation_epsilon(point), s_star, 1.0, 1.0, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 72.0)
+        )["K"]
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = iht_lambda(p["K"], p["eta0"], p["s"], max(1, n // p["T"])) * _noise_factor(point)
     w = heavy_tailed_sparse_linear_regression(
-        data, np.zeros(d), p["K"], p["T"], p["eta0"], p["s"], eps, delta, rng=rng, lam=lam
+        data, np.zeros(d), p["K"], p["T"], _step(point, p["eta0"]), p["s"], eps, delta, rng=rng, lam=lam
     )
     w = _output_noise(point, w, rng)
     diff = w - w_star
@@ -318,9 +388,28 @@ class MeanEstimationLoss(Loss):
         return 2.0 * (W[:, None, :] - X[None, :, :])
 
 
-def theorem8_tau():
-    """``E[(grad_j l(w, x))^2] = 4 (var(x_j) + (w_j - mu_j)^2)`` at ``w = mu`` (``tau`` known exactly there)."""
-    return 4.0 * T_DF_MEAN / (T_DF_MEAN - 2.0)
+def theorem8_tau(x_scale=1.0):
+    """``E[(grad_j l(w, x))^2] = 4 (var(x_j) + (w_j - mu_j)^2)`` at ``w = mu`` (``tau`` known exactly there);
+    the entries of ``x - mu`` are ``x_scale`` times a Student t(3), variance ``3 x_scale^2``."""
+    return 4.0 * x_scale * x_scale * T_DF_MEAN / (T_DF_MEAN - 2.0)
+
+
+#: Shapes of the sparse mean of Theorem 8's trial (``point["mu_shape"]``): ``"random"``, a uniform direction on
+#: a random support; ``"flat"``, entries ``+-1/sqrt(s*)`` on a random support (random signs).  Under ``"random"``
+#: some entries of ``mu`` are small, and missing them in the top-``s`` selection costs ``mu_j^2`` whatever the
+#: noise: a support-recovery error that jumps between s* = 1 and 2 and hides how the privacy noise grows.
+MU_SHAPES = ("random", "flat")
+
+
+def _sparse_mean(d, s_star, shape, rng):
+    """The ``s*``-sparse unit-norm mean of Theorem 8's trial, shape by :data:`MU_SHAPES`."""
+    if shape == "random":
+        return _sparse_unit(d, s_star, 1.0, rng)
+    if shape == "flat":
+        mu = np.zeros(d)
+        mu[rng.permutation(d)[:s_star]] = rng.choice([-1.0, 1.0], size=s_star) / math.sqrt(s_star)
+        return mu
+    raise ValueError(f"mu_shape must be one of {MU_SHAPES}, got {shape!r}")
 
 
 #: Choices of Algorithm 5's scale ``k`` (``point["k_rule"]``), hidden constants 1 and logs dropped:
@@ -346,13 +435,18 @@ def trial_theorem8(point, rng):
     """Algorithm 5 on sparse mean estimation, Theorem 8 parameters (``k`` by ``point["k_rule"]``); ``||w - mu||^2``."""
     n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
     delta = float(point["delta"])
-    mu = _sparse_unit(d, s_star, 1.0, rng)
+    x_scale = float(point.get("x_scale", 1.0))
+    tau = float(point.get("tau", theorem8_tau()))
+    mu = _sparse_mean(d, s_star, point.get("mu_shape", "random"), rng)
     # mu + t written straight into the records (the same sums, so the same bits as np.column_stack of them,
     # one (n, d) copy fewer)
     data = np.empty((n, d + 1))
-    np.add(mu[None, :], rng.standard_t(T_DF_MEAN, size=(n, d)), out=data[:, :d])
+    noise = rng.standard_t(T_DF_MEAN, size=(n, d))
+    if x_scale != 1.0:
+        noise *= x_scale
+    np.add(mu[None, :], noise, out=data[:, :d])
     if point.get("broken") == "ignore_data":
-        data[:, :d] = rng.standard_t(T_DF_MEAN, size=(n, d))
+        data[:, :d] = x_scale * rng.standard_t(T_DF_MEAN, size=(n, d))
     data[:, d] = 0.0
     p = theorem8_parameters(
         n,
@@ -360,14 +454,15 @@ def trial_theorem8(point, rng):
         s_star,
         2.0,
         2.0,
-        theorem8_tau(),
+        tau,
         c_T=point.get("c_T", 1.0),
         c_s=point.get("c_s", 1.0),
         c_k=point.get("c_k", 1.0),
     )
     rule = point.get("k_rule", "printed")
-    if rule != "printed":
-        p["k"] = theorem8_k(rule, n, eps, theorem8_tau(), p["s"], p["T"], point.get("c_k", 1.0))
+    if rule != "printed" or point.get("broken") == "frozen_truncation":
+        p["k"] = theorem8_k(rule, n, _truncation_epsilon(point), tau, p["s"], p["T"], point.get("c_k", 1.0))
+    p["eta"] = _step(point, p["eta"])
     lam = None
     if point.get("broken") in _NOISE_MODES:
         lam = sparse_opt_lambda(p["k"], p["eta"], max(1, n // p["T"])) * _noise_factor(point)

@@ -158,6 +158,27 @@ def sparsity_grid(s_values, **common):
     return [dict(common, s_star=int(v), ne_ref=common["n"] * common["epsilon"]) for v in s_values]
 
 
+#: Data of the Theorem 8 sparsity sweeps: ``mu`` with entries ``+-1/sqrt(s*)`` on its support (no small entry whose
+#: loss in the top-s selection would add a support-recovery error unrelated to the noise), ``x = mu + t(3) / 64`` (the
+#: non-private statistical error is then negligible) and ``tau = 12``, an ``s*``-free bound on
+#: ``E[(grad_j l(w, x))^2] = 4 (3 / 64^2 + (w_j - mu_j)^2)`` wherever ``|w_j - mu_j| <= 1.73`` (at the start ``w = 0``
+#: and at every iterate below the trivial error).
+_THM8_SPARSITY_DATA = dict(x_scale=1.0 / 64.0, mu_shape="flat", tau=12.0)
+
+#: The reading shared by the three Theorem 8 sparsity claims (see ``docs/rates.md``, "Theorem 8's sparsity").
+THM8_SPARSITY_NOTE = (
+    "the design makes the privacy-noise term of the proof [002 App. A] lead: x = mu + t(3)/64 with flat mu "
+    "(entries +-1/sqrt(s*)), tau = 12 (an s*-free bound on E[(grad_j l)^2] along the iterates), n = 500 and "
+    "eps = 2^22 at quick (full: n = 1000, eps = 2^25), so that the 0.9-quantile error stays below half the "
+    "trivial error ||mu||^2 = 1; eps is far above the 0 < eps < 1 of the privacy statement, but only n eps and "
+    "T enter the privacy noise, whose growth in s (s released coordinates, each of variance proportional to "
+    "s k^2 T^2 / (n eps)^2) is the same at every eps.  The proof's inequality, re-derived, grows like s^2 with "
+    "the printed k and with the proof's k (through its bias term s tau^2 / k^2, a bound the estimator's real "
+    "bias stays far below here) and like s^(3/2) only with the balanced k; the privacy term alone grows like "
+    "s^2, s and s^(3/2).  At eps >> 1 the proof's third term (Lemma 4's deviation, proportional to s eps / n) "
+    "would dominate its inequality: the claim judges the displayed s*^(3/2)"
+)
+
 #: Dependence on the sparsity: ``error ~ s*^b`` is judged as a "rate" in ``x = s*`` with stated
 #: exponent ``-b`` (``slower`` = grows significantly faster than ``s*^b``).
 SETTINGS.update(
@@ -189,13 +210,22 @@ SETTINGS.update(
                 x=_s_star,
                 xlabel="s*",
                 trivial_error=1.0,
-                # n eps where the 0.9-quantile error stays below half the trivial error ||mu||^2 = 1 at every s*
-                # (the saturation rule of the d-sweeps); earlier grids (n = 600, eps = 16) ran at 100 to 6,700 x trivial
+                note=THM8_SPARSITY_NOTE,
                 grids={
-                    "quick": sparsity_grid([1, 2, 4, 8], n=4000, epsilon=131072.0, d=16, delta=1e-5, k_rule=rule),
-                    "full": sparsity_grid([1, 2, 4, 8, 16], n=8000, epsilon=262144.0, d=32, delta=1e-5, k_rule=rule),
+                    "quick": sparsity_grid(
+                        [2, 4, 8, 16], n=500, epsilon=2.0**22, d=32, delta=1e-5, k_rule=rule, **_THM8_SPARSITY_DATA
+                    ),
+                    "full": sparsity_grid(
+                        [2, 4, 8, 16, 32, 64],
+                        n=1000,
+                        epsilon=2.0**25,
+                        d=128,
+                        delta=1e-5,
+                        k_rule=rule,
+                        **_THM8_SPARSITY_DATA,
+                    ),
                 },
-                repetitions={"quick": 32, "full": 80},
+                repetitions={"quick": 160, "full": 160},
             )
             for cid, rule, what in (
                 ("rates.hu.thm8.sparsity", "printed", "k = sqrt(n eps tau) as the theorem prints it, independent of s"),
