@@ -25,8 +25,11 @@ import math
 from dataclasses import dataclass
 from typing import Union
 
+import numpy as np
+from scipy.special import ndtri
+
 from .gdp import check_mu, mu_from_bounds
-from .renyi import ZCDP_ALPHAS, binary_renyi, check_alpha, zcdp_from_renyi
+from .renyi import ZCDP_ALPHAS, binary_renyi, binary_renyi_array, check_alpha, zcdp_from_renyi
 
 __all__ = ["CLAIM_TYPES", "GDPClaim", "RenyiClaim", "ZCDPClaim", "parse_claim"]
 
@@ -53,6 +56,10 @@ class ZCDPClaim:
         """``(rho_lower, {"alpha": order attaining it})`` from one event's bounds."""
         rho, alpha = zcdp_from_renyi(lambda a: binary_renyi(p_low, q_high, a) if p_low > q_high else 0.0)
         return rho, {"alpha": alpha, "alphas": list(ZCDP_ALPHAS)}
+
+    def bounds_from_events(self, p_low: np.ndarray, q_high: np.ndarray) -> np.ndarray:
+        """:meth:`bound_from_event` of many events at once (the selection split's scores)."""
+        return np.max([binary_renyi_array(p_low, q_high, a) / a for a in ZCDP_ALPHAS], axis=0)
 
     def as_dict(self) -> dict:
         return {"type": self.kind, "rho": float(self.rho)}
@@ -82,6 +89,10 @@ class RenyiClaim:
         """``(eps_alpha_lower, {})``: the two-point divergence of the bounds (0 when ``p_low <= q_high``)."""
         return (binary_renyi(p_low, q_high, self.alpha) if p_low > q_high else 0.0), {}
 
+    def bounds_from_events(self, p_low: np.ndarray, q_high: np.ndarray) -> np.ndarray:
+        """:meth:`bound_from_event` of many events at once (the selection split's scores)."""
+        return binary_renyi_array(p_low, q_high, self.alpha)
+
     def as_dict(self) -> dict:
         return {"type": self.kind, "alpha": float(self.alpha), "eps": float(self.eps)}
 
@@ -104,6 +115,11 @@ class GDPClaim:
     def bound_from_event(self, p_low: float, q_high: float) -> tuple[float, dict]:
         """``(mu_lower, {})`` by :func:`~proofs_checks.audit.gdp.mu_from_bounds`."""
         return mu_from_bounds(p_low, q_high), {}
+
+    def bounds_from_events(self, p_low: np.ndarray, q_high: np.ndarray) -> np.ndarray:
+        """:meth:`bound_from_event` of many events at once (the selection split's scores)."""
+        with np.errstate(invalid="ignore"):
+            return np.where(p_low > q_high, ndtri(p_low) - ndtri(q_high), 0.0)
 
     def as_dict(self) -> dict:
         return {"type": self.kind, "mu": float(self.mu)}
