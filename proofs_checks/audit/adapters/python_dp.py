@@ -9,6 +9,8 @@ replace-one claim is the library's.  The library draws from its own secure sourc
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from . import counting_pair
@@ -35,7 +37,8 @@ class PyDPBoundedSum:
     seeded = False
 
     def __init__(self, epsilon: float):
-        from pydp.algorithms.laplacian import BoundedSum
+        # imported by name: python-dp is optional and ships no annotations (mypy need not find it)
+        BoundedSum = importlib.import_module("pydp.algorithms.laplacian").BoundedSum
 
         if not (isinstance(epsilon, (int, float)) and epsilon > 0):
             raise ValueError(f"epsilon must be a number > 0, got {epsilon!r}")
