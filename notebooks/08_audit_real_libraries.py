@@ -30,9 +30,9 @@ import warnings
 import numpy as np
 
 from proofs_checks.audit import audit
-from proofs_checks.audit.adapters import available
 from proofs_checks.audit.calibration import GaussianCount
 from proofs_checks.audit.claim_audit import audit_claim
+from proofs_checks.audit.libraries import available
 
 gauss = GaussianCount(1.0)
 print(f"{'claim':<14} {'method':<12} {'verdict':<12} lower bound")
@@ -50,7 +50,7 @@ for claim in ["zcdp:0.5", "zcdp:0.25", "renyi:2:1", "renyi:2:0.5", "gdp:1", "gdp
 #
 # ## Real libraries, unchanged
 #
-# The adapters in `proofs_checks.audit.adapters` release a counting query (sensitivity 1) through a library's own
+# The adapters in `proofs_checks.audit.libraries` release a counting query (sensitivity 1) through a library's own
 # mechanism, with the library's own claim. Those installed here are audited at their claim and at half of it;
 # OpenDP and python-dp draw from their own secure random sources, so their audits run with
 # `allow_unseeded=True` and vary from run to run.
@@ -90,7 +90,7 @@ def audit_other_claim(mechanism, kind, value, samples):
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the libraries' own notices (e.g. OpenDP's "contrib" features)
     if available("diffprivlib"):
-        from proofs_checks.audit.adapters.diffprivlib import DiffprivlibCount
+        from proofs_checks.audit.libraries.diffprivlib import DiffprivlibCount
 
         lap = DiffprivlibCount("laplace", 1.0)
         print(f"diffprivlib Laplace: {per_call_microseconds(lap):.0f} us per call")
@@ -101,7 +101,7 @@ with warnings.catch_warnings():
     else:
         print("diffprivlib is not installed (pip install -e '.[thirdparty]')")
     if available("opendp"):
-        from proofs_checks.audit.adapters.opendp import OpenDPCount
+        from proofs_checks.audit.libraries.opendp import OpenDPCount
 
         olap = OpenDPCount("laplace", 1.0)
         print(f"OpenDP Laplace: {per_call_microseconds(olap, 2_000):.0f} us per call")
@@ -109,7 +109,7 @@ with warnings.catch_warnings():
     else:
         print("OpenDP is not installed (pip install opendp)")
     if available("python_dp"):
-        from proofs_checks.audit.adapters.python_dp import PyDPBoundedSum
+        from proofs_checks.audit.libraries.python_dp import PyDPBoundedSum
 
         bsum = PyDPBoundedSum(1.0)
         print(f"python-dp BoundedSum: {per_call_microseconds(bsum):.0f} us per call")

@@ -1,4 +1,4 @@
-"""Third-party DP libraries audited unchanged as black boxes (proofs_checks/audit/adapters): not refuted at the
+"""Third-party DP libraries audited unchanged as black boxes (proofs_checks/audit/libraries): not refuted at the
 library's own claim, refuted at half of it.  Each test skips with a reason when its library is absent (diffprivlib is
 in the ``thirdparty`` extra; OpenDP and python-dp are optional: ``pip install opendp python-dp``).
 
@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from proofs_checks.audit import audit
-from proofs_checks.audit.adapters import available, counting_pair, counting_query
 from proofs_checks.audit.claim_audit import audit_claim
+from proofs_checks.audit.libraries import available, counting_pair, counting_query
 
 
 def _skip_without(library):
-    from proofs_checks.audit.adapters import LIBRARIES
+    from proofs_checks.audit.libraries import LIBRARIES
 
     if not available(library):
         pytest.skip(f"{LIBRARIES[library]} is not installed (optional; see docs/auditor.md, real libraries)")
@@ -43,7 +43,7 @@ def test_counting_query_and_pair():
 
 def test_diffprivlib_laplace_epsilon_claim():
     _skip_without("diffprivlib")
-    from proofs_checks.audit.adapters.diffprivlib import DiffprivlibCount
+    from proofs_checks.audit.libraries.diffprivlib import DiffprivlibCount
 
     at_claim, at_half = _dp_verdicts(DiffprivlibCount("laplace", 1.0), 10_000, seeded=True)
     assert at_claim.verdict == "not refuted" and at_half.verdict == "refuted"
@@ -52,7 +52,7 @@ def test_diffprivlib_laplace_epsilon_claim():
 
 def test_diffprivlib_is_seeded_through_rng():
     _skip_without("diffprivlib")
-    from proofs_checks.audit.adapters.diffprivlib import DiffprivlibCount
+    from proofs_checks.audit.libraries.diffprivlib import DiffprivlibCount
 
     m = DiffprivlibCount("laplace", 1.0)
     D, _ = m.pair()
@@ -64,8 +64,8 @@ def test_diffprivlib_is_seeded_through_rng():
 
 def test_diffprivlib_gaussian_analytic_gdp_claim():
     _skip_without("diffprivlib")
-    from proofs_checks.audit.adapters.diffprivlib import DiffprivlibCount
     from proofs_checks.audit.gdp import gdp_delta
+    from proofs_checks.audit.libraries.diffprivlib import DiffprivlibCount
 
     g = DiffprivlibCount("gaussian-analytic", 1.0, 1e-5)
     mu = g.claim["mu"]
@@ -76,7 +76,7 @@ def test_diffprivlib_gaussian_analytic_gdp_claim():
 
 def test_opendp_laplace_epsilon_claim():
     _skip_without("opendp")
-    from proofs_checks.audit.adapters.opendp import OpenDPCount
+    from proofs_checks.audit.libraries.opendp import OpenDPCount
 
     m = OpenDPCount("laplace", 1.0)
     assert m.claim == {"epsilon": 1.0, "delta": 0.0}
@@ -87,7 +87,7 @@ def test_opendp_laplace_epsilon_claim():
 @pytest.mark.slow
 def test_opendp_gaussian_zcdp_claim():
     _skip_without("opendp")
-    from proofs_checks.audit.adapters.opendp import OpenDPCount
+    from proofs_checks.audit.libraries.opendp import OpenDPCount
 
     m = OpenDPCount("gaussian", 1.0)
     rho = m.claim["rho"]
@@ -98,7 +98,7 @@ def test_opendp_gaussian_zcdp_claim():
 
 def test_python_dp_bounded_sum_epsilon_claim():
     _skip_without("python_dp")
-    from proofs_checks.audit.adapters.python_dp import PyDPBoundedSum
+    from proofs_checks.audit.libraries.python_dp import PyDPBoundedSum
 
     at_claim, at_half = _dp_verdicts(PyDPBoundedSum(1.0), 10_000, seeded=False)
     assert at_claim.verdict == "not refuted" and at_half.verdict == "refuted"

@@ -4,13 +4,9 @@ Each claim turns the two bounds of one event (``p_low`` below ``P(S)``, ``q_high
 bound on its own parameter, and two exact laws into the parameter itself; the verdict compares that number with
 the claimed one.  No module of the auditor's (epsilon, delta) path depends on this one.
 
-=========================  =====================  ==========================================================
-``--claim``                claim                  the number bounded from below
-=========================  =====================  ==========================================================
-``zcdp:RHO``               ``rho``-zCDP [1]_       ``rho_lower = max_alpha D_alpha / alpha`` (orders fixed)
-``renyi:ALPHA:EPS``        ``(alpha, eps)``-RDP    ``eps_alpha_lower``, a lower bound on ``D_alpha`` [2]_
-``gdp:MU``                 ``mu``-GDP (f-DP) [3]_  ``mu_lower``
-=========================  =====================  ==========================================================
+* ``zcdp:RHO``: ``rho``-zCDP [1]_; bounded from below: ``rho_lower = max_alpha D_alpha / alpha`` (fixed orders);
+* ``renyi:ALPHA:EPS``: ``(alpha, eps)``-Renyi DP [2]_; bounded from below: ``eps_alpha_lower`` (of ``D_alpha``);
+* ``gdp:MU``: ``mu``-GDP, an f-DP claim [3]_; bounded from below: ``mu_lower``.
 
 References
 ----------
