@@ -22,6 +22,9 @@ from proofs_checks.audit.gdp import gdp_delta, law_gdp, mu_from_curve
 from proofs_checks.audit.renyi import binary_renyi, binary_renyi_array, density_renyi, law_renyi
 
 rdp = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
+# private: _compute_randomized_response_rdp, _compute_rdp_poisson_subsampled_gaussian: dp-accounting's own RDP
+# formulas are the independent reference, and it exposes them only under these names
+# private: _directed_law_gdp: one direction of law_gdp is the mutant the brute-force test must tell apart
 mpmath.mp.dps = 50
 
 ALPHAS = (1.5, 2.0, 8.0, 32.0)
