@@ -47,6 +47,7 @@ examples:
   python -m proofs_checks audit gem --epsilon 1 --search-budget 5000
   python -m proofs_checks audit laplace --epsilon 1 --method statistical --curve --curve-plot curve.png
   python -m proofs_checks audit --gray-box --algorithm mymod:noisy_mean --data D.npy --epsilon 1 --paths 500
+  python -m proofs_checks audit --mechanism mymod:MECH --pair pair.npz --claim zcdp:0.5 --json
 
 exit status: 0 the audit ran (whatever the verdict); 1 the audited mechanism raised (one line naming
 it and what it raised); 2 bad arguments.
@@ -159,6 +160,13 @@ def add_arguments(parser):
     )
     add_backend_arguments(parser)
     add_gray_box_arguments(parser)
+    # ---- claims other than (epsilon, delta)-DP (see _run_claim below)
+    parser.add_argument(
+        "--claim",
+        metavar="TYPE:PARAMETERS",
+        help="audit a zCDP, Renyi-DP or mu-GDP claim instead of (epsilon, delta)-DP: zcdp:RHO, renyi:ALPHA:EPS or "
+        "gdp:MU (with --mechanism and --pair, or a mechanism with pair(); --samples default 200000 here)",
+    )
 
 
 def _load(spec, what):
@@ -244,6 +252,8 @@ def run(args):
     try:
         if args.gray_box:
             return run_gray_box(args, _load, given)
+        if args.claim is not None:
+            return _run_claim(args, given)
         return _run(args, given)
     except MechanismError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -498,3 +508,65 @@ def _print_result(res, *, as_json):
         for i, e in enumerate(curve["epsilons"]):
             print(f"    {e:10.4g}  " + "  ".join(f"{curve[k][i]:11.4g}" for k in cols))
     print(f"  seed {res.seed}, {res.seconds:.2f} s")
+
+
+# --------------------------------------------------------------------------- claims other than (epsilon, delta)-DP
+
+#: Settings ``--claim`` reads; the others of ``AuditOptions`` belong to the (epsilon, delta) audit and are refused.
+_CLAIM_OPTIONS = ("samples", "confidence", "seed", "jobs", "method", "name", "progress")
+#: Mechanism calls of a claim's statistical audit when ``--samples`` is not given.
+CLAIM_DEFAULT_SAMPLES = 200_000
+
+
+def _run_claim(args, given):
+    """``--claim TYPE:PARAMETERS``: :func:`~proofs_checks.audit.claim_audit.audit_claim` on one pair."""
+    from ..audit.claim_audit import audit_claim
+    from ..audit.claim_types import parse_claim
+
+    try:
+        claim = parse_claim(args.claim)
+    except ValueError as exc:
+        raise UsageError(f"--claim: {exc}") from None
+    other = sorted(k for k in given if k not in _CLAIM_OPTIONS)
+    if other:
+        raise UsageError(f"--claim {args.claim} does not take --{', --'.join(o.replace('_', '-') for o in other)}")
+    if args.mechanism is None or args.replay or args.counterexample or args.curve_plot:
+        raise UsageError("--claim needs --mechanism MODULE:NAME (and no --replay, --counterexample, --curve-plot)")
+    options = make_options({**given, "epsilon": 1.0})  # epsilon: a placeholder so the mechanism loads
+    mech, options = _mechanism(args, options)
+    if args.pair:
+        from ..audit.datasets import load_pair
+
+        try:
+            pair = load_pair(args.pair)[:2]
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise npz_error(args.pair, "--pair", exc) from None
+    elif callable(getattr(mech, "pair", None)):
+        pair = mech.pair()
+    else:
+        raise UsageError("--claim needs --pair FILE.npz (or a mechanism with pair())")
+    try:
+        res = audit_claim(
+            mech,
+            claim,
+            pair,
+            method=given.get("method", "auto"),
+            samples=given.get("samples", CLAIM_DEFAULT_SAMPLES),
+            confidence=options.confidence,
+            seed=options.seed,
+            jobs=options.jobs,
+            name=options.name,
+        )
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(res.as_dict(), indent=2, allow_nan=False))
+        return 0
+    conf = f" at confidence {res.confidence}" if res.confidence is not None else ""
+    print(f"{res.name} claim {args.claim}: {res.verdict}")
+    print(
+        f"  method: {res.method}; {res.bound_name} = {res.bound:.6g}{conf}"
+        + (f"; {res.samples} calls" if res.samples else "")
+    )
+    print(f"  seed {res.seed}, {res.seconds:.2f} s")
+    return 0
