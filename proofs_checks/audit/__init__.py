@@ -39,6 +39,9 @@ from typing import TYPE_CHECKING
 #: Public name -> the module of the package that defines it.
 _EXPORTS = {
     "audit": "api",
+    "audit_claim": "claim_audit",
+    "ClaimAuditResult": "claim_audit",
+    "parse_claim": "claim_types",
     "AuditResult": "api",
     "MechanismError": "api",
     "InvalidLawError": "api",
