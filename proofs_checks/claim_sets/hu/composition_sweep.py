@@ -168,5 +168,8 @@ def register(registry):
                     "the basic split eps0 = eps / T", sweep_check(EPS_BEYOND, split="basic"), detected_by=("confirmed",)
                 ),
             ),
+            # outside the theorem's stated range: no statement of the paper is at stake, so it is not counted
+            # among 002's refuted claims
+            scope="reproduction",
         )
     )

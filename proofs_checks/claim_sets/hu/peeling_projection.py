@@ -13,6 +13,11 @@ Two readings of ``I``:
   ``S = S^{t+1}`` inside ``I^t``); the noise-free inequality is the averaging fact that the ``|I| - s`` smallest
   squares of ``v`` average at most the ``|I| - s^`` smallest.
 * ``any-index-set``: ``I`` arbitrary (the lemma's words "any index set"), ``v_S`` the part of ``v`` on ``S``.
+  The lemma states ``v`` in ``R^I`` while Peeling runs on ``v~``, so ``v_S`` is defined only when ``S`` lies in
+  ``I``; this reading is the project's extension of ``v_S`` (an independent re-read found that the other natural
+  extension, the Peeling output padded with zeros, fails too).  With ``S`` inside ``I``, Peeling on ``v~`` with
+  its recorded noise selects what Peeling on ``v~_I`` would, so a lemma for ``v`` in ``R^I`` transfers exactly:
+  the refutation of this reading is a scope hypothesis left out of the statement, not a false step of a proof.
 """
 
 from __future__ import annotations
@@ -170,8 +175,9 @@ def lemma13_check(reading="contains-support", factor_power=1.0, draws=20):
             + (
                 "S inside I, as in its use in the proof of [002 Thm. 7] (S = S^{t+1}, I = I^t \\ R)"
                 if reading == "contains-support"
-                else "I any index set of size s + extra (the lemma's words), v_S the part of v on S; the other "
-                "reading (S inside I) is hu.lemma13.peeling-projection.contains-support"
+                else "I any index set of size s + extra (the lemma's words), v_S the part of v on S (the "
+                "project's extension: v_S is defined only for S inside I; a scope hypothesis left out, not a false "
+                "step); the other reading (S inside I) is hu.lemma13.peeling-projection.contains-support"
             )
             + "; the inequality holds draw by draw (the noise is recorded), so one violation refutes it"
             + (

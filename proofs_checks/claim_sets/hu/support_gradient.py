@@ -261,7 +261,9 @@ def lemma14_check(reading="half-loss", w_star="minimiser", factor=0.5, starts=1)
             )
             + f"; w* '{w_star}': "
             + {
-                "minimiser": "the unconstrained minimiser (the linear model of [002 Thm. 7], where the lemma is used)",
+                "minimiser": "the unconstrained minimiser (the linear model of [002 Thm. 7], where the lemma is "
+                "used; w* minimises L only if the noise is uncorrelated with x, which Section 5 does not state: "
+                "only Assumption 2 of Section 4 says zero mean given x)",
                 "best-sparse": "the best s*-sparse point (L(w^t) < L(w*) possible since s > s*)",
                 "any-sparse": "any s*-sparse point (the lemma names no optimality)",
             }[w_star]
