@@ -737,6 +737,21 @@ FUNCTIONS = (
         "[004 Alg. 1] with output perturbation as the base learner",
         stage=8,
     ),
+    _sampler(
+        "boosting",
+        "(data, loss, x_bound, y_bound, B, m, epsilon, delta, sigma_tilde, size=None, rng=None, *, variant='printed')",
+        adapters.boosting,
+        "[004 App. E] with output perturbation as the base learner; sigma_tilde given; variant: the reading of "
+        "Lap(sigma_tilde) (printed: scale sigma_tilde; standard: variance sigma_tilde^2)",
+        stage=8,
+    ),
+    _sampler(
+        "noisy_gd",
+        "(data, loss, x_bound, y_bound, B, epsilon, delta, steps, size=None, rng=None)",
+        adapters.noisy_gd,
+        "the noisy projected gradient descent base learner of [004 Alg. 1] ([004 Lemma D.4])",
+        stage=8,
+    ),
 )
 
 _BY_NAME = {f.name: f for f in FUNCTIONS}
