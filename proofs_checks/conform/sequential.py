@@ -69,7 +69,7 @@ def look_sizes(n: int) -> list[int]:
     >>> look_sizes(2)
     [1, 2]
     """
-    sizes = []
+    sizes: list[int] = []
     for f in LOOKS:
         m = max(1, int(math.ceil(n * f)))
         if not sizes or m > sizes[-1]:
