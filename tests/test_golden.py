@@ -266,3 +266,19 @@ def test_a_slipped_golden_value_is_caught_by_its_independent_value(case_id, chan
     moved = _shift_first(case, change or (lambda v: v))
     with pytest.raises(Mismatch, match=case["function"]):
         compare_case(moved, independent, case["args_decoded"], case["kwargs_decoded"])
+
+
+def test_independent_strings_keep_their_digits_whatever_the_global_precision():
+    # a 60-digit value must give its own 25 digits: rounding it to the global precision (53 bits by default) made
+    # the shipped strings float64 values, and made them move when another caller left the precision raised
+    import mpmath
+
+    from proofs_checks.golden.independent import to_strings
+
+    with mpmath.workdps(60):
+        third = mpmath.mpf(23) / 48
+    with mpmath.workdps(15):
+        low = to_strings([third, 0.5, 7])
+    with mpmath.workdps(50):
+        high = to_strings([third, 0.5, 7])
+    assert low == high == ["0.4791666666666666666666667", "0.5", "7"]

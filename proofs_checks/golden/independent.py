@@ -61,7 +61,10 @@ def to_strings(values, digits=25):
         if isinstance(v, (int, np.integer)):
             out.append(str(int(v)))
         else:
-            out.append(mpmath.nstr(mpmath.mpf(v), digits, min_fixed=-30, max_fixed=30))
+            # an mpf keeps its own digits (mpmath.mpf(v) would round it to the global precision, 53 bits by default,
+            # and the strings would move with whatever precision another caller left set); a float is exact
+            value = v if isinstance(v, mpmath.mpf) else mpmath.mpf(float(v))
+            out.append(mpmath.nstr(value, digits, min_fixed=-30, max_fixed=30))
     return out
 
 
