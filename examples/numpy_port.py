@@ -69,6 +69,8 @@ UNSUPPORTED = {
             "sparse_linear_regression",
             "sparse_optimization",
             "private_grid_search",
+            "boosting",
+            "noisy_gd",
         ),
         "whole algorithms: not ported (the JAX example runs one)",
     ),

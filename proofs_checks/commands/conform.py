@@ -60,6 +60,11 @@ def add_arguments(parser):
     parser.add_argument("--no-samplers", action="store_true", help="skip the distributional tests")
     parser.add_argument("--no-privacy", action="store_true", help="skip the privacy audits")
     parser.add_argument("--no-rng", action="store_true", help="skip the rng contract of the samplers")
+    parser.add_argument(
+        "--no-sequential",
+        action="store_true",
+        help="draw every sampler's full sample (no early stop when clearly wrong or right)",
+    )
 
 
 def _guide(args):
@@ -131,6 +136,7 @@ def run(args):
                 samplers=not args.no_samplers,
                 privacy=not args.no_privacy,
                 rng_contract=not args.no_rng,
+                sequential_stopping=not args.no_sequential,
             )
     except (TypeError, ValueError) as exc:  # a malformed UNSUPPORTED declaration or draw file
         raise UsageError(str(exc)) from None

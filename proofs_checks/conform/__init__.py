@@ -9,6 +9,9 @@
 * :mod:`.privacy`: the port's mechanisms through the auditor (:func:`proofs_checks.audit.api.audit`);
 * :mod:`.kit`: loading a port, running everything, the report and the exit status;
 * :mod:`.guide`: the porting guide's tables, generated from the declaration;
+* :mod:`.property`: a port function against the reference on inputs of the caller's choosing (property tests);
+* :mod:`.algorithms`, :mod:`.algorithms_sparse`: the whole-algorithm checks (exact laws; two-sample tests);
+* :mod:`.coverage`, :mod:`.drawfile`, :mod:`.rng_contract`: declared gaps, the draw-file protocol, the rng contract;
 * :mod:`.reference_port` and :mod:`.adapters`: the reference as a port.
 
 Examples
@@ -20,8 +23,12 @@ Examples
 ('passed', 0)
 """
 
+from .algorithms import ALGORITHM_CHECKS, ALGORITHM_INSTANCES
+from .algorithms_sparse import SPARSE_CHECKS, SPARSE_INSTANCES
 from .compare import Mismatch, compare_case, ulp_error
+from .coverage import GAPS_ATTRIBUTE, coverage_summary, declared_gaps
 from .deterministic import GOLDEN_DIR, load_cases, load_results, run_deterministic
+from .drawfile import DRAWS_SCHEMA, ReplayPort, instances_document, load_draws
 from .functions import (
     FUNCTIONS,
     KINDS,
@@ -33,8 +40,10 @@ from .functions import (
     sampler_functions,
 )
 from .guide import guide_differences, update_guide
-from .kit import KitResult, exit_status, load_port, results_from_file, run_kit, summarise
+from .kit import KitResult, exit_status, load_port, results_from_file, run_draw_file, run_kit, summarise
 from .privacy import PRIVACY_CHECKS, PRIVACY_INSTANCES, run_privacy
+from .property import check_against_reference
+from .rng_contract import run_rng_contract
 from .samplers import ALPHA, INSTANCES, SAMPLER_CHECKS, SIZES, run_samplers, stated_power
 from .scales import PHI_BOUND, Scale, Tol
 from .tolerances import TOLERANCES, tolerance_for, tolerance_text
@@ -51,6 +60,16 @@ __all__ = [
     "run_deterministic",
     "run_samplers",
     "run_privacy",
+    "run_rng_contract",
+    "run_draw_file",
+    "instances_document",
+    "load_draws",
+    "ReplayPort",
+    "DRAWS_SCHEMA",
+    "declared_gaps",
+    "coverage_summary",
+    "GAPS_ATTRIBUTE",
+    "check_against_reference",
     "load_cases",
     "load_results",
     "compare_case",
@@ -74,6 +93,10 @@ __all__ = [
     "tolerance_for",
     "tolerance_text",
     "SAMPLER_CHECKS",
+    "ALGORITHM_CHECKS",
+    "ALGORITHM_INSTANCES",
+    "SPARSE_CHECKS",
+    "SPARSE_INSTANCES",
     "PRIVACY_CHECKS",
     "ALPHA",
     "SIZES",

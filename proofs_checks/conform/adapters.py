@@ -29,6 +29,8 @@ __all__ = [
     "sparse_linear_regression",
     "sparse_optimization",
     "private_grid_search",
+    "boosting",
+    "noisy_gd",
 ]
 
 _NETS = {"l1": nets.L1BallNet, "l2": nets.L2BallNet}
@@ -224,3 +226,38 @@ def private_grid_search(
     """
     learner = AL.OutputPerturbation(loss, x_bound, y_bound)
     return AM.private_grid_search(data, learner, K, epsilon, delta, beta, variant=variant, size=size, rng=rng)
+
+
+def boosting(
+    data, loss, x_bound, y_bound, B, m, epsilon, delta, sigma_tilde, size=None, rng=None, *, variant="printed"
+):
+    """``size`` runs of 004's Boosting [004 App. E] with output perturbation as the base learner.
+
+    ``sigma_tilde`` (the sub-Gaussian constant of the box) is an input: the port does not estimate it.
+    ``variant`` reads the box's ``Lap(sigma_tilde)``: ``"printed"`` Laplace scale ``sigma_tilde``, ``"standard"``
+    scale ``sigma_tilde / sqrt 2`` (variance ``sigma_tilde^2``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.tile([[0.5, -0.5], [0.1, 0.3]], (10, 1)), np.tile([0.5, -0.1], 10)])
+    >>> boosting(data, "squared", 1.0, 2.0, 1.0, 2, 2.0, 1e-5, 0.1, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    learner = AL.OutputPerturbation(loss, x_bound, y_bound)
+    return AM.boosting(
+        data, learner, B, m, epsilon, delta, sigma_tilde=sigma_tilde, variant=variant, size=size, rng=rng
+    )
+
+
+def noisy_gd(data, loss, x_bound, y_bound, B, epsilon, delta, steps, size=None, rng=None):
+    """``size`` runs of the noisy projected gradient descent base learner of [004 Alg. 1] (the average iterate).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.tile([[0.5, -0.5], [0.1, 0.3]], (10, 1)), np.tile([0.5, -0.1], 10)])
+    >>> noisy_gd(data, "squared", 1.0, 2.0, 1.0, 2.0, 1e-5, 5, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    return AL.noisy_gd(data, loss, B, epsilon, delta, x_bound=x_bound, y_bound=y_bound, steps=steps, size=size, rng=rng)

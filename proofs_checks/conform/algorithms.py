@@ -25,6 +25,7 @@ from reference.hu import frank_wolfe as FW
 from reference.wang_xu import l1_regression as WX
 from reference.wang_xu import nets
 
+from . import sequential
 from .lawtests import ALPHA, counts_test
 
 __all__ = [
@@ -182,23 +183,38 @@ def total_variation(law_a: tuple[np.ndarray, np.ndarray], law_b: tuple[np.ndarra
     return float(0.5 * (np.abs(pa - moved).sum() + pb[idx < 0].sum()))
 
 
+class _Unreleasable(Exception):
+    """A port's output the algorithm cannot release on its instance (or of the wrong shape)."""
+
+
 def _check(name: str) -> Callable:
     def check(port, n, rng):
         inst = dict(ALGORITHM_INSTANCES[name])
         variant = inst.pop("variant")
         outputs, logp = exact_law(name)
-        draws = np.asarray(getattr(port, name)(**inst, size=n, rng=rng, variant=variant))
-        if draws.shape != (n, outputs.shape[1]):
-            return False, f"{name}: expected {n} outputs of dimension {outputs.shape[1]}, got shape {draws.shape}", {}
-        idx = match_outputs(draws, outputs)
-        if (idx < 0).any():
-            bad = draws[int(np.flatnonzero(idx < 0)[0])].tolist()
-            return (
-                False,
-                f"{name}: whole-algorithm law, the output {bad} is not one the algorithm can release on its instance",
-                {},
-            )
-        ok, msg, detail = counts_test(np.bincount(idx, minlength=outputs.shape[0]), np.exp(logp))
+
+        def draw(m):
+            draws = np.asarray(getattr(port, name)(**inst, size=m, rng=rng, variant=variant))
+            if draws.shape != (m, outputs.shape[1]):
+                raise _Unreleasable(
+                    f"{name}: expected {m} outputs of dimension {outputs.shape[1]}, got shape {draws.shape}"
+                )
+            idx = match_outputs(draws, outputs)
+            if (idx < 0).any():
+                bad = draws[int(np.flatnonzero(idx < 0)[0])].tolist()
+                raise _Unreleasable(
+                    f"{name}: whole-algorithm law, the output {bad} is not one the algorithm can release on its "
+                    "instance"
+                )
+            return idx
+
+        try:
+            if sequential.ENABLED.get():
+                ok, msg, detail = sequential.sequential_counts_test(draw, np.exp(logp), n)
+            else:
+                ok, msg, detail = counts_test(np.bincount(draw(n), minlength=outputs.shape[0]), np.exp(logp))
+        except _Unreleasable as exc:
+            return False, str(exc), {}
         return ok, (f"{name}: whole-algorithm law, {msg}" if msg else None), detail
 
     check.__name__ = f"_check_{name}"

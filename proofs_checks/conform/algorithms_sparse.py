@@ -1,4 +1,5 @@
-"""Whole-algorithm conformance of [002 Alg. 3], [002 Alg. 5] and [004 Alg. 1]: continuous outputs, two-sample tests.
+"""Whole-algorithm conformance of [002 Alg. 3], [002 Alg. 5], [004 Alg. 1], its noisy-GD base learner and 004's
+Boosting [004 App. E]: continuous outputs, two-sample tests.
 
 [002 Alg. 3] and [002 Alg. 5] release an s-sparse point whose nonzero values carry Laplace noise from Peeling
 ([002 Alg. 4]); [004 Alg. 1] (private grid search) releases one of K noisy candidates (output perturbation) or
@@ -17,11 +18,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 from reference.arora.data import make_problem, sample_records
-from reference.arora.learners import OutputPerturbation
-from reference.arora.model_selection import private_grid_search
+from reference.arora.learners import OutputPerturbation, noisy_gd, noisy_gd_rho
+from reference.arora.model_selection import boosting, private_grid_search
 from reference.hu import sparse as SP
 
 from .lawtests import ALPHA
@@ -81,7 +82,47 @@ SPARSE_INSTANCES: dict[str, dict[str, Any]] = {
         "beta": 0.1,
         "variant": "standard",
     },
+    # Boosting [004 App. E]: m = 2 models by output perturbation on disjoint chunks of 600 records, selected by
+    # report-noisy-max on the last chunk.  The first and last chunks come from w* = (0.5, -0.5), the second from
+    # (0.1, -0.1), so the two models are told apart and the output is a mixture whose weights are the selection's
+    # law; eps = 16 keeps the models' own noise below the gap of their validation scores (about 0.15) and
+    # sigma_tilde = 0.1 puts the selection's Laplace noise at that gap, so the reading of Lap(sigma_tilde) (scale
+    # 0.1 or 0.071) moves the weights.  At eps = 4 with three models of one law the reading was not separated.
+    "boosting": {
+        "data": np.vstack(
+            [
+                sample_records(make_problem("squared", w), 600, rng=20261131 + k)
+                for k, w in enumerate([[0.5, -0.5], [0.1, -0.1], [0.5, -0.5]])
+            ]
+        ),
+        "loss": "squared",
+        "x_bound": 1.0,
+        "y_bound": 2.0,
+        "B": 1.0,
+        "m": 2,
+        "epsilon": 16.0,
+        "delta": 1e-5,
+        "sigma_tilde": 0.1,
+        "variant": "printed",
+    },
+    # the noisy projected gradient descent base learner of [004 Alg. 1]: 300 records, 10 steps
+    "noisy_gd": {
+        "data": sample_records(make_problem("squared", [0.5, -0.5]), 300, rng=20261132),
+        "loss": "squared",
+        "x_bound": 1.0,
+        "y_bound": 2.0,
+        "B": 1.0,
+        "epsilon": 2.0,
+        "delta": 1e-5,
+        "steps": 10,
+    },
 }
+
+
+def _quarter_rho_epsilon(epsilon, delta):
+    """The epsilon whose zCDP budget is a quarter of ``epsilon``'s: the noisy-GD noise 2x (a sensitivity 2x off)."""
+    target = noisy_gd_rho(epsilon, delta) / 4.0
+    return optimize.brentq(lambda e: noisy_gd_rho(e, delta) - target, 1e-9, epsilon, xtol=1e-15, rtol=1e-15)
 
 
 def _run_reference(name, inst, size, rng, lam_factor=1.0, **change):
@@ -89,6 +130,15 @@ def _run_reference(name, inst, size, rng, lam_factor=1.0, **change):
     if name == "private_grid_search":
         learner = OutputPerturbation(i.pop("loss"), i.pop("x_bound"), i.pop("y_bound"))
         return private_grid_search(i.pop("data"), learner, **i, size=size, rng=rng)
+    if name == "boosting":
+        learner = OutputPerturbation(i.pop("loss"), i.pop("x_bound"), i.pop("y_bound"))
+        return boosting(i.pop("data"), learner, i.pop("B"), i.pop("m"), **i, size=size, rng=rng)
+    if name == "noisy_gd":
+        if i.pop("noise_2x", False):
+            i["epsilon"] = _quarter_rho_epsilon(i["epsilon"], i["delta"])
+        return noisy_gd(
+            i.pop("data"), i.pop("loss"), i.pop("B"), i.pop("epsilon"), i.pop("delta"), **i, size=size, rng=rng
+        )
     if name == "sparse_linear_regression":
         m = len(SP.data_split(i["data"].shape[0], i["T"])[0])
         lam = lam_factor * SP.iht_lambda(i["K"], i["eta0"], i["s"], m)
@@ -220,6 +270,15 @@ SLIPS: dict[str, dict[str, dict[str, Any]]] = {
         "eps inside Peeling's square root [002 Alg. 4]": {"lam_factor": float(np.sqrt(2.0))},
     },
     "private_grid_search": {"half the budget (noise and GEM) [004 Alg. 1]": {"epsilon": 4.0}},
+    "boosting": {
+        "the standard reading Lap(variance sigma_tilde^2) for the printed scale [004 App. E]": {"variant": "standard"},
+        "selection noise 2x (Laplace scale 2 sigma_tilde) [004 App. E]": {"sigma_tilde": 0.2},
+        "base learners at the whole budget, not eps/2 [004 App. E step 2]": {"epsilon": 32.0},
+    },
+    "noisy_gd": {
+        "noise 2x (sensitivity 2x: a quarter of the zCDP budget) [004 Alg. 1]": {"noise_2x": True},
+        "half the budget [004 Alg. 1]": {"epsilon": 1.0},
+    },
 }
 
 

@@ -88,6 +88,16 @@ def instances_document(size: Union[str, Mapping[str, int]] = "default") -> dict:
 def load_draws(path: Union[str, os.PathLike]) -> tuple[dict[str, Any], Any]:
     """``({function: decoded output}, gaps)`` from a draw file.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A draw file (``{"schema": "heavytail-draws/1", "draws": [...], "unsupported": [...]}``).
+
+    Returns
+    -------
+    tuple
+        ``{sampler: its decoded draws}`` and the declared gaps (:class:`.coverage.Gaps`).
+
     Raises
     ------
     ValueError

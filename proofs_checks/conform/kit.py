@@ -173,6 +173,7 @@ def run_kit(
     samplers: bool = True,
     privacy: bool = True,
     rng_contract: bool = True,
+    sequential_stopping: bool = True,
     audit_samples: int = 20_000,
     unsupported: Optional[Union[Gaps, Collection[str], Mapping[str, str]]] = None,
 ) -> KitResult:
@@ -194,6 +195,9 @@ def run_kit(
         Golden folder (default: the shipped ``golden/``).
     samplers, privacy, rng_contract : bool
         Whether to run the sampler tests, the privacy audits and the rng contract (a port only).
+    sequential_stopping : bool, default True
+        Whether the counts tests of the samplers and whole algorithms stop early when clearly wrong or clearly
+        right (:mod:`.sequential`: the same overall chance 1e-3 of failing a correct port).
     audit_samples : int
         Calls of the sampler in the statistical audit.
     unsupported : Gaps, list or mapping, optional
@@ -237,7 +241,7 @@ def run_kit(
         port = _PortView(port, [e for e in gaps.entries if ":" not in e])
     records = run_deterministic(port, results=results, golden_dir=golden_dir, only=only, gaps=gaps)
     if port is not None and samplers:
-        records += run_samplers(port, size=size, seed=seed, only=only)
+        records += run_samplers(port, size=size, seed=seed, only=only, sequential_stopping=sequential_stopping)
     if port is not None and rng_contract:
         records += run_rng_contract(port, seed=seed, only=only)
     if port is not None and privacy:

@@ -24,6 +24,7 @@ from scipy import stats
 
 from reference import mechanisms as M
 
+from . import sequential
 from .algorithms import ALGORITHM_CHECKS, ALGORITHM_INSTANCES
 from .algorithms_sparse import SPARSE_CHECKS, SPARSE_INSTANCES
 from .functions import sampler_functions
@@ -83,6 +84,9 @@ def _chunked(draw, n):
 
 
 def _finite(fn_name, draw, probs, n):
+    if sequential.ENABLED.get():
+        ok, msg, detail = sequential.sequential_counts_test(draw, probs, n)
+        return ok, (f"{fn_name}: {msg}" if msg else None), detail
     parts = _chunked(draw, n)
     idx = np.concatenate([np.asarray(p).ravel() for p in parts]).astype(np.int64)
     k = probs.size
@@ -187,6 +191,7 @@ def run_samplers(
     size: Union[str, Mapping[str, int]] = "default",
     seed: int = 0,
     only: Optional[Collection[str]] = None,
+    sequential_stopping: bool = True,
 ) -> list[dict]:
     """One record per declared sampler: ``passed``, ``failed`` (statistic and p-value) or ``skipped``.
 
@@ -200,6 +205,8 @@ def run_samplers(
         Seed of the draws (each sampler has its own stream).
     only : collection of str, optional
         Run only these samplers.
+    sequential_stopping : bool, default True
+        Stop the counts tests early when clearly wrong or clearly right (:mod:`.sequential`); False draws all.
 
     Returns
     -------
@@ -233,11 +240,14 @@ def run_samplers(
             records.append(dict(rec, status="skipped", message="not provided by the port"))
             continue
         rng = np.random.default_rng(np.random.SeedSequence([int(seed), 15, k]))
+        token = sequential.ENABLED.set(bool(sequential_stopping))
         try:
             ok, msg, detail = check(port, sizes.get(kind, SIZES["small"][kind]), rng)
         except Exception as exc:
             records.append(dict(rec, status="failed", message=f"{name} raised {type(exc).__name__}: {exc}"))
             continue
+        finally:
+            sequential.ENABLED.reset(token)
         records.append(
             dict(rec, status="passed" if ok else "failed", **({"message": msg} if msg else {}), detail=detail)
         )
@@ -252,8 +262,13 @@ def stated_power(
     rel: float = 0.1,
     outcomes: int = 20,
     alpha: float = ALPHA,
+    sequential_stopping: bool = True,
 ) -> dict:
     """Normal-approximation power of the tests at the given sizes.
+
+    With ``sequential_stopping`` (the kit's default, :mod:`.sequential`) the outcome power is a lower bound:
+    the power of the final look alone (at ``SPENDING[-1] * alpha``) minus what the early passes may give up
+    (``FUTILITY`` per interim look); an early rejection only adds power.
 
     ``outcome``: one outcome of probability ``p`` off by ``rel`` (relative), among ``outcomes`` z-tests;
     ``laplace_scale``: the noise scale off by ``rel``.
@@ -272,6 +287,8 @@ def stated_power(
         Number of outcomes tested (the z-tests share the error ``alpha`` with the overall test, Bonferroni).
     alpha : float
         Error of each sampler's test: its chance of failing a correct sampler.
+    sequential_stopping : bool, default True
+        State the power of the sequential test (:mod:`.sequential`) rather than of one test on all draws.
 
     Returns
     -------
@@ -284,12 +301,15 @@ def stated_power(
     >>> power["outcome_probability"] > 0.95, power["laplace_scale"] > 0.999
     (True, True)
     """
-    level = alpha / (outcomes + 1)
+    final_alpha = alpha * sequential.SPENDING[-1] if sequential_stopping else alpha
+    level = final_alpha / (outcomes + 1)
     zc = stats.norm.isf(level / 2.0)
     p1 = p * (1.0 + rel)
     sd0, sd1 = math.sqrt(n_finite * p * (1 - p)), math.sqrt(n_finite * p1 * (1 - p1))
     shift = n_finite * (p1 - p)
     power_outcome = stats.norm.sf((zc * sd0 - shift) / sd1) + stats.norm.cdf((-zc * sd0 - shift) / sd1)
+    if sequential_stopping:
+        power_outcome = max(0.0, power_outcome - (len(sequential.LOOKS) - 1) * sequential.FUTILITY)
     zl = stats.norm.isf(alpha / 4.0)
     power_scale = stats.norm.cdf(abs(rel) * math.sqrt(n_laplace) / (1.0 + rel) - zl)
     return {

@@ -35,6 +35,7 @@ __all__ = [
     "standard_mean_scale",
     "log_theta_scale",
     "gem_terms_scale",
+    "exponential_logit_scale",
 ]
 
 #: ``B = 2 sqrt(2)/3``, the bound of phi and of E[phi] ([002 eq. (2)]): the privacy proof's sensitivity.
@@ -226,3 +227,33 @@ def gem_terms_scale(args, kwargs):
         ratio = (pen[..., :, None] + pen[..., None, :]) / (g[..., :, None] + g[..., None, :])
     ratio = np.where(np.isfinite(ratio), ratio, 0.0)
     return np.maximum(np.max(ratio, axis=-1), np.finfo(np.float64).tiny)
+
+
+def exponential_logit_scale(args, kwargs):
+    """``2 max|z| + log k`` with ``z = weight_factor eps u / Delta`` the exponential mechanism's logits
+    ([002 Def. 3]) and ``k`` the number of outcomes: it bounds every logit, the log-sum-exp and every
+    log-probability (``|log p_i| <= max z - min z + log k``), so it is the size of what a float64 evaluation
+    ``z_i - logsumexp(z)`` cancels.
+
+    Parameters
+    ----------
+    args : sequence
+        ``(scores, epsilon, sensitivity)`` of ``exponential_log_prob``.
+    kwargs : mapping
+        ``weight_factor`` (default 0.5).
+
+    Returns
+    -------
+    float
+        The scale of the case (at least 1).
+
+    Examples
+    --------
+    >>> round(exponential_logit_scale([[12.0, 12.0], 86.0, 1.0], {}), 6)   # logits 516: the scale of their cancellation
+    1032.693147
+    """
+    u = np.asarray(args[0], dtype=np.float64)
+    z = float(kwargs.get("weight_factor", 0.5)) * float(args[1]) * u / float(args[2])
+    finite = z[np.isfinite(z)]
+    top = float(np.max(np.abs(finite))) if finite.size else 0.0
+    return max(1.0, 2.0 * top + math.log(u.shape[-1]))

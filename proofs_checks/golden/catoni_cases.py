@@ -10,7 +10,9 @@ import numpy as np
 from reference.hu import catoni
 
 from ..formulas import catoni as F
+from . import catoni_mp
 from .cases import case
+from .independent import mp_keywords
 
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "stress_grid", "build"]
 
@@ -21,9 +23,17 @@ DESCRIPTION = (
     "variants printed and standard, on stress grids"
 )
 REFERENCE_PRECISION = (
-    "mpmath: identity [002 eq. (5)] at adaptive precision, 36 significant digits "
-    f"(proofs_checks.formulas.catoni, DPS={F.DPS}); checked against split quadrature by "
-    "claim catoni.identity5.math"
+    "float64 reference; every case also carries an independent mp_reference: E[phi] by identity [002 eq. (5)] "
+    f"at adaptive precision, 36 significant digits (proofs_checks.formulas.catoni, DPS={F.DPS}; checked against "
+    "split quadrature by claim catoni.identity5.math), phi, C-hat and the robust means in mpmath "
+    "(proofs_checks/golden/catoni_mp.py)"
+)
+
+#: Provenance of the E[phi] values.
+_EPHI_PROVENANCE = (
+    "mpmath: identity [002 eq. (5)] with the printed C-hat at adaptive precision, 36 digits "
+    "(proofs_checks/formulas/catoni_points.py, method closed; checked against split quadrature by the claim "
+    "catoni.identity5.math)"
 )
 
 _MAGS_A = [0.0, 5e-324, 1e-300, 1e-100, 1e-8, 0.5, 1.0, math.sqrt(2.0), 1.5, 3.0, 10.0, 1e8, 1e100, 1e300]
@@ -63,7 +73,7 @@ def build(seed):
         ]
     )
     x = np.concatenate([x, -x[1:]])
-    cases.append(case("phi/stress", "phi", [x], catoni.phi(x)))
+    cases.append(case("phi/stress", "phi", [x], catoni.phi(x), **mp_keywords(catoni_mp.phi(x), catoni_mp.PROVENANCE)))
 
     a, b = stress_grid()
     cases.append(
@@ -73,6 +83,7 @@ def build(seed):
             [a, b],
             catoni.expected_phi(a, b),
             mp_reference=_mp_strings(F.reference_values(a, b, method="closed")),
+            mp_provenance=_EPHI_PROVENANCE,
         )
     )
     ar = rng.uniform(-4.0, 4.0, 60)
@@ -86,6 +97,7 @@ def build(seed):
             [ar, br],
             catoni.expected_phi(ar, br),
             mp_reference=_mp_strings(F.reference_values(ar, br, method="closed")),
+            mp_provenance=_EPHI_PROVENANCE,
         )
     )
 
@@ -96,9 +108,18 @@ def build(seed):
             [a, b],
             catoni.c_hat(a, b),
             note="non-finite expected values (b = 0, overflow) are not compared",
+            **mp_keywords(catoni_mp.c_hat(a, b), catoni_mp.PROVENANCE),
         )
     )
-    cases.append(case("c_hat/moderate", "c_hat", [ar, br], catoni.c_hat(ar, br)))
+    cases.append(
+        case(
+            "c_hat/moderate",
+            "c_hat",
+            [ar, br],
+            catoni.c_hat(ar, br),
+            **mp_keywords(catoni_mp.c_hat(ar, br), catoni_mp.PROVENANCE),
+        )
+    )
 
     xs = rng.standard_t(2.0, size=24) * 3.0
     xs[:3] = [0.0, 1e300, -1e-300]
@@ -111,6 +132,7 @@ def build(seed):
                 [xs, s, beta],
                 catoni.robust_mean(xs, s, beta, variant="standard"),
                 kwargs={"variant": "standard"},
+                **mp_keywords(catoni_mp.robust_mean(xs, s, beta), catoni_mp.PROVENANCE),
             )
         )
         cases.append(
@@ -120,6 +142,7 @@ def build(seed):
                 [xm, s, beta],
                 catoni.robust_mean(xm, s, beta, variant="printed", axis=0),
                 kwargs={"variant": "printed", "axis": 0},
+                **mp_keywords(catoni_mp.robust_mean(xm, s, beta), catoni_mp.PROVENANCE),
             )
         )
     G = rng.standard_t(2.5, size=(12, 4)) * 2.0
@@ -133,6 +156,7 @@ def build(seed):
                 [Gz, s, beta],
                 catoni.robust_gradient(Gz, s, beta, variant="standard"),
                 kwargs={"variant": "standard"},
+                **mp_keywords(catoni_mp.robust_mean(Gz, s, beta), catoni_mp.PROVENANCE),
             )
         )
         cases.append(
@@ -142,6 +166,7 @@ def build(seed):
                 [G, s, beta],
                 catoni.robust_gradient(G, s, beta, variant="printed"),
                 kwargs={"variant": "printed"},
+                **mp_keywords(catoni_mp.robust_mean(G, s, beta), catoni_mp.PROVENANCE),
             )
         )
     return cases

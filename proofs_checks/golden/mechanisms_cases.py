@@ -9,6 +9,7 @@ from reference import mechanisms as M
 
 from . import mechanisms_mp as mp
 from .cases import case, law_case
+from .independent import mp_keywords
 
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "build"]
 
@@ -147,8 +148,14 @@ def build(seed):
                     f"advanced_composition_split/{variant}/T={T}",
                     "advanced_composition_split",
                     [eps, delta, T],
-                    M.advanced_composition_split(eps, delta, T, variant),
+                    got := M.advanced_composition_split(eps, delta, T, variant),
                     kwargs={"variant": variant},
+                    **mp_keywords(
+                        mp.advanced_composition_split(eps, delta, T, variant),
+                        mp.PROVENANCE
+                        + ("; the root by mpmath.findroot (Anderson) on a bracket" if variant == "standard" else ""),
+                        like=got,
+                    ),
                 )
             )
     del rng

@@ -35,6 +35,7 @@ __all__ = [
     "lasso_sensitivity",
     "lasso_epsilon_step",
     "advanced_composition_epsilon",
+    "advanced_composition_split",
     "exponential_log_prob",
     "gem_normalized_scores",
     "gem_log_prob",
@@ -155,6 +156,48 @@ def advanced_composition_epsilon(epsilon_step, rounds, delta_slack):
     with mpmath.workdps(DIGITS):
         e, T = _mp(epsilon_step), int(rounds)
         return mpmath.sqrt(2 * T * mpmath.log(1 / _mp(delta_slack))) * e + T * e * mpmath.expm1(e)
+
+
+def advanced_composition_split(epsilon, delta, rounds, variant):
+    """Per-round budget of [002 Lemma 2] as a dict (``epsilon_step``, ``delta_step``, ``epsilon_total``,
+    ``delta_total``, ``variant``).
+
+    ``printed``: ``eps' = eps / (2 sqrt(2 T log(2/delta)))``, ``delta' = delta / T``, total ``(eps, 2 delta)``.
+    ``standard``: the root ``eps'`` of :func:`advanced_composition_epsilon` ``(eps', T, delta/2) = eps``
+    (mpmath's secant-free bisection-safe solver on a bracket), ``delta' = delta / (2T)``, total ``(eps, delta)``.
+
+    Examples
+    --------
+    >>> d = advanced_composition_split(0.5, 1e-5, 10, "standard")
+    >>> round(float(advanced_composition_epsilon(d["epsilon_step"], 10, 0.5e-5)), 12)
+    0.5
+    """
+    with mpmath.workdps(DIGITS):
+        e, dl, T = _mp(epsilon), _mp(delta), int(rounds)
+        if variant == "printed":
+            step = e / (2 * mpmath.sqrt(2 * T * mpmath.log(2 / dl)))
+            return {
+                "epsilon_step": step,
+                "delta_step": dl / T,
+                "epsilon_total": e,
+                "delta_total": 2 * dl,
+                "variant": variant,
+            }
+        if variant != "standard":
+            raise ValueError(f"variant must be 'printed' or 'standard', got {variant!r}")
+        slack = dl / 2
+        total = lambda x: mpmath.sqrt(2 * T * mpmath.log(1 / slack)) * x + T * x * mpmath.expm1(x) - e  # noqa: E731
+        hi = e
+        while total(hi) < 0:
+            hi *= 2
+        step = mpmath.findroot(total, (mpmath.mpf(0), hi), solver="anderson")
+        return {
+            "epsilon_step": step,
+            "delta_step": slack / T,
+            "epsilon_total": e,
+            "delta_total": dl,
+            "variant": variant,
+        }
 
 
 def _log_softmax(logits):

@@ -9,6 +9,7 @@ from reference.wang_xu import nets
 
 from . import wang_xu_mp as mp
 from .cases import case, portable_matvec
+from .independent import mp_keywords
 
 __all__ = ["SUBJECT", "DESCRIPTION", "REFERENCE_PRECISION", "PORTABLE", "build"]
 
@@ -21,7 +22,8 @@ DESCRIPTION = (
 REFERENCE_PRECISION = (
     "psi, truncated risk, l1 loss, log-weights and laws: mpmath at 60 digits from the printed "
     "formulas, correctly rounded (proofs_checks/golden/wang_xu_mp.py; mp_reference holds 25 "
-    "digits); net points and the settings of Thm. 1-2: float64 reference"
+    "digits); net points and the settings of Thm. 1-2: float64 reference, with an independent mp_reference "
+    "(exact enumeration of the nets, mpmath settings)"
 )
 
 #: Functions whose expected values are portable bit for bit (mpmath, rounded once): a regenerated file must repeat
@@ -56,6 +58,7 @@ def build(seed):
                 mp.to_float64(exact),
                 kwargs={"theta": theta},
                 mp_reference=mp.to_strings(exact),
+                mp_provenance=mp.PROVENANCE,
                 note=_MP_NOTE,
             )
         )
@@ -68,6 +71,7 @@ def build(seed):
                 [kind, 1.0, 0.4, 2],
                 net.points(),
                 compare="rows",
+                **mp_keywords(mp.net_points(kind, 1.0, 0.4, 2), mp.PROVENANCE),
                 note="the net as a set of rows: a port may return them in any order",
             )
         )
@@ -83,12 +87,21 @@ def build(seed):
             mp.to_float64(exact),
             kwargs={"theta": 2.0},
             mp_reference=mp.to_strings(exact),
+            mp_provenance=mp.PROVENANCE,
             note=_MP_NOTE,
         )
     )
     exact = mp.l1_loss(net, X, y)
     cases.append(
-        case("l1_loss", "l1_loss", [net, X, y], mp.to_float64(exact), mp_reference=mp.to_strings(exact), note=_MP_NOTE)
+        case(
+            "l1_loss",
+            "l1_loss",
+            [net, X, y],
+            mp.to_float64(exact),
+            mp_reference=mp.to_strings(exact),
+            mp_provenance=mp.PROVENANCE,
+            note=_MP_NOTE,
+        )
     )
     for theta, variant in [(2.0, "printed"), (2.0, "standard"), (1.5, "printed"), (1.5, "standard")]:
         kw = {"theta": theta, "variant": variant}
@@ -101,6 +114,7 @@ def build(seed):
                 mp.to_float64(lw),
                 kwargs=kw,
                 mp_reference=mp.to_strings(lw),
+                mp_provenance=mp.PROVENANCE,
                 note=_MP_NOTE,
             )
         )
@@ -113,6 +127,7 @@ def build(seed):
                 (net, mp.to_float64(logp)),
                 kwargs=kw,
                 mp_reference=mp.to_strings(logp),
+                mp_provenance=mp.PROVENANCE,
                 note="[000 Alg. 1] (theta = 2) / [000 Alg. 2]: log P[output = net row r]; " + _MP_NOTE,
             )
         )
@@ -124,6 +139,7 @@ def build(seed):
                 [eps],
                 L.exponent_factor(eps, 2.0, "printed"),
                 kwargs={"theta": 2.0, "variant": "printed"},
+                **mp_keywords([mp.exponent_factor(eps, "printed")], mp.PROVENANCE),
             )
         )
     for n, d, eps, eta, tau, asm in [(1000, 3, 1.0, 0.05, 1.0, 1), (10**6, 10, 0.5, 0.01, 2.0, 2)]:
@@ -132,8 +148,9 @@ def build(seed):
                 f"wang_xu_theorem1_parameters/n={n}",
                 "wang_xu_theorem1_parameters",
                 [n, d, eps, eta, tau],
-                L.theorem1_parameters(n, d, eps, eta, tau, asm),
+                got := L.theorem1_parameters(n, d, eps, eta, tau, asm),
                 kwargs={"assumption": asm},
+                **mp_keywords(mp.theorem1_parameters(n, d, eps, eta, tau, asm), mp.PROVENANCE, like=got),
             )
         )
     for n, d, eps, eta, tau, theta in [(1000, 3, 1.0, 0.05, 1.0, 1.5), (10**6, 10, 0.5, 0.01, 2.0, 1.2)]:
@@ -142,7 +159,8 @@ def build(seed):
                 f"wang_xu_theorem2_parameters/n={n}",
                 "wang_xu_theorem2_parameters",
                 [n, d, eps, eta, tau, theta],
-                L.theorem2_parameters(n, d, eps, eta, tau, theta),
+                got := L.theorem2_parameters(n, d, eps, eta, tau, theta),
+                **mp_keywords(mp.theorem2_parameters(n, d, eps, eta, tau, theta), mp.PROVENANCE, like=got),
             )
         )
     return cases

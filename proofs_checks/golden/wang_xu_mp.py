@@ -30,7 +30,18 @@ __all__ = [
     "log_prob",
     "to_float64",
     "to_strings",
+    "PROVENANCE",
+    "net_points",
+    "theorem1_parameters",
+    "theorem2_parameters",
+    "exponent_factor",
 ]
+
+#: Provenance of every value of this module.
+PROVENANCE = (
+    "mpmath, 60 digits, from the printed formulas at the float64 inputs (proofs_checks/golden/wang_xu_mp.py); "
+    "nets: the grid points enumerated with exact integer indices and the ball membership decided at 60 digits"
+)
 
 #: Significant digits of every evaluation here (float64 needs 17; the margin covers the cancellations of psi).
 DIGITS = 60
@@ -116,3 +127,71 @@ def to_float64(values):
 def to_strings(values, digits=25):
     """Decimal strings of ``digits`` significant digits (the golden files' ``mp_reference``)."""
     return [mpmath.nstr(v, digits, min_fixed=1, max_fixed=0) for v in values]
+
+
+def net_points(kind, radius, zeta, dim):
+    """The zeta-net of [000 Def. 4] the golden cases use, enumerated exactly: the grid ``k h`` (``k`` integer)
+    restricted to the ball, ``h = 2 zeta / (d + sqrt d)`` for the l1 ball, ``zeta / sqrt d`` for the l2 ball
+    (each the largest spacing whose cells have l2 radius covering zeta: the reference's construction), as rows
+    of mpf in lexicographic order of ``k``.
+
+    Examples
+    --------
+    >>> [[float(v) for v in row] for row in net_points("l1", 1.0, 1.0, 1)]
+    [[-1.0], [0.0], [1.0]]
+    """
+    from itertools import product
+
+    with mpmath.workdps(DIGITS):
+        R, z, d = _mp(radius), _mp(zeta), int(dim)
+        if kind == "l1":
+            h = 2 * z / (d + mpmath.sqrt(d))
+        elif kind == "l2":
+            h = z / mpmath.sqrt(d)
+        else:
+            raise ValueError(f"kind must be 'l1' or 'l2', got {kind!r}")
+        half = int(mpmath.floor(R / h))
+        rows = []
+        for k in product(range(-half, half + 1), repeat=d):
+            norm = sum(abs(i) for i in k) * h if kind == "l1" else mpmath.sqrt(sum(i * i for i in k)) * h
+            if norm <= R:
+                rows.append([i * h for i in k])
+        return rows
+
+
+def theorem1_parameters(n, d, epsilon, eta, tau, assumption=1):
+    """[000 Thm. 1] with its O-constants 1: ``zeta = 1/n``; under [000 Assumption 1] ([000 eq. (7)])
+    ``iota = sqrt(d log n log(1/eta) / (n eps tau^2))`` and rate ``tau sqrt(d log n log(1/eta) / (n eps))``;
+    under [000 Assumption 2] ([000 eq. (8)]) ``iota = sqrt(log n log(1/eta) / (tau^2 n eps))`` and rate
+    ``tau sqrt(d^2 log n log(1/eta) / (n eps))``."""
+    with mpmath.workdps(DIGITS):
+        n_, d_, e, tau = int(n), int(d), _mp(epsilon), _mp(tau)
+        logs = mpmath.log(n_) * mpmath.log(1 / _mp(eta))
+        if assumption == 1:
+            iota, rate = mpmath.sqrt(d_ * logs / (n_ * e * tau**2)), tau * mpmath.sqrt(d_ * logs / (n_ * e))
+        else:
+            iota, rate = mpmath.sqrt(logs / (tau**2 * n_ * e)), tau * mpmath.sqrt(d_**2 * logs / (n_ * e))
+        return {"zeta": mpmath.mpf(1) / n_, "iota": iota, "rate": rate}
+
+
+def theorem2_parameters(n, d, epsilon, eta, tau, theta, assumption=3):
+    """[000 Thm. 2] as printed, O-constants 1: ``zeta = 1/n``; under [000 Assumption 3] ([000 eq. (18)])
+    ``iota = (1/tau) (d log(1/eta) / (n eps))^(1/theta)`` and rate ``tau (d log n log(1/eta) / (n eps))^p``;
+    under [000 Assumption 4] ([000 eq. (19)]) ``iota = (1/tau) (log n log(1/eta) / (n eps))^p`` and rate
+    ``tau d (log n log(1/eta) / (n eps))^p``, ``p = (theta - 1)/theta``."""
+    with mpmath.workdps(DIGITS):
+        n_, d_, e, tau, th = int(n), int(d), _mp(epsilon), _mp(tau), _mp(theta)
+        p, le, ln = (th - 1) / th, mpmath.log(1 / _mp(eta)), mpmath.log(n_)
+        if assumption == 3:
+            iota, rate = (d_ * le / (n_ * e)) ** (1 / th) / tau, tau * (d_ * ln * le / (n_ * e)) ** p
+        else:
+            iota, rate = (ln * le / (n_ * e)) ** p / tau, tau * d_ * (ln * le / (n_ * e)) ** p
+        return {"zeta": mpmath.mpf(1) / n_, "iota": iota, "rate": rate}
+
+
+def exponent_factor(epsilon, variant="printed"):
+    """The multiplier ``k eps`` of the log-weights of [000 Alg. 1 step 2] / [000 Alg. 2 step 2]: ``k = 1`` as
+    printed, ``1/4`` with the stated sensitivity [000 Def. 2], ``1/2`` calibrated."""
+    k = {"printed": mpmath.mpf(1), "standard": mpmath.mpf(1) / 4, "calibrated": mpmath.mpf(1) / 2}[variant]
+    with mpmath.workdps(DIGITS):
+        return k * _mp(epsilon)

@@ -1,0 +1,84 @@
+"""Whole-algorithm conformance of 004's Boosting [004 App. E] and the noisy-GD base learner of [004 Alg. 1]:
+the reference passes, each slipped port fails naming the algorithm and the check, and the stated power holds."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from proofs_checks.conform import algorithms_sparse as S
+from proofs_checks.conform import reference_port
+from proofs_checks.conform.kit import exit_status, run_kit
+from proofs_checks.conform.samplers import SIZES
+
+_NAMES = ("boosting", "noisy_gd")
+
+
+def _port(**overrides):
+    mod = types.ModuleType("arora_port")
+    mod.__dict__.update({n: getattr(reference_port, n) for n in _NAMES})
+    mod.UNSUPPORTED = [n for n in reference_port.__all__ if n not in _NAMES]
+    mod.__dict__.update(overrides)
+    return mod
+
+
+def _run(port):
+    return run_kit(port, only=set(_NAMES), size="small", seed=4, privacy=False, rng_contract=False)
+
+
+def _boosting_standard_reading(*args, variant="printed", **kwargs):
+    """Slip: the box's Lap(sigma_tilde) read as variance sigma_tilde^2 when the printed scale is asked for."""
+    return reference_port.boosting(*args, variant="standard", **kwargs)
+
+
+def _boosting_noise_2x(data, loss, x_bound, y_bound, B, m, epsilon, delta, sigma_tilde, size=None, rng=None, **kw):
+    return reference_port.boosting(data, loss, x_bound, y_bound, B, m, epsilon, delta, 2 * sigma_tilde, size, rng, **kw)
+
+
+def _noisy_gd_half_budget(data, loss, x_bound, y_bound, B, epsilon, delta, steps, size=None, rng=None):
+    return reference_port.noisy_gd(data, loss, x_bound, y_bound, B, epsilon / 2, delta, steps, size, rng)
+
+
+def test_reference_boosting_and_noisy_gd_conform():
+    records = _run(_port())
+    assert exit_status(records) == 0, [r.get("message") for r in records if r["status"] == "failed"]
+    assert {r["function"] for r in records if r["status"] == "passed"} == set(_NAMES)
+
+
+@pytest.mark.parametrize(
+    "name, slipped",
+    [
+        ("boosting", _boosting_standard_reading),
+        ("boosting", _boosting_noise_2x),
+        ("noisy_gd", _noisy_gd_half_budget),
+    ],
+)
+def test_slipped_arora_algorithm_fails_naming_it(name, slipped):
+    records = _run(_port(**{name: slipped}))
+    (rec,) = [r for r in records if r["kind"] == "sampler" and r["function"] == name]
+    assert rec["status"] == "failed" and exit_status(records) == 1
+    assert rec["message"].startswith(f"{name}: whole-algorithm law (two-sample against the reference), ")
+    assert "p =" in rec["message"]
+
+
+@pytest.mark.parametrize("name, slip", [(n, s) for n in _NAMES for s in sorted(S.SLIPS[n])])
+def test_arora_instances_catch_their_slips_at_the_ci_size(name, slip):
+    """Measured power at --size small (5,000 runs against 5,000 of the reference's), 5 seeded slipped ports."""
+    assert S.slip_power(name, slip, SIZES["small"]["continuous"], runs=5, seed=3)["power"] == 1.0
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_correct_arora_laws_are_rarely_rejected(name):
+    """False alarms: 20 pairs of independent reference samples at the CI size, at most 1 rejected (level 1e-3)."""
+    n = SIZES["small"]["continuous"]
+    seeds = np.random.SeedSequence([5, 21]).spawn(40)
+    alarms = sum(
+        not S.two_sample_test(
+            S.reference_draws(name, n, np.random.default_rng(seeds[2 * r])),
+            S.reference_draws(name, n, np.random.default_rng(seeds[2 * r + 1])),
+        )[0]
+        for r in range(20)
+    )
+    assert alarms <= 1
