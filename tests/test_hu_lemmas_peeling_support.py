@@ -59,6 +59,7 @@ def test_verdicts_do_not_flip_with_the_seed(claims, seed):
 
 
 def test_lemma13_sides_by_hand_and_vectorised():
+    # private: _worst_over_free_choices: the vectorised worst case over s^ and c is the subject, checked by hand here
     from proofs_checks.claim_sets.hu.peeling_projection import C_GRID, _worst_over_free_choices, lemma13_sides
 
     # v~ = (3, 1, 1, 1), S = {0}, I = all: left 3; s^ = 0 leaves all squares (12), factor (4-1)/(4-0)

@@ -63,6 +63,31 @@ class ClaimAuditResult:
     ``bound`` is the claim's parameter of the pair (exact) or a lower confidence bound on it (statistical),
     named by ``bound_name`` (``rho_lower``, ``eps_alpha_lower``, ``mu_lower``); ``verdict`` is ``refuted`` exactly
     when it exceeds the claimed value (exact: beyond ``details["tolerance"]``).
+
+    Parameters
+    ----------
+    name : str
+        The mechanism's name.
+    claim : dict
+        The parsed claim (:func:`~proofs_checks.audit.claim_types.parse_claim`): its type and parameters.
+    method : str
+        ``"exact"`` or ``"statistical"``.
+    bound_name : str
+        ``"rho_lower"``, ``"eps_alpha_lower"`` or ``"mu_lower"``.
+    bound : float
+        The pair's parameter (exact) or its lower confidence bound (statistical); may be ``inf``.
+    verdict : str
+        ``"refuted"`` or ``"not refuted"``.
+    confidence : float or None
+        The statistical bound's confidence; ``None`` for exact audits.
+    samples : int
+        Mechanism calls used (0 for exact audits).
+    seed : int
+        The audit's seed.
+    seconds : float
+        Wall time of the audit.
+    details : dict
+        Method-specific numbers (orders, events, counts, the exact tolerance).
     """
 
     name: str

@@ -67,7 +67,7 @@ def lemma5_bound(d, T, m, s, beta, epsilon, zeta, reading="sum", tau=TAU, radius
     Examples
     --------
     >>> round(lemma5_bound(5, 3, 2000, 50.0, 1.0, 1.0, 0.1), 4)
-    5.5313
+    4.4604
     """
     if not 0 < zeta < 1:
         raise ValueError(f"zeta must be in (0, 1), got {zeta!r}")

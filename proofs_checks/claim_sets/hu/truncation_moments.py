@@ -330,7 +330,7 @@ def lemma8_deviation_bound(n, d, K, zeta, M=MODEL_M):
     Examples
     --------
     >>> round(lemma8_deviation_bound(10_000, 5, 4.0, 0.1), 4)
-    30.1018
+    25.0731
     """
     if not 0 < zeta < 1:
         raise ValueError(f"zeta must be in (0, 1), got {zeta!r}")
