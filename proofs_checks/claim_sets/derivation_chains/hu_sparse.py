@@ -91,6 +91,14 @@ THM7_CLAIMS: tuple = (
         (("drop", "Wn"), ("scale", "Wt", "1/2"), ("shift", "ES", "gamma", "-1")),
     ),
     (
+        "thm7.step55.explicit.quarter-young",
+        "step55",
+        (("stated", "quarter-young"), _C_LARGE),
+        "explicit",
+        "[002 eq. (55)] with -(eta/4gamma) on the union holds when (49) splits 2uv <= u^2/2 + 2v^2 (a repair).",
+        (("scale", "Wn", "1/2"), ("shift", "ES", "eta", "1")),
+    ),
+    (
         "thm7.noise-display.o",
         "noise_display_chain",
         (("moment", "bounded"),),
@@ -211,6 +219,7 @@ WITNESS_POINTS: dict = {
         {"n": "10**6", "eps": "1", "sstar": "1", "M": "1", "L": "1", "ld": "1", "logn": "1", "gamma": "1", "mu": mu}
         for mu in ("1", "10", "100")
     ],
+    "thm7.start-radius.explicit.proof-constant": [{"kappa": kappa} for kappa in _KAPPA],
     "thm7.start-radius.o.theorem-order": [{"kappa": kappa} for kappa in _KAPPA],
     **{
         f"thm8.noise.o.{k}": [

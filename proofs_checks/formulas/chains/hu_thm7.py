@@ -243,10 +243,12 @@ def step55(stated: str = "printed", c_grid: str = "c-any") -> LinearStep:
 
     Parameters
     ----------
-    stated : {"printed", "support-t"}
+    stated : {"printed", "support-t", "quarter-young"}
         ``"printed"``: ``-(a/2) ||g_{S^{t+1} cup S^t}||^2 + C_1 (a/c) ||g_{S^{t+1}}||^2 + N^t`` as (55) states it;
         ``"support-t"``: the same with ``||g_{S^t}||^2`` (``GR2 + GI``), which is what the middle expression of the
-        display before (55) adds up to.
+        display before (55) adds up to; ``"quarter-young"``: (49) with ``2uv <= u^2/2 + 2 v^2`` (so
+        ``-(3a/4) ||g_{S^{t+1}}||^2 + a ||g~ - g||^2``) and (55) with ``-(a/4)`` on the union and ``a ||g~ - g||^2``
+        (a repair: the union survives with half the constant).
     c_grid : {"c-any", "c-large"}
 
     Examples
@@ -254,12 +256,20 @@ def step55(stated: str = "printed", c_grid: str = "c-any") -> LinearStep:
     >>> from .linear_steps import compare_linear_step
     >>> compare_linear_step(step55()).witnesses("explicit")
     ['GR1']
+    >>> compare_linear_step(step55("quarter-young", "c-large")).explicit_verdict
+    'confirmed'
     """
-    merged = {"printed": GR1 + GR2 + GI, "support-t": GR2 + GI}
-    if stated not in merged:
-        raise ValueError(f"stated must be one of {tuple(merged)}, got {stated!r}")
+    union, support_t = GR1 + GR2 + GI, GR2 + GI
+    readings = {
+        "printed": (-_a / 2 * (GR1 + GI) + _a / 2 * ES, -_a / 2 * union),
+        "support-t": (-_a / 2 * (GR1 + GI) + _a / 2 * ES, -_a / 2 * support_t),
+        "quarter-young": (-3 * _a / 4 * (GR1 + GI) + _a * ES, -_a / 4 * union + _a / 2 * ES),
+    }
+    if stated not in readings:
+        raise ValueError(f"stated must be one of {tuple(readings)}, got {stated!r}")
+    line49, merged = readings[stated]
     premises = (
-        ("[002 eq. (49)]", -_a / 2 * (GR1 + GI) + _a / 2 * ES),
+        ("[002 eq. (49)]" + (" with 2uv <= u^2/2 + 2v^2" if stated == "quarter-young" else ""), line49),
         ("[002 eq. (50)] Young on <w~, g>_{S^{t+1}}", Y),
         ("[002 eq. (53)]", _stated53()),
     )
@@ -267,7 +277,7 @@ def step55(stated: str = "printed", c_grid: str = "c-any") -> LinearStep:
         "step55",
         "[002 eq. (55)]",
         premises,
-        -_a / 2 * merged[stated] + C1 * _a / c * (GR1 + GI) + N_T,
+        merged + C1 * _a / c * (GR1 + GI) + N_T,
         _QUANTITIES,
         (("Young: <w~, g> <= c ||w~||^2 + ||g||^2/(4c)", Y, c * Wn + (GR1 + GI) / (4 * c)),),
         _grid(c_grid),
