@@ -23,7 +23,7 @@ __all__ = ["CHAIN_MODULES", "chain_check", "register_chain_claims"]
 
 
 #: The papers' chain modules under :mod:`proofs_checks.formulas.chains`.
-CHAIN_MODULES = ("wang_xu", "hu", "hu_thm7", "hu_thm8", "arora")
+CHAIN_MODULES = ("wang_xu", "hu", "hu_frank_wolfe", "hu_thm7", "hu_thm8", "arora")
 
 
 def _check_module(module: str) -> None:
@@ -94,7 +94,7 @@ def chain_check(
 
     Parameters
     ----------
-    module : {"wang_xu", "hu", "hu_thm7", "hu_thm8", "arora"}
+    module : {"wang_xu", "hu", "hu_frank_wolfe", "hu_thm7", "hu_thm8", "arora"}
         The paper's chain module under :mod:`proofs_checks.formulas.chains`.
     factory : str
         A chain function of that module (``"eq26_chain"``).
@@ -200,7 +200,7 @@ def register_chain_claims(registry, paper: str, module: str, chain_claims: tuple
     registry : Registry
     paper : str
         The paper's number in the claim ids and citation tags (``"000"``).
-    module : {"wang_xu", "hu", "hu_thm7", "hu_thm8", "arora"}
+    module : {"wang_xu", "hu", "hu_frank_wolfe", "hu_thm7", "hu_thm8", "arora"}
     chain_claims : tuple
         Rows ``(suffix, chain function, keyword pairs, reading, statement, mutations)``.
     witness_points : dict

@@ -1,4 +1,4 @@
-"""Claims ``chains.002.thm7.*`` and ``chains.002.thm8.*``: the sparse theorems of Hu et al. (002) step by step.
+"""Claims ``chains.002.thm6.*`` to ``chains.002.thm8.*``: the sparse theorems of Hu et al. (002) step by step.
 
 Chains of :mod:`proofs_checks.formulas.chains.hu_thm7` ([002 Thm. 7]: the steps [002 eq. (49)]-[002 eq. (55)]
 between explicit displays, judged coefficient by coefficient of the squared norms, and the rate steps
@@ -18,6 +18,18 @@ _C_LARGE = ("c_grid", "c-large")
 #: (claim suffix, chain function of :mod:`proofs_checks.formulas.chains.hu_thm7`, keyword pairs, reading,
 #: statement, mutations the check must refute)
 THM7_CLAIMS: tuple = (
+    (
+        "thm6.sensitivity.explicit",
+        "thm6_sensitivity_chain",
+        (),
+        "explicit",
+        "[002 Thm. 6]: one replaced record moves w^{t+0.75} of [002 Alg. 3] by at most 2 K^2 eta_0 (sqrt(s) + 1)/m.",
+        (
+            ("drop", "K**2*eta0/m"),
+            ("scale", "K**2*eta0*sqrt(s)/m", "1/2"),
+            ("shift", "K**2*eta0*sqrt(s)/m", "s", "-1/2"),
+        ),
+    ),
     (
         "thm7.step49.explicit",
         "step49",
@@ -249,6 +261,6 @@ WITNESS_POINTS: dict = {
 
 
 def register(registry):
-    """Register the ``chains.002.thm7.*`` and ``chains.002.thm8.*`` claims."""
+    """Register the ``chains.002.thm6.*``, ``chains.002.thm7.*`` and ``chains.002.thm8.*`` claims."""
     register_chain_claims(registry, "002", "hu_thm7", THM7_CLAIMS, WITNESS_POINTS)
     register_chain_claims(registry, "002", "hu_thm8", THM8_CLAIMS, WITNESS_POINTS)

@@ -1,4 +1,5 @@
-"""The proof of Hu et al. (002), [002 Thm. 7] (sparse linear regression, [002 Alg. 3] with Peeling [002 Alg. 4]).
+"""The proofs of Hu et al. (002), [002 Thm. 6] and [002 Thm. 7] (sparse linear regression, [002 Alg. 3], Peeling
+[002 Alg. 4]).  [002 Thm. 6]'s sensitivity bound is a :class:`~.engine.Chain` in the explicit reading.
 
 Two kinds of chain.  The steps [002 eq. (49)]-[002 eq. (55)] bound one iteration's progress by squared norms with
 explicit constants: each squared norm is a nonnegative symbol and each step a
@@ -19,7 +20,7 @@ step size is ``eta`` with ``eta_0 = eta / gamma`` (it takes ``eta = 2/3``; the t
 References
 ----------
 .. [1] L. Hu, S. Ni, H. Xiao, D. Wang, "High Dimensional Differentially Private Stochastic Optimization with
-       Heavy-tailed Data": [002 Thm. 7], [002 Alg. 3], [002 Alg. 4], [002 Lemma 12], [002 Lemma 15],
+       Heavy-tailed Data": [002 Thm. 6], [002 Thm. 7], [002 Alg. 3], [002 Alg. 4], [002 Lemma 12], [002 Lemma 15],
        [002 eq. (49)], [002 eq. (51)], [002 eq. (52)], [002 eq. (53)], [002 eq. (55)], [002 eq. (74)],
        [002 eq. (75)].
 """
@@ -43,16 +44,17 @@ __all__ = [
     "eq74_chain",
     "thm7_rate_chain",
     "start_radius_chain",
+    "thm6_sensitivity_chain",
 ]
 
 _quantities = "GR1 GR2 GI ES E1 E2 Wt Wn A At B Bt wR2 X Y"
 GR1, GR2, GI, ES, E1, E2, Wt, Wn, A, At, B, Bt, wR2, X, Y = sp.symbols(_quantities, positive=True)
 _rate = "eta gamma c n eps s sstar T M L ld logn mu kappa"
 eta, gamma, c, n, eps, s, sstar, T, M, L, ld, logn, mu, kappa = sp.symbols(_rate, positive=True)
-dist2, need2 = sp.symbols("dist2 need2", positive=True)
+dist2, need2, eta0, K, m = sp.symbols("dist2 need2 eta0 K m", positive=True)
 
 #: The symbols of the chains by name.
-SYMBOLS = {x.name: x for x in sp.symbols(_quantities + " " + _rate + " dist2 need2", positive=True)}
+SYMBOLS = {x.name: x for x in sp.symbols(_quantities + " " + _rate + " dist2 need2 eta0 K m", positive=True)}
 
 _QUANTITIES = (GR1, GR2, GI, ES, E1, E2, Wt, Wn, A, At, B, Bt, wR2, X, Y)
 _a = eta / gamma
@@ -469,4 +471,33 @@ def start_radius_chain(reading: str = "proof-constant") -> Chain:
         Regime({kappa: "large"}, description="kappa = gamma/mu >= 1 may grow"),
         substitutions,
         explicit=reading == "proof-constant",
+    )
+
+
+def thm6_sensitivity_chain() -> Chain:
+    """The l-inf sensitivity in the proof of [002 Thm. 6]: ``2 K^2 eta_0 (sqrt(s) + 1) / m``, term by term.
+
+    Replacing one of the ``m`` records of the batch moves the gradient step by at most ``(2 eta_0/m)
+    ||x~ (<x~, w^t> - y~)||_inf``; with ``|x~_j|, |y~| <= K``, ``w^t`` s-sparse and ``||w^t||_2 <= 1``,
+    ``|<x~, w^t>| <= ||x~_{supp w^t}||_2 <= K sqrt(s)``.
+
+    Examples
+    --------
+    >>> from .engine import compare_chain
+    >>> compare_chain(thm6_sensitivity_chain()).explicit_verdict
+    'confirmed'
+    """
+    return Chain(
+        "thm6-sensitivity",
+        "[002 Thm. 6] [002 Alg. 3]",
+        (
+            (
+                "(2 eta_0/m) K |<x~, w^t>| with |<x~, w^t>| <= K sqrt(s) (Cauchy-Schwarz on the support)",
+                2 * eta0 / m * K * K * sp.sqrt(s),
+            ),
+            ("(2 eta_0/m) K |y~|", 2 * eta0 / m * K * K),
+        ),
+        2 * K**2 * eta0 * (sp.sqrt(s) + 1) / m,
+        (m, K, s, eta0),
+        Regime({m: "large", K: "free", s: "free", eta0: "free"}, description="m, K, s, eta_0 free"),
     )

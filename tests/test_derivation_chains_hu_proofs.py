@@ -1,9 +1,10 @@
-"""The chains.002.thm7.* and chains.002.thm8.* claims: [002 Thm. 7] step by step, [002 Thm. 8] per choice of k.
+"""The chains.002.thm3.* to chains.002.thm8.* claims: Theorems 3-8 of 002 ([002 Thm. 7] step by step).
 
 Independent references: the slips are re-computed by hand from the displays with exact rationals (fractions) and
 mpmath (30 digits), not through the chain modules: (55)'s shortfall on ||g_{S^{t+1} minus S^t}||^2, (53)'s
-threshold c = (1 + sqrt 17)/2, and the power of s that Theorem 8's three noise terms give at each k (a log-log
-slope between s = 10^6 and 10^9).  Power: every mutant of a confirmed claim (a dropped term, a halved coefficient,
+threshold c = (1 + sqrt 17)/2, the power of s that Theorem 8's three noise terms give at each k (a log-log
+slope between s = 10^6 and 10^9), Theorem 4's sensitivity ratio (1 + r)/2 on an l1 ball of radius r, and
+Theorem 5's rate exponent -2/5 in n eps (a log-log slope of (42)'s second line at the proof's K and T).  Power: every mutant of a confirmed claim (a dropped term, a halved coefficient,
 an exponent off) is refuted and its report names the changed term.
 """
 
@@ -16,15 +17,25 @@ import pytest
 import sympy as sp
 
 from proofs_checks.claim_sets.derivation_chains import _claims
+from proofs_checks.claim_sets.derivation_chains import hu_frank_wolfe as fw_claims
 from proofs_checks.claim_sets.derivation_chains import hu_sparse as claims
 from proofs_checks.evidence import check_evidence
-from proofs_checks.formulas.chains import hu_thm7, hu_thm8
+from proofs_checks.formulas.chains import hu_frank_wolfe, hu_thm7, hu_thm8
 from proofs_checks.formulas.chains.engine import compare_chain
 from proofs_checks.formulas.chains.linear_steps import LinearStep, compare_linear_step, mutate_step
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
 
 EXPECTED = {
+    "thm3.o.lambda-large": ("confirmed", []),
+    "thm3.o.lambda-free": ("refuted", ["C*L**(1/4)/m**(1/4)"]),
+    "thm4.sensitivity.explicit.unit-ball": ("confirmed", []),
+    "thm4.sensitivity.explicit.radius": ("refuted", ["K**2*r**2/n"]),
+    "thm5.step42.o.logs-hidden": ("confirmed", []),
+    "thm5.step42.o.logs-one-order": ("refuted", ["C*K**2*sqrt(T)*ell**2*sqrt(ld)/(eps*n)"]),
+    "thm5.o.logs-one-order": ("confirmed", []),
+    "thm5.o.lambda-free": ("refuted", ["C*sqrt(ell)*sqrt(eps)/sqrt(m)"]),
+    "thm6.sensitivity.explicit": ("confirmed", []),
     "thm7.step49.explicit": ("confirmed", []),
     "thm7.step51.explicit": ("confirmed", []),
     "thm7.step52.explicit.lemma12": ("refuted", ["E1", "E2"]),
@@ -52,19 +63,21 @@ EXPECTED = {
 }
 
 ROWS = {
+    **{f"hu_frank_wolfe:{row[0]}": row for row in fw_claims.CHAIN_CLAIMS},
     **{f"hu_thm7:{row[0]}": row for row in claims.THM7_CLAIMS},
     **{f"hu_thm8:{row[0]}": row for row in claims.THM8_CLAIMS},
 }
+PREFIXES = tuple(f"chains.002.thm{k}." for k in range(3, 9))
 
 
 @pytest.fixture(scope="module")
 def registered():
-    return {c.id: c for c in default_registry().claims if c.id.startswith(("chains.002.thm7.", "chains.002.thm8."))}
+    return {c.id: c for c in default_registry().claims if c.id.startswith(PREFIXES)}
 
 
 def test_every_claim_is_expected(registered):
     assert set(registered) == {f"chains.002.{s}" for s in EXPECTED}
-    assert {row[0] for row in claims.THM7_CLAIMS + claims.THM8_CLAIMS} == set(EXPECTED)
+    assert {row[0] for row in fw_claims.CHAIN_CLAIMS + claims.THM7_CLAIMS + claims.THM8_CLAIMS} == set(EXPECTED)
 
 
 @pytest.mark.parametrize("suffix", sorted(EXPECTED))
@@ -147,6 +160,34 @@ def test_thm8_power_of_s_by_hand(k, power):
     assert verdict == ("confirmed" if power == 1.5 else "refuted")
 
 
+def test_thm4_sensitivity_ratio_by_hand():
+    # |<v, g~ - g~'>| <= r (4/n) K (K r + K) on the l1 ball of radius r, against 8 r K^2/n: ratio (1 + r)/2
+    for radius in (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(10)):
+        n, k = Fraction(100), Fraction(3)
+        assert radius * 4 / n * k * (k * radius + k) / (8 * radius * k**2 / n) == (1 + radius) / 2
+    chain = hu_frank_wolfe.thm4_sensitivity_chain("radius")
+    symbols = hu_frank_wolfe.SYMBOLS
+    ratio = sp.sympify(chain.premise_sum() / chain.stated_bound()).subs(
+        {symbols["r"]: 10, symbols["n"]: 7, symbols["K"]: 2}
+    )
+    assert ratio == Fraction(11, 2)
+
+
+def test_thm5_rate_exponent_by_hand():
+    # (42)'s second line at K^2 = sqrt(m)/T^(1/4), T = (sqrt(m) lam/(sqrt(ld) ell))^(4/5), lam = ld = ell = eps = 1
+    mpmath.mp.dps = 30
+
+    def line2(m):
+        t = mpmath.sqrt(m) ** (mpmath.mpf(4) / 5)
+        k2 = mpmath.sqrt(m) / t ** (mpmath.mpf(1) / 4)
+        return 1 / t + mpmath.sqrt(1 / m) + k2 * mpmath.sqrt(t) / m + 1 / k2
+
+    m1, m2 = mpmath.mpf(10) ** 20, mpmath.mpf(10) ** 30
+    slope = mpmath.log(line2(m2) / line2(m1)) / mpmath.log(m2 / m1)
+    assert abs(slope + mpmath.mpf(2) / 5) < 1e-3
+    assert compare_chain(hu_frank_wolfe.thm5_chain()).o_verdict == "confirmed"
+
+
 def test_linear_step_rejects_bad_input():
     g, x = sp.symbols("g x", positive=True)
     z = sp.Symbol("z")
@@ -173,6 +214,9 @@ def test_linear_step_rejects_bad_input():
         (lambda: hu_thm7.start_radius_chain("other"), "reading"),
         (lambda: hu_thm8.noise_chain("k"), "k must be"),
         (lambda: hu_thm8.thm8_chain("proof-k", "some"), "logs"),
+        (lambda: hu_frank_wolfe.thm3_chain("small"), "lam_range"),
+        (lambda: hu_frank_wolfe.thm4_sensitivity_chain("ball"), "norm"),
+        (lambda: hu_frank_wolfe.step42_chain("kept"), "logs"),
     ):
         with pytest.raises(ValueError, match=match):
             call()
