@@ -84,7 +84,7 @@ def noise_chain(k: str = "proof-k", logs: str = "hidden") -> Chain:
     --------
     >>> from .engine import compare_chain
     >>> compare_chain(noise_chain()).witnesses("o")
-    ['T*s**2*tau/m']
+    ['sqrt(L)*T*s**2*tau/m']
     >>> compare_chain(noise_chain("balanced-k")).o_verdict
     'confirmed'
     """
@@ -113,7 +113,7 @@ def thm8_chain(k: str = "proof-k", logs: str = "hidden") -> Chain:
     --------
     >>> from .engine import compare_chain
     >>> compare_chain(thm8_chain()).witnesses("o")
-    ['kappa**6*logn*sstar**2*tau/m']
+    ['sqrt(L)*kappa**6*logn*sstar**2*tau/m']
     """
     _check(k, logs)
     mu = gamma / kappa
