@@ -16,6 +16,8 @@ import mpmath
 import pytest
 import sympy as sp
 
+# private: _claims, _report: the power test reads the mutated chain's report (its witness terms), which the claim's
+# Result only carries as text
 from proofs_checks.claim_sets.derivation_chains import _claims
 from proofs_checks.claim_sets.derivation_chains import hu_frank_wolfe as fw_claims
 from proofs_checks.claim_sets.derivation_chains import hu_sparse as claims
