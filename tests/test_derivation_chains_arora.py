@@ -1,7 +1,10 @@
-"""The chains.004.* claims: [004 Thm. 1]'s excess-risk chain ([004 App. D.2]) and its Bernstein step.
+"""The chains.004.* claims: [004 Thm. 1]'s excess-risk chain ([004 App. D.2]), its Bernstein step, and the
+Bernstein step of the boosting lemma ([004 App. E]).
 
 Independent reference: the proof's sum and last line evaluated with exact rationals (fractions) at a rational
-point, and the textbook Bernstein exponent computed by hand; the engine's sympy values must agree exactly.
+point, and the textbook Bernstein exponent computed by hand; the engine's sympy values must agree exactly.  For
+[004 App. E]: the smallest t with exp(-3 n t^2/(6 n V + 2 b t)) <= beta/2, solved by hand (mpmath, 30 digits),
+is sqrt(2) times the stated deviation as b -> 0.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ EXPECTED = {
     "bernstein.explicit.printed": ("confirmed", []),
     "bernstein.explicit.textbook": ("refuted", ["Y**2*lg", "Dl**2*lg**2/n"]),
     "bernstein.o.textbook": ("confirmed", []),
+    "boosting-bernstein.explicit.printed": ("refuted", ["Vm*l2*n"]),
+    "boosting-bernstein.o.printed": ("confirmed", []),
+    "boosting-bernstein.explicit.sqrt2": ("confirmed", []),
 }
 
 
@@ -77,3 +83,21 @@ def test_textbook_bernstein_needs_four_times_the_variance_term():
     rows = {t.term: t for t in report.terms}
     # (n/2) t^2 / (2 * 4 Y^2): the variance term of n t^2 >= lg * 16 Y^2 against tau_j's (2 Y sqrt(lg/n))^2 n
     assert rows["Y**2*lg"].ratio == "1/4" and rows["Dl**2*lg**2/n"].ratio == "3/4"
+
+
+def test_boosting_bernstein_needs_sqrt2_on_the_variance_term():
+    import mpmath
+
+    mpmath.mp.dps = 30
+    n, v, l2 = mpmath.mpf(1000), mpmath.mpf(1) / 1000, mpmath.log(40)
+    for b in (mpmath.mpf(0), mpmath.mpf(10) ** -6):
+        # the positive root of 3 n t^2 - l2 (2 b t) - 6 n v l2 = 0: the least t with the tail at most beta/2
+        needed = (2 * b * l2 + mpmath.sqrt((2 * b * l2) ** 2 + 72 * n**2 * v * l2)) / (6 * n)
+        stated = b * l2 / n + mpmath.sqrt(v * l2)
+        assert abs(needed / stated - mpmath.sqrt(2)) < 1e-5
+    rows = {t.term: t for t in compare_chain(chains.boosting_bernstein_chain()).terms}
+    assert rows["Vm*l2*n"].ratio == "1/2" and compare_chain(
+        chains.boosting_bernstein_chain("sqrt2")
+    ).explicit_verdict == ("confirmed")
+    with pytest.raises(ValueError, match="deviation"):
+        chains.boosting_bernstein_chain("textbook")

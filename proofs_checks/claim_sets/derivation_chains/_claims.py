@@ -23,7 +23,7 @@ __all__ = ["CHAIN_MODULES", "chain_check", "register_chain_claims"]
 
 
 #: The papers' chain modules under :mod:`proofs_checks.formulas.chains`.
-CHAIN_MODULES = ("wang_xu", "hu", "arora")
+CHAIN_MODULES = ("wang_xu", "hu", "hu_frank_wolfe", "hu_thm7", "hu_thm8", "arora")
 
 
 def _check_module(module: str) -> None:
@@ -56,25 +56,30 @@ def _report(module: str, factory: str, kwargs: tuple, mutation: tuple):
     """The chain's comparison (cached: the explicit and the O claims of one chain share it)."""
     import sympy as sp
 
-    from ...formulas.chains import engine
+    from ...formulas.chains import engine, linear_steps
 
     chains = _chains(module)
 
     chain = getattr(chains, factory)(**dict(kwargs))
+    # a step between explicit displays (linear in squared norms) is compared coefficient by coefficient
+    linear = isinstance(chain, linear_steps.LinearStep)
+    mutate = linear_steps.mutate_step if linear else engine.mutate_stated
     if mutation:
         kind, *args = mutation
         if kind == "drop":
-            chain = engine.mutate_stated(chain, args[0], factor=0)
+            chain = mutate(chain, args[0], factor=0)
         elif kind == "scale":
-            chain = engine.mutate_stated(chain, args[0], factor=sp.Rational(args[1]))
+            chain = mutate(chain, args[0], factor=sp.Rational(args[1]))
         elif kind == "shift":
             shift = sp.sympify(args[2], locals=chains.SYMBOLS)
-            chain = engine.mutate_stated(chain, args[0], exponent_shift={chains.SYMBOLS[args[1]]: shift})
+            chain = mutate(chain, args[0], exponent_shift={chains.SYMBOLS[args[1]]: shift})
         elif kind == "repair":
-            chain = dataclasses.replace(chain, name=f"{chain.name} [repaired]", stated=chain.premise_sum())
+            repaired = linear_steps.premises_after_bounds(chain) if linear else chain.premise_sum()
+            chain = dataclasses.replace(chain, name=f"{chain.name} [repaired]", stated=repaired)
         else:
             raise ValueError(f"mutation kind must be drop, scale, shift or repair, got {kind!r}")
-    return chain, engine.compare_chain(chain)
+    report = linear_steps.compare_linear_step(chain) if linear else engine.compare_chain(chain)
+    return chain, report
 
 
 def chain_check(
@@ -89,7 +94,7 @@ def chain_check(
 
     Parameters
     ----------
-    module : {"wang_xu", "hu", "arora"}
+    module : {"wang_xu", "hu", "hu_frank_wolfe", "hu_thm7", "hu_thm8", "arora"}
         The paper's chain module under :mod:`proofs_checks.formulas.chains`.
     factory : str
         A chain function of that module (``"eq26_chain"``).
@@ -121,6 +126,7 @@ def chain_check(
         witnesses = report.witnesses(reading)
         points = tuple(tuple(sorted(p.items())) for p in witness_points)
         numbers = list(_witness_rows(module, factory, tuple(kwargs), tuple(mutation), points)) if points else []
+        short = [t.as_row() for t in report.terms if getattr(t, "difference_min", 0) < 0]
         premises = "; ".join(label for label, _ in chain.premises)
         what = (
             "explicit reading: every premise term must appear in the statement with coefficient ratio >= 1"
@@ -149,6 +155,16 @@ def chain_check(
                         + "; ".join(f"{r['point']} -> {r['premises_over_stated']:.6g}" for r in numbers),
                     }
                     if numbers
+                    else {}
+                ),
+                **(
+                    {
+                        "worst": min(short, key=lambda r: r["difference_min"]),
+                        "note": "stated minus premises' coefficient per quantity on the grid: with that quantity the "
+                        "only nonzero one (= 1) the stated line is below the premises by -difference_min; "
+                        + "; ".join(f"{r['term']}: {r['difference_min']:.6g} at {r['at']}" for r in short),
+                    }
+                    if short
                     else {}
                 ),
                 **({"ratio": report.smallest_ratio} if report.smallest_ratio is not None else {}),
@@ -184,7 +200,7 @@ def register_chain_claims(registry, paper: str, module: str, chain_claims: tuple
     registry : Registry
     paper : str
         The paper's number in the claim ids and citation tags (``"000"``).
-    module : {"wang_xu", "hu", "arora"}
+    module : {"wang_xu", "hu", "hu_frank_wolfe", "hu_thm7", "hu_thm8", "arora"}
     chain_claims : tuple
         Rows ``(suffix, chain function, keyword pairs, reading, statement, mutations)``.
     witness_points : dict

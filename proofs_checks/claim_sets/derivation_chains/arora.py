@@ -100,6 +100,31 @@ CHAIN_CLAIMS: tuple = (
         "[004 App. D.2]: t = tau_j has the order Bernstein's two-sided tail needs.",
         (("drop", "Y**2*lg"),),
     ),
+    (
+        "boosting-bernstein.explicit.printed",
+        "boosting_bernstein_chain",
+        (("deviation", "printed"),),
+        "explicit",
+        "[004 App. E]: the stated deviation b log(2/beta)/n + sqrt(E[(L - L^)^2] log(2/beta)) brings the Bernstein "
+        "tail to beta/2, term by term.",
+        (("repair",),),
+    ),
+    (
+        "boosting-bernstein.o.printed",
+        "boosting_bernstein_chain",
+        (("deviation", "printed"),),
+        "o",
+        "[004 App. E]: the stated deviation has the order the Bernstein tail needs.",
+        (("shift", "Vm*l2*n", "n", "-1"), ("shift", "Vm*l2*n", "l2", "-1")),
+    ),
+    (
+        "boosting-bernstein.explicit.sqrt2",
+        "boosting_bernstein_chain",
+        (("deviation", "sqrt2"),),
+        "explicit",
+        "[004 App. E]: b log(2/beta)/n + sqrt(2 E[(L - L^)^2] log(2/beta)) brings the Bernstein tail to beta/2.",
+        (("drop", "b**2*l2**2/n"), ("scale", "Vm*l2*n", "1/2"), ("shift", "Vm*l2*n", "n", "-1")),
+    ),
 )
 
 _POINT = {"n": "1000", "Y": "1/100", "Dl": "1", "lg": "log(40)", "E": "1/100", "c1": "log(4/3)"}
@@ -114,6 +139,10 @@ WITNESS_POINTS: dict = {
         {**_POINT, "eps": "1", "n": n_value, "E": f"1/sqrt({n_value})"} for n_value in ("10**3", "10**5", "10**7")
     ],
     "thm1.o.statement.logs-kept": [{**_POINT, "eps": "1", "lg": lg} for lg in ("log(40)", "100", "10000")],
+    # b = 0 (losses far below their bound): the tail needs t = sqrt(2 Vm l2); the printed t gives 3 n t^2 = half
+    "boosting-bernstein.explicit.printed": [
+        {"n": "1000", "Vm": "1/1000", "l2": "log(40)", "b": b_value} for b_value in ("10**-6", "1/100", "1")
+    ],
     "bernstein.explicit.textbook": [
         {"n": "1000", "Y": "1", "Dl": "1", "lg": "log(40)", "c2": "log(2)"},
         {"n": "1000", "Y": "1/100", "Dl": "1", "lg": "log(40)", "c2": "log(2)"},
