@@ -160,6 +160,17 @@ QUICK_SECONDS = {
     'wang-xu.alg2.privacy.standard': 0.2,
     'hu.thm4.privacy.standard': 0.2,
     'chains.000.eq24.explicit': 0.2,
+    # added 2026-11-28 afternoon from one quick verify with timings (2 cores, one light process beside it)
+    'rates.hu.thm8.rate-eps.uniform': 2.4,
+    'rates.hu.thm2.rate-eps.uniform': 1.9,
+    'chains.002.thm7.step52.explicit.lemma12': 0.5,
+    'chains.002.thm7.noise-display.o': 0.5,
+    'hu.lemma14.support-gradient.printed-gradient.any-sparse': 0.4,
+    'hu.lemma14.support-gradient.printed-gradient.best-sparse': 0.3,
+    'hu.lemma14.support-gradient.half-loss.any-sparse': 0.3,
+    'hu.lemma13.peeling-projection.contains-support': 0.3,
+    'hu.lemma14.support-gradient.half-loss.best-sparse': 0.3,
+    'hu.lemma5.fw-gap.product': 0.3,
 }
 
 

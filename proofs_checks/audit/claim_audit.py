@@ -88,6 +88,14 @@ class ClaimAuditResult:
         Wall time of the audit.
     details : dict
         Method-specific numbers (orders, events, counts, the exact tolerance).
+
+    Examples
+    --------
+    >>> from proofs_checks.audit.calibration import GaussianCount
+    >>> g = GaussianCount(sigma=1.0)
+    >>> result = audit_claim(g, "zcdp:0.5", g.pair())
+    >>> result.bound_name, result.verdict, result.samples
+    ('rho_lower', 'not refuted', 0)
     """
 
     name: str

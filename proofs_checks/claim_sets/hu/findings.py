@@ -104,7 +104,14 @@ FINDINGS = (
         paper="002",
         title="Theorem 8's s*^(3/2) needs k ~ s^(-1/4); the theorem's k (no s) and the proof's k (s^(-1/2)) "
         "give s^2 in the proof's own inequality",
-        claims=("rates.hu.thm8.sparsity", "rates.hu.thm8.sparsity.proof-k", "rates.hu.thm8.sparsity.balanced-k"),
+        claims=(
+            "rates.hu.thm8.sparsity",
+            "rates.hu.thm8.sparsity.proof-k",
+            "rates.hu.thm8.sparsity.balanced-k",
+            "chains.002.thm8.rate.o.theorem-k",
+            "chains.002.thm8.rate.o.proof-k",
+            "chains.002.thm8.rate.o.balanced-k",
+        ),
         reading="[002 Thm. 8] sets k = O~(sqrt(n eps tau)); the proof [002 App. A] bounds N^t + N_2^t by "
         "s^2 k^2 T^2 / (n eps)^2 + s tau^2 / k^2 (+ smaller) and takes k^4 = (n eps tau)^2 / ((s T)^2 log); "
         "balancing the two terms needs k^4 = (n eps tau)^2 / (s T^2), which gives the stated s^(3/2).  "
@@ -120,6 +127,32 @@ FINDINGS = (
         "(inconclusive) mixed sampling and support-recovery error into the privacy term; the earlier 1.83 "
         "came from a sweep at n = 600, eps = 16, where the error was 100 to 6,700 times the trivial one: it is "
         "withdrawn.",
+    ),
+    Finding(
+        id="002.thm7-proof-steps",
+        paper="002",
+        title="Theorem 7's proof: eq. (55) keeps a term its premises do not give (repairable, the rate survives), "
+        "and the statement's starting radius O(gamma/mu) is not what the induction needs",
+        claims=(
+            "chains.002.thm7.step55.explicit.printed",
+            "chains.002.thm7.step55.explicit.quarter-young",
+            "chains.002.thm7.start-radius.explicit.proof-constant",
+            "chains.002.thm7.start-radius.o.theorem-order",
+            "chains.002.thm7.start-radius.o.proof-constant",
+        ),
+        reading="[002 Thm. 7] and its proof [002 eq. (49)]-[002 eq. (75)], the proof's step eta = 2/3, "
+        "eta0 = eta/gamma; squared norms of g on S^t, S^(t+1) and their differences as symbols, the inequalities "
+        "the proof cites (Young, [002 Lemma 12], w^t zero off S^t) declared as bounds; coefficients compared "
+        "exactly on a grid of c, eta, gamma (proofs_checks/formulas/chains/linear_steps.py).",
+        summary="The middle expression before (55) adds up to -(eta/2gamma) ||g_(S^t)||^2, while (55) states "
+        "-(eta/2gamma) ||g_(S^(t+1) U S^t)||^2: the part on S^(t+1) minus S^t is unaccounted for, short by "
+        "eta (c - 1)/(2 c gamma) (0.30 at eta = 2/3, gamma = 1, c = 10), and (56) keeps exactly that part. "
+        "With 2uv <= u^2/2 + 2v^2 in (49) the union survives with -(eta/4gamma) and the rate's constants 72 and "
+        "5/72 survive; only the noise constants change. Theorem 7 allows ||w^1 - w*|| <= O(gamma/mu), while "
+        "the induction after (75) needs a radius of order (mu/gamma)^(1/2) (kappa = gamma/mu >= 1: the "
+        "statement's radius grows the wrong way); the proof's own ||w^1 - w*||^2 <= mu/(2 gamma) gives 1/2 "
+        "where 1/4 is needed. An independent re-read reproduced both and found no earlier line that supplies "
+        "the term; the starting radius is likeliest a typo (O(mu/gamma)). The theorem's rate is not refuted.",
     ),
     Finding(
         id="002.lemma3-event",
