@@ -197,7 +197,7 @@ def run_kit(
         Whether to run the sampler tests, the privacy audits and the rng contract (a port only).
     sequential_stopping : bool, default True
         Whether the counts tests of the samplers and whole algorithms stop early when clearly wrong or clearly
-        right (:mod:`.sequential`: the same overall chance 1e-3 of failing a correct port).
+        right (:mod:`proofs_checks.conform.sequential`: the same overall chance 1e-3 of failing a correct port).
     audit_samples : int
         Calls of the sampler in the statistical audit.
     unsupported : Gaps, list or mapping, optional

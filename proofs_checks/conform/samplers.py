@@ -206,7 +206,7 @@ def run_samplers(
     only : collection of str, optional
         Run only these samplers.
     sequential_stopping : bool, default True
-        Stop the counts tests early when clearly wrong or clearly right (:mod:`.sequential`); False draws all.
+        Stop the counts tests early when clearly wrong or clearly right (:mod:`proofs_checks.conform.sequential`); False draws all.
 
     Returns
     -------
@@ -266,7 +266,7 @@ def stated_power(
 ) -> dict:
     """Normal-approximation power of the tests at the given sizes.
 
-    With ``sequential_stopping`` (the kit's default, :mod:`.sequential`) the outcome power is a lower bound:
+    With ``sequential_stopping`` (the kit's default, :mod:`proofs_checks.conform.sequential`) the outcome power is a lower bound:
     the power of the final look alone (at ``SPENDING[-1] * alpha``) minus what the early passes may give up
     (``FUTILITY`` per interim look); an early rejection only adds power.
 
@@ -288,7 +288,7 @@ def stated_power(
     alpha : float
         Error of each sampler's test: its chance of failing a correct sampler.
     sequential_stopping : bool, default True
-        State the power of the sequential test (:mod:`.sequential`) rather than of one test on all draws.
+        State the power of the sequential test (:mod:`proofs_checks.conform.sequential`) rather than of one test on all draws.
 
     Returns
     -------
