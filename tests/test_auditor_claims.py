@@ -121,6 +121,18 @@ def test_gdp_profile_matches_mpmath_and_mu_from_curve_inverts_it():
     assert mu_from_curve(grid, gdp_delta(grid, 1.3)) == pytest.approx(1.3, rel=1e-9)
 
 
+def test_gdp_profile_and_mu_from_curve_keep_the_callers_order():
+    # each delta belongs to its own epsilon: an unsorted grid with a repeat is answered point by point, and pairing
+    # deltas with a re-sorted grid (a larger delta moved to a larger epsilon) would overstate mu
+    grid = [2.0, 0.0, 1.0, 0.0, 5e-324, 1e300]
+    values = gdp_delta(grid, 1.0)
+    assert values.tolist() == [gdp_delta([e], 1.0)[0] for e in grid]
+    assert values[2] < values[1] and values[5] == 0.0
+    deltas = gdp_delta([1.0, 0.5], 0.8)
+    assert mu_from_curve([1.0, 0.5], deltas) == pytest.approx(0.8, rel=1e-9)
+    assert mu_from_curve([0.5, 1.0], deltas[::-1]) == pytest.approx(0.8, rel=1e-9)
+
+
 def test_parse_claim_and_bad_claims():
     assert parse_claim("zcdp:0.5") == ZCDPClaim(0.5)
     assert parse_claim("renyi:2:1") == RenyiClaim(2.0, 1.0)

@@ -44,15 +44,15 @@ def gdp_delta(epsilons: ArrayLike, mu: float) -> np.ndarray:
     Parameters
     ----------
     epsilons : array_like
-        Grid of epsilons >= 0.
+        Grid of epsilons >= 0 (finite, 1-D, non-empty), in any order.
     mu : float
         The GDP parameter, > 0.
 
     Returns
     -------
     numpy.ndarray
-        ``delta(eps)`` of a ``mu``-GDP trade-off curve: the Gaussian mechanism's of sensitivity 1 and ``sigma =
-        1/mu`` (:func:`~proofs_checks.audit.curves.gaussian_curve`).
+        ``delta(eps)`` of a ``mu``-GDP trade-off curve at each given epsilon, in the given order: the Gaussian
+        mechanism's of sensitivity 1 and ``sigma = 1/mu`` (:func:`~proofs_checks.audit.curves.gaussian_curve`).
 
     Raises
     ------
@@ -69,7 +69,16 @@ def gdp_delta(epsilons: ArrayLike, mu: float) -> np.ndarray:
     >>> float(gdp_delta([0.0], 1.0)[0]) == float(norm.cdf(0.5) - norm.cdf(-0.5))
     True
     """
-    return gaussian_curve(epsilons, sigma=1.0 / check_mu(mu))
+    grid = _grid_in_given_order(epsilons)
+    points = np.unique(grid)
+    # gaussian_curve answers on the sorted grid without repeats; each value goes back to its own epsilon
+    return gaussian_curve(points, sigma=1.0 / check_mu(mu))[np.searchsorted(points, grid)]
+
+
+def _grid_in_given_order(epsilons):
+    """The epsilons as a float array in the caller's order, after :func:`check_epsilons`' checks of its values."""
+    check_epsilons(epsilons)
+    return np.asarray(epsilons, dtype=np.float64)
 
 
 def mu_from_bounds(p_low: float, q_high: float) -> float:
@@ -174,9 +183,9 @@ def mu_from_curve(epsilons: ArrayLike, deltas: ArrayLike) -> float:
     Parameters
     ----------
     epsilons : array_like
-        The grid (>= 0).
+        The grid (>= 0), in any order.
     deltas : array_like
-        ``delta(eps)`` at each grid point, in [0, 1].
+        ``delta(eps)`` at each grid point (``deltas[i]`` at ``epsilons[i]``), in [0, 1].
 
     Returns
     -------
@@ -193,7 +202,7 @@ def mu_from_curve(epsilons: ArrayLike, deltas: ArrayLike) -> float:
     >>> round(mu_from_curve([0.5, 1.0], gdp_delta([0.5, 1.0], 1.5)), 9)
     1.5
     """
-    eps = check_epsilons(epsilons)
+    eps = _grid_in_given_order(epsilons)  # deltas[i] belongs to epsilons[i]: no sorting
     d = np.asarray(deltas, dtype=np.float64)
     if d.shape != eps.shape or np.any(~(d >= 0) | (d > 1)):
         raise ValueError(f"deltas must be {eps.size} values in [0, 1], got {d.tolist()}")
