@@ -22,7 +22,7 @@ FINDINGS = (
         "worst record counts. The first bound fails per loss: squared, (BX + Y)^2 > Y^2 + H B^2 X^2 iff "
         "BX < 2Y/(H - 1) (BX < 2Y at H = 2; a larger H, any upper bound on the smoothness, only moves the "
         "threshold); on Algorithm 1's guesses B_j = 2^j >= 2 it fails at H = 2 exactly when X < Y. Logistic "
-        "(H = 1/4, where that rule would say 'never'): log(1 + e^(BX)) > Y^2 + B^2 X^2/4 for 0.763 < BX < 2.549 "
+        "(H = 1/4, where that rule would say 'never'): log(1 + e^(BX)) > Y^2 + B^2 X^2/4 for 0.762 < BX < 2.549 "
         "at Y = 1 (B = 2, X = 1: 2.127 > 2), for no BX once Y^2 > 1.145. The second bound inherits that slip "
         "(its Delta contains Y^2 + H B^2 X^2) and in addition drops the cross term 2|<b,x>|Y and the factor 2 "
         "of the Gaussian tail, and has no union bound over S2.",
@@ -52,12 +52,14 @@ FINDINGS = (
         "w_0 = 0 (excess 0.58, flat in n) while the bound falls. On the former sweep (n <= 4000) the "
         "refutation held only under the tight and statement readings; at n = 16000 it holds under all "
         "three (Clopper-Pearson, Bonferroni over the n). With sensitivities "
-        "Delta(B_j)/|S2| (the standard variant) no violation under any reading.",
+        "Delta(B_j)/|S2| (the standard variant) no violation under any reading.  The proof's GEM step uses "
+        "4 Delta(B_j') log/(n eps), i.e. sensitivity Delta/n: the box most likely dropped a 1/n.",
     ),
     Finding(
         id="004.privacy-accounting",
         paper="004",
-        title="Grid search and Boosting are private by parallel composition, which the proofs do not use",
+        title="Grid search and Boosting are private by parallel composition, which App. D.2's count does not use "
+        "(the fragment has no privacy proof for Boosting)",
         claims=(
             "arora.thm1.privacy.parallel",
             "arora.thm1.privacy.composition",
@@ -125,7 +127,9 @@ FINDINGS = (
         "[7.25e-4, 8.27e-4] (printed; eps >= 1.50) and [5.93e-3, 6.42e-3] (variance; eps >= 2.10) against "
         "delta = 1e-5, and the implementation's sampler agrees with the law (20000 runs per dataset, "
         "20 bins). The earlier 1-in-3 refutation used sigma~ = 0.1, not the paper's constant, and judged "
-        "nothing of the paper.",
+        "nothing of the paper.  An independent re-read's own quadrature at n = 400 also refutes the reading "
+        "that sigma~^2 is a typo for sigma~ (scale in the units of Y^2; eps 1.40 at delta = 1e-5): there the "
+        "failure comes from the constant (|S_(m+1)| = n/(m+1), an unbounded loss), not from the units.",
     ),
     Finding(
         id="004.thm1-proof-steps",
@@ -153,10 +157,11 @@ FINDINGS = (
         "constant learner A(S1, B) = min(B, 64) (trivially DP, err(B) = B^2), candidate w_6 = 64 with excess risk "
         "1/64: E l^2 = 64 = 16 x 4Y^2 (exact rationals); the bound that holds is E l^2 <= Delta(B) L(w; D) = 66. "
         "Eq. (1) for j = 6 alone (a lower bound on the union): P = 0.260 at |S2| = 1e8 under the largest tau the "
-        "text allows, 0.26-0.57 across the readings, against beta/2 = 0.05 (exact binomial, mpmath cross-check); "
+        "text allows, 0.26-0.64 across the readings, against beta/2 = 0.05 (exact binomial, mpmath cross-check); "
         "it tends to P(|N(0, 1)| >= 0.585) = 0.56 as n grows since the true variance is 64, not 4. The "
         "penalty sqrt(4Y^2 log/n) scales like Y (exponent 1.37-1.74 measured against the score's 2). The guess "
-        "bound fails with ratio 2 for every ||w*|| < 1 (the guesses start at B_1 = 2) and holds under the "
+        "bound fails for every ||w*|| < 1 (ratio 2 / max{2 ||w*||, 1}, 2 when ||w*|| <= 1/2; the guesses start at "
+        "B_1 = 2) and holds under the "
         "reading [K] = {0, ..., K-1}; the statement's 2 max{||w*||, 1}, the argument of err and Delta in "
         "Theorem 1, holds and is tight. The theorem's rate is not contradicted by these steps alone. "
         "With the second-moment premise granted (a Bernoulli(0.01) loss per guess, K = 8, beta = 0.05, "

@@ -73,7 +73,7 @@ def lemma_d4_noisy_gd_check(variant="standard", delta_fn=delta_noisy_gd, delta_f
         f"of the scalar loss (2 for (t - y)^2, 1/4 for log(1 + e^(-yt))), l(0; z) <= Y^2, ||x|| <= X, "
         f"||w|| <= B; the printed bound fails, per loss: squared, sup (BX + Y)^2 > Y^2 + H B^2 X^2 iff "
         f"BX < 2Y/(H - 1) (BX < 2Y at H = 2); logistic, sup log(1 + e^(BX)) > Y^2 + B^2 X^2/4 on an interval "
-        f"of BX that the squared rule does not give (0.763 < BX < 2.549 at Y = 1, e.g. B = 2, X = 1: 2.127 > 2; "
+        f"of BX that the squared rule does not give (0.762 < BX < 2.549 at Y = 1, e.g. B = 2, X = 1: 2.127 > 2; "
         f"none for Y^2 > 1.145); holds with 2Y^2",
         evidence={"variant": variant, "observed_is": "largest loss value / Delta(B)"},
     )
