@@ -25,6 +25,7 @@ NEW_CLAIMS = {
     "hu.thm7.step-size": "confirmed",
     "hu.lemma7.pseudo-huber": "refuted",
     "hu.lemma7.biweight": "refuted",
+    "hu.lemma7.cauchy": "refuted",
     "hu.lemma15.printed": "refuted",
     "hu.lemma6.curvature.diameter": "refuted",
     "hu.lemma6.curvature.radius": "refuted",

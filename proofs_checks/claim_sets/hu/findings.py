@@ -248,6 +248,7 @@ FINDINGS = (
         "and Lemma 6's curvature bound; Theorem 7's step was divided by gamma twice in the implementation",
         claims=(
             "hu.lemma7.pseudo-huber",
+            "hu.lemma7.cauchy",
             "hu.lemma15.printed",
             "hu.lemma6.curvature.diameter",
             "hu.lemma6.curvature.radius",
@@ -259,7 +260,9 @@ FINDINGS = (
         summary="Lemma 7: pseudo-Huber, x = 1, w = 1, w* = -1, no noise: left 1.236 against right 0.994 (x = 3: "
         "5.08 against 3.29); the proof's step h(u)/u >= c_psi follows from h'(0) >= c_psi only near u = 0 "
         "(h(2)/2 = 0.447); with c_psi = min_{|u| <= 2} h(u)/u the inequality holds on the same grid (for a "
-        "convex psi it holds whenever c_psi <= C_psi/2: a constant-level slip).  The biweight's failure (3.66 "
+        "convex psi it holds whenever c_psi <= C_psi/2: a constant-level slip).  The non-convex Cauchy loss "
+        "log(1 + s^2)/2, the kind Section 4 introduces the lemma for, meets Assumption 2 with C_psi = 1 and fails "
+        "too: 0.805 against 0.444 at x = 1, 1.81 against 0.54 at x = 3 (hu.lemma7.cauchy).  The biweight's failure (3.66 "
         "against 0) is outside the lemma's hypothesis and belongs to 002.assumption-examples.  Lemma 15 (any "
         "zeta > 0 as printed; the proofs use small zeta, where it holds: 0.080 at k = 2, zeta = 0.1): the exact probability is 1 - (1 - zeta^(2 ln k))^k: 1 at k = 1 for every zeta, 0.619 "
         "at k = 2, zeta = 0.5 (natural log; 0.252 with log base 2, where the failures at k = 1 and as zeta -> 1 "

@@ -26,6 +26,7 @@ from ...model import Claim, Mutant
 __all__ = [
     "pseudo_huber",
     "biweight",
+    "cauchy_loss",
     "lemma7_sides",
     "lemma7_check",
     "lemma15_probability",
@@ -40,6 +41,22 @@ def pseudo_huber(s):
     """``(psi, psi', psi'')`` of the pseudo-Huber loss ``sqrt(1 + s^2) - 1`` (``C_psi = 1``)."""
     r = math.sqrt(1.0 + s * s)
     return r - 1.0, s / r, 1.0 / r**3
+
+
+def cauchy_loss(s):
+    """``(psi, psi', psi'')`` of the non-convex Cauchy loss ``log(1 + s^2) / 2`` (``C_psi = 1``).
+
+    ``psi' = s / (1 + s^2)`` is odd, positive for ``s > 0`` and at most 1/2; ``|psi''| <= 1``; ``psi`` is
+    non-convex beyond ``|s| = 1``: the "non-convex positive loss" of [002 Sec. 4] meeting every item of
+    [002 Assumption 2] (``h'(0) > 0`` for noise ``+-sigma`` with ``sigma < 1``).
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in cauchy_loss(1.0)]
+    [0.3466, 0.5, 0.0]
+    """
+    r = 1.0 + s * s
+    return 0.5 * math.log1p(s * s), s / r, (1.0 - s * s) / (r * r)
 
 
 def biweight(s, c=4.685):
@@ -247,6 +264,24 @@ def register(registry):
                 Mutant(
                     "c_psi = min_{|u| <= 2} h(u)/u, the constant the proof's step needs (must be confirmed)",
                     lemma7_check(c_rule="step"),
+                    detected_by=("confirmed",),
+                ),
+            ),
+        )
+    )
+    claim(
+        Claim(
+            "hu.lemma7.cauchy",
+            "[002 Lemma 7], [002 Assumption 2], [002 Sec. 4]",
+            "L(w) - L(w*) <= C_psi/(2 c_psi) <grad L(w), w - w*> for a non-convex loss meeting Assumption 2 "
+            "(Cauchy, psi(s) = log(1 + s^2)/2), the kind of loss Section 4 introduces Lemma 7 for.",
+            "inequality",
+            lemma7_check(cauchy_loss, "the Cauchy loss log(1 + s^2)/2"),
+            algorithm="hu-1",
+            mutants=(
+                Mutant(
+                    "c_psi = min_{|u| <= 2} h(u)/u, the constant the proof's step needs (must be confirmed)",
+                    lemma7_check(cauchy_loss, "the Cauchy loss log(1 + s^2)/2", c_rule="step"),
                     detected_by=("confirmed",),
                 ),
             ),
