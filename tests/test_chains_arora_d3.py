@@ -25,6 +25,7 @@ EXPECTED = {
     "d3.o.units-free.last-term-squared": ("refuted", ["Y*sqrt(lg)/sqrt(n)"]),
     "d3.o.normalised.y-large": ("confirmed", []),
     "d3.o.normalised.y-small": ("confirmed", []),
+    "d3.o.normalised.y-large.deviation-y2": ("refuted", ["Y**2*sqrt(lg)/sqrt(n)"]),
     "d3.o.normalised.logs-kept": ("refuted", ["Y*sqrt(lg)/sqrt(n)", "K*Y**2/(eps*n)"]),
 }
 

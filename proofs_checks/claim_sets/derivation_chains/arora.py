@@ -169,6 +169,14 @@ D3_CHAIN_CLAIMS: tuple = (
         _D3_DROP_SMALL,
     ),
     (
+        "d3.o.normalised.y-large.deviation-y2",
+        "d3_chain",
+        (("reading", "normalised.y-large.deviation-y2"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1, Theorem 1's deviation 4 Y^2 sqrt(lg/n).",
+        (("repair",),),
+    ),
+    (
         "d3.o.normalised.logs-kept",
         "d3_chain",
         (("reading", "normalised.logs-kept"),),
@@ -201,6 +209,10 @@ WITNESS_POINTS: dict = {
     "d3.o.units-free": [{**_D3_POINT, "H": "1", "X": x, "n": "10**6"} for x in ("1", "1/100", "1/10000")],
     "d3.o.units-free.last-term-squared": [
         {**_D3_POINT, "H": "1", "X": x, "n": "10**6"} for x in ("1", "1/100", "1/10000")
+    ],
+    # labels in larger units than the model's reach: Y^2/sqrt(n) against sqrt(H) B* X Y/sqrt(n) at B* = 2
+    "d3.o.normalised.y-large.deviation-y2": [
+        {**_D3_POINT, "H": "1", "X": "1", "n": "10**6", "Y": y} for y in ("1", "10", "100")
     ],
     "d3.o.normalised.logs-kept": [
         {**_D3_POINT, "H": "1", "X": "1", "n": "10**6", "K": k, "lg": k} for k in ("1", "10", "100")

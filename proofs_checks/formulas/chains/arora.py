@@ -255,6 +255,14 @@ D3_READINGS = {
         {H: "bounded", X: "bounded", Y: "small", B: "large"},
         "bounded",
     ),
+    "normalised.y-large.deviation-y2": (
+        "as normalised.y-large with [004 Thm. 1]'s deviation term read 4 Y^2 sqrt(lg/n) (the radical over lg/n "
+        "only: the loss's units, since l(0, (x, y)) <= Y^2)",
+        "printed",
+        "Y",
+        {H: "bounded", X: "bounded", Y: "large", B: "large"},
+        "bounded",
+    ),
     "normalised.logs-kept": (
         "as normalised.y-large with the logs kept: K = Theta(log ...) (the learner runs at eps/K), "
         "log(4K/beta) and log(K/min(beta, delta)) may grow",
@@ -313,6 +321,7 @@ def d3_chain(reading: str = "units-free") -> Chain:
     if reading not in D3_READINGS:
         raise ValueError(f"reading must be one of {tuple(D3_READINGS)}, got {reading!r}")
     words, last, max_y, directions, logs = D3_READINGS[reading]
+    deviation = 4 * Y**2 * sp.sqrt(lg / n) if reading.endswith("deviation-y2") else 4 * sp.sqrt(Y**2 * lg / n)
     m = n * eps / K  # the learner's n eps' at eps' = eps / K
     root = sp.sqrt(H) * B * X
     last_term = (Y + root) / n if last == "printed" else sp.expand((Y + root) ** 2) / n
@@ -326,7 +335,7 @@ def d3_chain(reading: str = "units-free") -> Chain:
     delta_b = Y**2 + Y**2 * ls + root**2
     premises = (
         ("the boosted output-perturbation display of [004 App. D.3] at B*, eps' = eps/K", sp.expand(err)),
-        ("[004 Thm. 1]'s deviation term 4 sqrt(Y^2 lg / n)", 4 * sp.sqrt(Y**2 * lg / n)),
+        ("[004 Thm. 1]'s deviation term 4 sqrt(Y^2 lg / n) (or 4 Y^2 sqrt(lg / n))", deviation),
         ("[004 Thm. 1]'s 5 Delta(B*) lg/(n eps), Delta from [004 Lemma D.4]", sp.expand(5 * delta_b * lg / (n * eps))),
     )
     max_term = Y if max_y == "Y" else sp.Integer(1)
