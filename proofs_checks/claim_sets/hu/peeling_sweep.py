@@ -150,7 +150,7 @@ def epsilon_over(eps, s):
 def sweep_check(theorem, epsilons, scale_factor=1.0, split="printed"):
     """Largest ``delta(eps) / delta`` of the worst-case composition of one Peeling call over the sweep.
 
-    ``scale_factor`` multiplies Peeling's Laplace scale (a mutant at 1/4 spends four times the budget);
+    ``scale_factor`` multiplies Peeling's Laplace scale (a mutant at 0.7 spends 1/0.7 times the budget);
     ``split="basic"`` replaces the printed scale by ``3 s lambda / eps`` (pure DP at every eps).
     """
     if theorem not in ATTAINED_MOVE:
@@ -213,7 +213,8 @@ def register(registry):
                 "privacy",
                 sweep_check(theorem, EPS_WITHIN),
                 algorithm=alg_id,
-                mutants=(Mutant("Laplace scale x1/4", sweep_check(theorem, EPS_WITHIN, scale_factor=0.25), 0.25),),
+                # the smallest scale error caught: x0.7 (45 delta); x0.8 still gives 0.73 delta
+                mutants=(Mutant("Laplace scale x0.7", sweep_check(theorem, EPS_WITHIN, scale_factor=0.7), 0.7),),
             )
         )
         registry.add_claim(
