@@ -1,16 +1,18 @@
-"""Claims ``chains.004.*``: the excess-risk chain of [004 Thm. 1] (proof [004 App. D.2]) judged term by term.
+"""Claims ``chains.004.*``: the excess-risk chains of [004 Thm. 1] ([004 App. D.2]) and [004 Thm. 2] ([004 App. D.3]).
 
 Chains of :mod:`proofs_checks.formulas.chains.arora`: the proof's last display from ``err``, ``2 tau_j'`` and GEM's
 error (GEM read as printed, re-derived from [004 App. D.1] with the scores' sensitivity, or with the sensitivity
 [004 Alg. 1] passes), against the proof's last line or [004 Thm. 1] as stated; and the Bernstein step that sets
-``tau_j`` (the printed tail or the textbook inequality).  Claims and mutations as in :mod:`._claims`.
+``tau_j`` (the printed tail or the textbook inequality); [004 Thm. 2]'s bound from [004 Thm. 1] as [004 App. D.3]
+argues, under each reading of its garbled display (``chains.004.d3.o.*``).  Claims and mutations as in
+:mod:`._claims`.
 """
 
 from __future__ import annotations
 
 from ._claims import register_chain_claims
 
-__all__ = ["CHAIN_CLAIMS", "WITNESS_POINTS", "register"]
+__all__ = ["CHAIN_CLAIMS", "D3_CHAIN_CLAIMS", "WITNESS_POINTS", "register"]
 
 _LAST = (("gem", "as-printed"), ("stated", "last-line"))
 _MEAN = (("gem", "scores-mean"), ("stated", "last-line"))
@@ -127,6 +129,66 @@ CHAIN_CLAIMS: tuple = (
     ),
 )
 
+#: [004 App. D.3]'s readings (:data:`proofs_checks.formulas.chains.arora.D3_READINGS`): O-readings only (the
+#: theorem is an O~ statement); a confirmed reading must refute a dropped stated term and an exponent moved off.
+_D3_STATED = "The second entry of [004 Thm. 2]'s min covers [004 Thm. 1]'s last line with [004 App. D.3]'s boosted "
+_D3_NOISE = "B**2*H*X**2/(eps**(2/3)*n**(2/3))"
+_D3_DROP = (("drop", "B*sqrt(H)*X*Y/sqrt(n)"), ("drop", _D3_NOISE), ("shift", "B*sqrt(H)*X*Y/sqrt(n)", "n", "-1/2"))
+_D3_DROP_SMALL = (("drop", "B*sqrt(H)*X/sqrt(n)"), ("drop", _D3_NOISE), ("shift", "B*sqrt(H)*X/sqrt(n)", "n", "-1/2"))
+D3_CHAIN_CLAIMS: tuple = (
+    (
+        "d3.o.units-free",
+        "d3_chain",
+        (("reading", "units-free"),),
+        "o",
+        _D3_STATED + "output-perturbation bound and Lemma D.4's Delta substituted, in order, H, X, Y free.",
+        (("repair",),),
+    ),
+    (
+        "d3.o.units-free.last-term-squared",
+        "d3_chain",
+        (("reading", "units-free.last-term-squared"),),
+        "o",
+        _D3_STATED + "bound (its last term read (Y + sqrt(H) B X)^2/n) substituted, in order, H, X, Y free.",
+        (("repair",),),
+    ),
+    (
+        "d3.o.normalised.y-large",
+        "d3_chain",
+        (("reading", "normalised.y-large"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1 (max{Y, 1} = Y).",
+        _D3_DROP,
+    ),
+    (
+        "d3.o.normalised.y-small",
+        "d3_chain",
+        (("reading", "normalised.y-small"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y <= 1 (max{Y, 1} = 1).",
+        _D3_DROP_SMALL,
+    ),
+    (
+        "d3.o.normalised.y-large.deviation-y2",
+        "d3_chain",
+        (("reading", "normalised.y-large.deviation-y2"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1, Theorem 1's deviation 4 Y^2 sqrt(lg/n).",
+        (("repair",),),
+    ),
+    (
+        "d3.o.normalised.logs-kept",
+        "d3_chain",
+        (("reading", "normalised.logs-kept"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1, the logs (K, log(4K/beta)) kept.",
+        (("repair",),),
+    ),
+)
+
+#: A units-free witness point of [004 App. D.3]: sqrt(H) B* X = 1/50 small against Y = 1 (features in other units).
+_D3_POINT = {"eps": "1", "K": "1", "lg": "log(40)", "ls": "1", "B": "2", "Y": "1"}
+
 _POINT = {"n": "1000", "Y": "1/100", "Dl": "1", "lg": "log(40)", "E": "1/100", "c1": "log(4/3)"}
 
 #: Numeric witnesses (premises' sum / stated bound, 50 digits); K = 3, beta = 0.3 give lg = log 40.
@@ -143,6 +205,18 @@ WITNESS_POINTS: dict = {
     "boosting-bernstein.explicit.printed": [
         {"n": "1000", "Vm": "1/1000", "l2": "log(40)", "b": b_value} for b_value in ("10**-6", "1/100", "1")
     ],
+    # sqrt(H) B* X = 2/100 against Y = 1: Theorem 1's 4 Y sqrt(lg/n) is not covered by sqrt(H) B X Y/sqrt(n)
+    "d3.o.units-free": [{**_D3_POINT, "H": "1", "X": x, "n": "10**6"} for x in ("1", "1/100", "1/10000")],
+    "d3.o.units-free.last-term-squared": [
+        {**_D3_POINT, "H": "1", "X": x, "n": "10**6"} for x in ("1", "1/100", "1/10000")
+    ],
+    # labels in larger units than the model's reach: Y^2/sqrt(n) against sqrt(H) B* X Y/sqrt(n) at B* = 2
+    "d3.o.normalised.y-large.deviation-y2": [
+        {**_D3_POINT, "H": "1", "X": "1", "n": "10**6", "Y": y} for y in ("1", "10", "100")
+    ],
+    "d3.o.normalised.logs-kept": [
+        {**_D3_POINT, "H": "1", "X": "1", "n": "10**6", "K": k, "lg": k} for k in ("1", "10", "100")
+    ],
     "bernstein.explicit.textbook": [
         {"n": "1000", "Y": "1", "Dl": "1", "lg": "log(40)", "c2": "log(2)"},
         {"n": "1000", "Y": "1/100", "Dl": "1", "lg": "log(40)", "c2": "log(2)"},
@@ -152,4 +226,4 @@ WITNESS_POINTS: dict = {
 
 def register(registry):
     """Register the ``chains.004.*`` claims."""
-    register_chain_claims(registry, "004", "arora", CHAIN_CLAIMS, WITNESS_POINTS)
+    register_chain_claims(registry, "004", "arora", CHAIN_CLAIMS + D3_CHAIN_CLAIMS, WITNESS_POINTS)

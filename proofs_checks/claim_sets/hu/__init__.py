@@ -43,6 +43,8 @@ frank_wolfe_gap
     [002 Lemma 5] by simulation with the constants of its proof (two readings of the mechanism's logarithms).
 composition_sweep
     An eps sweep of the composition argument of [002 Thm. 4] inside and beyond its stated range ``0 < eps < 1``.
+peeling_sweep
+    The same for Peeling's budgets in [002 Thm. 6] and [002 Thm. 8] ([002 Lemma 10]).
 truncation_moments
     [002 Lemma 8] with its hidden constants fixed as the proof's steps give them: the truncation bias (36) and
     (38), the variance step before (34), the union bound's ``t``, and the coverage of (33) by simulation.
@@ -74,6 +76,7 @@ from . import (
     parameters,
     peeling_lemmas,
     peeling_projection,
+    peeling_sweep,
     rates,
     sensitivities,
     sparse,
@@ -113,6 +116,7 @@ def register(registry):
         support_gradient,
         truncation_moments,
         composition_sweep,
+        peeling_sweep,
         frank_wolfe_gap,
         fw_first_step,
         units,
