@@ -26,6 +26,9 @@ EXPECTED = {
     "d3.o.normalised.y-large": ("confirmed", []),
     "d3.o.normalised.y-small": ("confirmed", []),
     "d3.o.normalised.y-large.deviation-y2": ("refuted", ["Y**2*sqrt(lg)/sqrt(n)"]),
+    "d3.o.units-free.layout": ("confirmed", []),
+    "d3.o.units-free.layout.y-small": ("refuted", ["Y*sqrt(lg)/sqrt(n)"]),
+    "d3.o.normalised.y-large.deviation-y2.layout": ("confirmed", []),
     "d3.o.normalised.logs-kept": ("refuted", ["Y*sqrt(lg)/sqrt(n)", "K*Y**2/(eps*n)"]),
 }
 

@@ -134,6 +134,9 @@ CHAIN_CLAIMS: tuple = (
 _D3_STATED = "The second entry of [004 Thm. 2]'s min covers [004 Thm. 1]'s last line with [004 App. D.3]'s boosted "
 _D3_NOISE = "B**2*H*X**2/(eps**(2/3)*n**(2/3))"
 _D3_DROP = (("drop", "B*sqrt(H)*X*Y/sqrt(n)"), ("drop", _D3_NOISE), ("shift", "B*sqrt(H)*X*Y/sqrt(n)", "n", "-1/2"))
+_D3_DROP_LAYOUT = (("drop", "Y**2/sqrt(n)"), ("drop", _D3_NOISE), ("shift", "Y**2/sqrt(n)", "n", "-1/2"))
+_D3_SPLIT = " (first terms reconstructed as sqrt(H) B X Y/sqrt(n) + Y^2/n, the boosting paragraph's prose)"
+_D3_LAYOUT = " (first terms read as one fraction (sqrt(H) B X max{Y, 1} + Y^2)/sqrt(n), as the converted layout has it)"
 _D3_DROP_SMALL = (("drop", "B*sqrt(H)*X/sqrt(n)"), ("drop", _D3_NOISE), ("shift", "B*sqrt(H)*X/sqrt(n)", "n", "-1/2"))
 D3_CHAIN_CLAIMS: tuple = (
     (
@@ -141,7 +144,26 @@ D3_CHAIN_CLAIMS: tuple = (
         "d3_chain",
         (("reading", "units-free"),),
         "o",
-        _D3_STATED + "output-perturbation bound and Lemma D.4's Delta substituted, in order, H, X, Y free.",
+        _D3_STATED
+        + "output-perturbation bound and Lemma D.4's Delta substituted, in order, H, X, Y free"
+        + _D3_SPLIT
+        + ".",
+        (("repair",),),
+    ),
+    (
+        "d3.o.units-free.layout",
+        "d3_chain",
+        (("reading", "units-free.layout"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H, X free, Y >= 1" + _D3_LAYOUT + ".",
+        _D3_DROP_LAYOUT,
+    ),
+    (
+        "d3.o.units-free.layout.y-small",
+        "d3_chain",
+        (("reading", "units-free.layout.y-small"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H, X free, Y <= 1" + _D3_LAYOUT + ".",
         (("repair",),),
     ),
     (
@@ -149,7 +171,10 @@ D3_CHAIN_CLAIMS: tuple = (
         "d3_chain",
         (("reading", "units-free.last-term-squared"),),
         "o",
-        _D3_STATED + "bound (its last term read (Y + sqrt(H) B X)^2/n) substituted, in order, H, X, Y free.",
+        _D3_STATED
+        + "bound (its last term read (Y + sqrt(H) B X)^2/n) substituted, in order, H, X, Y free"
+        + _D3_SPLIT
+        + ".",
         (("repair",),),
     ),
     (
@@ -173,8 +198,18 @@ D3_CHAIN_CLAIMS: tuple = (
         "d3_chain",
         (("reading", "normalised.y-large.deviation-y2"),),
         "o",
-        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1, Theorem 1's deviation 4 Y^2 sqrt(lg/n).",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1, Theorem 1's deviation counterfactually "
+        "4 Y^2 sqrt(lg/n) (the intact tau_j of Alg. 1 and App. D.2 has sqrt(4 Y^2 lg/n))" + _D3_SPLIT + ".",
         (("repair",),),
+    ),
+    (
+        "d3.o.normalised.y-large.deviation-y2.layout",
+        "d3_chain",
+        (("reading", "normalised.y-large.deviation-y2.layout"),),
+        "o",
+        _D3_STATED + "bound substituted, in order, H and X constants, Y >= 1, Theorem 1's deviation counterfactually "
+        "4 Y^2 sqrt(lg/n)" + _D3_LAYOUT + ".",
+        _D3_DROP_LAYOUT,
     ),
     (
         "d3.o.normalised.logs-kept",
@@ -213,6 +248,11 @@ WITNESS_POINTS: dict = {
     # labels in larger units than the model's reach: Y^2/sqrt(n) against sqrt(H) B* X Y/sqrt(n) at B* = 2
     "d3.o.normalised.y-large.deviation-y2": [
         {**_D3_POINT, "H": "1", "X": "1", "n": "10**6", "Y": y} for y in ("1", "10", "100")
+    ],
+    # features far smaller than the labels (X = Y^2/100 < Y < 1): Theorem 1's 4 Y sqrt(lg/n) against Y^2/sqrt(n)
+    "d3.o.units-free.layout.y-small": [
+        {**_D3_POINT, "H": "1", "X": x, "Y": y, "n": "10**6"}
+        for x, y in (("1/10**4", "1/100"), ("1/10**6", "1/100"), ("1/10**8", "1/10**4"))
     ],
     "d3.o.normalised.logs-kept": [
         {**_D3_POINT, "H": "1", "X": "1", "n": "10**6", "K": k, "lg": k} for k in ("1", "10", "100")

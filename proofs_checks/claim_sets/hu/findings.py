@@ -347,7 +347,9 @@ FINDINGS = (
         "one the cited Theorem 1 of Jaggi covers; with Theorem 2's index, the one [002 Lemma 6] prints, the "
         "lemma fails at t = 1: a linear f on [-1, 1] has gaps 1/3, 1/6, 1/10, 1/15 at t = 1..4 against a bound "
         "of 0 (hu.lemma6.first-step.printed-index, exact rationals; first step 1: every gap 0).  The excess is "
-        "2 h_0 / ((t+1)(t+2)), below the lemma's 1/t: constant-level, the rate survives; no effect on privacy.",
+        "an additive 2 h_0 / ((t+1)(t+2)) (h_0 = L(w^0) - min L) that no constant factor absorbs but that is "
+        "O(1/t^2): Theorem 2's rate survives when h_0 is bounded, with an h_0/T^2 term its display does not show; "
+        "no effect on privacy.",
     ),
 )
 

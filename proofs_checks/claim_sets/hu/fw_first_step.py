@@ -11,7 +11,10 @@ Proof note: with an exact linear-minimisation step (``chi`` may be any positive 
 vertex ``-1``, every step moves toward ``-1``, so ``h_t = f(w^t) - f(-1)`` is a closed form of the step sizes.
 For a linear ``f(w) = w`` (``Gamma_L = 0``) the printed index gives ``h_t = prod_(i=1..t) i/(i+2) h_0 =
 2 h_0 / ((t+1)(t+2))`` against a bound of 0; the first step 1 gives ``h_t = 0`` from ``t = 1``.  The excess is
-of order ``1/t^2``, below the lemma's ``1/t``: a constant-level slip of the index, the rate survives.
+of order ``1/t^2``, below the lemma's ``1/t``, but no constant factor absorbs it (for a linear ``f`` the printed bound
+is 0): in general the printed index gives ``h_t <= 2 Gamma_L (1 + chi)/(t+2) + 2 h_0/((t+1)(t+2))`` by the same
+induction, so Theorem 2's rate survives when ``h_0 = L(w^0) - min L`` is bounded, with an ``h_0 / T^2`` term its
+display does not show.
 """
 
 from __future__ import annotations

@@ -274,7 +274,8 @@ def register(registry):
             "hu.lemma7.cauchy",
             "[002 Lemma 7], [002 Assumption 2], [002 Sec. 4]",
             "L(w) - L(w*) <= C_psi/(2 c_psi) <grad L(w), w - w*> for a non-convex loss meeting Assumption 2 "
-            "(Cauchy, psi(s) = log(1 + s^2)/2), the kind of loss Section 4 introduces Lemma 7 for.",
+            "(Cauchy, psi(s) = log(1 + s^2)/2), the non-convex kind of loss [002 Sec. 4] allows for robust regression; "
+            "Lemma 7 is used in the proof of [002 Thm. 3].",
             "inequality",
             lemma7_check(cauchy_loss, "the Cauchy loss log(1 + s^2)/2"),
             algorithm="hu-1",

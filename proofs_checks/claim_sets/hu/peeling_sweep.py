@@ -221,7 +221,8 @@ def register(registry):
             Claim(
                 f"hu.{theorem}.peeling.eps-beyond-range",
                 source,
-                "The same Peeling budgets compose to (eps, delta)-DP at eps >> 1 (outside the theorem's stated range).",
+                "The worst-case composition of Peeling's per-step pure budgets gives (eps, delta)-DP at eps >> 1 (not "
+                "Peeling's exact privacy; outside the theorem's stated range).",
                 "privacy",
                 sweep_check(theorem, EPS_BEYOND),
                 algorithm=alg_id,

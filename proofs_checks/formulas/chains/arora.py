@@ -225,12 +225,32 @@ def boosting_bernstein_chain(deviation: str = "printed") -> Chain:
 #: ``H``, ``X``, ``Y``, ``B`` and the logs.
 D3_READINGS = {
     "units-free": (
-        "H, X, Y free (a change of units must not matter), B = B* >= 2 may grow, max{Y, 1} = Y, the display's "
-        "last term (Y + sqrt(H) B X)/n as printed, logs hidden",
+        "H, X, Y free (the O~ read as uniform in the displayed H, X, Y), B = B* >= 2 may grow, max{Y, 1} = Y, the "
+        "display's last term (Y + sqrt(H) B X)/n as printed, logs hidden; the split reconstruction "
+        "sqrt(H) B X Y/sqrt(n) + Y^2/n of the garbled first terms",
         "printed",
         "Y",
         {H: "free", X: "free", Y: "free", B: "large"},
         "bounded",
+        "split",
+    ),
+    "units-free.layout": (
+        "H and X free, Y >= 1 may grow (max{Y, 1} = Y), B = B* >= 2 may grow, the last term as printed, logs hidden; "
+        "the garbled first terms read as one fraction (sqrt(H) B X Y + Y^2)/sqrt(n), as the converted layout "
+        "writes a b for a/b and no denominator follows the first term",
+        "printed",
+        "Y",
+        {H: "free", X: "free", Y: "large", B: "large"},
+        "bounded",
+        "layout",
+    ),
+    "units-free.layout.y-small": (
+        "as units-free.layout with Y <= 1 free to shrink (max{Y, 1} = 1)",
+        "printed",
+        "1",
+        {H: "free", X: "free", Y: "small", B: "large"},
+        "bounded",
+        "layout",
     ),
     "units-free.last-term-squared": (
         "as units-free, the display's last term read (Y + sqrt(H) B X)^2/n (in the loss's units)",
@@ -238,6 +258,7 @@ D3_READINGS = {
         "Y",
         {H: "free", X: "free", Y: "free", B: "large"},
         "bounded",
+        "split",
     ),
     "normalised.y-large": (
         "H and X constants (normalised features), Y >= 1 may grow so max{Y, 1} = Y, B = B* >= 2 may grow, the "
@@ -246,6 +267,7 @@ D3_READINGS = {
         "Y",
         {H: "bounded", X: "bounded", Y: "large", B: "large"},
         "bounded",
+        "split",
     ),
     "normalised.y-small": (
         "H and X constants, Y <= 1 may shrink so max{Y, 1} = 1, B = B* >= 2 may grow, the last term as printed, "
@@ -254,6 +276,7 @@ D3_READINGS = {
         "1",
         {H: "bounded", X: "bounded", Y: "small", B: "large"},
         "bounded",
+        "split",
     ),
     "normalised.y-large.deviation-y2": (
         "as normalised.y-large with [004 Thm. 1]'s deviation term read 4 Y^2 sqrt(lg/n) (the radical over lg/n "
@@ -262,6 +285,15 @@ D3_READINGS = {
         "Y",
         {H: "bounded", X: "bounded", Y: "large", B: "large"},
         "bounded",
+        "split",
+    ),
+    "normalised.y-large.deviation-y2.layout": (
+        "as normalised.y-large.deviation-y2 with the first terms read as one fraction (as units-free.layout)",
+        "printed",
+        "Y",
+        {H: "bounded", X: "bounded", Y: "large", B: "large"},
+        "bounded",
+        "layout",
     ),
     "normalised.logs-kept": (
         "as normalised.y-large with the logs kept: K = Theta(log ...) (the learner runs at eps/K), "
@@ -270,6 +302,7 @@ D3_READINGS = {
         "Y",
         {H: "bounded", X: "bounded", Y: "large", B: "large"},
         "large",
+        "split",
     ),
 }
 
@@ -320,14 +353,14 @@ def d3_chain(reading: str = "units-free") -> Chain:
     """
     if reading not in D3_READINGS:
         raise ValueError(f"reading must be one of {tuple(D3_READINGS)}, got {reading!r}")
-    words, last, max_y, directions, logs = D3_READINGS[reading]
-    deviation = 4 * Y**2 * sp.sqrt(lg / n) if reading.endswith("deviation-y2") else 4 * sp.sqrt(Y**2 * lg / n)
+    words, last, max_y, directions, logs, fraction = D3_READINGS[reading]
+    deviation = 4 * Y**2 * sp.sqrt(lg / n) if "deviation-y2" in reading else 4 * sp.sqrt(Y**2 * lg / n)
     m = n * eps / K  # the learner's n eps' at eps' = eps / K
     root = sp.sqrt(H) * B * X
     last_term = (Y + root) / n if last == "printed" else sp.expand((Y + root) ** 2) / n
+    first = (root * Y + Y**2) / sp.sqrt(n) if fraction == "layout" else root * Y / sp.sqrt(n) + Y**2 / n
     err = (
-        root * Y / sp.sqrt(n)
-        + Y**2 / n
+        first
         + (root ** sp.Rational(4, 3) * Y ** sp.Rational(2, 3) + root**2) / m ** sp.Rational(2, 3)
         + (Y**2 + root**2) / m
         + last_term
@@ -342,8 +375,7 @@ def d3_chain(reading: str = "units-free") -> Chain:
     stated = (
         root ** sp.Rational(4, 3) * Y ** sp.Rational(2, 3) / (n * eps) ** sp.Rational(2, 3)
         + root**2 / (n * eps) ** sp.Rational(2, 3)
-        + root * max_term / sp.sqrt(n)
-        + Y**2 / n
+        + ((root * max_term + Y**2) / sp.sqrt(n) if fraction == "layout" else root * max_term / sp.sqrt(n) + Y**2 / n)
         + (Y**2 + root**2) / (n * eps)
     )
     regime = Regime(
