@@ -49,6 +49,8 @@ truncation_moments
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
+rate_thm3_pseudo_huber
+    [002 Thm. 3] on the pseudo-Huber loss, inside [002 Assumption 2] as printed.
 
 Every check factory keeps the arguments that a test can break on purpose (a sensitivity or
 noise parameter scaled down, a stated bound halved, a trial that ignores the data) to show
@@ -73,6 +75,7 @@ from . import (
     parameters,
     peeling_lemmas,
     peeling_projection,
+    rate_thm3_pseudo_huber,
     rates,
     sensitivities,
     sparse,
@@ -102,6 +105,7 @@ def register(registry):
         alg5_readings,
         gray_box,
         rates,
+        rate_thm3_pseudo_huber,
         add_remove,
         lower_bound_steps,
         alg5_sensitivity,
