@@ -1,0 +1,69 @@
+"""Eps sweeps at fixed n of [002 Thm. 3] (pseudo-Huber), [002 Thm. 5] and [002 Thm. 7] under the reading "uniform
+in eps" (proofs_checks/claim_sets/hu/rate_eps_thm3_5_7.py), with their mutants (power)."""
+
+import pytest
+
+from proofs_checks.claim_sets.hu import rate_eps_thm3_5_7 as eps_claims
+from proofs_checks.model import CheckContext
+
+SEED = 20261121
+THM3, THM5, THM7 = (f"rates.hu.{t}.rate-eps.uniform" for t in ("thm3.pseudo-huber", "thm5", "thm7"))
+
+
+def _run(cid, kind=None, profile="quick"):
+    trial = None if kind is None else eps_claims.broken_trial(cid, kind)
+    return eps_claims.eps_rate_check(cid, trial)(CheckContext(profile=profile, seed=SEED).for_claim(cid))
+
+
+def test_theorem7_uniform_reading_refuted_error_levels_off_and_blind_refuted():
+    # measured (seeds 20261121, 1, 2): 0.067 [0.034, 0.100], 0.048 [0.007, 0.089], 0.072 [0.034, 0.111]; 0.9 quantiles
+    # 0.19, 0.098, 0.076, 0.085, 0.072, 0.085 at eps = 1600, 1e4 ... 1e8 (n = 1000): flat over four decades of eps
+    res = _run(THM7)
+    assert res.verdict == "refuted" and res.evidence["ci_high"] < 1.0
+    q = res.evidence["quantile_errors"]
+    assert min(q[1:]) > 0.5 * max(q[1:])  # the last five points within a factor 2: the non-private floor
+    assert _run(THM7, "ignore_data").verdict == "refuted"  # 0.020 [-0.000, 0.041]
+
+
+def test_theorem5_uniform_reading_confirmed_and_its_mutants_refuted():
+    # measured (seeds 20261121, 1, 2): 0.386 [0.357, 0.415], 0.372 [0.332, 0.413], 0.391 [0.360, 0.422] against 2/5,
+    # eps = 64 ... 1e6 at n = 200 (T <= n up to there)
+    res = _run(THM5)
+    assert res.verdict == "confirmed" and res.evidence["ci_low"] > 0.3
+    assert _run(THM5, "ignore_data").verdict == "refuted"  # 0.037 [-0.002, 0.076]
+    assert _run(THM5, "fixed_noise").verdict == "refuted"  # 0.068 [0.041, 0.096]
+
+
+@pytest.mark.slow
+def test_theorem3_quick_sweep_gives_no_verdict():
+    # 16 runs per point at quick (the trial costs about 15 ms at n = 100): inconclusive on seeds 20261121, 1, 2
+    # (0.142 [-0.082, 0.366], 0.212 [0.004, 0.420], 0.219 [0.054, 0.383]); the full profile judges
+    assert _run(THM3).verdict == "inconclusive"
+
+
+def test_registered_with_readings_scopes_and_mutants():
+    from proofs_checks.registry import default_registry
+
+    reg = default_registry()
+    for cid in (THM3, THM5, THM7):
+        claim = reg.claim(cid)
+        assert claim.kind == "rate" and claim.seed_policy == "once" and claim.mutants
+        assert claim.scope == ("paper" if cid == THM3 else "reproduction")
+        st = eps_claims.EPS_SETTINGS[cid]
+        # the largest eps of each grid keeps the theorem's parameters feasible (T <= n) where T grows with eps
+        reading = eps_claims._reading(cid)
+        assert "uniform in eps" in reading and "eps = O(1)" in reading and st["why"] in reading
+    assert len(reg.claim(THM5).mutants) == 2
+
+
+@pytest.mark.parametrize("cid", [THM3, THM5])
+def test_grids_stay_where_the_parameters_are_feasible(cid):
+    from reference.hu.parameters import theorem3_parameters, theorem5_parameters
+
+    for grid in eps_claims.EPS_SETTINGS[cid]["grids"].values():
+        for p in grid:
+            if cid == THM3:
+                T = theorem3_parameters(p["n"], p["epsilon"], p["d"], 0.1)["T"]
+            else:
+                T = theorem5_parameters(p["n"], p["epsilon"], p["delta"], p["d"], 1.25, 0.1)["T"]
+            assert T <= p["n"], (p, T)
