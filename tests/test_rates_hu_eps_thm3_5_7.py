@@ -54,6 +54,18 @@ def test_registered_with_readings_scopes_and_mutants():
         reading = eps_claims._reading(cid)
         assert "uniform in eps" in reading and "eps = O(1)" in reading and st["why"] in reading
     assert len(reg.claim(THM5).mutants) == 2
+    assert "full profile" in reg.claim(THM3).mutants[0].out_of_reach  # no verdict at quick, so no power there
+    assert not any(m.out_of_reach or m.not_a_violation for cid in (THM5, THM7) for m in reg.claim(cid).mutants)
+
+
+@pytest.mark.slow
+def test_theorem3_full_sweep_refuted_error_levels_off():
+    # about 50 s CPU: 0.089 [0.057, 0.122] at seed 20261121; 0.9 quantiles 0.068, 0.033, 0.029, 0.030, 0.032 at
+    # eps = 1, 10, 100, 1000, 3000 (n = 1000): flat from eps = 10 while (n eps)^(-1/4) falls 4.2-fold
+    res = _run(THM3, profile="full")
+    assert res.verdict == "refuted"
+    q = res.evidence["quantile_errors"]
+    assert max(q[1:]) < 1.5 * min(q[1:])
 
 
 @pytest.mark.parametrize("cid", [THM3, THM5])
