@@ -66,6 +66,15 @@ def test_psi_and_its_derivative_match_mpmath_and_assumption2():
     assert np.array_equal(pseudo_huber_dpsi(-np.linspace(0, 5, 11)), -pseudo_huber_dpsi(np.linspace(0, 5, 11)))
 
 
+def test_same_loss_as_the_lemma7_and_assumption2_claims():
+    from proofs_checks.claim_sets.hu.lemmas import pseudo_huber
+
+    for r in (-4.0, -0.3, 0.0, 0.7, 2.5):
+        psi, dpsi, _ = pseudo_huber(r)
+        assert pseudo_huber_psi(r) == pytest.approx(psi, rel=1e-14, abs=1e-300)
+        assert pseudo_huber_dpsi(r) == pytest.approx(dpsi, rel=1e-14, abs=1e-300)
+
+
 def test_extreme_residuals_stay_finite():
     assert list(pseudo_huber_dpsi(np.array([-np.inf, np.inf, 1e308]))) == [-1.0, 1.0, 1.0]
     assert pseudo_huber_psi(np.array([1e300]))[0] == pytest.approx(1e300, rel=1e-15)

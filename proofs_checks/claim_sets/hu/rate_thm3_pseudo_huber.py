@@ -7,7 +7,9 @@ data and parameters (:func:`proofs_checks.rates.trials_hu_pseudo_huber.trial_the
 ``psi(r) = sqrt(1 + r^2) - 1`` (``delta = 1``), for which ``psi'`` is odd, positive on ``r > 0`` and at most 1,
 ``psi''`` is in ``(0, 1]`` (``C_psi = 1``) and ``h'(0) = E (1 + xi^2)^(-3/2) = 0.511`` for the t(3) noise
 (``c_psi``).  The biweight run stays as the labelled extra (its reading names the departure).  The pseudo-Huber
-loss is convex, a special case of the theorem's "not necessarily convex" setting.
+loss is convex, a special case of the theorem's "not necessarily convex" setting.  It is the loss of
+``hu.assumption2.pseudo-huber`` and ``hu.lemma7.pseudo-huber``; Lemma 7's failure for it (finding
+``002.proof-lemmas``) is a constant-level slip, which leaves the rate at stake.
 """
 
 from __future__ import annotations
