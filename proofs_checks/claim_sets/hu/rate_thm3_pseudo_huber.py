@@ -25,7 +25,7 @@ __all__ = ["CLAIM_ID", "SETTING", "MUTANTS", "H_PRIME_0", "thm3_pseudo_huber_che
 
 CLAIM_ID = "rates.hu.thm3.pseudo-huber"
 
-#: ``h'(0) = E psi''(xi) = E (1 + xi^2)^(-3/2)`` for ``xi ~ t(3)`` (scipy quad, tests/test_rates_hu_thm3_pseudo_huber.py).
+#: ``h'(0) = E psi''(xi) = E (1 + xi^2)^(-3/2)`` for ``xi ~ t(3)`` (scipy quad in the claim's test).
 H_PRIME_0 = 0.5107
 
 SETTING = dict(
