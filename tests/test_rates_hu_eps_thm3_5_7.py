@@ -50,7 +50,7 @@ def test_registered_with_readings_scopes_and_mutants():
         assert claim.scope == ("paper" if cid == THM3 else "reproduction")
         st = eps_claims.EPS_SETTINGS[cid]
         # the largest eps of each grid keeps the theorem's parameters feasible (T <= n) where T grows with eps
-        reading = eps_claims._reading(cid)
+        reading = eps_claims.eps_reading(cid)
         assert "uniform in eps" in reading and "eps = O(1)" in reading and st["why"] in reading
     assert len(reg.claim(THM5).mutants) == 2
     assert "full profile" in reg.claim(THM3).mutants[0].out_of_reach  # no verdict at quick, so no power there

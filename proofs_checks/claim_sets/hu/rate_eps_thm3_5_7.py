@@ -27,7 +27,7 @@ from ...rates.check import make_rate_check
 from .rate_eps import eps_grid
 from .rate_settings import ZETA, n_epsilon
 
-__all__ = ["EPS_SETTINGS", "eps_rate_check", "broken_trial", "register"]
+__all__ = ["EPS_SETTINGS", "eps_reading", "eps_rate_check", "broken_trial", "register"]
 
 _THM3_BLIND = (
     "a real violation of the uniform reading that the quick sweep cannot show: 13 runs per point at n = 50 (kept "
@@ -92,7 +92,8 @@ EPS_SETTINGS = {
 }
 
 
-def _reading(claim_id):
+def eps_reading(claim_id):
+    """The reading of ``claim_id`` (a key of :data:`EPS_SETTINGS`): "uniform in eps", beside "eps = O(1)"."""
     st = EPS_SETTINGS[claim_id]
     q = st["grids"]["quick"]
     eps = sorted(p["epsilon"] for p in q)
@@ -118,7 +119,7 @@ def eps_rate_check(claim_id, trial=None):
         repetitions=st["repetitions"],
         zeta=ZETA,
         xlabel="n * epsilon (n fixed)",
-        reading=_reading(claim_id),
+        reading=eps_reading(claim_id),
     )
 
 
