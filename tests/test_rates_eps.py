@@ -27,7 +27,13 @@ def test_registered_eps_claims_declare_a_mutant():
     )
     # 002's eps sweeps (tests/test_rates_hu.py) run whole algorithms: expensive, so run once
     hu = [c for c in default_registry().claims if ".rate-eps." in c.id and c.id.startswith("rates.hu.")]
-    assert sorted(c.id for c in hu) == ["rates.hu.thm2.rate-eps.uniform", "rates.hu.thm8.rate-eps.uniform"]
+    assert sorted(c.id for c in hu) == [
+        "rates.hu.thm2.rate-eps.uniform",
+        "rates.hu.thm3.pseudo-huber.rate-eps.uniform",
+        "rates.hu.thm5.rate-eps.uniform",
+        "rates.hu.thm7.rate-eps.uniform",
+        "rates.hu.thm8.rate-eps.uniform",
+    ]
     assert all(c.mutants and c.seed_policy == "once" for c in hu)
     # cheap (one net of 401 points): several run seeds by default, like any cheap randomised claim
     assert all(c.mutants and c.kind == "rate" and c.seed_policy == "several" for c in claims)

@@ -51,6 +51,10 @@ truncation_moments
 rates, rate_settings
     The excess-risk rates of [002 Thm. 2], [002 Thm. 3], [002 Thm. 5], [002 Thm. 7], [002 Thm. 8]
     and their dependence on ``d`` and ``s*``.
+rate_thm3_pseudo_huber
+    [002 Thm. 3] on the pseudo-Huber loss, inside [002 Assumption 2] as printed.
+rate_eps_thm3_5_7
+    Eps sweeps at fixed ``n`` of [002 Thm. 3], [002 Thm. 5], [002 Thm. 7] (reading "uniform in eps").
 
 Every check factory keeps the arguments that a test can break on purpose (a sensitivity or
 noise parameter scaled down, a stated bound halved, a trial that ignores the data) to show
@@ -77,6 +81,8 @@ from . import (
     peeling_lemmas,
     peeling_projection,
     peeling_sweep,
+    rate_eps_thm3_5_7,
+    rate_thm3_pseudo_huber,
     rates,
     sensitivities,
     sparse,
@@ -106,6 +112,8 @@ def register(registry):
         alg5_readings,
         gray_box,
         rates,
+        rate_thm3_pseudo_huber,
+        rate_eps_thm3_5_7,
         add_remove,
         lower_bound_steps,
         alg5_sensitivity,
