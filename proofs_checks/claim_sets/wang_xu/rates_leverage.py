@@ -209,15 +209,15 @@ def leverage_mutants(factory, variant):
 
 #: (variant, iota factor) -> what the quick sweep measured (seed 20261121; stated exponent 1/2).
 LEVERAGE_CONSTANT_FACTOR_MEASURED = {
-    ("printed", 2.0): "Measured at quick, seed 20261121: exponent 2.24 [1.99, 2.49], confirmed (the biased end of W "
-    "holds the 0.9 quantile at n = 3200 only: 0.633, then 0.010 at n = 6400).",
-    ("standard", 2.0): "Measured at quick, seed 20261121: exponent 1.68 [1.55, 1.80], confirmed (biased end at n = "
-    "3200 and 6400: 0.631, 0.538, then 0.022 at n = 12800).",
-    ("calibrated", 2.0): "Measured at quick, seed 20261121: exponent 1.96 [1.77, 2.14], confirmed (biased end at n = "
-    "3200 and 6400, then 0.011).",
-    ("printed", 0.5): "Measured at quick, seed 20261121: exponent 0.663 [0.635, 0.692], confirmed.",
-    ("standard", 0.5): "Measured at quick, seed 20261121: exponent 0.669 [0.640, 0.698], confirmed.",
-    ("calibrated", 0.5): "Measured at quick, seed 20261121: exponent 0.665 [0.637, 0.694], confirmed.",
+    ("printed", 2.0): "Measured at quick, seed 20261121: exponent 2.24 [2.00, 2.49], confirmed (the output sits at the "
+    "biased end at n = 3200 only: 0.9 quantile 0.633, then 0.0087 at n = 6400).",
+    ("standard", 2.0): "Measured at quick, seed 20261121: exponent 1.67 [1.54, 1.80], confirmed (biased end at n = "
+    "3200 and 6400: 0.631, 0.539, then 0.024 at n = 12800).",
+    ("calibrated", 2.0): "Measured at quick, seed 20261121: exponent 1.94 [1.72, 2.16], confirmed (biased end at n = "
+    "3200 and 6400: 0.632, 0.539, then 0.012).",
+    ("printed", 0.5): "Measured at quick, seed 20261121: exponent 0.650 [0.628, 0.672], confirmed.",
+    ("standard", 0.5): "Measured at quick, seed 20261121: exponent 0.682 [0.647, 0.718], confirmed.",
+    ("calibrated", 0.5): "Measured at quick, seed 20261121: exponent 0.667 [0.634, 0.700], confirmed.",
 }
 
 
