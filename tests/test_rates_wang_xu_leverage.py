@@ -16,8 +16,8 @@ import pytest
 
 from proofs_checks.claim_sets.wang_xu.rates_leverage import leverage_rate_check
 from proofs_checks.model import CheckContext
-from proofs_checks.registry import default_registry
 from proofs_checks.rates.trials_wang_xu_leverage import LeverageDesign, leverage_log_prob, leverage_scale
+from proofs_checks.registry import default_registry
 from proofs_checks.stability import extra_seeds
 from reference.wang_xu.l1_regression import wang_xu_log_prob
 from reference.wang_xu.nets import L2BallNet
@@ -87,11 +87,31 @@ def test_flatter_iota_schedule_is_refuted_and_the_stated_algorithm_is_not():
     assert all(r["quantile_over_largest_excess"] > 0.9 for r in rows)  # the output sits at the biased end
 
 
+def test_truncation_level_of_another_theta_is_refuted_at_theta_close_to_1():
+    grids = {"quick": [{"n": n, "epsilon": 1.0} for n in (800, 6400, 51200)]}
+    reps = {"quick": 24}
+    stated = leverage_rate_check("printed", algorithm=2, grids=grids, repetitions=reps)(CTX.for_claim("t.heavy"))
+    mutant = leverage_rate_check("printed", algorithm=2, grids=grids, repetitions=reps, iota_theta=2.0)(
+        CTX.for_claim("t.heavy.iota2")
+    )
+    assert stated.verdict == "confirmed", stated.method
+    assert mutant.verdict == "refuted", mutant.method
+    assert mutant.evidence["ci_high"] < 1 / 11  # the truncation term iota_p^0.1: about x^(-1/20)
+
+
+MUTANT_OF = {
+    "wang-xu.alg1.rate.leverage.printed": "iota schedule 1/4 flatter",
+    "wang-xu.alg1.rate.leverage.standard": "iota schedule 1/4 flatter",
+    "wang-xu.alg1.rate.leverage.calibrated": "iota schedule 1/4 flatter",
+    "wang-xu.alg2.rate.leverage.printed": "iota of theta = 2",
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["printed", "standard", "calibrated"])
-def test_leverage_claims_and_their_power_agree_on_five_seeds(variant):
-    claim = default_registry().claim(f"wang-xu.alg1.rate.leverage.{variant}")
-    flatter = next(m for m in claim.mutants if m.name.startswith("iota schedule 1/4 flatter"))
+@pytest.mark.parametrize("claim_id", sorted(MUTANT_OF))
+def test_leverage_claims_and_their_power_agree_on_five_seeds(claim_id):
+    claim = default_registry().claim(claim_id)
+    flatter = next(m for m in claim.mutants if m.name.startswith(MUTANT_OF[claim_id]))
     for seed in extra_seeds(20261121, 5):
         ctx = CheckContext(profile="quick", seed=seed).for_claim(claim.id)
         assert claim.check(ctx).verdict == "confirmed", seed

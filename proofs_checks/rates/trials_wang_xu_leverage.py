@@ -67,6 +67,12 @@ class LeverageDesign:
     iota_exponent_shift : the algorithm's iota is the theorem's times ``(x / x_ref)^(-shift)`` (the mutant of the
     iota schedule, as in :class:`.trials_wang_xu.WangXuRateSetup`; ``-0.25`` is 1/4 flatter);
     iota_factor : and times this constant (the theorems' own O-constant);
+    probe_theta : Algorithm 2 only: the probe level is Theorem 2's iota evaluated at this theta instead of
+    ``iota (x / x_ref)^s`` (the design built for the mutant ``iota_theta``);
+    iota_theta : Algorithm 2 only, a mutant: the algorithm's iota is Theorem 2's evaluated at this theta (the
+    truncation level of another theta; psi and the weights keep ``theta``);
+    psi_theta : Algorithm 2 only, a mutant: the mechanism's psi and its normaliser ``log theta`` are those of this
+    theta (the psi shape of another theta);
     broken : ``None`` or ``"ignore-data"`` (uniform over the net);
     eta : the quantile level is ``1 - eta``.
     """
@@ -80,6 +86,9 @@ class LeverageDesign:
     probe_shift: float = 0.25
     iota_exponent_shift: float = 0.0
     iota_factor: float = 1.0
+    probe_theta: float | None = None
+    iota_theta: float | None = None
+    psi_theta: float | None = None
     broken: str | None = None
     eta: float = 0.1
 
@@ -90,19 +99,21 @@ class LeverageDesign:
             raise ValueError(f"slope_ratio must be in (0, 1), got {self.slope_ratio!r}")
         if self.broken not in (None, "ignore-data"):
             raise ValueError(f"broken must be None or 'ignore-data', got {self.broken!r}")
-        if self.algorithm == 1 and self.theta != 2.0:
-            raise ValueError(f"Algorithm 1 has theta = 2, got theta = {self.theta!r}")
+        if self.algorithm == 1 and (self.theta != 2.0 or {self.probe_theta, self.iota_theta, self.psi_theta} != {None}):
+            raise ValueError(f"Algorithm 1 has theta = 2 and no other theta, got {self!r}")
 
     @property
     def tau(self) -> float:
         """``(K + 1)^(1/theta)``, a bound on ``(E|x|^theta)^(1/theta)`` at every n (Assumption 1 / 3)."""
         return (self.moment + 1.0) ** (1.0 / self.theta)
 
-    def theorem_iota(self, n, epsilon):
-        """The iota of [000 Thm. 1] / [000 Thm. 2] at ``(n, epsilon)`` with d = 1 (O-constant 1)."""
+    def theorem_iota(self, n, epsilon, theta=None):
+        """The iota of [000 Thm. 1] / [000 Thm. 2] at ``(n, epsilon)`` with d = 1 (O-constant 1); ``theta`` (Algorithm
+        2 only) evaluates Theorem 2's formula at another theta."""
         if self.algorithm == 1:
             return theorem1_parameters(n, 1, epsilon, self.eta, self.tau)["iota"]
-        return theorem2_parameters(n, 1, epsilon, self.eta, self.tau, self.theta)["iota"]
+        th = self.theta if theta is None else theta
+        return theorem2_parameters(n, 1, epsilon, self.eta, self.tau, th)["iota"]
 
 
 def leverage_scale(design: LeverageDesign, n, epsilon):
@@ -137,7 +148,11 @@ def leverage_scale(design: LeverageDesign, n, epsilon):
     """
     ratio = n * epsilon / math.log(n) / X_REF
     iota_theorem = design.theorem_iota(n, epsilon)
-    iota_probe = iota_theorem * ratio**design.probe_shift
+    if design.probe_theta is None:
+        iota_probe = iota_theorem * ratio**design.probe_shift
+    else:
+        iota_probe = design.theorem_iota(n, epsilon, design.probe_theta)
+    iota = design.theorem_iota(n, epsilon, design.iota_theta) * ratio ** (-design.iota_exponent_shift)
     X = design.probe_ratio / (2.0 * iota_probe)
     q = design.moment / X**design.theta
     lam = q * X
@@ -150,7 +165,7 @@ def leverage_scale(design: LeverageDesign, n, epsilon):
         "p": sigma,
         "lam": lam,
         "sigma": sigma,
-        "iota": design.iota_factor * iota_theorem * ratio ** (-design.iota_exponent_shift),
+        "iota": design.iota_factor * iota,
         "iota_theorem": iota_theorem,
         "iota_probe": iota_probe,
         "largest_excess": 2.0 * (lam - sigma),
@@ -162,8 +177,9 @@ def _record_log_weights(design: LeverageDesign, n, epsilon):
     """Per-record log-weights over the net (leverage, anchor) and the excess risk of every net point."""
     s = leverage_scale(design, n, epsilon)
     pts = L2BallNet(1.0, 1.0 / n, 1).points()
-    a = log_weights(pts, [[s["X"]]], [s["X"]], epsilon, s["iota"], design.theta, design.variant)
-    b = log_weights(pts, [[1.0]], [-1.0], epsilon, s["iota"], design.theta, design.variant)
+    theta = design.theta if design.psi_theta is None else design.psi_theta
+    a = log_weights(pts, [[s["X"]]], [s["X"]], epsilon, s["iota"], theta, design.variant)
+    b = log_weights(pts, [[1.0]], [-1.0], epsilon, s["iota"], theta, design.variant)
     excess = (s["lam"] - s["sigma"]) * (1.0 - pts[:, 0])
     return pts, a, b, excess, np.argsort(excess, kind="stable")
 
