@@ -134,7 +134,8 @@ def leverage_scale(design: LeverageDesign, n, epsilon):
     Raises
     ------
     ValueError
-        If the probabilities leave [0, 1].
+        If the probabilities leave [0, 1] (the design needs n large enough: at ``n = 10`` the anchor alone would
+        need probability 0.98).
 
     References
     ----------
@@ -205,9 +206,9 @@ def leverage_log_prob(design: LeverageDesign, n, epsilon, counts):
 
     Examples
     --------
-    >>> pts, lp, ex = leverage_log_prob(LeverageDesign(), 10, 1.0, (3, 2, 5))
+    >>> pts, lp, ex = leverage_log_prob(LeverageDesign(), 3200, 1.0, (60, 300, 2840))
     >>> pts.shape, round(float(np.exp(lp).sum()), 12)
-    ((21, 1), 1.0)
+    ((6401, 1), 1.0)
     """
     lev, anchor, neutral = (int(c) for c in counts)
     if min(lev, anchor, neutral) < 0 or lev + anchor + neutral != n:
