@@ -9,6 +9,7 @@ import pytest
 from proofs_checks.claim_sets.wang_xu import rates as R
 from proofs_checks.claim_sets.wang_xu import rates_dimension as RD
 from proofs_checks.claim_sets.wang_xu import rates_eps as RE
+from proofs_checks.claim_sets.wang_xu import rates_leverage as RL
 from proofs_checks.claim_sets.wang_xu import setup_for, stated_exponent
 from proofs_checks.claim_sets.wang_xu import utility as U
 from proofs_checks.cli import main
@@ -143,6 +144,8 @@ def test_registered_rate_claims():
         {f"wang-xu.alg{a}.rate.{k}{v}" for a in (1, 2) for v in ("printed", "standard") for k in ("", "dimension.")}
         | {f"wang-xu.alg{a}.rate.calibrated" for a in (1, 2)}
         | {f"wang-xu.alg{a}.rate-eps.uniform.{v}" for a in (1, 2) for v in ("printed", "standard", "calibrated")}
+        | {f"wang-xu.alg1.rate.leverage.{v}" for v in ("printed", "standard", "calibrated")}
+        | {"wang-xu.alg2.rate.leverage.printed"}
     )
     assert stated_exponent(1) == 0.5 and abs(stated_exponent(2) - 1 / 3) < 1e-15
 
@@ -154,12 +157,15 @@ def test_cli_rates_json(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(RD, "DIM_REPETITIONS", {"quick": 4})
     monkeypatch.setattr(RE, "EPS_GRIDS", {"quick": [{"n": 100, "epsilon": e} for e in (1.0, 1e2, 1e4, 1e6, 1e8)]})
     monkeypatch.setattr(RE, "EPS_REPETITIONS", {"quick": 10})
+    monkeypatch.setattr(RL, "LEVERAGE_GRIDS", {"quick": [{"n": n, "epsilon": 1.0} for n in (3200, 6400, 12800)]})
+    monkeypatch.setattr(RL, "LEVERAGE_REPETITIONS", {"quick": 20})
     assert main(["rates", "--algorithm", "wang-xu-1", "--json", "--out", str(tmp_path)]) == 0
     entries = json.loads(capsys.readouterr().out)
     assert {e["claim"] for e in entries} == (
         {f"wang-xu.alg1.rate.{k}{v}" for k in ("", "dimension.") for v in ("printed", "standard")}
         | {"wang-xu.alg1.rate.calibrated"}
         | {f"wang-xu.alg1.rate-eps.uniform.{v}" for v in ("printed", "standard", "calibrated")}
+        | {f"wang-xu.alg1.rate.leverage.{v}" for v in ("printed", "standard", "calibrated")}
     )
     # the eps sweeps (reading 'uniform in eps') are refuted: tests/test_rates_eps.py
     entries = [e for e in entries if ".rate-eps." not in e["claim"]]

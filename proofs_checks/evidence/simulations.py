@@ -148,6 +148,12 @@ RATE_FIT = EvidenceRecord(
         Field("net_zeta", STRING, "the resolution of the net, as a formula in n"),
         Field("radius", REAL, "the radius R of the parameter set W"),
         Field("level_test", ListOf(OBJECT), "per grid point: P[excess > bound] with its lower confidence bound"),
+        Field(
+            "design_rows",
+            ListOf(OBJECT),
+            "per grid point of a law that changes with n: its scale, the algorithm's iota, the explicit bound and the "
+            "quantile over the largest excess risk on W",
+        ),
         Field("level_method", STRING, "how the level test is computed and judged"),
         Field("slope_verdict", Enum(*VERDICTS), "the verdict of the slope alone"),
         Field("large_n_fit", OBJECT, "the fit on the large-n end of the sweep alone (fresh datasets)"),
