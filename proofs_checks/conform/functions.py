@@ -752,6 +752,21 @@ FUNCTIONS = (
         "the noisy projected gradient descent base learner of [004 Alg. 1] ([004 Lemma D.4])",
         stage=8,
     ),
+    _sampler(
+        "output_perturbation",
+        "(data, loss, x_bound, y_bound, B, lam, epsilon, delta, size=None, rng=None)",
+        adapters.output_perturbation,
+        "the output-perturbation base learner of [004 Alg. 1] ([004 Lemma D.4]): the lam-regularised minimiser "
+        "over the B-ball plus Gaussian noise for its sensitivity 2G/(n lam); lam given",
+        stage=8,
+    ),
+    _sampler(
+        "private_grid_search_noisy_gd",
+        "(data, loss, x_bound, y_bound, K, epsilon, delta, beta, steps, size=None, rng=None, *, variant='standard')",
+        adapters.private_grid_search_noisy_gd,
+        "[004 Alg. 1] with noisy projected gradient descent (steps given) as the base learner",
+        stage=8,
+    ),
 )
 
 _BY_NAME = {f.name: f for f in FUNCTIONS}
