@@ -37,6 +37,7 @@ from .sequential import ENABLED, FUTILITY, LOOKS, SPENDING, look_sizes
 
 __all__ = ["dkw_margin", "sample_distances", "clearly_right_two_sample", "sequential_two_sample_test"]
 
+
 def dkw_margin(m: int, futility: float = FUTILITY) -> float:
     """``e(m) = sqrt(log(4 / futility) / (2 m))``: each of two samples of ``m`` is within it of its law (module doc).
 
