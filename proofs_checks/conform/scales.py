@@ -291,7 +291,7 @@ def gem_logit_scale(args, kwargs):
     Examples
     --------
     >>> round(gem_logit_scale([[1.0, 1.0], [1e6, 1e6 + 1.0], 1.0, 0.5], {}), 3)
-    1000005.466
+    1000004.466
     """
     terms = gem_terms_scale(args, kwargs)
     k = np.asarray(args[1]).shape[-1]
