@@ -66,8 +66,8 @@ def psi(x, theta=2.0):
     x = jnp.asarray(x, dtype=jnp.float64)
     t = jnp.minimum(jnp.abs(x), 1.0)
     # not log1p: XLA's CPU log1p is 8 ulps of log 2 off mpmath at x = 0.5 (the kit allows 4); log of the sum is
-    # within 1 ulp on the golden grids (the tolerance is absolute, in ulps of log theta, so the cancellation of
-    # 1 - t for small t costs at most an ulp of 1)
+    # within 1 ulp on the golden grids (the tolerance is absolute, in ulps of max(log theta, 1/2), so the
+    # cancellation of 1 - t for small t costs at most an ulp of 1)
     val = -jnp.log(1.0 - t + t**theta / theta)
     return to_numpy(jnp.where(x < 0, -val, val))
 

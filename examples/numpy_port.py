@@ -71,6 +71,7 @@ UNSUPPORTED = {
             "private_grid_search",
             "boosting",
             "noisy_gd",
+            "private_grid_search_noisy_gd",
         ),
         "whole algorithms: not ported (the JAX example runs one)",
     ),
@@ -279,3 +280,35 @@ def gem_sample(sensitivities, scores, epsilon, beta, size=None, rng=None):
     logp = gem_log_prob(sensitivities, scores, epsilon, beta)
     shape = logp.shape if size is None else (size,) + logp.shape
     return np.argmax(logp + np.random.default_rng(rng).gumbel(size=shape), axis=-1)
+
+
+def output_perturbation(data, loss, x_bound, y_bound, B, lam, epsilon, delta, size=None, rng=None):
+    """The output-perturbation base learner of [004 Alg. 1] ([004 Lemma D.4]), squared loss only.
+
+    The minimiser of (1/n) sum (<w, x_i> - y_i)^2 + (lam/2)||w||^2 over ||w|| <= B solves
+    (2 X^T X/n + (lam + mu) I) w = 2 X^T y/n with mu >= 0 the ball's multiplier (found by bisection on
+    ||w(mu)|| = B); the noise is Gaussian with the classic calibration sqrt(2 log(1.25/delta)) Delta/eps for the
+    minimiser's l2-sensitivity Delta = 2 G/(n lam), G = 2 (B X + Y) X the loss's Lipschitz constant on the ball.
+    """
+    if loss != "squared":
+        raise ValueError(f"loss must be 'squared' (this port has no logistic minimiser), got {loss!r}")
+    z = np.asarray(data, dtype=np.float64)
+    x, y = z[:, :-1], z[:, -1]
+    n, d = x.shape
+    A = 2.0 * x.T @ x / n
+    c = 2.0 * x.T @ y / n
+
+    def solve(mu):
+        return np.linalg.solve(A + (lam + mu) * np.eye(d), c)
+
+    w = solve(0.0)
+    if np.linalg.norm(w) > B:
+        lo, hi = 0.0, max(np.linalg.norm(c) / B, 1.0)
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if np.linalg.norm(solve(mid)) > B else (lo, mid)
+        w = solve(hi)
+    sensitivity = 2.0 * (2.0 * (B * x_bound + y_bound) * x_bound) / (n * lam)
+    sigma = math.sqrt(2.0 * math.log(1.25 / delta)) * sensitivity / epsilon
+    shape = (d,) if size is None else (size, d)
+    return w + np.random.default_rng(rng).normal(0.0, sigma, size=shape)

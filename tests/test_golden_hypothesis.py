@@ -17,9 +17,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy import special
 
 import examples.numpy_port as good
 from proofs_checks.conform.compare import Mismatch
+from proofs_checks.conform.functions import declared
 from proofs_checks.conform.property import check_against_reference
 
 SETTINGS = settings(
@@ -39,10 +41,9 @@ PROPERTIES = {
     "phi": hnp.arrays(np.float64, st.integers(1, 20), elements=st.floats(-5, 5, allow_nan=False)).map(
         lambda x: ([x], {})
     ),
-    # theta >= 1.2: as theta -> 1 the scale log(theta) of psi's tolerance shrinks while a float64 evaluation of
-    # -log(1 - t + t^theta/theta) still cancels terms of size 1 (theta = 1.0547, x = 1: the numpy port is 6 ulps of
-    # log theta off, the kit allows 4); the golden cases take theta = 1.5 and 2
-    "psi": st.tuples(small_vectors, st.floats(1.2, 2.0)).map(lambda t: ([t[0]], {"theta": t[1]})),
+    # theta over all of (1, 2]: the scale max(log theta, 1/2) holds as theta -> 1 (with log(theta) alone the numpy
+    # port was 6 ulps of log theta off at theta = 1.0547, x = 1, and the range stopped at 1.2)
+    "psi": st.tuples(small_vectors, st.floats(1.0, 2.0, exclude_min=True)).map(lambda t: ([t[0]], {"theta": t[1]})),
     "expected_phi": st.lists(ab_pairs, min_size=1, max_size=8).map(
         lambda ps: ([np.array([p[0] for p in ps]), np.array([p[1] for p in ps])], {})
     ),
@@ -120,3 +121,86 @@ def test_every_property_is_declared_and_provided_by_the_port():
     for name in PROPERTIES:
         assert declared(name).kind == "values" and callable(getattr(good, name))
     assert set(SLIPS) == set(PROPERTIES)
+
+
+# ---- the log-sum-exp scales of gem_log_prob and wang_xu_log_prob: correct ports that normalise differently
+
+
+def _gem_by_differences(sensitivities, scores, epsilon, beta):
+    """A correct GEM law: s_i formed as (q_i - q_j) + t (g_i - g_j) over g_i + g_j, then z - logsumexp(z)."""
+    g, q = np.asarray(sensitivities, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    t = 2.0 * math.log(q.size / beta) / epsilon
+    ratio = ((q[:, None] - q[None, :]) + t * (g[:, None] - g[None, :])) / (g[:, None] + g[None, :])
+    z = -epsilon * np.maximum(ratio.max(axis=1), 0.0) / 2.0
+    return z - special.logsumexp(z)
+
+
+def _wang_xu_shift_first(X, y, net, epsilon, iota, theta=2.0, variant="printed"):
+    """A correct law of [000 Alg. 1]: the reference's log-weights, normalised as (w - max w) - log sum exp(w - max w)."""
+    from reference.wang_xu.l1_regression import log_weights
+
+    net = np.asarray(net, dtype=np.float64)
+    w = log_weights(net, X, y, epsilon, iota, theta, variant)
+    return net, (w - w.max()) - np.log(np.sum(np.exp(w - w.max())))
+
+
+def _mirrored(x, w, epsilon):
+    """Records x and -x with y = 0 and the net {w, -w}: equal risks, log p = -log 2, log-weights of size eps."""
+    X = np.concatenate([x, -x])[:, None]
+    return [X, np.zeros(X.shape[0]), np.array([[w], [-w]]), epsilon, 1.0]
+
+
+#: (strategy of (args, kwargs), a correct port normalising differently from the reference)
+NORMALISING = {
+    "gem_log_prob": (
+        st.tuples(st.integers(2, 6), st.integers(0, 2**32 - 1), st.floats(0.0, 7.0), positive).map(
+            lambda t: (_large_gem_inputs(*t), {})
+        ),
+        _slipped(gem_log_prob=_gem_by_differences),
+    ),
+    "wang_xu_log_prob": (
+        st.tuples(
+            hnp.arrays(np.float64, st.integers(1, 6), elements=st.floats(-1, 1, allow_nan=False)),
+            st.floats(0.1, 1.0),
+            st.floats(1.0, 1e4),
+        ).map(lambda t: (_mirrored(*t), {})),
+        _slipped(wang_xu_log_prob=_wang_xu_shift_first),
+    ),
+}
+
+
+def _large_gem_inputs(k, seed, log10_base, epsilon):
+    rng = np.random.default_rng(seed)
+    return [rng.uniform(0.05, 2.0, k), 10.0**log10_base + rng.uniform(-1.0, 1.0, k), epsilon, 0.1]
+
+
+def _case_scale_ulps(name, port, args, kwargs):
+    """The port's error in ulps of the largest |log-probability| (the scale both functions had before)."""
+    expected = declared(name).reference(*args, **kwargs)
+    actual = getattr(port, name)(*args, **kwargs)
+    if name == "wang_xu_log_prob":
+        expected, actual = expected[1], actual[1]
+    return float(np.max(np.abs(actual - expected)) / np.spacing(np.max(np.abs(expected))))
+
+
+@pytest.mark.parametrize("name", sorted(NORMALISING))
+def test_a_port_normalising_differently_passes_at_the_logit_scale(name):
+    strategy, port = NORMALISING[name]
+
+    @SETTINGS
+    @given(strategy)
+    def agrees(drawn):
+        args, kwargs = drawn
+        check_against_reference(port, name, args, kwargs)
+
+    agrees()
+
+
+@pytest.mark.parametrize("name", sorted(NORMALISING))
+def test_the_largest_log_probability_is_the_wrong_scale(name):
+    """Witness: hypothesis finds an input on which the same correct port is more than 64 ulps of max|log p| off
+    (the tolerance before the logit scale), so that scale would fail a correct port."""
+    strategy, port = NORMALISING[name]
+    args, kwargs = find(strategy, lambda d: _case_scale_ulps(name, port, *d) > 64, settings=FIND_SETTINGS)
+    assert _case_scale_ulps(name, port, args, kwargs) > 64
+    check_against_reference(port, name, args, kwargs)

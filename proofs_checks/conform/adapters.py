@@ -31,6 +31,8 @@ __all__ = [
     "private_grid_search",
     "boosting",
     "noisy_gd",
+    "output_perturbation",
+    "private_grid_search_noisy_gd",
 ]
 
 _NETS = {"l1": nets.L1BallNet, "l2": nets.L2BallNet}
@@ -261,3 +263,41 @@ def noisy_gd(data, loss, x_bound, y_bound, B, epsilon, delta, steps, size=None, 
     (3, 2)
     """
     return AL.noisy_gd(data, loss, B, epsilon, delta, x_bound=x_bound, y_bound=y_bound, steps=steps, size=size, rng=rng)
+
+
+def output_perturbation(data, loss, x_bound, y_bound, B, lam, epsilon, delta, size=None, rng=None):
+    """``size`` runs of the output-perturbation base learner of [004 Alg. 1] ([004 Lemma D.4], second lemma).
+
+    The minimiser of the ``lam``-regularised empirical loss over ``||w|| <= B`` plus Gaussian noise of the
+    classic calibration for its l2-sensitivity ``2 G / (n lam)``.  ``lam`` is an input: the reference's default
+    (a rate-balancing choice of this project, not the paper's) is not part of the port function.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.tile([[0.5, -0.5], [0.1, 0.3]], (10, 1)), np.tile([0.5, -0.1], 10)])
+    >>> output_perturbation(data, "squared", 1.0, 2.0, 1.0, 0.5, 2.0, 1e-5, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    return AL.output_perturbation(
+        data, loss, B, epsilon, delta, x_bound=x_bound, y_bound=y_bound, lam=lam, size=size, rng=rng
+    )
+
+
+def private_grid_search_noisy_gd(
+    data, loss, x_bound, y_bound, K, epsilon, delta, beta, steps, size=None, rng=None, *, variant="standard"
+):
+    """``size`` runs of [004 Alg. 1] (private grid search) with noisy projected gradient descent as the base learner.
+
+    Each guess ``B_j`` runs ``steps`` noisy gradient steps at ``(epsilon/(2K), delta/(2K))``; the output is the
+    candidate (or 0) GEM selects.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = np.column_stack([np.tile([[0.5, -0.5], [0.1, 0.3]], (10, 1)), np.tile([0.5, -0.1], 10)])
+    >>> private_grid_search_noisy_gd(data, "squared", 1.0, 2.0, 2, 2.0, 1e-5, 0.1, 5, 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    learner = AL.NoisyGD(loss, x_bound, y_bound, steps=steps)
+    return AM.private_grid_search(data, learner, K, epsilon, delta, beta, variant=variant, size=size, rng=rng)

@@ -21,13 +21,23 @@ import numpy as np
 from scipy import optimize, stats
 
 from reference.arora.data import make_problem, sample_records
-from reference.arora.learners import OutputPerturbation, noisy_gd, noisy_gd_rho
+from reference.arora.learners import NoisyGD, OutputPerturbation, noisy_gd, noisy_gd_rho, output_perturbation
 from reference.arora.model_selection import boosting, private_grid_search
 from reference.hu import sparse as SP
 
 from .lawtests import ALPHA
+from .sequential_two_sample import sample_distances, sequential_two_sample_test
 
-__all__ = ["SPARSE_INSTANCES", "SPARSE_CHECKS", "SLIPS", "reference_draws", "two_sample_test", "slip_power"]
+__all__ = [
+    "SPARSE_INSTANCES",
+    "SPARSE_CHECKS",
+    "SLIPS",
+    "reference_draws",
+    "two_sample_test",
+    "slip_power",
+    "slip_distance",
+    "EARLY_PASS_DISTANCE",
+]
 
 
 def _records(n, d, seed):
@@ -116,6 +126,30 @@ SPARSE_INSTANCES: dict[str, dict[str, Any]] = {
         "delta": 1e-5,
         "steps": 10,
     },
+    # the output-perturbation base learner of [004 Alg. 1] on its own: 300 records, lam = 0.5 (sigma = 0.19)
+    "output_perturbation": {
+        "data": sample_records(make_problem("squared", [0.5, -0.5]), 300, rng=20261133),
+        "loss": "squared",
+        "x_bound": 1.0,
+        "y_bound": 2.0,
+        "B": 1.0,
+        "lam": 0.5,
+        "epsilon": 2.0,
+        "delta": 1e-5,
+    },
+    # [004 Alg. 1] with noisy GD as the base learner: the private_grid_search instance's law, 10 steps per guess
+    "private_grid_search_noisy_gd": {
+        "data": sample_records(make_problem("squared", [0.5, -0.5]), 2000, rng=20261130),
+        "loss": "squared",
+        "x_bound": 1.0,
+        "y_bound": 2.0,
+        "K": 3,
+        "epsilon": 8.0,
+        "delta": 1e-5,
+        "beta": 0.1,
+        "steps": 10,
+        "variant": "standard",
+    },
 }
 
 
@@ -125,8 +159,23 @@ def _quarter_rho_epsilon(epsilon, delta):
     return optimize.brentq(lambda e: noisy_gd_rho(e, delta) - target, 1e-9, epsilon, xtol=1e-15, rtol=1e-15)
 
 
+class _NoisyGDNoise2x(NoisyGD):
+    """Noisy GD whose noise is 2x the calibrated one (a quarter of each run's zCDP budget): a slipped learner."""
+
+    def fit(self, data, B, epsilon, delta, size, rng=None):
+        return super().fit(data, B, _quarter_rho_epsilon(epsilon, delta), delta, size, rng)
+
+
 def _run_reference(name, inst, size, rng, lam_factor=1.0, **change):
     i = {**inst, **change}
+    if name == "output_perturbation":
+        return output_perturbation(
+            i.pop("data"), i.pop("loss"), i.pop("B"), i.pop("epsilon"), i.pop("delta"), **i, size=size, rng=rng
+        )
+    if name == "private_grid_search_noisy_gd":
+        kind = _NoisyGDNoise2x if i.pop("noise_2x", False) else NoisyGD
+        learner = kind(i.pop("loss"), i.pop("x_bound"), i.pop("y_bound"), steps=i.pop("steps"))
+        return private_grid_search(i.pop("data"), learner, **i, size=size, rng=rng)
     if name == "private_grid_search":
         learner = OutputPerturbation(i.pop("loss"), i.pop("x_bound"), i.pop("y_bound"))
         return private_grid_search(i.pop("data"), learner, **i, size=size, rng=rng)
@@ -238,17 +287,30 @@ def two_sample_test(port: np.ndarray, reference: np.ndarray, alpha: float = ALPH
     return True, None, detail
 
 
+class _WrongShape(Exception):
+    """A port's runs of the wrong shape (ends the check with a failure naming the shape)."""
+
+
 def _check(name: str, index: int) -> Callable:
     def check(port, n, rng):
         inst = SPARSE_INSTANCES[name]
-        draws = np.asarray(getattr(port, name)(**inst, size=n, rng=rng), dtype=np.float64)
         d = inst["data"].shape[1] - 1
-        if draws.shape != (n, d):
-            return False, f"{name}: expected {n} outputs of dimension {d}, got shape {draws.shape}", {}
         # the reference's own draws: a stream of their own, derived from the port's generator's first draw so
         # that the kit's seed fixes both samples
         ref_rng = np.random.default_rng(np.random.SeedSequence([int(rng.integers(2**63)), 18, index]))
-        ok, msg, detail = two_sample_test(draws, reference_draws(name, n, ref_rng))
+
+        def draw_port(m):
+            draws = np.asarray(getattr(port, name)(**inst, size=m, rng=rng), dtype=np.float64)
+            if draws.shape != (m, d):
+                raise _WrongShape(f"{name}: expected {m} outputs of dimension {d}, got shape {draws.shape}")
+            return draws
+
+        try:
+            ok, msg, detail = sequential_two_sample_test(
+                draw_port, lambda m: reference_draws(name, m, ref_rng), n, two_sample_test, EARLY_PASS_DISTANCE[name]
+            )
+        except _WrongShape as exc:
+            return False, str(exc), {}
         return ok, (f"{name}: whole-algorithm law (two-sample against the reference), {msg}" if msg else None), detail
 
     check.__name__ = f"_check_{name}"
@@ -279,6 +341,31 @@ SLIPS: dict[str, dict[str, dict[str, Any]]] = {
         "noise 2x (sensitivity 2x: a quarter of the zCDP budget) [004 Alg. 1]": {"noise_2x": True},
         "half the budget [004 Alg. 1]": {"epsilon": 1.0},
     },
+    "output_perturbation": {
+        # sigma is proportional to 1/eps: half the budget and the noise 2x are one slip
+        "half the budget: noise 2x [004 Lemma D.4]": {"epsilon": 1.0},
+        "sensitivity G/(n lam), replace-one's factor 2 dropped: noise half [004 Lemma D.4]": {"epsilon": 4.0},
+    },
+    "private_grid_search_noisy_gd": {
+        "half the budget (noise and GEM) [004 Alg. 1]": {"epsilon": 4.0},
+        "candidates' noise 2x (a quarter of each run's zCDP budget) [004 Alg. 1 step 4]": {"noise_2x": True},
+    },
+}
+
+
+#: The smallest slip the sequential test's early pass must exclude, per algorithm
+#: (:mod:`.sequential_two_sample`): the smallest :func:`slip_distance` of its :data:`SLIPS` (20,000 runs, seed 0)
+#: less that estimate's margin ``2 e(20,000) = 0.026``, rounded down to 0.01.  Measured: sparse linear regression
+#: 0.242 and 0.106; sparse optimisation 0.106 and 0.059; private grid search 0.183; Boosting 0.063, 0.104, 0.121;
+#: noisy GD 0.170, 0.165; output perturbation 0.167, 0.166; grid search with noisy GD 0.167, 0.167.
+EARLY_PASS_DISTANCE = {
+    "sparse_linear_regression": 0.08,
+    "sparse_optimization": 0.03,
+    "private_grid_search": 0.15,
+    "boosting": 0.03,
+    "noisy_gd": 0.13,
+    "output_perturbation": 0.14,
+    "private_grid_search_noisy_gd": 0.14,
 }
 
 
@@ -300,3 +387,24 @@ def slip_power(name: str, slip: str, draws: int, runs: int = 10, seed: int = 0) 
         exact = reference_draws(name, draws, np.random.default_rng(seeds[2 * r + 1]))
         rejected += not two_sample_test(slipped, exact)[0]
     return {"power": rejected / runs, "draws": draws, "runs": runs, "alpha": ALPHA}
+
+
+def slip_distance(name: str, slip: str, draws: int = 20_000, seed: int = 0) -> float:
+    """How far one of :data:`SLIPS` moves the law: the largest distance of
+    :func:`.sequential_two_sample.sample_distances` between ``draws`` slipped runs and as many correct ones.
+
+    A slip at least :data:`.sequential_two_sample.MIN_DISTANCE` away is protected by the early pass of the
+    sequential test (each interim look gives up at most ``FUTILITY`` of the power against it); the estimate's own
+    error is at most ``2 e(draws)`` with probability ``1 - FUTILITY`` (:func:`.sequential_two_sample.dkw_margin`).
+
+    Examples
+    --------
+    >>> d = slip_distance("output_perturbation", "half the budget: noise 2x [004 Lemma D.4]", 2_000)
+    >>> 0.1 < d < 0.5
+    True
+    """
+    change = dict(SLIPS[name][slip])
+    a, b = np.random.SeedSequence([int(seed), 23]).spawn(2)
+    slipped = reference_draws(name, draws, np.random.default_rng(a), **change)
+    exact = reference_draws(name, draws, np.random.default_rng(b))
+    return float(np.max(sample_distances(slipped, exact)))

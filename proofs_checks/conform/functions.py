@@ -37,10 +37,12 @@ from .scales import (
     Tol,
     c_hat_scale,
     exponential_logit_scale,
+    gem_logit_scale,
     gem_terms_scale,
-    log_theta_scale,
     printed_mean_scale,
+    psi_scale,
     standard_mean_scale,
+    wang_xu_logit_scale,
 )
 
 __all__ = [
@@ -259,10 +261,13 @@ FUNCTIONS = (
         "[000 eq. (6)], [000 eq. (16)]",
         Tol(
             4,
-            Scale("log(theta)", log_theta_scale),
-            "the golden values are mpmath's, correctly rounded; a float64 evaluation through log1p is within a "
-            "few ulps of log(theta), the range of psi and the scale on which the scores of [000 Alg. 1-2] use "
-            "it (numpy's AVX-512 log1p and the C library's differ by 1 ulp)",
+            Scale("max(log(theta), 1/2)", psi_scale),
+            "the golden values are mpmath's, correctly rounded; log(theta) is psi's range and the scale on which "
+            "the scores of [000 Alg. 1-2] use it, floored at 1/2 because the argument 1 - t + t^theta/theta is "
+            "rounded at the scale of 1 whatever theta: as theta -> 1 a float64 evaluation (the reference's, "
+            "log1p or log of the sum) stays within 1.06 ulps of 1/2 but is 63 ulps of log(theta) off at "
+            "theta = 1.01 and 8,720 at 1 + 1e-4 (mpmath, 50 digits); numpy's AVX-512 log1p and the C library's "
+            "differ by 1 ulp",
         ),
     ),
     # 2: scales and sensitivities
@@ -613,7 +618,16 @@ FUNCTIONS = (
         "mechanisms",
         6,
         "[004 App. D.1]",
-        Tol(64, "case", "log-sum-exp of the normalised scores"),
+        Tol(
+            64,
+            Scale(
+                "eps T + log k, T the largest term of the normalised scores (the logits' own scale)", gem_logit_scale
+            ),
+            "log-sum-exp of the logits -eps s_i/2, each s_i defined to ulps of the terms T it cancels (the tolerance "
+            "of gem_normalized_scores): a port forming s_i as (q_i - q_j) + t(g_i - g_j), then z - logsumexp(z), is "
+            "0.05 ulps of this scale off but 3.1e6 ulps of max|log p| at scores near 6.65e6 (found by the property "
+            "tests of tests/test_golden_hypothesis.py, when the scale was max|log p|)",
+        ),
         audited=True,
     ),
     _value(
@@ -640,7 +654,15 @@ FUNCTIONS = (
         "wang_xu",
         6,
         "[000 Alg. 1], [000 Alg. 2]",
-        Tol(64, "case", "log-sum-exp normalisation of the log-weights", law_atol=0.0),
+        Tol(
+            64,
+            Scale("2 max|w| + log k, w the log-weights (what the log-sum-exp cancels)", wang_xu_logit_scale),
+            "log-sum-exp normalisation of the log-weights, themselves sums of n terms defined to ulps of max|w| (the "
+            "tolerance of log_weights): the reference's w - logsumexp(w) is 495 ulps of max|log p| = log 2 off a "
+            "port that subtracts max w first (two mirrored net points, eps = 1000, log-weights -1414; found by the "
+            "property tests of tests/test_golden_hypothesis.py, when the scale was max|log p|)",
+            law_atol=0.0,
+        ),
     ),
     _value(
         "dp_fw_output_log_prob",
@@ -750,6 +772,21 @@ FUNCTIONS = (
         "(data, loss, x_bound, y_bound, B, epsilon, delta, steps, size=None, rng=None)",
         adapters.noisy_gd,
         "the noisy projected gradient descent base learner of [004 Alg. 1] ([004 Lemma D.4])",
+        stage=8,
+    ),
+    _sampler(
+        "output_perturbation",
+        "(data, loss, x_bound, y_bound, B, lam, epsilon, delta, size=None, rng=None)",
+        adapters.output_perturbation,
+        "the output-perturbation base learner of [004 Alg. 1] ([004 Lemma D.4]): the lam-regularised minimiser "
+        "over the B-ball plus Gaussian noise for its sensitivity 2G/(n lam); lam given",
+        stage=8,
+    ),
+    _sampler(
+        "private_grid_search_noisy_gd",
+        "(data, loss, x_bound, y_bound, K, epsilon, delta, beta, steps, size=None, rng=None, *, variant='standard')",
+        adapters.private_grid_search_noisy_gd,
+        "[004 Alg. 1] with noisy projected gradient descent (steps given) as the base learner",
         stage=8,
     ),
 )

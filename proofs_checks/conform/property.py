@@ -56,6 +56,8 @@ def check_against_reference(
     kwargs = dict(kwargs or {})
     function = declared(name)
     expected = function.reference(*args, **kwargs)
+    if isinstance(expected, tuple):  # as the golden files encode it (wang_xu_log_prob's (net, log-probabilities))
+        expected = list(expected)
     actual = getattr(port, name)(*args, **kwargs)
     case = {"id": f"{name}/property", "function": name, "compare": compare, "expected_decoded": expected}
     return compare_case(case, actual, list(args), kwargs)

@@ -26,6 +26,8 @@ from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from reference.wang_xu.l1_regression import log_weights
+
 __all__ = [
     "PHI_BOUND",
     "Scale",
@@ -33,9 +35,11 @@ __all__ = [
     "c_hat_scale",
     "printed_mean_scale",
     "standard_mean_scale",
-    "log_theta_scale",
+    "psi_scale",
     "gem_terms_scale",
     "exponential_logit_scale",
+    "gem_logit_scale",
+    "wang_xu_logit_scale",
 ]
 
 #: ``B = 2 sqrt(2)/3``, the bound of phi and of E[phi] ([002 eq. (2)]): the privacy proof's sensitivity.
@@ -187,15 +191,22 @@ def standard_mean_scale(args, kwargs):
     return float(args[1]) * PHI_BOUND
 
 
-def log_theta_scale(args, kwargs):
-    """``log(theta)`` (``theta`` keyword, default 2): the range of psi ([000 eq. (6)], [000 eq. (16)]).
+def psi_scale(args, kwargs):
+    """``max(log(theta), 1/2)`` (``theta`` keyword, default 2): the range of psi ([000 eq. (6)], [000 eq. (16)]),
+    floored at the size of the terms ``1``, ``t`` and ``t^theta/theta`` a float64 evaluation of
+    ``-log(1 - t + t^theta/theta)`` sums.
+
+    As ``theta -> 1`` the range ``log(theta)`` shrinks but the argument of the log is still rounded at the scale
+    of 1, so the absolute error stays near ``ulp(1/2)`` (mpmath at 50 digits: the reference and the numpy port are
+    1.06 ulps of 1/2 off at theta = 1 + 1e-4, which is 8,720 ulps of log(theta)); at theta = 2 the scale is
+    ``log 2``, in the binade of 1/2.
 
     Examples
     --------
-    >>> log_theta_scale([0.5], {"theta": 1.5}) == math.log(1.5)
-    True
+    >>> psi_scale([0.5], {"theta": 2.0}) == math.log(2.0), psi_scale([0.5], {"theta": 1.01})
+    (True, 0.5)
     """
-    return math.log(float(kwargs.get("theta", 2.0)))
+    return max(math.log(float(kwargs.get("theta", 2.0))), 0.5)
 
 
 def gem_terms_scale(args, kwargs):
@@ -257,3 +268,69 @@ def exponential_logit_scale(args, kwargs):
     finite = z[np.isfinite(z)]
     top = float(np.max(np.abs(finite))) if finite.size else 0.0
     return max(1.0, 2.0 * top + math.log(u.shape[-1]))
+
+
+def gem_logit_scale(args, kwargs):
+    """``eps T + log k`` with ``T`` the largest :func:`gem_terms_scale`: GEM's logits are ``-eps s_i / 2``
+    ([004 App. D.1]) and each normalised score ``s_i`` is a ratio of differences of terms of size ``T``, so a port's
+    ``s_i`` is defined to ulps of ``T`` (the tolerance of ``gem_normalized_scores``) and its log-probabilities to
+    ulps of ``eps T / 2``, whatever their own size.
+
+    Parameters
+    ----------
+    args : sequence
+        ``(sensitivities, scores, epsilon, beta)`` of ``gem_log_prob``.
+    kwargs : mapping
+        Unused.
+
+    Returns
+    -------
+    float
+        The scale of the case (at least 1).
+
+    Examples
+    --------
+    >>> round(gem_logit_scale([[1.0, 1.0], [1e6, 1e6 + 1.0], 1.0, 0.5], {}), 3)
+    1000004.466
+    """
+    terms = gem_terms_scale(args, kwargs)
+    k = np.asarray(args[1]).shape[-1]
+    return max(1.0, float(args[2]) * float(np.max(terms)) + math.log(k))
+
+
+def wang_xu_logit_scale(args, kwargs):
+    """``2 max|w| + log k`` with ``w`` the log-weights of [000 Alg. 1 step 2] / [000 Alg. 2 step 2] (``-eps``
+    times a factor times each net point's truncated risk) and ``k`` the net's size: the size of what the
+    normalisation ``w - logsumexp(w)`` cancels, as :func:`exponential_logit_scale` for the exponential mechanism.
+
+    Parameters
+    ----------
+    args : sequence
+        ``(X, y, net, epsilon, iota)`` of ``wang_xu_log_prob``.
+    kwargs : mapping
+        ``theta`` (default 2) and ``variant`` (default ``"printed"``).
+
+    Returns
+    -------
+    float
+        The scale of the case (at least 1).
+
+    Examples
+    --------
+    >>> X, y, net = np.array([[1.0], [-1.0]]), np.zeros(2), np.array([[0.5], [-0.5]])
+    >>> wang_xu_logit_scale([X, y, net, 1000.0, 1.0], {}) > 1000.0
+    True
+    """
+    X, y, net, epsilon, iota = args[:5]
+    w = log_weights(
+        np.asarray(net, dtype=np.float64),
+        X,
+        y,
+        epsilon,
+        iota,
+        float(kwargs.get("theta", 2.0)),
+        kwargs.get("variant", "printed"),
+    )
+    finite = w[np.isfinite(w)]
+    top = float(np.max(np.abs(finite))) if finite.size else 0.0
+    return max(1.0, 2.0 * top + math.log(w.shape[-1]))
