@@ -73,7 +73,7 @@ UNSUPPORTED = {
             "noisy_gd",
             "private_grid_search_noisy_gd",
         ),
-        "whole algorithms: not ported (the JAX example runs one)",
+        "whole algorithms: not ported in this example (output_perturbation is)",
     ),
     "report_noisy_max_log_prob": "its law needs quadrature: this port only samples",
     "peeling_support_log_prob": "its law needs quadrature: this port only samples",
