@@ -84,7 +84,7 @@ NOISE_VAR = 0.1
 #: the stated one at every point.
 NOISE_X20 = 20.0
 #: The broken modes that rescale the privacy noise (through :func:`_noise_factor`).
-_NOISE_MODES = ("fixed_noise", "s_noise", "s_noise_power", "d_noise", "noise_x20")
+_NOISE_MODES = ("fixed_noise", "s_noise", "s_noise_power", "d_noise", "log_d_noise", "noise_x20")
 
 
 def _t_moments(df):
@@ -96,13 +96,16 @@ def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
     smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
     ``s_noise_power``: times ``s* ** s_power``;
-    ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given)."""
+    ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given); ``log_d_noise``: times
+    ``log(d / zeta) ** log_d_power`` (1 unless given: a squared error growing by ``log^2(d / zeta)`` more)."""
     if point.get("broken") == "s_noise":
         return float(point["s_star"])
     if point.get("broken") == "s_noise_power":
         return float(point["s_star"]) ** float(point["s_power"])
     if point.get("broken") == "d_noise":
         return float(point["d"]) ** float(point.get("d_power", 1.0))
+    if point.get("broken") == "log_d_noise":
+        return math.log(float(point["d"]) / point.get("zeta", 0.1)) ** float(point.get("log_d_power", 1.0))
     if point.get("broken") == "noise_x20":
         return NOISE_X20
     return point["n"] * point["epsilon"] / point["ne_ref"]
@@ -337,10 +340,14 @@ def trial_theorem3(point, rng):
 
 
 def trial_theorem7(point, rng):
-    """Algorithm 3, Theorem 7 parameters (``gamma = mu = 1``), start 0; excess ``||w - w*||^2``."""
+    """Algorithm 3, Theorem 7 parameters (``gamma = mu = 1``), start 0; excess ``||w - w*||^2``.
+
+    ``point["w_shape"]`` (:data:`MU_SHAPES`, default ``"random"``) shapes ``w*`` (norm 1/2) as Theorem 8's mean."""
     n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
     delta = float(point["delta"])
-    w_star = _sparse_unit(d, s_star, 0.5, rng)
+    shape = point.get("w_shape", "random")
+    # "random" keeps its own expression (the same bits as before the shape option existed)
+    w_star = _sparse_unit(d, s_star, 0.5, rng) if shape == "random" else 0.5 * _sparse_mean(d, s_star, shape, rng)
     # The records [x, y] drawn in place: n (d + 1) standard normals, whose last column is then overwritten by y,
     # so that X needs no second copy (np.column_stack of an (n, d) draw copied 65 MB a trial at d = 2048).
     # The law of X is the same (i.i.d. N(0, 1) entries); the discarded column is independent of everything.
@@ -417,13 +424,20 @@ def _sparse_mean(d, s_star, shape, rng):
 #: ``"proof"``: ``k^4 = n^2 eps^2 tau^2 / (s T)^2`` as the proof of [002 Thm. 8] [002 App. A] sets it;
 #: ``"balanced"``: ``k^4 = n^2 eps^2 tau^2 / (s T^2)``, which balances the proof's own inequality
 #: ``s^2 k^2 T^2 / (n eps)^2 + s tau^2 / k^2`` and gives its ``s^(3/2)`` (``k ~ s^(-1/4)``).
-K_RULES = ("printed", "proof", "balanced")
+#: ``"printed_log_d"``: ``k = c_k sqrt(n eps tau / log(d / zeta))``, the printed ``k`` whose ``O~`` carries the
+#: ``1 / sqrt(log(d / zeta))`` that turns the ``log^2(d / zeta)`` of the Peeling noise's maximum over ``d``
+#: coordinates into the displayed ``log(d / zeta)`` (``docs/rates.md``, "002: the d-sweeps").
+K_RULES = ("printed", "proof", "balanced", "printed_log_d")
 
 
-def theorem8_k(rule, n, eps, tau, s, T, c_k=1.0):
-    """Algorithm 5's ``k`` under ``rule`` (:data:`K_RULES`)."""
+def theorem8_k(rule, n, eps, tau, s, T, c_k=1.0, d=None, zeta=0.1):
+    """Algorithm 5's ``k`` under ``rule`` (:data:`K_RULES`); ``d`` and ``zeta`` enter ``"printed_log_d"`` only."""
     if rule == "printed":
         return c_k * math.sqrt(n * eps * tau)
+    if rule == "printed_log_d":
+        if d is None or d < 1:
+            raise ValueError(f"k_rule 'printed_log_d' needs the dimension d >= 1, got d={d!r}")
+        return c_k * math.sqrt(n * eps * tau / math.log(d / zeta))
     if rule == "proof":
         return c_k * (n * eps * tau / (s * T)) ** 0.5
     if rule == "balanced":
@@ -461,7 +475,9 @@ def trial_theorem8(point, rng):
     )
     rule = point.get("k_rule", "printed")
     if rule != "printed" or point.get("broken") == "frozen_truncation":
-        p["k"] = theorem8_k(rule, n, _truncation_epsilon(point), tau, p["s"], p["T"], point.get("c_k", 1.0))
+        p["k"] = theorem8_k(
+            rule, n, _truncation_epsilon(point), tau, p["s"], p["T"], point.get("c_k", 1.0), d, point.get("zeta", 0.1)
+        )
     p["eta"] = _step(point, p["eta"])
     lam = None
     if point.get("broken") in _NOISE_MODES:
