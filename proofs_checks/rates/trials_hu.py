@@ -97,7 +97,8 @@ def _noise_factor(point):
     smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
     ``s_noise_power``: times ``s* ** s_power``;
     ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given); ``log_d_noise``: times
-    ``log(d / zeta) ** log_d_power`` (1 unless given: a squared error growing by ``log^2(d / zeta)`` more)."""
+    ``(log(d / zeta) / log(d_ref / zeta)) ** log_d_power`` (1 unless given; ``d_ref``, the grid's smallest ``d``, makes
+    the factor 1 there: a squared error growing by ``log^2(d / zeta)`` more)."""
     if point.get("broken") == "s_noise":
         return float(point["s_star"])
     if point.get("broken") == "s_noise_power":
@@ -105,7 +106,9 @@ def _noise_factor(point):
     if point.get("broken") == "d_noise":
         return float(point["d"]) ** float(point.get("d_power", 1.0))
     if point.get("broken") == "log_d_noise":
-        return math.log(float(point["d"]) / point.get("zeta", 0.1)) ** float(point.get("log_d_power", 1.0))
+        zeta = point.get("zeta", 0.1)
+        ratio = math.log(float(point["d"]) / zeta) / math.log(float(point.get("d_ref", point["d"])) / zeta)
+        return ratio ** float(point.get("log_d_power", 1.0))
     if point.get("broken") == "noise_x20":
         return NOISE_X20
     return point["n"] * point["epsilon"] / point["ne_ref"]
@@ -419,6 +422,24 @@ def _sparse_mean(d, s_star, shape, rng):
     raise ValueError(f"mu_shape must be one of {MU_SHAPES}, got {shape!r}")
 
 
+#: Laws of ``x - mu`` in Theorem 8's trial (``point["x_law"]``): ``"t"``, Student t(3) (symmetric: a robust mean of
+#: it is unbiased at any scale); ``"lognormal"``, ``exp(Z) - exp(1/2)`` (mean 0, variance ``e (e - 1) = 4.67``,
+#: right-skewed: the robust estimator's bias, Lemma 4's ``tau / k`` term, shows).
+X_LAWS = ("t", "lognormal")
+LOGNORMAL_VAR = math.e * (math.e - 1.0)
+
+
+def _mean_noise(law, shape, rng):
+    """Zero-mean draws of ``x - mu`` for Theorem 8's trial, law by :data:`X_LAWS`."""
+    if law == "t":
+        return rng.standard_t(T_DF_MEAN, size=shape)
+    if law == "lognormal":
+        out = rng.lognormal(0.0, 1.0, size=shape)
+        out -= math.exp(0.5)
+        return out
+    raise ValueError(f"x_law must be one of {X_LAWS}, got {law!r}")
+
+
 #: Choices of Algorithm 5's scale ``k`` (``point["k_rule"]``), hidden constants 1 and logs dropped:
 #: ``"printed"``: ``k = c_k sqrt(n eps tau)`` as [002 Thm. 8] states it (no ``s``, no ``T``);
 #: ``"proof"``: ``k^4 = n^2 eps^2 tau^2 / (s T)^2`` as the proof of [002 Thm. 8] [002 App. A] sets it;
@@ -455,12 +476,13 @@ def trial_theorem8(point, rng):
     # mu + t written straight into the records (the same sums, so the same bits as np.column_stack of them,
     # one (n, d) copy fewer)
     data = np.empty((n, d + 1))
-    noise = rng.standard_t(T_DF_MEAN, size=(n, d))
+    law = point.get("x_law", "t")
+    noise = _mean_noise(law, (n, d), rng)
     if x_scale != 1.0:
         noise *= x_scale
     np.add(mu[None, :], noise, out=data[:, :d])
     if point.get("broken") == "ignore_data":
-        data[:, :d] = x_scale * rng.standard_t(T_DF_MEAN, size=(n, d))
+        data[:, :d] = x_scale * _mean_noise(law, (n, d), rng)
     data[:, d] = 0.0
     p = theorem8_parameters(
         n,

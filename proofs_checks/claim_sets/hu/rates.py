@@ -290,8 +290,8 @@ def mutant_kinds(claim_id):
 #: stated (``log_d_noise``: Peeling's noise scale times ``log(d / zeta)^p``, ``p = 1`` and ``3/2``): the smallest growth
 #: above the stated one each claim must catch (measured in ``docs/rates.md``, "002: the d-sweeps of Theorems 7 and 8").
 MUTANT_EXTRA = {
-    ("rates.hu.thm7.dimension", "log_d_noise"): {"log_d_power": 1.5},
-    ("rates.hu.thm8.dimension", "log_d_noise"): {"log_d_power": 1.0},
+    ("rates.hu.thm7.dimension", "log_d_noise"): {"log_d_power": 1.5, "d_ref": 8},
+    ("rates.hu.thm8.dimension", "log_d_noise"): {"log_d_power": 1.0, "d_ref": 8},
     ("rates.hu.thm8.sparsity.proof-k", "s_noise_power"): {"s_power": 0.5},
     ("rates.hu.thm8.sparsity.balanced-k", "s_noise_power"): {"s_power": 0.25},
     ("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
@@ -472,6 +472,7 @@ def register(registry):
                 seed_policy="once",
             )
         )
-    from . import rate_eps  # the eps sweeps (reading "uniform in eps") share the rate machinery, not this module
+    from . import rate_asymmetric, rate_eps  # share the rate machinery, not this module
 
     rate_eps.register(registry)
+    rate_asymmetric.register(registry)
