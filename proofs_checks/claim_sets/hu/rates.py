@@ -370,8 +370,9 @@ _FROZEN = (
     "mutant adds less privacy noise (its sensitivity is proportional to the level), and the bias it leaves stays "
     "below the error at every grid point; the data are symmetric about the optimum (Student t features, symmetric "
     "noise), where a robust mean of a symmetric gradient is unbiased whatever its scale.  Measured at quick (seed "
-    "20261121): exponent {m}, faster than stated.  An asymmetric design (as 000's n-sweeps use) would be needed; "
-    "not built"
+    "20261121): exponent {m}, faster than stated.  On right-skewed data the mutant is caught: rates.hu.thm8.asymmetric "
+    "(Theorem 8, x - mu = exp(Z) - e^(1/2)) refutes it (0.441 [0.346, 0.536] against 1, seed 20261121); no such "
+    "design is built for Theorems 2, 3, 5 and 7"
 )
 #: Step sizes x 0.1 where the quick sweep still decays at the stated rate (seed 20261121).
 _STEP_REACH = {
