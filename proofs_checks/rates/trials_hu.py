@@ -23,7 +23,9 @@ of the output (closed form, or an accurate deterministic quadrature):
   with Student-t(3) entries (finite variance only), ``mu`` ``s*``-sparse, ``||mu||_2 = 1``:
   ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.  Optional point fields: ``x_scale``
   (``x = mu + x_scale t``, default 1), ``mu_shape`` (:data:`MU_SHAPES`, default ``"random"``) and ``tau``
-  (the second-moment bound fed to ``k``, default :func:`theorem8_tau` ``() = 12``).
+  (the second-moment bound fed to ``k``, default :func:`theorem8_tau` ``() = 12``), ``x_law`` (:data:`X_LAWS`, the law
+  of ``x - mu``: ``"t"`` by default, ``"lognormal"`` right-skewed) and ``k_rule`` (:data:`K_RULES`).  Theorem 7's
+  ``w_shape`` (:data:`MU_SHAPES`) shapes ``w*`` as ``mu_shape`` shapes ``mu``.
 
 ``point`` holds ``n``, ``epsilon`` and the setting's constants; a ``broken``
 key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
@@ -33,7 +35,8 @@ scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` gr
 ``s*^(2 s_power)`` faster); ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
 ``d ** d_power``; ``"noise_x20"``: multiplied by 20 at every point (a mis-calibrated noise scale);
 ``"output_noise"`` (Theorems 2, 3, 5, 7, 8): ``N(0, sigma^2)`` added to each coordinate of the output, an
-error growing linearly in ``d``; ``"step_small"``: every step size times 0.1; ``"frozen_truncation"``: the
+error growing linearly in ``d``; ``"step_small"``: every step size times 0.1; ``"log_d_noise"``: the privacy noise times
+``(log(d / zeta) / log(d_ref / zeta)) ** log_d_power``; ``"frozen_truncation"``: the
 truncation level of the robust estimator (``s``, ``K``, ``k``) set at the grid's smallest ``n eps``).
 """
 
