@@ -76,6 +76,7 @@ def test_log_d_noise_registered_with_its_power():
 def test_log_d_noise_refuted_at_quick(cid, seed):
     m = {m.name: m for m in rates.rate_mutants(cid)}
     (mutant,) = [v for k, v in m.items() if k.startswith("privacy noise x log(d / zeta)")]
-    # measured: Theorem 8 growth 1.89 [1.45, 2.33], 1.94 [1.62, 2.26] (stated at most 1); Theorem 7: see docs
+    # measured: Theorem 8 growth 1.89 [1.45, 2.33], 1.94 [1.62, 2.26] (stated at most 1); Theorem 7 3.51 [3.11, 3.91],
+    # 3.90 [3.49, 4.31] (stated at most 2)
     res = mutant.check(CheckContext(profile="quick", seed=seed).for_claim(cid))
     assert res.verdict == "refuted", res.evidence
