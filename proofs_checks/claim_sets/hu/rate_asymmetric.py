@@ -15,11 +15,12 @@ mutant".
 
 from __future__ import annotations
 
+import functools
+
 from ...model import Claim, Mutant
 from ...rates import trials_hu
 from ...rates.check import make_rate_check
 from .rate_settings import SETTINGS, ZETA, ne_grid
-from .rates import broken_trial
 
 __all__ = ["ASYMMETRIC_SETTINGS", "asymmetric_rate_check", "asymmetric_mutants", "register"]
 
@@ -79,10 +80,14 @@ _KINDS = {
 }
 
 
+def _broken(kind, point, rng):
+    return trials_hu.trial_theorem8(dict(point, broken=kind), rng)
+
+
 def asymmetric_mutants(claim_id=_CLAIM):
     """:class:`~proofs_checks.model.Mutant` of each broken mode in ``_KINDS`` (the frozen truncation level first)."""
     return tuple(
-        Mutant(name, asymmetric_rate_check(claim_id, trial=broken_trial("rates.hu.thm8", kind)))
+        Mutant(name, asymmetric_rate_check(claim_id, trial=functools.partial(_broken, kind)))
         for kind, name in _KINDS.items()
     )
 
