@@ -20,6 +20,7 @@ CID = "rates.hu.thm8.asymmetric"
 
 
 def test_lognormal_law_has_mean_zero_variance_e_e_minus_1_and_right_skew():
+    # private: _mean_noise: the trial's law of x - mu is the subject
     x = trials_hu._mean_noise("lognormal", (400_000,), np.random.default_rng(0))
     var = math.e * (math.e - 1.0)
     assert trials_hu.LOGNORMAL_VAR == var

@@ -51,6 +51,7 @@ def test_printed_log_d_k_rule():
 
 
 def test_log_d_noise_factor_is_one_at_the_reference_dimension():
+    # private: _noise_factor: the trial's broken mode is the subject
     point = dict(broken="log_d_noise", d=8, d_ref=8, log_d_power=1.5)
     assert trials_hu._noise_factor(point) == 1.0
     ratio = math.log(5120.0) / math.log(80.0)
