@@ -21,7 +21,7 @@ DEFAULT_SECONDS = 0.1
 #: Seconds of each claim (all its default run seeds) at the quick profile, on an idle 2-core machine.
 QUICK_SECONDS = {
     'rates.hu.thm7.dimension': 6.8,
-    'rates.hu.thm8.dimension': 6.3,
+    'rates.hu.thm8.dimension': 4.0,
     'audit.calibration.power': 6.0,
     'audit.arora-boosting.calibrated': 4.5,
     'rates.hu.thm7.sparsity': 3.9,
@@ -164,6 +164,7 @@ QUICK_SECONDS = {
     'rates.hu.thm8.rate-eps.uniform': 2.4,
     'rates.hu.thm2.rate-eps.uniform': 1.9,
     'rates.hu.thm3.pseudo-huber': 2.1,
+    'rates.hu.thm8.asymmetric': 0.5,
     'rates.hu.thm3.pseudo-huber.rate-eps.uniform': 0.5,
     'rates.hu.thm5.rate-eps.uniform': 0.5,
     'rates.hu.thm7.rate-eps.uniform': 0.3,

@@ -105,6 +105,7 @@ def test_rate_claims_registered_per_algorithm():
         "rates.hu.thm3.pseudo-huber.rate-eps.uniform": "hu-1",
         "rates.hu.thm5.rate-eps.uniform": "hu-2",
         "rates.hu.thm7.rate-eps.uniform": "hu-3",
+        "rates.hu.thm8.asymmetric": "hu-5",
     }
 
 

@@ -23,7 +23,9 @@ of the output (closed form, or an accurate deterministic quadrature):
   with Student-t(3) entries (finite variance only), ``mu`` ``s*``-sparse, ``||mu||_2 = 1``:
   ``L(w) - L(mu) = ||w - mu||_2^2``; ``gamma_r = mu_r = 2``.  Optional point fields: ``x_scale``
   (``x = mu + x_scale t``, default 1), ``mu_shape`` (:data:`MU_SHAPES`, default ``"random"``) and ``tau``
-  (the second-moment bound fed to ``k``, default :func:`theorem8_tau` ``() = 12``).
+  (the second-moment bound fed to ``k``, default :func:`theorem8_tau` ``() = 12``), ``x_law`` (:data:`X_LAWS`, the law
+  of ``x - mu``: ``"t"`` by default, ``"lognormal"`` right-skewed) and ``k_rule`` (:data:`K_RULES`).  Theorem 7's
+  ``w_shape`` (:data:`MU_SHAPES`) shapes ``w*`` as ``mu_shape`` shapes ``mu``.
 
 ``point`` holds ``n``, ``epsilon`` and the setting's constants; a ``broken``
 key selects a deliberately wrong algorithm for the tests (``"ignore_data"``:
@@ -33,7 +35,8 @@ scale is multiplied by ``n eps / ne_ref``, so it does not shrink as ``n eps`` gr
 ``s*^(2 s_power)`` faster); ``"d_noise"`` (Theorems 2, 3, 5, 7, 8): multiplied by
 ``d ** d_power``; ``"noise_x20"``: multiplied by 20 at every point (a mis-calibrated noise scale);
 ``"output_noise"`` (Theorems 2, 3, 5, 7, 8): ``N(0, sigma^2)`` added to each coordinate of the output, an
-error growing linearly in ``d``; ``"step_small"``: every step size times 0.1; ``"frozen_truncation"``: the
+error growing linearly in ``d``; ``"step_small"``: every step size times 0.1; ``"log_d_noise"``: the privacy noise times
+``(log(d / zeta) / log(d_ref / zeta)) ** log_d_power``; ``"frozen_truncation"``: the
 truncation level of the robust estimator (``s``, ``K``, ``k``) set at the grid's smallest ``n eps``).
 """
 
@@ -84,7 +87,7 @@ NOISE_VAR = 0.1
 #: the stated one at every point.
 NOISE_X20 = 20.0
 #: The broken modes that rescale the privacy noise (through :func:`_noise_factor`).
-_NOISE_MODES = ("fixed_noise", "s_noise", "s_noise_power", "d_noise", "noise_x20")
+_NOISE_MODES = ("fixed_noise", "s_noise", "s_noise_power", "d_noise", "log_d_noise", "noise_x20")
 
 
 def _t_moments(df):
@@ -96,13 +99,19 @@ def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
     smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
     ``s_noise_power``: times ``s* ** s_power``;
-    ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given)."""
+    ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given); ``log_d_noise``: times
+    ``(log(d / zeta) / log(d_ref / zeta)) ** log_d_power`` (1 unless given; ``d_ref``, the grid's smallest ``d``, makes
+    the factor 1 there: a squared error growing by ``log^2(d / zeta)`` more)."""
     if point.get("broken") == "s_noise":
         return float(point["s_star"])
     if point.get("broken") == "s_noise_power":
         return float(point["s_star"]) ** float(point["s_power"])
     if point.get("broken") == "d_noise":
         return float(point["d"]) ** float(point.get("d_power", 1.0))
+    if point.get("broken") == "log_d_noise":
+        zeta = point.get("zeta", 0.1)
+        ratio = math.log(float(point["d"]) / zeta) / math.log(float(point.get("d_ref", point["d"])) / zeta)
+        return ratio ** float(point.get("log_d_power", 1.0))
     if point.get("broken") == "noise_x20":
         return NOISE_X20
     return point["n"] * point["epsilon"] / point["ne_ref"]
@@ -337,10 +346,14 @@ def trial_theorem3(point, rng):
 
 
 def trial_theorem7(point, rng):
-    """Algorithm 3, Theorem 7 parameters (``gamma = mu = 1``), start 0; excess ``||w - w*||^2``."""
+    """Algorithm 3, Theorem 7 parameters (``gamma = mu = 1``), start 0; excess ``||w - w*||^2``.
+
+    ``point["w_shape"]`` (:data:`MU_SHAPES`, default ``"random"``) shapes ``w*`` (norm 1/2) as Theorem 8's mean."""
     n, eps, d, s_star = int(point["n"]), float(point["epsilon"]), int(point["d"]), int(point["s_star"])
     delta = float(point["delta"])
-    w_star = _sparse_unit(d, s_star, 0.5, rng)
+    shape = point.get("w_shape", "random")
+    # "random" keeps its own expression (the same bits as before the shape option existed)
+    w_star = _sparse_unit(d, s_star, 0.5, rng) if shape == "random" else 0.5 * _sparse_mean(d, s_star, shape, rng)
     # The records [x, y] drawn in place: n (d + 1) standard normals, whose last column is then overwritten by y,
     # so that X needs no second copy (np.column_stack of an (n, d) draw copied 65 MB a trial at d = 2048).
     # The law of X is the same (i.i.d. N(0, 1) entries); the discarded column is independent of everything.
@@ -412,18 +425,43 @@ def _sparse_mean(d, s_star, shape, rng):
     raise ValueError(f"mu_shape must be one of {MU_SHAPES}, got {shape!r}")
 
 
+#: Laws of ``x - mu`` in Theorem 8's trial (``point["x_law"]``): ``"t"``, Student t(3) (symmetric: a robust mean of
+#: it is unbiased at any scale); ``"lognormal"``, ``exp(Z) - exp(1/2)`` (mean 0, variance ``e (e - 1) = 4.67``,
+#: right-skewed: the robust estimator's bias, Lemma 4's ``tau / k`` term, shows).
+X_LAWS = ("t", "lognormal")
+LOGNORMAL_VAR = math.e * (math.e - 1.0)
+
+
+def _mean_noise(law, shape, rng):
+    """Zero-mean draws of ``x - mu`` for Theorem 8's trial, law by :data:`X_LAWS`."""
+    if law == "t":
+        return rng.standard_t(T_DF_MEAN, size=shape)
+    if law == "lognormal":
+        out = rng.lognormal(0.0, 1.0, size=shape)
+        out -= math.exp(0.5)
+        return out
+    raise ValueError(f"x_law must be one of {X_LAWS}, got {law!r}")
+
+
 #: Choices of Algorithm 5's scale ``k`` (``point["k_rule"]``), hidden constants 1 and logs dropped:
 #: ``"printed"``: ``k = c_k sqrt(n eps tau)`` as [002 Thm. 8] states it (no ``s``, no ``T``);
 #: ``"proof"``: ``k^4 = n^2 eps^2 tau^2 / (s T)^2`` as the proof of [002 Thm. 8] [002 App. A] sets it;
 #: ``"balanced"``: ``k^4 = n^2 eps^2 tau^2 / (s T^2)``, which balances the proof's own inequality
 #: ``s^2 k^2 T^2 / (n eps)^2 + s tau^2 / k^2`` and gives its ``s^(3/2)`` (``k ~ s^(-1/4)``).
-K_RULES = ("printed", "proof", "balanced")
+#: ``"printed_log_d"``: ``k = c_k sqrt(n eps tau / log(d / zeta))``, the printed ``k`` whose ``O~`` carries the
+#: ``1 / sqrt(log(d / zeta))`` that turns the ``log^2(d / zeta)`` of the Peeling noise's maximum over ``d``
+#: coordinates into the displayed ``log(d / zeta)`` (``docs/rates.md``, "002: the d-sweeps").
+K_RULES = ("printed", "proof", "balanced", "printed_log_d")
 
 
-def theorem8_k(rule, n, eps, tau, s, T, c_k=1.0):
-    """Algorithm 5's ``k`` under ``rule`` (:data:`K_RULES`)."""
+def theorem8_k(rule, n, eps, tau, s, T, c_k=1.0, d=None, zeta=0.1):
+    """Algorithm 5's ``k`` under ``rule`` (:data:`K_RULES`); ``d`` and ``zeta`` enter ``"printed_log_d"`` only."""
     if rule == "printed":
         return c_k * math.sqrt(n * eps * tau)
+    if rule == "printed_log_d":
+        if d is None or d < 1:
+            raise ValueError(f"k_rule 'printed_log_d' needs the dimension d >= 1, got d={d!r}")
+        return c_k * math.sqrt(n * eps * tau / math.log(d / zeta))
     if rule == "proof":
         return c_k * (n * eps * tau / (s * T)) ** 0.5
     if rule == "balanced":
@@ -441,12 +479,13 @@ def trial_theorem8(point, rng):
     # mu + t written straight into the records (the same sums, so the same bits as np.column_stack of them,
     # one (n, d) copy fewer)
     data = np.empty((n, d + 1))
-    noise = rng.standard_t(T_DF_MEAN, size=(n, d))
+    law = point.get("x_law", "t")
+    noise = _mean_noise(law, (n, d), rng)
     if x_scale != 1.0:
         noise *= x_scale
     np.add(mu[None, :], noise, out=data[:, :d])
     if point.get("broken") == "ignore_data":
-        data[:, :d] = x_scale * rng.standard_t(T_DF_MEAN, size=(n, d))
+        data[:, :d] = x_scale * _mean_noise(law, (n, d), rng)
     data[:, d] = 0.0
     p = theorem8_parameters(
         n,
@@ -461,7 +500,9 @@ def trial_theorem8(point, rng):
     )
     rule = point.get("k_rule", "printed")
     if rule != "printed" or point.get("broken") == "frozen_truncation":
-        p["k"] = theorem8_k(rule, n, _truncation_epsilon(point), tau, p["s"], p["T"], point.get("c_k", 1.0))
+        p["k"] = theorem8_k(
+            rule, n, _truncation_epsilon(point), tau, p["s"], p["T"], point.get("c_k", 1.0), d, point.get("zeta", 0.1)
+        )
     p["eta"] = _step(point, p["eta"])
     lam = None
     if point.get("broken") in _NOISE_MODES:

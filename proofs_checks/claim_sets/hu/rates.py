@@ -240,6 +240,7 @@ MUTANT_NAMES = {
     "output_noise": "output noise N(0, sigma^2) added to w",
     "noise_x20": "privacy noise scale x20",
     "d_noise": "privacy noise x d",
+    "log_d_noise": "privacy noise x log(d / zeta)^p",
     "s_noise": "privacy noise x s*",
     "s_noise_power": "privacy noise x s*^p",
     "step_small": "step sizes x 0.1",
@@ -261,6 +262,8 @@ def mutant_kinds(claim_id):
         kinds.append("noise_x20")
     if claim_id.endswith(".dimension"):
         kinds.append("d_noise")
+    if (claim_id, "log_d_noise") in MUTANT_EXTRA:
+        kinds.append("log_d_noise")
     if ".sparsity" in claim_id:
         kinds.append("s_noise")
     if (claim_id, "s_noise_power") in MUTANT_EXTRA:
@@ -283,7 +286,12 @@ def mutant_kinds(claim_id):
 #: noise scale times s*^(1/2) and s*^(1/4) makes it s^2 (the printed k's own noise term already grows like s^2).
 #: Measured at quick (seeds 20261121, 1, 2): 1.76 [1.66, 1.87], 1.81 [1.70, 1.92], 1.93 [1.81, 2.05] (proof's k) and
 #: 1.75 [1.64, 1.86], 1.90 [1.78, 2.02], 1.71 [1.59, 1.83] (balanced k): refuted.
+#: The d-sweeps of Theorems 7 and 8 carry a mutant whose squared error grows one power of log(d / zeta) faster than
+#: stated (``log_d_noise``: Peeling's noise scale times ``log(d / zeta)^p``, ``p = 1`` and ``3/2``): the smallest growth
+#: above the stated one each claim must catch (measured in ``docs/rates.md``, "002: the d-sweeps of Theorems 7 and 8").
 MUTANT_EXTRA = {
+    ("rates.hu.thm7.dimension", "log_d_noise"): {"log_d_power": 1.5, "d_ref": 8},
+    ("rates.hu.thm8.dimension", "log_d_noise"): {"log_d_power": 1.0, "d_ref": 8},
     ("rates.hu.thm8.sparsity.proof-k", "s_noise_power"): {"s_power": 0.5},
     ("rates.hu.thm8.sparsity.balanced-k", "s_noise_power"): {"s_power": 0.25},
     ("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
@@ -362,8 +370,9 @@ _FROZEN = (
     "mutant adds less privacy noise (its sensitivity is proportional to the level), and the bias it leaves stays "
     "below the error at every grid point; the data are symmetric about the optimum (Student t features, symmetric "
     "noise), where a robust mean of a symmetric gradient is unbiased whatever its scale.  Measured at quick (seed "
-    "20261121): exponent {m}, faster than stated.  An asymmetric design (as 000's n-sweeps use) would be needed; "
-    "not built"
+    "20261121): exponent {m}, faster than stated.  On right-skewed data the mutant is caught: rates.hu.thm8.asymmetric "
+    "(Theorem 8, x - mu = exp(Z) - e^(1/2)) refutes it (0.441 [0.346, 0.536] against 1, seed 20261121); no such "
+    "design is built for Theorems 2, 3, 5 and 7"
 )
 #: Step sizes x 0.1 where the quick sweep still decays at the stated rate (seed 20261121).
 _STEP_REACH = {
@@ -434,6 +443,9 @@ def rate_mutants(claim_id):
     for k in mutant_kinds(claim_id):
         extra = MUTANT_EXTRA.get((claim_id, k), {})
         name = MUTANT_NAMES[k] + (f" (sigma = {extra['output_sigma']:g})" if "output_sigma" in extra else "")
+        if "log_d_power" in extra:
+            p = extra["log_d_power"]
+            name = name.replace("^p", f"^{p:g} (squared error times log(d / zeta)^{2 * p:g})")
         if "s_power" in extra:
             name = name.replace("s*^p", f"s*^{extra['s_power']:g} (error growing like s*^2)")
         out.append(
@@ -461,6 +473,7 @@ def register(registry):
                 seed_policy="once",
             )
         )
-    from . import rate_eps  # the eps sweeps (reading "uniform in eps") share the rate machinery, not this module
+    from . import rate_asymmetric, rate_eps  # share the rate machinery, not this module
 
     rate_eps.register(registry)
+    rate_asymmetric.register(registry)
