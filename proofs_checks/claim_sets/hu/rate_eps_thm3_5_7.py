@@ -70,7 +70,7 @@ EPS_SETTINGS = {
         },
         repetitions={"quick": 16, "full": 64},
         why="T ~ (n eps)^(2/5) must stay <= n (eps <= 1e6 at n = 200, 1e7 at n = 1000)",
-        scope="reproduction",
+        scope="paper",
         mutants={"ignore_data": {}, "fixed_noise": {}},
     ),
     "rates.hu.thm7.rate-eps.uniform": dict(
@@ -86,7 +86,7 @@ EPS_SETTINGS = {
         },
         repetitions={"quick": 32, "full": 96},
         why="T = floor(log n) does not grow with eps; the non-private error of T steps on n / T records each stays",
-        scope="reproduction",
+        scope="paper",
         mutants={"ignore_data": {}},
     ),
 }
