@@ -187,7 +187,7 @@ def _polytope_w_star(point, rng):
 
 
 def _polytope_linear(point, rng):
-    n, d = int(point["n"]), int(point["d"])
+    n = int(point["n"])
     w_star = _polytope_w_star(point, rng)
     data = linear_data(n, w_star, "student_t", "normal", rng, x_params={"df": T_DF_X}, noise_params={"var": NOISE_VAR})
     if point.get("broken") == "ignore_data":

@@ -25,13 +25,14 @@ Dimension.  ``rates.hu.thm2.dimension`` sweeps ``d`` at fixed ``n eps`` and judg
 ``error ~ log(2d)^b`` against the ``log d`` of Theorem 2 the same way (stated exponent ``-1``
 in ``x = log(2d)``).  ``rates.hu.thm3.dimension`` sweeps ``d`` with
 the theorem's own parameters at each ``d`` and judges growth in ``x = log(d n / zeta)``, the
-logarithm eq. (8) displays, with stated exponent ``-1/4``.  ``rates.hu.thm5.dimension`` judges the
-``log |V| = log(2d)`` of the exponential mechanism (stated exponent ``-1`` in ``x = log(2d)``, w* a vertex;
-:data:`.rate_settings.THM5_DIMENSION_NOTE`), inconclusive at quick by :data:`QUICK_BOUNDARY_REASONS`.  At fixed ``n``
-that is the stricter form (``log(n / zeta)`` dominates; see the comment above their settings),
+logarithm eq. (8) displays, with stated exponent ``-1/4``.  At fixed ``n``
+that is the stricter form (``log(n / zeta)`` dominates; see the comment above its settings),
 with less leverage.  Once the vertex choices carry no information, Frank-Wolfe's error is the
-d-independent variance of a walk over random vertices: the large-d end of these sweeps measures
-that walk (``docs/section6.md``, "Dimension").  ``rates.hu.thm7.dimension`` and
+d-independent variance of a walk over random vertices: the large-d end of that sweep measures
+that walk (``docs/section6.md``, "Dimension").  ``rates.hu.thm5.dimension`` judges the
+``log |V| = log(2d)`` of the exponential mechanism (stated exponent ``-1`` in ``x = log(2d)``) on a vertex ``w*``,
+whose signal does not shrink with ``d`` (:data:`.rate_settings.THM5_DIMENSION_NOTE`); inconclusive at quick by
+:data:`QUICK_BOUNDARY_REASONS`.  ``rates.hu.thm7.dimension`` and
 ``rates.hu.thm8.dimension`` judge the ``log^2(d / zeta)`` and ``log(d / zeta)`` of Theorems 7 and 8
 (stated exponents ``-2`` and ``-1`` in ``x = log(d / zeta)``), with a one-sided saturation rule
 (a ``consistent`` sweep that reaches half the trivial error gives no verdict).
