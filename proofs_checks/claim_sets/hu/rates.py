@@ -183,6 +183,9 @@ def blind_walk_error(claim_id, point):
     else:
         raise ValueError(f"blind_walk_error covers the Theorem 3 and 5 settings, got {claim_id!r}")
     dist2 = blind_walk_distance2(etas, d, r)
+    if point.get("w_shape", "polytope") == "flat":
+        # w* = +-e_j / s* on s* coordinates: E||w*||^2 = 1 / s* in place of the l1 sphere's 2 r^2 / (d + 1)
+        dist2 += 1.0 / int(point["s_star"]) - 2.0 * r * r / (d + 1)
     if claim_id.startswith("rates.hu.thm3"):
         return trials_hu.biweight_excess_risk(dist2)
     return var * dist2
