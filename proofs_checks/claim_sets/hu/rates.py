@@ -152,7 +152,6 @@ def with_quick_boundary_rule(claim_id, check):
 
     def wrapped(ctx):
         res = check(ctx)
-        res.evidence["quick_boundary_rule"] = ctx.profile == "quick"
         if ctx.profile == "quick" and res.verdict == "confirmed":
             res.verdict = "inconclusive"
             res.method += f"; {reason}"
