@@ -88,6 +88,7 @@ def test_log_d_noise_refuted_at_quick(cid, seed):
 
 
 def test_thm5_dimension_grid_uses_a_vertex_w_star():
+    # private: _polytope_w_star: the trial's w* option (its shapes and its errors) is the subject
     for grid in rate_settings.SETTINGS["rates.hu.thm5.dimension"]["grids"].values():
         assert all(p["w_shape"] == "flat" and p["s_star"] == 1 for p in grid)
     w = trials_hu._polytope_w_star(dict(d=16, w_shape="flat", s_star=1), np.random.default_rng(5))
