@@ -164,14 +164,36 @@ def _sparse_unit(d, s_star, norm, rng):
 # --------------------------------------------------------------------------- Theorems 2 and 5
 
 
+#: Shapes of Theorem 5's ``w*`` (``point["w_shape"]``): ``"polytope"`` (default), uniform on the unit l1 sphere, whose
+#: entries shrink like ``1/d`` (the vertex choices of Frank-Wolfe stop carrying information as ``d`` grows);
+#: ``"flat"``, entries ``+-1/s*`` on a random support of ``s*`` coordinates (``||w*||_1 = 1``), the same signal at
+#: every ``d``.
+W_SHAPES_POLYTOPE = ("polytope", "flat")
+
+
+def _polytope_w_star(point, rng):
+    """``w*`` of Theorems 2 and 5 by :data:`W_SHAPES_POLYTOPE`; ``"polytope"`` draws as before the option existed."""
+    d, shape = int(point["d"]), point.get("w_shape", "polytope")
+    if shape == "polytope":
+        return w_star_polytope(d, rng)
+    if shape == "flat":
+        s_star = int(point["s_star"])
+        if not 1 <= s_star <= d:
+            raise ValueError(f"s_star must be in [1, d={d}], got s_star={s_star!r}")
+        w = np.zeros(d)
+        w[rng.permutation(d)[:s_star]] = rng.choice([-1.0, 1.0], size=s_star) / s_star
+        return w
+    raise ValueError(f"w_shape must be one of {W_SHAPES_POLYTOPE}, got {shape!r}")
+
+
 def _polytope_linear(point, rng):
-    n, d = int(point["n"]), int(point["d"])
-    w_star = w_star_polytope(d, rng)
+    n = int(point["n"])
+    w_star = _polytope_w_star(point, rng)
     data = linear_data(n, w_star, "student_t", "normal", rng, x_params={"df": T_DF_X}, noise_params={"var": NOISE_VAR})
     if point.get("broken") == "ignore_data":
         data = linear_data(
             n,
-            w_star_polytope(d, rng),
+            _polytope_w_star(point, rng),
             "student_t",
             "normal",
             rng,

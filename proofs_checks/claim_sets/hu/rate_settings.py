@@ -251,6 +251,36 @@ def dimension_grid(d_values, **common):
     return [dict(common, d=int(v), ne_ref=common["n"] * common["epsilon"]) for v in d_values]
 
 
+def _log_2d(point):
+    """``log(2d)``: the ``log |V|`` of the exponential mechanism over the ``2d`` vertices of the unit l1 ball."""
+    return math.log(2 * point["d"])
+
+
+#: Data of Theorem 5's d-sweep: ``w* = +-e_j`` (flat, ``s* = 1``, a vertex of the unit l1 ball), the same signal at
+#: every ``d``.  Under the default ``w*`` (uniform on the l1 sphere) the entries shrink like ``1/d`` and, once the
+#: gradient's entries fall below the exponential mechanism's scale, the vertex choices carry no information: the
+#: large-d end measured the blind walk (``docs/rates.md``, "002: Theorem 5's d-sweep").
+_THM5_DIMENSION_DATA = dict(w_shape="flat", s_star=1)
+#: ``var(x) ||w*||^2``: the excess risk of the output 0 (saturation rule of :func:`.rates.with_saturation_rule`).
+THM5_DIMENSION_TRIVIAL = 1.25
+
+#: The reading of ``rates.hu.thm5.dimension`` (``docs/rates.md``, "002: Theorem 5's d-sweep").
+THM5_DIMENSION_NOTE = (
+    "d enters the proof through the exponential mechanism's log |V| = log(2d) times its union bound log(T / zeta) "
+    "[002 eq. (40)], through Lemma 8's union bound log(d / zeta) over coordinates (the sampling terms of (42), "
+    "which the display drops) and through T (log(dT / zeta)); the display writes log(dn / zeta)^(4/5).  At fixed n "
+    "the log(n / zeta) (log(T / zeta)) inside those logarithms is a d-free offset of the union bounds that the "
+    "measured error does not carry: judged in x = log(dn / zeta) the growth of any term proportional to log d is "
+    "about 5 over d = 2 ... 128 without the bound being exceeded (it is loose by that offset at small d).  The "
+    "claim reads the d-dependence as the log d of the exponential mechanism (growth at most 1 in x = log(2d), "
+    "the privacy term at fixed T; T(d) only falls with d).  The design exposes that term: w* = +-e_j, n = 1000, "
+    "eps = 65536 (far above the 0 < eps < 1 of the privacy theorem; only n eps, T and K enter the mechanism's "
+    "scale), where the vertex choices stay informative at every d and the error is the mechanism's suboptimality; "
+    "measured growth 0.92-1.11, on the stated boundary, so the quick grid gives no confirmation (see the quick "
+    "rule); the full grid (d = 2 ... 2048, 128 runs) gives the verdict"
+)
+
+
 #: Dependence on the dimension through ``log(d n / zeta)`` (Theorems 3 and 5).  At fixed ``n``,
 #: ``epsilon`` (``delta``) the bounds grow in ``d`` like ``log(d n / zeta)^b``, ``b = 1/4`` (eq. (8))
 #: and ``b = 4/5`` (eq. (9)); judged as a "rate" in ``x = log(d n / zeta)`` with stated exponent ``-b``
@@ -282,20 +312,23 @@ SETTINGS.update(
         ),
         "rates.hu.thm5.dimension": dict(
             algorithm="hu-2",
-            source="[002 Thm. 5], [002 eq. (9)], [002 Assumption 3]",
+            source="[002 Thm. 5], [002 eq. (40)], [002 eq. (42)], [002 Assumption 3]",
             statement="Algorithm 2 (Theorem 5 parameters at each d, printed budget, delta = 1e-5): at fixed n eps "
-            "the excess population risk grows at most like log^(4/5)(d n / zeta)",
+            "the excess population risk grows at most like log d (the log |V| = log(2d) of the exponential "
+            "mechanism over the 2d vertices), i.e. error ~ log(2d)^b with b <= 1",
+            note=THM5_DIMENSION_NOTE,
             trial=trials_hu.trial_theorem5,
-            exponent=-4 / 5,
-            x=_log_dn_over_zeta,
-            xlabel="log(d n / zeta)",
+            exponent=-1.0,
+            x=_log_2d,
+            xlabel="log(2d)",
+            trivial_error=THM5_DIMENSION_TRIVIAL,
             grids={
-                "quick": dimension_grid([2, 8, 32, 128], n=4000, epsilon=1024.0, delta=1e-5),
+                "quick": dimension_grid([2, 8, 32, 128], n=1000, epsilon=65536.0, delta=1e-5, **_THM5_DIMENSION_DATA),
                 "full": dimension_grid(
-                    [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], n=16000, epsilon=256.0, delta=1e-5
+                    [2, 8, 32, 128, 512, 2048], n=1000, epsilon=65536.0, delta=1e-5, **_THM5_DIMENSION_DATA
                 ),
             },
-            repetitions={"quick": 32, "full": 60},
+            repetitions={"quick": 32, "full": 128},
         ),
     }
 )

@@ -23,13 +23,16 @@ carries (an "other log term" of its ``O``).
 
 Dimension.  ``rates.hu.thm2.dimension`` sweeps ``d`` at fixed ``n eps`` and judges
 ``error ~ log(2d)^b`` against the ``log d`` of Theorem 2 the same way (stated exponent ``-1``
-in ``x = log(2d)``).  ``rates.hu.thm3.dimension`` and ``rates.hu.thm5.dimension`` sweep ``d`` with
-the theorems' own parameters at each ``d`` and judge growth in ``x = log(d n / zeta)``, the
-logarithm eqs. (8) and (9) display, with stated exponents ``-1/4`` and ``-4/5``.  At fixed ``n``
-that is the stricter form (``log(n / zeta)`` dominates; see the comment above their settings),
+in ``x = log(2d)``).  ``rates.hu.thm3.dimension`` sweeps ``d`` with
+the theorem's own parameters at each ``d`` and judges growth in ``x = log(d n / zeta)``, the
+logarithm eq. (8) displays, with stated exponent ``-1/4``.  At fixed ``n``
+that is the stricter form (``log(n / zeta)`` dominates; see the comment above its settings),
 with less leverage.  Once the vertex choices carry no information, Frank-Wolfe's error is the
-d-independent variance of a walk over random vertices: the large-d end of these sweeps measures
-that walk (``docs/section6.md``, "Dimension").  ``rates.hu.thm7.dimension`` and
+d-independent variance of a walk over random vertices: the large-d end of that sweep measures
+that walk (``docs/section6.md``, "Dimension").  ``rates.hu.thm5.dimension`` judges the
+``log |V| = log(2d)`` of the exponential mechanism (stated exponent ``-1`` in ``x = log(2d)``) on a vertex ``w*``,
+whose signal does not shrink with ``d`` (:data:`.rate_settings.THM5_DIMENSION_NOTE`); inconclusive at quick by
+:data:`QUICK_BOUNDARY_REASONS`.  ``rates.hu.thm7.dimension`` and
 ``rates.hu.thm8.dimension`` judge the ``log^2(d / zeta)`` and ``log(d / zeta)`` of Theorems 7 and 8
 (stated exponents ``-2`` and ``-1`` in ``x = log(d / zeta)``), with a one-sided saturation rule
 (a ``consistent`` sweep that reaches half the trivial error gives no verdict).
@@ -129,6 +132,34 @@ def with_saturation_rule(claim_id, check):
     return wrapped
 
 
+#: Claims whose quick grid cannot resolve the stated growth from the measured one (the error sits on the stated
+#: boundary): at the quick profile a ``confirmed`` becomes ``inconclusive`` with this reason, a ``refuted`` stands
+#: (its interval lies wholly above the stated growth).  The full profile gives the verdict.
+QUICK_BOUNDARY_REASONS = {
+    "rates.hu.thm5.dimension": (
+        "quick grid on the stated boundary: the error of Algorithm 2 grows like log(2d) itself (the exponential "
+        "mechanism's log |V|; measured growth 0.92-1.11 at quick, 32 runs, 0.95 intervals about 0.3 wide, wider "
+        "than the 0.25 the fit calls conclusive), so a quick confirmation would rest on a seed; the full profile "
+        "(d = 2 ... 2048, 128 runs) gives the verdict"
+    ),
+}
+
+
+def with_quick_boundary_rule(claim_id, check):
+    """``check`` that, at the quick profile, reports ``inconclusive`` in place of ``confirmed`` for the claims of
+    :data:`QUICK_BOUNDARY_REASONS` (a ``refuted`` verdict stands: its interval excludes the stated growth)."""
+    reason = QUICK_BOUNDARY_REASONS[claim_id]
+
+    def wrapped(ctx):
+        res = check(ctx)
+        if ctx.profile == "quick" and res.verdict == "confirmed":
+            res.verdict = "inconclusive"
+            res.method += f"; {reason}"
+        return res
+
+    return wrapped
+
+
 def blind_walk_error(claim_id, point):
     """Excess risk of Frank-Wolfe with the setting of ``claim_id`` whose vertex choices are uniform over
     the ``2d`` vertices of the unit l1 ball (no information from the data), at the expected
@@ -151,6 +182,9 @@ def blind_walk_error(claim_id, point):
     else:
         raise ValueError(f"blind_walk_error covers the Theorem 3 and 5 settings, got {claim_id!r}")
     dist2 = blind_walk_distance2(etas, d, r)
+    if point.get("w_shape", "polytope") == "flat":
+        # w* = +-e_j / s* on s* coordinates: E||w*||^2 = 1 / s* in place of the l1 sphere's 2 r^2 / (d + 1)
+        dist2 += 1.0 / int(point["s_star"]) - 2.0 * r * r / (d + 1)
     if claim_id.startswith("rates.hu.thm3"):
         return trials_hu.biweight_excess_risk(dist2)
     return var * dist2
@@ -219,6 +253,8 @@ def rate_check(claim_id, trial=None, grids=None, repetitions=None):
         check = _with_blind_walk(claim_id, check)
     if "trivial_error" in st:
         check = with_saturation_rule(claim_id, check)
+    if claim_id in QUICK_BOUNDARY_REASONS:
+        check = with_quick_boundary_rule(claim_id, check)
     return check
 
 
@@ -292,6 +328,8 @@ def mutant_kinds(claim_id):
 MUTANT_EXTRA = {
     ("rates.hu.thm7.dimension", "log_d_noise"): {"log_d_power": 1.5, "d_ref": 8},
     ("rates.hu.thm8.dimension", "log_d_noise"): {"log_d_power": 1.0, "d_ref": 8},
+    # the exponential mechanism's suboptimality is linear in its scale: error times log(d / zeta) / log(2 / zeta)
+    ("rates.hu.thm5.dimension", "log_d_noise"): {"log_d_power": 1.0, "d_ref": 2},
     ("rates.hu.thm8.sparsity.proof-k", "s_noise_power"): {"s_power": 0.5},
     ("rates.hu.thm8.sparsity.balanced-k", "s_noise_power"): {"s_power": 0.25},
     ("rates.hu.thm2", "output_noise"): {"output_sigma": 0.3},
@@ -350,7 +388,7 @@ _ALG3 = "Algorithm 3 projects on the unit l2 ball (step 7) and ||w*||_2 = 0.5, s
 _DIM = {
     "rates.hu.thm2.dimension": ("d", "log(2d)", _FW + ", excess risk <= var(x) x 4"),
     "rates.hu.thm3.dimension": ("d", "log^(1/4)(d n / zeta)", _FW + ", the biweight excess risk is bounded"),
-    "rates.hu.thm5.dimension": ("d", "log^(4/5)(d n / zeta)", _FW + ", excess risk <= var(x) x 4"),
+    "rates.hu.thm5.dimension": ("d", "log(2d)", _FW + ", excess risk <= var(x) x 4"),
     "rates.hu.thm7.dimension": ("d", "log^2(d / zeta)", _ALG3),
     "rates.hu.thm7.sparsity": ("s*", "s*^2", _ALG3),
 }
@@ -445,7 +483,9 @@ def rate_mutants(claim_id):
         name = MUTANT_NAMES[k] + (f" (sigma = {extra['output_sigma']:g})" if "output_sigma" in extra else "")
         if "log_d_power" in extra:
             p = extra["log_d_power"]
-            name = name.replace("^p", f"^{p:g} (squared error times log(d / zeta)^{2 * p:g})")
+            # Peeling's noise enters the squared error squared; the exponential mechanism's scale enters linearly
+            what, q = ("error", p) if claim_id == "rates.hu.thm5.dimension" else ("squared error", 2 * p)
+            name = name.replace("^p", f"^{p:g} ({what} times log(d / zeta)^{q:g})")
         if "s_power" in extra:
             name = name.replace("s*^p", f"s*^{extra['s_power']:g} (error growing like s*^2)")
         out.append(
