@@ -1,12 +1,13 @@
 """Sequential stopping of the two-sample tests of the continuous whole algorithms ([002 Alg. 3, 5], 004's).
 
-The counts tests of the finite laws stop early by :mod:`.sequential`; the continuous algorithms compare the port's
-runs with as many of the reference's (:func:`.algorithms_sparse.two_sample_test`).  Here both samples grow
-together, and are tested at the same three looks (:data:`.sequential.LOOKS` of ``n``, ``m`` runs of each):
+The counts tests of the finite laws stop early by :mod:`proofs_checks.conform.sequential`; the continuous
+algorithms compare the port's runs with as many of the reference's (:func:`.algorithms_sparse.two_sample_test`).
+Here both samples grow together, and are tested at the same three looks
+(:data:`~proofs_checks.conform.sequential.LOOKS` of ``n``, ``m`` runs of each):
 
 * **clearly wrong** -- at look ``k`` the two-sample test runs at level ``SPENDING[k] * alpha``
-  (:data:`.sequential.SPENDING`, adding up to ``alpha``): by the union bound a correct port still fails with
-  probability at most ``alpha`` whatever the dependence between the looks.
+  (:data:`~proofs_checks.conform.sequential.SPENDING`, adding up to ``alpha``): by the union bound a correct port
+  still fails with probability at most ``alpha`` whatever the dependence between the looks.
 * **clearly right** -- at an interim look the test stops and passes when every coordinate's two-sample KS distance
   and every support pattern's frequency difference is below ``min_distance - 2 e(m)``, with
   ``e(m) = sqrt(log(4 / FUTILITY) / (2 m))``.  By the Dvoretzky-Kiefer-Wolfowitz inequality (Massart's constant)
@@ -139,8 +140,8 @@ def sequential_two_sample_test(
     -------
     tuple
         ``(ok, message, detail)``; ``detail`` adds ``draws_used``, ``look`` and ``stopped`` (``"clearly
-        wrong"``, ``"clearly right"`` or ``"final"``).  With :data:`.sequential.ENABLED` false: one test of all
-        ``n`` runs.
+        wrong"``, ``"clearly right"`` or ``"final"``).  With :data:`~proofs_checks.conform.sequential.ENABLED`
+        false: one test of all ``n`` runs.
 
     Examples
     --------
