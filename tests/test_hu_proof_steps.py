@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs_checks.model import CheckContext
 from proofs_checks.registry import default_registry
@@ -133,3 +135,30 @@ def test_simulated_verdicts_agree_across_seeds(claims, claim_id):
     for seed in (1, 2, 3):
         assert _run(claims[claim_id].check, claim_id, seed).verdict == "confirmed"
         assert _run(claims[claim_id].mutants[0].check, claim_id, seed).verdict == "refuted"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_cauchy_loss_is_finite_and_within_its_bounds_over_the_float_range(s):
+    # Assumption 2's constants of the Cauchy loss hold in float64 for every finite s, 1e300 and subnormals
+    # included: psi >= 0, psi' odd with |psi'| <= 1/2, psi'' in [-1/8, 1] (reference: the closed forms of the
+    # docstring, checked against mpmath at 40 digits at the points below).
+    from proofs_checks.claim_sets.hu.lemmas import cauchy_loss
+
+    psi, d1, d2 = cauchy_loss(s)
+    assert all(math.isfinite(v) for v in (psi, d1, d2))
+    assert psi >= 0.0 and abs(d1) <= 0.5 and -0.125 * (1 + 4e-16) <= d2 <= 1.0  # -1/8 at s^2 = 3, to rounding
+    assert cauchy_loss(-s)[1] == -d1
+
+
+@pytest.mark.parametrize("s", [1e-300, 5e-324, 0.5, 1.0, 3.0, 1e10, 1e200])
+def test_cauchy_loss_against_mpmath(s):
+    import mpmath
+
+    from proofs_checks.claim_sets.hu.lemmas import cauchy_loss
+
+    with mpmath.workdps(40):
+        x = mpmath.mpf(s)
+        ref = (mpmath.log1p(x * x) / 2, x / (1 + x * x), (1 - x * x) / (1 + x * x) ** 2)
+    for got, want in zip(cauchy_loss(s), ref):
+        assert got == pytest.approx(float(want), rel=1e-15, abs=0)
