@@ -26,7 +26,15 @@ from ...rates import trials_hu
 from ...rates.check import make_rate_check
 from .rate_settings import ZETA, n_epsilon
 
-__all__ = ["EPS_SETTINGS", "blind_trial", "eps_grid", "eps_rate_check", "register"]
+__all__ = [
+    "EPS_SETTINGS",
+    "blind_trial",
+    "broken_mode_trial",
+    "eps_grid",
+    "eps_rate_check",
+    "fixed_n_rate_check",
+    "register",
+]
 
 
 def eps_grid(n, eps_values, **common):
@@ -83,9 +91,10 @@ def _reading(st):
     )
 
 
-def eps_rate_check(claim_id, trial=None):
-    """The rate check of ``claim_id`` (a key of :data:`EPS_SETTINGS`), with an optional replacement trial."""
-    st = EPS_SETTINGS[claim_id]
+def fixed_n_rate_check(claim_id, settings, reading, trial=None):
+    """The rate check of an eps sweep at fixed ``n``: ``settings[claim_id]`` (a dict as in :data:`EPS_SETTINGS`)
+    judged against ``n * epsilon`` with ``reading``; ``trial`` replaces the settings' trial (a mutant)."""
+    st = settings[claim_id]
     return make_rate_check(
         claim_id,
         trial or st["trial"],
@@ -95,17 +104,27 @@ def eps_rate_check(claim_id, trial=None):
         repetitions=st["repetitions"],
         zeta=ZETA,
         xlabel="n * epsilon (n fixed)",
-        reading=_reading(st),
+        reading=reading,
     )
 
 
-def _blind(trial, point, rng):
-    return trial(dict(point, broken="ignore_data"), rng)
+def eps_rate_check(claim_id, trial=None):
+    """The rate check of ``claim_id`` (a key of :data:`EPS_SETTINGS`), with an optional replacement trial."""
+    return fixed_n_rate_check(claim_id, EPS_SETTINGS, _reading(EPS_SETTINGS[claim_id]), trial)
+
+
+def _broken(trial, kind, point, rng):
+    return trial(dict(point, broken=kind), rng)
+
+
+def broken_mode_trial(trial, kind):
+    """``trial`` run in the broken mode ``kind`` of :mod:`proofs_checks.rates.trials_hu` (a picklable partial)."""
+    return functools.partial(_broken, trial, kind)
 
 
 def blind_trial(claim_id):
     """The blind algorithm (output ignores the data) of ``claim_id``'s trial: the mutant of the eps sweeps."""
-    return functools.partial(_blind, EPS_SETTINGS[claim_id]["trial"])
+    return broken_mode_trial(EPS_SETTINGS[claim_id]["trial"], "ignore_data")
 
 
 def register(registry):

@@ -19,13 +19,10 @@ Theorem 5 claim, which the measurement confirms, also carries the noise that doe
 
 from __future__ import annotations
 
-import functools
-
 from ...model import Claim, Mutant
 from ...rates import trials_hu, trials_hu_pseudo_huber
-from ...rates.check import make_rate_check
-from .rate_eps import eps_grid
-from .rate_settings import ZETA, n_epsilon
+from .rate_eps import broken_mode_trial, eps_grid, fixed_n_rate_check
+from .rate_settings import ZETA
 
 __all__ = ["EPS_SETTINGS", "eps_reading", "eps_rate_check", "broken_trial", "register"]
 
@@ -109,27 +106,12 @@ def eps_reading(claim_id):
 
 def eps_rate_check(claim_id, trial=None):
     """The rate check of ``claim_id`` (a key of :data:`EPS_SETTINGS`), with an optional replacement trial."""
-    st = EPS_SETTINGS[claim_id]
-    return make_rate_check(
-        claim_id,
-        trial or st["trial"],
-        st["grids"],
-        n_epsilon,
-        st["exponent"],
-        repetitions=st["repetitions"],
-        zeta=ZETA,
-        xlabel="n * epsilon (n fixed)",
-        reading=eps_reading(claim_id),
-    )
-
-
-def _broken(trial, kind, point, rng):
-    return trial(dict(point, broken=kind), rng)
+    return fixed_n_rate_check(claim_id, EPS_SETTINGS, eps_reading(claim_id), trial)
 
 
 def broken_trial(claim_id, kind):
     """``claim_id``'s trial in the broken mode ``kind`` of :mod:`proofs_checks.rates.trials_hu`."""
-    return functools.partial(_broken, EPS_SETTINGS[claim_id]["trial"], kind)
+    return broken_mode_trial(EPS_SETTINGS[claim_id]["trial"], kind)
 
 
 _NAMES = {
