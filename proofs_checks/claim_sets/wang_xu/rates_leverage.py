@@ -44,6 +44,10 @@ __all__ = [
     "HEAVY_DESIGN",
     "HEAVY_GRIDS",
     "heavy_mutants",
+    "READING_DESIGN",
+    "READING_GRIDS",
+    "READING_NET_SCALE",
+    "reading_mutants",
     "register",
 ]
 
@@ -88,6 +92,46 @@ HEAVY_READING = (
 )
 
 
+#: Theorem 2 at theta = 1.5 under each reading of the logarithm in its iota
+#: (:data:`~proofs_checks.rates.trials_wang_xu_leverage.IOTA_READINGS`): K = 10 (E|x|^1.5 <= 11), t = 1.2, rho = 0.4,
+#: probe ``iota (x / x_ref)^(1/4)`` of the same reading (the level of the mutant "iota schedule 1/4 flatter").
+#: psi of [000 eq. (16)] at theta = 1.5 saturates at log 1.5 from u = 1 on, so at the probe level (u = t = 1.2)
+#: ``psi(t)/t = 0.338 < rho psi(2 iota_p)/(2 iota_p)`` (``>= 0.4 x 0.87`` on the grids): the truncated risk prefers
+#: w = -1; at the stated level ``u = t / m``, ``m = (x / x_ref)^(1/4)`` grows and ``psi(u)/u -> 1 > rho``.
+READING_DESIGN = {"theta": 1.5, "moment": 10.0, "probe_ratio": 1.2, "slope_ratio": 0.4, "probe_shift": 0.25}
+#: The net's resolution per reading: zeta = 1/n under "net" (the reading is about that zeta); 64/n under
+#: "failure", where the stated algorithm's log-weight gap between the ends of W grows only like m^(1/2) and the
+#: grid must reach n = 819200 (a net of 25601 points there; zeta = O(1/n) is the theorem's own choice).
+READING_NET_SCALE = {"failure": 64, "net": 1}
+READING_GRIDS = {
+    "failure": {
+        "quick": [{"n": n, "epsilon": 1.0} for n in (3200, 12800, 51200, 204800, 819200)],
+        "full": [{"n": n, "epsilon": 1.0} for n in (3200, 12800, 51200, 204800, 819200, 3276800)],
+    },
+    "net": {
+        "quick": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200)],
+        "full": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200, 204800)],
+    },
+}
+READING_TEXT = {
+    "failure": "log(1/zeta) in iota read as log(1/eta), zeta the failure probability named in the theorem: "
+    "iota = (1/tau) (d log(1/eta) / (n eps))^(1/theta), no log n (reference.wang_xu theorem2_parameters); "
+    "net zeta = 64/n, n = 3200-819200",
+    "net": "log(1/zeta) in iota read with zeta = 1/n, the net resolution, as the proof's last line of [000 eq. (27)] "
+    "sets it: iota = (1/tau) (d log n / (n eps))^(1/theta), so n eps iota^theta = log n / tau^theta grows; "
+    "net zeta = 1/n, n = 800-51200",
+}
+READING_CLAIM_TEXT = (
+    "[000 Thm. 2] [000 eq. (18)] at theta = 1.5 on a sequence of laws, one per n (leverage records x = X_n ~ "
+    "1/iota_p(n), E|x|^1.5 <= 11, sup_w E|y - x w|^1.5 = 2^1.5 x 10 at every n, so (26) has one set of constants): "
+    "the 0.9 quantile of the excess risk decays like x^(-1/3) at least, x = n eps / log n, eps = 1.  Reading of the "
+    "logarithm in iota: {text}.  Term exposed: the truncation bias iota^(theta-1) sup E|y - x w|^theta of (26) for an "
+    "iota of order iota_p = iota (x / x_ref)^(1/4) (the leverage records truncated away, excess lambda_n ~ "
+    "iota_p^(1/2)); at the theorem's iota the records are kept and the mechanism term leads.  Uniform reading of "
+    "the O-constant, as for Theorem 1's leverage claims"
+)
+
+
 def sup_moment(design):
     """``sup_{w in W} E|y - x w|^theta = 2^theta max(K, p)`` (at ``w = -1`` or ``w = 1``; K >= p on the grids)."""
     return 2.0**design.theta * design.moment
@@ -97,8 +141,9 @@ def _evidence(design, grid):
     rows = []
     for p in grid:
         s = leverage_scale(design, p["n"], p["epsilon"])
-        net_size = 2 * p["n"] + 1
-        args = (p["n"], p["epsilon"], 1.0 / p["n"], s["iota"], design.tau, net_size, design.eta, sup_moment(design))
+        net_size = 2 * p["n"] // design.net_scale + 1
+        zeta = 1.0 / p["n"] if design.net_scale == 1 else design.net_scale / p["n"]
+        args = (p["n"], p["epsilon"], zeta, s["iota"], design.tau, net_size, design.eta, sup_moment(design))
         bound = eq14_printed(*args) if design.algorithm == 1 else eq26_derived(design.theta, *args)
         rows.append(
             {
@@ -116,7 +161,7 @@ def _evidence(design, grid):
     return rows
 
 
-def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitions=None, **mutate):
+def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitions=None, iota_reading=None, **mutate):
     """Check factory: Theorem 1's rate on the leverage design (:mod:`proofs_checks.rates.trials_wang_xu_leverage`).
 
     Parameters
@@ -128,6 +173,10 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
         :data:`HEAVY_DESIGN`, :data:`HEAVY_GRIDS`).
     grids, repetitions : dict, optional
         Per-profile grids and datasets per point (default by ``algorithm``).
+    iota_reading : str, optional
+        Algorithm 2 only: Theorem 2 at theta = 1.5 under this reading of the logarithm in its iota, on the design
+        of :data:`READING_DESIGN` with :data:`READING_NET_SCALE` and :data:`READING_GRIDS` (``None``: theta =
+        :data:`HEAVY_THETA`).
     **mutate
         Fields of :class:`~proofs_checks.rates.trials_wang_xu_leverage.LeverageDesign` (the mutants).
 
@@ -146,13 +195,22 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
     >>> callable(leverage_rate_check("standard", iota_exponent_shift=-0.25))
     True
     """
-    base = {} if algorithm == 1 else HEAVY_DESIGN
+    if iota_reading is not None and (algorithm != 2 or iota_reading not in READING_GRIDS):
+        raise ValueError(f"iota_reading must be one of {tuple(READING_GRIDS)} with algorithm 2, got {iota_reading!r}")
+    if algorithm == 1:
+        base, default_grids, reading = {}, LEVERAGE_GRIDS, READING
+    elif iota_reading is None:
+        base, default_grids, reading = HEAVY_DESIGN, HEAVY_GRIDS, HEAVY_READING
+    else:
+        base = {**READING_DESIGN, "iota_reading": iota_reading, "net_scale": READING_NET_SCALE[iota_reading]}
+        default_grids = READING_GRIDS[iota_reading]
+        reading = READING_CLAIM_TEXT.format(text=READING_TEXT[iota_reading])
     design = LeverageDesign(algorithm=algorithm, variant=variant, **{**base, **mutate})
     a = 0.5 if algorithm == 1 else (design.theta - 1.0) / design.theta
 
     def check(ctx):
         # module defaults looked up at run time (the tests shrink them)
-        g = (LEVERAGE_GRIDS if algorithm == 1 else HEAVY_GRIDS) if grids is None else grids
+        g = default_grids if grids is None else grids
         reps = LEVERAGE_REPETITIONS if repetitions is None else repetitions
         inner = make_rate_check(
             None,
@@ -164,7 +222,7 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
             zeta=design.eta,
             confidence=CONFIDENCE,
             xlabel="n eps / log n",
-            reading=READING if algorithm == 1 else HEAVY_READING,
+            reading=reading,
         )
         res = inner(ctx)
         rows = _evidence(design, g[ctx.profile])
@@ -184,6 +242,13 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
                 "design_rows": rows,
             }
         )
+        if iota_reading is not None:
+            # only the theta = 1.5 claims carry these (the other claims' evidence is unchanged)
+            res.evidence["model"] += (
+                f"; theta = {design.theta:g}, sup_w E|y - x w|^theta = {sup_moment(design):.6g}, "
+                f"iota reading: {iota_reading}"
+            )
+            res.evidence["net_zeta"] = "1/n" if design.net_scale == 1 else f"{design.net_scale}/n"
         if mutate:
             res.evidence["broken"] = ", ".join(f"{k}={v}" for k, v in sorted(mutate.items()))
         return res
@@ -286,6 +351,54 @@ def heavy_mutants(factory, variant):
     )
 
 
+#: (reading, iota factor) -> what the quick sweep measured (seed 20261121; stated exponent 1/3).
+READING_CONSTANT_FACTOR_MEASURED: dict = {}
+
+
+def reading_mutants(factory, variant, reading):
+    """Mutants of the theta = 1.5 claims under one reading of Theorem 2's iota: the iota schedule 1/4 flatter (the
+    one the design is built for), the blind algorithm, and iota x2 / x0.5 (the theorem's own O-constant:
+    ``not_a_violation``, ``detected_by=()``).
+
+    Parameters
+    ----------
+    factory : callable
+        :func:`leverage_rate_check`, called as ``factory(variant, algorithm=2, iota_reading=reading, **fields)``.
+    variant : str
+    reading : str
+        A key of :data:`READING_GRIDS`.
+
+    Returns
+    -------
+    tuple of Mutant
+
+    Examples
+    --------
+    >>> [m.name for m in reading_mutants(lambda v, **k: None, "printed", "net")][0]
+    'iota schedule 1/4 flatter in x (iota too large at large n)'
+    """
+
+    def make(**fields):
+        return factory(variant, algorithm=2, iota_reading=reading, **fields)
+
+    return (
+        Mutant("iota schedule 1/4 flatter in x (iota too large at large n)", make(iota_exponent_shift=-0.25)),
+        Mutant("blind algorithm (uniform over the net)", make(broken="ignore-data")),
+        *(
+            Mutant(
+                f"iota x{factor:g}",
+                make(iota_factor=factor),
+                factor=factor,
+                detected_by=(),
+                not_a_violation=IOTA_SCALED_FALSE_ALARM.replace("[000 Thm. 1]", "[000 Thm. 2]").format(
+                    factor=factor, measured=READING_CONSTANT_FACTOR_MEASURED.get((reading, factor), "")
+                ),
+            )
+            for factor in (2.0, 0.5)
+        ),
+    )
+
+
 #: (variant, iota factor) -> what the quick sweep measured (seed 20261121; stated exponent 1/2).
 LEVERAGE_CONSTANT_FACTOR_MEASURED = {
     ("printed", 2.0): "Measured at quick, seed 20261121: exponent 2.24 [2.00, 2.49], confirmed (the output sits at the "
@@ -334,3 +447,20 @@ def register(registry):
             seed_policy="once",
         )
     )
+    for reading in READING_GRIDS:
+        registry.add_claim(
+            Claim(
+                f"wang-xu.alg2.rate.leverage.{reading}.printed",
+                "[000 Thm. 2] [000 eq. (18)]",
+                "With zeta = O(1/n) and iota of (18), w.p. 1 - eta the excess risk is "
+                "O(tau (d log n log(1/eta)/(n eps))^((theta-1)/theta)) for every law with E||x||^theta <= tau^theta: "
+                f"exponent 1/3 at theta = 1.5, here on a law that changes with n; iota read as: {reading} "
+                f"({READING_TEXT[reading].split(':')[0]}).",
+                "rate",
+                leverage_rate_check("printed", algorithm=2, iota_reading=reading),
+                algorithm="wang-xu-2",
+                variant="printed",
+                mutants=reading_mutants(leverage_rate_check, "printed", reading),
+                seed_policy="once",
+            )
+        )
