@@ -47,7 +47,15 @@ from scipy.special import logsumexp
 from reference.wang_xu.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
 from reference.wang_xu.nets import L2BallNet
 
-__all__ = ["LeverageDesign", "leverage_scale", "leverage_log_prob", "leverage_trial", "X_REF", "IOTA_READINGS", "iota_log_factor"]
+__all__ = [
+    "LeverageDesign",
+    "leverage_scale",
+    "leverage_log_prob",
+    "leverage_trial",
+    "X_REF",
+    "IOTA_READINGS",
+    "iota_log_factor",
+]
 
 #: ``x = n eps / log n`` at ``n = 100, eps = 1``: where the probe level equals the theorem's iota (as the iota
 #: schedule mutants of :mod:`.trials_wang_xu` are anchored).
@@ -161,7 +169,9 @@ class LeverageDesign:
         if isinstance(self.net_scale, bool) or not isinstance(self.net_scale, int) or self.net_scale < 1:
             raise ValueError(f"net_scale must be an integer >= 1, got {self.net_scale!r}")
         if self.iota_reading not in IOTA_READINGS or (self.algorithm == 1 and self.iota_reading != "failure"):
-            raise ValueError(f"iota_reading must be one of {IOTA_READINGS} (Algorithm 2 only), got {self.iota_reading!r}")
+            raise ValueError(
+                f"iota_reading must be one of {IOTA_READINGS} (Algorithm 2 only), got {self.iota_reading!r}"
+            )
 
     @property
     def tau(self) -> float:
