@@ -108,7 +108,7 @@ HEAVY_READING = (
 #: (:data:`~proofs_checks.rates.trials_wang_xu_leverage.IOTA_READINGS`): K = 10 (E|x|^1.5 <= 11), t = 1.2, rho = 0.4,
 #: probe ``iota (x / x_ref)^(1/4)`` of the same reading (the level of the mutant "iota schedule 1/4 flatter").
 #: psi of [000 eq. (16)] at theta = 1.5 saturates at log 1.5 from u = 1 on, so at the probe level (u = t = 1.2)
-#: ``psi(t)/t = 0.338 < rho psi(2 iota_p)/(2 iota_p)`` (``>= 0.4 x 0.87`` on the grids): the truncated risk prefers
+#: ``psi(t)/t = 0.338 < rho psi(2 iota_p)/(2 iota_p)`` (``>= 0.4 x 0.90`` on the grids): the truncated risk prefers
 #: w = -1; at the stated level ``u = t / m``, ``m = (x / x_ref)^(1/4)`` grows and ``psi(u)/u -> 1 > rho``.
 READING_DESIGN = {"theta": 1.5, "moment": 10.0, "probe_ratio": 1.2, "slope_ratio": 0.4, "probe_shift": 0.25}
 #: The net's resolution per reading: zeta = 1/n under "net" (the reading is about that zeta); 64/n under
