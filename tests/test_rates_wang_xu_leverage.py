@@ -104,6 +104,10 @@ MUTANT_OF = {
     "wang-xu.alg1.rate.leverage.standard": "iota schedule 1/4 flatter",
     "wang-xu.alg1.rate.leverage.calibrated": "iota schedule 1/4 flatter",
     "wang-xu.alg2.rate.leverage.printed": "iota of theta = 2",
+    "wang-xu.alg2.rate.leverage.standard": "iota of theta = 2",
+    "wang-xu.alg2.rate.leverage.calibrated": "iota of theta = 2",
+    "wang-xu.alg2.rate.leverage.failure.printed": "iota schedule 1/4 flatter",
+    "wang-xu.alg2.rate.leverage.net.printed": "iota schedule 1/4 flatter",
 }
 
 

@@ -47,11 +47,70 @@ from scipy.special import logsumexp
 from reference.wang_xu.l1_regression import log_weights, theorem1_parameters, theorem2_parameters
 from reference.wang_xu.nets import L2BallNet
 
-__all__ = ["LeverageDesign", "leverage_scale", "leverage_log_prob", "leverage_trial", "X_REF"]
+__all__ = [
+    "LeverageDesign",
+    "leverage_scale",
+    "leverage_log_prob",
+    "leverage_trial",
+    "X_REF",
+    "IOTA_READINGS",
+    "iota_log_factor",
+]
 
 #: ``x = n eps / log n`` at ``n = 100, eps = 1``: where the probe level equals the theorem's iota (as the iota
 #: schedule mutants of :mod:`.trials_wang_xu` are anchored).
 X_REF = 100.0 / math.log(100.0)
+
+
+#: Readings of the logarithm inside Theorem 2's iota, ``iota = (1/tau) (d L / (n eps))^(1/theta)`` [000 eq. (18)]:
+#: the theorem names its failure probability zeta and its net resolution zeta = O(1/n), and the proof's balance of
+#: [000 eq. (27)] has ``log(1/(zeta eta))``.  ``"failure"``: ``L = log(1/eta)`` (zeta read as the failure
+#: probability; what :func:`reference.wang_xu.l1_regression.theorem2_parameters` implements); ``"net"``: ``L = log n``
+#: (zeta = 1/n, the resolution, as the proof's last line takes it); ``"sum"``: ``L = log(n / eta)`` (the logarithm
+#: of (27) balanced exactly); ``"product"``: ``L = log n log(1/eta)`` (the shape of Theorem 1's iota [000 eq. (7)]
+#: and of the rate (18) itself).
+IOTA_READINGS = ("failure", "net", "sum", "product")
+
+
+def iota_log_factor(reading, n, eta):
+    """The logarithm ``L`` inside Theorem 2's iota under ``reading`` (:data:`IOTA_READINGS`).
+
+    Parameters
+    ----------
+    reading : str
+        One of :data:`IOTA_READINGS`.
+    n : int
+        Sample size (``>= 2``).
+    eta : float
+        Failure probability in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is unknown.
+
+    References
+    ----------
+    [000 Thm. 2], [000 eq. (18)], [000 eq. (27)].
+
+    Examples
+    --------
+    >>> round(iota_log_factor("product", 100, 0.1) / iota_log_factor("net", 100, 0.1), 12) == round(math.log(10), 12)
+    True
+    """
+    if reading == "failure":
+        return math.log(1.0 / eta)
+    if reading == "net":
+        return math.log(n)
+    if reading == "sum":
+        return math.log(n / eta)
+    if reading == "product":
+        return math.log(n) * math.log(1.0 / eta)
+    raise ValueError(f"reading must be one of {IOTA_READINGS}, got {reading!r}")
 
 
 @dataclass(frozen=True)
@@ -74,7 +133,11 @@ class LeverageDesign:
     psi_theta : Algorithm 2 only, a mutant: the mechanism's psi and its normaliser ``log theta`` are those of this
     theta (the psi shape of another theta);
     broken : ``None`` or ``"ignore-data"`` (uniform over the net);
-    eta : the quantile level is ``1 - eta``.
+    eta : the quantile level is ``1 - eta``;
+    iota_reading : Algorithm 2 only: the logarithm inside Theorem 2's iota (:data:`IOTA_READINGS`; the default
+    ``"failure"`` is the reference's); the probe level and every mutant level follow the same reading;
+    net_scale : the net's resolution is ``net_scale / n`` (the theorems take zeta = O(1/n): any fixed factor is one
+    of their own choices; a power of two dividing n keeps both ends of W on the net).
     """
 
     algorithm: int = 1
@@ -91,6 +154,8 @@ class LeverageDesign:
     psi_theta: float | None = None
     broken: str | None = None
     eta: float = 0.1
+    iota_reading: str = "failure"
+    net_scale: int = 1
 
     def __post_init__(self):
         if self.algorithm not in (1, 2):
@@ -101,6 +166,12 @@ class LeverageDesign:
             raise ValueError(f"broken must be None or 'ignore-data', got {self.broken!r}")
         if self.algorithm == 1 and (self.theta != 2.0 or {self.probe_theta, self.iota_theta, self.psi_theta} != {None}):
             raise ValueError(f"Algorithm 1 has theta = 2 and no other theta, got {self!r}")
+        if isinstance(self.net_scale, bool) or not isinstance(self.net_scale, int) or self.net_scale < 1:
+            raise ValueError(f"net_scale must be an integer >= 1, got {self.net_scale!r}")
+        if self.iota_reading not in IOTA_READINGS or (self.algorithm == 1 and self.iota_reading != "failure"):
+            raise ValueError(
+                f"iota_reading must be one of {IOTA_READINGS} (Algorithm 2 only), got {self.iota_reading!r}"
+            )
 
     @property
     def tau(self) -> float:
@@ -113,7 +184,11 @@ class LeverageDesign:
         if self.algorithm == 1:
             return theorem1_parameters(n, 1, epsilon, self.eta, self.tau)["iota"]
         th = self.theta if theta is None else theta
-        return theorem2_parameters(n, 1, epsilon, self.eta, self.tau, th)["iota"]
+        iota = theorem2_parameters(n, 1, epsilon, self.eta, self.tau, th)["iota"]
+        if self.iota_reading == "failure":
+            return iota
+        # the reference's iota carries log(1/eta); another reading swaps that logarithm inside the 1/theta power
+        return iota * (iota_log_factor(self.iota_reading, n, self.eta) / math.log(1.0 / self.eta)) ** (1.0 / th)
 
 
 def leverage_scale(design: LeverageDesign, n, epsilon):
@@ -177,7 +252,9 @@ def leverage_scale(design: LeverageDesign, n, epsilon):
 def _record_log_weights(design: LeverageDesign, n, epsilon):
     """Per-record log-weights over the net (leverage, anchor) and the excess risk of every net point."""
     s = leverage_scale(design, n, epsilon)
-    pts = L2BallNet(1.0, 1.0 / n, 1).points()
+    if n % design.net_scale:
+        raise ValueError(f"net_scale = {design.net_scale} must divide n = {n} (both ends of W on the net)")
+    pts = L2BallNet(1.0, 1.0 / n if design.net_scale == 1 else design.net_scale / n, 1).points()
     theta = design.theta if design.psi_theta is None else design.psi_theta
     a = log_weights(pts, [[s["X"]]], [s["X"]], epsilon, s["iota"], theta, design.variant)
     b = log_weights(pts, [[1.0]], [-1.0], epsilon, s["iota"], theta, design.variant)
@@ -224,7 +301,7 @@ def leverage_trial(point, rng, design: LeverageDesign):
     """Rate-engine trial: the exact ``1 - eta`` quantile of the output's excess risk given one dataset.
 
     A quantile of 0 (mass ``>= 1 - eta`` on ``w* = 1``, a net point) is recorded as the net's smallest positive
-    excess risk ``(lam - sigma) / n``, so that the log-log fit is defined; the value lies below every other.
+    excess risk ``(lam - sigma) net_scale / n``, so that the log-log fit is defined; the value lies below every other.
 
     Parameters
     ----------
@@ -244,4 +321,4 @@ def leverage_trial(point, rng, design: LeverageDesign):
     order = _record_log_weights(design, n, eps)[4]
     cdf = np.cumsum(np.exp(lp[order]))
     k = min(int(np.searchsorted(cdf, (1.0 - design.eta) * cdf[-1], side="left")), excess.size - 1)
-    return float(max(excess[order][k], (s["lam"] - s["sigma"]) / n))
+    return float(max(excess[order][k], (s["lam"] - s["sigma"]) * design.net_scale / n))

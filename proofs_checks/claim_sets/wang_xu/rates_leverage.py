@@ -14,10 +14,13 @@ Claims ``wang-xu.alg1.rate.leverage.{printed,standard,calibrated}``: the 0.9 qua
 exact conditional 0.9 quantile) of the excess risk decays at least like ``x^(-1/2)``, ``x = n eps / log n``, over
 n = 3200 ... 51200 at eps = 1.  Reading: Theorem 1 for a sequence of laws, one per n, all with ``E x^2 <= 11``
 and ``sup_w E (y - x w)^2 = 40`` (the constants of (14) fixed, so its O-constant is one for the whole sequence).
-Theorem 2 is not covered: with theta = 1.5 its iota has no log n (reading log(1/zeta) as log(1/eta); with zeta =
-O(1/n) iota carries (log n)^(1/theta), not tested) and the stated algorithm's log-weight gap
-between the two ends of W does not grow with n on this design (measured: the stated 0.9 quantile stays at
-0.77-0.98 of the largest excess up to n = 51200), so no grid separates it from the mutant.
+Theorem 2 (``wang-xu.alg2.rate.leverage.*``): at theta = 1.1 against the truncation level of theta = 2 (printed
+weights on n = 800-51200; standard and calibrated weights, whose hotter mechanism leaves the biased end more
+slowly, on n = 800-819200 with a net of resolution 32/n), and at theta = 1.5 against the iota schedule 1/4 flatter,
+one claim per reading of the logarithm in Theorem 2's iota (:data:`READING_TEXT`): ``failure`` (log(1/eta), no
+log n, as ``theorem2_parameters`` implements; ``n eps iota^theta`` is constant, so the stated algorithm's
+log-weight gap between the ends of W grows only like ``(x / x_ref)^(1/8)`` and the grid must reach n = 819200) and
+``net`` (log n: the gap grows like ``log n (x / x_ref)^(1/8)``, separated by n = 12800).
 """
 
 from __future__ import annotations
@@ -44,6 +47,10 @@ __all__ = [
     "HEAVY_DESIGN",
     "HEAVY_GRIDS",
     "heavy_mutants",
+    "READING_DESIGN",
+    "READING_GRIDS",
+    "READING_NET_SCALE",
+    "reading_mutants",
     "register",
 ]
 
@@ -78,6 +85,15 @@ HEAVY_GRIDS = {
     "quick": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200)],
     "full": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200, 204800)],
 }
+#: The standard and calibrated weights (k = 1/4, 1/2: a hotter mechanism) at theta = 1.1 leave the biased end of W
+#: more slowly than the printed ones: their grid reaches n = 819200 (on n = 800-51200 the standard exponent's
+#: interval straddled 1/11), on a net of resolution 32/n (zeta = O(1/n), the theorem's own choice; 51201 points at
+#: the largest n).
+HEAVY_VARIANT_NET_SCALE = 32
+HEAVY_VARIANT_GRIDS = {
+    "quick": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200, 204800, 819200)],
+    "full": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200, 204800, 819200, 3276800)],
+}
 HEAVY_READING = (
     "[000 Thm. 2] [000 eq. (18)] at theta = 1.1 (moments of order 1.1 only) on a sequence of laws, one per n "
     "(leverage records x = X_n ~ 1/iota_p(n), E|x|^1.1 <= 2 at every n): the 0.9 quantile of the excess risk "
@@ -85,6 +101,46 @@ HEAVY_READING = (
     "bias iota^(theta-1) sup E|y - x w|^theta of (26) for a truncation level of order iota_p = Theorem 2's iota "
     "at theta = 2 (the leverage records truncated away, excess lambda_n ~ iota_p^0.1 ~ x^(-1/20)); at the "
     "theorem's iota the records are kept and the 0.9 quantile leaves the biased end of W"
+)
+
+
+#: Theorem 2 at theta = 1.5 under each reading of the logarithm in its iota
+#: (:data:`~proofs_checks.rates.trials_wang_xu_leverage.IOTA_READINGS`): K = 10 (E|x|^1.5 <= 11), t = 1.2, rho = 0.4,
+#: probe ``iota (x / x_ref)^(1/4)`` of the same reading (the level of the mutant "iota schedule 1/4 flatter").
+#: psi of [000 eq. (16)] at theta = 1.5 saturates at log 1.5 from u = 1 on, so at the probe level (u = t = 1.2)
+#: ``psi(t)/t = 0.338 < rho psi(2 iota_p)/(2 iota_p)`` (``>= 0.4 x 0.90`` on the grids): the truncated risk prefers
+#: w = -1; at the stated level ``u = t / m``, ``m = (x / x_ref)^(1/4)`` grows and ``psi(u)/u -> 1 > rho``.
+READING_DESIGN = {"theta": 1.5, "moment": 10.0, "probe_ratio": 1.2, "slope_ratio": 0.4, "probe_shift": 0.25}
+#: The net's resolution per reading: zeta = 1/n under "net" (the reading is about that zeta); 64/n under
+#: "failure", where the stated algorithm's log-weight gap between the ends of W grows only like m^(1/2) and the
+#: grid must reach n = 819200 (a net of 25601 points there; zeta = O(1/n) is the theorem's own choice).
+READING_NET_SCALE = {"failure": 64, "net": 1}
+READING_GRIDS = {
+    "failure": {
+        "quick": [{"n": n, "epsilon": 1.0} for n in (3200, 12800, 51200, 204800, 819200)],
+        "full": [{"n": n, "epsilon": 1.0} for n in (3200, 12800, 51200, 204800, 819200, 3276800)],
+    },
+    "net": {
+        "quick": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200)],
+        "full": [{"n": n, "epsilon": 1.0} for n in (800, 3200, 12800, 51200, 204800)],
+    },
+}
+READING_TEXT = {
+    "failure": "log(1/zeta) in iota read as log(1/eta), zeta the failure probability named in the theorem: "
+    "iota = (1/tau) (d log(1/eta) / (n eps))^(1/theta), no log n (reference.wang_xu theorem2_parameters); "
+    "net zeta = 64/n, n = 3200-819200",
+    "net": "log(1/zeta) in iota read with zeta = 1/n, the net resolution, as the proof's last line of [000 eq. (27)] "
+    "sets it: iota = (1/tau) (d log n / (n eps))^(1/theta), so n eps iota^theta = log n / tau^theta grows; "
+    "net zeta = 1/n, n = 800-51200",
+}
+READING_CLAIM_TEXT = (
+    "[000 Thm. 2] [000 eq. (18)] at theta = 1.5 on a sequence of laws, one per n (leverage records x = X_n ~ "
+    "1/iota_p(n), E|x|^1.5 <= 11, sup_w E|y - x w|^1.5 = 2^1.5 x 10 at every n, so (26) has one set of constants): "
+    "the 0.9 quantile of the excess risk decays like x^(-1/3) at least, x = n eps / log n, eps = 1.  Reading of the "
+    "logarithm in iota: {text}.  Term exposed: the truncation bias iota^(theta-1) sup E|y - x w|^theta of (26) for an "
+    "iota of order iota_p = iota (x / x_ref)^(1/4) (the leverage records truncated away, excess lambda_n ~ "
+    "iota_p^(1/2)); at the theorem's iota the records are kept and the mechanism term leads.  Uniform reading of "
+    "the O-constant, as for Theorem 1's leverage claims"
 )
 
 
@@ -97,8 +153,9 @@ def _evidence(design, grid):
     rows = []
     for p in grid:
         s = leverage_scale(design, p["n"], p["epsilon"])
-        net_size = 2 * p["n"] + 1
-        args = (p["n"], p["epsilon"], 1.0 / p["n"], s["iota"], design.tau, net_size, design.eta, sup_moment(design))
+        net_size = 2 * p["n"] // design.net_scale + 1
+        zeta = 1.0 / p["n"] if design.net_scale == 1 else design.net_scale / p["n"]
+        args = (p["n"], p["epsilon"], zeta, s["iota"], design.tau, net_size, design.eta, sup_moment(design))
         bound = eq14_printed(*args) if design.algorithm == 1 else eq26_derived(design.theta, *args)
         rows.append(
             {
@@ -116,7 +173,7 @@ def _evidence(design, grid):
     return rows
 
 
-def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitions=None, **mutate):
+def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitions=None, iota_reading=None, **mutate):
     """Check factory: Theorem 1's rate on the leverage design (:mod:`proofs_checks.rates.trials_wang_xu_leverage`).
 
     Parameters
@@ -128,6 +185,10 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
         :data:`HEAVY_DESIGN`, :data:`HEAVY_GRIDS`).
     grids, repetitions : dict, optional
         Per-profile grids and datasets per point (default by ``algorithm``).
+    iota_reading : str, optional
+        Algorithm 2 only: Theorem 2 at theta = 1.5 under this reading of the logarithm in its iota, on the design
+        of :data:`READING_DESIGN` with :data:`READING_NET_SCALE` and :data:`READING_GRIDS` (``None``: theta =
+        :data:`HEAVY_THETA`).
     **mutate
         Fields of :class:`~proofs_checks.rates.trials_wang_xu_leverage.LeverageDesign` (the mutants).
 
@@ -146,13 +207,26 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
     >>> callable(leverage_rate_check("standard", iota_exponent_shift=-0.25))
     True
     """
-    base = {} if algorithm == 1 else HEAVY_DESIGN
+    if iota_reading is not None and (algorithm != 2 or iota_reading not in READING_GRIDS):
+        raise ValueError(f"iota_reading must be one of {tuple(READING_GRIDS)} with algorithm 2, got {iota_reading!r}")
+    if algorithm == 1:
+        base, default_grids, reading = {}, LEVERAGE_GRIDS, READING
+    elif iota_reading is None and variant == "printed":
+        base, default_grids, reading = HEAVY_DESIGN, HEAVY_GRIDS, HEAVY_READING
+    elif iota_reading is None:
+        base = {**HEAVY_DESIGN, "net_scale": HEAVY_VARIANT_NET_SCALE}
+        default_grids = HEAVY_VARIANT_GRIDS
+        reading = HEAVY_READING.replace("n = 800-51200", "n = 800-819200, net zeta = 32/n")
+    else:
+        base = {**READING_DESIGN, "iota_reading": iota_reading, "net_scale": READING_NET_SCALE[iota_reading]}
+        default_grids = READING_GRIDS[iota_reading]
+        reading = READING_CLAIM_TEXT.format(text=READING_TEXT[iota_reading])
     design = LeverageDesign(algorithm=algorithm, variant=variant, **{**base, **mutate})
     a = 0.5 if algorithm == 1 else (design.theta - 1.0) / design.theta
 
     def check(ctx):
         # module defaults looked up at run time (the tests shrink them)
-        g = (LEVERAGE_GRIDS if algorithm == 1 else HEAVY_GRIDS) if grids is None else grids
+        g = default_grids if grids is None else grids
         reps = LEVERAGE_REPETITIONS if repetitions is None else repetitions
         inner = make_rate_check(
             None,
@@ -164,7 +238,7 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
             zeta=design.eta,
             confidence=CONFIDENCE,
             xlabel="n eps / log n",
-            reading=READING if algorithm == 1 else HEAVY_READING,
+            reading=reading,
         )
         res = inner(ctx)
         rows = _evidence(design, g[ctx.profile])
@@ -184,6 +258,14 @@ def leverage_rate_check(variant="printed", *, algorithm=1, grids=None, repetitio
                 "design_rows": rows,
             }
         )
+        if iota_reading is not None:
+            # only the theta = 1.5 claims carry these (the other claims' evidence is unchanged)
+            res.evidence["model"] += (
+                f"; theta = {design.theta:g}, sup_w E|y - x w|^theta = {sup_moment(design):.6g}, "
+                f"iota reading: {iota_reading}"
+            )
+        if iota_reading is not None or design.net_scale != 1:
+            res.evidence["net_zeta"] = "1/n" if design.net_scale == 1 else f"{design.net_scale}/n"
         if mutate:
             res.evidence["broken"] = ", ".join(f"{k}={v}" for k, v in sorted(mutate.items()))
         return res
@@ -249,6 +331,14 @@ PSI_THETA2_MEASURED = (
     "falls from 0.73 to 0.57 of the largest excess risk on W over n = 800-51200 (the stated algorithm's: 0.68 to "
     "0.24)."
 )
+#: The same mutant under the standard and calibrated weights (their grid n = 800-819200, net zeta = 32/n).
+PSI_THETA2_MEASURED_VARIANT = {
+    "standard": "Measured at quick on 6 seeds (20261121 and the 5 of --seeds 5): exponent 0.062-0.064, refuted (stated 1/11); its 0.9 quantile stays at "
+    "0.88 to 0.84 of the largest excess risk on W over n = 800-819200 (the stated algorithm's: 0.88 to 0.66).",
+    "calibrated": "Measured at quick on 6 seeds (20261121 and the 5 of --seeds 5): exponent 0.073-0.076, refuted (stated 1/11); its 0.9 quantile "
+    "falls from 0.84 to 0.74 of the largest excess risk on W over n = 800-819200 (the stated algorithm's: 0.84 to "
+    "0.38).",
+}
 PSI_THETA2_LABEL = (
     "psi and log theta of theta = 2 ([000 eq. (6)]) in Algorithm 2 at theta = 1.1: outside [000 Thm. 2] (its psi is "
     "that of [000 eq. (16)] at the moment order of the data), but on this design, whose laws have every moment, "
@@ -280,9 +370,67 @@ def heavy_mutants(factory, variant):
         Mutant(
             "psi and log theta of theta = 2 (psi shape of another theta)",
             factory(variant, algorithm=2, psi_theta=2.0),
-            out_of_reach=PSI_THETA2_LABEL.format(measured=PSI_THETA2_MEASURED),
+            out_of_reach=PSI_THETA2_LABEL.format(
+                measured=PSI_THETA2_MEASURED_VARIANT.get(variant, PSI_THETA2_MEASURED)
+            ),
         ),
         Mutant("blind algorithm (uniform over the net)", factory(variant, algorithm=2, broken="ignore-data")),
+    )
+
+
+#: (reading, iota factor) -> what the quick sweep measured (seed 20261121; stated exponent 1/3).
+READING_CONSTANT_FACTOR_MEASURED = {
+    ("failure", 2.0): "Measured at quick on 6 seeds (20261121 and the 5 of --seeds 5): exponent 0.855-0.882, confirmed "
+    "(the output leaves the biased end from n = 51200 on: 0.9 quantile 0.33-0.90 of the largest excess there, "
+    "0.09 at n = 819200).",
+    ("failure", 0.5): "Measured at quick on 6 seeds: exponent 0.410-0.438, confirmed.",
+    ("net", 2.0): "Measured at quick on 6 seeds (20261121 and the 5 of --seeds 5): exponent 1.71-1.76, confirmed "
+    "(biased end at n = 800 and 3200, on one seed also 12800, then 0.02-0.06 of the largest excess).",
+    ("net", 0.5): "Measured at quick on 6 seeds: exponent 0.70-0.82, confirmed.",
+}
+
+
+def reading_mutants(factory, variant, reading):
+    """Mutants of the theta = 1.5 claims under one reading of Theorem 2's iota: the iota schedule 1/4 flatter (the
+    one the design is built for), the blind algorithm, and iota x2 / x0.5 (the theorem's own O-constant:
+    ``not_a_violation``, ``detected_by=()``).
+
+    Parameters
+    ----------
+    factory : callable
+        :func:`leverage_rate_check`, called as ``factory(variant, algorithm=2, iota_reading=reading, **fields)``.
+    variant : str
+    reading : str
+        A key of :data:`READING_GRIDS`.
+
+    Returns
+    -------
+    tuple of Mutant
+
+    Examples
+    --------
+    >>> [m.name for m in reading_mutants(lambda v, **k: None, "printed", "net")][0]
+    'iota schedule 1/4 flatter in x (iota too large at large n)'
+    """
+
+    def make(**fields):
+        return factory(variant, algorithm=2, iota_reading=reading, **fields)
+
+    return (
+        Mutant("iota schedule 1/4 flatter in x (iota too large at large n)", make(iota_exponent_shift=-0.25)),
+        Mutant("blind algorithm (uniform over the net)", make(broken="ignore-data")),
+        *(
+            Mutant(
+                f"iota x{factor:g}",
+                make(iota_factor=factor),
+                factor=factor,
+                detected_by=(),
+                not_a_violation=IOTA_SCALED_FALSE_ALARM.replace("[000 Thm. 1]", "[000 Thm. 2]").format(
+                    factor=factor, measured=READING_CONSTANT_FACTOR_MEASURED.get((reading, factor), "")
+                ),
+            )
+            for factor in (2.0, 0.5)
+        ),
     )
 
 
@@ -319,18 +467,36 @@ def register(registry):
                 seed_policy="once",
             )
         )
-    registry.add_claim(
-        Claim(
-            "wang-xu.alg2.rate.leverage.printed",
-            "[000 Thm. 2] [000 eq. (18)]",
-            "With zeta = 1/n and iota of (18), w.p. 1 - eta the excess risk is "
-            "O(tau (d log n log(1/eta)/(n eps))^((theta-1)/theta)) for every law with E||x||^theta <= tau^theta: "
-            "exponent 1/11 at theta = 1.1, here on a law that changes with n.",
-            "rate",
-            leverage_rate_check("printed", algorithm=2),
-            algorithm="wang-xu-2",
-            variant="printed",
-            mutants=heavy_mutants(leverage_rate_check, "printed"),
-            seed_policy="once",
+    for variant in VARIANTS:
+        registry.add_claim(
+            Claim(
+                f"wang-xu.alg2.rate.leverage.{variant}",
+                "[000 Thm. 2] [000 eq. (18)]",
+                f"With zeta = {'1/n' if variant == 'printed' else 'O(1/n)'} and iota of (18), w.p. 1 - eta the excess "
+                "risk is O(tau (d log n log(1/eta)/(n eps))^((theta-1)/theta)) for every law with E||x||^theta <= "
+                "tau^theta: exponent 1/11 at theta = 1.1, here on a law that changes with n.",
+                "rate",
+                leverage_rate_check(variant, algorithm=2),
+                algorithm="wang-xu-2",
+                variant=variant,
+                mutants=heavy_mutants(leverage_rate_check, variant),
+                seed_policy="once",
+            )
         )
-    )
+    for reading in READING_GRIDS:
+        registry.add_claim(
+            Claim(
+                f"wang-xu.alg2.rate.leverage.{reading}.printed",
+                "[000 Thm. 2] [000 eq. (18)]",
+                "With zeta = O(1/n) and iota of (18), w.p. 1 - eta the excess risk is "
+                "O(tau (d log n log(1/eta)/(n eps))^((theta-1)/theta)) for every law with E||x||^theta <= tau^theta: "
+                f"exponent 1/3 at theta = 1.5, here on a law that changes with n; iota read as: {reading} "
+                f"({READING_TEXT[reading].split(':')[0]}).",
+                "rate",
+                leverage_rate_check("printed", algorithm=2, iota_reading=reading),
+                algorithm="wang-xu-2",
+                variant="printed",
+                mutants=reading_mutants(leverage_rate_check, "printed", reading),
+                seed_policy="once",
+            )
+        )
