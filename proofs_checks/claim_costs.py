@@ -172,6 +172,7 @@ QUICK_SECONDS = {
     'wang-xu.alg1.rate.leverage.standard': 0.5,
     'wang-xu.alg1.rate.leverage.calibrated': 0.5,
     'wang-xu.alg2.rate.leverage.printed': 0.4,
+    'wang-xu.alg2.rate.leverage.net.printed': 0.3,
     'chains.002.thm7.step52.explicit.lemma12': 0.5,
     'chains.002.thm7.noise-display.o': 0.5,
     'hu.lemma14.support-gradient.printed-gradient.any-sparse': 0.4,

@@ -145,7 +145,8 @@ def test_registered_rate_claims():
         | {f"wang-xu.alg{a}.rate.calibrated" for a in (1, 2)}
         | {f"wang-xu.alg{a}.rate-eps.uniform.{v}" for a in (1, 2) for v in ("printed", "standard", "calibrated")}
         | {f"wang-xu.alg1.rate.leverage.{v}" for v in ("printed", "standard", "calibrated")}
-        | {"wang-xu.alg2.rate.leverage.printed"}
+        | {f"wang-xu.alg2.rate.leverage.{v}" for v in ("printed", "standard", "calibrated")}
+        | {f"wang-xu.alg2.rate.leverage.{r}.printed" for r in ("failure", "net")}
     )
     assert stated_exponent(1) == 0.5 and abs(stated_exponent(2) - 1 / 3) < 1e-15
 
