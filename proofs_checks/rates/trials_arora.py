@@ -10,13 +10,13 @@ model's excess risk is exactly ``e``), with ``b_n = 2 Y / sqrt(n epsilon)`` (the
 
 * w.p. ``1 - stale_probability`` a *good* model, ``e ~ U(0, b_n)``: the best model's excess decays like the
   theorem's leading term (no model is good w.p. ``stale_probability^m = 2.4e-4``);
-* w.p. ``stale_probability`` a *stale* model, ``e`` log-uniform on ``[b_min/2, 4 b_min]``, ``b_min`` the
+* w.p. ``stale_probability`` a *stale* model, ``e`` log-uniform on ``[b_min/2, 2 b_min]``, ``b_min`` the
   value at the grid's smallest ``n``: fixed in ``n``, so only a selection whose resolution shrinks like
   ``n^(-1/2)`` rejects them as ``n`` grows.
 
-All models lie in the ball of radius ``rho = sqrt(4 b_min / s)`` about ``w*``, so the learner is ``gamma^2``
+All models lie in the ball of radius ``rho = sqrt(2 b_min / s)`` about ``w*``, so the learner is ``gamma^2``
 sub-Gaussian with ``gamma = rho / sqrt(log 2)`` (condition 2: ``E exp(<w,u>^2/gamma^2) <= exp(rho^2/gamma^2)
-= 2``), and ``4 b_min`` is the largest excess risk any output of the algorithm can reach.  The good models'
+= 2``), and ``2 b_min`` is the largest excess risk any output of the algorithm can reach.  The good models'
 law changes with ``n`` (as the leverage design of 000 does); the theorem's constants depend on ``gamma``,
 ``H~``, ``Y`` only, the same at every ``n``.
 
@@ -81,7 +81,7 @@ class BoostingRateSetup:
     noise_bound: float = 4000.0
     n_min: int = 260
     stale_low: float = 0.5
-    stale_high: float = 4.0
+    stale_high: float = 2.0
     stale_probability: float = 0.5
     m: int = 12
     epsilon: float = 1.0
@@ -167,7 +167,7 @@ def boosting_design(n, setup):
     --------
     >>> d = boosting_design(260, BoostingRateSetup())
     >>> round(d["largest_excess"], 1), d["n0"] < 260, d["explicit_terms"] > d["largest_excess"]
-    (1984.6, True, True)
+    (992.3, True, True)
     """
     p = make_problem("squared", (0.0, 0.0), noise_bound=setup.noise_bound)
     s, Y, H = p.second_moment, p.y_bound, p.smoothness

@@ -22,7 +22,7 @@ Y/sqrt(n) + 16 Y/sqrt(n) + 128 H~ gamma^2/n)``.  Readings (all in the claim's ``
   design); ``gamma~`` of ``sigma~`` and ``gamma`` of ``n_0`` are taken equal.
 
 Design (:mod:`proofs_checks.rates.trials_arora`): a data-independent (``0``-DP) base learner whose models are
-good (excess ``U(0, b_n)``, ``b_n = 2Y/sqrt(n eps)``) or stale (excess log-uniform on ``[b_min/2, 4 b_min]``,
+good (excess ``U(0, b_n)``, ``b_n = 2Y/sqrt(n eps)``) or stale (excess log-uniform on ``[b_min/2, 2 b_min]``,
 fixed in ``n``), w.p. 1/2 each, ``m = 12`` (``m + 1 = 13 ~ 4 log(4/beta)`` chunks).  The 0.8 quantile of the
 output's excess is what the selection's resolution makes it: the stale models are rejected only as fast as
 ``sigma~`` shrinks.  Under B, ``excess(w_out) <= min_i excess(w_i) + C n^(-1/2)`` and ``min_i excess(w_i) <=
@@ -55,7 +55,7 @@ CLAIM_ID = "arora.boosting.excess-risk"
 
 SETUP = BoostingRateSetup()
 
-#: ``n = 260 * 2^k``: k = 0..6 (260 to 16640) at quick, 0..8 (to 66560) at full; all above ``n_0`` = 186.
+#: ``n = 260 * 2^k``: k = 0..6 (260 to 16640) at quick, 0..8 (to 66560) at full; all above ``n_0`` = 45.
 GRIDS = {
     "quick": [{"n": SETUP.n_min * 2**k} for k in range(7)],
     "full": [{"n": SETUP.n_min * 2**k} for k in range(9)],
@@ -79,7 +79,7 @@ _READING = (
     "logs: the exponent of the 0.8 quantile is judged, never the level; the explicit terms with O~ constant 1 "
     "are evidence (vacuous: above the largest excess any output can reach).  n >= n_0 at every grid point "
     "(gamma~ = gamma).  Design: 0-DP base learner, good models excess U(0, 2Y/sqrt(n)), stale ones log-uniform "
-    "on [b_min/2, 4 b_min] fixed in n, m = 12, Y = 4000, printed sigma~ (Laplace scale sigma~)"
+    "on [b_min/2, 2 b_min] fixed in n, m = 12, Y = 4000, printed sigma~ (Laplace scale sigma~)"
 )
 
 
@@ -95,7 +95,7 @@ def design_rows(profile, setup=SETUP):
     -------
     list of dict
         One row per ``n``; ``vacuous`` is ``explicit_terms >= largest_excess`` (the largest excess any output
-        of the algorithm can reach on this design, ``4 b_min``).
+        of the algorithm can reach on this design, ``2 b_min``).
 
     Examples
     --------
@@ -162,12 +162,12 @@ def boosting_rate_check(setup=SETUP):
             **res.evidence,
             "design_rows": rows,
             "explicit_bound": f"[004 Thm. E] {EXPLICIT_TERMS}, O~ constant 1, Delta = (rho X + Y)^2; vacuous at "
-            "every n of this design (above the largest excess any output can reach, 4 b_min)",
+            "every n of this design (above the largest excess any output can reach, 2 b_min)",
             "ratio_to_explicit_bound": [float(v) / r["explicit_terms"] for v, r in zip(q, rows)],
             "measurement": "exact excess risk s ||w_out - w*||^2 of the output (squared loss, E x x^T = s I); "
             "one fresh validation chunk S_{m+1} per run (the 0-DP learner ignores its chunks: zeros stand in)",
             "departure": "the base learner is a 0-DP, data-independent law (the theorem allows any learner meeting "
-            "its four conditions); Y = 4000 so that n_0 = 186 < 260; m = 12",
+            "its four conditions); Y = 4000 so that n_0 = 45 < 260; m = 12",
             "level_test": [explicit],
             "level_method": "the former check, kept as evidence: [004 Thm. E]'s explicit terms with O~ constant 1 "
             "on output perturbation (m = 4); 'vacuous' where they exceed the largest spread "
