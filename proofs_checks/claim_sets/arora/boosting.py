@@ -5,7 +5,9 @@ by report-noisy-max with ``Lap(0, sigma~)`` noise on the last chunk ``S_{m+1}``,
 ``sigma~^2 = 4(Y^2 + H gamma^2 X^2)/(n epsilon)``.  The box writes ``Lap(0, sigma~)``: the
 ``"printed"`` variant reads ``sigma~`` as the scale (the usual convention); the ``"standard"`` one,
 variance ``sigma~^2``, is our alternative reading, not the paper's (the word "variance" occurs twice
-in 004, neither time about ``sigma~``).  Privacy: :mod:`.boosting_privacy`.
+in 004, neither time about ``sigma~``).  Privacy: :mod:`.boosting_privacy`.  The excess risk claim
+``arora.boosting.excess-risk`` is judged by its rate in :mod:`.boosting_rate`; the explicit-terms coverage
+(:func:`boosting_excess_risk_check`) stays as a check of its own for tests and as that claim's evidence.
 """
 
 from __future__ import annotations
