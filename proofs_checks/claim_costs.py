@@ -41,6 +41,7 @@ QUICK_SECONDS = {
     'audit.gem.standard': 2.1,
     'arora.thm1.privacy.gray-box': 2.1,
     'arora.boosting.privacy.gray-box.calibrated': 2.0,
+    'arora.boosting.excess-risk': 1.1,
     'audit.hu-2.lemma2': 2.0,
     'wang-xu.alg2.privacy.gray-box.calibrated.add-remove': 1.9,
     'wang-xu.lemma9.concentration': 1.9,

@@ -61,7 +61,7 @@ EXPECTED = {
     "arora.boosting.privacy.calibrated": "confirmed",
     "arora.boosting.laplace-reading": "confirmed",
     "arora.boosting.subgaussian": "confirmed",
-    "arora.boosting.excess-risk": "inconclusive",
+    "arora.boosting.excess-risk": "confirmed",
     "arora.lemma-e.concentration": "confirmed",
     "arora.units.boosting-privacy": "refuted",
     "arora.units.lemma-d4": "confirmed",

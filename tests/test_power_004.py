@@ -170,7 +170,11 @@ POWER_TABLE = {
     "arora.boosting.privacy.calibrated": {"Laplace scale x0.5 (2x over-spend)": True, "Laplace scale x0.8": True},
     "arora.boosting.laplace-reading": {"the other reading: sigma~^2 the variance (scale sigma~/sqrt 2)": True},
     "arora.boosting.subgaussian": {"gamma x0.9": True, "gamma x0.5": True},
-    "arora.boosting.excess-risk": {"extra terms x0.5": False, "extra terms x0": False},
+    "arora.boosting.excess-risk": {
+        "selection ignores the validation data (uniform i*)": True,
+        "Laplace noise that does not shrink with n (scale of n = 260)": True,
+        "Laplace scale x2": False,
+    },
     "arora.lemma-e.concentration": {"T, U, V x0.5": False, "T, U, V x0.05 (shrunk 20x)": False, "T, U, V x0.01": True},
 }
 
