@@ -328,7 +328,11 @@ def biweight_excess_risk(v, c=4.685, df=T_DF_NOISE3):
 def trial_theorem3(point, rng):
     """Algorithm 1, biweight loss, Theorem 3 parameters (constant step ``1/sqrt(T)``); exact excess risk."""
     n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
-    w_star = w_star_polytope(d, rng) * point.get("w_norm", 0.5)
+    # "polytope" (default) keeps its own expression: the same bits as before the shape option existed
+    if point.get("w_shape", "polytope") == "polytope":
+        w_star = w_star_polytope(d, rng) * point.get("w_norm", 0.5)
+    else:
+        w_star = _polytope_w_star(point, rng) * point.get("w_norm", 0.5)
     data = linear_data(n, w_star, "normal", "student_t", rng, x_params={"var": 1.0}, noise_params={"df": T_DF_NOISE3})
     if point.get("broken") == "ignore_data":
         data = linear_data(
