@@ -21,15 +21,14 @@ Theorems 7 and 8 are fitted against ``n eps / T`` and ``n eps / T^2`` (``T = flo
 the ``log n`` the bound displays, and for Algorithm 5 the second ``log n`` its noise variance
 carries (an "other log term" of its ``O``).
 
-Dimension.  ``rates.hu.thm2.dimension`` sweeps ``d`` at fixed ``n eps`` and judges
-``error ~ log(2d)^b`` against the ``log d`` of Theorem 2 the same way (stated exponent ``-1``
-in ``x = log(2d)``).  ``rates.hu.thm3.dimension`` sweeps ``d`` with
-the theorem's own parameters at each ``d`` and judges growth in ``x = log(d n / zeta)``, the
-logarithm eq. (8) displays, with stated exponent ``-1/4``.  At fixed ``n``
-that is the stricter form (``log(n / zeta)`` dominates; see the comment above its settings),
-with less leverage.  Once the vertex choices carry no information, Frank-Wolfe's error is the
-d-independent variance of a walk over random vertices: the large-d end of that sweep measures
-that walk (``docs/section6.md``, "Dimension").  ``rates.hu.thm5.dimension`` judges the
+Dimension.  ``rates.hu.thm2.dimension`` and ``rates.hu.thm3.dimension`` sweep ``d`` at fixed ``n eps`` with the
+theorem's own parameters at each ``d`` and judge ``error ~ log(2d)^b`` (stated exponent ``-1`` in ``x = log(2d)``: the
+exponential mechanism's ``log |V|`` and Lemma 4's union bound over ``d``) on a vertex ``w*``, whose signal does not
+shrink with ``d``, with the saturation rule (:data:`.rate_settings.THM2_DIMENSION_NOTE`,
+:data:`.rate_settings.THM3_DIMENSION_NOTE`).  On the earlier data (``w*`` uniform on the l1 sphere, entries ~ ``1/d``)
+the vertex choices stopped carrying information as ``d`` grew and the large-d end measured the blind walk
+(``docs/rates.md``, "002: the d-sweeps of Theorems 2 and 3"); Theorem 3's quick sweep still saturates (the full
+profile judges it).  ``rates.hu.thm5.dimension`` judges the
 ``log |V| = log(2d)`` of the exponential mechanism (stated exponent ``-1`` in ``x = log(2d)``) on a vertex ``w*``,
 whose signal does not shrink with ``d`` (:data:`.rate_settings.THM5_DIMENSION_NOTE`); inconclusive at quick by
 :data:`QUICK_BOUNDARY_REASONS`.  ``rates.hu.thm7.dimension`` and
@@ -175,7 +174,9 @@ def blind_walk_error(claim_id, point):
     var, _ = trials_hu._t_moments(trials_hu.T_DF_X)
     if claim_id.startswith("rates.hu.thm2"):
         alpha, tau = trials_hu.theorem2_constants(d)
-        p = theorem2_parameters(n, eps, d, 2 * d, alpha, tau, zeta, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
+        p = theorem2_parameters(
+            n, eps, d, 2 * d, alpha, tau, zeta, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0)
+        )
         etas, r = fw_step_sizes(p["T"], p["step_size"]), 1.0
     elif claim_id.startswith("rates.hu.thm3"):
         p = theorem3_parameters(n, eps, d, zeta, c_T=point.get("c_T", 1.0), c_s=point.get("c_s", 1.0))
@@ -293,10 +294,7 @@ _N_SWEEPS = ("rates.hu.thm2", "rates.hu.thm3", "rates.hu.thm5", "rates.hu.thm7",
 
 def mutant_kinds(claim_id):
     """The ``broken`` modes of :func:`broken_trial` that apply to ``claim_id``'s trial."""
-    kinds = ["ignore_data", "fixed_noise"]
-    if claim_id != "rates.hu.thm2.dimension":
-        # its d-sweep is inconclusive (not refuted) even at sigma = 0.2 at quick: out of reach there
-        kinds.append("output_noise")
+    kinds = ["ignore_data", "fixed_noise", "output_noise"]
     if not (claim_id.endswith(".dimension") or ".sparsity" in claim_id):
         # a constant factor on the noise leaves a growth in d or s* unchanged: only the n eps sweeps can see it
         kinds.append("noise_x20")
@@ -447,11 +445,12 @@ _THM3_DIM_REACH = (
     "(n = 16000, c_T = 1/4, informative to d = 128) is the one that can"
 )
 _THM3_DIM_MEASURED = {
-    "d_noise": "measured growth -0.03 [-0.11, 0.04] in log(2d) on the earlier w_norm = 1/2 grid, inconclusive",
-    "log_d_noise": "inconclusive, saturated",
+    "d_noise": "measured: growth 0.40 [0.34, 0.46] in log(2d), 0.9 quantiles 0.122, 0.308, 0.338, 0.321, saturated",
+    "log_d_noise": "measured: growth 0.62 [0.52, 0.72], 0.9 quantiles 0.122, 0.272, 0.320, 0.319, saturated",
     "output_noise": (
-        "the biweight excess risk is bounded and concave in ||w - w*||^2, so the added d sigma^2 shows as a growth of "
-        "about 1 in log(2d) at most (1.16 [0.50, 1.82] at sigma = 0.2, n = 1000, d = 2 ... 32, seed 1)"
+        "measured at sigma = 0.05: growth 0.67 [0.45, 0.89], saturated; the biweight excess risk is bounded and "
+        "concave in ||w - w*||^2, so an added d sigma^2 shows as a growth of about 1 in log(2d) at most (1.16 [0.50, "
+        "1.82] at sigma = 0.2, n = 1000, d = 2 ... 32, seed 1)"
     ),
 }
 
