@@ -14,7 +14,9 @@ of the output (closed form, or an accurate deterministic quadrature):
 * Theorem 3 (Algorithm 1, biweight loss): ``x ~ N(0, I)``, symmetric Student-t(3)
   noise; ``<x, w - w*>`` is ``N(0, ||w - w*||^2)``, so
   ``L(w) - L(w*) = H(||w - w*||_2^2) - H(0)``, ``H(v) = E psi(sqrt(v) Z - xi)``,
-  evaluated by Gauss-Hermite (``Z``) times adaptive quadrature (``xi``) of the difference.
+  evaluated by Gauss-Hermite (``Z``) times adaptive quadrature (``xi``) of the difference.  ``w*`` is
+  ``w_norm`` (default 1/2) times a draw of :data:`W_SHAPES_POLYTOPE` by ``point["w_shape"]`` (default
+  ``"polytope"``, the same bits as before the option existed; ``"flat"`` with ``s_star = 1`` is a vertex).
 * Theorem 7 (Algorithm 3): ``x ~ N(0, I)``, Student-t(5) noise (finite fourth moment,
   Assumption 3), ``s*``-sparse ``w*`` with ``||w*||_2 = 1/2``, start ``w^1 = 0``
   (``||w^1 - w*|| = 1/2 = O(gamma/mu)``): excess ``||w - w*||_2^2``.
