@@ -3,9 +3,10 @@
 
 Headline: the five n-sweeps (Theorems 2, 3, 5, 7, 8; confirmed), the three Theorem 8 sparsity sweeps (printed k
 refuted, the proof's and the balanced k confirmed) and the two eps sweeps under the reading "uniform in eps"
-(refuted), the d-sweeps of Theorems 7 and 8 and Theorem 8 on skewed data (confirmed), Theorem 5's d-sweep (inconclusive at
-quick by its stated boundary rule).  Measured per-seed exponents are in ``docs/rates.md`` ("002: seed stability").  Several minutes on one
-core (Theorem 3's biweight risk dominates).
+(refuted), the d-sweeps of Theorems 7 and 8 and Theorem 8 on skewed data (confirmed), Theorem 5's d-sweep
+(inconclusive at quick by its stated boundary rule), Theorem 2's d-sweep (confirmed) and Theorem 3's (inconclusive at
+quick: saturated).  Measured per-seed exponents are in ``docs/rates.md`` ("002: seed stability").  Several minutes
+on one core (Theorem 3's biweight risk dominates).
 """
 
 import pytest
@@ -33,6 +34,10 @@ HEADLINE = {
     # Theorem 5's d-sweep on the stated boundary (growth ~1 in log(2d)): inconclusive at quick by its stated rule
     # (docs/rates.md, "002: Theorem 5's d-sweep"); the full profile gives the verdict
     "rates.hu.thm5.dimension": "inconclusive",
+    # the d-sweeps of Theorems 2 and 3 on a vertex w*, judged in log(2d) (docs/rates.md, "002: the d-sweeps of
+    # Theorems 2 and 3"): Theorem 2 informative at every d; Theorem 3 saturated at quick (the full profile judges it)
+    "rates.hu.thm2.dimension": "confirmed",
+    "rates.hu.thm3.dimension": "inconclusive",
 }
 
 

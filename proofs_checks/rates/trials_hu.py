@@ -14,7 +14,9 @@ of the output (closed form, or an accurate deterministic quadrature):
 * Theorem 3 (Algorithm 1, biweight loss): ``x ~ N(0, I)``, symmetric Student-t(3)
   noise; ``<x, w - w*>`` is ``N(0, ||w - w*||^2)``, so
   ``L(w) - L(w*) = H(||w - w*||_2^2) - H(0)``, ``H(v) = E psi(sqrt(v) Z - xi)``,
-  evaluated by Gauss-Hermite (``Z``) times adaptive quadrature (``xi``) of the difference.
+  evaluated by Gauss-Hermite (``Z``) times adaptive quadrature (``xi``) of the difference.  ``w*`` is
+  ``w_norm`` (default 1/2) times a draw of :data:`W_SHAPES_POLYTOPE` by ``point["w_shape"]`` (default
+  ``"polytope"``, the same bits as before the option existed; ``"flat"`` with ``s_star = 1`` is a vertex).
 * Theorem 7 (Algorithm 3): ``x ~ N(0, I)``, Student-t(5) noise (finite fourth moment,
   Assumption 3), ``s*``-sparse ``w*`` with ``||w*||_2 = 1/2``, start ``w^1 = 0``
   (``||w^1 - w*|| = 1/2 = O(gamma/mu)``): excess ``||w - w*||_2^2``.
@@ -328,7 +330,11 @@ def biweight_excess_risk(v, c=4.685, df=T_DF_NOISE3):
 def trial_theorem3(point, rng):
     """Algorithm 1, biweight loss, Theorem 3 parameters (constant step ``1/sqrt(T)``); exact excess risk."""
     n, eps, d = int(point["n"]), float(point["epsilon"]), int(point["d"])
-    w_star = w_star_polytope(d, rng) * point.get("w_norm", 0.5)
+    # "polytope" (default) keeps its own expression: the same bits as before the shape option existed
+    if point.get("w_shape", "polytope") == "polytope":
+        w_star = w_star_polytope(d, rng) * point.get("w_norm", 0.5)
+    else:
+        w_star = _polytope_w_star(point, rng) * point.get("w_norm", 0.5)
     data = linear_data(n, w_star, "normal", "student_t", rng, x_params={"var": 1.0}, noise_params={"df": T_DF_NOISE3})
     if point.get("broken") == "ignore_data":
         data = linear_data(
