@@ -149,7 +149,10 @@ def test_bounded_output_mutants_satisfy_a_growth_claim(registry, cid):
     assert "bounded" in text and ("<= 2" in text) and "grows by 0" in text, cid
     # noise x d (x s*) grows faster than stated over the grid: a violation under the check's reading, no label
     noise = "privacy noise x s*" if "sparsity" in cid else "privacy noise x d"
-    assert not ms[noise].not_a_violation and not ms[noise].out_of_reach, cid
+    if cid == "rates.hu.thm3.dimension":  # saturated at the blind walk at quick: out of reach, with its numbers
+        assert "0.40" in ms[noise].out_of_reach
+    else:
+        assert not ms[noise].not_a_violation and not ms[noise].out_of_reach, cid
 
 
 @pytest.mark.parametrize(
