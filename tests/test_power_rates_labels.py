@@ -245,3 +245,26 @@ def test_iota_exponent_shift_moves_the_exponent_and_keeps_the_reference_value():
     x, x_ref = 1600 / math.log(1600), 100 / math.log(100)
     ratio = m.parameters(1600, 1.0)["iota"] / s.parameters(1600, 1.0)["iota"]
     assert ratio == pytest.approx((x / x_ref) ** -0.25, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "variant, name, measured",
+    [
+        ("standard", "truncation level x2 (iota x0.5)", "0.181 [0.171, 0.190]"),
+        ("standard", "scores x0.5 (temperature x2)", "0.160 [0.152, 0.167]"),
+        ("calibrated", "truncation level x2 (iota x0.5)", "large-n [0.215, 0.326]"),
+    ],
+)
+def test_theorem_2_false_alarms_are_labelled_with_the_rule_not_adopted(registry, variant, name, measured):
+    # the three refutations of mutants the theorem allows (detected_by=()): their numbers on Theorem 2's grid
+    # with n = 1600 (quick, seed 20261121) and why the rule that would hide two of them was not adopted
+    m = _mutants(registry, f"wang-xu.alg2.rate.{variant}")[name]
+    assert m.detected_by == () and measured in m.not_a_violation
+    assert "was measured and not adopted" in m.not_a_violation and "full profile" in m.not_a_violation
+
+
+def test_net_that_does_not_refine_is_confirmed_at_quick_on_theorem_2s_grid(registry):
+    # its n = 50-800 refutation flipped when one eps point was dropped; with n = 1600 the quick sweep confirms it
+    m = _mutants(registry, "wang-xu.alg2.rate.standard")["net does not refine (zeta = 0.25 at every n)"]
+    assert "0.351 [0.333, 0.368]" in m.out_of_reach and "0.315 [0.277, 0.353]" in m.out_of_reach
+    assert "The quick sweep confirms it too" in m.out_of_reach
