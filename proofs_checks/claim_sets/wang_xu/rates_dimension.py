@@ -449,19 +449,25 @@ DIM_FULL_MEASURED = {
         (20261121, "confirmed", 0.189, 0.105, 0.273),
         (731344922, "confirmed", 0.249, 0.151, 0.346),
     ),
-    ("stated", 2, "printed"): ((20261121, "confirmed", 0.292, 0.215, 0.369),),
+    ("stated", 2, "printed"): (
+        (20261121, "confirmed", 0.292, 0.215, 0.369),
+        (731344922, "confirmed", 0.021, -0.131, 0.173),
+        (3972802103, "confirmed", -0.045, -0.16, 0.07),
+        (125447504, "confirmed", -0.025, -0.156, 0.106),
+    ),
     ("stated", 2, "standard"): (
         (20261121, "confirmed", 0.359, 0.265, 0.454),
         (731344922, "confirmed", 0.324, 0.271, 0.377),
+        (152441376, "confirmed", 0.317, 0.224, 0.411),
     ),
-    ("temperature x d", 1, "printed"): (),
+    ("temperature x d", 1, "printed"): ((20261121, "refuted", 1.168, 1.078, 1.258),),
     ("temperature x d", 1, "standard"): ((20261121, "refuted", 1.497, 1.431, 1.564),),
     ("temperature x d", 2, "printed"): ((20261121, "refuted", 1.396, 1.339, 1.454),),
-    ("temperature x d", 2, "standard"): (),
+    ("temperature x d", 2, "standard"): ((20261121, "refuted", 1.795, 1.728, 1.861),),
     ("iota without d", 1, "printed"): ((20261121, "refuted", 0.661, 0.555, 0.766),),
     ("iota without d", 1, "standard"): ((20261121, "refuted", 0.673, 0.594, 0.751),),
     ("iota without d", 2, "printed"): ((20261121, "refuted", 0.912, 0.843, 0.981),),
-    ("iota without d", 2, "standard"): (),
+    ("iota without d", 2, "standard"): ((20261121, "refuted", 1.024, 0.931, 1.117),),
 }
 #: The one-sided adequacy rule ("slower" stands when only the upper adequacy conditions fail: distance quantile
 #: above 0.75 R or outer-shell mass above eta / 10, the lower one, quantile >= 2 zeta, holding) measured on the
