@@ -35,6 +35,7 @@ def _row_text(row):
 def test_full_profile_settings_are_pinned():
     assert D.DIM_NET_RATIO == {"quick": 12, "full": 12}
     assert D.DIM_REPETITIONS == {"quick": 17, "full": 128}
+    assert D.DIM_FULL_MEASURED_REPETITIONS == D.DIM_REPETITIONS["full"]  # the labels' numbers are at full's setting
     assert D.DIM_RADIUS_MULTIPLIER["quick"] == {key: 1 for key in D.DIM_RADIUS}
     assert D.DIM_RADIUS_MULTIPLIER["full"] == {
         (1, "printed"): 3,
