@@ -5,7 +5,10 @@ The stated rates are ``C tau(d) u^a`` with ``u = d log n log(1/eta) / (n eps)``,
 ``u`` grow, so ``error / tau(d)`` may grow at most like ``u^a``.  The design is a multivariate
 Student t whose excess risk is a function of ``||w - w*||`` only
 (:mod:`proofs_checks.rates.trials_wang_xu_dim`), with a net of fixed resolution ``zeta`` for every
-``d`` (a departure from the theorems' ``zeta = 1/n``, whose net has about ``n^d`` points).
+``d`` (a departure from the theorems' ``zeta = 1/n``, whose net has about ``n^d`` points).  The quick profile
+sweeps a ball W of radius ``R`` (sized for the stated algorithm) and is inconclusive by rule; the full profile
+sweeps a ball of radius ``m R`` (``m = 3``, 4 for Algorithm 2 standard) at the same ``zeta = R/12``, wide enough
+that the d-specific mutants stay inside it, so there the check can refute them.
 """
 
 from __future__ import annotations
@@ -38,12 +41,18 @@ __all__ = [
     "DIM_REPETITIONS",
     "DIM_RADIUS",
     "DIM_NET_RATIO",
+    "DIM_RADIUS_MULTIPLIER",
     "dimension_setup_for",
     "dimension_rate_variable",
     "explicit_bound_dim",
     "dimension_rate_check",
     "DIM_MUTANT_MEASURED",
+    "DIM_FULL_SEEDS",
+    "DIM_FULL_MEASURED",
+    "DIM_ONE_SIDED_RULE_MEASURED",
     "DIM_OUT_OF_REACH",
+    "dim_full_summary",
+    "dim_mutant_label",
     "register",
 ]
 
@@ -54,11 +63,21 @@ DIM_GRIDS = {
     "quick": [{"d": d, "n": DIM_N, "epsilon": DIM_EPS} for d in (1, 2, 3)],
     "full": [{"d": d, "n": DIM_N, "epsilon": DIM_EPS} for d in (1, 2, 3)],
 }
-DIM_REPETITIONS = {"quick": 17, "full": 64}  # 3 x 17 = 51: the fewest for a defined q = 0.9 interval
-#: Radius R of the ball W (centred at w* = 0) per (algorithm, variant): about 2.5 times the 0.9 quantile
-#: of ||w~ - w*|| at the largest d; zeta = R / DIM_NET_RATIO[profile], the same for every d.
+#: 3 x 17 = 51: the fewest for a defined q = 0.9 interval.  Full: 128, the fewest (in powers of 2) at which the
+#: stated algorithm's interval on the full W is at most 0.25 wide (Algorithm 2, standard: 0.33 wide at 64).
+DIM_REPETITIONS = {"quick": 17, "full": 128}
+#: Radius R of the ball W (centred at w* = 0) per (algorithm, variant) at the quick profile: about 2.5 times the
+#: 0.9 quantile of ||w~ - w*|| at the largest d; zeta = R / DIM_NET_RATIO[profile], the same for every d.
 DIM_RADIUS = {(1, "printed"): 0.85, (1, "standard"): 1.7, (2, "printed"): 1.6, (2, "standard"): 5.4}
-DIM_NET_RATIO = {"quick": 12, "full": 24}
+#: zeta = R / DIM_NET_RATIO[profile] with R the registered DIM_RADIUS: the same absolute resolution at both profiles.
+DIM_NET_RATIO = {"quick": 12, "full": 12}
+#: The full profile sweeps a W of radius m R (m per claim): large enough that the d-specific mutants (temperature
+#: x d, iota without d) stay inside it, so that the adequacy rule lets the check refute them.  The quick profile
+#: keeps W = R (its nets are 27 times smaller at d = 3) and is inconclusive by rule.
+DIM_RADIUS_MULTIPLIER = {
+    "quick": {key: 1 for key in DIM_RADIUS},
+    "full": {(1, "printed"): 3, (1, "standard"): 3, (2, "printed"): 3, (2, "standard"): 4},
+}
 #: Profiles whose d-sweep is too small for a confirmation that does not depend on the seed (measured:
 #: at quick, 2-3 of 5 run seeds gave inconclusive for each claim); there it is reported inconclusive.
 UNDERPOWERED_PROFILES = ("quick",)
@@ -68,8 +87,13 @@ NET_MIN_QUANTILE_OVER_ZETA, NET_MAX_QUANTILE_OVER_RADIUS, NET_MAX_SHELL_OVER_ETA
 
 def dimension_setup_for(algorithm, variant="printed", profile="quick", **kw):
     """The multivariate t model, net and parameters of the d-sweep of Theorem ``algorithm``."""
-    radius = kw.pop("radius", DIM_RADIUS[(algorithm, variant)])
-    zeta = kw.pop("zeta", radius / DIM_NET_RATIO[profile])
+    registered = DIM_RADIUS[(algorithm, variant)]
+    if "radius" in kw:
+        radius = kw.pop("radius")
+        zeta = kw.pop("zeta", radius / DIM_NET_RATIO[profile])
+    else:
+        radius = registered * DIM_RADIUS_MULTIPLIER[profile][(algorithm, variant)]
+        zeta = kw.pop("zeta", registered / DIM_NET_RATIO[profile])
     if algorithm == 1:
         return DimensionSetup(
             algorithm=1,
@@ -395,69 +419,178 @@ DIM_STATEMENTS = {
 }
 
 
-#: Growth-exponent intervals of the d-sweep mutants (seed 20261121, both profiles' own nets), as
-#: (quick, full) "[lo, hi] fit verdict, net adequate?".  Stated growth: 1/2 (Algorithm 1), 1/3 (Algorithm 2).
+#: Growth-exponent intervals of the d-sweep mutants at the quick profile (seed 20261121, W of radius R, zeta =
+#: R / 12), as "[lo, hi] fit verdict, net adequate?".  Stated growth: 1/2 (Algorithm 1), 1/3 (Algorithm 2).
 DIM_MUTANT_MEASURED = {
-    (
-        "temperature x d",
-        1,
-        "printed",
-    ): "[0.39, 0.96] inconclusive, net not adequate; full [0.54, 0.76] slower, not adequate",
-    ("temperature x d", 1, "standard"): "[0.27, 0.50] consistent, not adequate; full [0.62, 0.76] slower, not adequate",
-    ("temperature x d", 2, "printed"): "[0.38, 0.75] slower, not adequate; full [0.54, 0.63] slower, not adequate",
-    ("temperature x d", 2, "standard"): "[0.53, 0.75] slower, not adequate; full [0.51, 0.61] slower, not adequate",
-    (
-        "iota without d",
-        1,
-        "printed",
-    ): "[0.02, 0.80] inconclusive, not adequate; full [0.20, 0.59] inconclusive, adequate",
-    ("iota without d", 1, "standard"): "[0.28, 0.73] inconclusive, not adequate; full [0.45, 0.66] consistent, "
-    "not adequate",
-    ("iota without d", 2, "printed"): "[0.17, 0.76] inconclusive, not adequate; full [0.51, 0.72] slower, not adequate",
-    (
-        "iota without d",
-        2,
-        "standard",
-    ): "[0.33, 0.61] inconclusive, not adequate; full [0.43, 0.58] slower, not adequate",
+    ("temperature x d", 1, "printed"): "[0.39, 0.96] inconclusive, net not adequate",
+    ("temperature x d", 1, "standard"): "[0.27, 0.50] consistent, not adequate",
+    ("temperature x d", 2, "printed"): "[0.38, 0.75] slower, not adequate",
+    ("temperature x d", 2, "standard"): "[0.53, 0.75] slower, not adequate",
+    ("iota without d", 1, "printed"): "[0.02, 0.80] inconclusive, not adequate",
+    ("iota without d", 1, "standard"): "[0.28, 0.73] inconclusive, not adequate",
+    ("iota without d", 2, "printed"): "[0.17, 0.76] inconclusive, not adequate",
+    ("iota without d", 2, "standard"): "[0.33, 0.61] inconclusive, not adequate",
 }
-_BOUNDARY = (
-    "The mutant's output reaches the boundary of W (at d = 3 the distance quantile is up to 0.92 R, the "
-    "limit 0.75 R, or the outer-shell mass up to 10 times the 0.1 eta allowed; at d = 1 it is 0.25-0.33 R, and the net resolves "
-    "it at every d, quantile >= 3 zeta), because R is sized at about 2.5 times the stated algorithm's "
-    "quantile at d = 3, so the adequacy rule gives no verdict; a W large enough for the mutant needs "
-    "(R / zeta)^3 times more net points at d = 3 (full: 300,715 already)"
-)
-_NOISY = (
-    "At full the net is adequate but the interval contains the stated exponent: over d = 1, 2, 3 the "
-    "mutant's growth is within the sampling noise of the stated one"
+#: Datasets per d at which DIM_FULL_MEASURED was measured (the full profile's, DIM_REPETITIONS["full"]; a constant so
+#: that the labels name the measured setting even where a test shrinks the profile's repetitions).
+DIM_FULL_MEASURED_REPETITIONS = 128
+#: The run seeds of ``verify --seeds 5`` (the full-profile measurements below are over these, in this order).
+DIM_FULL_SEEDS = (20261121, 731344922, 3972802103, 125447504, 152441376)
+#: Full profile (W of radius DIM_RADIUS_MULTIPLIER["full"] x R, zeta = R / 12, DIM_REPETITIONS["full"] datasets
+#: per d), per run seed (of DIM_FULL_SEEDS; a mutant on the seeds measured within the time given): (seed, claim
+#: verdict, growth exponent, low, high of its 0.95 interval), for the stated algorithm ("stated") and the two
+#: d-specific mutants.  Every net was adequate.
+DIM_FULL_MEASURED = {
+    ("stated", 1, "printed"): (
+        (20261121, "confirmed", 0.282, 0.164, 0.4),
+        (731344922, "confirmed", 0.161, -0.021, 0.344),
+        (3972802103, "confirmed", -0.021, -0.184, 0.142),
+        (125447504, "confirmed", 0.017, -0.174, 0.208),
+        (152441376, "confirmed", 0.281, 0.13, 0.433),
+    ),
+    ("stated", 1, "standard"): (
+        (20261121, "confirmed", 0.189, 0.105, 0.273),
+        (731344922, "confirmed", 0.249, 0.151, 0.346),
+    ),
+    ("stated", 2, "printed"): (
+        (20261121, "confirmed", 0.292, 0.215, 0.369),
+        (731344922, "confirmed", 0.021, -0.131, 0.173),
+        (3972802103, "confirmed", -0.045, -0.16, 0.07),
+        (125447504, "confirmed", -0.025, -0.156, 0.106),
+        (152441376, "confirmed", 0.38, 0.308, 0.451),
+    ),
+    ("stated", 2, "standard"): (
+        (20261121, "confirmed", 0.359, 0.265, 0.454),
+        (731344922, "confirmed", 0.324, 0.271, 0.377),
+        (125447504, "confirmed", 0.374, 0.269, 0.48),
+        (152441376, "confirmed", 0.317, 0.224, 0.411),
+    ),
+    ("temperature x d", 1, "printed"): ((20261121, "refuted", 1.168, 1.078, 1.258),),
+    ("temperature x d", 1, "standard"): ((20261121, "refuted", 1.497, 1.431, 1.564),),
+    ("temperature x d", 2, "printed"): ((20261121, "refuted", 1.396, 1.339, 1.454),),
+    ("temperature x d", 2, "standard"): ((20261121, "refuted", 1.795, 1.728, 1.861),),
+    ("iota without d", 1, "printed"): ((20261121, "refuted", 0.661, 0.555, 0.766),),
+    ("iota without d", 1, "standard"): ((20261121, "refuted", 0.673, 0.594, 0.751),),
+    ("iota without d", 2, "printed"): ((20261121, "refuted", 0.912, 0.843, 0.981),),
+    ("iota without d", 2, "standard"): ((20261121, "refuted", 1.024, 0.931, 1.117),),
+}
+#: The one-sided adequacy rule ("slower" stands when only the upper adequacy conditions fail: distance quantile
+#: above 0.75 R or outer-shell mass above eta / 10, the lower one, quantile >= 2 zeta, holding) measured on the
+#: STATED Algorithm 1, standard, at (n, eps) = (50, 1), d = 1, 2, 3, 17 datasets per d, zeta = R / 12, per run
+#: seed of DIM_FULL_SEEDS: (growth, low, high, distance quantile at d = 3 over the radius of W).
+DIM_ONE_SIDED_RULE_MEASURED = {
+    "registered R": (
+        (0.221, 0.107, 0.335, 0.884),
+        (-0.029, -0.092, 0.035, 0.877),
+        (-0.005, -0.095, 0.085, 0.895),
+        (-0.008, -0.084, 0.067, 0.892),
+        (0.243, 0.214, 0.273, 0.876),
+    ),
+    "3 R": (
+        (0.960, 0.796, 1.123, 0.761),
+        (1.006, 0.868, 1.143, 0.800),
+        (0.987, 0.866, 1.107, 0.817),
+        (1.043, 0.893, 1.193, 0.804),
+        (1.000, 0.895, 1.104, 0.781),
+    ),
+}
+
+
+def _intervals(rows):
+    """``"g [lo, hi]"`` per row (its last three numbers), joined by commas (two decimals)."""
+    return ", ".join(f"{g:.2f} [{lo:.2f}, {hi:.2f}]" for *_, g, lo, hi in rows)
+
+
+def dim_full_summary(kind, alg, variant):
+    """The full-profile verdicts of :data:`DIM_FULL_MEASURED` in words: counts per verdict and the intervals.
+
+    Examples
+    --------
+    >>> dim_full_summary("temperature x d", 1, "standard").startswith("refuted on ")
+    True
+    """
+    rows = DIM_FULL_MEASURED[(kind, alg, variant)]
+    verdicts = [v for _, v, *_ in rows]
+    counts = ", ".join(f"{v} on {verdicts.count(v)} of {len(rows)} seeds" for v in dict.fromkeys(verdicts))
+    seeds = "" if len(rows) == len(DIM_FULL_SEEDS) else " (" + ", ".join(str(r[0]) for r in rows) + ")"
+    return f"{counts}{seeds}: growth {_intervals(rows)}"
+
+
+ONE_SIDED_RULE = (
+    "  A one-sided adequacy rule (let 'slower' stand when only the upper conditions fail, the output reaching the "
+    "boundary of W) is unsound: the stated Algorithm 1, standard, at (n, eps) = (50, 1) on a W of radius 3 R "
+    "(zeta = R / 12, 17 datasets per d) grows like {grow} on the 5 run seeds, wholly above 1/2, with only the upper "
+    "conditions failing (distance quantile {q} of R at d = 3, >= 6 zeta at every d): the Gibbs law spreads over W "
+    "as d grows (entropy d log(R / r) against the bounded energy n eps), so the rule would refute the paper's own "
+    "algorithm (on the registered R it grows like {grow_r}, truncated by W)."
 )
 DIM_OUT_OF_REACH = (
     "a real violation of the growth the check judges (the local growth of error / tau(d) in u over d = 1, 2, 3: "
-    "{why}), which this design cannot show: growth exponent at quick {measured} (stated {a}).  {reason}.  Under "
-    "the asymptotic reading (W and its diameter Delta fixed, Big-O omitting Delta [000 Thm. 1]) error / tau(d) <= "
-    "Delta for every output in W, so no W-valued implementation violates it"
+    "{why}), which the quick profile cannot show: growth exponent at quick {measured} (stated {a}).  {reason}.  "
+    "Under the asymptotic reading (W and its diameter Delta fixed, Big-O omitting Delta [000 Thm. 1]) error / "
+    "tau(d) <= Delta for every output in W, so no W-valued implementation violates it."
+)
+_BOUNDARY = (
+    "At quick the mutant's output reaches the boundary of W (at d = 3 the distance quantile is up to 0.92 R, the "
+    "limit 0.75 R, or the outer-shell mass up to 10 times the 0.1 eta allowed), because R is sized at about 2.5 "
+    "times the stated algorithm's quantile at d = 3, so the adequacy rule gives no verdict"
+)
+FULL_CATCHES = (
+    "  The full profile catches it: on a W of radius {m} R (zeta = R / 12, the quick resolution; {reps} datasets "
+    "per d; {points:,} net points at d = 3) the check gives {summary} (stated algorithm there: {stated})."
+)
+FULL_MISSES = (
+    "  The full profile does not catch it either: on a W of radius {m} R (zeta = R / 12; {reps} datasets per d) the "
+    "net is adequate but the check gives {summary}: over d = 1, 2, 3 the mutant's growth is within the sampling "
+    "noise of the stated one (stated algorithm there: {stated}); out of reach at both profiles."
+)
+FULL_UNMEASURED = (
+    "  At the full profile (W of radius {m} R, zeta = R / 12, {reps} datasets per d) it was not measured within the "
+    "time given (stated algorithm there: {stated})."
 )
 DIM_WHY = {
     "temperature x d": "the mechanism's exponent divided by d multiplies its 1/(n iota eps) term by d",
     "iota without d": "iota computed with d = 1 leaves the d-dependence of the truncation terms out of balance",
 }
-
-
-#: The temperature x d mutant on a W three times as large (zeta = R / 12 unchanged, quick, seed 20261121): the
-#: d-sweep can fail once W is large enough for the mutant (growth exponent [interval], adequacy).
-DIM_LARGER_W_MEASURED = {
-    (1, "printed"): "refuted, growth 1.06 [0.73, 1.38], net adequate",
-    (1, "standard"): "refuted, growth 1.47 [1.15, 1.79], net adequate (at 1.5 R: 1.00 [0.90, 1.10], at 2.2 R: "
-    "1.31 [1.05, 1.56], both with the distance quantile above 0.75 R)",
-    (2, "printed"): "refuted, growth 1.08 [0.68, 1.48], net adequate",
-    (2, "standard"): "growth 1.65 [1.52, 1.77] but still not adequate (distance quantile 0.77 R); the stated "
-    "algorithm on that W: 0.40 [0.20, 0.60], adequate",
+#: Net points at d = 3 of the full profile's W (L2BallNet(m R, R / 12, 3)), for the labels.
+DIM_FULL_NET_POINTS_D3 = {
+    (1, "printed"): 1015101,
+    (1, "standard"): 1015101,
+    (2, "printed"): 1015141,
+    (2, "standard"): 2406563,
 }
-LARGER_W = (
-    "  On a W of radius 3 R (zeta unchanged; about 1e6 net points at d = 3, 4-5 s CPU a check at quick): {measured}."
-    "  So the d-sweep can fail; its registered W is sized for the stated algorithm, and a W this large costs 27 "
-    "times the net at d = 3 (at full, zeta = R / 24: 8e6 points)"
-)
+
+
+def _one_sided_rule_text():
+    rows = DIM_ONE_SIDED_RULE_MEASURED
+    qs = [q for *_, q in rows["3 R"]]
+    return ONE_SIDED_RULE.format(
+        grow=_intervals([r[:3] for r in rows["3 R"]]),
+        q=f"{min(qs):.2f}-{max(qs):.2f}",
+        grow_r=_intervals([r[:3] for r in rows["registered R"]]),
+    )
+
+
+def dim_mutant_label(name, alg, variant):
+    """The ``out_of_reach`` text of a d-specific mutant: the quick numbers, the full profile's, the rule's limits."""
+    key = (name, alg, variant)
+    rows = DIM_FULL_MEASURED[key]
+    caught = all(v == "refuted" for _, v, *_ in rows)
+    template = FULL_UNMEASURED if not rows else FULL_CATCHES if caught else FULL_MISSES
+    full = template.format(
+        m=DIM_RADIUS_MULTIPLIER["full"][(alg, variant)],
+        reps=DIM_FULL_MEASURED_REPETITIONS,
+        points=DIM_FULL_NET_POINTS_D3[(alg, variant)],
+        summary=dim_full_summary(name, alg, variant),
+        stated=dim_full_summary("stated", alg, variant),
+    )
+    return (
+        DIM_OUT_OF_REACH.format(
+            why=DIM_WHY[name], a="1/2" if alg == 1 else "1/3", measured=DIM_MUTANT_MEASURED[key], reason=_BOUNDARY
+        )
+        + full
+        + _one_sided_rule_text()
+    )
 
 
 #: psi with its sign flipped on the d-sweeps: measured at quick, seed 20261121 (growth exponent of error / tau(d)
@@ -486,7 +619,8 @@ DIM_SCORES_PROOF = (
 
 def dimension_mutants(alg, variant):
     """The d-specific mutants (a temperature d times too hot, iota computed without d), each built for the
-    profile it runs at and labelled ``out_of_reach`` (:data:`DIM_OUT_OF_REACH`, :data:`DIM_MUTANT_MEASURED`).
+    profile it runs at and labelled ``out_of_reach`` at quick (:func:`dim_mutant_label`: the quick numbers of
+    :data:`DIM_MUTANT_MEASURED`, the full profile's of :data:`DIM_FULL_MEASURED`, which refutes them on its wider W).
     The n-sweep mutants (a net that stops refining, temperature x20, output noise) act at every d alike in a
     sweep at fixed n and are the n-sweep claims' to catch."""
     a = "1/2" if alg == 1 else "1/3"
@@ -494,13 +628,7 @@ def dimension_mutants(alg, variant):
         Mutant(
             name,
             dimension_rate_check(alg, variant, broken=broken),
-            out_of_reach=DIM_OUT_OF_REACH.format(
-                why=DIM_WHY[name],
-                a=a,
-                measured=DIM_MUTANT_MEASURED[(name, alg, variant)],
-                reason=_NOISY if (name, alg, variant) == ("iota without d", 1, "printed") else _BOUNDARY,
-            )
-            + (LARGER_W.format(measured=DIM_LARGER_W_MEASURED[(alg, variant)]) if name == "temperature x d" else ""),
+            out_of_reach=dim_mutant_label(name, alg, variant),
         )
         for name, broken in (("temperature x d", "temperature-times-d"), ("iota without d", "iota-without-d"))
     ) + (
