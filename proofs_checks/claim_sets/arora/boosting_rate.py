@@ -13,9 +13,16 @@ Y/sqrt(n) + 16 Y/sqrt(n) + 128 H~ gamma^2/n)``.  Readings (all in the claim's ``
 * **the n-dependence.**  The leading terms are ``32 gamma~ sqrt(H~) Y/sqrt(n) + 16 Y/sqrt(n)`` (the garbled
   ``32γ~H\\yboundn`` and ``16\\yboundn`` read as ``/sqrt(n)``, as the ``U``, ``V`` terms of the lemma after
   the theorem are); only ``2 Delta/(n eps)`` carries ``n eps``; ``2 Delta'/n`` and ``128 H~ gamma^2/n`` are
-  lower order.  At fixed ``eps`` the stated exponent in ``n`` is ``1/2``.  A reading with ``/n`` everywhere is
-  excluded by the box itself: its Laplace scale ``sigma~ ~ (n eps)^(-1/2)`` is the resolution of the
-  selection, and report-noisy-max errs by the order of its scale.
+  lower order.  At fixed ``eps`` the stated exponent in ``n`` is ``1/2``.  The ``/sqrt(n)`` reading follows the
+  lemma after the theorem (``sqrt(n)`` in its ``T``, ``U``, ``V``); the box's Laplace scale
+  ``sigma~ ~ (n eps)^(-1/2)`` agrees but does not decide it (the theorem's ``2 Delta/(n eps)`` is the error of a
+  scale ``~ Delta/(n eps)``).
+* **what the confirmation covers.**  Reading B is the project's reconstruction of the selection step; the
+  fragment has no proof, so a refutation under B would not refute the theorem as printed.  The printed
+  ``sigma~`` is in the units of ``Y`` while the scores are in those of ``Y^2`` (finding
+  ``004.boosting-printed-scale``): on this design the selection at the printed scale is about 3300-DP at
+  n = 260 and 206-DP at n = 66560, so the check confirms the utility of the printed, not privately calibrated,
+  selection; a selection calibrated to eps is near-uniform here and would be refuted.
 * **O~.**  Constants, ``log(1/beta)`` and ``log m`` are hidden: the check judges the exponent (as 000's and
   002's rate claims do), never the level; the explicit terms with constant 1 are kept as evidence.
 * **n >= n_0.**  Every grid point is above ``n_0`` (computed at ``beta = 0.2 - 2^(-12)``, ``gamma`` of the
@@ -23,7 +30,7 @@ Y/sqrt(n) + 16 Y/sqrt(n) + 128 H~ gamma^2/n)``.  Readings (all in the claim's ``
 
 Design (:mod:`proofs_checks.rates.trials_arora`): a data-independent (``0``-DP) base learner whose models are
 good (excess ``U(0, b_n)``, ``b_n = 2Y/sqrt(n eps)``) or stale (excess log-uniform on ``[b_min/2, 2 b_min]``,
-fixed in ``n``), w.p. 1/2 each, ``m = 12`` (``m + 1 = 13 ~ 4 log(4/beta)`` chunks).  The 0.8 quantile of the
+fixed in ``n``), w.p. 1/2 each, ``m = 12`` (``4 log(4/beta) = 11.98``; ``m = 12`` is within the O~).  The 0.8 quantile of the
 output's excess is what the selection's resolution makes it: the stale models are rejected only as fast as
 ``sigma~`` shrinks.  Under B, ``excess(w_out) <= min_i excess(w_i) + C n^(-1/2)`` and ``min_i excess(w_i) <=
 b_n`` unless no model is good (``2^(-12)``), so the 0.8 quantile is ``O~(n^(-1/2))``.
@@ -73,15 +80,19 @@ BETA = 0.2
 _READING = (
     "[004 Thm. E], reading B (the claim's statement): w.p. >= 1 - beta = 0.8 the output's excess risk is within "
     f"O~({EXPLICIT_TERMS}) of the best of the m models; leading terms 32 gamma~ sqrt(H~) Y/sqrt(n) + 16 Y/sqrt(n) "
-    "(the garbled '32γ~H\\yboundn', '16\\yboundn' read /sqrt(n), as the lemma's U, V terms; a /n reading is "
-    "excluded by the box's own Laplace scale sigma~ ~ (n eps)^(-1/2)), so the stated exponent in n at fixed "
+    "(the garbled '32γ~H\\yboundn', '16\\yboundn' read /sqrt(n), as the lemma's U, V terms; the box's Laplace "
+    "scale sigma~ ~ (n eps)^(-1/2) agrees but does not decide it), so the stated exponent in n at fixed "
     "eps = 1 is 1/2; only 2 Delta/(n eps) carries n eps.  Reading A (as printed: against the base learner's "
     "expected excess err(n/(4 log(4/beta)), eps/2, gamma)) says only O~(1) on this design (err is a constant: "
     "the stale models) and is not judged here; B implies A up to the Markov step.  O~ hides constants and "
     "logs: the exponent of the 0.8 quantile is judged, never the level; the explicit terms with O~ constant 1 "
     "are evidence (vacuous: above the largest excess any output can reach).  n >= n_0 at every grid point "
     "(gamma~ = gamma).  Design: 0-DP base learner, good models excess U(0, 2Y/sqrt(n)), stale ones log-uniform "
-    "on [b_min/2, 2 b_min] fixed in n, m = 12, Y = 4000, printed sigma~ (Laplace scale sigma~)"
+    "on [b_min/2, 2 b_min] fixed in n, m = 12, Y = 4000, printed sigma~ (Laplace scale sigma~; in the units of Y "
+    "against scores in those of Y^2, so the selection is about 206- to 3300-DP here: the confirmation covers the "
+    "utility of the printed selection, and reading B is the project's reconstruction, not the paper's text).  A "
+    "refutation by this check counts against Theorem E only if it persists at full: the printed sigma~ x4, inside "
+    "the O~, is refuted at quick on 4 of 5 seeds and confirmed at full"
 )
 
 
@@ -224,7 +235,9 @@ def register(registry):
         Claim(
             CLAIM_ID,
             "[004 Thm. E]",
-            "W.p. >= 1-beta the boosted output's excess risk is within the theorem's terms of the best model.",
+            "Reading B of [004 Thm. E] (the project's reconstruction of its selection step; as printed the theorem "
+            "bounds the excess by err(...) plus these terms): w.p. >= 1-beta the boosted output's excess exceeds "
+            "the best model's by O~(n^(-1/2)) at fixed eps.",
             "rate",
             with_power(boosting_rate_check(), POWER_NOTE),
             algorithm="arora-boosting",
