@@ -142,3 +142,13 @@ def test_one_sided_rule_witness_is_reproduced():
     assert ev["growth_ci"] == pytest.approx([lo, hi], abs=2e-3)
     assert min(ev["distance_quantile_over_zeta"]) >= D.NET_MIN_QUANTILE_OVER_ZETA  # the lower condition holds
     assert float(ev["distance_quantile_over_radius"][-1]) == pytest.approx(q_over_r, abs=2e-3)
+
+
+def test_a_seed_dependent_full_profile_detection_is_not_counted():
+    # iota without d on Algorithm 1, printed: refuted at full on 2 of the 3 measured seeds, confirmed on 3972802103
+    from proofs_checks.claim_sets.wang_xu import rates_dimension as D
+
+    rows = D.DIM_FULL_MEASURED[("iota without d", 1, "printed")]
+    assert sorted(v for _, v, *_ in rows) == ["confirmed", "refuted", "refuted"]
+    label = D.dim_mutant_label("iota without d", 1, "printed")
+    assert "refuted on some seeds only" in label and "not counted" in label
