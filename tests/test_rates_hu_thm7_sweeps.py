@@ -57,8 +57,10 @@ def test_d_noise_default_trial_bits_unchanged():
 
 
 def test_mutant_names_and_labels():
-    d_noise = _mutant(DIMENSION, "privacy noise x d /")
-    assert "x d / 8" in d_noise.name and not d_noise.out_of_reach and not d_noise.not_a_violation
+    # the name stays "privacy noise x d" (d / 8 has the same growth in d; tests/test_power_rates_labels.py keys on it)
+    (d_noise,) = [m for m in rates.rate_mutants(DIMENSION) if m.name == "privacy noise x d"]
+    assert not d_noise.out_of_reach and not d_noise.not_a_violation
+    assert rates.MUTANT_EXTRA[(DIMENSION, "d_noise")] == {"d_ref": 8}
     (s_noise,) = [m for m in rates.rate_mutants(SPARSITY) if m.name == "privacy noise x s*"]
     assert not s_noise.out_of_reach and not s_noise.not_a_violation
     finer = _mutant(SPARSITY, "privacy noise x s*^0.5")
