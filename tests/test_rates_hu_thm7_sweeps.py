@@ -32,6 +32,7 @@ def test_sparsity_design_is_flat_at_eps_12800_with_the_saturation_rule():
 
 
 def test_flat_w_star_has_norm_one_half_and_equal_entries():
+    # private: _sparse_mean: the trial's draw of w*, the subject here
     # the trial's w* is 0.5 times the flat mean: entries +-1 / (2 sqrt(s*)), so ||w*||^2 = 0.25 at every s*
     for s_star in (1, 4, 16):
         w = 0.5 * trials_hu._sparse_mean(50, s_star, "flat", np.random.default_rng(s_star))
