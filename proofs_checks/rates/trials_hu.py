@@ -101,7 +101,8 @@ def _noise_factor(point):
     """Broken variant ``fixed_noise``: the privacy noise scale times ``n eps / (n eps)_ref`` (the grid's
     smallest), so that the noise no longer shrinks as ``n eps`` grows; ``s_noise``: times ``s*``;
     ``s_noise_power``: times ``s* ** s_power``;
-    ``d_noise``: times ``d ** d_power`` (``d_power = 1`` unless given); ``log_d_noise``: times
+    ``d_noise``: times ``(d / d_ref) ** d_power`` (``d_power = 1`` unless given; without ``d_ref``, times
+    ``d ** d_power``); ``log_d_noise``: times
     ``(log(d / zeta) / log(d_ref / zeta)) ** log_d_power`` (1 unless given; ``d_ref``, the grid's smallest ``d``, makes
     the factor 1 there: a squared error growing by ``log^2(d / zeta)`` more)."""
     if point.get("broken") == "s_noise":
@@ -109,7 +110,9 @@ def _noise_factor(point):
     if point.get("broken") == "s_noise_power":
         return float(point["s_star"]) ** float(point["s_power"])
     if point.get("broken") == "d_noise":
-        return float(point["d"]) ** float(point.get("d_power", 1.0))
+        # without d_ref the factor is d itself (the same bits as before d_ref existed)
+        d_over_ref = float(point["d"]) / float(point["d_ref"]) if "d_ref" in point else float(point["d"])
+        return d_over_ref ** float(point.get("d_power", 1.0))
     if point.get("broken") == "log_d_noise":
         zeta = point.get("zeta", 0.1)
         ratio = math.log(float(point["d"]) / zeta) / math.log(float(point.get("d_ref", point["d"])) / zeta)
