@@ -228,7 +228,7 @@ def test_iota_schedule_and_net_spacing_mutants_are_declared_and_decided(registry
     # refuted at quick except Theorem 1's printed and calibrated weights (pre-asymptotic; numbers in the label)
     assert bool(steeper.out_of_reach) == (alg == 1 and variant != "standard")
     flatter = ms["iota schedule 1/4 flatter in x (iota too large at large n)"]
-    assert "quadratic" in flatter.out_of_reach and "0.78-0.90" in flatter.out_of_reach
+    assert "quadratic" in flatter.out_of_reach and "0.85-1.00" in flatter.out_of_reach
     net = ms["net twice as coarse (zeta = 2/n)"]
     assert net.factor == 2.0 and "zeta = O(1/n)" in net.not_a_violation
 
