@@ -513,9 +513,12 @@ IOTA_SLOWER_OUT_OF_REACH = (
     "than r_n, so it takes a law scaled like the mutant's truncation term: the leverage design of "
     "wang-xu.alg1.rate.leverage.{printed,standard,calibrated} (laws changing with n, E x^2 <= 11) refutes this "
     "mutant for Theorem 1 (exponent 0.250 [0.249, 0.250] on all three, stated 1/2; quick, seed 20261121).  For "
-    "Theorem 2 that design does not separate it: with theta = 1.5 the stated algorithm's log-weight gap between "
-    "the ends of W does not grow with n (its 0.9 quantile stays at 0.77-0.98 of the largest excess up to n = "
-    "51200)"
+    "Theorem 2 at theta = 1.5 the same design refutes it under both readings of the logarithm in Theorem 2's iota "
+    "(wang-xu.alg2.rate.leverage.failure.printed 0.243 [0.242, 0.245] on n = 3200-819200, "
+    "wang-xu.alg2.rate.leverage.net.printed 0.208 [0.208, 0.208]; stated 1/3; quick, seed 20261121); on n <= 51200 "
+    "the failure reading's stated algorithm had stayed at 0.77-0.98 of the largest excess, which is why its grid "
+    "reaches n = 819200.  On those grids iota x3 (net) and x8 (failure) are refuted too: a refutation there means "
+    "iota at least about 3x / 5-8x the O-constant-1 value"
 )
 #: Why iota decaying 1/4 faster (iota too small) is out of reach of Theorem 1's printed and calibrated sweeps.
 IOTA_FASTER_OUT_OF_REACH = (
