@@ -129,3 +129,20 @@ def test_verdicts_agree_on_the_five_seeds():
         for name, (setup, label) in MUTANTS.items():
             verdict = boosting_rate.boosting_rate_check(setup)(ctx).verdict
             assert verdict == ("confirmed" if label else "refuted"), (seed, name, verdict)
+
+
+def test_explicit_terms_are_one_formula_for_both_designs():
+    # the rate design and the output-perturbation evidence row share [004 Thm. E]'s terms: exact rationals
+    from fractions import Fraction
+
+    from proofs_checks.rates.trials_arora import theorem_e_explicit_terms
+
+    # n = 100 (sqrt exact), eps = 1/2, Delta = 3, gamma = 1/4, H = 4, Y = 2
+    want = (
+        Fraction(2 * 3) / (100 * Fraction(1, 2))
+        + Fraction(2 * 3, 100)
+        + Fraction(32) * Fraction(1, 4) * 2 * 2 / 10
+        + Fraction(16 * 2, 10)
+        + Fraction(128 * 4, 100) * Fraction(1, 16)
+    )
+    assert abs(theorem_e_explicit_terms(100, 0.5, 3.0, 0.25, 4.0, 2.0) - float(want)) <= 4e-16 * float(want)

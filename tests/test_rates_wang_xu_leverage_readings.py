@@ -65,6 +65,12 @@ def test_bad_readings_and_net_scales_raise():
         LeverageDesign(net_scale=True)
     with pytest.raises(ValueError, match="reading"):
         iota_log_factor("zeta", 100, 0.1)
+    for bad_n in (1, 0, 100.0, True):
+        with pytest.raises(ValueError, match="n must be"):
+            iota_log_factor("net", bad_n, 0.1)
+    for bad_eta in (0.0, 1.0, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="eta must be"):
+            iota_log_factor("failure", 100, bad_eta)
     with pytest.raises(ValueError, match="iota_reading"):
         leverage_rate_check("printed", iota_reading="net")
     with pytest.raises(ValueError, match="divide"):

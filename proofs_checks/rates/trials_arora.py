@@ -38,7 +38,14 @@ import numpy as np
 from reference.arora.data import make_problem, sample_records
 from reference.arora.model_selection import boosting, boosting_laplace_scale, boosting_n0, boosting_sigma_tilde
 
-__all__ = ["BROKEN_MODES", "BoostingRateSetup", "GoodStaleLearner", "boosting_design", "trial_boosting_excess"]
+__all__ = [
+    "BROKEN_MODES",
+    "BoostingRateSetup",
+    "GoodStaleLearner",
+    "boosting_design",
+    "theorem_e_explicit_terms",
+    "trial_boosting_excess",
+]
 
 #: ``BoostingRateSetup.broken``: the stated algorithm (``None``) and the mutants.
 BROKEN_MODES = (None, "uniform-selection", "fixed-noise", "scale")
@@ -60,8 +67,8 @@ class BoostingRateSetup:
     stale_probability : float
         Probability of a stale model.
     m : int
-        Number of models (``m + 1`` chunks; ``m + 1 = 13 ~ 4 log(4/beta)``, the chunk count that the theorem's
-        ``err(n / (4 log(4/beta)), ...)`` suggests).
+        Number of models (``m + 1`` chunks; the theorem's ``err(n / (4 log(4/beta)), ...)`` suggests
+        ``4 log(4/beta) = 11.98`` at ``beta = 0.2``; ``m = 12`` is within the O~).
     epsilon, delta : float
         Privacy parameters of Boosting.
     beta : float
@@ -142,6 +149,44 @@ class GoodStaleLearner:
         return u * np.sqrt(excess / self.second_moment)[:, None]
 
 
+def theorem_e_explicit_terms(n, epsilon, loss_max, gamma, smoothness, y_bound):
+    """[004 Thm. E]'s terms besides ``err``, with the O~ constant 1.
+
+    ``2 Delta/(n eps) + 2 Delta/n + 32 gamma sqrt(H) Y/sqrt(n) + 16 Y/sqrt(n) + 128 H gamma^2/n`` with
+    ``Delta = loss_max`` (the largest loss of a model on the domain; the theorem's ``Delta'`` taken equal) and
+    ``gamma~ = gamma``, ``H~ = H``.
+
+    Parameters
+    ----------
+    n : int
+        Sample size.
+    epsilon : float
+        Privacy parameter.
+    loss_max, gamma, smoothness, y_bound : float
+        ``Delta``, the sub-Gaussian constant, ``H`` and the label bound ``Y``.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    .. [1] [004 Thm. E].
+
+    Examples
+    --------
+    >>> round(theorem_e_explicit_terms(100, 1.0, 1.0, 0.0, 1.0, 1.0), 12)
+    1.64
+    """
+    return (
+        2 * loss_max / (n * epsilon)
+        + 2 * loss_max / n
+        + 32 * gamma * math.sqrt(smoothness) * y_bound / math.sqrt(n)
+        + 16 * y_bound / math.sqrt(n)
+        + 128 * smoothness * gamma**2 / n
+    )
+
+
 def boosting_design(n, setup):
     """The problem, learner and constants of the sweep at sample size ``n``.
 
@@ -183,13 +228,7 @@ def boosting_design(n, setup):
     elif setup.broken == "scale":
         used = st * setup.scale_factor
     loss_max = (rho * p.x_bound + Y) ** 2
-    extra = (
-        2 * loss_max / (n * setup.epsilon)
-        + 2 * loss_max / n
-        + 32 * gamma * math.sqrt(H) * Y / math.sqrt(n)
-        + 16 * Y / math.sqrt(n)
-        + 128 * H * gamma**2 / n
-    )
+    extra = theorem_e_explicit_terms(n, setup.epsilon, loss_max, gamma, H, Y)
     learner = GoodStaleLearner(s, Y, b_n, (setup.stale_low * b_min, setup.stale_high * b_min), setup.stale_probability)
     return {
         "problem": p,

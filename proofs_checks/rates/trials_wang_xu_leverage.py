@@ -91,7 +91,7 @@ def iota_log_factor(reading, n, eta):
     Raises
     ------
     ValueError
-        If ``reading`` is unknown.
+        If ``reading`` is unknown, ``n`` is not an integer >= 2 or ``eta`` is outside (0, 1).
 
     References
     ----------
@@ -102,6 +102,10 @@ def iota_log_factor(reading, n, eta):
     >>> round(iota_log_factor("product", 100, 0.1) / iota_log_factor("net", 100, 0.1), 12) == round(math.log(10), 12)
     True
     """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    if not 0.0 < eta < 1.0:
+        raise ValueError(f"eta must be in (0, 1), got {eta!r}")
     if reading == "failure":
         return math.log(1.0 / eta)
     if reading == "net":
@@ -254,7 +258,7 @@ def _record_log_weights(design: LeverageDesign, n, epsilon):
     s = leverage_scale(design, n, epsilon)
     if n % design.net_scale:
         raise ValueError(f"net_scale = {design.net_scale} must divide n = {n} (both ends of W on the net)")
-    pts = L2BallNet(1.0, 1.0 / n if design.net_scale == 1 else design.net_scale / n, 1).points()
+    pts = L2BallNet(1.0, design.net_scale / n, 1).points()
     theta = design.theta if design.psi_theta is None else design.psi_theta
     a = log_weights(pts, [[s["X"]]], [s["X"]], epsilon, s["iota"], theta, design.variant)
     b = log_weights(pts, [[1.0]], [-1.0], epsilon, s["iota"], theta, design.variant)

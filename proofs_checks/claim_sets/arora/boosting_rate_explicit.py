@@ -6,8 +6,6 @@ rate claim :mod:`.boosting_rate`, which carries the row beside its fit.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from reference.arora.data import make_problem, sample_records
@@ -19,6 +17,7 @@ from reference.arora.model_selection import (
     gaussian_output_subgaussian_constant,
 )
 
+from ...rates.trials_arora import theorem_e_explicit_terms
 from ...verdicts import clopper_pearson
 
 __all__ = ["EXPLICIT_TERMS", "explicit_terms_rows"]
@@ -77,13 +76,7 @@ def explicit_terms_rows(rng, profile, variant="printed", slack=1.0, epsilon=1.0,
     ex_models = p.excess_risk(det["models"].reshape(-1, 2)).reshape(reps, m)
     Y, H = p.y_bound, L.H
     Dl = float(((np.linalg.norm(det["models"], axis=2) + Y) ** 2).max())
-    extra = (
-        2 * Dl / (n * epsilon)
-        + 2 * Dl / n
-        + 32 * gamma * math.sqrt(H) * Y / math.sqrt(n)
-        + 16 * Y / math.sqrt(n)
-        + 128 * H * gamma**2 / n
-    )
+    extra = theorem_e_explicit_terms(n, epsilon, Dl, gamma, H, Y)
     best = ex_models.min(axis=1)
     bound = slack * (best + extra)
     viol = int(np.sum(ex_out > bound))

@@ -164,7 +164,7 @@ def _evidence(design, grid):
     for p in grid:
         s = leverage_scale(design, p["n"], p["epsilon"])
         net_size = 2 * p["n"] // design.net_scale + 1
-        zeta = 1.0 / p["n"] if design.net_scale == 1 else design.net_scale / p["n"]
+        zeta = design.net_scale / p["n"]
         args = (p["n"], p["epsilon"], zeta, s["iota"], design.tau, net_size, design.eta, sup_moment(design))
         bound = eq14_printed(*args) if design.algorithm == 1 else eq26_derived(design.theta, *args)
         rows.append(
